@@ -1,0 +1,274 @@
+//! Bounds-checked readers for device data.
+//!
+//! Everything a drive sends is untrusted: length fields can lie, pages can be truncated or
+//! padded. Parsers read through these helpers so an inconsistent response becomes a
+//! [`ParseError`], never a panic or an out-of-bounds read.
+
+use std::fmt;
+
+/// A response that could not be decoded. `what` names the structure (for example
+/// `"VPD page 0x83"`), `reason` says what was wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// The structure being decoded.
+    pub what: &'static str,
+    /// What was wrong, in words.
+    pub reason: String,
+}
+
+impl ParseError {
+    /// A new error about `what`.
+    pub fn new(what: &'static str, reason: impl Into<String>) -> Self {
+        ParseError {
+            what,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.what, self.reason)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Result of a parser.
+pub type ParseResult<T> = Result<T, ParseError>;
+
+/// A cursor-free view of untrusted bytes with checked big-endian reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Bytes<'a> {
+    buf: &'a [u8],
+    what: &'static str,
+}
+
+impl<'a> Bytes<'a> {
+    /// Wraps `buf`; errors will name `what`.
+    pub fn new(buf: &'a [u8], what: &'static str) -> Self {
+        Bytes { buf, what }
+    }
+
+    /// The underlying slice.
+    pub fn as_slice(&self) -> &'a [u8] {
+        self.buf
+    }
+
+    /// Number of bytes available.
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// True if there are no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    fn err(&self, reason: String) -> ParseError {
+        ParseError::new(self.what, reason)
+    }
+
+    /// Fails unless at least `n` bytes are present.
+    pub fn need(&self, n: usize) -> ParseResult<()> {
+        if self.buf.len() < n {
+            Err(self.err(format!(
+                "truncated: need {n} bytes, have {}",
+                self.buf.len()
+            )))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// `len` bytes starting at `off`.
+    pub fn slice(&self, off: usize, len: usize) -> ParseResult<&'a [u8]> {
+        let end = off
+            .checked_add(len)
+            .ok_or_else(|| self.err(format!("length overflow at offset {off}")))?;
+        self.buf.get(off..end).ok_or_else(|| {
+            self.err(format!(
+                "truncated: {len} bytes at offset {off} overrun the {} bytes present",
+                self.buf.len()
+            ))
+        })
+    }
+
+    /// A sub-view of `len` bytes at `off`.
+    pub fn sub(&self, off: usize, len: usize) -> ParseResult<Bytes<'a>> {
+        Ok(Bytes {
+            buf: self.slice(off, len)?,
+            what: self.what,
+        })
+    }
+
+    /// Everything from `off` to the end (empty if `off` is past the end).
+    pub fn rest(&self, off: usize) -> &'a [u8] {
+        self.buf.get(off..).unwrap_or(&[])
+    }
+
+    /// One byte.
+    pub fn u8(&self, off: usize) -> ParseResult<u8> {
+        Ok(self.slice(off, 1)?[0])
+    }
+
+    /// Big-endian u16.
+    pub fn be16(&self, off: usize) -> ParseResult<u16> {
+        let s = self.slice(off, 2)?;
+        Ok(u16::from_be_bytes([s[0], s[1]]))
+    }
+
+    /// Big-endian 24-bit value.
+    pub fn be24(&self, off: usize) -> ParseResult<u32> {
+        let s = self.slice(off, 3)?;
+        Ok(u32::from_be_bytes([0, s[0], s[1], s[2]]))
+    }
+
+    /// Big-endian u32.
+    pub fn be32(&self, off: usize) -> ParseResult<u32> {
+        let s = self.slice(off, 4)?;
+        Ok(u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
+    }
+
+    /// Big-endian u64.
+    pub fn be64(&self, off: usize) -> ParseResult<u64> {
+        let s = self.slice(off, 8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(s);
+        Ok(u64::from_be_bytes(a))
+    }
+
+    /// Big-endian unsigned integer of 1..=8 bytes (log parameters have variable widths).
+    pub fn be_var(&self, off: usize, len: usize) -> ParseResult<u64> {
+        if len == 0 || len > 8 {
+            return Err(self.err(format!("integer width {len} not in 1..=8")));
+        }
+        Ok(self
+            .slice(off, len)?
+            .iter()
+            .fold(0u64, |acc, b| (acc << 8) | u64::from(*b)))
+    }
+
+    /// ASCII field with trailing spaces and NULs removed (INQUIRY vendor, product, ...).
+    pub fn ascii(&self, off: usize, len: usize) -> ParseResult<String> {
+        Ok(ascii_trim(self.slice(off, len)?))
+    }
+}
+
+/// Printable ASCII of `b`, trailing spaces/NULs trimmed, other non-printables shown as `.`.
+pub fn ascii_trim(b: &[u8]) -> String {
+    let s: String = b
+        .iter()
+        .map(|&c| {
+            if (0x20..0x7f).contains(&c) {
+                c as char
+            } else if c == 0 {
+                ' '
+            } else {
+                '.'
+            }
+        })
+        .collect();
+    s.trim_end().trim_start_matches(' ').to_string()
+}
+
+/// Lowercase hex, no separators.
+pub fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Classic 16-bytes-per-line hex dump with offsets and ASCII, like `sg_inq --hex`.
+pub fn hexdump(b: &[u8]) -> String {
+    let mut out = String::new();
+    for (i, chunk) in b.chunks(16).enumerate() {
+        out.push_str(&format!(" {:04x}    ", i * 16));
+        for (j, x) in chunk.iter().enumerate() {
+            if j == 8 {
+                out.push(' ');
+            }
+            out.push_str(&format!("{x:02x} "));
+        }
+        for j in chunk.len()..16 {
+            if j == 8 {
+                out.push(' ');
+            }
+            out.push_str("   ");
+        }
+        out.push_str("   ");
+        out.extend(chunk.iter().map(|&c| {
+            if (0x20..0x7f).contains(&c) {
+                c as char
+            } else {
+                '.'
+            }
+        }));
+        out.push('\n');
+    }
+    out
+}
+
+/// Parses sg3_utils `--inhex` style text: whitespace/comma separated hex bytes, `#` comments.
+/// Also accepts the offset+hexdump layout sg3_utils prints (a leading offset column of 4+ hex
+/// digits followed by spaces is skipped, as is the ASCII column after three spaces).
+pub fn parse_inhex(text: &str) -> ParseResult<Vec<u8>> {
+    let mut out = Vec::new();
+    for (lineno, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("");
+        let mut toks: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .collect();
+        // sg3_utils hexdump lines: " 00     00 00 05 ..." or "0000  ..": drop a leading offset
+        // token wider than two digits.
+        if toks
+            .first()
+            .is_some_and(|t| t.len() > 2 && t.chars().all(|c| c.is_ascii_hexdigit()))
+        {
+            toks.remove(0);
+        }
+        for t in toks {
+            if t.len() > 2 || !t.chars().all(|c| c.is_ascii_hexdigit()) {
+                // The ASCII column of a hexdump ends the useful part of the line.
+                if out.is_empty() && lineno == 0 {
+                    return Err(ParseError::new(
+                        "inhex",
+                        format!("line {}: '{t}' is not a hex byte", lineno + 1),
+                    ));
+                }
+                break;
+            }
+            out.push(u8::from_str_radix(t, 16).map_err(|_| {
+                ParseError::new("inhex", format!("line {}: bad hex '{t}'", lineno + 1))
+            })?);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_are_checked() {
+        let b = Bytes::new(&[1, 2, 3], "t");
+        assert_eq!(b.be16(1).unwrap(), 0x0203);
+        assert!(b.be16(2).is_err());
+        assert!(b.slice(usize::MAX, 2).is_err());
+        assert!(b.be_var(0, 9).is_err());
+        assert_eq!(b.be_var(0, 3).unwrap(), 0x010203);
+    }
+
+    #[test]
+    fn inhex_formats() {
+        assert_eq!(
+            parse_inhex("00 80 # comment\n0a,0b\n").unwrap(),
+            vec![0, 0x80, 0x0a, 0x0b]
+        );
+        assert_eq!(
+            parse_inhex(" 0000    00 00 05 02   ....\n").unwrap(),
+            vec![0, 0, 5, 2]
+        );
+        assert!(parse_inhex("zz").is_err());
+    }
+}

@@ -1,0 +1,73 @@
+//! The `sgctl` command line. Each subcommand lives in its own file with an `Args` struct and a
+//! `run` function returning a [`Report`]; this file only wires them together.
+
+pub mod output;
+
+use clap::{Parser, Subcommand};
+pub use output::{Ctx, Report};
+
+/// Device address help, shown after the subcommand list together with [`crate::exit::TABLE`].
+pub const ADDRESS_HELP: &str = "\
+DEVICE ADDRESSES:
+  /dev/sgN            SCSI generic node (SG_IO v3)
+  /dev/sdX            block node (SG_IO v3 through the block layer; filtered without CAP_SYS_RAWIO)
+  /dev/bsg/H:C:T:L    bsg node (sg_io_v4)
+  sim:PROFILE[?opts]  built-in virtual SAS SSD (try `sgctl sim list`)";
+
+/// The full after-help text.
+pub fn after_help() -> String {
+    format!("{ADDRESS_HELP}\n\n{}", crate::exit::TABLE)
+}
+
+/// sgctl: manage, health-check, format and sanitize SAS/SCSI drives.
+#[derive(Debug, Parser)]
+#[command(name = "sgctl", version, about, long_about = None)]
+pub struct Cli {
+    /// Print one JSON document (envelope + data) instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print each CDB and the response/sense bytes on stderr (repeat for more).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+    /// Dump the raw response in hex instead of decoding it.
+    #[arg(long, global = true)]
+    pub hex: bool,
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands. Each block belongs to one feature area; add new commands inside its block.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    // --- foundation: identification and raw commands (issue 2) ---
+
+    // --- virtual drive (issue 3) ---
+
+    // --- discovery (issue 4) ---
+
+    // --- TCMU serving (issue 5) is `sim serve` ---
+
+    // --- health and logs (issue 6) ---
+
+    // --- format and sanitize (issue 7) ---
+
+    // --- TCG (issue 8) ---
+}
+
+/// Runs the parsed command.
+pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
+    match cmd {
+        // --- foundation ---
+
+        // --- virtual drive ---
+
+        // --- discovery ---
+
+        // --- health and logs ---
+
+        // --- format and sanitize ---
+
+        // --- TCG ---
+    }
+}

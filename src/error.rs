@@ -1,0 +1,153 @@
+//! The library's one error type (style.md rule 4). `anyhow` lives only in `main`/`cli`.
+
+use crate::bytes::ParseError;
+use crate::sense::Sense;
+use crate::transport::HostStatus;
+use thiserror::Error;
+
+/// Everything that can go wrong talking to a drive.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// The device node could not be opened or the ioctl failed before reaching the device.
+    #[error("{path}: {op}: {errno}{}", hint.map(|h| format!(" ({h})")).unwrap_or_default())]
+    Os {
+        /// What was attempted (`open`, `SG_IO`, ...).
+        op: &'static str,
+        /// The device path.
+        path: String,
+        /// errno.
+        errno: nix::errno::Errno,
+        /// A hint for the admin (for example CAP_SYS_RAWIO for EPERM).
+        hint: Option<&'static str>,
+    },
+    /// The path exists but is not a SCSI generic/block/bsg node.
+    #[error("{path}: not a SCSI device ({reason})")]
+    NotScsi {
+        /// The path.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The device address is malformed (bad `sim:` options, ...).
+    #[error("bad device address '{address}': {reason}")]
+    BadAddress {
+        /// The address as given.
+        address: String,
+        /// Why.
+        reason: String,
+    },
+    /// The command timed out (DID_TIME_OUT or DRIVER_TIMEOUT): the midlayer aborted it.
+    #[error("command timed out (the kernel aborted it; the device may have reset)")]
+    Timeout,
+    /// A host adapter / transport error (DID_*).
+    #[error("transport error: {}", status.name())]
+    Host {
+        /// The host byte.
+        status: HostStatus,
+    },
+    /// A legacy driver byte error.
+    #[error("driver error: driver status 0x{status:02x}")]
+    Driver {
+        /// The driver byte.
+        status: u16,
+    },
+    /// CHECK CONDITION with decoded sense.
+    #[error("{0}")]
+    Sense(Box<Sense>),
+    /// CHECK CONDITION whose sense could not be decoded.
+    #[error("check condition with undecodable sense data: {reason}")]
+    BadSense {
+        /// Why.
+        reason: String,
+    },
+    /// A non-GOOD status without sense (BUSY, RESERVATION CONFLICT, TASK SET FULL...).
+    #[error("SCSI status {}", status_name(*status))]
+    Status {
+        /// The SAM status byte.
+        status: u8,
+    },
+    /// The device answered with bytes we could not decode.
+    #[error("malformed response: {0}")]
+    Parse(#[from] ParseError),
+    /// The device or this tool does not support what was asked.
+    #[error("not supported: {0}")]
+    Unsupported(String),
+    /// Refused by the safety gate (device in use, confirmation mismatch, ...).
+    #[error("refused: {0}")]
+    Refused(String),
+    /// A post-condition check failed (verification, threshold, size substitution).
+    #[error("check failed: {0}")]
+    CheckFailed(String),
+    /// An argument was invalid.
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// Any other I/O error (state files, sysfs, records).
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done.
+        context: String,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Result with the library error.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Names a SAM status byte.
+pub fn status_name(s: u8) -> String {
+    match s {
+        0x00 => "GOOD".into(),
+        0x02 => "CHECK CONDITION".into(),
+        0x04 => "CONDITION MET".into(),
+        0x08 => "BUSY".into(),
+        0x18 => "RESERVATION CONFLICT".into(),
+        0x22 => "COMMAND TERMINATED".into(),
+        0x28 => "TASK SET FULL".into(),
+        0x30 => "ACA ACTIVE".into(),
+        0x40 => "TASK ABORTED".into(),
+        o => format!("0x{o:02x}"),
+    }
+}
+
+impl Error {
+    /// Wraps an io::Error with context.
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Error {
+        Error::Io {
+            context: context.into(),
+            source,
+        }
+    }
+
+    /// The sense data, if this is a CHECK CONDITION.
+    pub fn sense(&self) -> Option<&Sense> {
+        match self {
+            Error::Sense(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The process exit code this error maps to (see [`crate::exit`]).
+    pub fn exit_code(&self) -> u8 {
+        use crate::exit;
+        match self {
+            Error::Os { op: "open", .. } | Error::NotScsi { .. } | Error::BadAddress { .. } => {
+                exit::OPEN
+            }
+            Error::Os { .. }
+            | Error::Timeout
+            | Error::Host { .. }
+            | Error::Driver { .. }
+            | Error::Sense(_)
+            | Error::BadSense { .. }
+            | Error::Status { .. }
+            | Error::Parse(_) => exit::COMMAND,
+            Error::Unsupported(_) => exit::UNSUPPORTED,
+            Error::Refused(_) => exit::REFUSED,
+            Error::CheckFailed(_) => exit::CHECK_FAILED,
+            Error::InvalidArgument(_) => exit::USAGE,
+            Error::Io { .. } => exit::OTHER,
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! sgctl: manage, health-check, format and sanitize SAS/SCSI drives on Linux.
+//!
+//! Layers (see shared/design/architecture.md): [`transport`] executes CDBs (SG_IO, bsg, the
+//! [`sim`] virtual drive); [`scsi`], [`sense`] build CDBs and parse responses without I/O;
+//! `ops` runs the high-level jobs; `cli` is the command line.
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod bytes;
+pub mod cli;
+pub mod device;
+pub mod error;
+pub mod exit;
+pub mod scsi;
+pub mod sense;
+pub mod transport;
+
+pub use error::{Error, Result};
+pub use transport::{Completion, DataBuf, Transport};

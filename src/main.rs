@@ -1,0 +1,57 @@
+//! The `sgctl` binary: parses the command line, runs one command, prints, exits.
+
+use clap::{CommandFactory, FromArgMatches};
+use sgctl::cli::{self, Cli, Ctx};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().collect();
+    let matches = match Cli::command()
+        .after_help(cli::after_help())
+        .try_get_matches_from(&argv)
+    {
+        Ok(m) => m,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                sgctl::exit::USAGE
+            } else {
+                sgctl::exit::OK
+            };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let parsed = match Cli::from_arg_matches(&matches) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(sgctl::exit::USAGE);
+        }
+    };
+    let mut ctx = Ctx {
+        json: parsed.json,
+        verbose: parsed.verbose,
+        hex: parsed.hex,
+        argv,
+        messages: vec![],
+    };
+    match cli::run(&mut ctx, parsed.command) {
+        Ok(report) => {
+            ctx.print(&report);
+            ExitCode::from(report.exit)
+        }
+        Err(e) => {
+            let code = e
+                .downcast_ref::<sgctl::Error>()
+                .map(|x| x.exit_code())
+                .unwrap_or(sgctl::exit::OTHER);
+            let msg = format!("{e:#}");
+            if ctx.json {
+                let v = ctx.envelope(None, serde_json::Value::Null, code, Some(&msg));
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            }
+            eprintln!("sgctl: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}

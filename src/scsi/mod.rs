@@ -1,0 +1,1 @@
+//! SCSI commands: one command per file, each a pure CDB builder plus response parser.
