@@ -1,1 +1,6 @@
 //! SCSI commands: one command per file, each a pure CDB builder plus response parser.
+
+// --- format and sanitize (issue 7) ---
+pub mod format_unit;
+pub mod read_write;
+pub mod sanitize;

@@ -1,0 +1,154 @@
+//! SBC-4 5.16/5.17 READ(10)/(16) and 5.40/5.41 WRITE(10)/(16): CDB builders.
+//!
+//! Used by sanitize verification (sampled reads) and tests. Layout: SBC-4 Tables 75, 77, 102,
+//! 104 (also sg3_utils `lib/sg_cmds_basic.c` `sg_ll_readcap`-style helpers and `sg_dd`).
+
+use crate::bytes::{Bytes, ParseError, ParseResult};
+use crate::error::{Error, Result};
+
+/// READ(10) operation code.
+pub const READ_10: u8 = 0x28;
+/// READ(16) operation code.
+pub const READ_16: u8 = 0x88;
+/// WRITE(10) operation code.
+pub const WRITE_10: u8 = 0x2A;
+/// WRITE(16) operation code.
+pub const WRITE_16: u8 = 0x8A;
+
+/// Options common to READ and WRITE CDBs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RwFlags {
+    /// RDPROTECT/WRPROTECT, byte 1 bits 7-5 (0 = no PI checking requested).
+    pub protect: u8,
+    /// DPO: disable page out (do not cache).
+    pub dpo: bool,
+    /// FUA: force unit access (read from / write to the medium).
+    pub fua: bool,
+    /// GROUP NUMBER (low 5 or 6 bits of byte 6 / 14).
+    pub group: u8,
+}
+
+impl RwFlags {
+    fn byte1(&self) -> u8 {
+        ((self.protect & 0x7) << 5) | (u8::from(self.dpo) << 4) | (u8::from(self.fua) << 3)
+    }
+}
+
+fn build10(op: u8, lba: u64, blocks: u32, f: RwFlags) -> Result<[u8; 10]> {
+    let lba = u32::try_from(lba)
+        .map_err(|_| Error::InvalidArgument(format!("LBA {lba} needs a 16-byte CDB")))?;
+    let blocks = u16::try_from(blocks)
+        .map_err(|_| Error::InvalidArgument(format!("{blocks} blocks exceed a 10-byte CDB")))?;
+    let mut c = [0u8; 10];
+    c[0] = op;
+    c[1] = f.byte1();
+    c[2..6].copy_from_slice(&lba.to_be_bytes());
+    c[6] = f.group & 0x1f;
+    c[7..9].copy_from_slice(&blocks.to_be_bytes());
+    Ok(c)
+}
+
+fn build16(op: u8, lba: u64, blocks: u32, f: RwFlags) -> [u8; 16] {
+    let mut c = [0u8; 16];
+    c[0] = op;
+    c[1] = f.byte1();
+    c[2..10].copy_from_slice(&lba.to_be_bytes());
+    c[10..14].copy_from_slice(&blocks.to_be_bytes());
+    c[14] = f.group & 0x3f;
+    c
+}
+
+/// READ(10): LBA ≤ 2^32−1, ≤ 65535 blocks.
+pub fn read10(lba: u64, blocks: u32, f: RwFlags) -> Result<[u8; 10]> {
+    build10(READ_10, lba, blocks, f)
+}
+
+/// READ(16).
+pub fn read16(lba: u64, blocks: u32, f: RwFlags) -> [u8; 16] {
+    build16(READ_16, lba, blocks, f)
+}
+
+/// WRITE(10): LBA ≤ 2^32−1, ≤ 65535 blocks.
+pub fn write10(lba: u64, blocks: u32, f: RwFlags) -> Result<[u8; 10]> {
+    build10(WRITE_10, lba, blocks, f)
+}
+
+/// WRITE(16).
+pub fn write16(lba: u64, blocks: u32, f: RwFlags) -> [u8; 16] {
+    build16(WRITE_16, lba, blocks, f)
+}
+
+/// A decoded READ/WRITE CDB: `(is_write, lba, blocks)`.
+pub fn parse(cdb: &[u8]) -> ParseResult<(bool, u64, u32)> {
+    let b = Bytes::new(cdb, "READ/WRITE CDB");
+    match b.u8(0)? {
+        READ_10 | WRITE_10 => {
+            b.need(10)?;
+            Ok((
+                b.u8(0)? == WRITE_10,
+                u64::from(b.be32(2)?),
+                u32::from(b.be16(7)?),
+            ))
+        }
+        READ_16 | WRITE_16 => {
+            b.need(16)?;
+            Ok((b.u8(0)? == WRITE_16, b.be64(2)?, b.be32(10)?))
+        }
+        op => Err(ParseError::new(
+            "READ/WRITE CDB",
+            format!("0x{op:02x} is not READ/WRITE(10/16)"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `sg_dd`-style READ(10) of 8 blocks at LBA 0x12345678.
+    #[test]
+    fn read10_bytes() {
+        let c = read10(0x1234_5678, 8, RwFlags::default()).unwrap();
+        assert_eq!(c, [0x28, 0, 0x12, 0x34, 0x56, 0x78, 0, 0, 0x08, 0]);
+    }
+
+    #[test]
+    fn read16_fua_beyond_32_bits() {
+        let f = RwFlags {
+            fua: true,
+            ..Default::default()
+        };
+        let c = read16(0x1_0000_0000, 1, f);
+        assert_eq!(
+            c,
+            [0x88, 0x08, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x01, 0, 0]
+        );
+        assert_eq!(parse(&c).unwrap(), (false, 0x1_0000_0000, 1));
+    }
+
+    #[test]
+    fn write_cdbs() {
+        let c = write10(7, 1, RwFlags::default()).unwrap();
+        assert_eq!(c, [0x2A, 0, 0, 0, 0, 7, 0, 0, 1, 0]);
+        let f = RwFlags {
+            protect: 1,
+            dpo: true,
+            ..Default::default()
+        };
+        let c = write16(0xAABB, 0x10000, f);
+        assert_eq!(
+            c,
+            [0x8A, 0x30, 0, 0, 0, 0, 0, 0, 0xAA, 0xBB, 0, 0x01, 0, 0, 0, 0]
+        );
+        assert_eq!(parse(&c).unwrap(), (true, 0xAABB, 0x10000));
+    }
+
+    #[test]
+    fn ten_byte_limits() {
+        assert!(read10(1 << 32, 1, RwFlags::default()).is_err());
+        assert!(write10(0, 65536, RwFlags::default()).is_err());
+        assert!(parse(&[0x28, 0, 0]).is_err());
+        assert!(parse(&[0x12; 16]).is_err());
+        assert!(parse(&[]).is_err());
+    }
+}
