@@ -1,0 +1,969 @@
+//! The one safety gate every destructive job passes (issue 7): FORMAT UNIT, SANITIZE,
+//! LOG SELECT reset, TCG erase/revert and the benchmark's purge.
+//!
+//! 1. Resolve every path of the logical unit (both SAS ports, all sg/sd/bsg nodes).
+//! 2. Refuse when any path, partition or holder is mounted, used as swap, held by
+//!    device-mapper/md/multipath, or carries the root filesystem (the boot disk).
+//! 3. Require a confirmation that names the drive: `--confirm SERIAL|WWN`, or the same typed on
+//!    a terminal. There is no default and no "yes".
+//! 4. `--dry-run`: the job runs its read-only queries through [`ReadOnly`], which refuses any
+//!    state-changing CDB, and prints the CDBs it would send ([`PlannedCommand`]).
+//! 5. An audit record (JSON Lines, fsync'ed) before the job starts and after it ends
+//!    ([`AuditLog`], default `/var/log/sgctl/audit.jsonl`).
+//!
+//! Everything the gate learns about the host comes through [`HostView`], so tests fake it.
+
+use crate::error::{Error, Result};
+use crate::transport::{Completion, DataBuf, Transport};
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// Default audit log (documented in `sgctl format --help`/`sanitize --help` and the README).
+pub const DEFAULT_AUDIT_LOG: &str = "/var/log/sgctl/audit.jsonl";
+/// Environment variable overriding [`DEFAULT_AUDIT_LOG`].
+pub const AUDIT_LOG_ENV: &str = "SGCTL_AUDIT_LOG";
+
+/// One path (node) through which the logical unit is reachable.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct PathInfo {
+    /// SCSI address `H:C:T:L`, when the device is known to the kernel.
+    pub hctl: Option<String>,
+    /// Block device name (`sdb`), if the kernel attached sd.
+    pub block: Option<String>,
+    /// SCSI generic name (`sg2`), if any.
+    pub sg: Option<String>,
+}
+
+/// Why a drive is in use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum InUse {
+    /// A block device of this drive (disk, partition or holder) is mounted.
+    Mounted {
+        /// The block device (`sdb1`, `dm-0`).
+        device: String,
+        /// Where it is mounted.
+        mount_point: String,
+    },
+    /// Used as swap.
+    Swap {
+        /// The block device.
+        device: String,
+    },
+    /// Held by another block device (device-mapper, md, multipath).
+    Held {
+        /// The held device (`sdb` or `sdb2`).
+        device: String,
+        /// The holder (`dm-3`, `md0`).
+        holder: String,
+    },
+    /// The root filesystem lives on this drive.
+    BootDisk {
+        /// The block device carrying `/`.
+        device: String,
+    },
+}
+
+impl std::fmt::Display for InUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InUse::Mounted {
+                device,
+                mount_point,
+            } => write!(f, "{device} is mounted on {mount_point}"),
+            InUse::Swap { device } => write!(f, "{device} is used as swap"),
+            InUse::Held { device, holder } => write!(f, "{device} is held by {holder}"),
+            InUse::BootDisk { device } => {
+                write!(f, "{device} holds the root filesystem (boot disk)")
+            }
+        }
+    }
+}
+
+/// What the gate needs to know about the host.
+pub trait HostView: Send + Sync {
+    /// Every path of the logical unit behind `address` (at least one entry).
+    fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>>;
+    /// Reasons any of `paths` is in use (empty = free).
+    fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>>;
+}
+
+/// The real host, read from procfs and sysfs under `root` (`/` normally; a fake tree in
+/// tests). Paths are grouped by the LU's `wwid` (from VPD 0x83) as the kernel reports it.
+#[derive(Debug, Clone)]
+pub struct LinuxHost {
+    root: PathBuf,
+}
+
+impl Default for LinuxHost {
+    fn default() -> Self {
+        LinuxHost { root: "/".into() }
+    }
+}
+
+fn read_trim(p: &Path) -> Option<String> {
+    std::fs::read_to_string(p)
+        .ok()
+        .map(|s| s.trim().to_string())
+}
+
+fn dir_names(p: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(p)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+impl LinuxHost {
+    /// A view of the host rooted at `root`.
+    pub fn with_root(root: impl Into<PathBuf>) -> LinuxHost {
+        LinuxHost { root: root.into() }
+    }
+
+    fn p(&self, rel: &str) -> PathBuf {
+        self.root.join(rel.trim_start_matches('/'))
+    }
+
+    /// `H:C:T:L` of a node: `/dev/sgN`, `/dev/sdX`, `/dev/bsg/H:C:T:L`.
+    fn hctl_of(&self, address: &str) -> Result<String> {
+        let name = address.trim_start_matches("/dev/");
+        if let Some(h) = name.strip_prefix("bsg/") {
+            return Ok(h.to_string());
+        }
+        let dir = if name.starts_with("sg") {
+            self.p(&format!("sys/class/scsi_generic/{name}/device/scsi_device"))
+        } else {
+            self.p(&format!("sys/class/block/{name}/device/scsi_device"))
+        };
+        dir_names(&dir).into_iter().next().ok_or_else(|| {
+            Error::Refused(format!(
+                "{address}: cannot find its SCSI device in sysfs ({}); is it a whole SCSI disk?",
+                dir.display()
+            ))
+        })
+    }
+
+    fn path_info(&self, hctl: &str) -> PathInfo {
+        let dev = self.p(&format!("sys/class/scsi_device/{hctl}/device"));
+        PathInfo {
+            hctl: Some(hctl.to_string()),
+            block: dir_names(&dev.join("block")).into_iter().next(),
+            sg: dir_names(&dev.join("scsi_generic")).into_iter().next(),
+        }
+    }
+
+    /// The block device names to check for `disk`: itself, its partitions and, transitively,
+    /// everything stacked on them.
+    fn stack_of(&self, disk: &str, out: &mut Vec<String>) {
+        let mut todo = vec![disk.to_string()];
+        let base = self.p(&format!("sys/class/block/{disk}"));
+        for e in dir_names(&base) {
+            if e.starts_with(disk) && base.join(&e).join("partition").exists() {
+                todo.push(e);
+            }
+        }
+        while let Some(n) = todo.pop() {
+            if out.contains(&n) {
+                continue;
+            }
+            for h in dir_names(&self.p(&format!("sys/class/block/{n}/holders"))) {
+                todo.push(h);
+            }
+            out.push(n);
+        }
+    }
+}
+
+/// Mount table entry: `(major:minor, mount point, source)` from `/proc/self/mountinfo`
+/// (proc(5): field 3 is `major:minor`, field 5 the mount point, the source follows ` - fstype`).
+fn parse_mountinfo(text: &str) -> Vec<(String, String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            let dash = f.iter().position(|x| *x == "-")?;
+            Some((
+                f.get(2)?.to_string(),
+                unescape_octal(f.get(4)?),
+                f.get(dash + 2).map(|s| s.to_string()).unwrap_or_default(),
+            ))
+        })
+        .collect()
+}
+
+fn unescape_octal(s: &str) -> String {
+    // mountinfo escapes space, tab, newline and backslash as \ooo.
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' {
+            if let Some(oct) = s.get(i + 1..i + 4) {
+                if let Ok(v) = u8::from_str_radix(oct, 8) {
+                    out.push(v);
+                    i += 4;
+                    continue;
+                }
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+impl HostView for LinuxHost {
+    fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>> {
+        if address.starts_with("sim:") {
+            // Virtual drives live in this process; nothing on the host can mount them.
+            return Ok(vec![PathInfo::default()]);
+        }
+        let hctl = self.hctl_of(address)?;
+        let wwid = read_trim(&self.p(&format!("sys/class/scsi_device/{hctl}/device/wwid")))
+            .filter(|w| !w.is_empty());
+        let mut hctls = vec![hctl.clone()];
+        if let Some(w) = &wwid {
+            for other in dir_names(&self.p("sys/class/scsi_device")) {
+                if other != hctl
+                    && read_trim(&self.p(&format!("sys/class/scsi_device/{other}/device/wwid")))
+                        .as_deref()
+                        == Some(w.as_str())
+                {
+                    hctls.push(other);
+                }
+            }
+        }
+        Ok(hctls.iter().map(|h| self.path_info(h)).collect())
+    }
+
+    fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>> {
+        let mut names = Vec::new();
+        let mut found = Vec::new();
+        for p in paths {
+            if let Some(b) = &p.block {
+                self.stack_of(b, &mut names);
+            }
+        }
+        if names.is_empty() {
+            return Ok(found);
+        }
+        for n in &names {
+            for h in dir_names(&self.p(&format!("sys/class/block/{n}/holders"))) {
+                found.push(InUse::Held {
+                    device: n.clone(),
+                    holder: h,
+                });
+            }
+        }
+        let devnums: Vec<(String, String)> = names
+            .iter()
+            .filter_map(|n| {
+                read_trim(&self.p(&format!("sys/class/block/{n}/dev"))).map(|d| (d, n.clone()))
+            })
+            .collect();
+        let dm_names: Vec<(String, String)> = names
+            .iter()
+            .filter_map(|n| {
+                read_trim(&self.p(&format!("sys/class/block/{n}/dm/name"))).map(|d| (d, n.clone()))
+            })
+            .collect();
+        let matches = |devnum: &str, source: &str| -> Option<String> {
+            if let Some((_, n)) = devnums.iter().find(|(d, _)| d == devnum) {
+                return Some(n.clone());
+            }
+            let base = source.rsplit('/').next().unwrap_or(source);
+            if source.starts_with("/dev/mapper/") {
+                if let Some((_, n)) = dm_names.iter().find(|(d, _)| d == base) {
+                    return Some(n.clone());
+                }
+            }
+            (source.starts_with("/dev/") && names.iter().any(|n| n == base))
+                .then(|| base.to_string())
+        };
+        let mountinfo = std::fs::read_to_string(self.p("proc/self/mountinfo"))
+            .map_err(|e| Error::io("reading /proc/self/mountinfo", e))?;
+        for (devnum, mp, source) in parse_mountinfo(&mountinfo) {
+            if let Some(dev) = matches(&devnum, &source) {
+                if mp == "/" {
+                    found.push(InUse::BootDisk {
+                        device: dev.clone(),
+                    });
+                }
+                found.push(InUse::Mounted {
+                    device: dev,
+                    mount_point: mp,
+                });
+            }
+        }
+        if let Ok(swaps) = std::fs::read_to_string(self.p("proc/swaps")) {
+            for l in swaps.lines().skip(1) {
+                if let Some(src) = l.split_whitespace().next() {
+                    if let Some(dev) = matches("", src) {
+                        found.push(InUse::Swap { device: dev });
+                    }
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// Identity the confirmation is checked against.
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct DriveName {
+    /// Unit serial number (VPD 0x80).
+    pub serial: String,
+    /// LU name (NAA from VPD 0x83), lowercase hex without prefix.
+    pub wwn: Option<String>,
+}
+
+impl DriveName {
+    /// True when `token` names this drive: the serial exactly, or the WWN with or without a
+    /// `0x`/`naa.` prefix, any case. Empty identities never match.
+    pub fn matches(&self, token: &str) -> bool {
+        let t = token.trim();
+        if t.is_empty() {
+            return false;
+        }
+        if !self.serial.trim().is_empty() && t == self.serial.trim() {
+            return true;
+        }
+        if let Some(w) = &self.wwn {
+            let lower = t.to_ascii_lowercase();
+            let bare = lower
+                .strip_prefix("0x")
+                .or_else(|| lower.strip_prefix("naa."))
+                .unwrap_or(&lower);
+            return !w.is_empty() && bare == w.to_ascii_lowercase();
+        }
+        false
+    }
+
+    fn describe(&self) -> String {
+        match &self.wwn {
+            Some(w) => format!("serial {:?}, WWN {w}", self.serial),
+            None => format!("serial {:?}", self.serial),
+        }
+    }
+}
+
+/// How the user confirms.
+#[derive(Debug, Clone, Default)]
+pub struct Confirmation {
+    /// `--confirm` values (one per drive; any of them may name a given drive).
+    pub tokens: Vec<String>,
+    /// Prompt on the terminal when no token names the drive (only if stdin is a TTY).
+    pub interactive: bool,
+}
+
+/// Asks the user to type the drive's name (a terminal, or a script in tests).
+pub trait Prompter {
+    /// Shows `question` and returns the typed line, or `None` when nobody can answer.
+    fn ask(&mut self, question: &str) -> Option<String>;
+}
+
+/// Prompts on stderr, reads stdin — only when stdin is a terminal.
+#[derive(Debug, Default)]
+pub struct TtyPrompter;
+
+impl Prompter for TtyPrompter {
+    fn ask(&mut self, question: &str) -> Option<String> {
+        use std::io::IsTerminal;
+        if !std::io::stdin().is_terminal() {
+            return None;
+        }
+        eprint!("{question}");
+        let _ = std::io::stderr().flush();
+        let mut line = String::new();
+        std::io::stdin().lock().read_line(&mut line).ok()?;
+        Some(line.trim().to_string())
+    }
+}
+
+/// Checks the confirmation for one drive.
+pub fn confirm(
+    job: &str,
+    address: &str,
+    name: &DriveName,
+    c: &Confirmation,
+    prompter: &mut dyn Prompter,
+) -> Result<()> {
+    if c.tokens.iter().any(|t| name.matches(t)) {
+        return Ok(());
+    }
+    if !c.tokens.is_empty() && !c.interactive {
+        return Err(Error::Refused(format!(
+            "{address}: --confirm does not name this drive ({}); nothing was sent",
+            name.describe()
+        )));
+    }
+    if c.interactive {
+        let q = format!(
+            "sgctl: {job} will DESTROY ALL DATA on {address} ({}).\n\
+             Type its serial number or WWN to continue: ",
+            name.describe()
+        );
+        match prompter.ask(&q) {
+            Some(typed) if name.matches(&typed) => return Ok(()),
+            Some(_) => {
+                return Err(Error::Refused(format!(
+                    "{address}: the typed name does not match this drive; nothing was sent"
+                )))
+            }
+            None => {}
+        }
+    }
+    Err(Error::Refused(format!(
+        "{address}: {job} needs --confirm SERIAL (or WWN) naming the drive ({}) or a terminal to type it",
+        name.describe()
+    )))
+}
+
+/// Checks paths and in-use state; returns the paths when the drive is free.
+pub fn check_not_in_use(host: &dyn HostView, address: &str) -> Result<Vec<PathInfo>> {
+    let paths = host.paths_of(address)?;
+    let busy = host.in_use(&paths)?;
+    if !busy.is_empty() {
+        let reasons: Vec<String> = busy.iter().map(|b| b.to_string()).collect();
+        let nodes: Vec<String> = paths
+            .iter()
+            .map(|p| {
+                p.block
+                    .clone()
+                    .or(p.sg.clone())
+                    .or(p.hctl.clone())
+                    .unwrap_or_default()
+            })
+            .collect();
+        return Err(Error::Refused(format!(
+            "{address} is in use (paths: {}): {}; nothing was sent",
+            nodes.join(", "),
+            reasons.join("; ")
+        )));
+    }
+    Ok(paths)
+}
+
+/// True when a CDB may change the drive's state (data, format, mode, logs, security).
+/// Everything not on this allow-list of queries counts as state-changing.
+pub fn is_state_changing(cdb: &[u8]) -> bool {
+    let op = cdb.first().copied().unwrap_or(0xff);
+    let sa = cdb.get(1).map(|b| b & 0x1f).unwrap_or(0);
+    !matches!(
+        (op, sa),
+        (0x00, _)          // TEST UNIT READY
+            | (0x03, _)    // REQUEST SENSE
+            | (0x12, _)    // INQUIRY
+            | (0x1a, _)    // MODE SENSE(6)
+            | (0x5a, _)    // MODE SENSE(10)
+            | (0x25, _)    // READ CAPACITY(10)
+            | (0x9e, 0x10) // READ CAPACITY(16)
+            | (0xa3, 0x0c) // REPORT SUPPORTED OPERATION CODES
+            | (0xa3, 0x05) // REPORT IDENTIFYING INFORMATION
+            | (0xa0, _)    // REPORT LUNS
+            | (0x4d, _)    // LOG SENSE
+            | (0x28, _)    // READ(10)
+            | (0x88, _)    // READ(16)
+            | (0x1c, _)    // RECEIVE DIAGNOSTIC RESULTS
+            | (0x37, _)    // READ DEFECT DATA(10)
+            | (0xb7, _)    // READ DEFECT DATA(12)
+            | (0xa2, _) // SECURITY PROTOCOL IN (Level 0 discovery, protocol list)
+    )
+}
+
+/// A transport wrapper for `--dry-run`: queries pass, anything state-changing is refused
+/// before it reaches the device.
+pub struct ReadOnly<T: Transport> {
+    inner: T,
+}
+
+impl<T: Transport> ReadOnly<T> {
+    /// Wraps `inner`.
+    pub fn new(inner: T) -> Self {
+        ReadOnly { inner }
+    }
+}
+
+impl<T: Transport> Transport for ReadOnly<T> {
+    fn execute(&mut self, cdb: &[u8], data: DataBuf<'_>, timeout: Duration) -> Result<Completion> {
+        if is_state_changing(cdb) {
+            return Err(Error::Refused(format!(
+                "dry run: not sending state-changing CDB {}",
+                crate::bytes::hex(cdb)
+            )));
+        }
+        self.inner.execute(cdb, data, timeout)
+    }
+    fn address(&self) -> String {
+        self.inner.address()
+    }
+}
+
+/// A command a job would send, for `--dry-run` listings and the record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlannedCommand {
+    /// What it is (`MODE SELECT(10)`, `FORMAT UNIT`, ...).
+    pub name: String,
+    /// CDB in hex.
+    pub cdb: String,
+    /// Data-out in hex (empty when none).
+    pub data_out: String,
+}
+
+impl PlannedCommand {
+    /// Builds from bytes.
+    pub fn new(name: &str, cdb: &[u8], data_out: &[u8]) -> PlannedCommand {
+        PlannedCommand {
+            name: name.into(),
+            cdb: crate::bytes::hex(cdb),
+            data_out: crate::bytes::hex(data_out),
+        }
+    }
+
+    /// One line: `FORMAT UNIT  cdb: 04 18 00 00 00 00  data: 00 02 00 00`.
+    pub fn render(&self) -> String {
+        if self.data_out.is_empty() {
+            format!("{:<22} cdb: {}", self.name, self.cdb)
+        } else {
+            format!(
+                "{:<22} cdb: {}  data: {}",
+                self.name, self.cdb, self.data_out
+            )
+        }
+    }
+}
+
+/// The append-only audit log (JSON Lines; each record fsync'ed before the job goes on).
+#[derive(Debug, Clone)]
+pub struct AuditLog {
+    path: PathBuf,
+}
+
+impl AuditLog {
+    /// `--audit-log`, else `$SGCTL_AUDIT_LOG`, else [`DEFAULT_AUDIT_LOG`].
+    pub fn resolve(flag: Option<&Path>) -> AuditLog {
+        let path = flag
+            .map(Path::to_path_buf)
+            .or_else(|| {
+                std::env::var_os(AUDIT_LOG_ENV)
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+            })
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_AUDIT_LOG));
+        AuditLog { path }
+    }
+
+    /// A log at `path`.
+    pub fn at(path: impl Into<PathBuf>) -> AuditLog {
+        AuditLog { path: path.into() }
+    }
+
+    /// Where records go.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one record and flushes it to disk (file and, when created, its directory).
+    pub fn append(&self, record: &Value) -> Result<()> {
+        let ctx = || format!("audit log {}", self.path.display());
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(ctx(), e))?;
+        }
+        let mut line =
+            serde_json::to_vec(record).map_err(|e| Error::io(ctx(), std::io::Error::other(e)))?;
+        line.push(b'\n');
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)
+            .map_err(|e| Error::io(ctx(), e))?;
+        f.write_all(&line).map_err(|e| Error::io(ctx(), e))?;
+        f.sync_all().map_err(|e| Error::io(ctx(), e))
+    }
+}
+
+/// RFC 3339 UTC timestamp with milliseconds (no time-zone database needed).
+pub fn rfc3339(t: SystemTime) -> String {
+    let d = t.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
+    let secs = d.as_secs();
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil from days (H. Hinnant's algorithm), valid for all dates after 1970.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60,
+        d.subsec_millis()
+    )
+}
+
+/// The real user id (from `/proc/self`, no unsafe libc call).
+pub fn current_uid() -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").ok().map(|m| m.uid())
+}
+
+/// The host name (for records).
+pub fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// A job that passed the gate: writes its start and end records.
+#[derive(Debug)]
+pub struct Cleared {
+    /// Unique id tying the start and end records together.
+    pub job_id: String,
+    /// All paths of the drive.
+    pub paths: Vec<PathInfo>,
+    /// When the gate cleared the job.
+    pub started: SystemTime,
+    audit: AuditLog,
+    job: String,
+    address: String,
+}
+
+impl Cleared {
+    /// Writes the start record. A job must not start if this fails.
+    pub fn record_start(&self, details: Value) -> Result<()> {
+        self.audit.append(&json!({
+            "event": "start",
+            "time": rfc3339(SystemTime::now()),
+            "job_id": self.job_id,
+            "job": self.job,
+            "device": self.address,
+            "paths": self.paths,
+            "host": hostname(),
+            "uid": current_uid(),
+            "tool": format!("sgctl {}", env!("CARGO_PKG_VERSION")),
+            "details": details,
+        }))
+    }
+
+    /// Writes the end record.
+    pub fn record_end(&self, outcome: &str, details: Value) -> Result<()> {
+        let now = SystemTime::now();
+        self.audit.append(&json!({
+            "event": "end",
+            "time": rfc3339(now),
+            "job_id": self.job_id,
+            "job": self.job,
+            "device": self.address,
+            "outcome": outcome,
+            "duration_ms": now.duration_since(self.started).unwrap_or_default().as_millis() as u64,
+            "details": details,
+        }))
+    }
+
+    /// The audit log in use.
+    pub fn audit_path(&self) -> &Path {
+        self.audit.path()
+    }
+}
+
+/// Everything the gate needs for one drive.
+pub struct GateRequest<'a> {
+    /// Job name (`format`, `sanitize`, `log-reset`, `tcg-erase`, ...).
+    pub job: &'a str,
+    /// The address the user gave.
+    pub address: &'a str,
+    /// Serial/WWN read from the drive.
+    pub name: &'a DriveName,
+    /// How the user confirms.
+    pub confirmation: &'a Confirmation,
+    /// Where to write records.
+    pub audit: AuditLog,
+}
+
+/// Runs the gate for a real (non dry-run) job: in-use check on every path, confirmation.
+/// The caller then writes [`Cleared::record_start`] and proceeds.
+pub fn clear(
+    host: &dyn HostView,
+    req: GateRequest<'_>,
+    prompter: &mut dyn Prompter,
+) -> Result<Cleared> {
+    let paths = check_not_in_use(host, req.address)?;
+    confirm(req.job, req.address, req.name, req.confirmation, prompter)?;
+    let started = SystemTime::now();
+    let nanos = started
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos();
+    Ok(Cleared {
+        job_id: format!("{:x}-{:x}", nanos, std::process::id()),
+        paths,
+        started,
+        audit: req.audit,
+        job: req.job.to_string(),
+        address: req.address.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    /// A fake host tree: one dual-ported LU (sdb at 1:0:0:0 and sdc at 2:0:0:0, same wwid),
+    /// sdb1 a partition, a second disk sdd that is free.
+    fn fake_host() -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        let r = d.path();
+        let mk = |p: &str| fs::create_dir_all(r.join(p)).unwrap();
+        let wr = |p: &str, s: &str| {
+            fs::create_dir_all(r.join(p).parent().unwrap()).unwrap();
+            fs::write(r.join(p), s).unwrap();
+        };
+        for (hctl, blk, sg, wwid) in [
+            ("1:0:0:0", "sdb", "sg1", "naa.5000c500deadbeef"),
+            ("2:0:0:0", "sdc", "sg2", "naa.5000c500deadbeef"),
+            ("3:0:0:0", "sdd", "sg3", "naa.5000c500cafef00d"),
+        ] {
+            wr(&format!("sys/class/scsi_device/{hctl}/device/wwid"), wwid);
+            mk(&format!("sys/class/scsi_device/{hctl}/device/block/{blk}"));
+            mk(&format!(
+                "sys/class/scsi_device/{hctl}/device/scsi_generic/{sg}"
+            ));
+            mk(&format!(
+                "sys/class/scsi_generic/{sg}/device/scsi_device/{hctl}"
+            ));
+            mk(&format!("sys/class/block/{blk}/device/scsi_device/{hctl}"));
+            mk(&format!("sys/class/block/{blk}/holders"));
+        }
+        wr("sys/class/block/sdb/dev", "8:16");
+        wr("sys/class/block/sdc/dev", "8:32");
+        wr("sys/class/block/sdd/dev", "8:48");
+        wr("sys/class/block/sdb/sdb1/partition", "1");
+        wr("sys/class/block/sdb1/dev", "8:17");
+        mk("sys/class/block/sdb1/holders");
+        wr(
+            "proc/self/mountinfo",
+            "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n",
+        );
+        wr(
+            "proc/swaps",
+            "Filename Type Size Used Priority\n/dev/sda2 partition 1 0 -2\n",
+        );
+        d
+    }
+
+    #[test]
+    fn groups_both_ports_by_wwid() {
+        let d = fake_host();
+        let h = LinuxHost::with_root(d.path());
+        for addr in ["/dev/sg1", "/dev/sdc", "/dev/bsg/1:0:0:0"] {
+            let paths = h.paths_of(addr).unwrap();
+            let mut blocks: Vec<_> = paths.iter().filter_map(|p| p.block.clone()).collect();
+            blocks.sort();
+            assert_eq!(blocks, vec!["sdb", "sdc"], "{addr}");
+        }
+        assert_eq!(h.paths_of("/dev/sdd").unwrap().len(), 1);
+        assert!(h
+            .in_use(&h.paths_of("/dev/sg1").unwrap())
+            .unwrap()
+            .is_empty());
+        assert!(h.paths_of("/dev/sg9").is_err());
+    }
+
+    #[test]
+    fn mounted_partition_refuses_on_either_port() {
+        let d = fake_host();
+        fs::write(
+            d.path().join("proc/self/mountinfo"),
+            "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n40 22 8:17 / /mnt/data\\040x rw - xfs /dev/sdb1 rw\n",
+        )
+        .unwrap();
+        let h = LinuxHost::with_root(d.path());
+        for addr in ["/dev/sg1", "/dev/sg2", "/dev/sdc"] {
+            let e = check_not_in_use(&h, addr).unwrap_err();
+            assert!(matches!(e, Error::Refused(_)), "{addr}");
+            assert!(
+                e.to_string().contains("sdb1 is mounted on /mnt/data x"),
+                "{e}"
+            );
+        }
+        assert!(check_not_in_use(&h, "/dev/sdd").is_ok());
+    }
+
+    #[test]
+    fn boot_disk_swap_and_holders() {
+        let d = fake_host();
+        let r = d.path();
+        // sdd1 is a PV under dm-0 which carries /; sdb is swap; sdc held by md0? (same LU as sdb)
+        fs::create_dir_all(r.join("sys/class/block/sdd/sdd1")).unwrap();
+        fs::write(r.join("sys/class/block/sdd/sdd1/partition"), "1").unwrap();
+        fs::create_dir_all(r.join("sys/class/block/sdd1/holders/dm-0")).unwrap();
+        fs::create_dir_all(r.join("sys/class/block/dm-0/holders")).unwrap();
+        fs::create_dir_all(r.join("sys/class/block/dm-0/dm")).unwrap();
+        fs::write(r.join("sys/class/block/dm-0/dm/name"), "vg-root").unwrap();
+        fs::write(r.join("sys/class/block/dm-0/dev"), "254:0").unwrap();
+        fs::write(
+            r.join("proc/self/mountinfo"),
+            "22 1 254:0 / / rw - ext4 /dev/mapper/vg-root rw\n",
+        )
+        .unwrap();
+        fs::write(
+            r.join("proc/swaps"),
+            "Filename Type Size Used Priority\n/dev/sdc partition 1 0 -2\n",
+        )
+        .unwrap();
+        let h = LinuxHost::with_root(r);
+        let busy = h.in_use(&h.paths_of("/dev/sdd").unwrap()).unwrap();
+        assert!(busy.contains(&InUse::BootDisk {
+            device: "dm-0".into()
+        }));
+        assert!(busy.contains(&InUse::Held {
+            device: "sdd1".into(),
+            holder: "dm-0".into()
+        }));
+        let busy = h.in_use(&h.paths_of("/dev/sg1").unwrap()).unwrap();
+        assert_eq!(
+            busy,
+            vec![InUse::Swap {
+                device: "sdc".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn sim_devices_are_never_in_use() {
+        let h = LinuxHost::with_root("/nonexistent");
+        assert!(check_not_in_use(&h, "sim:px02smf080").is_ok());
+    }
+
+    struct Scripted(Vec<String>);
+    impl Prompter for Scripted {
+        fn ask(&mut self, _q: &str) -> Option<String> {
+            self.0.pop()
+        }
+    }
+
+    #[test]
+    fn confirmation_rules() {
+        let n = DriveName {
+            serial: "X7R0A0AHT".into(),
+            wwn: Some("5000c500deadbeef".into()),
+        };
+        let none = &mut Scripted(vec![]);
+        let tok = |t: &[&str]| Confirmation {
+            tokens: t.iter().map(|s| s.to_string()).collect(),
+            interactive: false,
+        };
+        assert!(confirm("format", "d", &n, &tok(&["X7R0A0AHT"]), none).is_ok());
+        assert!(confirm("format", "d", &n, &tok(&["0x5000C500DEADBEEF"]), none).is_ok());
+        assert!(confirm("format", "d", &n, &tok(&["naa.5000c500deadbeef"]), none).is_ok());
+        assert!(confirm("format", "d", &n, &tok(&["other", "X7R0A0AHT"]), none).is_ok());
+        for bad in [
+            &[][..],
+            &["x7r0a0aht"][..],
+            &[""][..],
+            &["yes"][..],
+            &["X7R0A0AH"][..],
+        ] {
+            let e = confirm("format", "d", &n, &tok(bad), none).unwrap_err();
+            assert!(matches!(e, Error::Refused(_)), "{bad:?}");
+        }
+        // Interactive: the typed serial is accepted; a wrong one and no terminal are refused.
+        let inter = Confirmation {
+            tokens: vec![],
+            interactive: true,
+        };
+        assert!(confirm(
+            "format",
+            "d",
+            &n,
+            &inter,
+            &mut Scripted(vec!["X7R0A0AHT".into()])
+        )
+        .is_ok());
+        assert!(confirm(
+            "format",
+            "d",
+            &n,
+            &inter,
+            &mut Scripted(vec!["nope".into()])
+        )
+        .is_err());
+        assert!(confirm("format", "d", &n, &inter, &mut Scripted(vec![])).is_err());
+        // A drive without serial or WWN can never be confirmed by an empty string.
+        let blank = DriveName::default();
+        assert!(confirm("format", "d", &blank, &tok(&[""]), none).is_err());
+    }
+
+    #[test]
+    fn state_changing_classification() {
+        assert!(!is_state_changing(&[0x12, 0, 0, 0, 36, 0]));
+        assert!(!is_state_changing(&[
+            0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0
+        ]));
+        assert!(is_state_changing(&[0x9e, 0x11]));
+        assert!(is_state_changing(&[0x04, 0x18, 0, 0, 0, 0]));
+        assert!(is_state_changing(&[0x48, 0x83, 0, 0, 0, 0, 0, 0, 0, 0]));
+        assert!(is_state_changing(&[0x55, 0x11]));
+        assert!(is_state_changing(&[0x4c, 0x02]));
+        assert!(is_state_changing(&[0x2a, 0]));
+        assert!(is_state_changing(&[]));
+    }
+
+    #[test]
+    fn audit_log_appends_json_lines() {
+        let d = tempfile::tempdir().unwrap();
+        let log = AuditLog::at(d.path().join("sub/audit.jsonl"));
+        let host = LinuxHost::with_root("/nonexistent");
+        let n = DriveName {
+            serial: "S1".into(),
+            wwn: None,
+        };
+        let c = clear(
+            &host,
+            GateRequest {
+                job: "sanitize",
+                address: "sim:x",
+                name: &n,
+                confirmation: &Confirmation {
+                    tokens: vec!["S1".into()],
+                    interactive: false,
+                },
+                audit: log.clone(),
+            },
+            &mut Scripted(vec![]),
+        )
+        .unwrap();
+        c.record_start(json!({"method": "crypto"})).unwrap();
+        c.record_end("success", json!({})).unwrap();
+        let text = fs::read_to_string(log.path()).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["event"], "start");
+        assert_eq!(lines[1]["event"], "end");
+        assert_eq!(lines[0]["job_id"], lines[1]["job_id"]);
+        assert_eq!(lines[1]["outcome"], "success");
+    }
+
+    #[test]
+    fn timestamps() {
+        let t = SystemTime::UNIX_EPOCH + Duration::from_millis(1_764_468_000_123);
+        assert_eq!(rfc3339(t), "2025-11-30T02:00:00.123Z");
+        assert_eq!(rfc3339(SystemTime::UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+    }
+}
