@@ -14,4 +14,14 @@ cargo clippy --workspace --all-targets -- -D warnings
 stage "unit, fixture, simulator and CLI tests"
 cargo test --workspace
 
+stage "bindings freshness (sys/src/x86_64.rs regenerated with bindgen must match the committed file)"
+# bindgen needs libclang at run time; the default build never does. Install it only if missing.
+if ! dpkg-query -W -f='${Status}' libclang-dev 2>/dev/null | grep -q "install ok installed"; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq libclang-dev >/dev/null
+fi
+cargo clippy -p xtask --features bindgen --all-targets -- -D warnings
+cargo run -q -p xtask -- gen-sys --check
+
 echo "test-all: all stages passed"

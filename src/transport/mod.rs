@@ -4,6 +4,10 @@
 //! ([`bsg`]), and the in-process virtual drive ([`crate::sim`]). Every backend returns the same
 //! completion so status/sense interpretation and retry policy are written once ([`check`]).
 
+pub mod bsg;
+pub mod sgio;
+pub mod trace;
+
 use crate::error::{Error, Result};
 use crate::sense::Sense;
 use serde::Serialize;
