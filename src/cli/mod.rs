@@ -56,6 +56,7 @@ pub enum Command {
 }
 
 /// Runs the parsed command.
+#[allow(unused_variables)] // `ctx` is unused until the first subcommand is wired in
 pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
     match cmd {
         // --- foundation ---
