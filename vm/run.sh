@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The VM suite: boots Debian's kernel under QEMU (TCG) once per test group with the freshly built
+# static sgctl, runs the group's guest checks and fails loudly on any FAIL, missing result, kernel
+# panic or timeout. See vm/README.md.
+#
+#   vm/run.sh                 all groups (vm/groups/*)
+#   vm/run.sh GROUP...        only these groups
+# Environment: VM_KEEP=1 keeps vm/out/<group> work dirs (console.log, results.log);
+#   VM_SGCTL=path uses a prebuilt static sgctl instead of building one;
+#   VM_KERNEL_PKG=linux-image-... pins the kernel package (see vm/setup.sh).
+set -euo pipefail
+VM_DIR="$(cd "$(dirname "$0")" && pwd)"
+REPO="$(dirname "$VM_DIR")"
+OUT="$VM_DIR/out"
+mkdir -p "$OUT"
+T0=$SECONDS
+
+log() { printf 'vm: %s\n' "$*" >&2; }
+
+KVER=$("$VM_DIR/setup.sh" | sed -n 's/^KERNEL_VERSION=//p')
+[[ -n "$KVER" ]] || { log "setup failed"; exit 1; }
+KERNEL="$VM_DIR/cache/kernel/$KVER/vmlinuz"
+
+# --- the guest's sgctl: static, release (the benchmark uses the same binary) ----------------------
+if [[ -n "${VM_SGCTL:-}" ]]; then
+  SGCTL="$VM_SGCTL"
+else
+  log "building static sgctl"
+  (cd "$REPO" && RUSTFLAGS='-C target-feature=+crt-static' cargo build --quiet --release \
+     --target x86_64-unknown-linux-gnu --target-dir target/vm-static --bin sgctl)
+  SGCTL="$REPO/target/vm-static/x86_64-unknown-linux-gnu/release/sgctl"
+fi
+ldd "$SGCTL" 2>&1 | grep -qE 'statically linked|not a dynamic' \
+  || { log "$SGCTL is not statically linked (the guest has no Rust runtime libraries)"; exit 1; }
+
+log "building initramfs (kernel $KVER)"
+"$VM_DIR/build-initramfs.sh" "$KVER" "$SGCTL" "$OUT/initramfs.cpio.gz"
+
+# --- one boot ---------------------------------------------------------------------------------------
+TOTAL_PASS=0; TOTAL_FAIL=0; TOTAL_SKIP=0; FAILED_GROUPS=()
+
+run_group() {
+  local g="$1" W="$OUT/$1"
+  rm -rf "$W"; mkdir -p "$W"
+  # Group definition (host side): QEMU_ARGS, VM_TIMEOUT, VM_MEM, VM_SMP, VM_MACHINE, VM_APPEND.
+  local QEMU_ARGS=() VM_TIMEOUT=240 VM_MEM=1024 VM_SMP=2 VM_MACHINE=pc VM_APPEND=""
+  # shellcheck disable=SC1090
+  [[ -f "$VM_DIR/groups/$g/qemu.sh" ]] && WORK="$W" source "$VM_DIR/groups/$g/qemu.sh"
+
+  mkfifo "$W/res.in" "$W/res.out" "$W/mon.in" "$W/mon.out"
+  : > "$W/results.log"; : > "$W/mon.log"
+  cat "$W/res.out" > "$W/results.log" & local cat_res=$!
+  cat "$W/mon.out" > "$W/mon.log" & local cat_mon=$!
+  local t0=$SECONDS
+  qemu-system-x86_64 -machine "$VM_MACHINE" -accel tcg -m "$VM_MEM" -smp "$VM_SMP" \
+    -nographic -nodefaults -no-reboot \
+    -kernel "$KERNEL" -initrd "$OUT/initramfs.cpio.gz" \
+    -append "console=ttyS0 panic=-1 rdinit=/init quiet vmgroup=$g $VM_APPEND" \
+    -serial "file:$W/console.log" \
+    -chardev "pipe,id=res,path=$W/res" -serial chardev:res \
+    -chardev "pipe,id=mon,path=$W/mon" -mon chardev=mon,mode=readline \
+    "${QEMU_ARGS[@]}" > "$W/qemu.log" 2>&1 < /dev/null &
+  local qpid=$!
+  exec {resw}<>"$W/res.in"
+  exec {monw}<>"$W/mon.in"
+
+  local timed_out=0 handled=0
+  while kill -0 "$qpid" 2>/dev/null; do
+    if (( SECONDS - t0 > VM_TIMEOUT )); then timed_out=1; kill "$qpid"; break; fi
+    # Guest requests for monitor commands: "VMTEST HOST <seq> <command>"
+    local reqs
+    reqs=$(tr -d '\r' < "$W/results.log" | sed -n 's/^VMTEST HOST \([0-9]*\) \(.*\)$/\1 \2/p')
+    if [[ -n "$reqs" ]]; then
+      while read -r seq cmd; do
+        (( seq > handled )) || continue
+        local before; before=$(wc -c < "$W/mon.log")
+        echo "$cmd" >&$monw
+        sleep 1
+        local answer; answer=$(tail -c +"$((before + 1))" "$W/mon.log" | tr -d '\r' | grep -iE 'error|fail|not found' || true)
+        log "$g: monitor '$cmd' ${answer:+-> $answer}"
+        if [[ -n "$answer" ]]; then echo "NAK $seq ${answer//$'\n'/ }" >&$resw; else echo "ACK $seq" >&$resw; fi
+        handled=$seq
+      done <<< "$reqs"
+    fi
+    sleep 0.2
+  done
+  wait "$qpid" 2>/dev/null || true
+  exec {resw}>&- {monw}>&-
+  sleep 0.2
+  kill "$cat_res" "$cat_mon" 2>/dev/null || true
+  wait "$cat_res" "$cat_mon" 2>/dev/null || true
+  local secs=$((SECONDS - t0))
+
+  # --- verdict ---
+  tr -d '\r' < "$W/results.log" > "$W/results.txt"
+  local pass fail skip problems=()
+  pass=$(grep -c '^VMTEST PASS ' "$W/results.txt" || true)
+  fail=$(grep -c '^VMTEST FAIL ' "$W/results.txt" || true)
+  skip=$(grep -c '^VMTEST SKIP ' "$W/results.txt" || true)
+  (( timed_out )) && problems+=("timed out after ${VM_TIMEOUT}s")
+  grep -q '^VMTEST DONE' "$W/results.txt" || problems+=("guest did not finish (no DONE)")
+  (( pass > 0 )) || problems+=("no check passed")
+  grep -qE 'Kernel panic|BUG:|Oops:|blocked for more than' "$W/console.log" \
+    && problems+=("kernel trouble: $(grep -m1 -E 'Kernel panic|BUG:|Oops:|blocked for more than' "$W/console.log")")
+  # every script that began must have ended and reported something
+  local cur="" n=0 line
+  while read -r line; do
+    case "$line" in
+      "VMTEST BEGIN "*) cur="${line#VMTEST BEGIN }"; n=0 ;;
+      "VMTEST PASS "*|"VMTEST FAIL "*|"VMTEST SKIP "*) n=$((n + 1)) ;;
+      "VMTEST END "*) (( n > 0 )) || problems+=("script $cur reported no result"); cur="" ;;
+    esac
+  done < "$W/results.txt"
+  [[ -z "$cur" ]] || problems+=("script $cur did not end")
+
+  grep -E '^VMTEST (FAIL|SKIP) ' "$W/results.txt" | sed "s/^VMTEST /vm: $g: /" >&2 || true
+  TOTAL_PASS=$((TOTAL_PASS + pass)); TOTAL_FAIL=$((TOTAL_FAIL + fail + ${#problems[@]}))
+  TOTAL_SKIP=$((TOTAL_SKIP + skip))
+  if (( fail > 0 || ${#problems[@]} > 0 )); then
+    FAILED_GROUPS+=("$g")
+    local p; for p in "${problems[@]}"; do log "$g: FAIL: $p"; done
+    log "$g: guest console (last 80 lines of $W/console.log):"
+    tail -n 80 "$W/console.log" | sed 's/^/  | /' >&2
+    [[ -s "$W/qemu.log" ]] && { log "$g: qemu said:"; sed 's/^/  | /' "$W/qemu.log" >&2; }
+    log "$g: $pass passed, $fail failed, $skip skipped in ${secs}s -- FAILED"
+  else
+    log "$g: $pass passed, $skip skipped in ${secs}s"
+  fi
+}
+
+groups=("$@")
+if ((${#groups[@]} == 0)); then
+  for d in "$VM_DIR"/groups/*/; do groups+=("$(basename "$d")"); done
+fi
+for g in "${groups[@]}"; do
+  [[ -d "$VM_DIR/groups/$g" ]] || { log "no such group: $g"; exit 2; }
+  run_group "$g"
+done
+
+echo "vm: $TOTAL_PASS passed, $TOTAL_FAIL failed, $TOTAL_SKIP skipped, ${#groups[@]} boots, $((SECONDS - T0))s"
+if ((${#FAILED_GROUPS[@]})); then
+  echo "vm: FAILED groups: ${FAILED_GROUPS[*]} (work dirs in $OUT)"
+  exit 1
+fi
+[[ -n "${VM_KEEP:-}" ]] || for g in "${groups[@]}"; do rm -rf "${OUT:?}/$g"; done
