@@ -13,6 +13,7 @@ pub mod exit;
 pub mod ops;
 pub mod scsi;
 pub mod sense;
+pub mod tcg;
 pub mod transport;
 
 pub use error::{Error, Result};

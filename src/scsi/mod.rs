@@ -4,3 +4,6 @@
 pub mod format_unit;
 pub mod read_write;
 pub mod sanitize;
+
+// --- TCG (issue 8) ---
+pub mod security_protocol;

@@ -1,0 +1,614 @@
+//! The session manager and the exchange loop over a [`Transport`] (protocols.md §F.4, §F.7).
+//!
+//! [`Tper::open`] probes the drive (protocol list, Level 0), picks the ComID and the dialect;
+//! [`Tper::properties`] negotiates sizes; [`Tper::start_session`] opens a session (SyncSession
+//! reply checked), optionally authenticating; [`Session`] calls methods and ends with
+//! EndOfSession.
+
+use super::level0::{self, Level0, Ssc};
+use super::method::{self, Response};
+use super::packet::{self, Received};
+use super::token::{Encoder, Value};
+use super::uid::{self, Uid};
+use super::{comid, Pin, TcgError};
+use crate::scsi::security_protocol::{self as sp, Inc512};
+use crate::sense::SenseKey;
+use crate::transport::Transport;
+use serde::Serialize;
+use std::time::Duration;
+
+/// Opal vs Enterprise encoding differences (protocols.md §F.11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dialect {
+    /// Enterprise SSC: named parameters, Authenticate method, Erase, bands.
+    Enterprise,
+    /// Opal / Opalite / Pyrite / Ruby: numbered parameters, auth inside StartSession.
+    Opal,
+}
+
+/// Host properties we announce (sedutil's values [SEDU-ISS #474]).
+pub const HOST_PROPERTIES: [(&str, u64); 6] = [
+    ("MaxComPacketSize", 2048),
+    ("MaxPacketSize", 2028),
+    ("MaxIndTokenSize", 1992),
+    ("MaxPackets", 1),
+    ("MaxSubpackets", 1),
+    ("MaxMethods", 1),
+];
+
+/// Host session number we use first (sedutil uses 105).
+pub const FIRST_HSN: u32 = 105;
+
+/// The Properties call payload (protocols.md §F.7): Enterprise names the parameter
+/// `"HostProperties"`, Opal uses the number 0.
+pub fn properties_call(dialect: Dialect) -> Vec<u8> {
+    let mut e = Encoder::new();
+    e.start_name();
+    match dialect {
+        Dialect::Enterprise => e.bytes(b"HostProperties"),
+        Dialect::Opal => e.uint(0),
+    };
+    e.start_list();
+    for (n, v) in HOST_PROPERTIES {
+        e.named_str_uint(n, v);
+    }
+    e.end_list().end_name();
+    method::call(uid::SMUID, uid::sm::PROPERTIES, e.as_bytes())
+}
+
+/// The StartSession call payload. Opal authenticates inside StartSession with
+/// HostChallenge (0) and HostSigningAuthority (3); Enterprise sends only the named
+/// `SessionTimeout` and authenticates afterwards (protocols.md §F.7).
+pub fn start_session_call(
+    dialect: Dialect,
+    hsn: u32,
+    sp_uid: Uid,
+    write: bool,
+    auth: Option<(Uid, &Pin)>,
+) -> Vec<u8> {
+    let mut e = Encoder::new();
+    e.uint(u64::from(hsn)).uid(sp_uid).uint(u64::from(write));
+    match (dialect, auth) {
+        (Dialect::Opal, Some((who, pin))) => {
+            e.start_name().uint(0).bytes(pin.expose()).end_name();
+            e.start_name().uint(3).uid(who).end_name();
+        }
+        (Dialect::Enterprise, _) => {
+            e.named_str_uint("SessionTimeout", 60_000);
+        }
+        _ => {}
+    }
+    method::call(uid::SMUID, uid::sm::START_SESSION, e.as_bytes())
+}
+
+/// A TCG-speaking drive and the exchange parameters for it.
+pub struct Tper<'t> {
+    t: &'t mut dyn Transport,
+    /// ComID used for sessions.
+    pub comid: u16,
+    /// INC_512 choice for this drive.
+    pub inc: Inc512,
+    /// Receive buffer size.
+    pub recv_len: usize,
+    /// Maximum number of "not ready" polls before giving up.
+    pub poll_limit: u32,
+    /// Sleep between polls after the first few.
+    pub poll_interval: Duration,
+    /// Dialect.
+    pub dialect: Dialect,
+    /// The Level 0 discovery data.
+    pub level0: Level0,
+    next_hsn: u32,
+}
+
+impl std::fmt::Debug for Tper<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tper")
+            .field("comid", &self.comid)
+            .field("inc", &self.inc)
+            .field("dialect", &self.dialect)
+            .finish()
+    }
+}
+
+fn is_invalid_cdb_field(e: &crate::Error) -> bool {
+    e.sense()
+        .is_some_and(|s| s.key == SenseKey::IllegalRequest && s.asc == 0x24)
+}
+
+fn is_illegal(e: &crate::Error) -> bool {
+    e.sense()
+        .is_some_and(|s| s.key == SenseKey::IllegalRequest && (s.asc == 0x20 || s.asc == 0x24))
+}
+
+/// Reads the supported protocol list and Level 0 discovery. Returns the INC_512 choice that
+/// worked. ILLEGAL REQUEST on the protocol list ⇒ not a TCG drive.
+pub fn discover(t: &mut dyn Transport) -> Result<(Level0, Inc512, Vec<u8>), TcgError> {
+    let mut inc = Inc512::Bytes;
+    let protocols = match sp::supported_protocols(t, inc) {
+        Ok(p) => p,
+        Err(e) if is_invalid_cdb_field(&e) => {
+            // Some drives only accept INC_512 = 1 (protocols.md §F.1).
+            inc = Inc512::Blocks;
+            match sp::supported_protocols(t, inc) {
+                Ok(p) => p,
+                Err(e) if is_illegal(&e) => {
+                    return Err(TcgError::NotTcg(format!(
+                        "SECURITY PROTOCOL IN is rejected ({e})"
+                    )))
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(e) if is_illegal(&e) => {
+            return Err(TcgError::NotTcg(format!(
+                "SECURITY PROTOCOL IN is not supported ({e})"
+            )))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if !protocols.contains(&sp::PROTOCOL_TCG) {
+        return Err(TcgError::NotTcg(format!(
+            "security protocol 0x01 is not in the supported list {protocols:02x?}"
+        )));
+    }
+    let buf = match sp::security_in(t, sp::PROTOCOL_TCG, level0::COMID, level0::ALLOC, inc) {
+        Ok(b) => b,
+        Err(e) if is_illegal(&e) => {
+            return Err(TcgError::NotTcg(format!(
+                "Level 0 discovery is rejected ({e})"
+            )))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    Ok((level0::parse(&buf)?, inc, protocols))
+}
+
+/// TPer and host properties returned by Properties.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Properties {
+    /// TPer properties, in drive order.
+    pub tper: Vec<(String, u64)>,
+    /// Host properties as accepted by the TPer.
+    pub host: Vec<(String, u64)>,
+}
+
+impl Properties {
+    /// A TPer property by name.
+    pub fn tper(&self, name: &str) -> Option<u64> {
+        self.tper.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+}
+
+fn prop_list(v: &Value) -> Vec<(String, u64)> {
+    v.as_list()
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|x| match x {
+            Value::Named(n, v) => Some((
+                n.as_bytes()
+                    .map(|b| String::from_utf8_lossy(b).into_owned())
+                    .unwrap_or_else(|| n.to_string()),
+                v.as_uint()?,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+impl<'t> Tper<'t> {
+    /// Probes the drive and prepares to talk to it.
+    pub fn open(t: &'t mut dyn Transport) -> Result<Tper<'t>, TcgError> {
+        let (l0, inc, _) = discover(t)?;
+        let ssc = l0.ssc().ok_or_else(|| {
+            TcgError::NotTcg("Level 0 discovery lists no SSC feature descriptor".into())
+        })?;
+        if l0.buffer_mgmt() {
+            return Err(TcgError::Unsupported(
+                "the TPer requires buffer management (not implemented by any tool)".into(),
+            ));
+        }
+        let dialect = if ssc.ssc == Ssc::Enterprise {
+            Dialect::Enterprise
+        } else {
+            Dialect::Opal
+        };
+        Ok(Tper {
+            comid: ssc.base_comid,
+            inc,
+            recv_len: 2048,
+            poll_limit: 1000,
+            poll_interval: Duration::from_millis(10),
+            dialect,
+            next_hsn: FIRST_HSN,
+            level0: l0,
+            t,
+        })
+    }
+
+    /// Sends protocol-0x02 `code` and reads the answer, polling while it is pending.
+    fn comid_request(&mut self, code: u32) -> Result<Vec<u8>, TcgError> {
+        let req = comid::request(self.comid, 0, code);
+        sp::security_out(self.t, sp::PROTOCOL_TCG_COMID, self.comid, &req, self.inc)?;
+        for n in 0..self.poll_limit {
+            let buf = sp::security_in(self.t, sp::PROTOCOL_TCG_COMID, self.comid, 512, self.inc)?;
+            let r = comid::parse_response(&buf, self.comid)?;
+            if !r.data.is_empty() {
+                return Ok(r.data);
+            }
+            if n > 3 {
+                std::thread::sleep(self.poll_interval);
+            }
+        }
+        Err(TcgError::NoResponse(self.poll_limit))
+    }
+
+    /// STACK_RESET: drops any session state left on the ComID by another tool.
+    pub fn stack_reset(&mut self) -> Result<(), TcgError> {
+        let d = self.comid_request(comid::STACK_RESET)?;
+        match crate::bytes::Bytes::new(&d, "STACK_RESET").be32(0)? {
+            0 => Ok(()),
+            v => Err(TcgError::Framing(format!(
+                "STACK_RESET failed (status {v})"
+            ))),
+        }
+    }
+
+    /// VERIFY_COMID_VALID.
+    pub fn verify_comid(&mut self) -> Result<comid::ComIdState, TcgError> {
+        let d = self.comid_request(comid::VERIFY_COMID_VALID)?;
+        comid::ComIdState::from_data(&d)
+    }
+
+    /// Sends one ComPacket and returns the response payload, polling while the TPer answers
+    /// with empty ComPackets (OutstandingData ≠ 0) and growing the buffer on MinTransfer.
+    pub fn exchange(&mut self, tsn: u32, hsn: u32, payload: &[u8]) -> Result<Vec<u8>, TcgError> {
+        let out = packet::build(self.comid, 0, tsn, hsn, payload);
+        sp::security_out(self.t, sp::PROTOCOL_TCG, self.comid, &out, self.inc)?;
+        let mut len = self.recv_len;
+        let mut polls = 0u32;
+        loop {
+            let buf = sp::security_in(self.t, sp::PROTOCOL_TCG, self.comid, len, self.inc)?;
+            match packet::parse(&buf)? {
+                Received::Data {
+                    comid,
+                    tsn: rt,
+                    hsn: rh,
+                    payload,
+                } => {
+                    if comid != self.comid {
+                        return Err(TcgError::Framing(format!(
+                            "answer on ComID 0x{comid:04x}, expected 0x{:04x}",
+                            self.comid
+                        )));
+                    }
+                    if (rt, rh) != (tsn, hsn) {
+                        return Err(TcgError::Framing(format!(
+                            "answer for session {rt}/{rh}, expected {tsn}/{hsn}"
+                        )));
+                    }
+                    return Ok(payload);
+                }
+                Received::Pending {
+                    outstanding,
+                    min_transfer,
+                } => {
+                    if outstanding == 0 && min_transfer == 0 {
+                        // Nothing queued at all: the TPer dropped the call.
+                        return Err(TcgError::NoResponse(polls));
+                    }
+                    polls += 1;
+                    if polls > self.poll_limit {
+                        return Err(TcgError::NoResponse(polls));
+                    }
+                    let want = min_transfer as usize;
+                    if want > len {
+                        if want > 1 << 20 {
+                            return Err(TcgError::Framing(format!("MinTransfer of {want} bytes")));
+                        }
+                        len = sp::pad_len(want);
+                    } else if polls > 3 {
+                        std::thread::sleep(self.poll_interval);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends a payload expecting no answer (RevertSP / Revert: the TPer drops the session).
+    pub fn send_only(&mut self, tsn: u32, hsn: u32, payload: &[u8]) -> Result<(), TcgError> {
+        let out = packet::build(self.comid, 0, tsn, hsn, payload);
+        sp::security_out(self.t, sp::PROTOCOL_TCG, self.comid, &out, self.inc)?;
+        Ok(())
+    }
+
+    /// Properties: announces our sizes, returns the TPer's.
+    pub fn properties(&mut self) -> Result<Properties, TcgError> {
+        let payload = properties_call(self.dialect);
+        let r = method::parse_response(&self.exchange(0, 0, &payload)?)?.ok()?;
+        let mut p = Properties::default();
+        if let Some(first) = r.results.first() {
+            p.tper = prop_list(first);
+        }
+        for v in &r.results[1.min(r.results.len())..] {
+            if let Value::Named(_, l) = v {
+                p.host = prop_list(l);
+            }
+        }
+        if let Some(m) = p.tper("MaxComPacketSize") {
+            self.recv_len = sp::pad_len((m as usize).clamp(2048, 1 << 20));
+        }
+        Ok(p)
+    }
+
+    /// StartSession on `sp`. With `auth`, Opal passes HostChallenge/HostSigningAuthority in
+    /// StartSession; Enterprise calls `ThisSP.Authenticate` right after (what sedutil and
+    /// go-tcg do; protocols.md §F.7).
+    pub fn start_session<'s>(
+        &'s mut self,
+        sp_uid: Uid,
+        write: bool,
+        auth: Option<(Uid, &Pin)>,
+    ) -> Result<Session<'s, 't>, TcgError> {
+        let hsn = self.next_hsn;
+        self.next_hsn = self.next_hsn.wrapping_add(1).max(1);
+        let payload = start_session_call(self.dialect, hsn, sp_uid, write, auth);
+        let r = method::parse_response(&self.exchange(0, 0, &payload)?)?;
+        let r = r.ok()?;
+        if r.call != Some((uid::SMUID, uid::sm::SYNC_SESSION)) {
+            return Err(TcgError::Token(
+                "StartSession was not answered by SyncSession".into(),
+            ));
+        }
+        let got_hsn = r.results.first().and_then(Value::as_uint);
+        let tsn = r.results.get(1).and_then(Value::as_uint);
+        let (Some(got_hsn), Some(tsn)) = (got_hsn, tsn) else {
+            return Err(TcgError::Token("SyncSession without HSN/TSN".into()));
+        };
+        if got_hsn != u64::from(hsn) {
+            return Err(TcgError::Framing(format!(
+                "SyncSession for HSN {got_hsn}, we sent {hsn}"
+            )));
+        }
+        let tsn = u32::try_from(tsn).map_err(|_| TcgError::Token("TSN over 32 bits".into()))?;
+        let mut s = Session {
+            tper: self,
+            tsn,
+            hsn,
+            open: true,
+        };
+        if let (Dialect::Enterprise, Some((who, pin))) = (s.tper.dialect, auth) {
+            if let Err(e) = s.authenticate(who, pin) {
+                let _ = s.end();
+                return Err(e);
+            }
+        }
+        Ok(s)
+    }
+}
+
+/// First and last column of a Get: (Enterprise name, Opal number) each.
+pub type ColumnRange<'a> = ((&'a str, u64), (&'a str, u64));
+
+/// Names an authority for messages.
+pub fn authority_name(u: Uid) -> String {
+    if let Some(n) = uid::bandmaster_number(u) {
+        return format!("BandMaster{n}");
+    }
+    match u {
+        uid::AUTH_SID => "SID".into(),
+        uid::AUTH_PSID => "PSID".into(),
+        uid::AUTH_MSID => "MSID".into(),
+        uid::AUTH_ERASEMASTER => "EraseMaster".into(),
+        uid::AUTH_ANYBODY => "Anybody".into(),
+        uid::AUTH_OPAL_ADMIN1 => "Admin1".into(),
+        o => format!("authority {o}"),
+    }
+}
+
+/// An open session. End it with [`Session::end`]; dropping it sends EndOfSession best-effort.
+pub struct Session<'s, 't> {
+    tper: &'s mut Tper<'t>,
+    /// TPer session number.
+    pub tsn: u32,
+    /// Host session number.
+    pub hsn: u32,
+    open: bool,
+}
+
+impl std::fmt::Debug for Session<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Session(tsn={}, hsn={})", self.tsn, self.hsn)
+    }
+}
+
+/// Finds every named column in a (possibly nested) Get result: Enterprise nests three lists,
+/// Opal two (protocols.md §F.9).
+pub fn columns(results: &[Value]) -> Vec<(&Value, &Value)> {
+    let mut out = Vec::new();
+    fn walk<'a>(v: &'a Value, out: &mut Vec<(&'a Value, &'a Value)>, depth: usize) {
+        match v {
+            Value::Named(n, val) => out.push((n.as_ref(), val.as_ref())),
+            Value::List(l) if depth < 4 => {
+                for x in l {
+                    walk(x, out, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    for r in results {
+        walk(r, &mut out, 0);
+    }
+    out
+}
+
+/// A column value by Enterprise name or Opal number.
+pub fn column<'a>(cols: &[(&'a Value, &'a Value)], name: &str, num: u64) -> Option<&'a Value> {
+    cols.iter()
+        .find(|(n, _)| n.name_is(name, Some(num)))
+        .map(|(_, v)| *v)
+}
+
+impl Session<'_, '_> {
+    /// The dialect of the drive.
+    pub fn dialect(&self) -> Dialect {
+        self.tper.dialect
+    }
+
+    /// Calls a method in this session and checks its status.
+    pub fn call(
+        &mut self,
+        invoking: Uid,
+        method_uid: Uid,
+        args: &[u8],
+    ) -> Result<Response, TcgError> {
+        let payload = method::call(invoking, method_uid, args);
+        let reply = self.tper.exchange(self.tsn, self.hsn, &payload);
+        let r = match reply.and_then(|p| method::parse_response(&p)) {
+            Ok(r) => r,
+            Err(TcgError::SessionClosed) => {
+                self.open = false;
+                return Err(TcgError::SessionClosed);
+            }
+            Err(e) => return Err(e),
+        };
+        if r.call == Some((uid::SMUID, uid::sm::CLOSE_SESSION)) {
+            // TPer-initiated abort (session timeout and the like).
+            self.open = false;
+            return Err(TcgError::SessionClosed);
+        }
+        r.ok()
+    }
+
+    /// Calls a method after which the TPer ends the session without answering (RevertSP,
+    /// Revert). A reply, if one comes, is checked for a failure status.
+    pub fn call_and_drop(mut self, invoking: Uid, method_uid: Uid) -> Result<(), TcgError> {
+        let payload = method::call(invoking, method_uid, &[]);
+        let (tsn, hsn) = (self.tsn, self.hsn);
+        self.open = false;
+        match self.tper.exchange(tsn, hsn, &payload) {
+            Ok(p) => match method::parse_response(&p) {
+                Ok(r) => r.ok().map(|_| ()),
+                Err(TcgError::SessionClosed) => Ok(()),
+                Err(e) => Err(e),
+            },
+            // No answer queued: the TPer dropped the session as the spec says.
+            Err(TcgError::NoResponse(_)) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Authenticates `who` with `pin`. Enterprise: `ThisSP.Authenticate(who, Challenge=pin)`
+    /// whose result is a boolean with SUCCESS status (check it! [SEDU-ISS #474]).
+    pub fn authenticate(&mut self, who: Uid, pin: &Pin) -> Result<(), TcgError> {
+        let mut e = Encoder::new();
+        e.uid(who);
+        let m = match self.tper.dialect {
+            Dialect::Enterprise => {
+                e.named_str_bytes("Challenge", pin.expose());
+                uid::method::E_AUTHENTICATE
+            }
+            Dialect::Opal => {
+                e.start_name().uint(0).bytes(pin.expose()).end_name();
+                uid::method::AUTHENTICATE
+            }
+        };
+        let r = self.call(uid::THIS_SP, m, e.as_bytes())?;
+        match r.results.first().and_then(Value::as_uint) {
+            Some(1) => Ok(()),
+            Some(0) => Err(TcgError::AuthFailed(authority_name(who))),
+            _ => Err(TcgError::Token(
+                "Authenticate result is not a boolean".into(),
+            )),
+        }
+    }
+
+    /// Get a whole row (or the columns `range` by name/number) and return the results.
+    pub fn get(
+        &mut self,
+        obj: Uid,
+        range: Option<ColumnRange<'_>>,
+    ) -> Result<Vec<Value>, TcgError> {
+        let mut e = Encoder::new();
+        e.start_list();
+        let m = match self.tper.dialect {
+            Dialect::Enterprise => {
+                if let Some(((a, _), (b, _))) = range {
+                    e.start_name()
+                        .bytes(b"startColumn")
+                        .bytes(a.as_bytes())
+                        .end_name();
+                    e.start_name()
+                        .bytes(b"endColumn")
+                        .bytes(b.as_bytes())
+                        .end_name();
+                }
+                uid::method::E_GET
+            }
+            Dialect::Opal => {
+                if let Some(((_, a), (_, b))) = range {
+                    e.named_uint(3, a).named_uint(4, b);
+                }
+                uid::method::GET
+            }
+        };
+        e.end_list();
+        Ok(self.call(obj, m, e.as_bytes())?.results)
+    }
+
+    /// Set columns of a row. `values` are (Enterprise name, Opal number, value).
+    pub fn set(&mut self, obj: Uid, values: &[(&str, u64, Value)]) -> Result<(), TcgError> {
+        let mut e = Encoder::new();
+        let m = match self.tper.dialect {
+            Dialect::Enterprise => {
+                e.start_list().end_list().start_list().start_list();
+                for (n, _, v) in values {
+                    e.start_name().bytes(n.as_bytes());
+                    v.encode(&mut e);
+                    e.end_name();
+                }
+                e.end_list().end_list();
+                uid::method::E_SET
+            }
+            Dialect::Opal => {
+                e.start_name().uint(1).start_list();
+                for (_, n, v) in values {
+                    e.start_name().uint(*n);
+                    v.encode(&mut e);
+                    e.end_name();
+                }
+                e.end_list().end_name();
+                uid::method::SET
+            }
+        };
+        self.call(obj, m, e.as_bytes())?;
+        Ok(())
+    }
+
+    /// Ends the session (EndOfSession; the TPer answers with EndOfSession).
+    pub fn end(mut self) -> Result<(), TcgError> {
+        self.open = false;
+        let (tsn, hsn) = (self.tsn, self.hsn);
+        let p = self
+            .tper
+            .exchange(tsn, hsn, &[super::token::ctl::END_OF_SESSION])?;
+        match super::token::parse(&p)?.first() {
+            Some(super::token::Item::EndOfSession) => Ok(()),
+            _ => Err(TcgError::Token("EndOfSession not acknowledged".into())),
+        }
+    }
+}
+
+impl Drop for Session<'_, '_> {
+    fn drop(&mut self) {
+        if self.open {
+            self.open = false;
+            let (tsn, hsn) = (self.tsn, self.hsn);
+            let _ = self
+                .tper
+                .exchange(tsn, hsn, &[super::token::ctl::END_OF_SESSION]);
+        }
+    }
+}
