@@ -659,7 +659,7 @@ mod tests {
         assert!(parse(&[0xF0, 0xF0, 0x01, 0xF1]).is_err());
         assert!(parse(&[0xF2, 0x01, 0xF3]).is_err());
         assert!(parse(&[0xF1]).is_err());
-        assert!(parse(&vec![0xF0; 100]).is_err());
+        assert!(parse(&[0xF0; 100]).is_err());
         let mut deep = vec![0xF0; MAX_DEPTH + 2];
         deep.extend(vec![0xF1; MAX_DEPTH + 2]);
         assert!(parse(&deep).is_err());
