@@ -14,6 +14,7 @@ pub mod ops;
 pub mod scsi;
 pub mod sense;
 pub mod tcg;
+pub mod tcmu;
 pub mod transport;
 
 pub use error::{Error, Result};

@@ -1,0 +1,383 @@
+//! Serving a model (normally the virtual SAS SSD) to the Linux kernel as a real SCSI disk through
+//! LIO's user-space backstore (TCMU) and the tcm_loop fabric: `sgctl sim serve --tcmu`.
+//!
+//! One user backstore per target port (a TCMU entry does not say which port a command came in
+//! on, so each port needs its own ring, test-targets.md §4), each answered by its own thread from
+//! that port's [`Transport`] handle onto one shared model; one tcm_loop target per port, so the
+//! kernel sees one LU on two SCSI hosts. Layers:
+//! - [`ring`]: the command ring layout and the loop answering entries (pure, unit-tested),
+//! - [`uio`]: the `/dev/uioN` mapping (the only unsafe code here),
+//! - [`configfs`]: creating and removing the LIO objects.
+
+pub mod configfs;
+pub mod ring;
+pub mod uio;
+
+use crate::bytes::Bytes;
+use crate::error::{Error, Result};
+use crate::transport::{run_query, Transport};
+use configfs::{Backstore, LoopTarget, Undo};
+use nix::sys::signal::{SigSet, Signal};
+use ring::{RingServer, Stats, Tmr};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// One target port's view of the model.
+pub struct PortModel {
+    /// Relative target port number the model answers as (1, 2, ...).
+    pub relative_port: u16,
+    /// The model handle for this port.
+    pub transport: Box<dyn Transport>,
+    /// Called on TMR notifications (LU reset → reset the model).
+    pub on_tmr: Option<Box<dyn FnMut(&Tmr) + Send>>,
+}
+
+/// How to serve.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// Base name of the backstores (`<name>_p<port>`); unique per run.
+    pub name: String,
+    /// `dev_config` subtype/cfg prefix shown in the uio name (`sgctl/<profile>`).
+    pub dev_config: String,
+    /// Capacity in bytes told to LIO.
+    pub dev_size: u64,
+    /// Logical block size told to LIO (the model answers READ CAPACITY itself).
+    pub block_size: u32,
+    /// Touched once the LUNs exist and their device nodes appeared (or the wait timed out).
+    pub ready_file: Option<PathBuf>,
+    /// How long to wait for `/dev/sgN` of each port before reporting ready anyway.
+    pub wait_devices: Duration,
+    /// LIO's configfs root (normally [`configfs::TARGET_ROOT`]).
+    pub root: PathBuf,
+    /// Seed for the tcm_loop WWNs.
+    pub wwn_seed: u64,
+}
+
+/// What happened on one port.
+#[derive(Debug, Clone, Serialize)]
+pub struct PortReport {
+    /// Relative target port.
+    pub relative_port: u16,
+    /// `uioN`.
+    pub uio: String,
+    /// tcm_loop target WWN.
+    pub target_wwn: String,
+    /// SCSI address `H:C:T:L` the kernel gave the LU on this port.
+    pub scsi_address: Option<String>,
+    /// `/dev/sgN` of this path.
+    pub sg: Option<String>,
+    /// `/dev/sdX` of this path (absent for block sizes sd refuses, e.g. 520).
+    pub block: Option<String>,
+    /// Ring counters.
+    pub stats: Stats,
+    /// Why the ring thread stopped early, if it did.
+    pub error: Option<String>,
+}
+
+/// What `serve` did.
+#[derive(Debug, Clone, Serialize)]
+pub struct ServeReport {
+    /// Per port.
+    pub ports: Vec<PortReport>,
+    /// The signal that ended serving.
+    pub signal: String,
+    /// Seconds served.
+    pub seconds: f64,
+    /// Objects that could not be removed.
+    pub teardown_errors: Vec<String>,
+}
+
+/// Capacity of the model: (bytes, logical block length) from READ CAPACITY(16)
+/// (SBC-4 5.20.2; returned parameter data bytes 0..8 RETURNED LOGICAL BLOCK ADDRESS, 8..12
+/// LOGICAL BLOCK LENGTH IN BYTES).
+pub fn model_capacity(t: &mut dyn Transport) -> Result<(u64, u32)> {
+    let cdb = [0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0];
+    let mut buf = [0u8; 32];
+    let n = run_query(t, &cdb, &mut buf, Duration::from_secs(30))?;
+    let b = Bytes::new(&buf[..n], "READ CAPACITY(16)");
+    let last = b.be64(0)?;
+    let len = b.be32(8)?;
+    if len == 0 {
+        return Err(Error::CheckFailed(
+            "model reports a logical block length of 0".into(),
+        ));
+    }
+    let bytes = last
+        .checked_add(1)
+        .and_then(|n| n.checked_mul(u64::from(len)))
+        .ok_or_else(|| Error::CheckFailed("model capacity overflows".into()))?;
+    Ok((bytes, len))
+}
+
+struct Running {
+    relative_port: u16,
+    uio: String,
+    handle: std::thread::JoinHandle<(Stats, Option<String>)>,
+}
+
+/// Answers one ring until `stop` is set and the ring is idle. On a fatal error it asks the
+/// process to shut down (SIGTERM to itself, collected by `serve`'s sigwait).
+fn ring_thread(
+    mut uio: uio::Uio,
+    mut server: RingServer<Box<dyn Transport>>,
+    stop: Arc<AtomicBool>,
+) -> (Stats, Option<String>) {
+    let fail = |msg: String, stats: Stats| {
+        eprintln!("sgctl: {msg}; shutting down");
+        let _ = nix::sys::signal::kill(nix::unistd::Pid::this(), Signal::SIGTERM);
+        (stats, Some(msg))
+    };
+    loop {
+        let stopping = stop.load(Ordering::Acquire);
+        if let Err(e) = uio.wait(Duration::from_millis(100)) {
+            return fail(e.to_string(), server.stats);
+        }
+        let n = match server.process(&mut uio) {
+            Ok(n) => n,
+            Err(e) => return fail(format!("/dev/{}: {e}", uio.name), server.stats),
+        };
+        if n > 0 {
+            if let Err(e) = uio.notify() {
+                return fail(e.to_string(), server.stats);
+            }
+        } else if stopping {
+            return (server.stats, None);
+        }
+    }
+}
+
+/// `/dev/sgN` and `/dev/sdX` of the LU at `H:C:T:0`, from sysfs.
+fn nodes_of(scsi_device: &str) -> (Option<String>, Option<String>) {
+    let dir = Path::new("/sys/class/scsi_device")
+        .join(scsi_device)
+        .join("device");
+    let first = |sub: &str| {
+        std::fs::read_dir(dir.join(sub))
+            .ok()?
+            .flatten()
+            .next()
+            .map(|e| format!("/dev/{}", e.file_name().to_string_lossy()))
+    };
+    (first("scsi_generic"), first("block"))
+}
+
+/// Creates the LIO objects, serves every port until SIGINT/SIGTERM, tears everything down.
+/// SIGINT and SIGTERM are blocked in the calling thread (and so in the ring threads) and
+/// collected with sigwait; the previous mask is restored before returning.
+pub fn serve(opts: &ServeOptions, ports: Vec<PortModel>) -> Result<ServeReport> {
+    let root = opts.root.as_path();
+    configfs::load_lio(root);
+    configfs::check_lio(root)?;
+    let mut signals = SigSet::empty();
+    signals.add(Signal::SIGINT);
+    signals.add(Signal::SIGTERM);
+    let mut old = SigSet::empty();
+    nix::sys::signal::pthread_sigmask(
+        nix::sys::signal::SigmaskHow::SIG_BLOCK,
+        Some(&signals),
+        Some(&mut old),
+    )
+    .map_err(|e| Error::Os {
+        op: "sigprocmask",
+        path: String::new(),
+        errno: e,
+        hint: None,
+    })?;
+    let result = serve_blocked(opts, ports, &signals);
+    let _ = nix::sys::signal::pthread_sigmask(
+        nix::sys::signal::SigmaskHow::SIG_SETMASK,
+        Some(&old),
+        None,
+    );
+    result
+}
+
+fn serve_blocked(
+    opts: &ServeOptions,
+    ports: Vec<PortModel>,
+    signals: &SigSet,
+) -> Result<ServeReport> {
+    let root = opts.root.as_path();
+    let start = Instant::now();
+    let hba = configfs::free_hba(root);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut backstore_undo = Undo::default();
+    let mut fabric_undo = Undo::default();
+    let mut running: Vec<Running> = vec![];
+    let mut reports: Vec<PortReport> = vec![];
+    let mut teardown_errors: Vec<String> = vec![];
+
+    let setup = (|| -> Result<()> {
+        // 1. Backstores and their rings, served before any LUN exists (the kernel's scan sends
+        //    INQUIRY and friends as soon as the LUN is linked).
+        let mut paths = vec![];
+        for p in ports {
+            let bs = Backstore {
+                hba,
+                dev: format!("{}_p{}", opts.name, p.relative_port),
+                dev_config: format!("{}-p{}", opts.dev_config, p.relative_port),
+                dev_size: opts.dev_size,
+                block_size: opts.block_size,
+            };
+            bs.create(root, &mut backstore_undo)?;
+            let sys_uio = Path::new("/sys/class/uio");
+            let name = uio::find_uio(sys_uio, hba, &bs.dev).ok_or_else(|| {
+                Error::Unsupported(format!(
+                    "no /dev/uioN appeared for {} (is the uio module loaded?)",
+                    bs.path(root).display()
+                ))
+            })?;
+            let dev = uio::Uio::open(Path::new("/dev"), sys_uio, &name)?;
+            let mut server = RingServer::new(p.transport);
+            server.on_tmr = p.on_tmr;
+            let stop2 = stop.clone();
+            let handle = std::thread::Builder::new()
+                .name(format!("tcmu-{name}"))
+                .spawn(move || ring_thread(dev, server, stop2))
+                .map_err(|e| Error::io("spawn ring thread", e))?;
+            running.push(Running {
+                relative_port: p.relative_port,
+                uio: name.clone(),
+                handle,
+            });
+            paths.push((p.relative_port, name, bs.path(root)));
+        }
+        // 2. One tcm_loop target per port: target, TPG, nexus, then LUN 0.
+        for (i, (port, uio_name, bs_path)) in paths.into_iter().enumerate() {
+            let seed = opts.wwn_seed.wrapping_mul(16).wrapping_add(i as u64 * 2);
+            let t = LoopTarget {
+                wwn: configfs::naa_name(seed),
+                initiator: configfs::naa_name(seed + 1),
+            };
+            t.create(root, &bs_path, &mut fabric_undo)?;
+            reports.push(PortReport {
+                relative_port: port,
+                uio: uio_name,
+                target_wwn: t.wwn.clone(),
+                scsi_address: t.address(root),
+                sg: None,
+                block: None,
+                stats: Stats::default(),
+                error: None,
+            });
+        }
+        Ok(())
+    })();
+
+    let mut signal = String::new();
+    if setup.is_ok() {
+        // 3. Wait for the kernel's scan to make the device nodes, then report ready.
+        let deadline = Instant::now() + opts.wait_devices;
+        loop {
+            for r in reports.iter_mut() {
+                if let Some(addr) = &r.scsi_address {
+                    let (sg, block) = nodes_of(&format!("{addr}:0"));
+                    r.sg = sg;
+                    r.block = block;
+                }
+            }
+            if reports.iter().all(|r| r.sg.is_some()) || Instant::now() >= deadline {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        for r in &reports {
+            eprintln!(
+                "sgctl: port {}: /dev/{} -> tcm_loop {} (scsi {}) {} {}",
+                r.relative_port,
+                r.uio,
+                r.target_wwn,
+                r.scsi_address.as_deref().unwrap_or("?"),
+                r.sg.as_deref().unwrap_or("(no sg node yet)"),
+                r.block.as_deref().unwrap_or("")
+            );
+        }
+        if let Some(f) = &opts.ready_file {
+            if let Err(e) = std::fs::write(f, "ready\n") {
+                eprintln!("sgctl: cannot write ready file {}: {e}", f.display());
+            }
+        }
+        eprintln!("sgctl: serving; stop with SIGINT or SIGTERM");
+        signal = match signals.wait() {
+            Ok(s) => s.as_str().to_string(),
+            Err(e) => format!("sigwait failed: {e}"),
+        };
+        eprintln!("sgctl: {signal}: tearing down");
+    }
+
+    // 4. Teardown: fabric first while the rings are still answered, then stop the threads,
+    //    unmap, and remove the backstores.
+    teardown_errors.extend(fabric_undo.run());
+    stop.store(true, Ordering::Release);
+    for r in running {
+        let (stats, error) = r
+            .handle
+            .join()
+            .unwrap_or_else(|_| (Stats::default(), Some("ring thread panicked".into())));
+        if let Some(rep) = reports.iter_mut().find(|p| p.uio == r.uio) {
+            rep.stats = stats;
+            rep.error = error;
+        } else {
+            reports.push(PortReport {
+                relative_port: r.relative_port,
+                uio: r.uio,
+                target_wwn: String::new(),
+                scsi_address: None,
+                sg: None,
+                block: None,
+                stats,
+                error,
+            });
+        }
+    }
+    teardown_errors.extend(backstore_undo.run());
+    setup?;
+    Ok(ServeReport {
+        ports: reports,
+        signal,
+        seconds: start.elapsed().as_secs_f64(),
+        teardown_errors,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::{Completion, DataBuf};
+
+    struct Cap(Vec<u8>);
+    impl Transport for Cap {
+        fn execute(&mut self, cdb: &[u8], data: DataBuf<'_>, _: Duration) -> Result<Completion> {
+            assert_eq!(&cdb[..2], &[0x9e, 0x10]);
+            if let DataBuf::In(b) = data {
+                let n = b.len().min(self.0.len());
+                b[..n].copy_from_slice(&self.0[..n]);
+                return Ok(Completion {
+                    resid: b.len() - n,
+                    ..Completion::good()
+                });
+            }
+            unreachable!()
+        }
+        fn address(&self) -> String {
+            "cap".into()
+        }
+    }
+
+    #[test]
+    fn capacity_from_read_capacity_16() {
+        let mut r = vec![0u8; 32];
+        r[..8].copy_from_slice(&2_097_151u64.to_be_bytes());
+        r[8..12].copy_from_slice(&520u32.to_be_bytes());
+        assert_eq!(model_capacity(&mut Cap(r)).unwrap(), (2_097_152 * 520, 520));
+        // Truncated, zero block length, overflowing.
+        assert!(model_capacity(&mut Cap(vec![0u8; 10])).is_err());
+        assert!(model_capacity(&mut Cap(vec![0u8; 32])).is_err());
+        let mut r = vec![0xffu8; 32];
+        r[8..12].copy_from_slice(&512u32.to_be_bytes());
+        assert!(model_capacity(&mut Cap(r)).is_err());
+    }
+}

@@ -1,0 +1,1000 @@
+//! The TCMU command ring: layouts restated from the kernel's UAPI header
+//! `include/uapi/linux/target_core_user.h` (Linux 6.1, TCMU_VERSION "2.0"; Debian's
+//! linux-libc-dev ships the same file as /usr/include/linux/target_core_user.h) and the loop
+//! that answers every entry from a [`Transport`].
+//!
+//! The shared area (`/dev/uioN` map 0) holds the mailbox at offset 0, the command ring at
+//! `cmdr_off` (`cmdr_size` bytes), then the data area. The kernel appends entries and moves
+//! `cmd_head`; we answer each entry in place and move `cmd_tail` (modulo `cmdr_size`). All
+//! structures are `__attribute__((packed))`, so fields are read byte-wise here, never through
+//! Rust references to the mapping. The memory is reached only through [`RingMem`], which the
+//! mmap in [`super::uio`] and a plain `Vec<u8>` in tests implement.
+
+use crate::error::Error;
+use crate::sense::{build_fixed, SenseKey};
+use crate::transport::{status, Completion, DataBuf, Transport};
+use std::time::Duration;
+
+// --- struct tcmu_mailbox (packed; cmd_tail aligned to ALIGN_SIZE = 64) ---
+/// `__u16 version` at offset 0.
+pub const MB_VERSION: usize = 0;
+/// `__u16 flags` at offset 2.
+pub const MB_FLAGS: usize = 2;
+/// `__u32 cmdr_off` at offset 4.
+pub const MB_CMDR_OFF: usize = 4;
+/// `__u32 cmdr_size` at offset 8.
+pub const MB_CMDR_SIZE: usize = 8;
+/// `__u32 cmd_head` at offset 12 (written by the kernel).
+pub const MB_CMD_HEAD: usize = 12;
+/// `__u32 cmd_tail __attribute__((__aligned__(ALIGN_SIZE)))` at offset 64 (written by us).
+pub const MB_CMD_TAIL: usize = 64;
+/// `TCMU_MAILBOX_VERSION`: the only layout this code knows.
+pub const MAILBOX_VERSION: u16 = 2;
+/// `TCMU_MAILBOX_FLAG_CAP_OOOC`: out-of-order completions allowed.
+pub const FLAG_CAP_OOOC: u16 = 1 << 0;
+/// `TCMU_MAILBOX_FLAG_CAP_READ_LEN`: the kernel honours `rsp.read_len`.
+pub const FLAG_CAP_READ_LEN: u16 = 1 << 1;
+/// `TCMU_MAILBOX_FLAG_CAP_TMR`: TMR notifications can be queued.
+pub const FLAG_CAP_TMR: u16 = 1 << 2;
+
+// --- struct tcmu_cmd_entry_hdr (8 bytes, packed) ---
+/// `__u32 len_op`: entry length (multiple of 8) with the opcode in the low 3 bits.
+pub const HDR_LEN_OP: usize = 0;
+/// `__u16 cmd_id`.
+pub const HDR_CMD_ID: usize = 4;
+/// `__u8 kflags`.
+pub const HDR_KFLAGS: usize = 6;
+/// `__u8 uflags`.
+pub const HDR_UFLAGS: usize = 7;
+/// Size of the entry header.
+pub const HDR_SIZE: usize = 8;
+/// `TCMU_OP_MASK`.
+pub const OP_MASK: u32 = 0x7;
+/// `TCMU_OP_PAD`: skip `len` bytes.
+pub const OP_PAD: u32 = 0;
+/// `TCMU_OP_CMD`: a SCSI command.
+pub const OP_CMD: u32 = 1;
+/// `TCMU_OP_TMR`: a task management notification (no answer expected).
+pub const OP_TMR: u32 = 2;
+/// `TCMU_UFLAG_UNKNOWN_OP`.
+pub const UFLAG_UNKNOWN_OP: u8 = 0x1;
+/// `TCMU_UFLAG_READ_LEN`: `rsp.read_len` is valid.
+pub const UFLAG_READ_LEN: u8 = 0x2;
+
+// --- struct tcmu_cmd_entry, union member req (after the header) ---
+/// `__u32 iov_cnt` at 8.
+pub const REQ_IOV_CNT: usize = 8;
+/// `__u32 iov_bidi_cnt` at 12.
+pub const REQ_IOV_BIDI_CNT: usize = 12;
+/// `__u32 iov_dif_cnt` at 16.
+pub const REQ_IOV_DIF_CNT: usize = 16;
+/// `__u64 cdb_off` at 20: offset of the CDB from the start of the mapping.
+pub const REQ_CDB_OFF: usize = 20;
+/// `struct iovec iov[]` at 44 (after two `__u64` pads); `iov_base` is an offset into the
+/// mapping, not a pointer.
+pub const REQ_IOV: usize = 44;
+/// `sizeof(struct iovec)` on 64-bit.
+pub const IOVEC_SIZE: usize = 16;
+
+// --- union member rsp (overlays req: read the request before answering) ---
+/// `__u8 scsi_status` at 8.
+pub const RSP_SCSI_STATUS: usize = 8;
+/// `__u32 read_len` at 12.
+pub const RSP_READ_LEN: usize = 12;
+/// `char sense_buffer[TCMU_SENSE_BUFFERSIZE]` at 16.
+pub const RSP_SENSE: usize = 16;
+/// `TCMU_SENSE_BUFFERSIZE` (= SCSI_SENSE_BUFFERSIZE).
+pub const SENSE_BUFFERSIZE: usize = 96;
+/// `sizeof(struct tcmu_cmd_entry)`: the response needs this much room.
+pub const CMD_ENTRY_SIZE: usize = RSP_SENSE + SENSE_BUFFERSIZE;
+
+// --- struct tcmu_tmr_entry ---
+/// `__u8 tmr_type` at 8.
+pub const TMR_TYPE: usize = 8;
+/// `__u32 cmd_cnt` at 12.
+pub const TMR_CMD_CNT: usize = 12;
+/// `__u16 cmd_ids[]` at 32.
+pub const TMR_CMD_IDS: usize = 32;
+/// `TCMU_TMR_ABORT_TASK`.
+pub const TMR_ABORT_TASK: u8 = 1;
+/// `TCMU_TMR_LUN_RESET`.
+pub const TMR_LUN_RESET: u8 = 5;
+
+/// Bytes of data one command may move through us (the kernel's data area is smaller).
+pub const MAX_DATA: usize = 1 << 30;
+
+/// The shared memory of one TCMU device. Offsets are from the start of the mapping; every
+/// access is bounds-checked by the implementation.
+pub trait RingMem {
+    /// Size of the mapping.
+    fn len(&self) -> usize;
+    /// True for an empty mapping.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Copies `buf.len()` bytes from `off`; false if out of bounds.
+    fn read(&self, off: usize, buf: &mut [u8]) -> bool;
+    /// Copies `buf` to `off`; false if out of bounds.
+    fn write(&mut self, off: usize, buf: &[u8]) -> bool;
+    /// Reads `cmd_head` with acquire ordering (entries up to it are visible afterwards).
+    fn load_head(&self) -> u32;
+    /// Reads `cmd_tail`.
+    fn load_tail(&self) -> u32;
+    /// Publishes `cmd_tail` with release ordering (answers written before are visible).
+    fn store_tail(&mut self, v: u32);
+}
+
+/// What the ring loop could not survive. A bad *command* is answered with CHECK CONDITION and
+/// is not an error; these mean the ring itself cannot be trusted any more.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RingError {
+    /// The mailbox is not version 2, or its ring does not fit the mapping.
+    BadMailbox(String),
+    /// `cmd_head`/`cmd_tail` or an entry length points outside the ring.
+    Corrupt(String),
+}
+
+impl std::fmt::Display for RingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RingError::BadMailbox(s) => write!(f, "TCMU mailbox: {s}"),
+            RingError::Corrupt(s) => write!(f, "TCMU command ring corrupt: {s}"),
+        }
+    }
+}
+
+impl From<RingError> for Error {
+    fn from(e: RingError) -> Error {
+        Error::Unsupported(e.to_string())
+    }
+}
+
+fn rd<const N: usize>(m: &dyn RingMem, off: usize) -> Option<[u8; N]> {
+    let mut b = [0u8; N];
+    m.read(off, &mut b).then_some(b)
+}
+fn rd_u16(m: &dyn RingMem, off: usize) -> Option<u16> {
+    rd::<2>(m, off).map(u16::from_ne_bytes)
+}
+fn rd_u32(m: &dyn RingMem, off: usize) -> Option<u32> {
+    rd::<4>(m, off).map(u32::from_ne_bytes)
+}
+fn rd_u64(m: &dyn RingMem, off: usize) -> Option<u64> {
+    rd::<8>(m, off).map(u64::from_ne_bytes)
+}
+
+/// The fixed part of the mailbox, checked against the mapping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mailbox {
+    /// `flags` (TCMU_MAILBOX_FLAG_CAP_*).
+    pub flags: u16,
+    /// Offset of the command ring.
+    pub cmdr_off: usize,
+    /// Size of the command ring.
+    pub cmdr_size: usize,
+}
+
+impl Mailbox {
+    /// Reads and validates the mailbox (version 2, ring inside the mapping, after the mailbox).
+    pub fn read(m: &dyn RingMem) -> Result<Mailbox, RingError> {
+        let bad = |s: String| RingError::BadMailbox(s);
+        let version =
+            rd_u16(m, MB_VERSION).ok_or_else(|| bad(format!("mapping of {} bytes", m.len())))?;
+        if version != MAILBOX_VERSION {
+            return Err(bad(format!(
+                "version {version}, this program speaks version {MAILBOX_VERSION}"
+            )));
+        }
+        let flags = rd_u16(m, MB_FLAGS).unwrap_or(0);
+        let off = rd_u32(m, MB_CMDR_OFF).unwrap_or(0) as usize;
+        let size = rd_u32(m, MB_CMDR_SIZE).unwrap_or(0) as usize;
+        if off < MB_CMD_TAIL + 4 || size < CMD_ENTRY_SIZE || off.saturating_add(size) > m.len() {
+            return Err(bad(format!(
+                "ring at {off} of {size} bytes does not fit a {}-byte mapping",
+                m.len()
+            )));
+        }
+        Ok(Mailbox {
+            flags,
+            cmdr_off: off,
+            cmdr_size: size,
+        })
+    }
+}
+
+/// SCSI data-out commands (SPC-5/SBC-4 opcode tables). A TCMU entry does not say which way the
+/// data goes, so the handler must know, as tcmu-runner's handlers do. Every other command with
+/// a data buffer is data-in.
+pub fn is_data_out(cdb: &[u8]) -> bool {
+    let Some(&op) = cdb.first() else {
+        return false;
+    };
+    match op {
+        0x04 // FORMAT UNIT (parameter list when FMTDATA)
+        | 0x07 // REASSIGN BLOCKS
+        | 0x0a // WRITE(6)
+        | 0x15 // MODE SELECT(6)
+        | 0x18 // COPY
+        | 0x1d // SEND DIAGNOSTIC
+        | 0x2a // WRITE(10)
+        | 0x2e // WRITE AND VERIFY(10)
+        | 0x39 // COMPARE
+        | 0x3b // WRITE BUFFER
+        | 0x3f // WRITE LONG(10)
+        | 0x41 // WRITE SAME(10)
+        | 0x42 // UNMAP
+        | 0x48 // SANITIZE (OVERWRITE parameter list)
+        | 0x4c // LOG SELECT
+        | 0x55 // MODE SELECT(10)
+        | 0x5f // PERSISTENT RESERVE OUT
+        | 0x83 // EXTENDED COPY
+        | 0x89 // COMPARE AND WRITE
+        | 0x8a // WRITE(16)
+        | 0x8e // WRITE AND VERIFY(16)
+        | 0x93 // WRITE SAME(16)
+        | 0x9f // SERVICE ACTION OUT(16)
+        | 0xa4 // MAINTENANCE OUT
+        | 0xaa // WRITE(12)
+        | 0xae // WRITE AND VERIFY(12)
+        | 0xb5 // SECURITY PROTOCOL OUT
+        => true,
+        // VERIFY(10/12/16): data-out only when BYTCHK (byte 1 bits 2:1) is non-zero.
+        0x2f | 0xaf | 0x8f => cdb.get(1).is_some_and(|b| b & 0x06 != 0),
+        // Variable length (0x7f): WRITE(32) 0x000b, WRITE SAME(32) 0x000d, WRITE AND VERIFY(32)
+        // 0x000c, VERIFY(32) 0x000a with BYTCHK (byte 10 bits 2:1).
+        0x7f => {
+            let sa = cdb
+                .get(8..10)
+                .map(|b| u16::from_be_bytes([b[0], b[1]]))
+                .unwrap_or(0);
+            matches!(sa, 0x000b..=0x000d)
+                || (sa == 0x000a && cdb.get(10).is_some_and(|b| b & 0x06 != 0))
+        }
+        _ => false,
+    }
+}
+
+/// CDB length from the opcode group (SPC-5 4.2.5.1), as the kernel's `scsi_command_size`.
+pub fn cdb_len(op: u8, byte7: Option<u8>) -> usize {
+    match op >> 5 {
+        0 => 6,
+        1 | 2 => 10,
+        4 => 16,
+        5 => 12,
+        // 0x7f variable length: 8 + ADDITIONAL CDB LENGTH.
+        3 if op == 0x7f => 8 + byte7.map(usize::from).unwrap_or(0),
+        3 => 10,
+        // Vendor-specific groups 6 and 7: the kernel assumes 10 bytes (COMMAND_SIZE).
+        _ => 10,
+    }
+}
+
+/// A task management notification (the kernel expects no answer; we log it and may reset).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tmr {
+    /// `TCMU_TMR_*`.
+    pub tmr_type: u8,
+    /// Commands the TMR aborts (already answered by us, since we complete in order).
+    pub cmd_ids: Vec<u16>,
+}
+
+impl Tmr {
+    /// Name of the TMR type.
+    pub fn name(&self) -> &'static str {
+        match self.tmr_type {
+            1 => "ABORT TASK",
+            2 => "ABORT TASK SET",
+            3 => "CLEAR ACA",
+            4 => "CLEAR TASK SET",
+            5 => "LOGICAL UNIT RESET",
+            6 => "TARGET WARM RESET",
+            7 => "TARGET COLD RESET",
+            128 => "LOGICAL UNIT RESET (PR OUT)",
+            _ => "unknown TMR",
+        }
+    }
+}
+
+/// Counters for one ring.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// SCSI commands answered.
+    pub commands: u64,
+    /// Of those, answered with CHECK CONDITION because the entry was malformed or the model
+    /// failed.
+    pub malformed: u64,
+    /// PAD entries skipped.
+    pub pads: u64,
+    /// TMR notifications seen.
+    pub tmrs: u64,
+    /// Entries with an opcode this code does not know (skipped).
+    pub unknown_entries: u64,
+}
+
+/// Answers entries from a ring with one transport (one target port).
+pub struct RingServer<T: Transport> {
+    /// The model answering commands.
+    pub transport: T,
+    /// Counters.
+    pub stats: Stats,
+    /// Called for each TMR entry (after counting it).
+    pub on_tmr: Option<Box<dyn FnMut(&Tmr) + Send>>,
+    /// Timeout passed to the transport for each command.
+    pub timeout: Duration,
+}
+
+/// A command entry read from the ring, before it is executed.
+#[derive(Debug, PartialEq, Eq)]
+struct CmdReq {
+    cdb: Vec<u8>,
+    /// (offset, length) of each data iovec, bidi and DIF iovecs excluded.
+    iovs: Vec<(usize, usize)>,
+    total: usize,
+}
+
+/// Internal target failure (SPC-5: HARDWARE ERROR, 44/00): our answer to an entry we cannot
+/// make sense of or a model failure.
+fn internal_failure() -> (u8, Vec<u8>) {
+    (
+        status::CHECK_CONDITION,
+        build_fixed(SenseKey::HardwareError, 0x44, 0x00),
+    )
+}
+
+impl<T: Transport> RingServer<T> {
+    /// A server answering from `transport`.
+    pub fn new(transport: T) -> RingServer<T> {
+        RingServer {
+            transport,
+            stats: Stats::default(),
+            on_tmr: None,
+            timeout: Duration::from_secs(60),
+        }
+    }
+
+    /// Answers every entry between `cmd_tail` and `cmd_head`. Returns how many entries were
+    /// consumed; the caller then pokes the kernel (write to the uio fd) if that is non-zero.
+    pub fn process(&mut self, m: &mut dyn RingMem) -> Result<usize, RingError> {
+        let mb = Mailbox::read(m)?;
+        let mut done = 0;
+        loop {
+            let head = m.load_head() as usize;
+            let tail = m.load_tail() as usize;
+            if head == tail {
+                return Ok(done);
+            }
+            if head >= mb.cmdr_size || tail >= mb.cmdr_size || tail % 8 != 0 {
+                return Err(RingError::Corrupt(format!(
+                    "head {head} / tail {tail} outside a {}-byte ring",
+                    mb.cmdr_size
+                )));
+            }
+            let entry = mb.cmdr_off + tail;
+            let len_op = rd_u32(m, entry + HDR_LEN_OP)
+                .ok_or_else(|| RingError::Corrupt(format!("entry header at {entry}")))?;
+            let len = (len_op & !OP_MASK) as usize;
+            let op = len_op & OP_MASK;
+            // Bytes the kernel has queued from tail to head; an entry may not run past head.
+            let queued = (head + mb.cmdr_size - tail) % mb.cmdr_size;
+            if len < HDR_SIZE || tail + len > mb.cmdr_size || len > queued {
+                // The next entry cannot be found, so neither can the place to answer this one
+                // with certainty. Stop serving this ring (the caller tears down); the kernel
+                // fails whatever is left unanswered after its cmd_time_out, so nobody waits
+                // forever and no memory outside the entry is touched.
+                return Err(RingError::Corrupt(format!(
+                    "entry at ring offset {tail} has length {len} (ring {} bytes)",
+                    mb.cmdr_size
+                )));
+            }
+            match op {
+                OP_PAD => self.stats.pads += 1,
+                OP_CMD => self.command(m, &mb, entry, len),
+                OP_TMR => {
+                    self.stats.tmrs += 1;
+                    let tmr = read_tmr(m, entry, len);
+                    if let Some(cb) = self.on_tmr.as_mut() {
+                        cb(&tmr);
+                    }
+                }
+                _ => self.stats.unknown_entries += 1,
+            }
+            m.store_tail(((tail + len) % mb.cmdr_size) as u32);
+            done += 1;
+        }
+    }
+
+    /// Runs one command entry and writes the answer into it.
+    fn command(&mut self, m: &mut dyn RingMem, mb: &Mailbox, entry: usize, len: usize) {
+        self.stats.commands += 1;
+        if len < CMD_ENTRY_SIZE {
+            // No room for a response: cannot even answer. Count it; the kernel's
+            // cmd_time_out fails it.
+            self.stats.malformed += 1;
+            return;
+        }
+        let req = match read_cmd(m, mb, entry, len) {
+            Some(r) => r,
+            None => {
+                self.stats.malformed += 1;
+                let (st, sense) = internal_failure();
+                self.answer(m, mb, entry, st, &sense, None);
+                return;
+            }
+        };
+        let (st, sense, read_len) = self.execute(m, &req);
+        self.answer(m, mb, entry, st, &sense, read_len);
+    }
+
+    /// Executes on the model; returns status, sense and (for data-in) bytes transferred.
+    fn execute(&mut self, m: &mut dyn RingMem, req: &CmdReq) -> (u8, Vec<u8>, Option<u32>) {
+        let out = is_data_out(&req.cdb);
+        let result = if req.total == 0 {
+            self.transport
+                .execute(&req.cdb, DataBuf::None, self.timeout)
+                .map(|c| (c, None))
+        } else if out {
+            let mut buf = vec![0u8; req.total];
+            let mut pos = 0;
+            for &(off, l) in &req.iovs {
+                if !m.read(off, &mut buf[pos..pos + l]) {
+                    // Checked by read_cmd; unreachable unless the mapping shrank.
+                    self.stats.malformed += 1;
+                    let (st, sense) = internal_failure();
+                    return (st, sense, None);
+                }
+                pos += l;
+            }
+            self.transport
+                .execute(&req.cdb, DataBuf::Out(&buf), self.timeout)
+                .map(|c| (c, None))
+        } else {
+            let mut buf = vec![0u8; req.total];
+            match self
+                .transport
+                .execute(&req.cdb, DataBuf::In(&mut buf), self.timeout)
+            {
+                Ok(c) => {
+                    // Data moves only with a good status; otherwise nothing was transferred.
+                    let good = c.host_status == 0
+                        && (c.status == status::GOOD || c.status == status::CONDITION_MET);
+                    let n = if good { c.transferred(buf.len()) } else { 0 };
+                    scatter(m, &req.iovs, &buf[..n]);
+                    Ok((c, Some(n as u32)))
+                }
+                Err(e) => Err(e),
+            }
+        };
+        match result {
+            Ok((c, read_len)) => {
+                let (st, sense) = completion_to_answer(&c);
+                (st, sense, read_len)
+            }
+            Err(_) => {
+                self.stats.malformed += 1;
+                let (st, sense) = internal_failure();
+                (st, sense, None)
+            }
+        }
+    }
+
+    fn answer(
+        &mut self,
+        m: &mut dyn RingMem,
+        mb: &Mailbox,
+        entry: usize,
+        st: u8,
+        sense: &[u8],
+        read_len: Option<u32>,
+    ) {
+        let mut s = [0u8; SENSE_BUFFERSIZE];
+        let n = sense.len().min(SENSE_BUFFERSIZE);
+        s[..n].copy_from_slice(&sense[..n]);
+        m.write(entry + RSP_SCSI_STATUS, &[st]);
+        m.write(entry + RSP_SENSE, &s);
+        let mut uflags = rd::<1>(m, entry + HDR_UFLAGS).map(|b| b[0]).unwrap_or(0);
+        uflags &= !(UFLAG_READ_LEN | UFLAG_UNKNOWN_OP);
+        match read_len {
+            Some(l) if mb.flags & FLAG_CAP_READ_LEN != 0 => {
+                m.write(entry + RSP_READ_LEN, &l.to_ne_bytes());
+                uflags |= UFLAG_READ_LEN;
+            }
+            _ => {
+                m.write(entry + RSP_READ_LEN, &0u32.to_ne_bytes());
+            }
+        }
+        m.write(entry + HDR_UFLAGS, &[uflags]);
+    }
+}
+
+/// The answer to give the kernel for a model completion. TCMU can return only a SCSI status
+/// and sense, so a host byte from the model (fault injection) becomes ABORTED COMMAND, which
+/// initiators retry, as a transport hiccup would be.
+pub fn completion_to_answer(c: &Completion) -> (u8, Vec<u8>) {
+    if c.host_status != 0 {
+        return (
+            status::CHECK_CONDITION,
+            build_fixed(SenseKey::AbortedCommand, 0x00, 0x00),
+        );
+    }
+    (c.status, c.sense.clone())
+}
+
+fn scatter(m: &mut dyn RingMem, iovs: &[(usize, usize)], mut data: &[u8]) {
+    for &(off, l) in iovs {
+        if data.is_empty() {
+            break;
+        }
+        let n = l.min(data.len());
+        m.write(off, &data[..n]);
+        data = &data[n..];
+    }
+}
+
+/// Reads a command entry; `None` if any part of it is out of bounds or inconsistent.
+fn read_cmd(m: &dyn RingMem, mb: &Mailbox, entry: usize, len: usize) -> Option<CmdReq> {
+    let data_start = mb.cmdr_off + mb.cmdr_size;
+    let iov_cnt = rd_u32(m, entry + REQ_IOV_CNT)? as usize;
+    let bidi = rd_u32(m, entry + REQ_IOV_BIDI_CNT)? as usize;
+    let dif = rd_u32(m, entry + REQ_IOV_DIF_CNT)? as usize;
+    let all = iov_cnt.checked_add(bidi)?.checked_add(dif)?;
+    // The iovec array must lie inside the entry.
+    if REQ_IOV.checked_add(all.checked_mul(IOVEC_SIZE)?)? > len {
+        return None;
+    }
+    let cdb_off = usize::try_from(rd_u64(m, entry + REQ_CDB_OFF)?).ok()?;
+    let op = rd::<1>(m, cdb_off)?[0];
+    let b7 = rd::<1>(m, cdb_off.checked_add(7)?).map(|b| b[0]);
+    let clen = cdb_len(op, b7);
+    let mut cdb = vec![0u8; clen];
+    if !m.read(cdb_off, &mut cdb) {
+        return None;
+    }
+    let mut iovs = Vec::with_capacity(iov_cnt.min(256));
+    let mut total: usize = 0;
+    for i in 0..iov_cnt {
+        let at = entry + REQ_IOV + i * IOVEC_SIZE;
+        let base = usize::try_from(rd_u64(m, at)?).ok()?;
+        let l = usize::try_from(rd_u64(m, at + 8)?).ok()?;
+        // Data lives in the data area, never over the mailbox or the ring.
+        if base < data_start || base.checked_add(l)? > m.len() {
+            return None;
+        }
+        total = total.checked_add(l)?;
+        if total > MAX_DATA {
+            return None;
+        }
+        if l > 0 {
+            iovs.push((base, l));
+        }
+    }
+    Some(CmdReq { cdb, iovs, total })
+}
+
+fn read_tmr(m: &dyn RingMem, entry: usize, len: usize) -> Tmr {
+    let tmr_type = rd::<1>(m, entry + TMR_TYPE).map(|b| b[0]).unwrap_or(0);
+    let cnt = rd_u32(m, entry + TMR_CMD_CNT).unwrap_or(0) as usize;
+    // Only the ids that fit inside the entry.
+    let fit = len.saturating_sub(TMR_CMD_IDS) / 2;
+    let cmd_ids = (0..cnt.min(fit))
+        .filter_map(|i| rd_u16(m, entry + TMR_CMD_IDS + 2 * i))
+        .collect();
+    Tmr { tmr_type, cmd_ids }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A ring in a Vec, laid out as the kernel does: mailbox, ring at 128, data area after it.
+    pub struct VecMem(pub Vec<u8>);
+
+    impl RingMem for VecMem {
+        fn len(&self) -> usize {
+            self.0.len()
+        }
+        fn read(&self, off: usize, buf: &mut [u8]) -> bool {
+            match off.checked_add(buf.len()) {
+                Some(end) if end <= self.0.len() => {
+                    buf.copy_from_slice(&self.0[off..end]);
+                    true
+                }
+                _ => false,
+            }
+        }
+        fn write(&mut self, off: usize, buf: &[u8]) -> bool {
+            match off.checked_add(buf.len()) {
+                Some(end) if end <= self.0.len() => {
+                    self.0[off..end].copy_from_slice(buf);
+                    true
+                }
+                _ => false,
+            }
+        }
+        fn load_head(&self) -> u32 {
+            u32::from_ne_bytes(self.0[MB_CMD_HEAD..MB_CMD_HEAD + 4].try_into().unwrap())
+        }
+        fn load_tail(&self) -> u32 {
+            u32::from_ne_bytes(self.0[MB_CMD_TAIL..MB_CMD_TAIL + 4].try_into().unwrap())
+        }
+        fn store_tail(&mut self, v: u32) {
+            self.0[MB_CMD_TAIL..MB_CMD_TAIL + 4].copy_from_slice(&v.to_ne_bytes());
+        }
+    }
+
+    pub const RING_OFF: usize = 128;
+    pub const RING_SIZE: usize = 1024;
+    pub const DATA_OFF: usize = RING_OFF + RING_SIZE;
+
+    /// A fake kernel: queues entries the way target_core_user.c does.
+    pub struct FakeKernel {
+        pub mem: VecMem,
+        data_next: usize,
+    }
+
+    impl FakeKernel {
+        pub fn new(flags: u16) -> FakeKernel {
+            let mut v = vec![0u8; DATA_OFF + 64 * 1024];
+            v[MB_VERSION..MB_VERSION + 2].copy_from_slice(&MAILBOX_VERSION.to_ne_bytes());
+            v[MB_FLAGS..MB_FLAGS + 2].copy_from_slice(&flags.to_ne_bytes());
+            v[MB_CMDR_OFF..MB_CMDR_OFF + 4].copy_from_slice(&(RING_OFF as u32).to_ne_bytes());
+            v[MB_CMDR_SIZE..MB_CMDR_SIZE + 4].copy_from_slice(&(RING_SIZE as u32).to_ne_bytes());
+            FakeKernel {
+                mem: VecMem(v),
+                data_next: DATA_OFF,
+            }
+        }
+
+        fn head(&self) -> usize {
+            self.mem.load_head() as usize
+        }
+
+        fn set_head(&mut self, h: usize) {
+            self.mem.0[MB_CMD_HEAD..MB_CMD_HEAD + 4].copy_from_slice(&(h as u32).to_ne_bytes());
+        }
+
+        /// Queues a raw entry (header + body) at head, padding to the ring end first if needed.
+        pub fn push_raw(&mut self, op: u32, body: &[u8], len: usize) -> usize {
+            let mut head = self.head();
+            if head + len > RING_SIZE {
+                let pad = RING_SIZE - head;
+                let at = RING_OFF + head;
+                self.mem.write(at, &((pad as u32) | OP_PAD).to_ne_bytes());
+                head = 0;
+            }
+            let at = RING_OFF + head;
+            self.mem
+                .write(at, &((len as u32 & !OP_MASK) | op).to_ne_bytes());
+            self.mem.write(at + HDR_SIZE, body);
+            self.set_head((head + len) % RING_SIZE);
+            at
+        }
+
+        /// Queues a command with `cdb` and data iovecs of the given lengths (data-out contents
+        /// from `out`). Returns (entry offset, iovec offsets).
+        pub fn push_cmd(
+            &mut self,
+            cdb: &[u8],
+            iov_lens: &[usize],
+            out: &[u8],
+        ) -> (usize, Vec<usize>) {
+            let mut iovs = vec![];
+            let mut src = out;
+            for &l in iov_lens {
+                let off = self.data_next;
+                self.data_next += l;
+                let n = l.min(src.len());
+                self.mem.write(off, &src[..n]);
+                src = &src[n..];
+                iovs.push(off);
+            }
+            let base = REQ_IOV + iov_lens.len() * IOVEC_SIZE;
+            let len = (base + cdb.len()).max(CMD_ENTRY_SIZE).div_ceil(8) * 8;
+            // Reserve to learn the entry offset, then fill the body.
+            let mut head = self.head();
+            if head + len > RING_SIZE {
+                head = 0;
+            }
+            let cdb_off = RING_OFF + head + base;
+            let mut body = vec![0u8; len - HDR_SIZE];
+            body[0..4].copy_from_slice(&(iov_lens.len() as u32).to_ne_bytes());
+            body[REQ_CDB_OFF - 8..REQ_CDB_OFF].copy_from_slice(&(cdb_off as u64).to_ne_bytes());
+            for (i, (&o, &l)) in iovs.iter().zip(iov_lens).enumerate() {
+                let at = REQ_IOV - 8 + i * IOVEC_SIZE;
+                body[at..at + 8].copy_from_slice(&(o as u64).to_ne_bytes());
+                body[at + 8..at + 16].copy_from_slice(&(l as u64).to_ne_bytes());
+            }
+            body[base - 8..base - 8 + cdb.len()].copy_from_slice(cdb);
+            let at = self.push_raw(OP_CMD, &body, len);
+            (at, iovs)
+        }
+
+        pub fn status(&self, entry: usize) -> u8 {
+            self.mem.0[entry + RSP_SCSI_STATUS]
+        }
+        pub fn sense(&self, entry: usize) -> &[u8] {
+            &self.mem.0[entry + RSP_SENSE..entry + RSP_SENSE + SENSE_BUFFERSIZE]
+        }
+        pub fn read_len(&self, entry: usize) -> Option<u32> {
+            (self.mem.0[entry + HDR_UFLAGS] & UFLAG_READ_LEN != 0).then(|| {
+                u32::from_ne_bytes(
+                    self.mem.0[entry + RSP_READ_LEN..entry + RSP_READ_LEN + 4]
+                        .try_into()
+                        .unwrap(),
+                )
+            })
+        }
+    }
+
+    /// A toy model: INQUIRY returns 8 bytes; WRITE(10) stores its data, READ(10) returns it;
+    /// anything else is ILLEGAL REQUEST 20/00; opcode 0xee fails at the transport level and
+    /// 0xed reports a host error.
+    #[derive(Default)]
+    pub struct Toy {
+        pub stored: Vec<u8>,
+        pub seen: Vec<Vec<u8>>,
+    }
+
+    impl Transport for Toy {
+        fn execute(
+            &mut self,
+            cdb: &[u8],
+            data: DataBuf<'_>,
+            _: Duration,
+        ) -> crate::Result<Completion> {
+            self.seen.push(cdb.to_vec());
+            match (cdb[0], data) {
+                (0x12, DataBuf::In(b)) => {
+                    let src = [0u8, 0, 6, 2, 3, 0, 0x10, 0];
+                    let n = b.len().min(8);
+                    b[..n].copy_from_slice(&src[..n]);
+                    Ok(Completion {
+                        resid: b.len() - n,
+                        ..Completion::good()
+                    })
+                }
+                (0x2a, DataBuf::Out(b)) => {
+                    self.stored = b.to_vec();
+                    Ok(Completion::good())
+                }
+                (0x28, DataBuf::In(b)) => {
+                    let n = b.len().min(self.stored.len());
+                    b[..n].copy_from_slice(&self.stored[..n]);
+                    Ok(Completion::good())
+                }
+                (0xee, _) => Err(Error::InvalidArgument("model failure".into())),
+                (0xed, _) => Ok(Completion {
+                    host_status: 0x03,
+                    ..Completion::good()
+                }),
+                _ => Ok(Completion::check_condition(build_fixed(
+                    SenseKey::IllegalRequest,
+                    0x20,
+                    0,
+                ))),
+            }
+        }
+        fn address(&self) -> String {
+            "toy".into()
+        }
+    }
+
+    #[test]
+    fn layout_matches_the_uapi_header() {
+        // sizeof(struct tcmu_cmd_entry) is 112 and the iovec array starts at 44
+        // (8 header + 3*4 counts + 3*8 cdb_off/pads), all packed.
+        assert_eq!(CMD_ENTRY_SIZE, 112);
+        assert_eq!(REQ_IOV, HDR_SIZE + 3 * 4 + 3 * 8);
+        assert_eq!(RSP_SENSE, HDR_SIZE + 1 + 1 + 2 + 4);
+        assert_eq!(TMR_CMD_IDS, HDR_SIZE + 1 + 1 + 2 + 4 + 8 + 8);
+    }
+
+    #[test]
+    fn mailbox_checks() {
+        let k = FakeKernel::new(FLAG_CAP_READ_LEN);
+        let mb = Mailbox::read(&k.mem).unwrap();
+        assert_eq!((mb.cmdr_off, mb.cmdr_size), (RING_OFF, RING_SIZE));
+        let mut bad = FakeKernel::new(0);
+        bad.mem.0[0] = 3;
+        assert!(matches!(
+            Mailbox::read(&bad.mem),
+            Err(RingError::BadMailbox(_))
+        ));
+        let mut bad = FakeKernel::new(0);
+        bad.mem.0[MB_CMDR_SIZE..MB_CMDR_SIZE + 4].copy_from_slice(&u32::MAX.to_ne_bytes());
+        assert!(Mailbox::read(&bad.mem).is_err());
+        assert!(Mailbox::read(&VecMem(vec![2, 0])).is_err());
+    }
+
+    #[test]
+    fn answers_data_in_with_read_len_and_sense() {
+        let mut k = FakeKernel::new(FLAG_CAP_READ_LEN);
+        let (inq, iovs) = k.push_cmd(&[0x12, 0, 0, 0, 36, 0], &[20, 16], &[]);
+        let (bad, _) = k.push_cmd(&[0x5a, 0, 0x3f, 0, 0, 0, 0, 0, 0xfc, 0], &[252], &[]);
+        let (tur, _) = k.push_cmd(&[0, 0, 0, 0, 0, 0], &[], &[]);
+        let mut s = RingServer::new(Toy::default());
+        assert_eq!(s.process(&mut k.mem).unwrap(), 3);
+        assert_eq!(k.mem.load_tail(), k.mem.load_head());
+        assert_eq!(k.status(inq), 0);
+        assert_eq!(k.read_len(inq), Some(8));
+        assert_eq!(&k.mem.0[iovs[0]..iovs[0] + 8], &[0, 0, 6, 2, 3, 0, 0x10, 0]);
+        assert_eq!(k.status(bad), 2);
+        assert_eq!(&k.sense(bad)[..3], &[0x70, 0, 5]);
+        assert_eq!(k.sense(bad)[12], 0x20);
+        assert_eq!(k.read_len(bad), Some(0));
+        // TUR went to the model as a 6-byte CDB without data.
+        assert_eq!(k.status(tur), 2);
+        assert_eq!(s.transport.seen[2], vec![0u8; 6]);
+        assert_eq!(s.stats.commands, 3);
+        assert_eq!(s.stats.malformed, 0);
+        // Nothing more to do.
+        assert_eq!(s.process(&mut k.mem).unwrap(), 0);
+    }
+
+    #[test]
+    fn no_read_len_without_the_capability() {
+        let mut k = FakeKernel::new(0);
+        let (inq, _) = k.push_cmd(&[0x12, 0, 0, 0, 36, 0], &[36], &[]);
+        let mut s = RingServer::new(Toy::default());
+        s.process(&mut k.mem).unwrap();
+        assert_eq!(k.read_len(inq), None);
+    }
+
+    #[test]
+    fn data_out_is_gathered_and_read_back_scattered() {
+        let mut k = FakeKernel::new(FLAG_CAP_READ_LEN);
+        let payload: Vec<u8> = (0..100u8).collect();
+        let (w, _) = k.push_cmd(&[0x2a, 0, 0, 0, 0, 0, 0, 0, 1, 0], &[30, 70], &payload);
+        let (r, riovs) = k.push_cmd(&[0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0], &[64, 36], &[]);
+        let mut s = RingServer::new(Toy::default());
+        s.process(&mut k.mem).unwrap();
+        assert_eq!(k.status(w), 0);
+        assert_eq!(s.transport.stored, payload);
+        assert_eq!(k.status(r), 0);
+        assert_eq!(&k.mem.0[riovs[0]..riovs[0] + 64], &payload[..64]);
+        assert_eq!(&k.mem.0[riovs[1]..riovs[1] + 36], &payload[64..]);
+        assert_eq!(k.read_len(r), Some(100));
+    }
+
+    #[test]
+    fn pad_and_wraparound() {
+        let mut k = FakeKernel::new(0);
+        let mut s = RingServer::new(Toy::default());
+        // Fill and drain many times so entries wrap around the 1 KiB ring with PADs.
+        for i in 0..40u8 {
+            let (e, _) = k.push_cmd(&[0x12, 0, 0, 0, i, 0], &[8], &[]);
+            s.process(&mut k.mem).unwrap();
+            assert_eq!(k.status(e), 0, "round {i}");
+        }
+        assert_eq!(s.stats.commands, 40);
+        assert!(s.stats.pads > 0);
+    }
+
+    #[test]
+    fn tmr_is_reported_and_skipped() {
+        let mut k = FakeKernel::new(FLAG_CAP_TMR);
+        let mut body = vec![0u8; 40 - HDR_SIZE];
+        body[TMR_TYPE - 8] = TMR_LUN_RESET;
+        body[TMR_CMD_CNT - 8..TMR_CMD_CNT - 4].copy_from_slice(&2u32.to_ne_bytes());
+        body[TMR_CMD_IDS - 8..TMR_CMD_IDS - 6].copy_from_slice(&7u16.to_ne_bytes());
+        body[TMR_CMD_IDS - 6..TMR_CMD_IDS - 4].copy_from_slice(&9u16.to_ne_bytes());
+        k.push_raw(OP_TMR, &body, 40);
+        let (e, _) = k.push_cmd(&[0x12, 0, 0, 0, 8, 0], &[8], &[]);
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
+        let seen2 = seen.clone();
+        let mut s = RingServer::new(Toy::default());
+        s.on_tmr = Some(Box::new(move |t: &Tmr| {
+            seen2.lock().unwrap().push(t.clone())
+        }));
+        assert_eq!(s.process(&mut k.mem).unwrap(), 2);
+        assert_eq!(k.status(e), 0);
+        let t = seen.lock().unwrap()[0].clone();
+        assert_eq!(t.name(), "LOGICAL UNIT RESET");
+        assert_eq!(t.cmd_ids, vec![7, 9]);
+        assert_eq!(s.stats.tmrs, 1);
+    }
+
+    #[test]
+    fn malformed_commands_get_check_condition() {
+        let mut k = FakeKernel::new(FLAG_CAP_READ_LEN);
+        // CDB offset outside the mapping.
+        let (e1, _) = k.push_cmd(&[0x12, 0, 0, 0, 8, 0], &[8], &[]);
+        k.mem.0[e1 + REQ_CDB_OFF..e1 + REQ_CDB_OFF + 8].copy_from_slice(&u64::MAX.to_ne_bytes());
+        // An iovec reaching past the mapping.
+        let (e2, _) = k.push_cmd(&[0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0], &[8], &[]);
+        let at = e2 + REQ_IOV + 8;
+        k.mem.0[at..at + 8].copy_from_slice(&(1u64 << 40).to_ne_bytes());
+        // iov_cnt claiming more iovecs than the entry holds.
+        let (e3, _) = k.push_cmd(&[0x12, 0, 0, 0, 8, 0], &[8], &[]);
+        k.mem.0[e3 + REQ_IOV_CNT..e3 + REQ_IOV_CNT + 4].copy_from_slice(&u32::MAX.to_ne_bytes());
+        // The model fails, or reports a host byte TCMU cannot carry.
+        let (e4, _) = k.push_cmd(&[0xee, 0, 0, 0, 0, 0], &[], &[]);
+        let (e5, _) = k.push_cmd(&[0xed, 0, 0, 0, 0, 0], &[], &[]);
+        // An unknown entry opcode is skipped; the command after it is still answered.
+        k.push_raw(5, &[0u8; 8], 16);
+        let (e6, _) = k.push_cmd(&[0x12, 0, 0, 0, 8, 0], &[8], &[]);
+        let mut s = RingServer::new(Toy::default());
+        assert_eq!(s.process(&mut k.mem).unwrap(), 7);
+        for e in [e1, e2, e3, e4] {
+            assert_eq!(k.status(e), 2, "entry {e}");
+            assert_eq!(k.sense(e)[2], 0x04, "HARDWARE ERROR");
+            assert_eq!(k.sense(e)[12], 0x44, "INTERNAL TARGET FAILURE");
+        }
+        assert_eq!(k.status(e5), 2);
+        assert_eq!(k.sense(e5)[2], 0x0b, "ABORTED COMMAND");
+        assert_eq!(k.status(e6), 0);
+        assert_eq!(s.stats.malformed, 4);
+        assert_eq!(s.stats.unknown_entries, 1);
+    }
+
+    #[test]
+    fn corrupt_ring_stops_without_panicking() {
+        // Entry length running past the ring end: answered, then the ring is given up.
+        let mut k = FakeKernel::new(0);
+        let (e, _) = k.push_cmd(&[0x12, 0, 0, 0, 8, 0], &[8], &[]);
+        k.mem.0[e..e + 4].copy_from_slice(&((4096u32) | OP_CMD).to_ne_bytes());
+        let mut s = RingServer::new(Toy::default());
+        assert!(matches!(s.process(&mut k.mem), Err(RingError::Corrupt(_))));
+        assert_eq!(
+            k.mem.load_tail(),
+            0,
+            "tail not moved past an entry it could not parse"
+        );
+        // Entry length running past head.
+        let mut k = FakeKernel::new(0);
+        let (e, _) = k.push_cmd(&[0x12, 0, 0, 0, 8, 0], &[8], &[]);
+        k.mem.0[e..e + 4].copy_from_slice(&((512u32) | OP_CMD).to_ne_bytes());
+        assert!(matches!(s.process(&mut k.mem), Err(RingError::Corrupt(_))));
+        // Zero-length entry.
+        let mut k = FakeKernel::new(0);
+        k.push_raw(OP_PAD, &[], 8);
+        k.mem.0[RING_OFF..RING_OFF + 4].copy_from_slice(&0u32.to_ne_bytes());
+        assert!(s.process(&mut k.mem).is_err());
+        // Head outside the ring.
+        let mut k = FakeKernel::new(0);
+        k.set_head(RING_SIZE + 8);
+        assert!(s.process(&mut k.mem).is_err());
+    }
+
+    #[test]
+    fn directions_and_lengths() {
+        assert!(is_data_out(&[0x2a]));
+        assert!(is_data_out(&[0x55]));
+        assert!(is_data_out(&[0xb5]));
+        assert!(is_data_out(&[0x48, 0x01]));
+        assert!(!is_data_out(&[0x28]));
+        assert!(!is_data_out(&[0xa2]));
+        assert!(!is_data_out(&[0x2f, 0x00]));
+        assert!(is_data_out(&[0x2f, 0x02]));
+        let mut w32 = [0u8; 32];
+        w32[0] = 0x7f;
+        w32[7] = 0x18;
+        w32[9] = 0x0b;
+        assert!(is_data_out(&w32));
+        assert!(!is_data_out(&[]));
+        assert_eq!(cdb_len(0x00, None), 6);
+        assert_eq!(cdb_len(0x28, None), 10);
+        assert_eq!(cdb_len(0x5a, None), 10);
+        assert_eq!(cdb_len(0xa0, None), 12);
+        assert_eq!(cdb_len(0x88, None), 16);
+        assert_eq!(cdb_len(0x7f, Some(0x18)), 32);
+    }
+
+    #[test]
+    fn random_garbage_never_panics() {
+        // Fill the ring with pseudo-random bytes under a valid mailbox: process must return
+        // (Ok or Err) without panicking or touching memory out of bounds.
+        let mut seed = 0x2545f4914f6cdd1du64;
+        for _ in 0..200 {
+            let mut k = FakeKernel::new(FLAG_CAP_READ_LEN | FLAG_CAP_TMR);
+            for b in &mut k.mem.0[RING_OFF..RING_OFF + RING_SIZE] {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                *b = seed as u8;
+            }
+            k.set_head((seed as usize % (RING_SIZE / 8)) * 8);
+            let mut s = RingServer::new(Toy::default());
+            let _ = s.process(&mut k.mem);
+        }
+    }
+}
