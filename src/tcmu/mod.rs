@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::transport::{run_query, Transport};
 use configfs::{Backstore, LoopTarget, Undo};
 use nix::sys::signal::{SigSet, Signal};
-use ring::{RingServer, Stats, Tmr};
+use ring::{RingServer, Stats, TmrHandler};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,7 +32,7 @@ pub struct PortModel {
     /// The model handle for this port.
     pub transport: Box<dyn Transport>,
     /// Called on TMR notifications (LU reset → reset the model).
-    pub on_tmr: Option<Box<dyn FnMut(&Tmr) + Send>>,
+    pub on_tmr: Option<TmrHandler>,
 }
 
 /// How to serve.

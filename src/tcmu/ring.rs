@@ -295,6 +295,9 @@ impl Tmr {
     }
 }
 
+/// Called for each TMR notification.
+pub type TmrHandler = Box<dyn FnMut(&Tmr) + Send>;
+
 /// Counters for one ring.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
@@ -318,7 +321,7 @@ pub struct RingServer<T: Transport> {
     /// Counters.
     pub stats: Stats,
     /// Called for each TMR entry (after counting it).
-    pub on_tmr: Option<Box<dyn FnMut(&Tmr) + Send>>,
+    pub on_tmr: Option<TmrHandler>,
     /// Timeout passed to the transport for each command.
     pub timeout: Duration,
 }
