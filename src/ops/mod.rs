@@ -1,4 +1,9 @@
 //! High-level jobs: safety gate → plan → execute with progress → verify → report.
 
 // --- format and sanitize (issue 7) ---
+pub mod format;
+#[cfg(test)]
+pub(crate) mod mockdrive;
+pub mod poll;
+pub mod query;
 pub mod safety;

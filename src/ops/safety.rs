@@ -522,8 +522,8 @@ impl PlannedCommand {
     pub fn new(name: &str, cdb: &[u8], data_out: &[u8]) -> PlannedCommand {
         PlannedCommand {
             name: name.into(),
-            cdb: crate::bytes::hex(cdb),
-            data_out: crate::bytes::hex(data_out),
+            cdb: spaced_hex(cdb),
+            data_out: spaced_hex(data_out),
         }
     }
 
@@ -538,6 +538,14 @@ impl PlannedCommand {
             )
         }
     }
+}
+
+/// `04 18 00 00 00 00`.
+pub fn spaced_hex(b: &[u8]) -> String {
+    b.iter()
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The append-only audit log (JSON Lines; each record fsync'ed before the job goes on).

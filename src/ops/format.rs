@@ -1,0 +1,479 @@
+//! `sgctl format`: change logical block size, protection type and capacity, verified.
+//!
+//! Flow (protocols.md §C.5): MODE SENSE(10) with LLBAA → MODE SELECT(10) with the new block
+//! descriptor (PF=1, SP=1, retried with SP=0 when refused) → FORMAT UNIT with IMMED and the
+//! FMTPINFO/PFU of the protection type → poll REQUEST SENSE → READ CAPACITY(16) must show
+//! exactly the requested block length, protection and capacity (a drive that silently picks
+//! another size — peers.md pain point 4 — is a failure) → ask the kernel to rescan every path.
+
+use crate::error::{Error, Result};
+use crate::ops::poll::{self, PollConfig, PollEnd, Trail};
+use crate::ops::query::{self, Capacity};
+use crate::ops::safety::PlannedCommand;
+use crate::scsi::format_unit::{FormatRequest, ProtectionType};
+use crate::sense::SenseKey;
+use crate::transport::{run_out, Transport, DEFAULT_TIMEOUT};
+use serde::Serialize;
+use std::time::Duration;
+
+/// Requested capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CapacityRequest {
+    /// The maximum for the new block size (descriptor count 0).
+    Max,
+    /// Exactly this many logical blocks.
+    Blocks(u64),
+    /// This percentage of the current capacity in bytes (over-provisioning).
+    Percent(u8),
+}
+
+impl std::str::FromStr for CapacityRequest {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        if let Some(p) = s.strip_suffix('%') {
+            let v: u8 = p.parse().map_err(|_| format!("bad percentage {s:?}"))?;
+            if v == 0 || v > 100 {
+                return Err("percentage must be 1..100".into());
+            }
+            return Ok(CapacityRequest::Percent(v));
+        }
+        let v: u64 = s.parse().map_err(|_| format!("bad block count {s:?}"))?;
+        if v == 0 {
+            return Err("block count must be > 0".into());
+        }
+        Ok(CapacityRequest::Blocks(v))
+    }
+}
+
+/// What the user asked for.
+#[derive(Debug, Clone, Serialize)]
+pub struct FormatOptions {
+    /// New logical block length; `None` only with `recover` (keeps the pending size).
+    pub block_size: Option<u32>,
+    /// Protection type.
+    pub protection: ProtectionType,
+    /// PI interval exponent (types 2/3).
+    pub pi_exponent: u8,
+    /// Capacity.
+    pub capacity: CapacityRequest,
+    /// FFMT=1.
+    pub fast: bool,
+    /// Recover a drive in "medium format corrupted" (31/00): format again with the size the
+    /// drive has pending, no MODE SELECT unless a size was given.
+    pub recover: bool,
+}
+
+/// What READ CAPACITY(16) must show afterwards.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct Expectation {
+    /// Logical block length.
+    pub block_len: u32,
+    /// Protection type.
+    pub protection: ProtectionType,
+    /// P_I_EXPONENT.
+    pub pi_exponent: u8,
+    /// Exact block count, when the user fixed one.
+    pub blocks: Option<u64>,
+}
+
+/// The commands to send, decided from read-only queries.
+#[derive(Debug, Clone, Serialize)]
+pub struct FormatPlan {
+    /// READ CAPACITY(16) before (None when the medium is corrupt).
+    pub before: Option<Capacity>,
+    /// Block descriptor count for MODE SELECT.
+    pub descriptor_blocks: Option<u64>,
+    /// MODE SELECT(10) parameter list (None when not needed).
+    #[serde(skip)]
+    pub mode_select: Option<Vec<u8>>,
+    /// FORMAT UNIT CDB.
+    #[serde(skip)]
+    pub format_cdb: [u8; 6],
+    /// FORMAT UNIT parameter list.
+    #[serde(skip)]
+    pub format_params: Vec<u8>,
+    /// What we will check afterwards.
+    pub expect: Expectation,
+    /// The state-changing commands, in order, for `--dry-run` and the record.
+    pub commands: Vec<PlannedCommand>,
+}
+
+fn sense_is(e: &Error, key: SenseKey, asc: u8) -> bool {
+    e.sense().is_some_and(|s| s.key == key && s.asc == asc)
+}
+
+/// Reads the drive (queries only) and decides the commands.
+pub fn plan(t: &mut dyn Transport, o: &FormatOptions) -> Result<FormatPlan> {
+    let before = match query::read_capacity16(t) {
+        Ok(c) => Some(c),
+        Err(e) if sense_is(&e, SenseKey::MediumError, 0x31) && o.recover => None,
+        Err(e) if sense_is(&e, SenseKey::MediumError, 0x31) => {
+            return Err(Error::CheckFailed(format!(
+                "the drive reports {} — run `sgctl format --recover` to format it again",
+                e
+            )))
+        }
+        Err(e) => return Err(e),
+    };
+    if o.protection != ProtectionType::Type0 && !query::identity(t)?.protect {
+        return Err(Error::Unsupported(format!(
+            "protection type {} requested but the drive does not support protection information (INQUIRY PROTECT=0)",
+            o.protection.number()
+        )));
+    }
+    let mode = query::mode_sense10(t, 0x01)?;
+    let block_len = match (o.block_size, o.recover) {
+        (Some(b), _) => b,
+        (None, true) => mode.block_len,
+        (None, false) => return Err(Error::InvalidArgument("--block-size is required".into())),
+    };
+    if !(256..=65536).contains(&block_len) {
+        return Err(Error::InvalidArgument(format!(
+            "block size {block_len} is outside 256..65536"
+        )));
+    }
+    let descriptor_blocks = match o.capacity {
+        CapacityRequest::Max => 0,
+        CapacityRequest::Blocks(n) => n,
+        CapacityRequest::Percent(p) => {
+            let bytes = before
+                .map(|c| c.bytes())
+                .unwrap_or(mode.blocks.saturating_mul(u64::from(mode.block_len)));
+            (bytes / 100 * u64::from(p)) / u64::from(block_len)
+        }
+    };
+    let need_select = !(o.recover && o.block_size.is_none()) || descriptor_blocks != 0;
+    let mut commands = Vec::new();
+    let mode_select = if need_select {
+        let p = mode.select_params(block_len, descriptor_blocks)?;
+        commands.push(PlannedCommand::new(
+            "MODE SELECT(10)",
+            &query::mode_select10_cdb(true, p.len())?,
+            &p,
+        ));
+        Some(p)
+    } else {
+        None
+    };
+    let (format_cdb, format_params) = FormatRequest {
+        protection: o.protection,
+        pi_exponent: o.pi_exponent,
+        fast: o.fast,
+        immed: true,
+    }
+    .build()?;
+    commands.push(PlannedCommand::new(
+        "FORMAT UNIT",
+        &format_cdb,
+        &format_params,
+    ));
+    Ok(FormatPlan {
+        before,
+        descriptor_blocks: need_select.then_some(descriptor_blocks),
+        mode_select,
+        format_cdb,
+        format_params,
+        expect: Expectation {
+            block_len,
+            protection: o.protection,
+            pi_exponent: o.pi_exponent,
+            blocks: (descriptor_blocks != 0).then_some(descriptor_blocks),
+        },
+        commands,
+    })
+}
+
+/// Result of a format.
+#[derive(Debug, Clone, Serialize)]
+pub struct FormatOutcome {
+    /// READ CAPACITY(16) after.
+    pub after: Option<Capacity>,
+    /// MODE SELECT had to drop SP (save pages).
+    pub mode_select_without_sp: bool,
+    /// Checks that failed (empty = verified).
+    pub mismatches: Vec<String>,
+    /// How polling ended.
+    pub ended: String,
+}
+
+/// Sends MODE SELECT and FORMAT UNIT (IMMED). After this the drive is formatting.
+pub fn start(t: &mut dyn Transport, p: &FormatPlan, trail: &mut Trail) -> Result<bool> {
+    let mut without_sp = false;
+    if let Some(params) = &p.mode_select {
+        let cdb = query::mode_select10_cdb(true, params.len())?;
+        match run_out(t, &cdb, params, DEFAULT_TIMEOUT) {
+            Ok(()) => {}
+            Err(e) if sense_is(&e, SenseKey::IllegalRequest, 0x24) => {
+                // SP=1 not savable: retry without saving (sg_format does the same).
+                if let Some(s) = e.sense() {
+                    trail.push("MODE SELECT(10) SP=1", s);
+                }
+                without_sp = true;
+                let cdb = query::mode_select10_cdb(false, params.len())?;
+                run_out(t, &cdb, params, DEFAULT_TIMEOUT)
+                    .map_err(|e| refine_select_error(e, p.expect.block_len))?;
+            }
+            Err(e) => return Err(refine_select_error(e, p.expect.block_len)),
+        }
+    }
+    run_out(t, &p.format_cdb, &p.format_params, Duration::from_secs(60)).map_err(|e| {
+        if sense_is(&e, SenseKey::IllegalRequest, 0x24)
+            || sense_is(&e, SenseKey::IllegalRequest, 0x26)
+        {
+            Error::Unsupported(format!(
+                "the drive refused FORMAT UNIT with protection type {} (PI exponent {}): {e}",
+                p.expect.protection.number(),
+                p.expect.pi_exponent
+            ))
+        } else {
+            e
+        }
+    })?;
+    Ok(without_sp)
+}
+
+fn refine_select_error(e: Error, block_len: u32) -> Error {
+    if sense_is(&e, SenseKey::IllegalRequest, 0x26) {
+        Error::Unsupported(format!(
+            "the drive refused logical block size {block_len} in MODE SELECT: {e}"
+        ))
+    } else {
+        e
+    }
+}
+
+/// Checks READ CAPACITY(16) against what was asked (the part peers skip).
+pub fn verify(after: &Capacity, x: &Expectation) -> Vec<String> {
+    let mut m = Vec::new();
+    if after.block_len != x.block_len {
+        m.push(format!(
+            "logical block length is {} bytes, {} was requested",
+            after.block_len, x.block_len
+        ));
+    }
+    let (en, pt) = x.protection.read_capacity_fields();
+    if after.prot_en != en || (en && after.p_type != pt) {
+        m.push(format!(
+            "protection is PROT_EN={} P_TYPE={}, type {} was requested",
+            u8::from(after.prot_en),
+            after.p_type,
+            x.protection.number()
+        ));
+    }
+    if en && after.p_i_exponent != x.pi_exponent {
+        m.push(format!(
+            "P_I_EXPONENT is {}, {} was requested",
+            after.p_i_exponent, x.pi_exponent
+        ));
+    }
+    if let Some(b) = x.blocks {
+        if after.blocks() != b {
+            m.push(format!(
+                "capacity is {} blocks, {b} was requested",
+                after.blocks()
+            ));
+        }
+    }
+    m
+}
+
+/// Polls to the end and verifies. `Err` only for transport failures; a failed format or a
+/// mismatch is reported in the outcome and turned into an exit status by the caller.
+pub fn finish(
+    t: &mut dyn Transport,
+    expect: &Expectation,
+    cfg: &PollConfig,
+    trail: &mut Trail,
+    progress: &mut dyn FnMut(Option<f64>),
+) -> Result<FormatOutcome> {
+    let end = poll::poll(t, cfg, trail, progress)?;
+    let ended = match &end {
+        PollEnd::Done => "completed".to_string(),
+        PollEnd::Interrupted => "interrupted".to_string(),
+        PollEnd::Failed(s) => format!("failed: {s}"),
+    };
+    if end != PollEnd::Done {
+        return Ok(FormatOutcome {
+            after: None,
+            mode_select_without_sp: false,
+            mismatches: vec![],
+            ended,
+        });
+    }
+    let after = query::read_capacity16(t)?;
+    Ok(FormatOutcome {
+        after: Some(after),
+        mode_select_without_sp: false,
+        mismatches: verify(&after, expect),
+        ended,
+    })
+}
+
+/// Asks the kernel to re-read capacity on every path (`.../device/rescan`, SCSI host H:C:T:L).
+pub fn rescan(hctls: &[String]) -> Vec<String> {
+    let mut errors = Vec::new();
+    for h in hctls {
+        let p = format!("/sys/class/scsi_device/{h}/device/rescan");
+        if let Err(e) = std::fs::write(&p, "1") {
+            errors.push(format!("{p}: {e}"));
+        }
+    }
+    errors
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::mockdrive::{MockDrive, Op};
+
+    fn opts(bs: u32, pi: u8) -> FormatOptions {
+        FormatOptions {
+            block_size: Some(bs),
+            protection: ProtectionType::from_number(pi).unwrap(),
+            pi_exponent: 0,
+            capacity: CapacityRequest::Max,
+            fast: false,
+            recover: false,
+        }
+    }
+
+    fn run(d: &mut MockDrive, o: &FormatOptions) -> Result<FormatOutcome> {
+        let p = plan(d, o)?;
+        let mut trail = Trail::default();
+        start(d, &p, &mut trail)?;
+        finish(
+            d,
+            &p.expect,
+            &PollConfig::immediate(),
+            &mut trail,
+            &mut |_| {},
+        )
+    }
+
+    #[test]
+    fn format_4096_type2_verified() {
+        let mut d = MockDrive::new();
+        let out = run(&mut d, &opts(4096, 2)).unwrap();
+        assert_eq!(out.ended, "completed");
+        assert!(out.mismatches.is_empty(), "{:?}", out.mismatches);
+        let a = out.after.unwrap();
+        assert_eq!((a.block_len, a.prot_en, a.p_type), (4096, true, 1));
+        assert_eq!(a.blocks(), (1 << 20) * 512 / 4096);
+        // MODE SELECT first tried with SP=1 (refused by this drive), then SP=0.
+        let ops = d.opcodes();
+        let selects: Vec<_> = d
+            .st()
+            .log
+            .iter()
+            .filter(|c| c[0] == 0x55)
+            .map(|c| c[1])
+            .collect();
+        assert_eq!(selects, vec![0x11, 0x10]);
+        assert!(ops.contains(&0x04));
+    }
+
+    #[test]
+    fn refused_pi_type_is_unsupported() {
+        let mut d = MockDrive::new();
+        let e = run(&mut d, &opts(512, 3)).unwrap_err();
+        assert!(matches!(e, Error::Unsupported(_)), "{e}");
+        assert_eq!(e.exit_code(), crate::exit::UNSUPPORTED);
+    }
+
+    #[test]
+    fn silent_size_substitution_is_caught() {
+        let mut d = MockDrive::new();
+        d.st().substitute_block = Some(520);
+        let out = run(&mut d, &opts(4096, 0)).unwrap();
+        assert_eq!(out.ended, "completed");
+        assert_eq!(out.mismatches.len(), 1, "{:?}", out.mismatches);
+        assert!(out.mismatches[0].contains("520"));
+    }
+
+    #[test]
+    fn explicit_capacity_and_percent() {
+        let mut d = MockDrive::new();
+        let mut o = opts(512, 0);
+        o.capacity = CapacityRequest::Blocks(1000);
+        let out = run(&mut d, &o).unwrap();
+        assert!(out.mismatches.is_empty());
+        assert_eq!(out.after.unwrap().blocks(), 1000);
+        o.capacity = CapacityRequest::Percent(50);
+        let p = plan(&mut d, &o).unwrap();
+        assert_eq!(p.expect.blocks, Some(500));
+        assert_eq!(
+            "80%".parse::<CapacityRequest>(),
+            Ok(CapacityRequest::Percent(80))
+        );
+        assert!("0".parse::<CapacityRequest>().is_err());
+        assert!("101%".parse::<CapacityRequest>().is_err());
+    }
+
+    #[test]
+    fn power_cycle_mid_format_then_recover() {
+        let mut d = MockDrive::new();
+        d.st().steps = 10;
+        let o = opts(4096, 0);
+        let p = plan(&mut d, &o).unwrap();
+        let mut trail = Trail::default();
+        start(&mut d, &p, &mut trail).unwrap();
+        // Two polls, then the power goes.
+        let mut polls = 0;
+        let cfg = PollConfig::immediate();
+        let flag = cfg.interrupted.clone();
+        let dd = d.clone();
+        let _ = poll::poll(&mut d, &cfg, &mut trail, &mut |_| {
+            polls += 1;
+            if polls == 2 {
+                dd.power_cycle();
+            }
+        })
+        .map(|end| assert!(matches!(end, PollEnd::Failed(ref s) if s.asc == 0x31 && s.ascq == 0)));
+        assert!(!flag.load(std::sync::atomic::Ordering::Relaxed));
+        assert_eq!(d.st().op, Op::FormatCorrupt);
+        // A plain format now refuses with a pointer to --recover.
+        let e = plan(&mut d, &o).unwrap_err();
+        assert!(e.to_string().contains("--recover"), "{e}");
+        // --recover formats again with the pending size.
+        let r = FormatOptions {
+            block_size: None,
+            recover: true,
+            ..o
+        };
+        let out = run(&mut d, &r).unwrap();
+        assert_eq!(out.ended, "completed");
+        assert!(out.mismatches.is_empty());
+        assert_eq!(out.after.unwrap().block_len, 4096);
+        assert_eq!(d.st().op, Op::Idle);
+    }
+
+    #[test]
+    fn interrupted_polling_leaves_the_drive_running() {
+        let mut d = MockDrive::new();
+        let p = plan(&mut d, &opts(512, 1)).unwrap();
+        let mut trail = Trail::default();
+        start(&mut d, &p, &mut trail).unwrap();
+        let cfg = PollConfig::immediate();
+        cfg.interrupted
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let out = finish(&mut d, &p.expect, &cfg, &mut trail, &mut |_| {}).unwrap();
+        assert_eq!(out.ended, "interrupted");
+        assert!(matches!(d.st().op, Op::Formatting { .. }));
+    }
+
+    #[test]
+    fn dry_run_sends_nothing_that_changes_state() {
+        use crate::ops::safety::{is_state_changing, ReadOnly};
+        let d = MockDrive::new();
+        let mut ro = ReadOnly::new(d.clone());
+        let p = plan(&mut ro, &opts(4096, 1)).unwrap();
+        assert_eq!(p.commands.len(), 2);
+        assert_eq!(p.commands[1].cdb, "04 98 00 00 00 00");
+        assert_eq!(p.commands[1].data_out, "00 02 00 00");
+        // Trying to start through the guard is refused before reaching the drive.
+        assert!(start(&mut ro, &p, &mut Trail::default()).is_err());
+        assert!(d.st().log.iter().all(|c| !is_state_changing(c)));
+        assert_eq!(d.st().op, Op::Idle);
+    }
+}

@@ -1,0 +1,243 @@
+//! Polling a long operation (FORMAT UNIT, SANITIZE) with REQUEST SENSE until it ends.
+//!
+//! REQUEST SENSE answers GOOD with NOT READY 04/04 (format) or 04/1B (sanitize) plus an SKS
+//! progress indication while the drive works (protocols.md §C.7, §D.5); completion is a clean
+//! NO SENSE; failure is 31/00, 31/01 or 31/03, possibly as deferred sense (§B.4). Unlike
+//! sg_format's TUR path and sg_sanitize's loop, a non-progress error is never taken as success.
+
+use crate::error::{Error, Result};
+use crate::ops::query;
+use crate::ops::safety::rfc3339;
+use crate::sense::{Sense, SenseKey};
+use crate::transport::Transport;
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+/// One line of the sense trail kept in the record (each change of condition, not every poll).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TrailEntry {
+    /// When it was seen.
+    pub time: String,
+    /// The command that returned it.
+    pub command: String,
+    /// Sense key name.
+    pub sense_key: String,
+    /// ASC.
+    pub asc: u8,
+    /// ASCQ.
+    pub ascq: u8,
+    /// Decoded description.
+    pub description: String,
+    /// Deferred error (belongs to an earlier command).
+    pub deferred: bool,
+    /// Progress in percent, when reported.
+    pub progress_percent: Option<f64>,
+}
+
+/// The sense trail of a job.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Trail(pub Vec<TrailEntry>);
+
+impl Trail {
+    /// Records a sense (skipping a repeat of the last condition).
+    pub fn push(&mut self, command: &str, s: &Sense) {
+        if let Some(last) = self.0.last() {
+            if last.command == command
+                && last.asc == s.asc
+                && last.ascq == s.ascq
+                && last.sense_key == s.key.name()
+            {
+                return;
+            }
+        }
+        self.0.push(TrailEntry {
+            time: rfc3339(SystemTime::now()),
+            command: command.into(),
+            sense_key: s.key.name().into(),
+            asc: s.asc,
+            ascq: s.ascq,
+            description: crate::sense::asc_description(s.asc, s.ascq),
+            deferred: s.deferred,
+            progress_percent: s.progress_percent(),
+        });
+    }
+
+    /// Records a clean completion.
+    pub fn push_clean(&mut self, command: &str) {
+        self.0.push(TrailEntry {
+            time: rfc3339(SystemTime::now()),
+            command: command.into(),
+            sense_key: SenseKey::NoSense.name().into(),
+            asc: 0,
+            ascq: 0,
+            description: crate::sense::asc_description(0, 0),
+            deferred: false,
+            progress_percent: None,
+        });
+    }
+}
+
+/// How to wait between polls. The sleeper is swappable: real time for drives, the virtual
+/// clock for `sim:` devices, nothing in unit tests.
+#[derive(Clone)]
+pub struct PollConfig {
+    /// Time between polls.
+    pub interval: Duration,
+    /// Waits `interval` (or advances a virtual clock).
+    pub sleep: Arc<dyn Fn(Duration) + Send + Sync>,
+    /// Set by SIGINT: stop polling (the drive keeps going).
+    pub interrupted: Arc<AtomicBool>,
+    /// Consecutive transport errors tolerated (drive resetting, path flapping).
+    pub max_errors: u32,
+}
+
+impl PollConfig {
+    /// Real-time polling every `interval`, sleeping in short slices so Ctrl-C is prompt.
+    pub fn real(interval: Duration, interrupted: Arc<AtomicBool>) -> PollConfig {
+        let flag = interrupted.clone();
+        PollConfig {
+            interval,
+            sleep: Arc::new(move |d: Duration| {
+                let end = std::time::Instant::now() + d;
+                while std::time::Instant::now() < end && !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(50).min(d));
+                }
+            }),
+            interrupted,
+            max_errors: 10,
+        }
+    }
+
+    /// Polls without waiting (unit tests; the mock drive advances per poll).
+    pub fn immediate() -> PollConfig {
+        PollConfig {
+            interval: Duration::ZERO,
+            sleep: Arc::new(|_| {}),
+            interrupted: Arc::new(AtomicBool::new(false)),
+            max_errors: 3,
+        }
+    }
+}
+
+/// What kind of operation is being watched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Watched {
+    /// FORMAT UNIT (04/04).
+    Format,
+    /// SANITIZE (04/1B).
+    Sanitize,
+}
+
+/// How polling ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PollEnd {
+    /// The drive reports no pending condition.
+    Done,
+    /// The operation failed; the sense says how (31/00, 31/01, 31/03, deferred, ...).
+    Failed(Box<Sense>),
+    /// The user pressed Ctrl-C; the drive continues.
+    Interrupted,
+}
+
+/// Classification of one REQUEST SENSE answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Condition {
+    /// Nothing pending.
+    Clean,
+    /// Still working, with progress if reported.
+    InProgress(Option<f64>),
+    /// A unit attention (reset/power on, capacity changed): informational; poll again.
+    Attention,
+    /// Becoming ready (04/01) or similar transient not-ready.
+    Transient,
+    /// The operation failed.
+    Failed,
+}
+
+/// Classifies a sense from REQUEST SENSE while watching `w` (OpenSea's table, stricter).
+pub fn classify(s: Option<&Sense>) -> Condition {
+    let Some(s) = s else {
+        return Condition::Clean;
+    };
+    if s.deferred {
+        return Condition::Failed;
+    }
+    match (s.key, s.asc, s.ascq) {
+        (SenseKey::NoSense, 0, 0) if s.progress_percent().is_none() => Condition::Clean,
+        (SenseKey::NoSense | SenseKey::NotReady, _, _) if s.progress_percent().is_some() => {
+            Condition::InProgress(s.progress_percent())
+        }
+        (SenseKey::NotReady, 0x04, 0x04 | 0x1b) => Condition::InProgress(None),
+        (SenseKey::UnitAttention, _, _) => Condition::Attention,
+        (SenseKey::NotReady, 0x04, 0x01) => Condition::Transient,
+        // Anything else (31/xx, hardware error, ...) is not success.
+        _ => Condition::Failed,
+    }
+}
+
+/// Polls REQUEST SENSE until the operation ends, calling `progress` with each percentage.
+pub fn poll(
+    t: &mut dyn Transport,
+    cfg: &PollConfig,
+    trail: &mut Trail,
+    progress: &mut dyn FnMut(Option<f64>),
+) -> Result<PollEnd> {
+    let mut errors = 0;
+    loop {
+        if cfg.interrupted.load(Ordering::Relaxed) {
+            return Ok(PollEnd::Interrupted);
+        }
+        let s = match query::request_sense(t) {
+            Ok(s) => {
+                errors = 0;
+                s
+            }
+            Err(Error::Sense(s)) => Some(*s),
+            Err(e) => {
+                // Drive resetting after a power cycle, path flapping: keep trying for a while.
+                errors += 1;
+                if errors > cfg.max_errors {
+                    return Err(e);
+                }
+                (cfg.sleep)(cfg.interval.max(Duration::from_millis(10)));
+                continue;
+            }
+        };
+        match classify(s.as_ref()) {
+            Condition::Clean => {
+                trail.push_clean("REQUEST SENSE");
+                return Ok(PollEnd::Done);
+            }
+            Condition::InProgress(p) => {
+                if let Some(s) = &s {
+                    trail.push("REQUEST SENSE", s);
+                }
+                progress(p);
+            }
+            Condition::Attention | Condition::Transient => {
+                if let Some(s) = &s {
+                    trail.push("REQUEST SENSE", s);
+                }
+                // REQUEST SENSE cleared the attention; look again after the interval.
+            }
+            Condition::Failed => {
+                let s = s.ok_or_else(|| Error::CheckFailed("lost sense".into()))?;
+                trail.push("REQUEST SENSE", &s);
+                return Ok(PollEnd::Failed(Box::new(s)));
+            }
+        }
+        (cfg.sleep)(cfg.interval);
+    }
+}
+
+/// Estimated time left from two progress samples (linear).
+pub fn eta(started: std::time::Instant, percent: f64) -> Option<Duration> {
+    if percent <= 0.5 || percent >= 100.0 {
+        return None;
+    }
+    let el = started.elapsed().as_secs_f64();
+    Some(Duration::from_secs_f64(el * (100.0 - percent) / percent))
+}
