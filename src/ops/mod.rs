@@ -7,3 +7,4 @@ pub(crate) mod mockdrive;
 pub mod poll;
 pub mod query;
 pub mod safety;
+pub mod sanitize;

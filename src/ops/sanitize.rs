@@ -1,0 +1,672 @@
+//! `sgctl sanitize`: SANITIZE with capability-driven method choice, polling that survives
+//! power cycles, failure detection (31/03) with the way out, and read-back verification.
+//!
+//! Sources: protocols.md §D (SBC-4 5.31, sg3_utils `sg_sanitize.c`, OpenSea `sanitize.c`,
+//! T10 reflector 2015/2017 on AUSE and resume), pts.md §5 (method order for a purge).
+
+use crate::error::{Error, Result};
+use crate::ops::poll::{self, PollConfig, PollEnd, Trail};
+use crate::ops::query::{self, Capacity, Support};
+use crate::ops::safety::PlannedCommand;
+use crate::scsi::read_write::{read16, RwFlags};
+use crate::scsi::sanitize::{self as cdb, OverwriteParameters, ServiceAction};
+use crate::sense::SenseKey;
+use crate::transport::{run_out, DataBuf, Transport, DEFAULT_TIMEOUT};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::time::Duration;
+
+/// The method the user picked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// CRYPTOGRAPHIC ERASE.
+    Crypto,
+    /// BLOCK ERASE.
+    Block,
+    /// OVERWRITE with a pattern.
+    Overwrite(OverwriteParameters),
+    /// EXIT FAILURE MODE (leave a failed sanitize; needs AUSE=1 on the failed one).
+    ExitFailureMode,
+    /// The strongest supported purge, fastest first: crypto > block > overwrite.
+    Auto,
+}
+
+/// Options of one sanitize.
+#[derive(Debug, Clone, Serialize)]
+pub struct SanitizeOptions {
+    /// Method.
+    pub method: Method,
+    /// AUSE: allow EXIT FAILURE MODE if this sanitize fails.
+    pub ause: bool,
+    /// ZNR: zoned drives keep write pointers.
+    pub znr: bool,
+    /// Sampled LBAs to hash before and read after (0 = no verification).
+    pub verify: u32,
+}
+
+/// Which service actions the drive offers (RSOC per service action).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SupportReport {
+    /// One entry per SA: name, support, recommended timeout.
+    pub service_actions: Vec<SaSupport>,
+}
+
+/// Support of one service action.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SaSupport {
+    /// The service action.
+    pub service_action: ServiceAction,
+    /// T10 name.
+    pub name: String,
+    /// What RSOC said.
+    pub support: Support,
+    /// Recommended command timeout in seconds (RCTD), if reported.
+    pub recommended_timeout_s: Option<u32>,
+}
+
+impl SupportReport {
+    /// The support of `sa`.
+    pub fn of(&self, sa: ServiceAction) -> Support {
+        self.service_actions
+            .iter()
+            .find(|s| s.service_action == sa)
+            .map(|s| s.support)
+            .unwrap_or(Support::Unknown)
+    }
+}
+
+/// Asks the drive which SANITIZE service actions it supports (protocols.md §D.4).
+pub fn support(t: &mut dyn Transport) -> Result<SupportReport> {
+    let mut v = Vec::new();
+    for sa in ServiceAction::ALL {
+        let (support, timeout) = query::rsoc_one(t, cdb::OPCODE, u16::from(sa.code()))?;
+        v.push(SaSupport {
+            service_action: sa,
+            name: sa.name().into(),
+            support,
+            recommended_timeout_s: timeout,
+        });
+    }
+    Ok(SupportReport { service_actions: v })
+}
+
+/// NIST SP 800-88 Rev. 1 / IEEE 2883-2022 category of a method.
+pub fn category(sa: ServiceAction) -> &'static str {
+    match sa {
+        // SP 800-88r1 Tables A-7/A-8 (SCSI): all three SANITIZE variants are Purge;
+        // IEEE 2883 §6 lists them as Purge methods for SCSI.
+        ServiceAction::Overwrite | ServiceAction::BlockErase | ServiceAction::CryptoErase => {
+            "purge"
+        }
+        ServiceAction::ExitFailureMode => "none",
+    }
+}
+
+/// Picks the method: explicit, or auto (crypto > block > overwrite among supported).
+pub fn choose(
+    method: &Method,
+    s: &SupportReport,
+) -> Result<(ServiceAction, Option<OverwriteParameters>)> {
+    Ok(match method {
+        Method::Crypto => (ServiceAction::CryptoErase, None),
+        Method::Block => (ServiceAction::BlockErase, None),
+        Method::Overwrite(p) => (ServiceAction::Overwrite, Some(p.clone())),
+        Method::ExitFailureMode => (ServiceAction::ExitFailureMode, None),
+        Method::Auto => {
+            let pick = [
+                ServiceAction::CryptoErase,
+                ServiceAction::BlockErase,
+                ServiceAction::Overwrite,
+            ]
+            .into_iter()
+            .find(|sa| s.of(*sa) == Support::Supported)
+            .ok_or_else(|| {
+                Error::Unsupported(
+                    "the drive reports no SANITIZE service action (REPORT SUPPORTED OPERATION CODES); \
+                     pick one explicitly to try anyway"
+                        .into(),
+                )
+            })?;
+            let p = (pick == ServiceAction::Overwrite).then(|| OverwriteParameters {
+                invert: false,
+                count: 1,
+                pattern: vec![0; 4],
+            });
+            (pick, p)
+        }
+    })
+}
+
+/// Decided commands for one sanitize.
+#[derive(Debug, Clone, Serialize)]
+pub struct SanitizePlan {
+    /// Chosen service action.
+    pub service_action: ServiceAction,
+    /// NIST/IEEE category.
+    pub category: String,
+    /// Capacity before.
+    pub capacity: Option<Capacity>,
+    /// LBAs sampled for verification.
+    pub sample_lbas: Vec<u64>,
+    /// The SANITIZE CDB.
+    #[serde(skip)]
+    pub cdb: [u8; 10],
+    /// Its parameter list.
+    #[serde(skip)]
+    pub params: Vec<u8>,
+    /// State-changing commands for `--dry-run` and the record.
+    pub commands: Vec<PlannedCommand>,
+    /// Support probe result.
+    pub support: SupportReport,
+}
+
+/// Where the drive stands before we start.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Precondition {
+    /// Ready.
+    Ready,
+    /// A sanitize is already running (e.g. after a power cycle): watch it with `sgctl wait`.
+    InProgress(Option<f64>),
+    /// A previous sanitize failed (31/03).
+    Failed,
+    /// Medium format corrupted (31/00).
+    FormatCorrupt,
+}
+
+/// Looks at the drive's pending condition without changing anything.
+pub fn precondition(t: &mut dyn Transport) -> Result<Precondition> {
+    // Twice: the first REQUEST SENSE may only report and clear a unit attention.
+    for _ in 0..2 {
+        let s = match query::request_sense(t) {
+            Ok(s) => s,
+            Err(Error::Sense(s)) => Some(*s),
+            Err(e) => return Err(e),
+        };
+        let Some(s) = s else {
+            return Ok(Precondition::Ready);
+        };
+        match (s.key, s.asc, s.ascq) {
+            (SenseKey::UnitAttention, _, _) => continue,
+            (_, 0x04, 0x1b) | (_, 0x04, 0x04) => {
+                return Ok(Precondition::InProgress(s.progress_percent()))
+            }
+            (_, 0x31, 0x03) => return Ok(Precondition::Failed),
+            (_, 0x31, 0x00) => return Ok(Precondition::FormatCorrupt),
+            _ => return Ok(Precondition::Ready),
+        }
+    }
+    Ok(Precondition::Ready)
+}
+
+/// A small deterministic generator for sampling LBAs (xorshift64*; no crypto needed).
+fn sample_lbas(last_lba: u64, n: u32, seed: u64) -> Vec<u64> {
+    let mut v = Vec::new();
+    if n == 0 {
+        return v;
+    }
+    v.push(0);
+    if n >= 2 && last_lba > 0 {
+        v.push(last_lba);
+    }
+    let mut x = seed | 1;
+    let mut tries = 0;
+    while (v.len() as u64) < u64::from(n).min(last_lba.saturating_add(1)) && tries < 10 * n {
+        tries += 1;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        let r = x.wrapping_mul(0x2545_f491_4f6c_dd1d) % last_lba.saturating_add(1);
+        if !v.contains(&r) {
+            v.push(r);
+        }
+    }
+    v
+}
+
+/// Plans a sanitize with read-only queries.
+pub fn plan(t: &mut dyn Transport, o: &SanitizeOptions, seed: u64) -> Result<SanitizePlan> {
+    let sup = support(t)?;
+    let (sa, ow) = choose(&o.method, &sup)?;
+    if sup.of(sa) == Support::NotSupported {
+        return Err(Error::Unsupported(format!(
+            "the drive does not support SANITIZE {} (REPORT SUPPORTED OPERATION CODES)",
+            sa.name()
+        )));
+    }
+    let capacity = if sa == ServiceAction::ExitFailureMode {
+        None
+    } else {
+        match query::read_capacity16(t) {
+            Ok(c) => Some(c),
+            // A drive in sanitize failure mode (31/03) or with a corrupt format (31/00)
+            // refuses medium access; a new sanitize is the way out, so plan without capacity.
+            Err(e) if e.sense().is_some_and(|s| s.asc == 0x31) => None,
+            Err(e) => return Err(e),
+        }
+    };
+    if capacity.is_none() && o.verify > 0 && sa != ServiceAction::ExitFailureMode {
+        return Err(Error::InvalidArgument(
+            "--verify needs readable capacity, but the drive refuses medium access (31/xx); \
+             sanitize once without --verify to leave that state"
+                .into(),
+        ));
+    }
+    let lb = match capacity {
+        Some(c) => c.block_len,
+        None => query::mode_sense10(t, 0x01)
+            .map(|m| m.block_len)
+            .unwrap_or(512),
+    };
+    let (c, p) = cdb::build(sa, true, o.ause, o.znr, ow.as_ref().map(|p| (p, lb)))?;
+    let sample = match capacity {
+        Some(cap) if o.verify > 0 => sample_lbas(cap.last_lba, o.verify, seed),
+        _ => vec![],
+    };
+    Ok(SanitizePlan {
+        service_action: sa,
+        category: category(sa).into(),
+        capacity,
+        sample_lbas: sample,
+        cdb: c,
+        params: p.clone(),
+        commands: vec![PlannedCommand::new(
+            &format!("SANITIZE {}", sa.name()),
+            &c,
+            &p,
+        )],
+        support: sup,
+    })
+}
+
+/// One sampled block in the verification.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Sample {
+    /// LBA.
+    pub lba: u64,
+    /// SHA-256 of the block before (hex), or why it could not be read.
+    pub before_sha256: Option<String>,
+    /// SHA-256 after, or None when unreadable after (e.g. MEDIUM ERROR after block erase).
+    pub after_sha256: Option<String>,
+    /// `changed`, `unreadable_after`, `survived`, `inconclusive_blank` (uniform before and
+    /// unchanged: nothing to tell), `unreadable_before`.
+    pub outcome: String,
+}
+
+/// Verification result: only hashes, never data.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct Verification {
+    /// Samples.
+    pub samples: Vec<Sample>,
+    /// Count of samples whose content survived the purge.
+    pub survived: usize,
+    /// Pass = nothing survived and at least one sample was conclusive.
+    pub passed: bool,
+}
+
+fn read_block(t: &mut dyn Transport, lba: u64, lb: u32) -> Result<Vec<u8>> {
+    let mut buf = vec![0u8; lb as usize];
+    let c = t.execute(
+        &read16(lba, 1, RwFlags::default()),
+        DataBuf::In(&mut buf),
+        DEFAULT_TIMEOUT,
+    )?;
+    crate::transport::check(&c)?;
+    Ok(buf)
+}
+
+/// Hashes the sampled blocks before the purge: `(lba, hash, uniform)`.
+pub fn hash_before(t: &mut dyn Transport, p: &SanitizePlan) -> Vec<(u64, Option<String>, bool)> {
+    let lb = p.capacity.map(|c| c.block_len).unwrap_or(512);
+    p.sample_lbas
+        .iter()
+        .map(|&lba| match read_block(t, lba, lb) {
+            Ok(b) => {
+                let uniform = b.windows(2).all(|w| w[0] == w[1]);
+                (lba, Some(hex32(&Sha256::digest(&b))), uniform)
+            }
+            Err(_) => (lba, None, false),
+        })
+        .collect()
+}
+
+fn hex32(d: &[u8]) -> String {
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Reads the samples again and compares.
+pub fn verify_after(
+    t: &mut dyn Transport,
+    lb: u32,
+    before: &[(u64, Option<String>, bool)],
+) -> Verification {
+    let mut v = Verification::default();
+    for (lba, bh, uniform) in before {
+        let after = read_block(t, *lba, lb)
+            .ok()
+            .map(|b| hex32(&Sha256::digest(&b)));
+        let outcome = match (bh, &after) {
+            (None, _) => "unreadable_before",
+            (Some(_), None) => "unreadable_after",
+            (Some(b), Some(a)) if a == b && *uniform => "inconclusive_blank",
+            (Some(b), Some(a)) if a == b => "survived",
+            _ => "changed",
+        };
+        if outcome == "survived" {
+            v.survived += 1;
+        }
+        v.samples.push(Sample {
+            lba: *lba,
+            before_sha256: bh.clone(),
+            after_sha256: after,
+            outcome: outcome.into(),
+        });
+    }
+    let conclusive = v
+        .samples
+        .iter()
+        .any(|s| s.outcome == "changed" || s.outcome == "unreadable_after");
+    v.passed = v.survived == 0 && conclusive;
+    v
+}
+
+/// Sends the SANITIZE (IMMED). Maps refusals to errors that explain the way out.
+pub fn start(t: &mut dyn Transport, p: &SanitizePlan, ause: bool, trail: &mut Trail) -> Result<()> {
+    let r = if p.params.is_empty() {
+        crate::transport::run_none(t, &p.cdb, Duration::from_secs(60))
+    } else {
+        run_out(t, &p.cdb, &p.params, Duration::from_secs(60))
+    };
+    r.map_err(|e| {
+        if let Some(s) = e.sense() {
+            trail.push(&format!("SANITIZE {}", p.service_action.name()), s);
+            if s.key == SenseKey::IllegalRequest && s.asc == 0x24 {
+                return match p.service_action {
+                    ServiceAction::ExitFailureMode => Error::Refused(format!(
+                        "EXIT FAILURE MODE refused ({s}): the failed sanitize ran with AUSE=0, so the only way out \
+                         is another sanitize that completes — run it again without --ause"
+                    )),
+                    _ if ause => Error::Unsupported(format!(
+                        "SANITIZE {} refused ({s}); if a previous sanitize failed with AUSE=0, retry without --ause",
+                        p.service_action.name()
+                    )),
+                    _ => Error::Unsupported(format!(
+                        "the drive refused SANITIZE {} ({s})",
+                        p.service_action.name()
+                    )),
+                };
+            }
+        }
+        e
+    })
+}
+
+/// How a sanitize ended.
+#[derive(Debug, Clone, Serialize)]
+pub struct SanitizeOutcome {
+    /// `completed`, `failed: ...`, `interrupted`.
+    pub ended: String,
+    /// True only if the drive completed cleanly and the post-checks pass.
+    pub success: bool,
+    /// The advice when it failed.
+    pub advice: Option<String>,
+    /// Verification, if requested.
+    pub verification: Option<Verification>,
+}
+
+/// Polls to the end, checks the drive is clean and verifies samples.
+pub fn finish(
+    t: &mut dyn Transport,
+    p: &SanitizePlan,
+    ause: bool,
+    before: &[(u64, Option<String>, bool)],
+    cfg: &PollConfig,
+    trail: &mut Trail,
+    progress: &mut dyn FnMut(Option<f64>),
+) -> Result<SanitizeOutcome> {
+    let end = poll::poll(t, cfg, trail, progress)?;
+    match end {
+        PollEnd::Interrupted => {
+            return Ok(SanitizeOutcome {
+                ended: "interrupted".into(),
+                success: false,
+                advice: Some(format!(
+                    "the sanitize continues on the drive (it cannot be cancelled); watch it with `sgctl wait {}`",
+                    t.address()
+                )),
+                verification: None,
+            })
+        }
+        PollEnd::Failed(s) => {
+            let advice = if s.asc == 0x31 && s.ascq == 0x03 {
+                Some(if ause {
+                    format!(
+                        "the sanitize failed; the drive refuses medium access until it leaves failure mode: \
+                         `sgctl sanitize {} --exit-failure-mode` (allowed because AUSE was set), or run a sanitize again",
+                        t.address()
+                    )
+                } else {
+                    "the sanitize failed with AUSE=0 (restricted): EXIT FAILURE MODE is not allowed; \
+                     the only way out is another sanitize that completes — run it again"
+                        .to_string()
+                })
+            } else {
+                None
+            };
+            return Ok(SanitizeOutcome {
+                ended: format!("failed: {s}"),
+                success: false,
+                advice,
+                verification: None,
+            });
+        }
+        PollEnd::Done => {}
+    }
+    // Clean final state: one more REQUEST SENSE must be clean and the medium readable.
+    let again = poll::classify(query::request_sense(t)?.as_ref());
+    if again != poll::Condition::Clean {
+        return Ok(SanitizeOutcome {
+            ended: "completed, but the drive still reports a condition".into(),
+            success: false,
+            advice: None,
+            verification: None,
+        });
+    }
+    let verification = if p.service_action == ServiceAction::ExitFailureMode {
+        None
+    } else {
+        let cap = query::read_capacity16(t)?;
+        (!before.is_empty()).then(|| verify_after(t, cap.block_len, before))
+    };
+    let ok = verification.as_ref().is_none_or(|v| v.passed);
+    Ok(SanitizeOutcome {
+        ended: "completed".into(),
+        success: ok,
+        advice: (!ok).then(|| {
+            "sampled blocks still hold their old contents: the drive did not purge them".to_string()
+        }),
+        verification,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::mockdrive::{MockDrive, Op};
+    use crate::scsi::read_write::READ_16;
+
+    fn opts(m: Method, verify: u32) -> SanitizeOptions {
+        SanitizeOptions {
+            method: m,
+            ause: false,
+            znr: false,
+            verify,
+        }
+    }
+
+    fn run(d: &mut MockDrive, o: &SanitizeOptions) -> Result<SanitizeOutcome> {
+        assert_eq!(precondition(d)?, Precondition::Ready);
+        let p = plan(d, o, 42)?;
+        let before = hash_before(d, &p);
+        let mut trail = Trail::default();
+        start(d, &p, o.ause, &mut trail)?;
+        finish(
+            d,
+            &p,
+            o.ause,
+            &before,
+            &PollConfig::immediate(),
+            &mut trail,
+            &mut |_| {},
+        )
+    }
+
+    #[test]
+    fn auto_picks_crypto_then_block_then_overwrite() {
+        let mut d = MockDrive::new();
+        let p = plan(&mut d, &opts(Method::Auto, 0), 1).unwrap();
+        assert_eq!(p.service_action, ServiceAction::CryptoErase);
+        assert_eq!(p.commands[0].cdb, "48 83 00 00 00 00 00 00 00 00");
+        d.st().supported_sa = vec![1, 2];
+        assert_eq!(
+            plan(&mut d, &opts(Method::Auto, 0), 1)
+                .unwrap()
+                .service_action,
+            ServiceAction::BlockErase
+        );
+        d.st().supported_sa = vec![1];
+        let p = plan(&mut d, &opts(Method::Auto, 0), 1).unwrap();
+        assert_eq!(p.service_action, ServiceAction::Overwrite);
+        assert_eq!(p.params, vec![1, 0, 0, 4, 0, 0, 0, 0]);
+        d.st().supported_sa = vec![];
+        assert!(matches!(
+            plan(&mut d, &opts(Method::Auto, 0), 1),
+            Err(Error::Unsupported(_))
+        ));
+        assert!(matches!(
+            plan(&mut d, &opts(Method::Crypto, 0), 1),
+            Err(Error::Unsupported(_))
+        ));
+    }
+
+    #[test]
+    fn crypto_erase_verified() {
+        let mut d = MockDrive::new();
+        let out = run(&mut d, &opts(Method::Crypto, 8)).unwrap();
+        assert!(out.success, "{out:?}");
+        let v = out.verification.unwrap();
+        assert_eq!(v.samples.len(), 8);
+        assert_eq!(v.samples[0].lba, 0);
+        assert_eq!(v.samples[1].lba, (1 << 20) - 1);
+        assert!(v.samples.iter().all(|s| s.outcome == "changed"));
+        let reads = d.opcodes().iter().filter(|o| **o == READ_16).count();
+        assert_eq!(reads, 16);
+    }
+
+    #[test]
+    fn a_drive_that_does_not_erase_fails_verification() {
+        let mut d = MockDrive::new();
+        d.st().noop_sanitize = true;
+        let out = run(&mut d, &opts(Method::Block, 4)).unwrap();
+        assert!(!out.success);
+        assert_eq!(out.verification.unwrap().survived, 4);
+    }
+
+    #[test]
+    fn failed_sanitize_then_exit_failure_mode() {
+        let mut d = MockDrive::new();
+        d.st().fail_sanitize = true;
+        let mut o = opts(Method::Block, 0);
+        o.ause = true;
+        let out = run(&mut d, &o).unwrap();
+        assert!(!out.success);
+        assert!(out.ended.contains("31/03"), "{}", out.ended);
+        assert!(out.advice.unwrap().contains("--exit-failure-mode"));
+        assert_eq!(precondition(&mut d).unwrap(), Precondition::Failed);
+        d.st().fail_sanitize = false;
+        let p = plan(&mut d, &opts(Method::ExitFailureMode, 0), 1).unwrap();
+        start(&mut d, &p, false, &mut Trail::default()).unwrap();
+        assert_eq!(d.st().op, Op::Idle);
+    }
+
+    #[test]
+    fn restricted_failure_refuses_exit_and_explains() {
+        let mut d = MockDrive::new();
+        d.st().fail_sanitize = true;
+        let out = run(&mut d, &opts(Method::Crypto, 0)).unwrap();
+        assert!(out.advice.unwrap().contains("AUSE=0"));
+        let p = plan(&mut d, &opts(Method::ExitFailureMode, 0), 1).unwrap();
+        let e = start(&mut d, &p, false, &mut Trail::default()).unwrap_err();
+        assert!(matches!(e, Error::Refused(_)), "{e}");
+        assert!(e.to_string().contains("another sanitize"));
+        // The way out: a sanitize that completes.
+        d.st().fail_sanitize = false;
+        let p = plan(&mut d, &opts(Method::Crypto, 0), 1).unwrap();
+        let mut trail = Trail::default();
+        start(&mut d, &p, false, &mut trail).unwrap();
+        let out = finish(
+            &mut d,
+            &p,
+            false,
+            &[],
+            &PollConfig::immediate(),
+            &mut trail,
+            &mut |_| {},
+        )
+        .unwrap();
+        assert!(out.success);
+    }
+
+    #[test]
+    fn power_cycle_during_sanitize_resumes_polling() {
+        let mut d = MockDrive::new();
+        d.st().steps = 6;
+        let o = opts(Method::Crypto, 2);
+        let p = plan(&mut d, &o, 7).unwrap();
+        let before = hash_before(&mut d, &p);
+        let mut trail = Trail::default();
+        start(&mut d, &p, false, &mut trail).unwrap();
+        let dd = d.clone();
+        let mut n = 0;
+        let out = finish(
+            &mut d,
+            &p,
+            false,
+            &before,
+            &PollConfig::immediate(),
+            &mut trail,
+            &mut |_| {
+                n += 1;
+                if n == 2 {
+                    dd.power_cycle();
+                }
+            },
+        )
+        .unwrap();
+        assert!(out.success, "{out:?}");
+        assert!(trail.0.iter().any(|e| e.asc == 0x29), "{:?}", trail.0);
+        // After a power cycle with the sanitize still running, the precondition says so.
+        let mut d = MockDrive::new();
+        d.st().steps = 6;
+        let p = plan(&mut d, &o, 7).unwrap();
+        start(&mut d, &p, false, &mut Trail::default()).unwrap();
+        d.power_cycle();
+        assert!(matches!(
+            precondition(&mut d).unwrap(),
+            Precondition::InProgress(_)
+        ));
+    }
+
+    #[test]
+    fn sampling_is_bounded_and_distinct() {
+        assert_eq!(sample_lbas(0, 5, 3), vec![0]);
+        assert_eq!(sample_lbas(1, 5, 3).len(), 2);
+        let v = sample_lbas(1_000_000, 16, 99);
+        assert_eq!(v.len(), 16);
+        let mut s = v.clone();
+        s.sort();
+        s.dedup();
+        assert_eq!(s.len(), 16);
+        assert!(v.iter().all(|l| *l <= 1_000_000));
+    }
+}
