@@ -3,6 +3,12 @@
 
 pub mod output;
 
+// --- format and sanitize (issue 7) ---
+pub mod erase;
+pub mod format;
+pub mod sanitize;
+pub mod wait;
+
 use clap::{Parser, Subcommand};
 pub use output::{Ctx, Report};
 
@@ -51,7 +57,12 @@ pub enum Command {
     // --- health and logs (issue 6) ---
 
     // --- format and sanitize (issue 7) ---
-
+    /// Format drives: block size, protection type, capacity (verified; destroys data).
+    Format(format::FormatArgs),
+    /// Sanitize drives: crypto/block erase or overwrite (verified, recorded; destroys data).
+    Sanitize(sanitize::SanitizeArgs),
+    /// Watch a running format or sanitize until it ends.
+    Wait(wait::WaitArgs),
     // --- TCG (issue 8) ---
 }
 
@@ -68,7 +79,9 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         // --- health and logs ---
 
         // --- format and sanitize ---
-
+        Command::Format(a) => format::run(ctx, a),
+        Command::Sanitize(a) => sanitize::run(ctx, a),
+        Command::Wait(a) => wait::run(ctx, a),
         // --- TCG ---
     }
 }

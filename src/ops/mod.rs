@@ -1,10 +1,12 @@
 //! High-level jobs: safety gate → plan → execute with progress → verify → report.
 
 // --- format and sanitize (issue 7) ---
+pub mod fleet;
 pub mod format;
 #[cfg(test)]
 pub(crate) mod mockdrive;
 pub mod poll;
 pub mod query;
+pub mod record;
 pub mod safety;
 pub mod sanitize;

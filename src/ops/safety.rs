@@ -506,6 +506,18 @@ impl<T: Transport> Transport for ReadOnly<T> {
     }
 }
 
+/// A borrowed transport as an owned one (so [`ReadOnly`] can wrap `&mut dyn Transport`).
+pub struct ByRef<'a>(pub &'a mut dyn Transport);
+
+impl Transport for ByRef<'_> {
+    fn execute(&mut self, cdb: &[u8], data: DataBuf<'_>, timeout: Duration) -> Result<Completion> {
+        self.0.execute(cdb, data, timeout)
+    }
+    fn address(&self) -> String {
+        self.0.address()
+    }
+}
+
 /// A command a job would send, for `--dry-run` listings and the record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PlannedCommand {

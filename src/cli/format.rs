@@ -1,0 +1,155 @@
+//! `sgctl format DEVICE... --block-size N [--pi T] [--pi-interval-exponent E]
+//! [--capacity BLOCKS|PCT%] [--fast] [--recover]`.
+
+use crate::cli::erase::{run_jobs, Job, SafetyArgs};
+use crate::cli::{Ctx, Report};
+use crate::error::{Error, Result};
+use crate::exit;
+use crate::ops::format::{self, CapacityRequest, FormatOptions, FormatPlan};
+use crate::ops::poll::{PollConfig, Trail};
+use crate::ops::record::JobRecord;
+use crate::ops::safety::{Cleared, PlannedCommand};
+use crate::scsi::format_unit::ProtectionType;
+use crate::transport::Transport;
+
+/// Format drives: change logical block size, protection (PI) type and capacity, verified
+/// afterwards with READ CAPACITY(16). Destroys all data; passes the safety gate.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+The drive keeps formatting if sgctl is interrupted (Ctrl-C); watch it again with `sgctl wait DEVICE`.
+A drive that ends up with another block size, protection or capacity than requested is a failure (exit 5).
+Audit records go to --audit-log, else $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl.")]
+pub struct FormatArgs {
+    /// Drives to format (several run in parallel, capped per HBA).
+    #[arg(value_name = "DEVICE", required = true)]
+    pub devices: Vec<String>,
+    /// New logical block size in bytes (512, 520, 4096, ...). Optional only with --recover.
+    #[arg(long, value_name = "BYTES")]
+    pub block_size: Option<u32>,
+    /// Protection information type (0 = none).
+    #[arg(long, value_name = "0|1|2|3", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub pi: u8,
+    /// Protection interval exponent (types 2 and 3): 2^E PI intervals per logical block.
+    #[arg(long, value_name = "E", default_value_t = 0)]
+    pub pi_interval_exponent: u8,
+    /// Capacity: a number of logical blocks, or a percentage of the current capacity ("80%").
+    #[arg(long, value_name = "BLOCKS|PCT%")]
+    pub capacity: Option<CapacityRequest>,
+    /// Fast format (FFMT=1): unwritten blocks read back with unspecified data.
+    #[arg(long)]
+    pub fast: bool,
+    /// Recover a drive reporting "medium format corrupted" (31/00) by formatting it again.
+    #[arg(long)]
+    pub recover: bool,
+    /// Safety options.
+    #[command(flatten)]
+    pub safety: SafetyArgs,
+}
+
+struct FormatJob {
+    opts: FormatOptions,
+    plan: Option<FormatPlan>,
+}
+
+impl Job for FormatJob {
+    fn name(&self) -> &'static str {
+        "format"
+    }
+
+    fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
+        let p = format::plan(t, &self.opts)?;
+        rec.method = Some("FORMAT UNIT".into());
+        // A FORMAT UNIT without security initialize is not a sanitization method.
+        rec.nist_sp_800_88_category = Some("none".into());
+        rec.ieee_2883_category = Some("none".into());
+        let cmds = p.commands.clone();
+        self.plan = Some(p);
+        Ok(cmds)
+    }
+
+    fn execute(
+        &mut self,
+        t: &mut dyn Transport,
+        rec: &mut JobRecord,
+        cleared: &Cleared,
+        poll: &PollConfig,
+        progress: &mut dyn FnMut(Option<f64>),
+    ) -> Result<u8> {
+        let p = self
+            .plan
+            .as_ref()
+            .ok_or_else(|| Error::InvalidArgument("format was not planned".into()))?;
+        let mut trail = Trail::default();
+        let r = format::start(t, p, &mut trail);
+        rec.sense_trail = trail.0.clone();
+        let without_sp = r?;
+        let out = format::finish(t, &p.expect, poll, &mut trail, progress);
+        rec.sense_trail = trail.0;
+        let mut out = out?;
+        out.mode_select_without_sp = without_sp;
+        rec.after = serde_json::to_value(&out).unwrap_or_default();
+        if out.ended == "interrupted" {
+            rec.outcome = "interrupted".into();
+            rec.advice = Some(format!(
+                "the format continues on the drive; watch it with `sgctl wait {}`",
+                t.address()
+            ));
+            return Ok(exit::OTHER);
+        }
+        if out.ended != "completed" {
+            rec.outcome = "failed".into();
+            rec.message = Some(format!("FORMAT UNIT {}", out.ended));
+            rec.advice = Some(format!(
+                "the medium may be left corrupt (31/00); format again with `sgctl format {} --recover`",
+                t.address()
+            ));
+            return Ok(exit::COMMAND);
+        }
+        // Ask the kernel to re-read the capacity on every path (not for virtual drives).
+        if !t.address().starts_with("sim:") {
+            let hctls: Vec<String> = cleared
+                .paths
+                .iter()
+                .filter_map(|p| p.hctl.clone())
+                .collect();
+            let errs = format::rescan(&hctls);
+            if !errs.is_empty() {
+                rec.advice = Some(format!("kernel rescan failed: {}", errs.join("; ")));
+            }
+        }
+        if !out.mismatches.is_empty() {
+            rec.outcome = "check_failed".into();
+            rec.message = Some(format!(
+                "the drive did not format as requested: {}",
+                out.mismatches.join("; ")
+            ));
+            return Ok(exit::CHECK_FAILED);
+        }
+        rec.outcome = "success".into();
+        Ok(exit::OK)
+    }
+}
+
+/// Runs `sgctl format`.
+pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
+    if args.block_size.is_none() && !args.recover {
+        return Err(
+            Error::InvalidArgument("--block-size is required (or --recover)".into()).into(),
+        );
+    }
+    let opts = FormatOptions {
+        block_size: args.block_size,
+        protection: ProtectionType::from_number(args.pi)?,
+        pi_exponent: args.pi_interval_exponent,
+        capacity: args.capacity.unwrap_or(CapacityRequest::Max),
+        fast: args.fast,
+        recover: args.recover,
+    };
+    let params = serde_json::to_value(&opts).unwrap_or_default();
+    run_jobs(ctx, &args.devices, &args.safety, params, || {
+        Box::new(FormatJob {
+            opts: opts.clone(),
+            plan: None,
+        })
+    })
+}

@@ -1,0 +1,275 @@
+//! `sgctl sanitize DEVICE... --crypto | --block | --overwrite [...] | --exit-failure-mode |
+//! --method auto`, and `sgctl sanitize --support DEVICE`.
+
+use crate::cli::erase::{run_jobs, Job, SafetyArgs};
+use crate::cli::{Ctx, Report};
+use crate::error::{Error, Result};
+use crate::exit;
+use crate::ops::poll::{PollConfig, Trail};
+use crate::ops::query;
+use crate::ops::record::JobRecord;
+use crate::ops::safety::{Cleared, PlannedCommand};
+use crate::ops::sanitize::{self as san, Method, Precondition, SanitizeOptions, SanitizePlan};
+use crate::scsi::sanitize::{OverwriteParameters, ServiceAction};
+use crate::transport::Transport;
+use std::time::SystemTime;
+
+/// Sanitize drives (SBC-4 SANITIZE): purge all user data, verified and recorded.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Methods: --crypto (change the media key), --block (erase all blocks), --overwrite (write a pattern),
+--method auto (strongest purge the drive supports, fastest first: crypto > block > overwrite).
+A sanitize cannot be stopped: it resumes after a power cycle. Ctrl-C only stops watching;
+`sgctl wait DEVICE` watches again. After a failure (31/03) use --exit-failure-mode if the failed
+sanitize had --ause, otherwise run a sanitize again.
+Audit records go to --audit-log, else $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl.")]
+pub struct SanitizeArgs {
+    /// Drives to sanitize (several run in parallel, capped per HBA).
+    #[arg(value_name = "DEVICE", required = true)]
+    pub devices: Vec<String>,
+    /// Only report which sanitize methods the drive supports.
+    #[arg(long)]
+    pub support: bool,
+    /// CRYPTOGRAPHIC ERASE.
+    #[arg(long, group = "m")]
+    pub crypto: bool,
+    /// BLOCK ERASE.
+    #[arg(long, group = "m")]
+    pub block: bool,
+    /// OVERWRITE with --pattern (default 4 zero bytes), --passes, --invert.
+    #[arg(long, group = "m")]
+    pub overwrite: bool,
+    /// EXIT FAILURE MODE: leave the failure state of a sanitize that ran with --ause.
+    #[arg(long, group = "m")]
+    pub exit_failure_mode: bool,
+    /// `auto`: strongest supported purge (crypto > block > overwrite).
+    #[arg(long, group = "m", value_name = "auto", value_parser = ["auto"])]
+    pub method: Option<String>,
+    /// Overwrite pattern in hex (1..block size bytes).
+    #[arg(long, value_name = "HEX", requires = "overwrite")]
+    pub pattern: Option<String>,
+    /// Overwrite passes (1..31).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=31))]
+    pub passes: u8,
+    /// Invert the pattern between passes.
+    #[arg(long, requires = "overwrite")]
+    pub invert: bool,
+    /// AUSE: allow EXIT FAILURE MODE if this sanitize fails.
+    #[arg(long)]
+    pub ause: bool,
+    /// ZNR: zoned drives keep their write pointers.
+    #[arg(long)]
+    pub znr: bool,
+    /// Hash N sampled blocks (first, last, random) before and read them after; the purge
+    /// passes only if none survived. Only hashes are recorded.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub verify: u32,
+    /// Safety options.
+    #[command(flatten)]
+    pub safety: SafetyArgs,
+}
+
+fn parse_hex(s: &str) -> Result<Vec<u8>> {
+    let s = s.trim().trim_start_matches("0x").replace([' ', ':'], "");
+    if s.is_empty() || s.len() % 2 != 0 {
+        return Err(Error::InvalidArgument(format!(
+            "--pattern {s:?}: give an even number of hex digits"
+        )));
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| {
+                Error::InvalidArgument(format!("--pattern: bad hex {:?}", &s[i..i + 2]))
+            })
+        })
+        .collect()
+}
+
+struct SanitizeJob {
+    opts: SanitizeOptions,
+    plan: Option<SanitizePlan>,
+    seed: u64,
+}
+
+impl Job for SanitizeJob {
+    fn name(&self) -> &'static str {
+        "sanitize"
+    }
+
+    fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
+        match san::precondition(t)? {
+            Precondition::InProgress(p) => {
+                return Err(Error::Refused(format!(
+                    "a sanitize or format is already running on this drive ({}); watch it with `sgctl wait {}`",
+                    p.map(|p| format!("{p:.1}%")).unwrap_or_else(|| "no progress reported".into()),
+                    t.address()
+                )))
+            }
+            Precondition::Failed if self.opts.method != Method::ExitFailureMode => {
+                rec.message = Some(
+                    "the drive is in sanitize failure mode (31/03); a sanitize that completes clears it".into(),
+                );
+            }
+            _ => {}
+        }
+        let p = san::plan(t, &self.opts, self.seed)?;
+        rec.method = Some(p.service_action.name().into());
+        rec.nist_sp_800_88_category = Some(p.category.clone());
+        rec.ieee_2883_category = Some(p.category.clone());
+        let cmds = p.commands.clone();
+        self.plan = Some(p);
+        Ok(cmds)
+    }
+
+    fn execute(
+        &mut self,
+        t: &mut dyn Transport,
+        rec: &mut JobRecord,
+        _cleared: &Cleared,
+        poll: &PollConfig,
+        progress: &mut dyn FnMut(Option<f64>),
+    ) -> Result<u8> {
+        let p = self
+            .plan
+            .as_ref()
+            .ok_or_else(|| Error::InvalidArgument("sanitize was not planned".into()))?;
+        let before = san::hash_before(t, p);
+        let mut trail = Trail::default();
+        let r = san::start(t, p, self.opts.ause, &mut trail);
+        rec.sense_trail = trail.0.clone();
+        r?;
+        let out = san::finish(t, p, self.opts.ause, &before, poll, &mut trail, progress);
+        rec.sense_trail = trail.0;
+        let out = out?;
+        rec.verification = out.verification.clone();
+        rec.advice = out.advice.clone();
+        Ok(if out.success {
+            rec.outcome = "success".into();
+            exit::OK
+        } else if out.ended == "interrupted" {
+            rec.outcome = "interrupted".into();
+            exit::OTHER
+        } else if out.ended == "completed" {
+            rec.outcome = "check_failed".into();
+            rec.message = Some("verification failed: sampled data survived".into());
+            exit::CHECK_FAILED
+        } else {
+            rec.outcome = "failed".into();
+            rec.message = Some(format!("SANITIZE {}", out.ended));
+            exit::COMMAND
+        })
+    }
+}
+
+/// Runs `sgctl sanitize`.
+pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
+    if args.support {
+        return support(ctx, &args.devices);
+    }
+    let method = if args.crypto {
+        Method::Crypto
+    } else if args.block {
+        Method::Block
+    } else if args.overwrite {
+        Method::Overwrite(OverwriteParameters {
+            invert: args.invert,
+            count: args.passes,
+            pattern: match &args.pattern {
+                Some(h) => parse_hex(h)?,
+                None => vec![0; 4],
+            },
+        })
+    } else if args.exit_failure_mode {
+        Method::ExitFailureMode
+    } else if args.method.is_some() {
+        Method::Auto
+    } else {
+        return Err(Error::InvalidArgument(
+            "pick a method: --crypto, --block, --overwrite, --exit-failure-mode or --method auto"
+                .into(),
+        )
+        .into());
+    };
+    let opts = SanitizeOptions {
+        method,
+        ause: args.ause,
+        znr: args.znr,
+        verify: args.verify,
+    };
+    let params = serde_json::to_value(&opts).unwrap_or_default();
+    let seed = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1);
+    let mut n = 0u64;
+    run_jobs(ctx, &args.devices, &args.safety, params, || {
+        n += 1;
+        Box::new(SanitizeJob {
+            opts: opts.clone(),
+            plan: None,
+            seed: seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        })
+    })
+}
+
+fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
+    let mut all = Vec::new();
+    let mut text = String::new();
+    for d in devices {
+        let mut t = crate::device::open_with(d, ctx.verbose)?;
+        let r = san::support(&mut *t)?;
+        let wacereq = query::vpd(&mut *t, 0xb1)
+            .ok()
+            .and_then(|p| p.get(7).copied());
+        text.push_str(&format!("{d}:\n"));
+        for s in &r.service_actions {
+            text.push_str(&format!(
+                "  {:<22} {:<14}{}\n",
+                s.name,
+                format!("{:?}", s.support).to_lowercase(),
+                s.recommended_timeout_s
+                    .map(|t| format!(" recommended timeout {t} s"))
+                    .unwrap_or_default()
+            ));
+        }
+        let best = [
+            ServiceAction::CryptoErase,
+            ServiceAction::BlockErase,
+            ServiceAction::Overwrite,
+        ]
+        .into_iter()
+        .find(|sa| r.of(*sa) == query::Support::Supported);
+        text.push_str(&format!(
+            "  --method auto would use: {}\n",
+            best.map(|b| b.name())
+                .unwrap_or("nothing (no method reported)")
+        ));
+        all.push(serde_json::json!({
+            "device": d,
+            "sanitize": r,
+            "auto_method": best.map(|b| b.name()),
+            "block_device_characteristics_byte7": wacereq,
+        }));
+    }
+    let dev = (devices.len() == 1).then(|| devices[0].clone());
+    Ok(Report::new(
+        dev.as_deref(),
+        &serde_json::json!({ "drives": all }),
+        text,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_patterns() {
+        assert_eq!(parse_hex("a55a").unwrap(), vec![0xa5, 0x5a]);
+        assert_eq!(parse_hex("0x00ff").unwrap(), vec![0, 0xff]);
+        assert!(parse_hex("abc").is_err());
+        assert!(parse_hex("zz").is_err());
+        assert!(parse_hex("").is_err());
+    }
+}

@@ -1,0 +1,220 @@
+//! The per-drive job record: what the audit log's end record points to and what
+//! `--certificate` writes. Data first (JSON); [`JobRecord::render_text`] is a view of it.
+//!
+//! Contents follow what a sanitization certificate needs (NIST SP 800-88 Rev. 1 §4.7 and
+//! Appendix G "sample certificate"; IEEE 2883-2022): drive identity, method and category,
+//! times, tool and host, verification — plus the sense trail so a reviewer can see what the
+//! drive said. Sampled data never goes in: only SHA-256 hashes.
+
+use crate::ops::poll::TrailEntry;
+use crate::ops::query::{Capacity, Identity};
+use crate::ops::safety::{PathInfo, PlannedCommand};
+use crate::ops::sanitize::Verification;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// Drive identity as recorded.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DriveInfo {
+    /// Vendor.
+    pub vendor: String,
+    /// Model.
+    pub model: String,
+    /// Serial number.
+    pub serial: String,
+    /// LU name (NAA) in hex.
+    pub wwn: Option<String>,
+    /// Firmware revision.
+    pub firmware: String,
+    /// Capacity in bytes before the job (None when unreadable, e.g. format corrupt).
+    pub capacity_bytes: Option<u64>,
+    /// Logical block length before the job.
+    pub logical_block_length: Option<u32>,
+}
+
+impl DriveInfo {
+    /// From INQUIRY/VPD and READ CAPACITY(16).
+    pub fn new(id: &Identity, cap: Option<&Capacity>) -> DriveInfo {
+        DriveInfo {
+            vendor: id.vendor.clone(),
+            model: id.model.clone(),
+            serial: id.serial.clone(),
+            wwn: id.wwn.clone(),
+            firmware: id.firmware.clone(),
+            capacity_bytes: cap.map(|c| c.bytes()),
+            logical_block_length: cap.map(|c| c.block_len),
+        }
+    }
+}
+
+/// One drive's job record.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct JobRecord {
+    /// Record layout version.
+    pub record_version: u32,
+    /// `format`, `sanitize`, `wait`.
+    pub job: String,
+    /// Audit job id (ties to the audit log).
+    pub job_id: Option<String>,
+    /// Device address used.
+    pub device: String,
+    /// All paths of the drive found by the safety gate.
+    pub paths: Vec<PathInfo>,
+    /// Identity.
+    pub drive: DriveInfo,
+    /// Method (T10 name), e.g. `CRYPTOGRAPHIC ERASE`, `FORMAT UNIT`.
+    pub method: Option<String>,
+    /// NIST SP 800-88 Rev. 1 category: `purge`, `clear`, or `none`.
+    pub nist_sp_800_88_category: Option<String>,
+    /// IEEE 2883-2022 category.
+    pub ieee_2883_category: Option<String>,
+    /// Job parameters as requested.
+    pub parameters: Value,
+    /// State-changing commands sent (or, in a dry run, that would be sent).
+    pub commands: Vec<PlannedCommand>,
+    /// Start time (RFC 3339 UTC).
+    pub started: Option<String>,
+    /// End time.
+    pub ended: Option<String>,
+    /// Duration in seconds.
+    pub duration_s: Option<f64>,
+    /// Sense conditions seen.
+    pub sense_trail: Vec<TrailEntry>,
+    /// Verification.
+    pub verification: Option<Verification>,
+    /// Checks after the job (format: READ CAPACITY(16) after).
+    pub after: Value,
+    /// `success`, `failed`, `check_failed`, `refused`, `unsupported`, `interrupted`, `dry_run`.
+    pub outcome: String,
+    /// What went wrong or what to know.
+    pub message: Option<String>,
+    /// What to do next.
+    pub advice: Option<String>,
+    /// Exit status for this drive.
+    pub exit_status: u8,
+    /// Tool name and version.
+    pub tool: String,
+    /// Git revision of the tool.
+    pub tool_git_revision: String,
+    /// Host name.
+    pub host: String,
+}
+
+impl JobRecord {
+    /// A fresh record for `job` on `device`.
+    pub fn new(job: &str, device: &str) -> JobRecord {
+        JobRecord {
+            record_version: 1,
+            job: job.into(),
+            device: device.into(),
+            tool: format!("sgctl {}", env!("CARGO_PKG_VERSION")),
+            tool_git_revision: env!("SGCTL_GIT_REV").into(),
+            host: crate::ops::safety::hostname(),
+            parameters: Value::Null,
+            after: Value::Null,
+            ..JobRecord::default()
+        }
+    }
+
+    /// Readable rendering (the certificate's text form).
+    pub fn render_text(&self) -> String {
+        let mut s = String::new();
+        let d = &self.drive;
+        let _ = writeln!(
+            s,
+            "{} {} on {} — {}",
+            self.tool,
+            self.job,
+            self.device,
+            self.outcome.to_uppercase()
+        );
+        let _ = writeln!(
+            s,
+            "  drive:        {} {} serial {} WWN {} firmware {}",
+            d.vendor,
+            d.model,
+            d.serial,
+            d.wwn.as_deref().unwrap_or("-"),
+            d.firmware
+        );
+        if let Some(c) = d.capacity_bytes {
+            let _ = writeln!(
+                s,
+                "  capacity:     {c} bytes ({} byte blocks)",
+                d.logical_block_length.unwrap_or(0)
+            );
+        }
+        if let Some(m) = &self.method {
+            let _ = writeln!(
+                s,
+                "  method:       {m} (NIST SP 800-88: {}, IEEE 2883: {})",
+                self.nist_sp_800_88_category.as_deref().unwrap_or("-"),
+                self.ieee_2883_category.as_deref().unwrap_or("-")
+            );
+        }
+        if let (Some(a), Some(b)) = (&self.started, &self.ended) {
+            let _ = writeln!(
+                s,
+                "  time:         {a} .. {b} ({:.1} s)",
+                self.duration_s.unwrap_or(0.0)
+            );
+        }
+        for c in &self.commands {
+            let _ = writeln!(s, "  command:      {}", c.render());
+        }
+        for t in &self.sense_trail {
+            let _ = writeln!(
+                s,
+                "  sense:        {} {}: {} ({:02x}/{:02x}){}{}",
+                t.time,
+                t.sense_key,
+                t.description,
+                t.asc,
+                t.ascq,
+                t.progress_percent
+                    .map(|p| format!(" {p:.1}%"))
+                    .unwrap_or_default(),
+                if t.deferred { " [deferred]" } else { "" }
+            );
+        }
+        if let Some(v) = &self.verification {
+            let _ = writeln!(
+                s,
+                "  verification: {} — {} samples, {} survived",
+                if v.passed { "PASSED" } else { "FAILED" },
+                v.samples.len(),
+                v.survived
+            );
+        }
+        if let Some(m) = &self.message {
+            let _ = writeln!(s, "  note:         {m}");
+        }
+        if let Some(a) = &self.advice {
+            let _ = writeln!(s, "  next:         {a}");
+        }
+        let _ = writeln!(
+            s,
+            "  host:         {}  job id: {}",
+            self.host,
+            self.job_id.as_deref().unwrap_or("-")
+        );
+        s
+    }
+}
+
+/// Writes the certificate: `path` gets the JSON document, `path.txt` the text rendering.
+pub fn write_certificate(path: &std::path::Path, records: &[JobRecord]) -> crate::Result<()> {
+    let doc = serde_json::json!({ "certificates": records });
+    let text: String = records.iter().map(|r| r.render_text() + "\n").collect();
+    let ctx = || format!("certificate {}", path.display());
+    std::fs::write(
+        path,
+        serde_json::to_vec_pretty(&doc)
+            .map_err(|e| crate::Error::io(ctx(), std::io::Error::other(e)))?,
+    )
+    .map_err(|e| crate::Error::io(ctx(), e))?;
+    let mut txt = path.as_os_str().to_owned();
+    txt.push(".txt");
+    std::fs::write(std::path::PathBuf::from(txt), text).map_err(|e| crate::Error::io(ctx(), e))
+}
