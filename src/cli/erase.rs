@@ -11,7 +11,7 @@ use crate::ops::query;
 use crate::ops::record::{write_certificate, DriveInfo, JobRecord};
 use crate::ops::safety::{
     self, rfc3339, AuditLog, ByRef, Cleared, Confirmation, GateRequest, HostView, LinuxHost,
-    PlannedCommand, ReadOnly, TtyPrompter,
+    PlannedCommand, Prompter, ReadOnly, TtyPrompter,
 };
 use crate::transport::Transport;
 use serde_json::json;
@@ -97,9 +97,52 @@ struct Prepared {
     hba: String,
 }
 
-/// Plans, gates and runs `job` on every address.
+/// Opens a device address for a job.
+pub type Opener<'a> = dyn Fn(&str) -> Result<(Box<dyn Transport>, PollConfig)> + 'a;
+
+/// What a run needs from the outside world (replaced by fakes in tests).
+pub struct JobEnv<'a> {
+    /// Host view for the safety gate.
+    pub host: &'a dyn HostView,
+    /// Opens a device.
+    pub open: &'a Opener<'a>,
+    /// Asks for typed confirmations.
+    pub prompter: &'a mut dyn Prompter,
+    /// Whether a person can be asked (stdin is a terminal).
+    pub interactive: bool,
+    /// Set by SIGINT.
+    pub interrupted: Arc<AtomicBool>,
+}
+
+/// Plans, gates and runs `job` on every address (real host, real devices).
 pub fn run_jobs(
     ctx: &Ctx,
+    addresses: &[String],
+    sa: &SafetyArgs,
+    params: serde_json::Value,
+    make_job: impl FnMut() -> Box<dyn Job>,
+) -> anyhow::Result<Report> {
+    let host = LinuxHost::default();
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let interval = Duration::from_secs_f64(sa.poll_interval.clamp(0.0, 3600.0));
+    let verbose = ctx.verbose;
+    let flag = interrupted.clone();
+    let open = move |a: &str| open_for_job(a, verbose, interval, flag.clone());
+    let mut prompter = TtyPrompter;
+    let env = JobEnv {
+        host: &host,
+        open: &open,
+        prompter: &mut prompter,
+        interactive: std::io::stdin().is_terminal(),
+        interrupted,
+    };
+    run_jobs_in(ctx, env, addresses, sa, params, make_job)
+}
+
+/// [`run_jobs`] with an explicit environment.
+pub fn run_jobs_in(
+    ctx: &Ctx,
+    env: JobEnv<'_>,
     addresses: &[String],
     sa: &SafetyArgs,
     params: serde_json::Value,
@@ -108,13 +151,13 @@ pub fn run_jobs(
     if addresses.is_empty() {
         return Err(Error::InvalidArgument("no DEVICE given".into()).into());
     }
-    let host = LinuxHost::default();
+    let host = env.host;
     let audit = AuditLog::resolve(sa.audit_log.as_deref());
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let interval = Duration::from_secs_f64(sa.poll_interval.clamp(0.0, 3600.0));
+    let interrupted = env.interrupted.clone();
+    let prompter = env.prompter;
     let confirmation = Confirmation {
         tokens: sa.confirm.clone(),
-        interactive: sa.confirm.is_empty() && std::io::stdin().is_terminal(),
+        interactive: sa.confirm.is_empty() && env.interactive,
     };
 
     // Phase 1, one drive after the other: open, identify, plan (read-only), gate.
@@ -133,7 +176,7 @@ pub fn run_jobs(
             hba: fleet::hba_key(address, None),
         };
         let r = (|| -> Result<(Box<dyn Transport>, PollConfig, Option<Cleared>)> {
-            let (mut t, poll) = open_for_job(address, ctx.verbose, interval, interrupted.clone())?;
+            let (mut t, poll) = (env.open)(address)?;
             let mut ro = ReadOnly::new(ByRef(&mut *t));
             let id = query::identity(&mut ro)?;
             let cap = query::read_capacity16(&mut ro).ok();
@@ -142,7 +185,7 @@ pub fn run_jobs(
             rec.commands = job.plan(&mut ro, &mut rec)?;
             if sa.dry_run {
                 // Report what the gate would say, but never prompt.
-                safety::check_not_in_use(&host, address)?;
+                safety::check_not_in_use(host, address)?;
                 return Ok((t, poll, None));
             }
             let name = safety::DriveName {
@@ -150,7 +193,7 @@ pub fn run_jobs(
                 wwn: id.wwn.clone(),
             };
             let cleared = safety::clear(
-                &host,
+                host,
                 GateRequest {
                     job: job.name(),
                     address,
@@ -158,7 +201,7 @@ pub fn run_jobs(
                     confirmation: &confirmation,
                     audit: audit.clone(),
                 },
-                &mut TtyPrompter,
+                &mut *prompter,
             )?;
             Ok((t, poll, Some(cleared)))
         })();
@@ -193,7 +236,9 @@ pub fn run_jobs(
     }
 
     // Phase 2, in parallel (capped per HBA): audit start, run, audit end.
-    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
+    if !cfg!(test) {
+        let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
+    }
     let bars = Progress::new(ctx.json || sa.progress_json, sa.progress_json);
     let items: Vec<(String, Prepared)> = prepared.into_iter().map(|p| (p.hba.clone(), p)).collect();
     let records: Vec<JobRecord> = fleet::run(items, sa.max_per_hba, |mut p| {
@@ -433,5 +478,115 @@ mod tests {
         assert_eq!(overall_exit(&[0, 4]), exit::PARTIAL);
         assert_eq!(overall_exit(&[6, 4]), 6);
         assert_eq!(overall_exit(&[5]), 5);
+    }
+}
+
+/// Test support: mock drives by address and a fake host.
+#[cfg(test)]
+pub(crate) mod testenv {
+    use super::*;
+    use crate::ops::mockdrive::MockDrive;
+    use crate::ops::safety::{InUse, PathInfo};
+    use std::collections::HashMap;
+
+    pub struct FakeHost {
+        pub busy: Vec<String>,
+    }
+
+    impl HostView for FakeHost {
+        fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>> {
+            Ok(vec![PathInfo {
+                hctl: None,
+                block: Some(address.trim_start_matches("mock:").into()),
+                sg: None,
+            }])
+        }
+        fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>> {
+            Ok(paths
+                .iter()
+                .filter_map(|p| p.block.clone())
+                .filter(|b| self.busy.contains(b))
+                .map(|b| InUse::Mounted {
+                    device: format!("{b}1"),
+                    mount_point: "/srv".into(),
+                })
+                .collect())
+        }
+    }
+
+    pub struct NoTty;
+    impl Prompter for NoTty {
+        fn ask(&mut self, _: &str) -> Option<String> {
+            None
+        }
+    }
+
+    /// Drives `mock:a`, `mock:b`, ... with serials `SER-a`, `SER-b`, ...
+    pub fn drives(names: &[&str]) -> HashMap<String, MockDrive> {
+        names
+            .iter()
+            .map(|n| {
+                let d = MockDrive::new();
+                d.st().serial = format!("SER-{n}");
+                (format!("mock:{n}"), d)
+            })
+            .collect()
+    }
+
+    pub fn safety(dir: &std::path::Path, confirm: &[&str], dry_run: bool) -> SafetyArgs {
+        SafetyArgs {
+            confirm: confirm.iter().map(|s| s.to_string()).collect(),
+            dry_run,
+            audit_log: Some(dir.join("audit.jsonl")),
+            certificate: Some(dir.join("cert.json")),
+            max_per_hba: 4,
+            poll_interval: 0.0,
+            progress_json: false,
+        }
+    }
+
+    pub fn run(
+        drives: &HashMap<String, MockDrive>,
+        busy: &[&str],
+        sa: &SafetyArgs,
+        make_job: impl FnMut() -> Box<dyn Job>,
+    ) -> Report {
+        let host = FakeHost {
+            busy: busy.iter().map(|s| s.to_string()).collect(),
+        };
+        let open = |a: &str| -> Result<(Box<dyn Transport>, PollConfig)> {
+            let d = drives.get(a).ok_or_else(|| Error::BadAddress {
+                address: a.into(),
+                reason: "no such mock".into(),
+            })?;
+            Ok((Box::new(d.clone()), PollConfig::immediate()))
+        };
+        let mut p = NoTty;
+        let env = JobEnv {
+            host: &host,
+            open: &open,
+            prompter: &mut p,
+            interactive: false,
+            interrupted: Arc::new(AtomicBool::new(false)),
+        };
+        let mut addrs: Vec<String> = drives.keys().cloned().collect();
+        addrs.sort();
+        run_jobs_in(
+            &Ctx::default(),
+            env,
+            &addrs,
+            sa,
+            serde_json::Value::Null,
+            make_job,
+        )
+        .expect("run")
+    }
+
+    pub fn audit_lines(dir: &std::path::Path) -> Vec<serde_json::Value> {
+        std::fs::read_to_string(dir.join("audit.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json line"))
+            .collect()
     }
 }

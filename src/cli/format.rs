@@ -153,3 +153,68 @@ pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::erase::testenv;
+
+    fn job(bs: u32, pi: u8) -> impl FnMut() -> Box<dyn Job> {
+        move || -> Box<dyn Job> {
+            Box::new(FormatJob {
+                opts: FormatOptions {
+                    block_size: Some(bs),
+                    protection: ProtectionType::from_number(pi).unwrap(),
+                    pi_exponent: 0,
+                    capacity: CapacityRequest::Max,
+                    fast: false,
+                    recover: false,
+                },
+                plan: None,
+            })
+        }
+    }
+
+    #[test]
+    fn format_success_substitution_and_refused_pi() {
+        let dir = tempfile::tempdir().unwrap();
+        let drives = testenv::drives(&["a", "b", "c"]);
+        drives["mock:b"].st().substitute_block = Some(528);
+        drives["mock:c"].st().supported_pi = vec![0];
+        let sa = testenv::safety(dir.path(), &["SER-a", "SER-b", "SER-c"], false);
+        let r = testenv::run(&drives, &[], &sa, job(4096, 1));
+        assert_eq!(r.exit, exit::PARTIAL);
+        let d = r.data["drives"].as_array().unwrap();
+        assert_eq!(d[0]["outcome"], "success");
+        assert_eq!(d[0]["after"]["after"]["block_len"], 4096);
+        assert_eq!(d[1]["outcome"], "check_failed");
+        assert_eq!(d[1]["exit_status"], exit::CHECK_FAILED);
+        assert!(d[1]["message"].as_str().unwrap().contains("528"));
+        assert_eq!(d[2]["outcome"], "unsupported");
+        assert_eq!(d[2]["exit_status"], exit::UNSUPPORTED);
+        assert!(r.text.contains("1 of 3 drives succeeded"), "{}", r.text);
+        // Audit: start+end per executed drive (all three passed the gate).
+        assert_eq!(testenv::audit_lines(dir.path()).len(), 6);
+    }
+
+    #[test]
+    fn format_dry_run_prints_mode_select_and_format_unit() {
+        let dir = tempfile::tempdir().unwrap();
+        let drives = testenv::drives(&["a"]);
+        let sa = testenv::safety(dir.path(), &[], true);
+        let r = testenv::run(&drives, &[], &sa, job(4096, 2));
+        assert_eq!(r.exit, exit::OK);
+        assert!(r.text.contains("would send MODE SELECT(10)"), "{}", r.text);
+        assert!(
+            r.text.contains("cdb: 04 d8 00 00 00 00  data: 00 02 00 00"),
+            "{}",
+            r.text
+        );
+        assert!(drives["mock:a"]
+            .st()
+            .log
+            .iter()
+            .all(|c| !crate::ops::safety::is_state_changing(c)));
+        assert_eq!(drives["mock:a"].st().lb_len, 512);
+    }
+}

@@ -263,6 +263,142 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::erase::testenv;
+    use crate::ops::safety::is_state_changing;
+
+    fn job(m: Method, verify: u32, ause: bool) -> impl FnMut() -> Box<dyn Job> {
+        move || -> Box<dyn Job> {
+            Box::new(SanitizeJob {
+                opts: SanitizeOptions {
+                    method: m.clone(),
+                    ause,
+                    znr: false,
+                    verify,
+                },
+                plan: None,
+                seed: 5,
+            })
+        }
+    }
+
+    #[test]
+    fn second_drive_without_matching_confirmation_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let drives = testenv::drives(&["a", "b"]);
+        let sa = testenv::safety(dir.path(), &["SER-a", "SER-x"], false);
+        let r = testenv::run(&drives, &[], &sa, job(Method::Auto, 4, false));
+        assert_eq!(r.exit, exit::PARTIAL);
+        let recs = r.data["drives"].as_array().unwrap();
+        assert_eq!(recs[0]["outcome"], "success");
+        assert_eq!(recs[0]["method"], "CRYPTOGRAPHIC ERASE");
+        assert_eq!(recs[0]["nist_sp_800_88_category"], "purge");
+        assert_eq!(recs[1]["outcome"], "refused");
+        assert_eq!(recs[1]["exit_status"], exit::REFUSED);
+        // Drive b never saw a state-changing command.
+        assert!(drives["mock:b"]
+            .st()
+            .log
+            .iter()
+            .all(|c| !is_state_changing(c)));
+        assert!(drives["mock:a"].opcodes().contains(&0x48));
+        // Audit: start and end for drive a only, same job id.
+        let lines = testenv::audit_lines(dir.path());
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["event"], "start");
+        assert_eq!(lines[0]["device"], "mock:a");
+        assert_eq!(lines[1]["outcome"], "success");
+        // Certificate: JSON + text; only hashes of sampled blocks, never data.
+        let cert: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.path().join("cert.json")).unwrap()).unwrap();
+        let v = &cert["certificates"][0]["verification"];
+        assert_eq!(v["passed"], true);
+        for s in v["samples"].as_array().unwrap() {
+            assert_eq!(s["before_sha256"].as_str().unwrap().len(), 64);
+        }
+        let txt = std::fs::read_to_string(dir.path().join("cert.json.txt")).unwrap();
+        assert!(txt.contains("SER-a") && txt.contains("PASSED"), "{txt}");
+    }
+
+    #[test]
+    fn dry_run_sends_nothing_and_lists_cdbs() {
+        let dir = tempfile::tempdir().unwrap();
+        let drives = testenv::drives(&["a"]);
+        let sa = testenv::safety(dir.path(), &[], true);
+        let ow = Method::Overwrite(OverwriteParameters {
+            invert: true,
+            count: 2,
+            pattern: vec![0xa5],
+        });
+        let r = testenv::run(&drives, &[], &sa, job(ow, 0, false));
+        assert_eq!(r.exit, exit::OK);
+        assert!(
+            r.text.contains("would send SANITIZE OVERWRITE"),
+            "{}",
+            r.text
+        );
+        assert!(
+            r.text
+                .contains("cdb: 48 81 00 00 00 00 00 00 05 00  data: 82 00 00 01 a5"),
+            "{}",
+            r.text
+        );
+        let log = drives["mock:a"].st().log.clone();
+        assert!(!log.is_empty());
+        assert!(log.iter().all(|c| !is_state_changing(c)), "{log:?}");
+        assert!(!dir.path().join("audit.jsonl").exists());
+    }
+
+    #[test]
+    fn in_use_drive_is_refused_before_anything_is_sent() {
+        let dir = tempfile::tempdir().unwrap();
+        let drives = testenv::drives(&["a"]);
+        let sa = testenv::safety(dir.path(), &["SER-a"], false);
+        let r = testenv::run(&drives, &["a"], &sa, job(Method::Crypto, 0, false));
+        assert_eq!(r.exit, exit::REFUSED);
+        assert!(r.text.contains("a1 is mounted on /srv"), "{}", r.text);
+        assert!(drives["mock:a"]
+            .st()
+            .log
+            .iter()
+            .all(|c| !is_state_changing(c)));
+    }
+
+    #[test]
+    fn failing_sanitize_exits_4_with_the_way_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let drives = testenv::drives(&["a"]);
+        drives["mock:a"].st().fail_sanitize = true;
+        let sa = testenv::safety(dir.path(), &["SER-a"], false);
+        let r = testenv::run(&drives, &[], &sa, job(Method::Block, 0, true));
+        assert_eq!(r.exit, exit::COMMAND);
+        let rec = &r.data["drives"][0];
+        assert_eq!(rec["outcome"], "failed");
+        assert!(rec["advice"]
+            .as_str()
+            .unwrap()
+            .contains("--exit-failure-mode"));
+        assert!(rec["sense_trail"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["asc"] == 0x31 && e["ascq"] == 3));
+        // Then --exit-failure-mode gets the drive back.
+        drives["mock:a"].st().fail_sanitize = false;
+        let r = testenv::run(&drives, &[], &sa, job(Method::ExitFailureMode, 0, false));
+        assert_eq!(r.exit, exit::OK, "{}", r.text);
+    }
+
+    #[test]
+    fn a_drive_that_keeps_its_data_fails_verification() {
+        let dir = tempfile::tempdir().unwrap();
+        let drives = testenv::drives(&["a", "b"]);
+        drives["mock:a"].st().noop_sanitize = true;
+        drives["mock:b"].st().noop_sanitize = true;
+        let sa = testenv::safety(dir.path(), &["SER-a", "SER-b"], false);
+        let r = testenv::run(&drives, &[], &sa, job(Method::Crypto, 3, false));
+        assert_eq!(r.exit, exit::CHECK_FAILED);
+        assert_eq!(r.data["drives"][1]["verification"]["survived"], 3);
+    }
 
     #[test]
     fn hex_patterns() {
