@@ -13,6 +13,7 @@ pub mod exit;
 pub mod ops;
 pub mod scsi;
 pub mod sense;
+pub mod sim;
 pub mod tcg;
 pub mod tcmu;
 pub mod transport;

@@ -2,6 +2,7 @@
 //! `run` function returning a [`Report`]; this file only wires them together.
 
 pub mod output;
+pub mod tcg;
 
 // --- format and sanitize (issue 7) ---
 pub mod erase;
@@ -64,6 +65,8 @@ pub enum Command {
     /// Watch a running format or sanitize until it ends.
     Wait(wait::WaitArgs),
     // --- TCG (issue 8) ---
+    /// TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert.
+    Tcg(tcg::TcgArgs),
 }
 
 /// Runs the parsed command.
@@ -83,5 +86,6 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Sanitize(a) => sanitize::run(ctx, a),
         Command::Wait(a) => wait::run(ctx, a),
         // --- TCG ---
+        Command::Tcg(a) => tcg::run(ctx, a),
     }
 }

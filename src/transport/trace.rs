@@ -69,6 +69,13 @@ pub fn opcode_name(cdb: &[u8]) -> &'static str {
     }
 }
 
+/// Redaction hook: data-out bytes never dumped because they may carry secrets. SECURITY
+/// PROTOCOL OUT (0xB5) payloads hold TCG PINs/PSIDs (Authenticate, Set C_PIN, StartSession
+/// HostChallenge), so `-vv` prints only their length.
+pub fn redact_data_out(cdb: &[u8]) -> bool {
+    cdb.first() == Some(&0xb5)
+}
+
 fn spaced_hex(b: &[u8]) -> String {
     b.iter()
         .map(|x| format!("{x:02x}"))
@@ -170,7 +177,15 @@ impl<T: Transport> Transport for Traced<T> {
         );
         if self.verbose >= 2 {
             if let DataBuf::Out(b) = &data {
-                self.dump("data-out", b);
+                if redact_data_out(cdb) {
+                    let _ = writeln!(
+                        self.out,
+                        "    data-out: {} bytes <redacted: may carry TCG credentials>",
+                        b.len()
+                    );
+                } else {
+                    self.dump("data-out", b);
+                }
             }
         }
         match data {

@@ -1,0 +1,792 @@
+//! `sgctl tcg discover|status|bands|configure-band|lock|unlock|take-ownership|erase|revert`.
+//!
+//! Credentials (PINs, PSIDs) come from a file (`--pin-file`), an environment variable
+//! (`--pin-env`), a no-echo prompt on the terminal (`--pin-prompt`) or, for factory-state
+//! drives, the drive's own MSID (`--msid`) — never from argv. They are held in
+//! [`crate::tcg::Pin`] (prints `<redacted>`, wiped on drop) and never reach output, JSON,
+//! traces (SECURITY PROTOCOL OUT payloads are redacted in `-vv` dumps) or error messages.
+
+use super::output::{Ctx, Report};
+use crate::ops::safety::{self, Confirmation, DriveName, GateRequest, LinuxHost, TtyPrompter};
+use crate::scsi::security_protocol as sp;
+use crate::tcg::enterprise::{self, Band, BandConfig};
+use crate::tcg::level0::{Feature, Level0};
+use crate::tcg::session::{self, Dialect, Tper};
+use crate::tcg::{opal, Pin, TcgError};
+use crate::transport::Transport;
+use anyhow::{anyhow, Context};
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use serde_json::json;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// `sgctl tcg`: TCG Storage (Enterprise SSC bands, Opal identification, PSID revert).
+#[derive(Debug, Args)]
+pub struct TcgArgs {
+    /// The TCG operation.
+    #[command(subcommand)]
+    pub cmd: TcgCmd,
+}
+
+/// Where a credential comes from. PINs are never accepted on the command line.
+#[derive(Debug, Args, Default, Clone)]
+pub struct PinArgs {
+    /// Read the PIN from this file (trailing newline ignored).
+    #[arg(long, value_name = "FILE")]
+    pub pin_file: Option<PathBuf>,
+    /// Read the PIN from this environment variable.
+    #[arg(long, value_name = "VAR")]
+    pub pin_env: Option<String>,
+    /// Prompt for the PIN on the terminal (no echo).
+    #[arg(long)]
+    pub pin_prompt: bool,
+    /// Use the drive's MSID (factory state: every credential equals the MSID).
+    #[arg(long)]
+    pub msid: bool,
+}
+
+/// Where the new PIN comes from (take-ownership).
+#[derive(Debug, Args, Default, Clone)]
+pub struct NewPinArgs {
+    /// Read the new PIN from this file.
+    #[arg(long, value_name = "FILE")]
+    pub new_pin_file: Option<PathBuf>,
+    /// Read the new PIN from this environment variable.
+    #[arg(long, value_name = "VAR")]
+    pub new_pin_env: Option<String>,
+    /// Prompt for the new PIN (twice, no echo).
+    #[arg(long)]
+    pub new_pin_prompt: bool,
+}
+
+/// Where the PSID (printed on the drive label) comes from.
+#[derive(Debug, Args, Default, Clone)]
+pub struct PsidArgs {
+    /// Read the PSID from this file.
+    #[arg(long, value_name = "FILE")]
+    pub psid_file: Option<PathBuf>,
+    /// Read the PSID from this environment variable.
+    #[arg(long, value_name = "VAR")]
+    pub psid_env: Option<String>,
+    /// Prompt for the PSID (no echo).
+    #[arg(long)]
+    pub psid_prompt: bool,
+}
+
+/// Safety gate options for destructive operations.
+#[derive(Debug, Args, Default, Clone)]
+pub struct GateArgs {
+    /// Serial number or WWN of the drive, confirming that it may be erased.
+    #[arg(long, value_name = "SERIAL|WWN")]
+    pub confirm: Vec<String>,
+    /// Show what would be sent; send nothing that changes the drive.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Audit log (JSON Lines); default $SGCTL_AUDIT_LOG or /var/log/sgctl/audit.jsonl.
+    #[arg(long, value_name = "FILE")]
+    pub audit_log: Option<PathBuf>,
+}
+
+/// TCG operations.
+#[derive(Debug, Subcommand)]
+pub enum TcgCmd {
+    /// Security protocols and Level 0 discovery (every feature descriptor).
+    Discover {
+        /// Device address.
+        device: String,
+    },
+    /// SSC, locking state, MSID-still-default check and (Enterprise) bands.
+    Status {
+        /// Device address.
+        device: String,
+    },
+    /// List Enterprise bands (Locking table rows).
+    Bands {
+        /// Device address.
+        device: String,
+        /// Authenticate as each BandMaster with this PIN (else read anonymously).
+        #[command(flatten)]
+        pin: PinArgs,
+    },
+    /// Configure an Enterprise band's range and locking (as BandMaster N).
+    ConfigureBand {
+        /// Device address.
+        device: String,
+        /// Band number (0 = global range).
+        #[arg(long)]
+        band: u16,
+        /// First LBA (not for band 0).
+        #[arg(long, default_value_t = 0)]
+        start: u64,
+        /// Length in blocks (not for band 0).
+        #[arg(long, default_value_t = 0)]
+        length: u64,
+        /// Enable read and write locking.
+        #[arg(long)]
+        lock_enabled: bool,
+        /// Relock at power cycle.
+        #[arg(long)]
+        lock_on_reset: bool,
+        /// BandMaster N's PIN.
+        #[command(flatten)]
+        pin: PinArgs,
+    },
+    /// Lock a band (read and write; as BandMaster N).
+    Lock {
+        /// Device address.
+        device: String,
+        /// Band number.
+        #[arg(long, default_value_t = 0)]
+        band: u16,
+        /// BandMaster N's PIN.
+        #[command(flatten)]
+        pin: PinArgs,
+    },
+    /// Unlock a band (as BandMaster N).
+    Unlock {
+        /// Device address.
+        device: String,
+        /// Band number.
+        #[arg(long, default_value_t = 0)]
+        band: u16,
+        /// BandMaster N's PIN.
+        #[command(flatten)]
+        pin: PinArgs,
+    },
+    /// Set SID, EraseMaster and every BandMaster PIN from the MSID to a new PIN.
+    TakeOwnership {
+        /// Device address.
+        device: String,
+        /// The new PIN.
+        #[command(flatten)]
+        new_pin: NewPinArgs,
+    },
+    /// Cryptographic erase of bands (Enterprise `Erase`, as EraseMaster). DESTROYS DATA.
+    Erase {
+        /// Device address.
+        device: String,
+        /// Band(s) to erase.
+        #[arg(long, required_unless_present = "all")]
+        band: Vec<u16>,
+        /// Erase every band (0..=MaxRanges): the whole drive.
+        #[arg(long, conflicts_with = "band")]
+        all: bool,
+        /// EraseMaster's PIN.
+        #[command(flatten)]
+        pin: PinArgs,
+        /// Safety gate.
+        #[command(flatten)]
+        gate: GateArgs,
+    },
+    /// PSID revert to factory state (crypto erase of the whole drive). DESTROYS DATA.
+    Revert {
+        /// Device address.
+        device: String,
+        /// The PSID from the label.
+        #[command(flatten)]
+        psid: PsidArgs,
+        /// Safety gate.
+        #[command(flatten)]
+        gate: GateArgs,
+    },
+}
+
+fn read_secret(
+    file: Option<&PathBuf>,
+    env: Option<&String>,
+    prompt: bool,
+    what: &str,
+    confirm_twice: bool,
+) -> anyhow::Result<Option<Pin>> {
+    let n = usize::from(file.is_some()) + usize::from(env.is_some()) + usize::from(prompt);
+    if n > 1 {
+        return Err(anyhow!(crate::Error::InvalidArgument(format!(
+            "give the {what} one way only (file, environment variable or prompt)"
+        ))));
+    }
+    if let Some(f) = file {
+        let b =
+            std::fs::read(f).with_context(|| format!("reading the {what} file {}", f.display()))?;
+        let b = zeroize::Zeroizing::new(b);
+        let s = String::from_utf8_lossy(&b);
+        return Ok(Some(Pin::from_text(&s)));
+    }
+    if let Some(v) = env {
+        let s = std::env::var(v).map_err(|_| {
+            anyhow!(crate::Error::InvalidArgument(format!(
+                "environment variable {v} (the {what}) is not set"
+            )))
+        })?;
+        let s = zeroize::Zeroizing::new(s);
+        return Ok(Some(Pin::from_text(&s)));
+    }
+    if prompt {
+        let p = zeroize::Zeroizing::new(
+            rpassword::prompt_password(format!("{what}: "))
+                .with_context(|| format!("reading the {what} from the terminal"))?,
+        );
+        if confirm_twice {
+            let again = zeroize::Zeroizing::new(
+                rpassword::prompt_password(format!("{what} again: "))
+                    .with_context(|| format!("reading the {what} from the terminal"))?,
+            );
+            if *again != *p {
+                return Err(anyhow!(crate::Error::InvalidArgument(format!(
+                    "the two {what} entries differ"
+                ))));
+            }
+        }
+        return Ok(Some(Pin::from_text(&p)));
+    }
+    Ok(None)
+}
+
+const NO_PIN: &str = "give a PIN with --pin-file FILE, --pin-env VAR, --pin-prompt or --msid \
+                      (PINs are never taken from the command line)";
+
+fn pin_of(t: &mut Tper<'_>, p: &PinArgs, what: &str) -> anyhow::Result<Pin> {
+    if p.msid {
+        if p.pin_file.is_some() || p.pin_env.is_some() || p.pin_prompt {
+            return Err(anyhow!(crate::Error::InvalidArgument(
+                "--msid and another PIN source exclude each other".into()
+            )));
+        }
+        return enterprise::read_msid(t).map_err(tcg_err);
+    }
+    read_secret(
+        p.pin_file.as_ref(),
+        p.pin_env.as_ref(),
+        p.pin_prompt,
+        what,
+        false,
+    )?
+    .ok_or_else(|| anyhow!(crate::Error::InvalidArgument(NO_PIN.into())))
+}
+
+fn tcg_err(e: TcgError) -> anyhow::Error {
+    anyhow!(crate::Error::from(e))
+}
+
+fn open(ctx: &Ctx, device: &str) -> anyhow::Result<Box<dyn Transport>> {
+    Ok(crate::device::open_with(device, ctx.verbose)?)
+}
+
+/// Runs `sgctl tcg ...`.
+pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
+    match args.cmd {
+        TcgCmd::Discover { device } => discover(ctx, &device),
+        TcgCmd::Status { device } => status(ctx, &device),
+        TcgCmd::Bands { device, pin } => bands(ctx, &device, &pin),
+        TcgCmd::ConfigureBand {
+            device,
+            band,
+            start,
+            length,
+            lock_enabled,
+            lock_on_reset,
+            pin,
+        } => {
+            let cfg = BandConfig {
+                range_start: start,
+                range_length: length,
+                lock_enabled,
+                lock_on_reset,
+            };
+            let mut t = open(ctx, &device)?;
+            let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+            let p = pin_of(&mut h, &pin, &format!("BandMaster{band} PIN"))?;
+            enterprise::configure_band(&mut h, band, &p, &cfg).map_err(tcg_err)?;
+            let b = enterprise::get_band(&mut h, band, Some(&p)).map_err(tcg_err)?;
+            Ok(Report::new(
+                Some(device.as_str()),
+                &b,
+                format!("band {band} configured\n{}", band_table(std::slice::from_ref(&b))),
+            ))
+        }
+        TcgCmd::Lock { device, band, pin } => lock(ctx, &device, band, &pin, true),
+        TcgCmd::Unlock { device, band, pin } => lock(ctx, &device, band, &pin, false),
+        TcgCmd::TakeOwnership { device, new_pin } => {
+            let mut t = open(ctx, &device)?;
+            let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+            let new = read_secret(
+                new_pin.new_pin_file.as_ref(),
+                new_pin.new_pin_env.as_ref(),
+                new_pin.new_pin_prompt,
+                "new PIN",
+                true,
+            )?
+            .ok_or_else(|| {
+                anyhow!(crate::Error::InvalidArgument(
+                    "give the new PIN with --new-pin-file, --new-pin-env or --new-pin-prompt"
+                        .into()
+                ))
+            })?;
+            if new.is_empty() {
+                return Err(anyhow!(crate::Error::InvalidArgument(
+                    "the new PIN is empty".into()
+                )));
+            }
+            let o = enterprise::take_ownership(&mut h, &new).map_err(tcg_err)?;
+            let text = format!(
+                "ownership taken: new PIN set for {}\n",
+                o.authorities.join(", ")
+            );
+            Ok(Report::new(Some(device.as_str()), &o, text))
+        }
+        TcgCmd::Erase {
+            device,
+            band,
+            all,
+            pin,
+            gate,
+        } => erase(ctx, &device, band, all, &pin, &gate),
+        TcgCmd::Revert { device, psid, gate } => revert(ctx, &device, &psid, &gate),
+    }
+}
+
+#[derive(Serialize)]
+struct Discovery<'a> {
+    security_protocols: Vec<u8>,
+    inc_512: sp::Inc512,
+    level0: &'a Level0,
+    ssc: Option<&'static str>,
+}
+
+fn feature_text(f: &Feature) -> String {
+    match f {
+        Feature::Tper {
+            sync,
+            asynchronous,
+            ack_nak,
+            buffer_mgmt,
+            streaming,
+            comid_mgmt,
+        } => format!(
+            "TPer (0x0001): sync={} async={} ack_nak={} buffer_mgmt={} streaming={} comid_mgmt={}",
+            yn(*sync),
+            yn(*asynchronous),
+            yn(*ack_nak),
+            yn(*buffer_mgmt),
+            yn(*streaming),
+            yn(*comid_mgmt)
+        ),
+        Feature::Locking {
+            supported,
+            enabled,
+            locked,
+            media_encryption,
+            mbr_enabled,
+            mbr_done,
+            ..
+        } => format!(
+            "Locking (0x0002): supported={} enabled={} locked={} media_encryption={} mbr_enabled={} mbr_done={}",
+            yn(*supported),
+            yn(*enabled),
+            yn(*locked),
+            yn(*media_encryption),
+            yn(*mbr_enabled),
+            yn(*mbr_done)
+        ),
+        Feature::Geometry {
+            align,
+            logical_block_size,
+            alignment_granularity,
+            lowest_aligned_lba,
+        } => format!(
+            "Geometry (0x0003): align={} logical_block_size={logical_block_size} alignment_granularity={alignment_granularity} lowest_aligned_lba={lowest_aligned_lba}",
+            yn(*align)
+        ),
+        Feature::Ssc(s) => {
+            let mut t = format!(
+                "{}: base_comid=0x{:04x} num_comids={}",
+                s.ssc.name(),
+                s.base_comid,
+                s.num_comids
+            );
+            if let Some(rc) = s.range_crossing {
+                let _ = write!(t, " range_crossing={}", yn(rc));
+            }
+            if let (Some(a), Some(u)) = (s.locking_admins, s.locking_users) {
+                let _ = write!(t, " locking_admins={a} locking_users={u}");
+            }
+            t
+        }
+        Feature::SingleUserMode {
+            num_locking_objects,
+            flags,
+        } => format!(
+            "Single User Mode (0x0201): locking_objects={num_locking_objects} flags=0x{flags:02x}"
+        ),
+        Feature::DataStore {
+            max_tables,
+            max_size,
+            alignment,
+        } => format!("DataStore (0x0202): max_tables={max_tables} max_size={max_size} alignment={alignment}"),
+        Feature::BlockSid { flags, hw_reset } => {
+            format!("Block SID (0x0402): flags=0x{flags:02x} hw_reset=0x{hw_reset:02x}")
+        }
+        Feature::DataRemoval {
+            processing,
+            interrupted,
+            supported_mechanisms,
+        } => format!(
+            "Data Removal (0x0404): processing={} interrupted={} mechanisms=0x{supported_mechanisms:02x}",
+            yn(*processing),
+            yn(*interrupted)
+        ),
+        Feature::Unknown {
+            code,
+            version,
+            data,
+        } => format!("feature 0x{code:04x} v{version}: {data}"),
+    }
+}
+
+fn yn(b: bool) -> &'static str {
+    if b {
+        "Y"
+    } else {
+        "N"
+    }
+}
+
+fn discover(ctx: &mut Ctx, device: &str) -> anyhow::Result<Report> {
+    let mut t = open(ctx, device)?;
+    let (l0, inc, protos) = session::discover(&mut *t).map_err(tcg_err)?;
+    let mut text = format!(
+        "security protocols: {}\n",
+        protos
+            .iter()
+            .map(|p| format!("0x{p:02x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let _ = writeln!(text, "Level 0 discovery (revision {}):", l0.revision);
+    for f in &l0.features {
+        let _ = writeln!(text, "  {}", feature_text(f));
+    }
+    let ssc = l0.ssc().map(|s| s.ssc.name());
+    let _ = writeln!(text, "SSC: {}", ssc.unwrap_or("none"));
+    let d = Discovery {
+        security_protocols: protos,
+        inc_512: inc,
+        level0: &l0,
+        ssc,
+    };
+    Ok(Report::new(Some(device), &d, text))
+}
+
+#[derive(Serialize)]
+struct Status {
+    ssc: &'static str,
+    comid: u16,
+    locking_enabled: bool,
+    locked: bool,
+    media_encryption: bool,
+    /// True if the MSID still opens the SID (factory credentials; Enterprise only).
+    sid_is_msid: Option<bool>,
+    bands: Vec<Band>,
+    opal: Option<opal::OpalState>,
+}
+
+fn status(ctx: &mut Ctx, device: &str) -> anyhow::Result<Report> {
+    let mut t = open(ctx, device)?;
+    let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+    let ssc = h.level0.ssc().map(|s| s.ssc.name()).unwrap_or("none");
+    let (en, locked, me) = h.level0.locking().unwrap_or((false, false, false));
+    let mut st = Status {
+        ssc,
+        comid: h.comid,
+        locking_enabled: en,
+        locked,
+        media_encryption: me,
+        sid_is_msid: None,
+        bands: vec![],
+        opal: opal::state(&h.level0),
+    };
+    if h.dialect == Dialect::Enterprise {
+        let msid = enterprise::read_msid(&mut h).map_err(tcg_err)?;
+        // A read-only session authenticated as SID with the MSID tells whether the drive
+        // still has factory credentials. A failed try counts against SID's TryLimit, as
+        // sedutil's and go-tcg's checks do.
+        st.sid_is_msid = Some(
+            match h.start_session(
+                crate::tcg::uid::ADMIN_SP,
+                false,
+                Some((crate::tcg::uid::AUTH_SID, &msid)),
+            ) {
+                Ok(s) => {
+                    s.end().map_err(tcg_err)?;
+                    true
+                }
+                Err(TcgError::AuthFailed(_)) => false,
+                Err(e) => return Err(tcg_err(e)),
+            },
+        );
+        st.bands = enterprise::list_bands(&mut h, None).map_err(tcg_err)?;
+    }
+    let mut text = format!(
+        "SSC: {}  ComID: 0x{:04x}\nlocking enabled: {}  locked: {}  media encryption: {}\n",
+        st.ssc,
+        st.comid,
+        yn(en),
+        yn(locked),
+        yn(me)
+    );
+    if let Some(s) = st.sid_is_msid {
+        let _ = writeln!(
+            text,
+            "credentials: {}",
+            if s {
+                "factory (SID = MSID; take ownership to protect the drive)"
+            } else {
+                "owned (SID differs from MSID)"
+            }
+        );
+    }
+    if !st.bands.is_empty() {
+        text.push_str(&band_table(&st.bands));
+    }
+    Ok(Report::new(Some(device), &st, text))
+}
+
+fn band_table(bands: &[Band]) -> String {
+    let mut t = format!(
+        "{:>4} {:>14} {:>14} {:>6} {:>6} {:>5}\n",
+        "band", "range_start", "range_length", "lock", "locked", "lor"
+    );
+    for b in bands {
+        let _ = writeln!(
+            t,
+            "{:>4} {:>14} {:>14} {:>6} {:>6} {:>5}",
+            b.number,
+            b.range_start,
+            if b.number == 0 {
+                "whole drive".to_string()
+            } else {
+                b.range_length.to_string()
+            },
+            match (b.read_lock_enabled, b.write_lock_enabled) {
+                (true, true) => "rw",
+                (true, false) => "r",
+                (false, true) => "w",
+                _ => "-",
+            },
+            match (b.read_locked, b.write_locked) {
+                (true, true) => "rw",
+                (true, false) => "r",
+                (false, true) => "w",
+                _ => "-",
+            },
+            yn(b.lock_on_reset)
+        );
+    }
+    t
+}
+
+fn bands(ctx: &mut Ctx, device: &str, pin: &PinArgs) -> anyhow::Result<Report> {
+    let mut t = open(ctx, device)?;
+    let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+    let given = pin.msid || pin.pin_file.is_some() || pin.pin_env.is_some() || pin.pin_prompt;
+    let p = if given {
+        Some(pin_of(&mut h, pin, "BandMaster PIN")?)
+    } else {
+        None
+    };
+    let b = enterprise::list_bands(&mut h, p.as_ref()).map_err(tcg_err)?;
+    let text = band_table(&b);
+    Ok(Report::new(Some(device), &b, text))
+}
+
+fn lock(ctx: &mut Ctx, device: &str, band: u16, pin: &PinArgs, on: bool) -> anyhow::Result<Report> {
+    let mut t = open(ctx, device)?;
+    let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+    let p = pin_of(&mut h, pin, &format!("BandMaster{band} PIN"))?;
+    enterprise::set_locked(&mut h, band, &p, on).map_err(tcg_err)?;
+    let b = enterprise::get_band(&mut h, band, Some(&p)).map_err(tcg_err)?;
+    let text = format!("band {band} {}\n", if on { "locked" } else { "unlocked" });
+    Ok(Report::new(Some(device), &b, text))
+}
+
+/// Private helper until the shared VPD 0x80 parser lands: unit serial number.
+fn read_serial(t: &mut dyn Transport) -> anyhow::Result<String> {
+    let cdb = [0x12, 0x01, 0x80, 0x00, 0xFC, 0x00];
+    let mut buf = [0u8; 252];
+    let n = crate::transport::run_query(t, &cdb, &mut buf, crate::transport::DEFAULT_TIMEOUT)?;
+    let b = crate::bytes::Bytes::new(&buf[..n], "VPD page 0x80");
+    let len = usize::from(b.be16(2)?);
+    Ok(b.ascii(4, len.min(n.saturating_sub(4)))?)
+}
+
+/// The gate: in-use check, confirmation naming the drive, audit record.
+fn gate(
+    t: &mut dyn Transport,
+    job: &str,
+    device: &str,
+    g: &GateArgs,
+) -> anyhow::Result<safety::Cleared> {
+    let name = DriveName {
+        serial: read_serial(t)?,
+        wwn: None,
+    };
+    let confirmation = Confirmation {
+        tokens: g.confirm.clone(),
+        interactive: g.confirm.is_empty(),
+    };
+    let cleared = safety::clear(
+        &LinuxHost::default(),
+        GateRequest {
+            job,
+            address: device,
+            name: &name,
+            confirmation: &confirmation,
+            audit: safety::AuditLog::resolve(g.audit_log.as_deref()),
+        },
+        &mut TtyPrompter,
+    )?;
+    Ok(cleared)
+}
+
+#[derive(Serialize)]
+struct EraseReport {
+    method: &'static str,
+    bands: Vec<u16>,
+    dry_run: bool,
+    job_id: Option<String>,
+}
+
+fn erase(
+    ctx: &mut Ctx,
+    device: &str,
+    bands: Vec<u16>,
+    all: bool,
+    pin: &PinArgs,
+    g: &GateArgs,
+) -> anyhow::Result<Report> {
+    let mut t = open(ctx, device)?;
+    let list = {
+        let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+        if h.dialect != Dialect::Enterprise {
+            return Err(tcg_err(TcgError::Unsupported(
+                "band erase needs a TCG Enterprise SSC drive; for Opal use `tcg revert` with the PSID"
+                    .into(),
+            )));
+        }
+        if all {
+            let max = enterprise::max_ranges(&mut h).map_err(tcg_err)?;
+            (0..=max).collect::<Vec<u16>>()
+        } else {
+            bands
+        }
+    };
+    if g.dry_run {
+        let text = format!(
+            "dry run: would authenticate as EraseMaster and call Erase on band(s) {:?} \
+             (cryptographic erase); nothing was sent\n",
+            list
+        );
+        let r = EraseReport {
+            method: "tcg_cryptographic_erase",
+            bands: list,
+            dry_run: true,
+            job_id: None,
+        };
+        return Ok(Report::new(Some(device), &r, text));
+    }
+    let cleared = gate(&mut *t, "tcg-erase", device, g)?;
+    let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+    let p = pin_of(&mut h, pin, "EraseMaster PIN")?;
+    let details = json!({"method": "tcg_cryptographic_erase", "bands": list});
+    cleared.record_start(details.clone())?;
+    let r = enterprise::erase_bands(&mut h, &list, &p);
+    match &r {
+        Ok(()) => cleared.record_end("success", details)?,
+        Err(e) => cleared.record_end(
+            "failed",
+            json!({"details": details, "error": e.to_string()}),
+        )?,
+    }
+    r.map_err(tcg_err)?;
+    let text = format!(
+        "cryptographic erase done: band(s) {:?} have new media keys (BandMaster PINs reset to MSID)\n",
+        list
+    );
+    let rep = EraseReport {
+        method: "tcg_cryptographic_erase",
+        bands: list,
+        dry_run: false,
+        job_id: Some(cleared.job_id.clone()),
+    };
+    Ok(Report::new(Some(device), &rep, text))
+}
+
+#[derive(Serialize)]
+struct RevertReport {
+    method: &'static str,
+    ssc: &'static str,
+    dry_run: bool,
+    job_id: Option<String>,
+}
+
+fn revert(ctx: &mut Ctx, device: &str, psid: &PsidArgs, g: &GateArgs) -> anyhow::Result<Report> {
+    let mut t = open(ctx, device)?;
+    let ssc = {
+        let h = Tper::open(&mut *t).map_err(tcg_err)?;
+        h.level0.ssc().map(|s| s.ssc.name()).unwrap_or("none")
+    };
+    if g.dry_run {
+        let text = format!(
+            "dry run: would authenticate as PSID and revert the {ssc} drive to factory state \
+             (every band cryptographically erased); nothing was sent\n"
+        );
+        let r = RevertReport {
+            method: "tcg_psid_revert",
+            ssc,
+            dry_run: true,
+            job_id: None,
+        };
+        return Ok(Report::new(Some(device), &r, text));
+    }
+    let cleared = gate(&mut *t, "tcg-revert", device, g)?;
+    let p = read_secret(
+        psid.psid_file.as_ref(),
+        psid.psid_env.as_ref(),
+        psid.psid_prompt,
+        "PSID",
+        false,
+    )?
+    .ok_or_else(|| {
+        anyhow!(crate::Error::InvalidArgument(
+            "give the PSID (from the drive label) with --psid-file, --psid-env or --psid-prompt"
+                .into()
+        ))
+    })?;
+    let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+    let details = json!({"method": "tcg_psid_revert", "ssc": ssc});
+    cleared.record_start(details.clone())?;
+    let r = match h.dialect {
+        Dialect::Enterprise => enterprise::psid_revert(&mut h, &p),
+        Dialect::Opal => opal::psid_revert(&mut h, &p),
+    };
+    match &r {
+        Ok(()) => cleared.record_end("success", details)?,
+        Err(e) => cleared.record_end(
+            "failed",
+            json!({"details": details, "error": e.to_string()}),
+        )?,
+    }
+    r.map_err(tcg_err)?;
+    let rep = RevertReport {
+        method: "tcg_psid_revert",
+        ssc,
+        dry_run: false,
+        job_id: Some(cleared.job_id.clone()),
+    };
+    Ok(Report::new(
+        Some(device),
+        &rep,
+        "PSID revert done: the drive is in factory state (all data cryptographically erased)\n"
+            .into(),
+    ))
+}

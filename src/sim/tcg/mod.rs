@@ -1,0 +1,2 @@
+//! TCG inside the virtual drive.
+pub mod tper;

@@ -1,0 +1,953 @@
+//! The virtual drive's TCG Enterprise SSC TPer (protocols.md §F.14): session manager, Admin
+//! SP and Enterprise Locking SP with authorities, C_PIN rows, bands, sessions and access
+//! control, protocol 0x02 ComID management, and the per-ComID response queue with polling.
+//!
+//! Access control (a model of SGT-SED pp.14–24 and sedutil's Enterprise flows; vendor ACLs
+//! vary):
+//! * Anybody: Get C_PIN_MSID.PIN, Get LockingInfo, Get band rows (real drives may require the
+//!   BandMaster; reading is harmless here), Authenticate.
+//! * SID (Admin SP): Set C_PIN_SID. RevertSP is refused (NOT_AUTHORIZED), as on the drives in
+//!   sedutil issues #469/#474.
+//! * PSID (Admin SP, if the profile offers it): `ThisSP.RevertSP` → factory state, every band
+//!   crypto-erased; the TPer ends the session without answering.
+//! * EraseMaster: Set C_PIN_EraseMaster, Set Authority BandMaster n "Enabled", `Band n.Erase`.
+//! * BandMaster n: Set its own C_PIN and Band n.
+//! * Wrong PIN: Authenticate returns FALSE with SUCCESS status; after TryLimit failures the
+//!   authority answers AUTHORITY_LOCKED_OUT until a power cycle.
+//! * Band n Erase: new key generation for the band, unlocked, BandMaster n PIN = MSID.
+//! * Power cycle: bands with LockOnReset = [PowerCycle] relock (per their *LockEnabled),
+//!   sessions end, try counters reset.
+
+use crate::tcg::method::{self, Call};
+use crate::tcg::packet::{self, Received};
+use crate::tcg::token::{Encoder, Value};
+use crate::tcg::uid::{self, Uid};
+use crate::tcg::{comid, MethodStatus};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Enterprise SSC base ComID (as the ST4000NM0043 in protocols.md §F.2).
+pub const BASE_COMID: u16 = 0x07FE;
+/// Number of ComIDs.
+pub const NUM_COMIDS: u16 = 2;
+/// MaxRanges reported in LockingInfo (bands 1..=15 besides the global band 0).
+pub const MAX_RANGES: u16 = 15;
+/// TryLimit of SID, EraseMaster and BandMasters.
+pub const TRY_LIMIT: u32 = 5;
+/// Largest response the TPer sends in one IF-RECV (its MaxComPacketSize).
+pub const MAX_COMPACKET: usize = 2048;
+
+/// Why an IF-SEND / IF-RECV is rejected at the SCSI level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reject {
+    /// ILLEGAL REQUEST 24/00, field pointer at this CDB byte.
+    Cdb(u16),
+    /// ILLEGAL REQUEST 26/00, field pointer at this parameter byte.
+    Param(u16),
+}
+
+/// One authority with its C_PIN row.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Authority {
+    /// Authority UID.
+    pub uid: u64,
+    /// SP it belongs to.
+    pub sp: u64,
+    /// Enabled column.
+    pub enabled: bool,
+    /// C_PIN.PIN.
+    pub pin: Vec<u8>,
+    /// C_PIN.TryLimit (0 = unlimited).
+    pub try_limit: u32,
+    /// C_PIN.Tries.
+    pub tries: u32,
+    /// C_PIN.Persistence (tries survive power cycles).
+    pub persistence: bool,
+}
+
+/// One band (Locking table row).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct BandState {
+    /// RangeStart.
+    pub range_start: u64,
+    /// RangeLength.
+    pub range_length: u64,
+    /// ReadLockEnabled.
+    pub read_lock_enabled: bool,
+    /// WriteLockEnabled.
+    pub write_lock_enabled: bool,
+    /// ReadLocked.
+    pub read_locked: bool,
+    /// WriteLocked.
+    pub write_locked: bool,
+    /// LockOnReset contains PowerCycle.
+    pub lock_on_reset: bool,
+    /// Media key generation: bumped by Erase.
+    pub key_generation: u32,
+}
+
+/// An open session.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct OpenSession {
+    /// TPer session number.
+    pub tsn: u32,
+    /// Host session number.
+    pub hsn: u32,
+    /// SP UID.
+    pub sp: u64,
+    /// Write session.
+    pub write: bool,
+    /// Authorities authenticated in it.
+    pub authenticated: Vec<u64>,
+}
+
+/// Faults the tests inject.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TperFaults {
+    /// StartSession answers SP_BUSY this many times.
+    pub sp_busy: u32,
+    /// The next in-session method times out: the TPer closes the session
+    /// (`SMUID.CloseSession`) instead of answering.
+    pub session_timeout: bool,
+    /// Empty "not ready" ComPackets before every answer (exercises host polling).
+    pub polls_before_answer: u32,
+}
+
+/// The TPer state (persisted with the drive).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Tper {
+    /// MSID (C_PIN_MSID.PIN).
+    pub msid: Vec<u8>,
+    /// PSID (printed on the label), if the drive offers PSID revert.
+    pub psid: Option<Vec<u8>>,
+    /// Authorities of both SPs.
+    pub authorities: Vec<Authority>,
+    /// Bands 0..=MAX_RANGES.
+    pub bands: Vec<BandState>,
+    /// Open sessions.
+    pub sessions: Vec<OpenSession>,
+    /// Next TSN.
+    pub next_tsn: u32,
+    /// Queued responses per ComID.
+    pub outbox: BTreeMap<u16, Vec<Vec<u8>>>,
+    /// Polls still to answer "not ready" for the queued response.
+    pub polls_left: u32,
+    /// Injected faults.
+    pub faults: TperFaults,
+    /// Source of new key generations.
+    pub key_counter: u32,
+}
+
+fn msid_for(serial: &str) -> Vec<u8> {
+    // 32 ASCII characters, like real MSIDs (protocols.md §F.10 step 1).
+    let mut s = format!("MSID{serial:0>28}");
+    s.truncate(32);
+    s.into_bytes()
+}
+
+/// The PSID a profile prints on the label of drive `serial` (deterministic, for tests).
+pub fn psid_for(serial: &str) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    let h = Sha256::digest(format!("psid:{serial}").as_bytes());
+    // 32 upper-case alphanumerics, as printed on labels.
+    const A: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    h.iter().map(|b| A[usize::from(b & 31)]).collect()
+}
+
+impl Tper {
+    /// A factory-fresh Enterprise TPer: every credential = MSID, BandMaster0/1 enabled, bands
+    /// unconfigured and unlocked (SGT-SED). With `ex_array`, the drive comes as pulled from a
+    /// storage array: owned (SID/EraseMaster/BandMaster PINs unknown), band 0 locked with
+    /// LockOnReset; only the PSID on the label can recover it.
+    pub fn new(serial: &str, psid_revert: bool, ex_array: bool) -> Tper {
+        let msid = msid_for(serial);
+        let mut auths = vec![
+            auth(uid::AUTH_SID, uid::ADMIN_SP, true, &msid, TRY_LIMIT),
+            auth(
+                uid::AUTH_ERASEMASTER,
+                uid::LOCKING_SP_ENTERPRISE,
+                true,
+                &msid,
+                TRY_LIMIT,
+            ),
+        ];
+        if psid_revert {
+            auths.push(auth(
+                uid::AUTH_PSID,
+                uid::ADMIN_SP,
+                true,
+                &psid_for(serial),
+                0,
+            ));
+        }
+        for n in 0..=MAX_RANGES {
+            auths.push(auth(
+                uid::auth_bandmaster(n),
+                uid::LOCKING_SP_ENTERPRISE,
+                n < 2,
+                &msid,
+                TRY_LIMIT,
+            ));
+        }
+        let mut t = Tper {
+            msid: msid.clone(),
+            psid: psid_revert.then(|| psid_for(serial)),
+            authorities: auths,
+            bands: vec![BandState::default(); usize::from(MAX_RANGES) + 1],
+            sessions: vec![],
+            next_tsn: 1,
+            outbox: BTreeMap::new(),
+            polls_left: 0,
+            faults: TperFaults::default(),
+            key_counter: 1,
+        };
+        if ex_array {
+            let array_pin = format!("array-owned-{serial}").into_bytes();
+            for a in t.authorities.iter_mut() {
+                if a.uid != uid::AUTH_PSID.as_u64() {
+                    a.pin = array_pin.clone();
+                }
+            }
+            let b0 = &mut t.bands[0];
+            b0.read_lock_enabled = true;
+            b0.write_lock_enabled = true;
+            b0.read_locked = true;
+            b0.write_locked = true;
+            b0.lock_on_reset = true;
+        }
+        t
+    }
+
+    /// True if any band is locked for reading or writing (Level 0 Locking "Locked").
+    pub fn any_locked(&self) -> bool {
+        self.bands.iter().any(|b| {
+            (b.read_lock_enabled && b.read_locked) || (b.write_lock_enabled && b.write_locked)
+        })
+    }
+
+    /// The band an LBA belongs to (bands 1.. with a non-zero length, else band 0).
+    pub fn band_of(&self, lba: u64) -> u16 {
+        for (n, b) in self.bands.iter().enumerate().skip(1) {
+            if b.range_length > 0 && lba >= b.range_start && lba - b.range_start < b.range_length {
+                return n as u16;
+            }
+        }
+        0
+    }
+
+    /// Key generation for an LBA (changes when its band is erased).
+    pub fn key_generation(&self, lba: u64) -> u32 {
+        self.bands
+            .get(usize::from(self.band_of(lba)))
+            .map_or(0, |b| b.key_generation)
+    }
+
+    /// Is access to `count` blocks at `lba` refused by a locked band? Checks every band
+    /// the range touches (band 0 for any part outside the configured bands).
+    pub fn locked_for(&self, lba: u64, count: u64, write: bool) -> bool {
+        let end = lba.saturating_add(count.max(1));
+        let locked = |b: &BandState| {
+            if write {
+                b.write_lock_enabled && b.write_locked
+            } else {
+                b.read_lock_enabled && b.read_locked
+            }
+        };
+        let mut covered = 0u64;
+        for b in self.bands.iter().skip(1) {
+            if b.range_length == 0 {
+                continue;
+            }
+            let bend = b.range_start.saturating_add(b.range_length);
+            let (s, e) = (lba.max(b.range_start), end.min(bend));
+            if s < e {
+                if locked(b) {
+                    return true;
+                }
+                covered += e - s;
+            }
+        }
+        covered < end - lba && locked(&self.bands[0])
+    }
+
+    /// Power cycle: LockOnReset, sessions dropped, try counters reset (unless Persistence).
+    pub fn power_cycle(&mut self) {
+        for b in self.bands.iter_mut() {
+            if b.lock_on_reset {
+                b.read_locked = b.read_lock_enabled;
+                b.write_locked = b.write_lock_enabled;
+            }
+        }
+        for a in self.authorities.iter_mut() {
+            if !a.persistence {
+                a.tries = 0;
+            }
+        }
+        self.sessions.clear();
+        self.outbox.clear();
+        self.polls_left = 0;
+    }
+
+    fn new_key(&mut self) -> u32 {
+        self.key_counter = self.key_counter.wrapping_add(1);
+        self.key_counter
+    }
+
+    fn authority(&mut self, u: Uid) -> Option<&mut Authority> {
+        self.authorities.iter_mut().find(|a| a.uid == u.as_u64())
+    }
+
+    // ---- SECURITY PROTOCOL OUT / IN ----
+
+    /// IF-SEND (protocol 0x01) and ComID management requests (0x02).
+    pub fn if_send(&mut self, protocol: u8, sps: u16, data: &[u8]) -> Result<(), Reject> {
+        if !is_comid(sps) {
+            return Err(Reject::Cdb(2));
+        }
+        match protocol {
+            0x02 => {
+                let b = crate::bytes::Bytes::new(data, "ComID request");
+                let (c, code) = match (b.be16(0), b.be32(4)) {
+                    (Ok(c), Ok(code)) => (c, code),
+                    _ => return Err(Reject::Param(0)),
+                };
+                if c != sps {
+                    return Err(Reject::Param(0));
+                }
+                let reply = match code {
+                    comid::VERIFY_COMID_VALID => 2u32.to_be_bytes(), // Issued
+                    comid::STACK_RESET => {
+                        self.sessions.clear();
+                        self.outbox.remove(&sps);
+                        0u32.to_be_bytes()
+                    }
+                    _ => return Err(Reject::Param(4)),
+                };
+                self.outbox.insert(
+                    0x8000 | sps,
+                    vec![comid::build_response(sps, code, &reply, 12 + 4)],
+                );
+                Ok(())
+            }
+            0x01 => {
+                let got = crate::bytes::Bytes::new(data, "ComPacket")
+                    .be16(4)
+                    .map_err(|_| Reject::Param(0))?;
+                if got != sps {
+                    // The ComPacket's ComID must equal the CDB's (protocols.md §F.14).
+                    return Err(Reject::Param(4));
+                }
+                let (tsn, hsn, payload) = match packet::parse(data) {
+                    Ok(Received::Data {
+                        tsn, hsn, payload, ..
+                    }) => (tsn, hsn, payload),
+                    _ => return Err(Reject::Param(16)),
+                };
+                if let Some(reply) = self.handle(tsn, hsn, &payload) {
+                    let pkt = packet::build(sps, 0, reply.0, reply.1, &reply.2);
+                    self.outbox.entry(sps).or_default().push(pkt);
+                    self.polls_left = self.faults.polls_before_answer;
+                }
+                Ok(())
+            }
+            _ => Err(Reject::Cdb(1)),
+        }
+    }
+
+    /// IF-RECV: the next queued answer, an empty ComPacket while "processing", or MinTransfer
+    /// when the host's buffer is too small.
+    pub fn if_recv(&mut self, protocol: u8, sps: u16, alloc: usize) -> Result<Vec<u8>, Reject> {
+        if !is_comid(sps) {
+            return Err(Reject::Cdb(2));
+        }
+        match protocol {
+            0x02 => {
+                let r = self
+                    .outbox
+                    .remove(&(0x8000 | sps))
+                    .and_then(|mut v| v.pop())
+                    .unwrap_or_else(|| comid::build_response(sps, 0, &[], 12));
+                Ok(r)
+            }
+            0x01 => {
+                let q = self.outbox.entry(sps).or_default();
+                let Some(first) = q.first() else {
+                    return Ok(packet::build_pending(sps, 0, 0, 512));
+                };
+                if self.polls_left > 0 {
+                    self.polls_left -= 1;
+                    return Ok(packet::build_pending(sps, first.len() as u32, 0, 512));
+                }
+                // Size of the meaningful part (before the 512 padding).
+                let need =
+                    20 + u32::from_be_bytes([first[16], first[17], first[18], first[19]]) as usize;
+                if alloc < need {
+                    return Ok(packet::build_pending(
+                        sps,
+                        first.len() as u32,
+                        need as u32,
+                        512,
+                    ));
+                }
+                Ok(q.remove(0))
+            }
+            _ => Err(Reject::Cdb(1)),
+        }
+    }
+
+    // ---- method dispatch ----
+
+    /// Handles one ComPacket payload; returns (tsn, hsn, reply payload) or None (no answer).
+    fn handle(&mut self, tsn: u32, hsn: u32, payload: &[u8]) -> Option<(u32, u32, Vec<u8>)> {
+        let call = match method::parse_call(payload) {
+            Ok(Some(c)) => c,
+            Ok(None) => {
+                // EndOfSession: close and acknowledge.
+                let before = self.sessions.len();
+                self.sessions.retain(|s| !(s.tsn == tsn && s.hsn == hsn));
+                if self.sessions.len() == before {
+                    return None;
+                }
+                return Some((tsn, hsn, vec![0xFA]));
+            }
+            Err(_) => {
+                return Some((
+                    tsn,
+                    hsn,
+                    method::response(&[], MethodStatus::InvalidParameter.code()),
+                ))
+            }
+        };
+        if tsn == 0 && hsn == 0 {
+            return Some((0, 0, self.session_manager(&call)));
+        }
+        let idx = self
+            .sessions
+            .iter()
+            .position(|s| s.tsn == tsn && s.hsn == hsn)?;
+        if self.faults.session_timeout {
+            self.faults.session_timeout = false;
+            self.sessions.remove(idx);
+            let mut e = Encoder::new();
+            e.uint(u64::from(hsn)).uint(u64::from(tsn));
+            return Some((
+                tsn,
+                hsn,
+                method::call(uid::SMUID, uid::sm::CLOSE_SESSION, e.as_bytes()),
+            ));
+        }
+        match self.in_session(idx, &call) {
+            Outcome::Reply(results, status) => Some((tsn, hsn, method::response(&results, status))),
+            Outcome::DropSession => {
+                self.sessions.retain(|s| s.tsn != tsn);
+                None
+            }
+        }
+    }
+
+    fn session_manager(&mut self, c: &Call) -> Vec<u8> {
+        if c.invoking != uid::SMUID {
+            return method::response(&[], MethodStatus::InvalidParameter.code());
+        }
+        match c.method {
+            uid::sm::PROPERTIES => {
+                let tper: Vec<Value> = [
+                    ("MaxMethods", 1u64),
+                    ("MaxSubpackets", 1),
+                    ("MaxPacketSize", MAX_COMPACKET as u64 - 20),
+                    ("MaxPackets", 1),
+                    ("MaxComPacketSize", MAX_COMPACKET as u64),
+                    ("MaxResponseComPacketSize", MAX_COMPACKET as u64),
+                    ("MaxSessions", 1),
+                    ("MaxIndTokenSize", MAX_COMPACKET as u64 - 56),
+                    ("MaxAuthentications", 2),
+                    ("MaxTransactionLimit", 1),
+                    ("DefSessionTimeout", 0),
+                ]
+                .iter()
+                .map(|(n, v)| named(n, Value::Uint(*v)))
+                .collect();
+                let host = c
+                    .args
+                    .iter()
+                    .find_map(|a| match a {
+                        Value::Named(_, v) => Some(v.as_ref().clone()),
+                        _ => None,
+                    })
+                    .unwrap_or(Value::List(vec![]));
+                // An Enterprise TPer answers as a Call to SMUID.Properties ([SEDU-ISS] #392).
+                let mut e = Encoder::new();
+                Value::List(tper).encode(&mut e);
+                named("HostProperties", host).encode(&mut e);
+                method::call(uid::SMUID, uid::sm::PROPERTIES, e.as_bytes())
+            }
+            uid::sm::START_SESSION => self.start_session(c),
+            _ => method::response(&[], MethodStatus::InvalidParameter.code()),
+        }
+    }
+
+    fn start_session(&mut self, c: &Call) -> Vec<u8> {
+        let fail = |s: MethodStatus| method::response(&[], s.code());
+        let hsn = c.args.first().and_then(Value::as_uint);
+        let sp = c
+            .args
+            .get(1)
+            .and_then(Value::as_bytes)
+            .and_then(Uid::from_slice);
+        let write = c.args.get(2).and_then(Value::as_uint);
+        let (Some(hsn), Some(sp), Some(write)) = (hsn, sp, write) else {
+            return fail(MethodStatus::InvalidParameter);
+        };
+        let Ok(hsn) = u32::try_from(hsn) else {
+            return fail(MethodStatus::InvalidParameter);
+        };
+        if sp != uid::ADMIN_SP && sp != uid::LOCKING_SP_ENTERPRISE {
+            return fail(MethodStatus::InvalidParameter);
+        }
+        if self.faults.sp_busy > 0 {
+            self.faults.sp_busy -= 1;
+            return fail(MethodStatus::SpBusy);
+        }
+        // MaxSessions = 1 in our Properties; a second session is refused as SP_BUSY, which is
+        // what drives answer while another tool holds a session (sedutil issue #36).
+        if !self.sessions.is_empty() {
+            return fail(MethodStatus::SpBusy);
+        }
+        // Optional Opal-style authentication inside StartSession (names or numbers).
+        let opt = &c.args[3.min(c.args.len())..];
+        let challenge = method::named(opt, "HostChallenge", Some(0)).and_then(Value::as_bytes);
+        let signer = method::named(opt, "HostSigningAuthority", Some(3))
+            .and_then(Value::as_bytes)
+            .and_then(Uid::from_slice);
+        let mut authenticated = vec![];
+        if let Some(who) = signer {
+            match self.check_pin(sp, who, challenge.unwrap_or(&[])) {
+                Ok(true) => authenticated.push(who.as_u64()),
+                Ok(false) => return fail(MethodStatus::NotAuthorized),
+                Err(s) => return fail(s),
+            }
+        }
+        let tsn = self.next_tsn;
+        self.next_tsn = self.next_tsn.wrapping_add(1).max(1);
+        self.sessions.push(OpenSession {
+            tsn,
+            hsn,
+            sp: sp.as_u64(),
+            write: write != 0,
+            authenticated,
+        });
+        let mut e = Encoder::new();
+        e.uint(u64::from(hsn)).uint(u64::from(tsn));
+        method::call(uid::SMUID, uid::sm::SYNC_SESSION, e.as_bytes())
+    }
+
+    /// Checks a PIN, counting failures. `Err` when the authority is unusable.
+    fn check_pin(&mut self, sp: Uid, who: Uid, pin: &[u8]) -> Result<bool, MethodStatus> {
+        let a = self
+            .authority(who)
+            .filter(|a| a.sp == sp.as_u64())
+            .ok_or(MethodStatus::InvalidParameter)?;
+        if !a.enabled {
+            return Err(MethodStatus::NotAuthorized);
+        }
+        if a.try_limit > 0 && a.tries >= a.try_limit {
+            return Err(MethodStatus::AuthorityLockedOut);
+        }
+        if a.pin == pin {
+            a.tries = 0;
+            Ok(true)
+        } else {
+            a.tries += 1;
+            Ok(false)
+        }
+    }
+
+    fn in_session(&mut self, idx: usize, c: &Call) -> Outcome {
+        let s = self.sessions[idx].clone();
+        let sp = Uid::from_u64(s.sp);
+        let is = |a: Uid| s.authenticated.contains(&a.as_u64());
+        let ok = |r: Vec<Value>| Outcome::Reply(r, 0);
+        let err = |st: MethodStatus| Outcome::Reply(vec![], st.code());
+        match (c.invoking, c.method) {
+            (uid::THIS_SP, uid::method::E_AUTHENTICATE | uid::method::AUTHENTICATE) => {
+                let who = c
+                    .args
+                    .first()
+                    .and_then(Value::as_bytes)
+                    .and_then(Uid::from_slice);
+                let pin = method::named(&c.args[1.min(c.args.len())..], "Challenge", Some(0))
+                    .and_then(Value::as_bytes)
+                    .unwrap_or(&[]);
+                let Some(who) = who else {
+                    return err(MethodStatus::InvalidParameter);
+                };
+                match self.check_pin(sp, who, pin) {
+                    Ok(true) => {
+                        self.sessions[idx].authenticated.push(who.as_u64());
+                        ok(vec![Value::Uint(1)])
+                    }
+                    Ok(false) => ok(vec![Value::Uint(0)]),
+                    Err(st) => err(st),
+                }
+            }
+            (obj, uid::method::E_GET | uid::method::GET) => {
+                let enterprise = c.method == uid::method::E_GET;
+                match self.get(sp, obj) {
+                    Some(cols) => {
+                        let cols = filter_columns(cols, c.args.first());
+                        let row: Vec<Value> = cols
+                            .into_iter()
+                            .map(|(n, num, v)| {
+                                if enterprise {
+                                    named(n, v)
+                                } else {
+                                    Value::Named(Box::new(Value::Uint(num)), Box::new(v))
+                                }
+                            })
+                            .collect();
+                        // Enterprise nests one list deeper than Opal (protocols.md §F.9).
+                        if enterprise {
+                            ok(vec![Value::List(vec![Value::List(row)])])
+                        } else {
+                            ok(vec![Value::List(row)])
+                        }
+                    }
+                    None => err(MethodStatus::NotAuthorized),
+                }
+            }
+            (obj, uid::method::E_SET | uid::method::SET) => {
+                if !s.write {
+                    return err(MethodStatus::NotAuthorized);
+                }
+                let values = set_values(&c.args);
+                match self.set(sp, obj, &values, &is) {
+                    Ok(()) => ok(vec![]),
+                    Err(st) => err(st),
+                }
+            }
+            (obj, uid::method::ERASE) => {
+                let Some(n) = uid::band_number(obj).filter(|n| *n <= MAX_RANGES) else {
+                    return err(MethodStatus::InvalidParameter);
+                };
+                if sp != uid::LOCKING_SP_ENTERPRISE || !s.write || !is(uid::AUTH_ERASEMASTER) {
+                    return err(MethodStatus::NotAuthorized);
+                }
+                self.erase_band(n);
+                ok(vec![])
+            }
+            (uid::THIS_SP, uid::method::REVERT_SP) | (uid::ADMIN_SP, uid::method::REVERT) => {
+                if sp == uid::ADMIN_SP && s.write && self.psid.is_some() && is(uid::AUTH_PSID) {
+                    self.revert();
+                    Outcome::DropSession
+                } else {
+                    err(MethodStatus::NotAuthorized)
+                }
+            }
+            _ => err(MethodStatus::InvalidParameter),
+        }
+    }
+
+    fn erase_band(&mut self, n: u16) {
+        let k = self.new_key();
+        let msid = self.msid.clone();
+        let b = &mut self.bands[usize::from(n)];
+        b.key_generation = k;
+        b.read_locked = false;
+        b.write_locked = false;
+        if let Some(a) = self.authority(uid::auth_bandmaster(n)) {
+            a.pin = msid;
+            a.tries = 0;
+        }
+    }
+
+    /// PSID RevertSP: factory state, every band crypto-erased.
+    fn revert(&mut self) {
+        let msid = self.msid.clone();
+        for a in self.authorities.iter_mut() {
+            if a.uid != uid::AUTH_PSID.as_u64() {
+                a.pin = msid.clone();
+                a.tries = 0;
+            }
+            if let Some(n) = uid::bandmaster_number(Uid::from_u64(a.uid)) {
+                a.enabled = n < 2;
+            }
+        }
+        for n in 0..self.bands.len() {
+            let k = self.new_key();
+            self.bands[n] = BandState {
+                key_generation: k,
+                ..BandState::default()
+            };
+        }
+    }
+
+    /// Row columns visible to this session: (name, Opal number, value).
+    fn get(&self, sp: Uid, obj: Uid) -> Option<Vec<(&'static str, u64, Value)>> {
+        if obj == uid::C_PIN_MSID && sp == uid::ADMIN_SP {
+            return Some(vec![("PIN", 3, Value::Bytes(self.msid.clone()))]);
+        }
+        if sp != uid::LOCKING_SP_ENTERPRISE {
+            return None;
+        }
+        if obj == uid::LOCKING_INFO_ENTERPRISE {
+            return Some(vec![("MaxRanges", 4, Value::Uint(u64::from(MAX_RANGES)))]);
+        }
+        let n = uid::band_number(obj).filter(|n| *n <= MAX_RANGES)?;
+        let b = &self.bands[usize::from(n)];
+        let lor = if b.lock_on_reset {
+            vec![Value::Uint(0)]
+        } else {
+            vec![]
+        };
+        Some(vec![
+            ("RangeStart", 3, Value::Uint(b.range_start)),
+            ("RangeLength", 4, Value::Uint(b.range_length)),
+            (
+                "ReadLockEnabled",
+                5,
+                Value::Uint(u64::from(b.read_lock_enabled)),
+            ),
+            (
+                "WriteLockEnabled",
+                6,
+                Value::Uint(u64::from(b.write_lock_enabled)),
+            ),
+            ("ReadLocked", 7, Value::Uint(u64::from(b.read_locked))),
+            ("WriteLocked", 8, Value::Uint(u64::from(b.write_locked))),
+            ("LockOnReset", 9, Value::List(lor)),
+        ])
+    }
+
+    fn set(
+        &mut self,
+        sp: Uid,
+        obj: Uid,
+        values: &[(String, Value)],
+        is: &dyn Fn(Uid) -> bool,
+    ) -> Result<(), MethodStatus> {
+        let get_uint = |n: &str| {
+            values
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.as_uint())
+        };
+        // C_PIN rows: only the authority itself may change its PIN.
+        if obj.0[3] == 0x0B {
+            let mut owner = obj.0;
+            owner[3] = 0x09;
+            let owner = Uid(owner);
+            if !is(owner) {
+                return Err(MethodStatus::NotAuthorized);
+            }
+            let pin = values
+                .iter()
+                .find(|(k, _)| k == "PIN")
+                .and_then(|(_, v)| v.as_bytes())
+                .ok_or(MethodStatus::InvalidParameter)?
+                .to_vec();
+            let a = self
+                .authority(owner)
+                .filter(|a| a.sp == sp.as_u64())
+                .ok_or(MethodStatus::InvalidParameter)?;
+            a.pin = pin;
+            return Ok(());
+        }
+        // Authority rows: EraseMaster enables BandMasters.
+        if let Some(n) = uid::bandmaster_number(obj) {
+            if !is(uid::AUTH_ERASEMASTER) {
+                return Err(MethodStatus::NotAuthorized);
+            }
+            let en = get_uint("Enabled")
+                .flatten()
+                .ok_or(MethodStatus::InvalidParameter)?;
+            let a = self
+                .authority(uid::auth_bandmaster(n))
+                .ok_or(MethodStatus::InvalidParameter)?;
+            a.enabled = en != 0;
+            return Ok(());
+        }
+        let n = uid::band_number(obj)
+            .filter(|n| *n <= MAX_RANGES && sp == uid::LOCKING_SP_ENTERPRISE)
+            .ok_or(MethodStatus::InvalidParameter)?;
+        if !is(uid::auth_bandmaster(n)) {
+            return Err(MethodStatus::NotAuthorized);
+        }
+        let pair = |a: &str, b: &str| -> Result<Option<bool>, MethodStatus> {
+            match (get_uint(a), get_uint(b)) {
+                (None, None) => Ok(None),
+                (Some(Some(x)), Some(Some(y))) if (x != 0) == (y != 0) => Ok(Some(x != 0)),
+                // Read-only or write-only locking is not supported (Seagate; sedutil rejects).
+                _ => Err(MethodStatus::InvalidParameter),
+            }
+        };
+        let lock_enabled = pair("ReadLockEnabled", "WriteLockEnabled")?;
+        let locked = pair("ReadLocked", "WriteLocked")?;
+        let start = get_uint("RangeStart");
+        let len = get_uint("RangeLength");
+        if n == 0 && (start.is_some() || len.is_some()) {
+            // Band 0 always covers the whole drive.
+            return Err(MethodStatus::InvalidParameter);
+        }
+        let lor = values
+            .iter()
+            .find(|(k, _)| k == "LockOnReset")
+            .map(|(_, v)| {
+                v.as_list()
+                    .map(|l| l.iter().any(|x| x.as_uint() == Some(0)))
+                    .ok_or(MethodStatus::InvalidParameter)
+            })
+            .transpose()?;
+        let b = &mut self.bands[usize::from(n)];
+        if let Some(Some(s)) = start {
+            b.range_start = s;
+        }
+        if let Some(Some(l)) = len {
+            b.range_length = l;
+        }
+        if let Some(e) = lock_enabled {
+            b.read_lock_enabled = e;
+            b.write_lock_enabled = e;
+        }
+        if let Some(l) = locked {
+            b.read_locked = l;
+            b.write_locked = l;
+        }
+        if let Some(l) = lor {
+            b.lock_on_reset = l;
+        }
+        Ok(())
+    }
+}
+
+enum Outcome {
+    Reply(Vec<Value>, u8),
+    DropSession,
+}
+
+fn auth(u: Uid, sp: Uid, enabled: bool, pin: &[u8], try_limit: u32) -> Authority {
+    Authority {
+        uid: u.as_u64(),
+        sp: sp.as_u64(),
+        enabled,
+        pin: pin.to_vec(),
+        try_limit,
+        tries: 0,
+        persistence: false,
+    }
+}
+
+fn named(n: &str, v: Value) -> Value {
+    Value::Named(Box::new(Value::Bytes(n.as_bytes().to_vec())), Box::new(v))
+}
+
+fn is_comid(c: u16) -> bool {
+    (BASE_COMID..BASE_COMID + NUM_COMIDS).contains(&c)
+}
+
+fn column_name(v: &Value, opal_cols: &[(&'static str, u64, Value)]) -> Option<String> {
+    match v {
+        Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+        Value::Uint(n) => opal_cols
+            .iter()
+            .find(|(_, num, _)| num == n)
+            .map(|(name, _, _)| name.to_string()),
+        _ => None,
+    }
+}
+
+/// Applies a Get Cellblock (`startColumn`/`endColumn` by name, or 3/4 by number).
+fn filter_columns(
+    cols: Vec<(&'static str, u64, Value)>,
+    cellblock: Option<&Value>,
+) -> Vec<(&'static str, u64, Value)> {
+    let items = cellblock.and_then(Value::as_list).unwrap_or(&[]);
+    let start = method::named(items, "startColumn", Some(3)).and_then(|v| column_name(v, &cols));
+    let end = method::named(items, "endColumn", Some(4)).and_then(|v| column_name(v, &cols));
+    let pos = |n: &Option<String>| n.as_ref().and_then(|n| cols.iter().position(|c| c.0 == n));
+    let s = pos(&start).unwrap_or(0);
+    let e = pos(&end).unwrap_or(cols.len().saturating_sub(1));
+    cols.into_iter()
+        .enumerate()
+        .filter(|(i, _)| *i >= s && *i <= e)
+        .map(|(_, c)| c)
+        .collect()
+}
+
+/// Extracts (column name, value) pairs from Enterprise (`[where] [[named…]]`) or Opal
+/// (`Values(1) = [named…]`) Set arguments; Opal column numbers are mapped to names.
+fn set_values(args: &[Value]) -> Vec<(String, Value)> {
+    let mut out = vec![];
+    let mut push = |n: &Value, v: &Value| {
+        let name = match n {
+            Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+            Value::Uint(k) => match k {
+                3 => "PIN/RangeStart".into(),
+                4 => "RangeLength".into(),
+                5 => "ReadLockEnabled".into(),
+                6 => "WriteLockEnabled".into(),
+                7 => "ReadLocked".into(),
+                8 => "WriteLocked".into(),
+                9 => "LockOnReset".into(),
+                o => format!("column{o}"),
+            },
+            _ => return,
+        };
+        if name == "PIN/RangeStart" {
+            // Opal column 3 is PIN on C_PIN and RangeStart on Locking rows.
+            out.push(("PIN".into(), v.clone()));
+            out.push(("RangeStart".into(), v.clone()));
+        } else {
+            out.push((name, v.clone()));
+        }
+    };
+    fn walk(v: &Value, push: &mut dyn FnMut(&Value, &Value), depth: usize) {
+        match v {
+            Value::Named(n, val) if n.as_uint() == Some(1) && val.as_list().is_some() => {
+                walk(val, push, depth + 1)
+            }
+            Value::Named(n, val) => push(n, val),
+            Value::List(l) if depth < 4 => {
+                for x in l {
+                    walk(x, push, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    for a in args {
+        walk(a, &mut push, 0);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn psid_is_stable_and_label_like() {
+        let p = psid_for("X1");
+        assert_eq!(p, psid_for("X1"));
+        assert_eq!(p.len(), 32);
+        assert!(p.iter().all(|c| c.is_ascii_alphanumeric()));
+    }
+
+    #[test]
+    fn lock_geometry() {
+        let mut t = Tper::new("S", true, false);
+        t.bands[1].range_start = 100;
+        t.bands[1].range_length = 50;
+        t.bands[1].read_lock_enabled = true;
+        t.bands[1].read_locked = true;
+        assert!(t.locked_for(120, 1, false));
+        assert!(!t.locked_for(120, 1, true));
+        assert!(t.locked_for(90, 20, false));
+        assert!(!t.locked_for(0, 100, false));
+        assert_eq!(t.band_of(149), 1);
+        assert_eq!(t.band_of(150), 0);
+        t.bands[0].write_lock_enabled = true;
+        t.bands[0].write_locked = true;
+        assert!(t.locked_for(0, 1, true));
+        assert!(!t.locked_for(100, 50, true));
+    }
+}
