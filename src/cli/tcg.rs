@@ -301,7 +301,10 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
             Ok(Report::new(
                 Some(device.as_str()),
                 &b,
-                format!("band {band} configured\n{}", band_table(std::slice::from_ref(&b))),
+                format!(
+                    "band {band} configured\n{}",
+                    band_table(std::slice::from_ref(&b))
+                ),
             ))
         }
         TcgCmd::Lock { device, band, pin } => lock(ctx, &device, band, &pin, true),
