@@ -10,6 +10,7 @@ pub mod cli;
 pub mod device;
 pub mod error;
 pub mod exit;
+pub mod logpage;
 pub mod ops;
 pub mod scsi;
 pub mod sense;

@@ -12,7 +12,11 @@ fn main() -> ExitCode {
     {
         Ok(m) => m,
         Err(e) => {
-            let code = if e.use_stderr() {
+            // `sgctl health` reports through a bit mask in which bit 0 (1) means "command line
+            // could not be parsed" (2 would read as "device could not be opened").
+            let code = if e.use_stderr() && argv.iter().skip(1).any(|a| a == "health") {
+                sgctl::ops::health::bits::USAGE
+            } else if e.use_stderr() {
                 sgctl::exit::USAGE
             } else {
                 sgctl::exit::OK

@@ -10,6 +10,10 @@ pub mod format;
 pub mod sanitize;
 pub mod wait;
 
+// --- health and logs (issue 6) ---
+pub mod health;
+pub mod logs;
+
 use clap::{Parser, Subcommand};
 pub use output::{Ctx, Report};
 
@@ -56,7 +60,11 @@ pub enum Command {
     // --- TCMU serving (issue 5) is `sim serve` ---
 
     // --- health and logs (issue 6) ---
-
+    /// Read and decode log pages (LOG SENSE), like sg_logs.
+    Logs(logs::LogsArgs),
+    /// Health report per drive: endurance and projection, temperature, defects, errors,
+    /// self-tests, failure prediction, SAS phys; rules and an exit bit mask.
+    Health(health::HealthArgs),
     // --- format and sanitize (issue 7) ---
     /// Format drives: block size, protection type, capacity (verified; destroys data).
     Format(format::FormatArgs),
@@ -80,7 +88,8 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         // --- discovery ---
 
         // --- health and logs ---
-
+        Command::Logs(a) => logs::run(ctx, a),
+        Command::Health(a) => health::run(ctx, a),
         // --- format and sanitize ---
         Command::Format(a) => format::run(ctx, a),
         Command::Sanitize(a) => sanitize::run(ctx, a),

@@ -10,3 +10,6 @@ pub mod query;
 pub mod record;
 pub mod safety;
 pub mod sanitize;
+
+// --- health and logs (issue 6) ---
+pub mod health;

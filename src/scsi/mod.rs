@@ -7,3 +7,7 @@ pub mod sanitize;
 
 // --- TCG (issue 8) ---
 pub mod security_protocol;
+
+// --- health and logs (issue 6) ---
+pub mod log_select;
+pub mod log_sense;
