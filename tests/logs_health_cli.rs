@@ -40,7 +40,10 @@ fn logs_inhex_page_filter_and_hex() {
     let (code, out, _) = sgctl(&["logs", "--inhex", &f, "--page", "0x0d"]);
     assert_eq!(code, 0);
     assert!(out.contains("Current c: 21"), "{out}");
-    assert!(out.contains("!! temperature page: parameter 0x0002"), "{out}");
+    assert!(
+        out.contains("!! temperature page: parameter 0x0002"),
+        "{out}"
+    );
     let (code, out, _) = sgctl(&["--hex", "logs", "--inhex", &f]);
     assert_eq!(code, 0);
     assert!(out.contains(" 0000    0d 00 00 78"), "{out}");
