@@ -3,6 +3,7 @@
 
 pub mod output;
 pub mod tcg;
+pub mod tcg_jobs;
 
 // --- format and sanitize (issue 7) ---
 pub mod erase;

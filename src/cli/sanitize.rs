@@ -90,6 +90,8 @@ struct SanitizeJob {
     opts: SanitizeOptions,
     plan: Option<SanitizePlan>,
     seed: u64,
+    /// `--method auto` on a TCG Enterprise drive without SANITIZE: erase every band (issue 8).
+    tcg: Option<crate::cli::tcg_jobs::TcgEraseJob>,
 }
 
 impl Job for SanitizeJob {
@@ -113,7 +115,19 @@ impl Job for SanitizeJob {
             }
             _ => {}
         }
-        let p = san::plan(t, &self.opts, self.seed)?;
+        let p = match san::plan(t, &self.opts, self.seed) {
+            Err(Error::Unsupported(why)) if self.opts.method == Method::Auto => {
+                let mut j = crate::cli::tcg_jobs::TcgEraseJob::auto();
+                return match j.plan(t, rec) {
+                    Ok(c) => {
+                        self.tcg = Some(j);
+                        Ok(c)
+                    }
+                    Err(_) => Err(Error::Unsupported(why)),
+                };
+            }
+            r => r?,
+        };
         rec.method = Some(p.service_action.name().into());
         rec.nist_sp_800_88_category = Some(p.category.clone());
         rec.ieee_2883_category = Some(p.category.clone());
@@ -130,6 +144,9 @@ impl Job for SanitizeJob {
         poll: &PollConfig,
         progress: &mut dyn FnMut(Option<f64>),
     ) -> Result<u8> {
+        if let Some(j) = self.tcg.as_mut() {
+            return j.execute(t, rec, _cleared, poll, progress);
+        }
         let p = self
             .plan
             .as_ref()
@@ -209,6 +226,7 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
             opts: opts.clone(),
             plan: None,
             seed: seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            tcg: None,
         })
     })
 }
@@ -277,6 +295,7 @@ mod tests {
                 },
                 plan: None,
                 seed: 5,
+                tcg: None,
             })
         }
     }

@@ -7,7 +7,8 @@
 //! traces (SECURITY PROTOCOL OUT payloads are redacted in `-vv` dumps) or error messages.
 
 use super::output::{Ctx, Report};
-use crate::ops::safety::{self, Confirmation, DriveName, GateRequest, LinuxHost, TtyPrompter};
+use crate::cli::erase::{run_jobs, SafetyArgs};
+use crate::cli::tcg_jobs::{Credential, TcgEraseJob, TcgRevertJob};
 use crate::scsi::security_protocol as sp;
 use crate::tcg::enterprise::{self, Band, BandConfig};
 use crate::tcg::level0::{Feature, Level0};
@@ -72,20 +73,6 @@ pub struct PsidArgs {
     /// Prompt for the PSID (no echo).
     #[arg(long)]
     pub psid_prompt: bool,
-}
-
-/// Safety gate options for destructive operations.
-#[derive(Debug, Args, Default, Clone)]
-pub struct GateArgs {
-    /// Serial number or WWN of the drive, confirming that it may be erased.
-    #[arg(long, value_name = "SERIAL|WWN")]
-    pub confirm: Vec<String>,
-    /// Show what would be sent; send nothing that changes the drive.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Audit log (JSON Lines); default $SGCTL_AUDIT_LOG or /var/log/sgctl/audit.jsonl.
-    #[arg(long, value_name = "FILE")]
-    pub audit_log: Option<PathBuf>,
 }
 
 /// TCG operations.
@@ -175,9 +162,9 @@ pub enum TcgCmd {
         /// EraseMaster's PIN.
         #[command(flatten)]
         pin: PinArgs,
-        /// Safety gate.
+        /// Safety gate, audit log, certificate.
         #[command(flatten)]
-        gate: GateArgs,
+        safety: SafetyArgs,
     },
     /// PSID revert to factory state (crypto erase of the whole drive). DESTROYS DATA.
     Revert {
@@ -186,9 +173,9 @@ pub enum TcgCmd {
         /// The PSID from the label.
         #[command(flatten)]
         psid: PsidArgs,
-        /// Safety gate.
+        /// Safety gate, audit log, certificate.
         #[command(flatten)]
-        gate: GateArgs,
+        safety: SafetyArgs,
     },
 }
 
@@ -342,9 +329,13 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
             band,
             all,
             pin,
-            gate,
-        } => erase(ctx, &device, band, all, &pin, &gate),
-        TcgCmd::Revert { device, psid, gate } => revert(ctx, &device, &psid, &gate),
+            safety,
+        } => erase(ctx, &device, band, all, &pin, &safety),
+        TcgCmd::Revert {
+            device,
+            psid,
+            safety,
+        } => revert(ctx, &device, &psid, &safety),
     }
 }
 
@@ -612,146 +603,45 @@ fn lock(ctx: &mut Ctx, device: &str, band: u16, pin: &PinArgs, on: bool) -> anyh
     Ok(Report::new(Some(device), &b, text))
 }
 
-/// Private helper until the shared VPD 0x80 parser lands: unit serial number.
-fn read_serial(t: &mut dyn Transport) -> anyhow::Result<String> {
-    let cdb = [0x12, 0x01, 0x80, 0x00, 0xFC, 0x00];
-    let mut buf = [0u8; 252];
-    let n = crate::transport::run_query(t, &cdb, &mut buf, crate::transport::DEFAULT_TIMEOUT)?;
-    let b = crate::bytes::Bytes::new(&buf[..n], "VPD page 0x80");
-    let len = usize::from(b.be16(2)?);
-    Ok(b.ascii(4, len.min(n.saturating_sub(4)))?)
-}
-
-/// The gate: in-use check, confirmation naming the drive, audit record.
-fn gate(
-    t: &mut dyn Transport,
-    job: &str,
-    device: &str,
-    g: &GateArgs,
-) -> anyhow::Result<safety::Cleared> {
-    let name = DriveName {
-        serial: read_serial(t)?,
-        wwn: None,
-    };
-    let confirmation = Confirmation {
-        tokens: g.confirm.clone(),
-        interactive: g.confirm.is_empty(),
-    };
-    let cleared = safety::clear(
-        &LinuxHost::default(),
-        GateRequest {
-            job,
-            address: device,
-            name: &name,
-            confirmation: &confirmation,
-            audit: safety::AuditLog::resolve(g.audit_log.as_deref()),
-        },
-        &mut TtyPrompter,
-    )?;
-    Ok(cleared)
-}
-
-#[derive(Serialize)]
-struct EraseReport {
-    method: &'static str,
-    bands: Vec<u16>,
-    dry_run: bool,
-    job_id: Option<String>,
-}
-
 fn erase(
     ctx: &mut Ctx,
     device: &str,
     bands: Vec<u16>,
     all: bool,
     pin: &PinArgs,
-    g: &GateArgs,
+    sa: &SafetyArgs,
 ) -> anyhow::Result<Report> {
-    let mut t = open(ctx, device)?;
-    let list = {
-        let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
-        if h.dialect != Dialect::Enterprise {
-            return Err(tcg_err(TcgError::Unsupported(
-                "band erase needs a TCG Enterprise SSC drive; for Opal use `tcg revert` with the PSID"
-                    .into(),
+    let credential = if pin.msid {
+        if pin.pin_file.is_some() || pin.pin_env.is_some() || pin.pin_prompt {
+            return Err(anyhow!(crate::Error::InvalidArgument(
+                "--msid and another PIN source exclude each other".into()
             )));
         }
-        if all {
-            let max = enterprise::max_ranges(&mut h).map_err(tcg_err)?;
-            (0..=max).collect::<Vec<u16>>()
-        } else {
-            bands
-        }
+        Credential::Msid
+    } else {
+        // Asked before the gate and before any job runs (jobs may run in parallel).
+        Credential::Pin(
+            read_secret(
+                pin.pin_file.as_ref(),
+                pin.pin_env.as_ref(),
+                pin.pin_prompt,
+                "EraseMaster PIN",
+                false,
+            )?
+            .ok_or_else(|| anyhow!(crate::Error::InvalidArgument(NO_PIN.into())))?,
+        )
     };
-    if g.dry_run {
-        let text = format!(
-            "dry run: would authenticate as EraseMaster and call Erase on band(s) {:?} \
-             (cryptographic erase); nothing was sent\n",
-            list
-        );
-        let r = EraseReport {
-            method: "tcg_cryptographic_erase",
-            bands: list,
-            dry_run: true,
-            job_id: None,
-        };
-        return Ok(Report::new(Some(device), &r, text));
-    }
-    let cleared = gate(&mut *t, "tcg-erase", device, g)?;
-    let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
-    let p = pin_of(&mut h, pin, "EraseMaster PIN")?;
-    let details = json!({"method": "tcg_cryptographic_erase", "bands": list});
-    cleared.record_start(details.clone())?;
-    let r = enterprise::erase_bands(&mut h, &list, &p);
-    match &r {
-        Ok(()) => cleared.record_end("success", details)?,
-        Err(e) => cleared.record_end(
-            "failed",
-            json!({"details": details, "error": e.to_string()}),
-        )?,
-    }
-    r.map_err(tcg_err)?;
-    let text = format!(
-        "cryptographic erase done: band(s) {:?} have new media keys (BandMaster PINs reset to MSID)\n",
-        list
-    );
-    let rep = EraseReport {
-        method: "tcg_cryptographic_erase",
-        bands: list,
-        dry_run: false,
-        job_id: Some(cleared.job_id.clone()),
+    let job = TcgEraseJob {
+        bands: if all { None } else { Some(bands.clone()) },
+        credential,
     };
-    Ok(Report::new(Some(device), &rep, text))
+    let params = json!({"method": "tcg_cryptographic_erase", "bands": if all { json!("all") } else { json!(bands) }});
+    run_jobs(ctx, &[device.to_string()], sa, params, move || {
+        Box::new(job.clone())
+    })
 }
 
-#[derive(Serialize)]
-struct RevertReport {
-    method: &'static str,
-    ssc: &'static str,
-    dry_run: bool,
-    job_id: Option<String>,
-}
-
-fn revert(ctx: &mut Ctx, device: &str, psid: &PsidArgs, g: &GateArgs) -> anyhow::Result<Report> {
-    let mut t = open(ctx, device)?;
-    let ssc = {
-        let h = Tper::open(&mut *t).map_err(tcg_err)?;
-        h.level0.ssc().map(|s| s.ssc.name()).unwrap_or("none")
-    };
-    if g.dry_run {
-        let text = format!(
-            "dry run: would authenticate as PSID and revert the {ssc} drive to factory state \
-             (every band cryptographically erased); nothing was sent\n"
-        );
-        let r = RevertReport {
-            method: "tcg_psid_revert",
-            ssc,
-            dry_run: true,
-            job_id: None,
-        };
-        return Ok(Report::new(Some(device), &r, text));
-    }
-    let cleared = gate(&mut *t, "tcg-revert", device, g)?;
+fn revert(ctx: &mut Ctx, device: &str, psid: &PsidArgs, sa: &SafetyArgs) -> anyhow::Result<Report> {
     let p = read_secret(
         psid.psid_file.as_ref(),
         psid.psid_env.as_ref(),
@@ -765,31 +655,9 @@ fn revert(ctx: &mut Ctx, device: &str, psid: &PsidArgs, g: &GateArgs) -> anyhow:
                 .into()
         ))
     })?;
-    let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
-    let details = json!({"method": "tcg_psid_revert", "ssc": ssc});
-    cleared.record_start(details.clone())?;
-    let r = match h.dialect {
-        Dialect::Enterprise => enterprise::psid_revert(&mut h, &p),
-        Dialect::Opal => opal::psid_revert(&mut h, &p),
-    };
-    match &r {
-        Ok(()) => cleared.record_end("success", details)?,
-        Err(e) => cleared.record_end(
-            "failed",
-            json!({"details": details, "error": e.to_string()}),
-        )?,
-    }
-    r.map_err(tcg_err)?;
-    let rep = RevertReport {
-        method: "tcg_psid_revert",
-        ssc,
-        dry_run: false,
-        job_id: Some(cleared.job_id.clone()),
-    };
-    Ok(Report::new(
-        Some(device),
-        &rep,
-        "PSID revert done: the drive is in factory state (all data cryptographically erased)\n"
-            .into(),
-    ))
+    let job = TcgRevertJob { psid: p };
+    let params = json!({"method": "tcg_psid_revert"});
+    run_jobs(ctx, &[device.to_string()], sa, params, move || {
+        Box::new(job.clone())
+    })
 }
