@@ -50,10 +50,12 @@ fn logs_inhex_page_filter_and_hex() {
 }
 
 #[test]
-fn logs_reset_is_refused_until_the_safety_gate_lands() {
-    let (code, _, err) = sgctl(&["logs", "/dev/null", "--reset"]);
-    assert_eq!(code, 7, "{err}");
-    assert!(err.contains("safety gate"), "{err}");
+fn logs_reset_options_need_reset() {
+    // --confirm/--dry-run only make sense with --reset: a usage error otherwise.
+    let (code, _, err) = sgctl(&["logs", "/dev/null", "--confirm", "X"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = sgctl(&["logs", "/dev/null", "--dry-run"]);
+    assert_eq!(code, 2, "{err}");
 }
 
 #[test]

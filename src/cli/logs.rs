@@ -3,6 +3,8 @@
 use super::{Ctx, Report};
 use crate::logpage::{self, text, DecodedPage};
 use crate::ops::health::read::{self, PageError};
+use crate::ops::safety;
+use crate::scsi::log_select::{self, LogSelect};
 use crate::scsi::log_sense::PageControl;
 use anyhow::{anyhow, bail, Context};
 use serde::Serialize;
@@ -14,8 +16,12 @@ use std::path::PathBuf;
 Without --page, lists the supported pages (0x00/0xFF, else 0x00) and decodes every one.
 Vendor pages (0x30-0x3E) are listed with their code and shown in hex.
 --hex prints the raw pages; --json carries both the decode and the hex of every page.
---reset (LOG SELECT PCR=1) clears the drive's counters: it is destructive and needs the
-safety gate (issue 7), which is not on main yet, so it is refused for now.")]
+--reset sends LOG SELECT with PCR=1: the drive sets the parameters of every page (or of
+--page only) back to their defaults. No user data is touched, but the counters' history is
+lost, so it goes through the safety gate like the erase commands: every path of the drive
+must be unused (not mounted, no holders), --confirm SERIAL|WWN must name the drive (or type it
+on a terminal), and a start/end record goes to the audit log. --dry-run prints the CDB and
+sends nothing.")]
 pub struct LogsArgs {
     /// Device address (/dev/sgN, /dev/sdX, /dev/bsg/H:C:T:L, sim:PROFILE).
     #[arg(required_unless_present = "inhex")]
@@ -33,6 +39,15 @@ pub struct LogsArgs {
     /// Reset the log counters with LOG SELECT (PCR=1). Destructive; see below.
     #[arg(long)]
     pub reset: bool,
+    /// With --reset: serial number or WWN naming the drive.
+    #[arg(long = "confirm", value_name = "SERIAL|WWN", requires = "reset")]
+    pub confirm: Vec<String>,
+    /// With --reset: print the LOG SELECT CDB, send nothing.
+    #[arg(long, requires = "reset")]
+    pub dry_run: bool,
+    /// With --reset: audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl].
+    #[arg(long, value_name = "FILE", requires = "reset")]
+    pub audit_log: Option<PathBuf>,
     /// Decode LOG SENSE responses from a file (sg3_utils --inhex format: hex bytes, '#'
     /// comments; several pages back to back) instead of a device.
     #[arg(long, value_name = "FILE")]
@@ -94,13 +109,17 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
     })?;
     let want = args.page.as_deref().map(parse_page_arg).transpose()?;
     if args.reset {
-        return Err(crate::Error::Unsupported(
-            "--reset (LOG SELECT PCR=1) is not available yet: resetting counters destroys the \
-             drive's history and must go through the safety gate (confirmation naming the drive), \
-             which is not on main yet"
-                .into(),
-        )
-        .into());
+        let dev = args
+            .device
+            .as_deref()
+            .ok_or_else(|| crate::Error::InvalidArgument("--reset needs a DEVICE".into()))?;
+        if args.inhex.is_some() {
+            bail!("--reset and --inhex are exclusive");
+        }
+        let mut t = crate::device::open(dev)?;
+        let host = crate::ops::safety::LinuxHost::default();
+        let mut prompter = ResetPrompter;
+        return reset(ctx, &args, pc, want, t.as_mut(), &host, &mut prompter);
     }
     let data = if let Some(path) = &args.inhex {
         let text =
@@ -155,9 +174,273 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
     Ok(Report::new(args.device.as_deref(), &data, text).with_exit(exit))
 }
 
+/// Asks in words that fit a counter reset (the gate's own prompt talks about erasing data).
+struct ResetPrompter;
+
+impl safety::Prompter for ResetPrompter {
+    fn ask(&mut self, _question: &str) -> Option<String> {
+        safety::TtyPrompter.ask(
+            "sgctl: logs --reset clears the drive's log counters (error counters, statistics, \
+             self-test and scan history may be lost; user data is not touched).\n\
+             Type its serial number or WWN to continue: ",
+        )
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct ResetData {
+    cdb: String,
+    dry_run: bool,
+    sent: bool,
+    job_id: Option<String>,
+    audit_log: Option<String>,
+}
+
+/// `--reset`: LOG SELECT PCR=1 through the safety gate.
+fn reset(
+    ctx: &mut Ctx,
+    args: &LogsArgs,
+    pc: PageControl,
+    page: Option<(u8, u8)>,
+    t: &mut dyn crate::transport::Transport,
+    host: &dyn safety::HostView,
+    prompter: &mut dyn safety::Prompter,
+) -> anyhow::Result<Report> {
+    let dev = args.device.as_deref().unwrap_or_default();
+    let (pg, sub) = page.unwrap_or((0, 0));
+    let cmd = LogSelect {
+        page: pg,
+        subpage: sub,
+        ..LogSelect::reset_all(pc)
+    };
+    let cdb = cmd.cdb();
+    let planned = safety::PlannedCommand::new("LOG SELECT (PCR=1)", &cdb, &[]);
+    let id = crate::ops::query::identity(t)?;
+    if args.dry_run {
+        safety::check_not_in_use(host, dev)?;
+        let data = ResetData {
+            cdb: safety::spaced_hex(&cdb),
+            dry_run: true,
+            sent: false,
+            job_id: None,
+            audit_log: None,
+        };
+        return Ok(Report::new(
+            Some(dev),
+            &data,
+            format!("dry run: would send {}\n", planned.render()),
+        ));
+    }
+    let name = safety::DriveName {
+        serial: id.serial.clone(),
+        wwn: id.wwn.clone(),
+    };
+    let confirmation = safety::Confirmation {
+        tokens: args.confirm.clone(),
+        interactive: !ctx.json && std::io::IsTerminal::is_terminal(&std::io::stdin()),
+    };
+    let cleared = safety::clear(
+        host,
+        safety::GateRequest {
+            job: "log-reset",
+            address: dev,
+            name: &name,
+            confirmation: &confirmation,
+            audit: safety::AuditLog::resolve(args.audit_log.as_deref()),
+        },
+        prompter,
+    )?;
+    cleared
+        .record_start(serde_json::json!({"cdb": safety::spaced_hex(&cdb), "serial": id.serial}))?;
+    let r = log_select::send_reset(t, &cmd);
+    let outcome = if r.is_ok() { "success" } else { "failure" };
+    let end = cleared.record_end(
+        outcome,
+        serde_json::json!({"error": r.as_ref().err().map(|e| e.to_string())}),
+    );
+    r?;
+    end?;
+    let data = ResetData {
+        cdb: safety::spaced_hex(&cdb),
+        dry_run: false,
+        sent: true,
+        job_id: Some(cleared.job_id.clone()),
+        audit_log: Some(cleared.audit_path().display().to_string()),
+    };
+    Ok(Report::new(
+        Some(dev),
+        &data,
+        format!(
+            "{dev}: log parameters reset ({}); audit record {} in {}\n",
+            planned.render(),
+            cleared.job_id,
+            cleared.audit_path().display()
+        ),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::transport::{Completion, DataBuf, Transport};
+    use std::time::Duration;
+
+    /// Answers INQUIRY/VPD 0x80 as serial "S123", accepts LOG SELECT; records every CDB.
+    #[derive(Default)]
+    struct Drive {
+        cdbs: Vec<Vec<u8>>,
+    }
+
+    impl Transport for Drive {
+        fn execute(
+            &mut self,
+            cdb: &[u8],
+            data: DataBuf<'_>,
+            _t: Duration,
+        ) -> crate::Result<Completion> {
+            self.cdbs.push(cdb.to_vec());
+            let answer: Vec<u8> = match (cdb[0], cdb[1] & 1, cdb[2]) {
+                (0x12, 0, _) => {
+                    let mut d = vec![0u8; 36];
+                    d[8..16].copy_from_slice(b"TOSHIBA ");
+                    d[16..32].copy_from_slice(b"PX03SNF040      ");
+                    d
+                }
+                (0x12, 1, 0x80) => b"\x00\x80\x00\x04S123".to_vec(),
+                (0x4c, _, _) => vec![],
+                _ => {
+                    return Ok(Completion::check_condition(crate::sense::build_fixed(
+                        crate::sense::SenseKey::IllegalRequest,
+                        0x24,
+                        0,
+                    )))
+                }
+            };
+            if let DataBuf::In(b) = data {
+                let n = answer.len().min(b.len());
+                b[..n].copy_from_slice(&answer[..n]);
+                return Ok(Completion {
+                    resid: b.len() - n,
+                    ..Completion::good()
+                });
+            }
+            Ok(Completion::good())
+        }
+        fn address(&self) -> String {
+            "sim:test".into()
+        }
+    }
+
+    struct Nobody;
+    impl safety::Prompter for Nobody {
+        fn ask(&mut self, _q: &str) -> Option<String> {
+            None
+        }
+    }
+
+    fn args(extra: &[&str]) -> LogsArgs {
+        #[derive(clap::Parser)]
+        struct P {
+            #[command(flatten)]
+            a: LogsArgs,
+        }
+        let mut v = vec!["logs", "sim:test", "--reset"];
+        v.extend_from_slice(extra);
+        <P as clap::Parser>::parse_from(v).a
+    }
+
+    fn sent_log_select(d: &Drive) -> Vec<Vec<u8>> {
+        d.cdbs.iter().filter(|c| c[0] == 0x4c).cloned().collect()
+    }
+
+    #[test]
+    fn reset_goes_through_the_gate() {
+        let host = safety::LinuxHost::default();
+        let dir = tempfile::tempdir().unwrap();
+        let audit = dir.path().join("audit.jsonl");
+        let audit_s = audit.to_str().unwrap();
+        let mut ctx = Ctx::default();
+
+        // Dry run: CDB shown, nothing sent.
+        let mut d = Drive::default();
+        let a = args(&["--dry-run"]);
+        let r = reset(
+            &mut ctx,
+            &a,
+            PageControl::Cumulative,
+            None,
+            &mut d,
+            &host,
+            &mut Nobody,
+        )
+        .unwrap();
+        assert!(
+            r.text.contains("4c 02 40 00 00 00 00 00 00 00"),
+            "{}",
+            r.text
+        );
+        assert!(sent_log_select(&d).is_empty());
+
+        // No confirmation / wrong confirmation: refused, nothing sent.
+        let mut d = Drive::default();
+        let a = args(&["--audit-log", audit_s]);
+        let e = reset(
+            &mut ctx,
+            &a,
+            PageControl::Cumulative,
+            None,
+            &mut d,
+            &host,
+            &mut Nobody,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("--confirm"), "{e}");
+        let a = args(&["--confirm", "S999", "--audit-log", audit_s]);
+        let e = reset(
+            &mut ctx,
+            &a,
+            PageControl::Cumulative,
+            None,
+            &mut d,
+            &host,
+            &mut Nobody,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.downcast_ref::<crate::Error>().unwrap().exit_code(),
+            crate::exit::REFUSED
+        );
+        assert!(sent_log_select(&d).is_empty());
+        assert!(!audit.exists());
+
+        // Confirmed: one LOG SELECT PCR=1 (page 0x0d only), start and end records.
+        let a = args(&["--confirm", "S123", "--audit-log", audit_s]);
+        let r = reset(
+            &mut ctx,
+            &a,
+            PageControl::Cumulative,
+            Some((0x0d, 0)),
+            &mut d,
+            &host,
+            &mut Nobody,
+        )
+        .unwrap();
+        assert_eq!(
+            sent_log_select(&d),
+            vec![vec![0x4c, 0x02, 0x4d, 0, 0, 0, 0, 0, 0, 0]]
+        );
+        assert_eq!(r.data["sent"], true);
+        let log = std::fs::read_to_string(&audit).unwrap();
+        let lines: Vec<serde_json::Value> = log
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["event"], "start");
+        assert_eq!(lines[0]["job"], "log-reset");
+        assert_eq!(lines[1]["outcome"], "success");
+    }
 
     #[test]
     fn page_args() {

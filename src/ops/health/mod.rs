@@ -240,6 +240,8 @@ pub struct DriveHealth {
     pub revision: Option<String>,
     /// VPD 0x80 serial.
     pub serial: Option<String>,
+    /// LU name (NAA from VPD 0x83), lowercase hex.
+    pub wwn: Option<String>,
     /// Overall state.
     pub state: State,
     /// Why the state is not ok.
@@ -281,6 +283,7 @@ impl DriveHealth {
             model: None,
             revision: None,
             serial: None,
+            wwn: None,
             state: State::Ok,
             reasons: vec![],
             exit_bits: 0,
@@ -376,9 +379,10 @@ pub fn collect(t: &mut dyn Transport, device: &str, now: SystemTime) -> DriveHea
     match read::identity(t) {
         Ok(id) => {
             h.vendor = Some(id.vendor);
-            h.model = Some(id.product);
-            h.revision = Some(id.revision).filter(|r| !r.is_empty());
-            h.serial = id.serial;
+            h.model = Some(id.model);
+            h.revision = Some(id.firmware).filter(|r| !r.is_empty());
+            h.serial = Some(id.serial).filter(|s| !s.is_empty());
+            h.wwn = id.wwn;
         }
         Err(e) => {
             h.read_errors.push(format!("INQUIRY: {e}"));

@@ -1,8 +1,7 @@
 //! Reading log pages from a drive: the supported list, one page, or every page.
 //!
-//! Small private helpers for INQUIRY, VPD 0x80, READ CAPACITY and READ DEFECT DATA live here
-//! too, until the shared parsers from the "commands" area (`scsi::inquiry`, `scsi::vpd`,
-//! `scsi::read_capacity`) land on main; then these switch to them.
+//! Identity and capacity come from the shared interim queries in [`crate::ops::query`];
+//! READ DEFECT DATA (grown list count) is here.
 
 use crate::error::{Error, Result};
 use crate::logpage::{self, supported::PageId, LogPage};
@@ -99,56 +98,18 @@ pub fn read_all(t: &mut dyn Transport, pc: PageControl) -> Result<AllPages> {
     Ok(all)
 }
 
-/// INQUIRY identity (vendor/product/revision) and unit serial number (VPD 0x80).
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
-pub struct Identity {
-    /// T10 vendor.
-    pub vendor: String,
-    /// Product.
-    pub product: String,
-    /// Revision.
-    pub revision: String,
-    /// VPD 0x80 serial, if the page is there.
-    pub serial: Option<String>,
-    /// Peripheral device type (0 = disk).
-    pub peripheral_device_type: u8,
+/// Who the drive is: INQUIRY + VPD 0x80/0x83, through the shared interim parser in
+/// [`crate::ops::query`] (which will delegate to the commands area's `scsi::inquiry`/`vpd`).
+pub fn identity(t: &mut dyn Transport) -> Result<crate::ops::query::Identity> {
+    crate::ops::query::identity(t)
 }
 
-/// SPC-5 6.7 INQUIRY (standard data, bytes 8-35) and VPD 0x80 (protocols.md §E.4).
-pub fn identity(t: &mut dyn Transport) -> Result<Identity> {
-    let mut buf = [0u8; 96];
-    let n = run_query(t, &[0x12, 0, 0, 0, 96, 0], &mut buf, DEFAULT_TIMEOUT)?;
-    let b = crate::bytes::Bytes::new(&buf[..n.min(buf.len())], "INQUIRY data");
-    let mut id = Identity {
-        vendor: b.ascii(8, 8)?,
-        product: b.ascii(16, 16)?,
-        revision: b.ascii(32, 4).unwrap_or_default(),
-        serial: None,
-        peripheral_device_type: b.u8(0)? & 0x1f,
-    };
-    let mut v = [0u8; 252];
-    if let Ok(n) = run_query(t, &[0x12, 1, 0x80, 0, 252, 0], &mut v, DEFAULT_TIMEOUT) {
-        let vb = crate::bytes::Bytes::new(&v[..n.min(v.len())], "VPD page 0x80");
-        if vb.u8(1).ok() == Some(0x80) {
-            if let Ok(len) = vb.be16(2) {
-                let len = usize::from(len).min(vb.len().saturating_sub(4));
-                id.serial = vb.ascii(4, len).ok().filter(|s| !s.is_empty());
-            }
-        }
-    }
-    Ok(id)
-}
-
-/// READ CAPACITY(16), falling back to (10): (number of logical blocks, block length).
+/// READ CAPACITY(16) (shared parser in [`crate::ops::query`]), falling back to READ
+/// CAPACITY(10) (SBC-4 5.19: bytes 0-3 last LBA, 4-7 block length) for drives without (16).
+/// Returns (number of logical blocks, block length).
 pub fn capacity(t: &mut dyn Transport) -> Result<(u64, u32)> {
-    let mut b16 = [0u8; 32];
-    let cdb16 = [0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0];
-    match run_query(t, &cdb16, &mut b16, DEFAULT_TIMEOUT) {
-        Ok(n) if n >= 12 => {
-            let b = crate::bytes::Bytes::new(&b16, "READ CAPACITY(16) data");
-            return Ok((b.be64(0)?.saturating_add(1), b.be32(8)?));
-        }
-        _ => {}
+    if let Ok(c) = crate::ops::query::read_capacity16(t) {
+        return Ok((c.blocks(), c.block_len));
     }
     let mut b10 = [0u8; 8];
     let n = run_query(
