@@ -67,8 +67,10 @@ pub enum Error {
         status: u8,
     },
     /// The device answered with bytes we could not decode.
+    // No `#[from]`/`#[source]`: the message already contains the ParseError, and a source
+    // would make `{:#}` (anyhow, main) print it twice.
     #[error("malformed response: {0}")]
-    Parse(#[from] ParseError),
+    Parse(ParseError),
     /// The device or this tool does not support what was asked.
     #[error("not supported: {0}")]
     Unsupported(String),
@@ -90,6 +92,12 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+}
+
+impl From<ParseError> for Error {
+    fn from(e: ParseError) -> Self {
+        Error::Parse(e)
+    }
 }
 
 /// Result with the library error.

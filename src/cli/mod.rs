@@ -15,6 +15,20 @@ pub mod wait;
 pub mod health;
 pub mod logs;
 
+// --- foundation: identification and query commands (issue 2) ---
+pub mod decode;
+pub mod fetch;
+pub mod inquiry;
+pub mod luns;
+pub mod modes;
+pub mod opcodes;
+pub mod readcap;
+pub mod sense;
+pub mod text;
+pub mod tur;
+pub mod vpd;
+pub mod vpd_text;
+
 use clap::{Parser, Subcommand};
 pub use output::{Ctx, Report};
 
@@ -53,7 +67,24 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     // --- foundation: identification and raw commands (issue 2) ---
-
+    /// Standard INQUIRY data (vendor, product, revision, PROTECT, MultiP) and serial number.
+    Inquiry(inquiry::InquiryArgs),
+    /// A VPD page (default: the list of supported pages).
+    Vpd(vpd::VpdArgs),
+    /// READ CAPACITY (16), or (10): size, block lengths, protection, provisioning.
+    Readcap(readcap::ReadcapArgs),
+    /// REPORT SUPPORTED OPERATION CODES: the commands the device implements.
+    Opcodes(opcodes::OpcodesArgs),
+    /// TEST UNIT READY (exit 0 when ready, 4 with the sense data when not).
+    Tur(tur::TurArgs),
+    /// REQUEST SENSE: current sense data (progress of a format or sanitize).
+    Sense(sense::SenseArgs),
+    /// REPORT LUNS with each LUN decoded.
+    Luns(luns::LunsArgs),
+    /// MODE SENSE: header, block descriptors and decoded mode pages.
+    Modes(modes::ModesArgs),
+    /// Decode a saved response (sg3_utils --inhex format) without the device.
+    Decode(decode::DecodeArgs),
     // --- virtual drive (issue 3) ---
 
     // --- discovery (issue 4) ---
@@ -83,7 +114,15 @@ pub enum Command {
 pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
     match cmd {
         // --- foundation ---
-
+        Command::Inquiry(a) => inquiry::run(ctx, a),
+        Command::Vpd(a) => vpd::run(ctx, a),
+        Command::Readcap(a) => readcap::run(ctx, a),
+        Command::Opcodes(a) => opcodes::run(ctx, a),
+        Command::Tur(a) => tur::run(ctx, a),
+        Command::Sense(a) => sense::run(ctx, a),
+        Command::Luns(a) => luns::run(ctx, a),
+        Command::Modes(a) => modes::run(ctx, a),
+        Command::Decode(a) => decode::run(ctx, a),
         // --- virtual drive ---
 
         // --- discovery ---

@@ -1,5 +1,15 @@
 //! SCSI commands: one command per file, each a pure CDB builder plus response parser.
 
+// --- foundation: identification and query commands (issue 2) ---
+pub mod inquiry;
+pub mod mode;
+pub mod read_capacity;
+pub mod report_luns;
+pub mod request_sense;
+pub mod rsoc;
+pub mod tur;
+pub mod vpd;
+
 // --- format and sanitize (issue 7) ---
 pub mod format_unit;
 pub mod read_write;

@@ -1,0 +1,119 @@
+//! Shared plumbing of the query commands (inquiry, vpd, readcap, opcodes, sense, luns, modes):
+//! open the device, send a CDB with `-v` tracing, re-fetch when the first allocation was too
+//! small, and turn "ILLEGAL REQUEST, invalid opcode/field" into [`Error::Unsupported`].
+
+use super::Ctx;
+use crate::bytes::hexdump;
+use crate::error::{Error, Result};
+use crate::sense::SenseKey;
+use crate::transport::{run_query, Transport, DEFAULT_TIMEOUT};
+
+/// Opens a device address for the query commands.
+pub fn open(ctx: &Ctx, address: &str) -> Result<Box<dyn Transport>> {
+    if ctx.verbose > 0 {
+        eprintln!("    open {address}");
+    }
+    crate::device::open(address)
+}
+
+fn spaced(b: &[u8]) -> String {
+    b.iter()
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Sends a data-in CDB with an `alloc`-byte buffer (sg3_utils `-v` style trace on stderr) and
+/// returns the bytes actually transferred.
+pub fn data_in(
+    ctx: &Ctx,
+    t: &mut dyn Transport,
+    name: &str,
+    cdb: &[u8],
+    alloc: usize,
+) -> Result<Vec<u8>> {
+    if ctx.verbose > 0 {
+        eprintln!("    {name} cdb: {}", spaced(cdb));
+    }
+    let mut buf = vec![0u8; alloc];
+    match run_query(t, cdb, &mut buf, DEFAULT_TIMEOUT) {
+        Ok(n) => {
+            buf.truncate(n.min(alloc));
+            if ctx.verbose > 1 {
+                eprintln!(
+                    "    {name}: response ({} bytes):\n{}",
+                    buf.len(),
+                    hexdump(&buf)
+                );
+            }
+            Ok(buf)
+        }
+        Err(e) => {
+            if ctx.verbose > 0 {
+                if let Some(s) = e.sense() {
+                    eprintln!("    {name}: sense bytes: {}", spaced(&s.raw));
+                }
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Maps ILLEGAL REQUEST with INVALID COMMAND OPERATION CODE (20/00) or INVALID FIELD IN CDB
+/// (24/00) to [`Error::Unsupported`] naming `what`; other errors pass through.
+pub fn unsupported(e: Error, what: &str) -> Error {
+    match e.sense() {
+        Some(s) if s.key == SenseKey::IllegalRequest && matches!(s.asc, 0x20 | 0x24) => {
+            Error::Unsupported(format!("{what} ({})", s.summary()))
+        }
+        _ => e,
+    }
+}
+
+/// Standard INQUIRY: 36 bytes, then again with the full ADDITIONAL LENGTH.
+pub fn standard_inquiry(ctx: &Ctx, t: &mut dyn Transport) -> Result<Vec<u8>> {
+    use crate::scsi::inquiry;
+    let first = data_in(ctx, t, "inquiry", &inquiry::cdb(false, 0, 36), 36)?;
+    let want = first.get(4).map(|l| usize::from(*l) + 5).unwrap_or(0);
+    if want > first.len() {
+        let len = u16::try_from(want).unwrap_or(255);
+        return data_in(
+            ctx,
+            t,
+            "inquiry",
+            &inquiry::cdb(false, 0, len),
+            usize::from(len),
+        );
+    }
+    Ok(first)
+}
+
+/// A VPD page: 252 bytes first, then the full page if it is longer (as sg_vpd does).
+pub fn vpd(ctx: &Ctx, t: &mut dyn Transport, page: u8) -> Result<Vec<u8>> {
+    use crate::scsi::vpd;
+    let what = format!("VPD page 0x{page:02x} ({})", vpd::page_name(page));
+    let first = data_in(ctx, t, "inquiry", &vpd::cdb(page, 252), 252)
+        .map_err(|e| unsupported(e, &format!("{what} is not supported by the device")))?;
+    let h = vpd::header(&first, "VPD page")?;
+    if h.page_code != page {
+        return Err(Error::Unsupported(format!(
+            "{what}: the device answered with page 0x{:02x} instead",
+            h.page_code
+        )));
+    }
+    let want = usize::from(h.page_length) + 4;
+    if want > first.len() && first.len() == 252 {
+        let len = u16::try_from(want).unwrap_or(u16::MAX);
+        return data_in(ctx, t, "inquiry", &vpd::cdb(page, len), usize::from(len));
+    }
+    Ok(first)
+}
+
+/// The `--hex` report: the raw response as a hex dump (text) and a hex string (JSON).
+pub fn hex_report(device: Option<&str>, bytes: &[u8]) -> super::Report {
+    super::Report::new(
+        device,
+        &serde_json::json!({ "hex": crate::bytes::hex(bytes) }),
+        hexdump(bytes),
+    )
+}

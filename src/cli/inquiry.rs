@@ -1,0 +1,49 @@
+//! `sgctl inquiry DEVICE`: standard INQUIRY data (SPC-6 6.7.2), plus the unit serial number
+//! from VPD page 0x80 when the device has one (as sg_inq prints it).
+
+use super::{fetch, text, Ctx, Report};
+use crate::scsi::{inquiry, vpd};
+use serde::Serialize;
+
+/// Arguments of `sgctl inquiry`.
+#[derive(Debug, clap::Args)]
+pub struct InquiryArgs {
+    /// Device address (/dev/sgN, /dev/sdX, /dev/bsg/H:C:T:L, sim:PROFILE).
+    pub device: String,
+}
+
+#[derive(Serialize)]
+struct Out {
+    #[serde(flatten)]
+    standard: inquiry::StandardInquiry,
+    unit_serial_number: Option<String>,
+}
+
+/// Runs `sgctl inquiry`.
+pub fn run(ctx: &mut Ctx, args: InquiryArgs) -> anyhow::Result<Report> {
+    let mut t = fetch::open(ctx, &args.device)?;
+    let raw = fetch::standard_inquiry(ctx, t.as_mut())?;
+    if ctx.hex {
+        return Ok(fetch::hex_report(Some(&args.device), &raw));
+    }
+    let standard = inquiry::parse(&raw).map_err(crate::Error::Parse)?;
+    // The serial number is optional: devices without page 0x80 still answer INQUIRY.
+    let serial = match fetch::vpd(ctx, t.as_mut(), 0x80) {
+        Ok(b) => vpd::serial::parse(&b).ok().map(|s| s.unit_serial_number),
+        Err(e) => {
+            if ctx.verbose > 0 {
+                eprintln!("    no unit serial number: {e}");
+            }
+            None
+        }
+    };
+    let mut txt = text::inquiry(&standard);
+    if let Some(s) = &serial {
+        txt.push_str(&format!(" Unit serial number: {s}\n"));
+    }
+    let out = Out {
+        standard,
+        unit_serial_number: serial,
+    };
+    Ok(Report::new(Some(&args.device), &out, txt))
+}

@@ -1,0 +1,85 @@
+//! `sgctl opcodes DEVICE [--opcode OP [--sa SA]] [--timeouts]`: REPORT SUPPORTED OPERATION
+//! CODES, all commands or one.
+
+use super::{fetch, text, Ctx, Report};
+use crate::error::Error;
+use crate::scsi::rsoc::{self, ReportingOptions};
+
+/// Arguments of `sgctl opcodes`.
+#[derive(Debug, clap::Args)]
+pub struct OpcodesArgs {
+    /// Device address.
+    pub device: String,
+    /// Describe only this operation code (hex with 0x, or decimal).
+    #[arg(long, value_parser = parse_num::<u8>)]
+    pub opcode: Option<u8>,
+    /// With --opcode: this service action.
+    #[arg(long, requires = "opcode", value_parser = parse_num::<u16>)]
+    pub sa: Option<u16>,
+    /// Ask for command timeouts descriptors (RCTD).
+    #[arg(long, short = 'T')]
+    pub timeouts: bool,
+}
+
+/// Parses `0x48`, `48h` or `72`.
+pub fn parse_num<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
+    let t = s.trim().to_ascii_lowercase();
+    let v = if let Some(h) = t.strip_prefix("0x") {
+        u64::from_str_radix(h, 16)
+    } else if let Some(h) = t.strip_suffix('h') {
+        u64::from_str_radix(h, 16)
+    } else {
+        t.parse::<u64>()
+    }
+    .map_err(|e| format!("'{s}': {e}"))?;
+    T::try_from(v).map_err(|_| format!("'{s}' is out of range"))
+}
+
+/// Runs `sgctl opcodes`.
+pub fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
+    let mut t = fetch::open(ctx, &args.device)?;
+    let dev = Some(args.device.as_str());
+    let what = "REPORT SUPPORTED OPERATION CODES is not supported by the device";
+    match args.opcode {
+        None => {
+            let alloc: u32 = 8192;
+            let cdb = rsoc::cdb(ReportingOptions::All, args.timeouts, alloc);
+            let mut raw = fetch::data_in(ctx, t.as_mut(), "report supported opcodes", &cdb, 8192)
+                .map_err(|e| fetch::unsupported(e, what))?;
+            let want = raw
+                .get(..4)
+                .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]).saturating_add(4))
+                .unwrap_or(0);
+            if want > alloc {
+                let alloc = want.min(0x10_0000);
+                let cdb = rsoc::cdb(ReportingOptions::All, args.timeouts, alloc);
+                raw = fetch::data_in(
+                    ctx,
+                    t.as_mut(),
+                    "report supported opcodes",
+                    &cdb,
+                    alloc as usize,
+                )?;
+            }
+            if ctx.hex {
+                return Ok(fetch::hex_report(dev, &raw));
+            }
+            let all = rsoc::parse_all(&raw).map_err(Error::Parse)?;
+            Ok(Report::new(dev, &all, text::opcodes_all(&all)))
+        }
+        Some(op) => {
+            let opts = match args.sa {
+                Some(sa) => ReportingOptions::OpCodeSa(op, sa),
+                None => ReportingOptions::OpCode(op),
+            };
+            let cdb = rsoc::cdb(opts, args.timeouts, 512);
+            let raw = fetch::data_in(ctx, t.as_mut(), "report supported opcodes", &cdb, 512)
+                .map_err(|e| fetch::unsupported(e, what))?;
+            if ctx.hex {
+                return Ok(fetch::hex_report(dev, &raw));
+            }
+            let one = rsoc::parse_one(&raw).map_err(Error::Parse)?;
+            Ok(Report::new(dev, &one, text::opcodes_one(&one, op, args.sa)))
+        }
+    }
+}

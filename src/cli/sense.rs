@@ -1,0 +1,35 @@
+//! `sgctl sense DEVICE [--desc]`: REQUEST SENSE (SPC-6 6.39): the device's current sense data
+//! (progress of a format/sanitize, a pending deferred error, "no sense").
+
+use super::{fetch, text, Ctx, Report};
+use crate::error::Error;
+use crate::scsi::request_sense;
+
+/// Arguments of `sgctl sense`.
+#[derive(Debug, clap::Args)]
+pub struct SenseArgs {
+    /// Device address.
+    pub device: String,
+    /// Ask for descriptor format sense data (DESC=1).
+    #[arg(long)]
+    pub desc: bool,
+}
+
+/// Runs `sgctl sense`.
+pub fn run(ctx: &mut Ctx, args: SenseArgs) -> anyhow::Result<Report> {
+    let mut t = fetch::open(ctx, &args.device)?;
+    let alloc = request_sense::ALLOCATION;
+    let raw = fetch::data_in(
+        ctx,
+        t.as_mut(),
+        "request sense",
+        &request_sense::cdb(args.desc, alloc),
+        usize::from(alloc),
+    )?;
+    let dev = Some(args.device.as_str());
+    if ctx.hex {
+        return Ok(fetch::hex_report(dev, &raw));
+    }
+    let s = request_sense::parse(&raw).map_err(Error::Parse)?;
+    Ok(Report::new(dev, &s, text::sense(&s)))
+}

@@ -1,0 +1,81 @@
+//! `sgctl vpd DEVICE [--page P]`: a VPD page by number or sg_vpd acronym (`di`, `bl`, ...);
+//! without `--page` the Supported VPD Pages list; `--page all` decodes every supported page.
+
+use super::{fetch, vpd_text, Ctx, Report};
+use crate::error::Error;
+use crate::scsi::vpd;
+
+/// Arguments of `sgctl vpd`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "PAGES: sv 0x00, sn 0x80, di 0x83, ei 0x86, sp 0x88, ai 0x89, bl 0xb0, \
+bdc 0xb1, lbpv 0xb2 are decoded; any other page number is shown in hex. `all` decodes every \
+page the device lists in page 0x00."
+)]
+pub struct VpdArgs {
+    /// Device address.
+    pub device: String,
+    /// Page: number (0x83, 131, 83h), sg_vpd acronym (di), or `all`.
+    #[arg(long, short)]
+    pub page: Option<String>,
+}
+
+/// Resolves `--page`; `None` means all.
+pub fn resolve_page(p: Option<&str>) -> crate::Result<Option<u8>> {
+    match p {
+        None => Ok(Some(0)),
+        Some(s) if s.eq_ignore_ascii_case("all") => Ok(None),
+        Some(s) => vpd::page_from_str(s).map(Some).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "unknown VPD page '{s}' (use a number such as 0x83 or an acronym such as di)"
+            ))
+        }),
+    }
+}
+
+/// Runs `sgctl vpd`.
+pub fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
+    let page = resolve_page(args.page.as_deref())?;
+    let mut t = fetch::open(ctx, &args.device)?;
+    let dev = Some(args.device.as_str());
+    let Some(page) = page else {
+        let list = vpd::supported::parse(&fetch::vpd(ctx, t.as_mut(), 0)?)?;
+        let mut pages = Vec::new();
+        let mut txt = String::new();
+        for code in list.pages {
+            let raw = match fetch::vpd(ctx, t.as_mut(), code) {
+                Ok(r) => r,
+                Err(e) => {
+                    ctx.warn(format!("VPD page 0x{code:02x}: {e}"));
+                    continue;
+                }
+            };
+            if ctx.hex {
+                txt.push_str(&format!(
+                    "VPD page 0x{code:02x}:\n{}",
+                    crate::bytes::hexdump(&raw)
+                ));
+                pages.push(serde_json::json!({"page_code": code, "hex": crate::bytes::hex(&raw)}));
+                continue;
+            }
+            match vpd::decode(&raw) {
+                Ok(p) => {
+                    txt.push_str(&vpd_text::page(&p));
+                    pages.push(serde_json::to_value(&p).unwrap_or_default());
+                }
+                Err(e) => ctx.warn(format!("VPD page 0x{code:02x}: {e}")),
+            }
+        }
+        return Ok(Report::new(
+            dev,
+            &serde_json::json!({ "pages": pages }),
+            txt,
+        ));
+    };
+    let raw = fetch::vpd(ctx, t.as_mut(), page)?;
+    if ctx.hex {
+        return Ok(fetch::hex_report(dev, &raw));
+    }
+    let p = vpd::decode(&raw).map_err(Error::Parse)?;
+    Ok(Report::new(dev, &p, vpd_text::page(&p)))
+}

@@ -1,0 +1,228 @@
+//! SPC-6 6.7 INQUIRY (0x12): CDB builder and the standard INQUIRY data parser (SPC-6 6.7.2).
+//! VPD pages (EVPD=1) are decoded in [`crate::scsi::vpd`].
+//!
+//! Byte offsets: protocols.md §E.4 (sources: sg3_utils `src/sg_inq.c`, SPC-6 Table 148).
+
+use crate::bytes::{ascii_trim, Bytes, ParseError, ParseResult};
+use serde::Serialize;
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+/// INQUIRY operation code.
+pub const OPCODE: u8 = 0x12;
+
+/// SPC-6 6.7.1 INQUIRY CDB: byte 1 bit 0 EVPD, byte 2 page code, bytes 3–4 allocation length.
+#[doc(alias = "sg_ll_inquiry")]
+pub fn cdb(evpd: bool, page_code: u8, alloc: u16) -> [u8; 6] {
+    let a = alloc.to_be_bytes();
+    [OPCODE, u8::from(evpd), page_code, a[0], a[1], 0]
+}
+
+/// The fixed first 36 bytes of standard INQUIRY data (SPC-6 Table 148).
+#[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Debug)]
+#[repr(C)]
+struct StandardRaw {
+    pq_pdt: u8,
+    rmb: u8,
+    version: u8,
+    b3: u8,
+    additional_length: u8,
+    b5: u8,
+    b6: u8,
+    b7: u8,
+    vendor: [u8; 8],
+    product: [u8; 16],
+    revision: [u8; 4],
+}
+const _: () = assert!(core::mem::size_of::<StandardRaw>() == 36);
+
+/// Decoded standard INQUIRY data. Key names follow sg3_utils' `sg_inq --json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StandardInquiry {
+    /// Byte 0 bits 7-5: 0 connected, 1 not connected, 3 no LU.
+    pub peripheral_qualifier: u8,
+    /// Byte 0 bits 4-0 (0 disk, 0x0d enclosure, 0x14 host managed zoned ...).
+    pub peripheral_device_type: u8,
+    /// Human name of the device type.
+    pub peripheral_device_type_name: &'static str,
+    /// Byte 1 bit 7 removable medium.
+    pub rmb: bool,
+    /// Byte 1 bit 6 LU_CONG (LUN conglomerate).
+    pub lu_cong: bool,
+    /// Byte 1 bit 5 HOT_PLUGGABLE (2 bits: 0 not reported, 1 hot pluggable, 2 not).
+    pub hot_pluggable: u8,
+    /// Byte 2: version (6 = SPC-4, 7 = SPC-5).
+    pub version: u8,
+    /// Byte 3 bit 5 NormACA.
+    pub normaca: bool,
+    /// Byte 3 bit 4 HiSup (hierarchical LUN addressing).
+    pub hisup: bool,
+    /// Byte 3 bits 3-0 (2 for SPC-2 and later).
+    pub response_data_format: u8,
+    /// Byte 4: bytes that follow (total length − 5).
+    pub additional_length: u8,
+    /// Byte 5 bit 7 SCCS.
+    pub sccs: bool,
+    /// Byte 5 bit 6 ACC.
+    pub acc: bool,
+    /// Byte 5 bits 5-4 TPGS (ALUA: 1 implicit, 2 explicit, 3 both).
+    pub tpgs: u8,
+    /// Byte 5 bit 3 3PC (third-party copy).
+    #[serde(rename = "3pc")]
+    pub three_pc: bool,
+    /// Byte 5 bit 0 PROTECT (T10 PI supported; see VPD 0x86 SPT).
+    pub protect: bool,
+    /// Byte 6 bit 6 EncServ.
+    pub encserv: bool,
+    /// Byte 6 bit 4 MultiP (more than one port: dual-ported SAS).
+    pub multip: bool,
+    /// Byte 7 bit 1 CmdQue.
+    pub cmdque: bool,
+    /// Bytes 8–15 T10 vendor identification.
+    pub t10_vendor_identification: String,
+    /// Bytes 16–31.
+    pub product_identification: String,
+    /// Bytes 32–35.
+    pub product_revision_level: String,
+    /// Bytes 36–55 vendor specific (many drives put the serial number here), if present.
+    pub vendor_specific: Option<String>,
+    /// Bytes 58–73: up to eight version descriptors (non-zero ones), if present.
+    pub version_descriptors: Vec<u16>,
+}
+
+/// Name of a peripheral device type (SPC-6 Table 150), as sg3_utils prints it.
+pub fn pdt_name(pdt: u8) -> &'static str {
+    match pdt & 0x1f {
+        0x00 => "disk",
+        0x01 => "tape",
+        0x02 => "printer",
+        0x03 => "processor",
+        0x04 => "write once optical disk",
+        0x05 => "cd/dvd",
+        0x06 => "scanner",
+        0x07 => "optical memory device",
+        0x08 => "medium changer",
+        0x09 => "communications",
+        0x0c => "storage array controller",
+        0x0d => "enclosure services device",
+        0x0e => "simplified direct access device",
+        0x0f => "optical card reader/writer device",
+        0x10 => "bridge controller commands",
+        0x11 => "object based storage",
+        0x12 => "automation/driver interface",
+        0x13 => "security manager device",
+        0x14 => "host managed zoned block",
+        0x1e => "well known logical unit",
+        0x1f => "unknown or no device type",
+        _ => "reserved",
+    }
+}
+
+/// Version byte meaning (SPC-6 Table 151).
+pub fn version_name(v: u8) -> &'static str {
+    match v {
+        0 => "no conformance claimed",
+        1 | 2 => "SCSI-2 or older",
+        3 => "SPC",
+        4 => "SPC-2",
+        5 => "SPC-3",
+        6 => "SPC-4",
+        7 => "SPC-5",
+        8 => "SPC-6",
+        _ => "reserved",
+    }
+}
+
+/// Minimum standard INQUIRY length (SPC-6 6.7.2: "shall contain at least 36 bytes").
+pub const MIN_LEN: usize = 36;
+
+/// Parses standard INQUIRY data. Needs the 36 mandatory bytes; optional fields are decoded
+/// only as far as both the buffer and the ADDITIONAL LENGTH field reach.
+#[doc(alias = "sg_simple_inquiry")]
+pub fn parse(buf: &[u8]) -> ParseResult<StandardInquiry> {
+    const WHAT: &str = "standard INQUIRY data";
+    let (raw, _) = StandardRaw::ref_from_prefix(buf).map_err(|_| {
+        ParseError::new(
+            WHAT,
+            format!("truncated: need {MIN_LEN} bytes, have {}", buf.len()),
+        )
+    })?;
+    let b = Bytes::new(buf, WHAT);
+    if raw.additional_length < 31 {
+        // SPC requires ADDITIONAL LENGTH >= 31; anything smaller contradicts the 36 bytes
+        // we would decode (or is pre-SCSI-2 data this tool does not decode).
+        return Err(ParseError::new(
+            WHAT,
+            format!(
+                "additional length {} is less than the 31 bytes SPC requires",
+                raw.additional_length
+            ),
+        ));
+    }
+    let total = (usize::from(raw.additional_length) + 5).min(buf.len());
+    let vendor_specific = b
+        .slice(36, 20)
+        .ok()
+        .filter(|_| total >= 56)
+        .map(ascii_trim)
+        .filter(|s| !s.is_empty());
+    let mut version_descriptors = Vec::new();
+    for i in 0..8 {
+        let off = 58 + 2 * i;
+        if off + 2 > total {
+            break;
+        }
+        let v = b.be16(off)?;
+        if v != 0 {
+            version_descriptors.push(v);
+        }
+    }
+    let pdt = raw.pq_pdt & 0x1f;
+    Ok(StandardInquiry {
+        peripheral_qualifier: raw.pq_pdt >> 5,
+        peripheral_device_type: pdt,
+        peripheral_device_type_name: pdt_name(pdt),
+        rmb: raw.rmb & 0x80 != 0,
+        lu_cong: raw.rmb & 0x40 != 0,
+        hot_pluggable: (raw.rmb >> 4) & 0x03,
+        version: raw.version,
+        normaca: raw.b3 & 0x20 != 0,
+        hisup: raw.b3 & 0x10 != 0,
+        response_data_format: raw.b3 & 0x0f,
+        additional_length: raw.additional_length,
+        sccs: raw.b5 & 0x80 != 0,
+        acc: raw.b5 & 0x40 != 0,
+        tpgs: (raw.b5 >> 4) & 0x03,
+        three_pc: raw.b5 & 0x08 != 0,
+        protect: raw.b5 & 0x01 != 0,
+        encserv: raw.b6 & 0x40 != 0,
+        multip: raw.b6 & 0x10 != 0,
+        cmdque: raw.b7 & 0x02 != 0,
+        t10_vendor_identification: ascii_trim(&raw.vendor),
+        product_identification: ascii_trim(&raw.product),
+        product_revision_level: ascii_trim(&raw.revision),
+        vendor_specific,
+        version_descriptors,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cdb_bytes() {
+        assert_eq!(cdb(false, 0, 36), [0x12, 0, 0, 0, 36, 0]);
+        assert_eq!(cdb(true, 0x83, 0x1000), [0x12, 1, 0x83, 0x10, 0, 0]);
+    }
+
+    #[test]
+    fn rejects_short_and_lying() {
+        assert!(parse(&[0u8; 35]).is_err());
+        let mut b = [0x20u8; 36];
+        b[4] = 10; // claims only 15 bytes
+        assert!(parse(&b).is_err());
+        b[4] = 31;
+        b[0] = 0;
+        assert!(parse(&b).is_ok());
+    }
+}

@@ -1,0 +1,54 @@
+//! SPC-6 6.39 REQUEST SENSE (0x03): returns sense data with GOOD status. Used to poll the
+//! progress of FORMAT UNIT / SANITIZE (protocols.md §C.7, §D.5) and to read deferred errors.
+//! The response is ordinary sense data, decoded by [`crate::sense::Sense::parse`].
+
+use crate::bytes::{ParseError, ParseResult};
+use crate::sense::Sense;
+
+/// REQUEST SENSE operation code.
+pub const OPCODE: u8 = 0x03;
+
+/// Allocation length sgctl asks for: 252 bytes is the SPC maximum for sense data.
+pub const ALLOCATION: u8 = 252;
+
+/// SPC-6 6.39 REQUEST SENSE CDB: byte 1 bit 0 DESC (ask for descriptor format), byte 4
+/// allocation length.
+#[doc(alias = "sg_ll_request_sense")]
+pub fn cdb(desc: bool, alloc: u8) -> [u8; 6] {
+    [OPCODE, u8::from(desc), 0, 0, alloc, 0]
+}
+
+/// Parses the REQUEST SENSE parameter data. An all-zero or empty buffer is an error (a device
+/// that reports "no sense" still sends response code 0x70/0x72).
+pub fn parse(buf: &[u8]) -> ParseResult<Sense> {
+    if buf.is_empty() {
+        return Err(ParseError::new("REQUEST SENSE data", "empty response"));
+    }
+    Sense::parse(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sense::{SenseKey, SenseKeySpecific};
+
+    #[test]
+    fn cdb_bytes() {
+        assert_eq!(cdb(false, 252), [0x03, 0, 0, 0, 0xfc, 0]);
+        assert_eq!(cdb(true, 18), [0x03, 1, 0, 0, 18, 0]);
+    }
+
+    #[test]
+    fn format_progress() {
+        // NOT READY 04/04 with SKSV progress 0x4000 (25%): what a formatting drive returns
+        // (protocols.md §C.7).
+        let b = [
+            0x70, 0, 0x02, 0, 0, 0, 0, 0x0a, 0, 0, 0, 0, 0x04, 0x04, 0, 0x80, 0x40, 0x00,
+        ];
+        let s = parse(&b).unwrap();
+        assert_eq!(s.key, SenseKey::NotReady);
+        assert_eq!(s.sks, Some(SenseKeySpecific::Progress { raw: 0x4000 }));
+        assert!(parse(&[]).is_err());
+        assert!(parse(&[0u8; 18]).is_err());
+    }
+}

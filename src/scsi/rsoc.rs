@@ -1,0 +1,362 @@
+//! SPC-6 6.36 REPORT SUPPORTED OPERATION CODES (MAINTENANCE IN 0xA3, service action 0x0C).
+//!
+//! Byte offsets: protocols.md §D.4 (sources: sg3_utils `src/sg_opcodes.c`, opensea-operations).
+//! Reporting option 0 lists all commands (8-byte descriptors, +12 with timeouts); options 1–3
+//! describe one command (support, CDB usage bitmap, optional timeouts descriptor).
+
+use crate::bytes::{hex, Bytes, ParseError, ParseResult};
+use serde::Serialize;
+
+/// MAINTENANCE IN operation code.
+pub const OPCODE: u8 = 0xa3;
+/// REPORT SUPPORTED OPERATION CODES service action.
+pub const SERVICE_ACTION: u8 = 0x0c;
+
+/// REPORTING OPTIONS field (CDB byte 2 bits 2-0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportingOptions {
+    /// 000b: all commands.
+    All,
+    /// 001b: one operation code without service action.
+    OpCode(u8),
+    /// 010b: one operation code with this service action.
+    OpCodeSa(u8, u16),
+    /// 011b: one operation code, service action if it has them.
+    OpCodeMaybeSa(u8, u16),
+}
+
+/// SPC-6 6.36.1 CDB: byte 1 service action 0x0C; byte 2 bit 7 RCTD (return command timeouts
+/// descriptors), bits 2-0 reporting options; byte 3 requested opcode; bytes 4–5 requested
+/// service action; bytes 6–9 allocation length.
+#[doc(alias = "sg_ll_report_supported_opcodes")]
+pub fn cdb(opts: ReportingOptions, rctd: bool, alloc: u32) -> [u8; 12] {
+    let (ro, op, sa) = match opts {
+        ReportingOptions::All => (0, 0, 0),
+        ReportingOptions::OpCode(o) => (1, o, 0),
+        ReportingOptions::OpCodeSa(o, s) => (2, o, s),
+        ReportingOptions::OpCodeMaybeSa(o, s) => (3, o, s),
+    };
+    let a = alloc.to_be_bytes();
+    let s = sa.to_be_bytes();
+    [
+        OPCODE,
+        SERVICE_ACTION,
+        if rctd { 0x80 } else { 0 } | ro,
+        op,
+        s[0],
+        s[1],
+        a[0],
+        a[1],
+        a[2],
+        a[3],
+        0,
+        0,
+    ]
+}
+
+/// SPC-6 6.36.4 command timeouts descriptor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Timeouts {
+    /// Byte 3: command specific (e.g. for WRITE BUFFER).
+    pub command_specific: u8,
+    /// Bytes 4–7: nominal command processing timeout, seconds (0 = not specified).
+    pub nominal_seconds: u32,
+    /// Bytes 8–11: recommended command timeout, seconds (0 = not specified).
+    pub recommended_seconds: u32,
+}
+
+fn parse_timeouts(b: &Bytes<'_>, off: usize) -> ParseResult<Timeouts> {
+    let len = b.be16(off)?;
+    if len != 0x0a {
+        return Err(ParseError::new(
+            "command timeouts descriptor",
+            format!("descriptor length {len}, expected 10"),
+        ));
+    }
+    Ok(Timeouts {
+        command_specific: b.u8(off + 3)?,
+        nominal_seconds: b.be32(off + 4)?,
+        recommended_seconds: b.be32(off + 8)?,
+    })
+}
+
+/// One entry of the all-commands list (SPC-6 6.36.2 command descriptor).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CommandDescriptor {
+    /// Operation code.
+    pub opcode: u8,
+    /// Service action, when SERVACTV is set.
+    pub service_action: Option<u16>,
+    /// Bytes 6–7: CDB length.
+    pub cdb_length: u16,
+    /// T10 name of the command, when known.
+    pub name: Option<&'static str>,
+    /// Timeouts, when CTDP is set.
+    pub timeouts: Option<Timeouts>,
+}
+
+/// The all-commands response.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AllCommands {
+    /// Bytes 0–3: COMMAND DATA LENGTH as reported.
+    pub command_data_length: u32,
+    /// Descriptors.
+    pub commands: Vec<CommandDescriptor>,
+}
+
+/// Parses the reporting-options-0 response. The list must be complete: a descriptor cut off
+/// by the buffer or by COMMAND DATA LENGTH is an error (ask again with a bigger allocation).
+pub fn parse_all(buf: &[u8]) -> ParseResult<AllCommands> {
+    const WHAT: &str = "REPORT SUPPORTED OPERATION CODES data";
+    let b = Bytes::new(buf, WHAT);
+    let len = b.be32(0)?;
+    let end = usize::try_from(len)
+        .ok()
+        .and_then(|l| l.checked_add(4))
+        .ok_or_else(|| ParseError::new(WHAT, "command data length overflows"))?;
+    let b = b.sub(0, end).map_err(|_| {
+        ParseError::new(
+            WHAT,
+            format!(
+                "truncated: command data length {len} needs {end} bytes, have {}",
+                buf.len()
+            ),
+        )
+    })?;
+    let mut off = 4;
+    let mut commands = Vec::new();
+    while off < end {
+        let d = b.sub(off, 8)?;
+        let flags = d.u8(5)?;
+        let opcode = d.u8(0)?;
+        let sa = (flags & 0x01 != 0).then_some(d.be16(2)?);
+        let ctdp = flags & 0x02 != 0;
+        let timeouts = if ctdp {
+            Some(parse_timeouts(&b, off + 8)?)
+        } else {
+            None
+        };
+        commands.push(CommandDescriptor {
+            opcode,
+            service_action: sa,
+            cdb_length: d.be16(6)?,
+            name: command_name(opcode, sa),
+            timeouts,
+        });
+        off += if ctdp { 20 } else { 8 };
+    }
+    Ok(AllCommands {
+        command_data_length: len,
+        commands,
+    })
+}
+
+/// SUPPORT field of the one-command response (SPC-6 Table 307).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Support {
+    /// 000b: data not currently available.
+    NotAvailable,
+    /// 001b: command not supported.
+    NotSupported,
+    /// 011b: supported in conformance with a T10 standard.
+    Standard,
+    /// 101b: supported in a vendor specific manner.
+    Vendor,
+    /// Reserved values.
+    Reserved(u8),
+}
+
+/// The one-command response (reporting options 1–3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OneCommand {
+    /// Byte 1 bits 2-0.
+    pub support: Support,
+    /// Bytes 2–3: CDB size.
+    pub cdb_size: u16,
+    /// CDB usage data: which bits of each CDB byte the device looks at (hex).
+    pub cdb_usage: String,
+    /// The usage bitmap bytes.
+    #[serde(skip)]
+    pub cdb_usage_bytes: Vec<u8>,
+    /// Timeouts, when CTDP (byte 1 bit 7) is set.
+    pub timeouts: Option<Timeouts>,
+}
+
+impl OneCommand {
+    /// True when the device implements the command (SUPPORT 011b or 101b).
+    pub fn supported(&self) -> bool {
+        matches!(self.support, Support::Standard | Support::Vendor)
+    }
+}
+
+/// Parses a one-command response.
+pub fn parse_one(buf: &[u8]) -> ParseResult<OneCommand> {
+    let b = Bytes::new(buf, "REPORT SUPPORTED OPERATION CODES one-command data");
+    let flags = b.u8(1)?;
+    let size = b.be16(2)?;
+    let usage = b.slice(4, usize::from(size))?;
+    let ctdp = flags & 0x80 != 0;
+    let timeouts = if ctdp {
+        Some(parse_timeouts(&b, 4 + usize::from(size))?)
+    } else {
+        None
+    };
+    Ok(OneCommand {
+        support: match flags & 0x07 {
+            0 => Support::NotAvailable,
+            1 => Support::NotSupported,
+            3 => Support::Standard,
+            5 => Support::Vendor,
+            o => Support::Reserved(o),
+        },
+        cdb_size: size,
+        cdb_usage: hex(usage),
+        cdb_usage_bytes: usage.to_vec(),
+        timeouts,
+    })
+}
+
+/// T10 name of a command (SPC-6/SBC-5 operation codes, the ones a disk reports).
+pub fn command_name(opcode: u8, sa: Option<u16>) -> Option<&'static str> {
+    Some(match (opcode, sa) {
+        (0x00, _) => "Test Unit Ready",
+        (0x01, _) => "Rezero Unit",
+        (0x03, _) => "Request Sense",
+        (0x04, _) => "Format Unit",
+        (0x07, _) => "Reassign Blocks",
+        (0x08, _) => "Read(6)",
+        (0x0a, _) => "Write(6)",
+        (0x0b, _) => "Seek(6)",
+        (0x12, _) => "Inquiry",
+        (0x15, _) => "Mode select(6)",
+        (0x16, _) => "Reserve(6)",
+        (0x17, _) => "Release(6)",
+        (0x1a, _) => "Mode sense(6)",
+        (0x1b, _) => "Start stop unit",
+        (0x1c, _) => "Receive diagnostic results",
+        (0x1d, _) => "Send diagnostic",
+        (0x1e, _) => "Prevent allow medium removal",
+        (0x25, _) => "Read capacity(10)",
+        (0x28, _) => "Read(10)",
+        (0x2a, _) => "Write(10)",
+        (0x2b, _) => "Seek(10)",
+        (0x2e, _) => "Write and verify(10)",
+        (0x2f, _) => "Verify(10)",
+        (0x34, _) => "Pre-fetch(10)",
+        (0x35, _) => "Synchronize cache(10)",
+        (0x37, _) => "Read defect data(10)",
+        (0x3b, _) => "Write buffer",
+        (0x3c, _) => "Read buffer(10)",
+        (0x3e, _) => "Read long(10)",
+        (0x3f, _) => "Write long(10)",
+        (0x41, _) => "Write same(10)",
+        (0x42, _) => "Unmap",
+        (0x48, Some(1)) => "Sanitize, overwrite",
+        (0x48, Some(2)) => "Sanitize, block erase",
+        (0x48, Some(3)) => "Sanitize, cryptographic erase",
+        (0x48, Some(0x1f)) => "Sanitize, exit failure mode",
+        (0x48, _) => "Sanitize",
+        (0x4c, _) => "Log select",
+        (0x4d, _) => "Log sense",
+        (0x55, _) => "Mode select(10)",
+        (0x56, _) => "Reserve(10)",
+        (0x57, _) => "Release(10)",
+        (0x5a, _) => "Mode sense(10)",
+        (0x5e, _) => "Persistent reserve in",
+        (0x5f, _) => "Persistent reserve out",
+        (0x7f, _) => "Variable length",
+        (0x83, _) => "Third party copy out",
+        (0x84, _) => "Third party copy in",
+        (0x86, _) => "Access control in",
+        (0x87, _) => "Access control out",
+        (0x88, _) => "Read(16)",
+        (0x89, _) => "Compare and write",
+        (0x8a, _) => "Write(16)",
+        (0x8e, _) => "Write and verify(16)",
+        (0x8f, _) => "Verify(16)",
+        (0x90, _) => "Pre-fetch(16)",
+        (0x91, _) => "Synchronize cache(16)",
+        (0x93, _) => "Write same(16)",
+        (0x9e, Some(0x10)) => "Read capacity(16)",
+        (0x9e, Some(0x11)) => "Read long(16)",
+        (0x9e, Some(0x12)) => "Get LBA status(16)",
+        (0x9e, Some(0x13)) => "Report referrals",
+        (0x9e, Some(0x17)) => "Get physical element status",
+        (0x9e, Some(0x18)) => "Remove element and truncate",
+        (0x9e, _) => "Service action in(16)",
+        (0x9f, Some(0x11)) => "Write long(16)",
+        (0x9f, _) => "Service action out(16)",
+        (0xa0, _) => "Report luns",
+        (0xa2, _) => "Security protocol in",
+        (0xa3, Some(0x05)) => "Report identifying information",
+        (0xa3, Some(0x0a)) => "Report target port groups",
+        (0xa3, Some(0x0b)) => "Report aliases",
+        (0xa3, Some(0x0c)) => "Report supported operation codes",
+        (0xa3, Some(0x0d)) => "Report supported task management functions",
+        (0xa3, Some(0x0e)) => "Report priority",
+        (0xa3, Some(0x0f)) => "Report timestamp",
+        (0xa3, _) => "Maintenance in",
+        (0xa4, Some(0x06)) => "Set identifying information",
+        (0xa4, Some(0x0a)) => "Set target port groups",
+        (0xa4, Some(0x0f)) => "Set timestamp",
+        (0xa4, _) => "Maintenance out",
+        (0xa8, _) => "Read(12)",
+        (0xaa, _) => "Write(12)",
+        (0xaf, _) => "Verify(12)",
+        (0xb5, _) => "Security protocol out",
+        (0xb7, _) => "Read defect data(12)",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cdb_bytes() {
+        assert_eq!(
+            cdb(ReportingOptions::All, true, 0x2000),
+            [0xa3, 0x0c, 0x80, 0, 0, 0, 0, 0, 0x20, 0, 0, 0]
+        );
+        assert_eq!(
+            cdb(ReportingOptions::OpCodeSa(0x48, 3), false, 512),
+            [0xa3, 0x0c, 0x02, 0x48, 0, 3, 0, 0, 2, 0, 0, 0]
+        );
+    }
+
+    #[test]
+    fn all_with_timeouts() {
+        let b = [
+            0, 0, 0, 28, // length: one plain + one with timeouts
+            0x12, 0, 0, 0, 0, 0, 0, 6, // INQUIRY, CDB 6
+            0x48, 0, 0, 3, 0, 0x03, 0, 10, // SANITIZE SA 3, SERVACTV+CTDP
+            0, 10, 0, 0, 0, 0, 0, 30, 0, 0, 0x0e, 0x10,
+        ];
+        let a = parse_all(&b).unwrap();
+        assert_eq!(a.commands.len(), 2);
+        assert_eq!(a.commands[1].service_action, Some(3));
+        assert_eq!(
+            a.commands[1].timeouts,
+            Some(Timeouts {
+                command_specific: 0,
+                nominal_seconds: 30,
+                recommended_seconds: 3600
+            })
+        );
+        assert!(parse_all(&b[..27]).is_err());
+    }
+
+    #[test]
+    fn one_command() {
+        let b = [
+            0, 0x83, 0, 6, 0x04, 0xff, 0, 0, 0x03, 0x07, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 60,
+        ];
+        let o = parse_one(&b).unwrap();
+        assert!(o.supported());
+        assert_eq!(o.cdb_usage, "04ff00000307");
+        assert_eq!(o.timeouts.unwrap().recommended_seconds, 60);
+        assert!(parse_one(&b[..10]).is_err());
+    }
+}

@@ -1,0 +1,79 @@
+//! SBC-4 6.6.6 Logical Block Provisioning VPD page (0xB2): UNMAP/WRITE SAME unmap support,
+//! LBPRZ, provisioning type (protocols.md §E.4).
+
+use super::designator::{parse_list, Designation};
+use super::page;
+use crate::bytes::{ParseError, ParseResult};
+use serde::Serialize;
+
+/// Decoded page 0xB2.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LogicalBlockProvisioning {
+    /// Byte 4.
+    pub threshold_exponent: u8,
+    /// Byte 5 bit 7 UNMAP supported.
+    pub lbpu: bool,
+    /// Byte 5 bit 6 WRITE SAME(16) with UNMAP supported.
+    pub lbpws: bool,
+    /// Byte 5 bit 5 WRITE SAME(10) with UNMAP supported.
+    pub lbpws10: bool,
+    /// Byte 5 bits 4-2 (0: unmapped reads undefined, 1: zeros, 2: provisioning initialization pattern).
+    pub lbprz: u8,
+    /// Byte 5 bit 1 anchored LBAs supported.
+    pub anc_sup: bool,
+    /// Byte 5 bit 0 provisioning group descriptor present.
+    pub dp: bool,
+    /// Byte 6 bits 7-3.
+    pub minimum_percentage: u8,
+    /// Byte 6 bits 2-0 (0 full/unknown, 1 resource provisioned, 2 thin provisioned).
+    pub provisioning_type: u8,
+    /// Byte 7.
+    pub threshold_percentage: u8,
+    /// The provisioning group descriptor (a designation descriptor) when DP is set.
+    pub provisioning_group: Option<Designation>,
+}
+
+/// Words for a provisioning type, as sg_vpd prints them.
+pub fn provisioning_type_name(t: u8) -> &'static str {
+    match t {
+        0 => "not known or fully provisioned",
+        1 => "resource provisioned",
+        2 => "thin provisioned",
+        _ => "reserved",
+    }
+}
+
+/// Parses page 0xB2.
+pub fn parse(buf: &[u8]) -> ParseResult<LogicalBlockProvisioning> {
+    const WHAT: &str = "Logical block provisioning VPD page";
+    let (_, b) = page(buf, 0xb2, WHAT)?;
+    b.need(8)?;
+    let f = b.u8(5)?;
+    let dp = f & 1 != 0;
+    let provisioning_group = if dp {
+        let list = b.sub(8, b.len() - 8)?;
+        let mut v = parse_list(&list)?;
+        if v.len() != 1 {
+            return Err(ParseError::new(
+                WHAT,
+                format!("DP set but {} provisioning group descriptors", v.len()),
+            ));
+        }
+        v.pop()
+    } else {
+        None
+    };
+    Ok(LogicalBlockProvisioning {
+        threshold_exponent: b.u8(4)?,
+        lbpu: f & 0x80 != 0,
+        lbpws: f & 0x40 != 0,
+        lbpws10: f & 0x20 != 0,
+        lbprz: (f >> 2) & 7,
+        anc_sup: f & 0x02 != 0,
+        dp,
+        minimum_percentage: b.u8(6)? >> 3,
+        provisioning_type: b.u8(6)? & 7,
+        threshold_percentage: b.u8(7)?,
+        provisioning_group,
+    })
+}

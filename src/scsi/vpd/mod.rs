@@ -1,0 +1,233 @@
+//! SPC-6 7.7 Vital product data pages (INQUIRY with EVPD=1): one file per page, a common
+//! header check, the page-name table and [`decode`], which picks the parser from the page code
+//! in the data itself.
+//!
+//! Header (SPC-6 7.7.1): byte 0 peripheral qualifier/device type, byte 1 page code, bytes 2–3
+//! PAGE LENGTH (n−3). Policy for untrusted lengths: a page shorter than its PAGE LENGTH is an
+//! error (the caller re-fetches with the real length, as sg3_utils does); bytes after it are
+//! ignored.
+
+pub mod ata_info;
+pub mod block_characteristics;
+pub mod block_limits;
+pub mod designator;
+pub mod device_id;
+pub mod extended_inquiry;
+pub mod lb_provisioning;
+pub mod scsi_ports;
+pub mod serial;
+pub mod supported;
+
+use crate::bytes::{hex, Bytes, ParseError, ParseResult};
+use serde::Serialize;
+
+/// INQUIRY CDB for a VPD page (SPC-6 6.7.1 with EVPD=1).
+pub fn cdb(page_code: u8, alloc: u16) -> [u8; 6] {
+    crate::scsi::inquiry::cdb(true, page_code, alloc)
+}
+
+/// Page names: (code, sg_vpd acronym, T10 name).
+pub const PAGES: &[(u8, &str, &str)] = &[
+    (0x00, "sv", "Supported VPD pages"),
+    (0x80, "sn", "Unit serial number"),
+    (0x81, "iod", "Implemented operating definition (obsolete)"),
+    (
+        0x82,
+        "aod",
+        "ASCII implemented operating definition (obsolete)",
+    ),
+    (0x83, "di", "Device identification"),
+    (0x84, "sii", "Software interface identification"),
+    (0x85, "mna", "Management network addresses"),
+    (0x86, "ei", "Extended inquiry data"),
+    (0x87, "mpp", "Mode page policy"),
+    (0x88, "sp", "SCSI ports"),
+    (0x89, "ai", "ATA information (SAT)"),
+    (0x8a, "pc", "Power condition"),
+    (0x8b, "dc", "Device constituents"),
+    (0x8c, "cfa", "CFA profile information"),
+    (0x8d, "psm", "Power consumption"),
+    (0x8f, "tpc", "Third party copy"),
+    (0x90, "pslu", "Protocol specific logical unit information"),
+    (0x91, "pspo", "Protocol specific port information"),
+    (0x92, "sfs", "SCSI feature sets"),
+    (0xb0, "bl", "Block limits (SBC)"),
+    (0xb1, "bdc", "Block device characteristics (SBC)"),
+    (0xb2, "lbpv", "Logical block provisioning (SBC)"),
+    (0xb3, "ref", "Referrals (SBC)"),
+    (
+        0xb4,
+        "sbl",
+        "Supported block lengths and protection types (SBC)",
+    ),
+    (0xb5, "bdce", "Block device characteristics extension (SBC)"),
+    (0xb6, "zbdc", "Zoned block device characteristics"),
+    (0xb7, "ble", "Block limits extension (SBC)"),
+    (0xb8, "fp", "Format presets"),
+    (0xb9, "cpr", "Concurrent positioning ranges"),
+    (0xba, "cap", "Capacity/product identification mapping"),
+];
+
+/// The T10 name of a page code.
+pub fn page_name(code: u8) -> String {
+    PAGES
+        .iter()
+        .find(|p| p.0 == code)
+        .map(|p| p.2.to_string())
+        .unwrap_or_else(|| {
+            if code >= 0xc0 {
+                format!("Vendor specific page 0x{code:02x}")
+            } else {
+                format!("Unknown page 0x{code:02x}")
+            }
+        })
+}
+
+/// Resolves a page given by the user: a number (`0x83`, `131`, `83h`) or an sg_vpd acronym
+/// (`di`). `None` if neither.
+pub fn page_from_str(s: &str) -> Option<u8> {
+    let t = s.trim().to_ascii_lowercase();
+    if let Some(p) = PAGES.iter().find(|p| p.1 == t) {
+        return Some(p.0);
+    }
+    if let Some(h) = t.strip_prefix("0x") {
+        return u8::from_str_radix(h, 16).ok();
+    }
+    if let Some(h) = t.strip_suffix('h') {
+        return u8::from_str_radix(h, 16).ok();
+    }
+    t.parse::<u8>().ok()
+}
+
+/// The checked VPD page header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct VpdHeader {
+    /// Byte 0 bits 7-5.
+    pub peripheral_qualifier: u8,
+    /// Byte 0 bits 4-0.
+    pub peripheral_device_type: u8,
+    /// Byte 1.
+    pub page_code: u8,
+    /// Bytes 2–3.
+    pub page_length: u16,
+}
+
+/// Checks the header of a page expected to be `code` and returns it with a view of exactly
+/// `4 + PAGE LENGTH` bytes.
+pub fn page<'a>(
+    buf: &'a [u8],
+    code: u8,
+    what: &'static str,
+) -> ParseResult<(VpdHeader, Bytes<'a>)> {
+    let b = Bytes::new(buf, what);
+    let h = header(buf, what)?;
+    if h.page_code != code {
+        return Err(ParseError::new(
+            what,
+            format!("page code is 0x{:02x}, expected 0x{code:02x}", h.page_code),
+        ));
+    }
+    let body = b.sub(0, 4 + usize::from(h.page_length)).map_err(|_| {
+        ParseError::new(
+            what,
+            format!(
+                "truncated: page length {} needs {} bytes, have {}",
+                h.page_length,
+                4 + usize::from(h.page_length),
+                buf.len()
+            ),
+        )
+    })?;
+    Ok((h, body))
+}
+
+/// Reads the 4-byte VPD header.
+pub fn header(buf: &[u8], what: &'static str) -> ParseResult<VpdHeader> {
+    let b = Bytes::new(buf, what);
+    Ok(VpdHeader {
+        peripheral_qualifier: b.u8(0)? >> 5,
+        peripheral_device_type: b.u8(0)? & 0x1f,
+        page_code: b.u8(1)?,
+        page_length: b.be16(2)?,
+    })
+}
+
+/// Any decoded VPD page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "page", rename_all = "snake_case")]
+pub enum VpdPage {
+    /// 0x00
+    SupportedPages(supported::SupportedPages),
+    /// 0x80
+    UnitSerialNumber(serial::UnitSerialNumber),
+    /// 0x83
+    DeviceIdentification(device_id::DeviceIdentification),
+    /// 0x86
+    ExtendedInquiry(extended_inquiry::ExtendedInquiry),
+    /// 0x88
+    ScsiPorts(scsi_ports::ScsiPorts),
+    /// 0x89
+    AtaInformation(ata_info::AtaInformation),
+    /// 0xB0
+    BlockLimits(block_limits::BlockLimits),
+    /// 0xB1
+    BlockDeviceCharacteristics(block_characteristics::BlockDeviceCharacteristics),
+    /// 0xB2
+    LogicalBlockProvisioning(lb_provisioning::LogicalBlockProvisioning),
+    /// Any other page: header and raw bytes.
+    Other {
+        /// Page code.
+        page_code: u8,
+        /// Name.
+        name: String,
+        /// The page bytes (hex).
+        data: String,
+    },
+}
+
+/// Decodes a VPD page, choosing the parser from byte 1 of the data.
+pub fn decode(buf: &[u8]) -> ParseResult<VpdPage> {
+    let h = header(buf, "VPD page")?;
+    Ok(match h.page_code {
+        0x00 => VpdPage::SupportedPages(supported::parse(buf)?),
+        0x80 => VpdPage::UnitSerialNumber(serial::parse(buf)?),
+        0x83 => VpdPage::DeviceIdentification(device_id::parse(buf)?),
+        0x86 => VpdPage::ExtendedInquiry(extended_inquiry::parse(buf)?),
+        0x88 => VpdPage::ScsiPorts(scsi_ports::parse(buf)?),
+        0x89 => VpdPage::AtaInformation(ata_info::parse(buf)?),
+        0xb0 => VpdPage::BlockLimits(block_limits::parse(buf)?),
+        0xb1 => VpdPage::BlockDeviceCharacteristics(block_characteristics::parse(buf)?),
+        0xb2 => VpdPage::LogicalBlockProvisioning(lb_provisioning::parse(buf)?),
+        code => {
+            let (_, b) = page(buf, code, "VPD page")?;
+            VpdPage::Other {
+                page_code: code,
+                name: page_name(code),
+                data: hex(b.as_slice()),
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_numbers() {
+        assert_eq!(page_from_str("di"), Some(0x83));
+        assert_eq!(page_from_str("0xB0"), Some(0xb0));
+        assert_eq!(page_from_str("86h"), Some(0x86));
+        assert_eq!(page_from_str("137"), Some(0x89));
+        assert_eq!(page_from_str("nope"), None);
+        assert_eq!(page_name(0xc3), "Vendor specific page 0xc3");
+    }
+
+    #[test]
+    fn header_checks() {
+        assert!(page(&[0, 0x80, 0, 4, b'A'], 0x80, "t").is_err());
+        assert!(page(&[0, 0x80, 0, 1, b'A'], 0x83, "t").is_err());
+        let (h, b) = page(&[0, 0x80, 0, 1, b'A', 0xff], 0x80, "t").unwrap();
+        assert_eq!((h.page_length, b.len()), (1, 5));
+    }
+}
