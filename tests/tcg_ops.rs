@@ -14,6 +14,8 @@ use std::time::Duration;
 
 struct Drive {
     tper: Option<Tper>,
+    /// Answer Level 0 as an Opal 2 drive (ComID 0x07FE) instead of Enterprise.
+    opal: bool,
     /// Reject byte-length transfers (a drive that needs INC_512 = 1).
     require_inc512: bool,
     cdbs: Vec<Vec<u8>>,
@@ -23,6 +25,7 @@ impl Drive {
     fn sed() -> Drive {
         Drive {
             tper: Some(Tper::new("SER1", true, false)),
+            opal: false,
             require_inc512: false,
             cdbs: vec![],
         }
@@ -50,6 +53,7 @@ impl Transport for Drive {
         if self.require_inc512 && !c.inc_512 {
             return Ok(illegal(0x24));
         }
+        let opal = self.opal;
         let Some(tper) = self.tper.as_mut() else {
             return Ok(illegal(0x20));
         };
@@ -57,32 +61,29 @@ impl Transport for Drive {
             (DataBuf::In(buf), true) => {
                 let resp = match (c.protocol, c.sps) {
                     (0, 0) => Ok(vec![0, 0, 0, 0, 0, 0, 0, 3, 0, 1, 2]),
-                    (1, 1) => Ok(level0::build(&[
-                        (0x0001, 1, vec![0x11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
-                        (
-                            0x0002,
-                            1,
-                            vec![
-                                0x0B | if tper.any_locked() { 4 } else { 0 },
-                                0,
-                                0,
-                                0,
-                                0,
-                                0,
-                                0,
-                                0,
-                                0,
-                                0,
-                                0,
-                                0,
-                            ],
-                        ),
-                        (
-                            0x0100,
-                            1,
-                            vec![0x07, 0xFE, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-                        ),
-                    ])),
+                    (1, 1) => {
+                        let locked = if tper.any_locked() { 4 } else { 0 };
+                        let ssc = if opal {
+                            (
+                                0x0203,
+                                1,
+                                vec![0x07, 0xFE, 0, 1, 0, 0, 4, 0, 9, 0, 0, 0, 0, 0, 0, 0],
+                            )
+                        } else {
+                            (
+                                0x0100,
+                                1,
+                                vec![0x07, 0xFE, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                            )
+                        };
+                        let mut lk = vec![0u8; 12];
+                        lk[0] = 0x0B | locked;
+                        Ok(level0::build(&[
+                            (0x0001, 1, vec![0x11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+                            (0x0002, 1, lk),
+                            ssc,
+                        ]))
+                    }
                     (p, s) => tper.if_recv(p, s, c.len_bytes as usize),
                 };
                 resp.map(|v| {
@@ -259,6 +260,7 @@ fn dropped_session_sends_end_of_session() {
 fn psid_revert_ex_array() {
     let mut d = Drive {
         tper: Some(Tper::new("EXARR", true, true)),
+        opal: false,
         require_inc512: false,
         cdbs: vec![],
     };
@@ -337,4 +339,53 @@ fn traces_redact_credentials() {
     assert!(!out.contains(secret) && !out.contains(&hex) && !out.contains(spaced.trim_end()));
     // The first 4 bytes of the PIN do not show up in the ASCII column either.
     assert!(!out.contains("Sup3"));
+}
+
+/// Opal PSID revert: authentication inside StartSession (HostChallenge/HostSigningAuthority),
+/// then AdminSP.Revert; the TPer drops the session without answering.
+#[test]
+fn opal_psid_revert() {
+    let mut d = Drive {
+        tper: Some(Tper::new("OPAL1", true, true)),
+        opal: true,
+        require_inc512: false,
+        cdbs: vec![],
+    };
+    {
+        let mut h = Host::open(&mut d).unwrap();
+        assert_eq!(h.dialect, session::Dialect::Opal);
+        // Enterprise band operations refuse an Opal drive with a clear message.
+        let e = enterprise::erase_band(&mut h, 1, &pin("x")).unwrap_err();
+        assert!(e.to_string().contains("Opal"), "{e}");
+        let e = sgctl::tcg::opal::psid_revert(&mut h, &pin("WRONGPSID")).unwrap_err();
+        assert_eq!(e.method_status(), Some(MethodStatus::NotAuthorized), "{e}");
+        sgctl::tcg::opal::psid_revert(&mut h, &Pin::new(psid_for("OPAL1"))).unwrap();
+    }
+    assert!(!d.t().locked_for(0, 1, false));
+    assert!(d.t().sessions.is_empty());
+}
+
+proptest::proptest! {
+    /// Whatever a host sends, the simulated TPer answers or rejects without panicking, and
+    /// whatever comes back parses or errors.
+    #[test]
+    fn tper_survives_garbage(payload in proptest::collection::vec(proptest::num::u8::ANY, 0..200), tsn in 0u32..3) {
+        let mut t = Tper::new("F", true, false);
+        let pkt = sgctl::tcg::packet::build(0x07FE, 0, tsn, tsn, &payload);
+        let _ = t.if_send(1, 0x07FE, &pkt);
+        let _ = t.if_send(1, 0x07FE, &payload);
+        if let Ok(r) = t.if_recv(1, 0x07FE, 2048) {
+            if let Ok(sgctl::tcg::packet::Received::Data { payload, .. }) = sgctl::tcg::packet::parse(&r) {
+                let _ = sgctl::tcg::method::parse_response(&payload);
+            }
+        }
+    }
+
+    #[test]
+    fn method_parsers_never_panic(data in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
+        let _ = sgctl::tcg::method::parse_response(&data);
+        let _ = sgctl::tcg::method::parse_call(&data);
+        let _ = sgctl::tcg::comid::parse_response(&data, 0x07FE);
+        let _ = sp::parse_supported_protocols(&data);
+    }
 }

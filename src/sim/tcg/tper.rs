@@ -933,6 +933,32 @@ mod tests {
     }
 
     #[test]
+    fn min_transfer_when_buffer_too_small() {
+        let mut t = Tper::new("S", false, false);
+        let call = crate::tcg::session::properties_call(crate::tcg::session::Dialect::Enterprise);
+        t.if_send(1, BASE_COMID, &packet::build(BASE_COMID, 0, 0, 0, &call))
+            .unwrap();
+        let r = t.if_recv(1, BASE_COMID, 64).unwrap();
+        match packet::parse(&r).unwrap() {
+            Received::Pending { min_transfer, .. } => assert!(min_transfer > 64),
+            other => panic!("{other:?}"),
+        }
+        let r = t.if_recv(1, BASE_COMID, 2048).unwrap();
+        assert!(matches!(packet::parse(&r).unwrap(), Received::Data { .. }));
+        // Nothing left: an empty ComPacket with no outstanding data.
+        let r = t.if_recv(1, BASE_COMID, 2048).unwrap();
+        assert_eq!(
+            packet::parse(&r).unwrap(),
+            Received::Pending {
+                outstanding: 0,
+                min_transfer: 0
+            }
+        );
+        // Wrong ComID in the CDB.
+        assert_eq!(t.if_recv(1, 0x1234, 512), Err(Reject::Cdb(2)));
+    }
+
+    #[test]
     fn lock_geometry() {
         let mut t = Tper::new("S", true, false);
         t.bands[1].range_start = 100;
