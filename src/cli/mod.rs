@@ -29,6 +29,10 @@ pub mod tur;
 pub mod vpd;
 pub mod vpd_text;
 
+// --- virtual drive (issue 3) ---
+pub mod sim;
+pub mod sim_bench;
+
 use clap::{Parser, Subcommand};
 pub use output::{Ctx, Report};
 
@@ -86,7 +90,8 @@ pub enum Command {
     /// Decode a saved response (sg3_utils --inhex format) without the device.
     Decode(decode::DecodeArgs),
     // --- virtual drive (issue 3) ---
-
+    /// Virtual drive tools (`sim bench`, ...).
+    Sim(sim::SimArgs),
     // --- discovery (issue 4) ---
 
     // --- TCMU serving (issue 5) is `sim serve` ---
@@ -124,7 +129,7 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Modes(a) => modes::run(ctx, a),
         Command::Decode(a) => decode::run(ctx, a),
         // --- virtual drive ---
-
+        Command::Sim(a) => sim::run(ctx, a),
         // --- discovery ---
 
         // --- health and logs ---
