@@ -62,17 +62,22 @@ pub const UFLAG_UNKNOWN_OP: u8 = 0x1;
 pub const UFLAG_READ_LEN: u8 = 0x2;
 
 // --- struct tcmu_cmd_entry, union member req (after the header) ---
+// The outer struct is packed, but the anonymous `req` struct inside the union is not: it keeps
+// its natural 8-byte alignment, so there are 4 bytes of padding before `cdb_off` and the iovec
+// array starts at 8 + 40 (checked against the bindgen layout of the header in the tests; gcc
+// agrees: offsetof(struct tcmu_cmd_entry, req.cdb_off) == 24, req.iov == 48).
 /// `__u32 iov_cnt` at 8.
 pub const REQ_IOV_CNT: usize = 8;
 /// `__u32 iov_bidi_cnt` at 12.
 pub const REQ_IOV_BIDI_CNT: usize = 12;
 /// `__u32 iov_dif_cnt` at 16.
 pub const REQ_IOV_DIF_CNT: usize = 16;
-/// `__u64 cdb_off` at 20: offset of the CDB from the start of the mapping.
-pub const REQ_CDB_OFF: usize = 20;
-/// `struct iovec iov[]` at 44 (after two `__u64` pads); `iov_base` is an offset into the
+/// `__u64 cdb_off` at 24 (after 4 bytes of alignment padding): offset of the CDB from the start
+/// of the mapping.
+pub const REQ_CDB_OFF: usize = 24;
+/// `struct iovec iov[]` at 48 (after two `__u64` pads); `iov_base` is an offset into the
 /// mapping, not a pointer.
-pub const REQ_IOV: usize = 44;
+pub const REQ_IOV: usize = 48;
 /// `sizeof(struct iovec)` on 64-bit.
 pub const IOVEC_SIZE: usize = 16;
 
@@ -324,6 +329,8 @@ pub struct RingServer<T: Transport> {
     pub on_tmr: Option<TmrHandler>,
     /// Timeout passed to the transport for each command.
     pub timeout: Duration,
+    /// Why the last malformed command was refused.
+    pub last_error: Option<String>,
 }
 
 /// A command entry read from the ring, before it is executed.
@@ -352,6 +359,7 @@ impl<T: Transport> RingServer<T> {
             stats: Stats::default(),
             on_tmr: None,
             timeout: Duration::from_secs(60),
+            last_error: None,
         }
     }
 
@@ -406,19 +414,31 @@ impl<T: Transport> RingServer<T> {
         }
     }
 
+    /// Counts a command answered with INTERNAL TARGET FAILURE and says why on stderr (the
+    /// first few times only, so a broken ring cannot flood the log).
+    fn note_malformed(&mut self, why: &str) {
+        self.stats.malformed += 1;
+        if self.stats.malformed <= 5 {
+            eprintln!("sgctl: tcmu: answered CHECK CONDITION (internal target failure): {why}");
+        }
+        self.last_error = Some(why.to_string());
+    }
+
     /// Runs one command entry and writes the answer into it.
     fn command(&mut self, m: &mut dyn RingMem, mb: &Mailbox, entry: usize, len: usize) {
         self.stats.commands += 1;
         if len < CMD_ENTRY_SIZE {
             // No room for a response: cannot even answer. Count it; the kernel's
             // cmd_time_out fails it.
-            self.stats.malformed += 1;
+            self.note_malformed(&format!(
+                "{len}-byte command entry has no room for a response"
+            ));
             return;
         }
         let req = match read_cmd(m, mb, entry, len) {
-            Some(r) => r,
-            None => {
-                self.stats.malformed += 1;
+            Ok(r) => r,
+            Err(why) => {
+                self.note_malformed(&why);
                 let (st, sense) = internal_failure();
                 self.answer(m, mb, entry, st, &sense, None);
                 return;
@@ -441,7 +461,7 @@ impl<T: Transport> RingServer<T> {
             for &(off, l) in &req.iovs {
                 if !m.read(off, &mut buf[pos..pos + l]) {
                     // Checked by read_cmd; unreachable unless the mapping shrank.
-                    self.stats.malformed += 1;
+                    self.note_malformed("data-out iovec unreadable");
                     let (st, sense) = internal_failure();
                     return (st, sense, None);
                 }
@@ -472,8 +492,8 @@ impl<T: Transport> RingServer<T> {
                 let (st, sense) = completion_to_answer(&c);
                 (st, sense, read_len)
             }
-            Err(_) => {
-                self.stats.malformed += 1;
+            Err(e) => {
+                self.note_malformed(&format!("model failed: {e}"));
                 let (st, sense) = internal_failure();
                 (st, sense, None)
             }
@@ -533,44 +553,64 @@ fn scatter(m: &mut dyn RingMem, iovs: &[(usize, usize)], mut data: &[u8]) {
     }
 }
 
-/// Reads a command entry; `None` if any part of it is out of bounds or inconsistent.
-fn read_cmd(m: &dyn RingMem, mb: &Mailbox, entry: usize, len: usize) -> Option<CmdReq> {
+/// Reads a command entry; `Err(reason)` if any part of it is out of bounds or inconsistent.
+fn read_cmd(m: &dyn RingMem, mb: &Mailbox, entry: usize, len: usize) -> Result<CmdReq, String> {
     let data_start = mb.cmdr_off + mb.cmdr_size;
-    let iov_cnt = rd_u32(m, entry + REQ_IOV_CNT)? as usize;
-    let bidi = rd_u32(m, entry + REQ_IOV_BIDI_CNT)? as usize;
-    let dif = rd_u32(m, entry + REQ_IOV_DIF_CNT)? as usize;
-    let all = iov_cnt.checked_add(bidi)?.checked_add(dif)?;
+    let field = |what: &str| format!("{what} unreadable");
+    let iov_cnt = rd_u32(m, entry + REQ_IOV_CNT).ok_or_else(|| field("iov_cnt"))? as usize;
+    let bidi = rd_u32(m, entry + REQ_IOV_BIDI_CNT).ok_or_else(|| field("iov_bidi_cnt"))? as usize;
+    let dif = rd_u32(m, entry + REQ_IOV_DIF_CNT).ok_or_else(|| field("iov_dif_cnt"))? as usize;
     // The iovec array must lie inside the entry.
-    if REQ_IOV.checked_add(all.checked_mul(IOVEC_SIZE)?)? > len {
-        return None;
+    let iov_end = iov_cnt
+        .checked_add(bidi)
+        .and_then(|n| n.checked_add(dif))
+        .and_then(|n| n.checked_mul(IOVEC_SIZE))
+        .and_then(|n| n.checked_add(REQ_IOV));
+    if iov_end.is_none_or(|e| e > len) {
+        return Err(format!(
+            "{iov_cnt}+{bidi}+{dif} iovecs do not fit a {len}-byte entry"
+        ));
     }
-    let cdb_off = usize::try_from(rd_u64(m, entry + REQ_CDB_OFF)?).ok()?;
-    let op = rd::<1>(m, cdb_off)?[0];
-    let b7 = rd::<1>(m, cdb_off.checked_add(7)?).map(|b| b[0]);
+    let cdb_off = rd_u64(m, entry + REQ_CDB_OFF)
+        .and_then(|v| usize::try_from(v).ok())
+        .ok_or_else(|| field("cdb_off"))?;
+    let op =
+        rd::<1>(m, cdb_off).ok_or_else(|| format!("cdb_off {cdb_off} outside the mapping"))?[0];
+    let b7 = cdb_off
+        .checked_add(7)
+        .and_then(|o| rd::<1>(m, o))
+        .map(|b| b[0]);
     let clen = cdb_len(op, b7);
     let mut cdb = vec![0u8; clen];
     if !m.read(cdb_off, &mut cdb) {
-        return None;
+        return Err(format!("{clen}-byte CDB at {cdb_off} outside the mapping"));
     }
     let mut iovs = Vec::with_capacity(iov_cnt.min(256));
     let mut total: usize = 0;
     for i in 0..iov_cnt {
         let at = entry + REQ_IOV + i * IOVEC_SIZE;
-        let base = usize::try_from(rd_u64(m, at)?).ok()?;
-        let l = usize::try_from(rd_u64(m, at + 8)?).ok()?;
+        let base = rd_u64(m, at)
+            .and_then(|v| usize::try_from(v).ok())
+            .ok_or_else(|| field("iov_base"))?;
+        let l = rd_u64(m, at + 8)
+            .and_then(|v| usize::try_from(v).ok())
+            .ok_or_else(|| field("iov_len"))?;
         // Data lives in the data area, never over the mailbox or the ring.
-        if base < data_start || base.checked_add(l)? > m.len() {
-            return None;
+        if base < data_start || base.checked_add(l).is_none_or(|e| e > m.len()) {
+            return Err(format!(
+                "iovec {i} ({base}+{l}) outside the data area {data_start}..{}",
+                m.len()
+            ));
         }
-        total = total.checked_add(l)?;
+        total = total.saturating_add(l);
         if total > MAX_DATA {
-            return None;
+            return Err(format!("more than {MAX_DATA} bytes of data"));
         }
         if l > 0 {
             iovs.push((base, l));
         }
     }
-    Some(CmdReq { cdb, iovs, total })
+    Ok(CmdReq { cdb, iovs, total })
 }
 
 fn read_tmr(m: &dyn RingMem, entry: usize, len: usize) -> Tmr {
@@ -783,12 +823,91 @@ pub(crate) mod tests {
 
     #[test]
     fn layout_matches_the_uapi_header() {
-        // sizeof(struct tcmu_cmd_entry) is 112 and the iovec array starts at 44
-        // (8 header + 3*4 counts + 3*8 cdb_off/pads), all packed.
-        assert_eq!(CMD_ENTRY_SIZE, 112);
-        assert_eq!(REQ_IOV, HDR_SIZE + 3 * 4 + 3 * 8);
-        assert_eq!(RSP_SENSE, HDR_SIZE + 1 + 1 + 2 + 4);
-        assert_eq!(TMR_CMD_IDS, HDR_SIZE + 1 + 1 + 2 + 4 + 8 + 8);
+        // The restated offsets against bindgen's rendering of <linux/target_core_user.h>
+        // (sgctl-sys, regenerated and diffed in CI).
+        use core::mem::{offset_of, size_of};
+        use sgctl_sys as sys;
+        let l = |v: sys::sgctl_tcmu_layout| v as usize;
+        assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_VERSION), MB_VERSION);
+        assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_FLAGS), MB_FLAGS);
+        assert_eq!(
+            l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_CMDR_OFF),
+            MB_CMDR_OFF
+        );
+        assert_eq!(
+            l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_CMDR_SIZE),
+            MB_CMDR_SIZE
+        );
+        assert_eq!(
+            l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_CMD_HEAD),
+            MB_CMD_HEAD
+        );
+        assert_eq!(
+            l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_CMD_TAIL),
+            MB_CMD_TAIL
+        );
+        assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_SIZE), 128);
+        assert_eq!(size_of::<sys::tcmu_mailbox>(), 128);
+        assert_eq!(size_of::<sys::tcmu_cmd_entry_hdr>(), HDR_SIZE);
+        assert_eq!(offset_of!(sys::tcmu_cmd_entry_hdr, cmd_id), HDR_CMD_ID);
+        assert_eq!(offset_of!(sys::tcmu_cmd_entry_hdr, kflags), HDR_KFLAGS);
+        assert_eq!(offset_of!(sys::tcmu_cmd_entry_hdr, uflags), HDR_UFLAGS);
+        assert_eq!(
+            l(sys::sgctl_tcmu_layout_SGCTL_TCMU_REQ_IOV_CNT),
+            REQ_IOV_CNT
+        );
+        assert_eq!(
+            l(sys::sgctl_tcmu_layout_SGCTL_TCMU_REQ_IOV_BIDI_CNT),
+            REQ_IOV_BIDI_CNT
+        );
+        assert_eq!(
+            l(sys::sgctl_tcmu_layout_SGCTL_TCMU_REQ_IOV_DIF_CNT),
+            REQ_IOV_DIF_CNT
+        );
+        assert_eq!(
+            l(sys::sgctl_tcmu_layout_SGCTL_TCMU_REQ_CDB_OFF),
+            REQ_CDB_OFF
+        );
+        assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_REQ_IOV), REQ_IOV);
+        assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_IOVEC_SIZE), IOVEC_SIZE);
+        assert_eq!(
+            l(sys::sgctl_tcmu_layout_SGCTL_TCMU_RSP_SCSI_STATUS),
+            RSP_SCSI_STATUS
+        );
+        assert_eq!(
+            l(sys::sgctl_tcmu_layout_SGCTL_TCMU_RSP_READ_LEN),
+            RSP_READ_LEN
+        );
+        assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_RSP_SENSE), RSP_SENSE);
+        assert_eq!(
+            l(sys::sgctl_tcmu_layout_SGCTL_TCMU_ENTRY_SIZE),
+            CMD_ENTRY_SIZE
+        );
+        assert_eq!(size_of::<sys::tcmu_cmd_entry>(), CMD_ENTRY_SIZE);
+        assert_eq!(offset_of!(sys::tcmu_tmr_entry, tmr_type), TMR_TYPE);
+        assert_eq!(offset_of!(sys::tcmu_tmr_entry, cmd_cnt), TMR_CMD_CNT);
+        assert_eq!(offset_of!(sys::tcmu_tmr_entry, cmd_ids), TMR_CMD_IDS);
+        assert_eq!(u32::from(MAILBOX_VERSION), sys::TCMU_MAILBOX_VERSION);
+        assert_eq!(u32::from(FLAG_CAP_OOOC), sys::TCMU_MAILBOX_FLAG_CAP_OOOC);
+        assert_eq!(
+            u32::from(FLAG_CAP_READ_LEN),
+            sys::TCMU_MAILBOX_FLAG_CAP_READ_LEN
+        );
+        assert_eq!(u32::from(FLAG_CAP_TMR), sys::TCMU_MAILBOX_FLAG_CAP_TMR);
+        assert_eq!(u32::from(UFLAG_UNKNOWN_OP), sys::TCMU_UFLAG_UNKNOWN_OP);
+        assert_eq!(u32::from(UFLAG_READ_LEN), sys::TCMU_UFLAG_READ_LEN);
+        assert_eq!(OP_MASK, sys::TCMU_OP_MASK);
+        assert_eq!(SENSE_BUFFERSIZE as u32, sys::TCMU_SENSE_BUFFERSIZE);
+        assert_eq!(u32::from(TMR_LUN_RESET), sys::TCMU_TMR_LUN_RESET);
+        assert_eq!(u32::from(TMR_ABORT_TASK), sys::TCMU_TMR_ABORT_TASK);
+        assert_eq!(
+            (OP_PAD, OP_CMD, OP_TMR),
+            (
+                sys::tcmu_opcode_TCMU_OP_PAD,
+                sys::tcmu_opcode_TCMU_OP_CMD,
+                sys::tcmu_opcode_TCMU_OP_TMR
+            )
+        );
     }
 
     #[test]

@@ -160,7 +160,7 @@ pub fn sg_version(file: &File, path: &str) -> Result<i32> {
         }),
         Err(e) => Err(Error::NotScsi {
             path: path.into(),
-            reason: format!("no SG_IO support (SG_GET_VERSION_NUM: {})", e.desc()),
+            reason: format!("no SG_IO support: SG_GET_VERSION_NUM: {}", e.desc()),
         }),
     }
 }
