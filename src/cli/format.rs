@@ -83,6 +83,16 @@ impl Job for FormatJob {
         let r = format::start(t, p, &mut trail);
         rec.sense_trail = trail.0.clone();
         let without_sp = r?;
+        if without_sp {
+            // Record what was really sent: the drive refused SP=1, the retry used SP=0.
+            if let Some(params) = &p.mode_select {
+                let cdb = crate::ops::query::mode_select10_cdb(false, params.len())?;
+                rec.commands.insert(
+                    1,
+                    PlannedCommand::new("MODE SELECT(10) retry without SP", &cdb, params),
+                );
+            }
+        }
         let out = format::finish(t, &p.expect, poll, &mut trail, progress);
         rec.sense_trail = trail.0;
         let mut out = out?;

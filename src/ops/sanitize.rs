@@ -380,6 +380,11 @@ pub fn start(t: &mut dyn Transport, p: &SanitizePlan, ause: bool, trail: &mut Tr
     r.map_err(|e| {
         if let Some(s) = e.sense() {
             trail.push(&format!("SANITIZE {}", p.service_action.name()), s);
+            if s.key == SenseKey::IllegalRequest && s.asc == 0x20 {
+                return Error::Unsupported(format!(
+                    "the drive does not implement SANITIZE ({s})"
+                ));
+            }
             if s.key == SenseKey::IllegalRequest && s.asc == 0x24 {
                 return match p.service_action {
                     ServiceAction::ExitFailureMode => Error::Refused(format!(
