@@ -145,7 +145,8 @@ pub fn phy_event_name(src: u8) -> String {
     }
 }
 
-/// Descriptor length SAS-1 drives put as 0 (protocols.md §E.3: assume 48).
+/// Total descriptor size to assume when the length byte is 0 (SAS-1) or implausibly small
+/// (protocols.md §E.3 "assume 48"; sg_logs does the same for anything below 44).
 const SAS1_DESCRIPTOR_LEN: usize = 48;
 
 fn decode_phy(d: &[u8], notes: &mut Vec<String>, port: u16) -> SasPhy {
@@ -234,8 +235,10 @@ fn decode_port(prm: &LogParam, notes: &mut Vec<String>) -> SasPort {
             ));
             break;
         }
+        // sg_logs `show_sas_port_param`: a length below 44 (SAS-1/1.1 drives put 0) means the
+        // fixed 48-byte SAS-1 descriptor.
         let dlen = match usize::from(prm.raw[off + 3]) {
-            0 => SAS1_DESCRIPTOR_LEN,
+            n if n < 44 => SAS1_DESCRIPTOR_LEN,
             n => n + 4,
         };
         let end = (off + dlen).min(prm.raw.len());

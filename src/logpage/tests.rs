@@ -360,6 +360,24 @@ fn sas_port_page_both_ports_every_counter() {
 }
 
 #[test]
+fn sas1_descriptor_without_length() {
+    // SAS-1 drives put 0 in the descriptor length: the descriptor is 48 bytes, no phy events.
+    let mut d = phy_descriptor(3, 0x9, 0x5000_c500_0000_0009, [5, 6, 7, 8], &[]);
+    d.truncate(48);
+    d[3] = 0;
+    let mut v = vec![0x06, 0, 1, 2];
+    v.extend_from_slice(&d);
+    v.extend_from_slice(&d);
+    let b = page_bytes(0x18, 0, &[param(1, 3, &v)]);
+    let mut n = notes();
+    let s = sas::protocol_port(&page(&b), &mut n);
+    assert!(n.is_empty(), "{n:?}");
+    assert_eq!(s.ports[0].phys.len(), 2);
+    assert_eq!(s.ports[0].phys[1].phy_reset_problem, Some(8));
+    assert_eq!(s.ports[0].phys[1].negotiated_logical_link_rate_str, "3 Gbps");
+}
+
+#[test]
 fn sas_port_truncated_descriptor() {
     let pa = phy_descriptor(0, 0xb, 1, [9, 9, 9, 9], &[]);
     let mut v = vec![0x06, 0, 1, 2]; // claims two phys, has one (cut short)

@@ -317,3 +317,18 @@ fn dates() {
     assert_eq!(date_after(now(), 59.0), "2026-03-01");
     assert_eq!(date_after(now(), 365.0 * 4.0 + 1.0), "2030-01-01");
 }
+
+#[test]
+fn all_disks_from_sysfs() {
+    let d = tempfile::tempdir().unwrap();
+    for (sg, ty) in [("sg0", "0"), ("sg1", "13"), ("sg10", "0"), ("sg2", "0")] {
+        let p = d.path().join(format!("sys/class/scsi_generic/{sg}/device"));
+        std::fs::create_dir_all(&p).unwrap();
+        std::fs::write(p.join("type"), format!("{ty}\n")).unwrap();
+    }
+    assert_eq!(
+        all_disks(d.path()).unwrap(),
+        vec!["/dev/sg0", "/dev/sg2", "/dev/sg10"]
+    );
+    assert!(all_disks(&d.path().join("nope")).is_err());
+}
