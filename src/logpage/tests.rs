@@ -374,7 +374,10 @@ fn sas1_descriptor_without_length() {
     assert!(n.is_empty(), "{n:?}");
     assert_eq!(s.ports[0].phys.len(), 2);
     assert_eq!(s.ports[0].phys[1].phy_reset_problem, Some(8));
-    assert_eq!(s.ports[0].phys[1].negotiated_logical_link_rate_str, "3 Gbps");
+    assert_eq!(
+        s.ports[0].phys[1].negotiated_logical_link_rate_str,
+        "3 Gbps"
+    );
 }
 
 #[test]
