@@ -1,6 +1,6 @@
 //! Device addresses: `/dev/sgN`, `/dev/sdX`, `/dev/bsg/H:C:T:L`, or `sim:<profile>[?opts]`.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::transport::Transport;
 
 /// Opens any device address sgctl accepts and returns its transport.
@@ -27,11 +27,9 @@ pub fn open_with(address: &str, verbose: u8) -> Result<Box<dyn Transport>> {
     }
 }
 
-fn open_sim(address: &str, _spec: &str) -> Result<Box<dyn Transport>> {
-    Err(Error::BadAddress {
-        address: address.into(),
-        reason: "virtual drives are not built yet".into(),
-    })
+/// Opens a virtual drive (`sim:PROFILE[?options]`, see [`crate::sim`]).
+fn open_sim(_address: &str, spec: &str) -> Result<Box<dyn Transport>> {
+    Ok(Box::new(crate::sim::open(spec)?))
 }
 
 /// Real device nodes: bsg nodes get sg_io_v4, everything else SG_IO v3 (sg or block layer);
@@ -48,6 +46,7 @@ fn open_real(address: &str) -> Result<Box<dyn Transport>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
     use crate::exit;
 
     fn open_err(address: &str) -> Error {

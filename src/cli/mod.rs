@@ -42,7 +42,8 @@ DEVICE ADDRESSES:
   /dev/sgN            SCSI generic node (SG_IO v3)
   /dev/sdX            block node (SG_IO v3 through the block layer; filtered without CAP_SYS_RAWIO)
   /dev/bsg/H:C:T:L    bsg node (sg_io_v4)
-  sim:PROFILE[?opts]  built-in virtual SAS SSD (try `sgctl sim list`)";
+  sim:PROFILE[?opts]  built-in virtual SAS SSD (try `sgctl sim list`), e.g.
+                      sim:px02smf080  or  sim:exarray?state=/tmp/d.json&capacity_gib=1";
 
 /// The full after-help text.
 pub fn after_help() -> String {
@@ -51,7 +52,7 @@ pub fn after_help() -> String {
 
 /// sgctl: manage, health-check, format and sanitize SAS/SCSI drives.
 #[derive(Debug, Parser)]
-#[command(name = "sgctl", version, about, long_about = None)]
+#[command(name = "sgctl", version, about, long_about = None, arg_required_else_help = true)]
 pub struct Cli {
     /// Print one JSON document (envelope + data) instead of text.
     #[arg(long, global = true)]
@@ -90,7 +91,7 @@ pub enum Command {
     /// Decode a saved response (sg3_utils --inhex format) without the device.
     Decode(decode::DecodeArgs),
     // --- virtual drive (issue 3) ---
-    /// Virtual drive tools (`sim bench`, ...).
+    /// Virtual drives: list profiles, show state, inject faults, benchmark the media model.
     Sim(sim::SimArgs),
     // --- discovery (issue 4) ---
 

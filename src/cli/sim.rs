@@ -1,9 +1,13 @@
-//! `sgctl sim ...`: the virtual drive's own commands. The simtarget area adds its subcommands
-//! (list, ...) to [`SimCommand`]; `sim bench` is the media model's (src/cli/sim_bench.rs).
+//! `sgctl sim ...`: list the virtual drive profiles, show a virtual drive's state, inject
+//! faults into a state-file drive between invocations; `sim bench` is the media model's
+//! (src/cli/sim_bench.rs).
 
-use super::{Ctx, Report};
+use crate::cli::{Ctx, Report};
+use crate::sim::{self, profile, Fault};
+use anyhow::Context;
+use std::time::Duration;
 
-/// Arguments of `sgctl sim`.
+/// Virtual drives (`sim:` addresses).
 #[derive(Debug, clap::Args)]
 pub struct SimArgs {
     /// What to do.
@@ -14,13 +18,206 @@ pub struct SimArgs {
 /// `sgctl sim` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub enum SimCommand {
+    /// List the drive profiles usable as `sim:PROFILE`.
+    List,
+    /// Show a virtual drive's state (format, protection, clock, wear).
+    Info(InfoArgs),
+    /// Inject faults into a virtual drive (persisted when the address has `state=FILE`).
+    Fault(FaultArgs),
     /// Benchmark the media model of virtual drives (FOB vs steady state vs extra OP).
     Bench(super::sim_bench::BenchArgs),
 }
 
-/// Runs `sgctl sim ...`.
+/// `sgctl sim info`.
+#[derive(Debug, clap::Args)]
+pub struct InfoArgs {
+    /// A `sim:` address, e.g. `sim:px02smf080?state=/tmp/d.json`.
+    pub device: String,
+}
+
+/// `sgctl sim fault`.
+#[derive(Debug, clap::Args)]
+pub struct FaultArgs {
+    /// A `sim:` address with `state=FILE` (without one the fault would be lost on exit).
+    pub device: String,
+    /// Power cycle the drive now (UA 29/00; a format in progress is lost, a sanitize resumes).
+    #[arg(long)]
+    pub power_cycle: bool,
+    /// Reset the logical unit now (UA 29/03).
+    #[arg(long)]
+    pub lu_reset: bool,
+    /// The next N commands time out.
+    #[arg(long, value_name = "N")]
+    pub timeout: Option<u32>,
+    /// The next N commands get BUSY status.
+    #[arg(long, value_name = "N")]
+    pub busy: Option<u32>,
+    /// Reads of LBA fail with MEDIUM ERROR 11/00 until it is rewritten (repeatable).
+    #[arg(long, value_name = "LBA")]
+    pub medium_error: Vec<u64>,
+    /// The next FORMAT UNIT fails (31/01, then 31/00).
+    #[arg(long)]
+    pub fail_format: bool,
+    /// The next SANITIZE fails (31/03).
+    #[arg(long)]
+    pub fail_sanitize: bool,
+    /// Remove pending faults first.
+    #[arg(long)]
+    pub clear: bool,
+    /// Move the drive's clock forward by SECS seconds (finishes long operations early).
+    #[arg(long, value_name = "SECS")]
+    pub advance: Option<f64>,
+}
+
+/// How to try sgctl without hardware (printed where no real drive is found).
+pub const TRY_SIM: &str = "\
+No SCSI hardware? Every command accepts a built-in virtual drive:
+  sgctl sim list                                  # drive profiles
+  sgctl inquiry sim:px02smf080                    # any command, any profile
+  sgctl format sim:exarray?state=/tmp/d.json ...  # state=FILE keeps the drive between runs";
+
+/// Runs `sgctl sim`.
 pub fn run(ctx: &mut Ctx, args: SimArgs) -> anyhow::Result<Report> {
     match args.command {
         SimCommand::Bench(a) => super::sim_bench::run(ctx, a),
+        SimCommand::List => Ok(list()),
+        SimCommand::Info(a) => info(&a.device),
+        SimCommand::Fault(a) => fault(ctx, a),
     }
+}
+
+fn spec(device: &str) -> anyhow::Result<&str> {
+    device
+        .strip_prefix("sim:")
+        .with_context(|| format!("{device}: not a sim: address"))
+}
+
+fn list() -> Report {
+    let mut text = String::from("PROFILE      BLOCKS    PI   SANITIZE        SED   DESCRIPTION\n");
+    for p in profile::PROFILES {
+        let san = [
+            (p.sanitize.overwrite, "ow"),
+            (p.sanitize.block_erase, "be"),
+            (p.sanitize.crypto_erase, "ce"),
+        ]
+        .iter()
+        .filter(|(b, _)| *b)
+        .map(|(_, n)| *n)
+        .collect::<Vec<_>>()
+        .join(",");
+        let pi: String = crate::sim::cmd::format::supported_types(p)
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        text.push_str(&format!(
+            "{:<12} {:<9} {:<4} {:<15} {:<5} {}\n",
+            p.name,
+            p.default_block_len,
+            if pi.is_empty() { "-".into() } else { pi },
+            if san.is_empty() { "-".into() } else { san },
+            if p.sed.is_some() { "yes" } else { "no" },
+            p.summary
+        ));
+    }
+    text.push_str(
+        "\nAddress: sim:PROFILE[?state=FILE&serial=S&capacity_gib=N&clock=real|virtual&...]\n",
+    );
+    Report::new(None, &profile::PROFILES, text)
+}
+
+fn info(device: &str) -> anyhow::Result<Report> {
+    let dev = sim::open(spec(device)?)?;
+    let i = dev.info();
+    let text = format!(
+        "profile {}  serial {}  LU name {}\nformat: {} x {} bytes, protection type {}{}{}\n\
+         operation: {}\nclock: {:.1} s ({})  temperature {} C  endurance used {} %\n\
+         host bytes written {}  blocks stored {}\n",
+        i.profile,
+        i.serial,
+        i.lu_name,
+        i.logical_blocks,
+        i.logical_block_length,
+        i.protection_type,
+        if i.format_corrupt {
+            ", MEDIUM FORMAT CORRUPTED"
+        } else {
+            ""
+        },
+        if i.sanitize_failed {
+            ", SANITIZE FAILED"
+        } else {
+            ""
+        },
+        i.operation
+            .as_ref()
+            .map(|(n, p)| format!("{n} {p:.1}%"))
+            .unwrap_or_else(|| "none".into()),
+        i.clock_seconds,
+        i.clock,
+        i.temperature_c,
+        i.endurance_used_percent,
+        i.host_bytes_written,
+        i.stored_blocks,
+    );
+    Ok(Report::new(Some(device), &i, text))
+}
+
+fn fault(ctx: &mut Ctx, a: FaultArgs) -> anyhow::Result<Report> {
+    let spec = spec(&a.device)?;
+    let (_, opts) = sim::parse_spec(spec)?;
+    if opts.state.is_none() {
+        ctx.warn("no state=FILE in the address: the fault only lasts for this invocation");
+    }
+    let dev = sim::open(spec)?;
+    let mut done = Vec::new();
+    if a.clear {
+        dev.inject(Fault::Clear);
+        done.push("clear".to_string());
+    }
+    if a.power_cycle {
+        dev.inject(Fault::PowerCycle);
+        done.push("power cycle".into());
+    }
+    if a.lu_reset {
+        dev.inject(Fault::LuReset);
+        done.push("LU reset".into());
+    }
+    if let Some(n) = a.timeout {
+        dev.inject(Fault::Timeout(n));
+        done.push(format!("timeout x{n}"));
+    }
+    if let Some(n) = a.busy {
+        dev.inject(Fault::Busy(n));
+        done.push(format!("busy x{n}"));
+    }
+    for l in &a.medium_error {
+        dev.inject(Fault::MediumError(*l));
+        done.push(format!("medium error at LBA {l}"));
+    }
+    if a.fail_format {
+        dev.inject(Fault::FailFormat);
+        done.push("fail next format".into());
+    }
+    if a.fail_sanitize {
+        dev.inject(Fault::FailSanitize);
+        done.push("fail next sanitize".into());
+    }
+    if let Some(s) = a.advance {
+        if !(s.is_finite() && s >= 0.0) {
+            anyhow::bail!("--advance needs a non-negative number of seconds");
+        }
+        dev.clock().advance(Duration::from_secs_f64(s));
+        done.push(format!("clock +{s} s"));
+    }
+    if done.is_empty() {
+        anyhow::bail!("nothing to do: give at least one fault option (see --help)");
+    }
+    dev.save()?;
+    let text = format!("{}: {}\n", a.device, done.join(", "));
+    Ok(Report::new(
+        Some(&a.device),
+        &serde_json::json!({ "applied": done }),
+        text,
+    ))
 }

@@ -1,4 +1,569 @@
-//! Virtual drive (simtarget owns this file; placeholder until it lands).
-//! [`media`]: NAND, FTL, garbage collection, timing (media helper).
+//! The virtual SAS SSD: an in-process SCSI target implementing [`Transport`].
+//!
+//! `sim:PROFILE[?key=val&...]` addresses open one ([`open`]). The drive answers CDBs through
+//! the same byte boundary as SG_IO (protocols.md §G.1): every command is decoded from the CDB
+//! and data-out bytes and answered with status, sense and data-in bytes.
+//!
+//! Layout: [`profile`] (drive models as data), [`drive`] (the persisted state and its
+//! time-driven behaviour), [`target`] (CDB dispatch and the checks every command goes
+//! through), [`cmd`] (one file per command family), [`store`] (sparse user data), [`sense`]
+//! (sense rendering), [`latency`] (placeholder service times until the media model is wired
+//! in), [`media`] (NAND, FTL, garbage collection, timing: the media helper's), [`tcg`]
+//! (SECURITY PROTOCOL IN/OUT).
+//!
+//! Options: `state=FILE` (persist the drive as JSON between invocations), `serial=`,
+//! `capacity_gib=` / `capacity_blocks=` (scale the drive down; only the size changes),
+//! `clock=real|virtual` (default real: the drive's clock follows wall time; virtual: time moves
+//! only by command service times and [`SimClock::advance`]), `port=1|2`, `dsense=1`, and faults
+//! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `fail_format=1`, `fail_sanitize=1`.
+
+pub mod cmd;
+pub mod drive;
+pub mod latency;
 pub mod media;
+pub mod profile;
+pub mod sense;
+pub mod store;
+pub mod target;
 pub mod tcg;
+
+use crate::error::{Error, Result};
+use crate::transport::{Completion, DataBuf, Transport};
+use drive::Drive;
+use profile::Profile;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Injectable faults (the fault API; also reachable through address options and
+/// `sgctl sim fault`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// Power cycle now.
+    PowerCycle,
+    /// Logical unit reset now.
+    LuReset,
+    /// The next `n` commands time out (DID_TIME_OUT after their timeout; error handling
+    /// then resets the LU).
+    Timeout(u32),
+    /// The next `n` commands get BUSY status.
+    Busy(u32),
+    /// Reads of this LBA fail with MEDIUM ERROR 11/00 until it is rewritten.
+    MediumError(u64),
+    /// The next FORMAT UNIT fails (MEDIUM ERROR 31/01, then 31/00 until reformatted).
+    FailFormat,
+    /// The next SANITIZE fails (MEDIUM ERROR 31/03: sanitize failure mode).
+    FailSanitize,
+    /// Remove all pending faults.
+    Clear,
+}
+
+/// How the drive's clock moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockMode {
+    /// Follows wall time (and [`SimClock::advance`]).
+    Real,
+    /// Moves only by command service times and [`SimClock::advance`].
+    Virtual,
+}
+
+pub(crate) struct Shared {
+    pub profile: &'static Profile,
+    pub d: Drive,
+    pub mode: ClockMode,
+    anchor: Instant,
+    pub state_path: Option<PathBuf>,
+    pub trace: Vec<Vec<u8>>,
+    pub address: String,
+}
+
+const TRACE_MAX: usize = 4096;
+
+impl Shared {
+    /// Brings the drive clock up to date (real mode) and completes due operations.
+    pub fn sync(&mut self) {
+        self.sync_clock();
+        self.complete_due();
+    }
+
+    /// Brings the drive clock up to date with wall time (real mode only).
+    pub fn sync_clock(&mut self) {
+        if self.mode == ClockMode::Real {
+            let now = Instant::now();
+            let e = now.duration_since(self.anchor).as_nanos() as u64;
+            self.anchor = now;
+            self.d.now_ns = self.d.now_ns.saturating_add(e);
+        }
+    }
+
+    /// Completes a long operation whose time has come; a failure becomes a deferred error.
+    pub fn complete_due(&mut self) {
+        if let Some(s) = self.d.tick() {
+            if s.asc == 0x31 && s.ascq == 0x01 {
+                self.d.deferred = Some(s.deferred());
+            }
+        }
+    }
+
+    /// Moves the drive clock forward.
+    pub fn advance(&mut self, ns: u64) {
+        self.d.now_ns = self.d.now_ns.saturating_add(ns);
+        self.complete_due();
+    }
+
+    fn save(&mut self) -> Result<()> {
+        let Some(path) = self.state_path.clone() else {
+            return Ok(());
+        };
+        self.sync();
+        self.d.saved_unix_ns = unix_ns();
+        let json = serde_json::to_vec(&self.d).map_err(|e| {
+            Error::io(
+                format!("saving {}", path.display()),
+                std::io::Error::other(e),
+            )
+        })?;
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, &json)
+            .and_then(|_| std::fs::rename(&tmp, &path))
+            .map_err(|e| Error::io(format!("saving {}", path.display()), e))
+    }
+}
+
+fn unix_ns() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}
+
+/// One handle (one SAS target port) to a virtual drive.
+pub struct SimDevice {
+    shared: Arc<Mutex<Shared>>,
+    port: u16,
+}
+
+impl std::fmt::Debug for SimDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimDevice")
+            .field("address", &self.address())
+            .field("port", &self.port)
+            .finish()
+    }
+}
+
+fn lock(m: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Handle to a drive's clock.
+#[derive(Clone)]
+pub struct SimClock {
+    shared: Arc<Mutex<Shared>>,
+}
+
+impl SimClock {
+    /// Moves the drive's clock forward by `d` (both clock modes); long operations due by then
+    /// complete.
+    pub fn advance(&self, d: Duration) {
+        let mut s = lock(&self.shared);
+        s.sync();
+        s.advance(d.as_nanos() as u64);
+    }
+
+    /// The drive's clock: time since manufacture (power-on time).
+    pub fn now(&self) -> Duration {
+        let mut s = lock(&self.shared);
+        s.sync();
+        Duration::from_nanos(s.d.now_ns)
+    }
+
+    /// The clock mode.
+    pub fn mode(&self) -> ClockMode {
+        lock(&self.shared).mode
+    }
+}
+
+/// A summary of the drive for `sgctl sim info` and tests.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SimInfo {
+    /// Profile name.
+    pub profile: String,
+    /// Serial number.
+    pub serial: String,
+    /// LU name (NAA-5) in hex.
+    pub lu_name: String,
+    /// Target port SAS addresses.
+    pub port_sas_addresses: Vec<String>,
+    /// Logical block length.
+    pub logical_block_length: u32,
+    /// Number of logical blocks.
+    pub logical_blocks: u64,
+    /// Capacity in bytes.
+    pub capacity_bytes: u64,
+    /// Protection type (0 none).
+    pub protection_type: u8,
+    /// Long operation in progress ("format"/"sanitize") and its progress in percent.
+    pub operation: Option<(String, f64)>,
+    /// Medium format corrupted.
+    pub format_corrupt: bool,
+    /// In sanitize failure mode.
+    pub sanitize_failed: bool,
+    /// Drive clock, seconds.
+    pub clock_seconds: f64,
+    /// Clock mode.
+    pub clock: String,
+    /// Logical blocks held in the sparse store.
+    pub stored_blocks: usize,
+    /// Host bytes written over the drive's life.
+    pub host_bytes_written: u64,
+    /// Percentage used endurance.
+    pub endurance_used_percent: u8,
+    /// Current temperature.
+    pub temperature_c: u8,
+}
+
+impl SimDevice {
+    /// Another handle to the same drive as seen through target port `relative_port` (1 or 2;
+    /// other values are taken as 1).
+    pub fn port(&self, relative_port: u16) -> SimDevice {
+        let p = lock(&self.shared).profile;
+        let port = if relative_port == 2 && p.ports >= 2 {
+            2
+        } else {
+            1
+        };
+        SimDevice {
+            shared: Arc::clone(&self.shared),
+            port,
+        }
+    }
+
+    /// The relative target port this handle uses.
+    pub fn relative_port(&self) -> u16 {
+        self.port
+    }
+
+    /// The drive's clock.
+    pub fn clock(&self) -> SimClock {
+        SimClock {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+
+    /// The drive's profile.
+    pub fn profile(&self) -> &'static Profile {
+        lock(&self.shared).profile
+    }
+
+    /// Injects a fault.
+    pub fn inject(&self, f: Fault) {
+        let mut s = lock(&self.shared);
+        s.sync();
+        apply_fault(&mut s.d, f);
+    }
+
+    /// Power cycle (shorthand for `inject(Fault::PowerCycle)`).
+    pub fn power_cycle(&self) {
+        self.inject(Fault::PowerCycle);
+    }
+
+    /// Logical unit reset (shorthand for `inject(Fault::LuReset)`).
+    pub fn lu_reset(&self) {
+        self.inject(Fault::LuReset);
+    }
+
+    /// Writes the state file now (also done when the last handle is dropped).
+    pub fn save(&self) -> Result<()> {
+        lock(&self.shared).save()
+    }
+
+    /// CDBs received so far (most recent last; the oldest are dropped past 4096).
+    pub fn trace(&self) -> Vec<Vec<u8>> {
+        lock(&self.shared).trace.clone()
+    }
+
+    /// A summary of the drive's state.
+    pub fn info(&self) -> SimInfo {
+        let mut s = lock(&self.shared);
+        s.sync();
+        let p = s.profile;
+        let d = &s.d;
+        SimInfo {
+            profile: p.name.into(),
+            serial: d.serial.clone(),
+            lu_name: format!("{:016x}", d.lu_naa),
+            port_sas_addresses: d.port_sas[..usize::from(p.ports.clamp(1, 2))]
+                .iter()
+                .map(|a| format!("{a:016x}"))
+                .collect(),
+            logical_block_length: d.lb_len,
+            logical_blocks: d.num_blocks,
+            capacity_bytes: d.num_blocks * u64::from(d.lb_len),
+            protection_type: d.prot_type,
+            operation: d.op.as_ref().map(|o| {
+                let name = match o {
+                    drive::LongOp::Format { .. } => "format",
+                    drive::LongOp::Sanitize { .. } => "sanitize",
+                };
+                (
+                    name.to_string(),
+                    f64::from(o.progress(d.now_ns)) * 100.0 / 65536.0,
+                )
+            }),
+            format_corrupt: d.format_corrupt,
+            sanitize_failed: d.sanitize_failed.is_some(),
+            clock_seconds: d.now_ns as f64 / 1e9,
+            clock: match s.mode {
+                ClockMode::Real => "real".into(),
+                ClockMode::Virtual => "virtual".into(),
+            },
+            stored_blocks: d.store.stored_blocks(),
+            host_bytes_written: d.stats.host_bytes_written,
+            endurance_used_percent: d.endurance_used(p),
+            temperature_c: d.temperature(p),
+        }
+    }
+}
+
+pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
+    match f {
+        Fault::PowerCycle => d.power_cycle(),
+        Fault::LuReset => d.lu_reset(),
+        Fault::Timeout(n) => d.faults.timeout = d.faults.timeout.saturating_add(n),
+        Fault::Busy(n) => d.faults.busy = d.faults.busy.saturating_add(n),
+        Fault::MediumError(lba) => {
+            d.faults.medium_errors.insert(lba);
+        }
+        Fault::FailFormat => d.faults.fail_format = true,
+        Fault::FailSanitize => d.faults.fail_sanitize = true,
+        Fault::Clear => d.faults = Default::default(),
+    }
+}
+
+impl Drop for SimDevice {
+    fn drop(&mut self) {
+        if Arc::strong_count(&self.shared) == 1 {
+            // Best effort: a failure to save is reported by explicit `save()` calls.
+            let _ = lock(&self.shared).save();
+        }
+    }
+}
+
+impl Transport for SimDevice {
+    fn execute(&mut self, cdb: &[u8], data: DataBuf<'_>, timeout: Duration) -> Result<Completion> {
+        // The kernel's SG_IO checks (protocols.md §A.1): cmd_len < 6 → EMSGSIZE, > 32 → EINVAL.
+        if cdb.len() < 6 || cdb.len() > 32 {
+            return Err(Error::Os {
+                op: "SG_IO",
+                path: self.address(),
+                errno: if cdb.len() < 6 {
+                    nix::errno::Errno::EMSGSIZE
+                } else {
+                    nix::errno::Errno::EINVAL
+                },
+                hint: None,
+            });
+        }
+        Ok(target::execute(&self.shared, self.port, cdb, data, timeout))
+    }
+
+    fn address(&self) -> String {
+        let s = lock(&self.shared);
+        if self.port == 1 {
+            s.address.clone()
+        } else {
+            format!("{}#port{}", s.address, self.port)
+        }
+    }
+}
+
+/// Parsed `sim:` options.
+#[derive(Debug, Default, Clone)]
+pub struct SimOptions {
+    /// `state=`
+    pub state: Option<PathBuf>,
+    /// `serial=`
+    pub serial: Option<String>,
+    /// `capacity_gib=` / `capacity_blocks=` as bytes.
+    pub capacity_bytes: Option<u64>,
+    /// `clock=`
+    pub clock: Option<ClockMode>,
+    /// `port=`
+    pub port: Option<u16>,
+    /// `dsense=1`
+    pub dsense: Option<bool>,
+    /// Faults to inject at open.
+    pub faults: Vec<Fault>,
+}
+
+fn bad(spec: &str, reason: impl Into<String>) -> Error {
+    Error::BadAddress {
+        address: format!("sim:{spec}"),
+        reason: reason.into(),
+    }
+}
+
+const KEYS: &str = "state, serial, capacity_gib, capacity_blocks, clock, port, dsense, busy, \
+                    timeout, medium_error, fail_format, fail_sanitize";
+
+/// Splits `PROFILE?k=v&k=v` and validates the options.
+pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
+    let (name, query) = match spec.split_once('?') {
+        Some((n, q)) => (n, q),
+        None => (spec, ""),
+    };
+    let p = profile::find(name).ok_or_else(|| {
+        let names: Vec<&str> = profile::PROFILES.iter().map(|p| p.name).collect();
+        bad(
+            spec,
+            format!("unknown profile '{name}' (known: {})", names.join(", ")),
+        )
+    })?;
+    let mut o = SimOptions::default();
+    for kv in query.split('&').filter(|s| !s.is_empty()) {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| bad(spec, format!("option '{kv}' needs a value (key=value)")))?;
+        let num = |v: &str| -> Result<u64> {
+            v.parse::<u64>()
+                .map_err(|_| bad(spec, format!("{k}={v}: not a number")))
+        };
+        let flag = |v: &str| -> Result<bool> {
+            match v {
+                "1" | "true" | "yes" => Ok(true),
+                "0" | "false" | "no" => Ok(false),
+                _ => Err(bad(spec, format!("{k}={v}: expected 0 or 1"))),
+            }
+        };
+        match k {
+            "state" => o.state = Some(PathBuf::from(v)),
+            "serial" => {
+                if v.is_empty() || v.len() > 20 || !v.bytes().all(|b| b.is_ascii_graphic()) {
+                    return Err(bad(spec, "serial must be 1-20 printable ASCII characters"));
+                }
+                o.serial = Some(v.to_string());
+            }
+            "capacity_gib" => {
+                let g: f64 = v
+                    .parse()
+                    .map_err(|_| bad(spec, format!("capacity_gib={v}: not a number")))?;
+                if !(g > 0.0 && g <= 1_048_576.0) {
+                    return Err(bad(spec, "capacity_gib must be > 0"));
+                }
+                o.capacity_bytes = Some((g * 1024.0 * 1024.0 * 1024.0) as u64);
+            }
+            "capacity_blocks" => {
+                let n = num(v)?;
+                if n < 64 {
+                    return Err(bad(spec, "capacity_blocks must be at least 64"));
+                }
+                o.capacity_bytes = Some(n.saturating_mul(u64::from(p.default_block_len)));
+            }
+            "clock" => {
+                o.clock = Some(match v {
+                    "real" => ClockMode::Real,
+                    "virtual" => ClockMode::Virtual,
+                    _ => return Err(bad(spec, "clock must be real or virtual")),
+                })
+            }
+            "port" => {
+                let n = num(v)?;
+                if n == 0 || n > u64::from(p.ports) {
+                    return Err(bad(spec, format!("port must be 1..={}", p.ports)));
+                }
+                o.port = Some(n as u16);
+            }
+            "dsense" => o.dsense = Some(flag(v)?),
+            "busy" => o.faults.push(Fault::Busy(num(v)?.min(1 << 20) as u32)),
+            "timeout" => o.faults.push(Fault::Timeout(num(v)?.min(1 << 20) as u32)),
+            "medium_error" => {
+                for l in v.split(',') {
+                    o.faults.push(Fault::MediumError(num(l)?));
+                }
+            }
+            "fail_format" => {
+                if flag(v)? {
+                    o.faults.push(Fault::FailFormat)
+                }
+            }
+            "fail_sanitize" => {
+                if flag(v)? {
+                    o.faults.push(Fault::FailSanitize)
+                }
+            }
+            _ => return Err(bad(spec, format!("unknown option '{k}' (known: {KEYS})"))),
+        }
+    }
+    Ok((p, o))
+}
+
+/// Opens a virtual drive from a `sim:` spec (without the `sim:` prefix).
+pub fn open(spec: &str) -> Result<SimDevice> {
+    let (p, o) = parse_spec(spec)?;
+    let mut loaded = false;
+    let d = match &o.state {
+        Some(path) if path.exists() => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+            let d: Drive = serde_json::from_slice(&bytes)
+                .map_err(|e| bad(spec, format!("state file {}: {e}", path.display())))?;
+            if d.profile != p.name {
+                return Err(bad(
+                    spec,
+                    format!(
+                        "state file {} holds a {} drive, not {}",
+                        path.display(),
+                        d.profile,
+                        p.name
+                    ),
+                ));
+            }
+            if let Some(s) = &o.serial {
+                if *s != d.serial {
+                    return Err(bad(
+                        spec,
+                        format!("state file holds the drive with serial {}", d.serial),
+                    ));
+                }
+            }
+            loaded = true;
+            d
+        }
+        _ => {
+            let serial = o.serial.clone().unwrap_or_else(|| p.serial.to_string());
+            let cap = o
+                .capacity_bytes
+                .unwrap_or(p.capacity_bytes)
+                .max(64 * u64::from(p.default_block_len));
+            Drive::new(p, &serial, cap)
+        }
+    };
+    let mode = o.clock.unwrap_or(ClockMode::Real);
+    let mut sh = Shared {
+        profile: p,
+        d,
+        mode,
+        anchor: Instant::now(),
+        state_path: o.state.clone(),
+        trace: Vec::new(),
+        address: format!("sim:{spec}"),
+    };
+    if loaded && mode == ClockMode::Real && sh.d.saved_unix_ns > 0 {
+        // The drive stayed powered between invocations: catch its clock up.
+        let gap = unix_ns().saturating_sub(sh.d.saved_unix_ns);
+        sh.advance(gap);
+    }
+    if let Some(ds) = o.dsense {
+        sh.d.mode.d_sense = ds;
+        sh.d.mode_saved.d_sense = ds;
+    }
+    for f in o.faults {
+        apply_fault(&mut sh.d, f);
+    }
+    sh.complete_due();
+    Ok(SimDevice {
+        shared: Arc::new(Mutex::new(sh)),
+        port: o.port.unwrap_or(1),
+    })
+}

@@ -1,0 +1,579 @@
+//! The persisted state of one virtual drive (serialised to the `state=` file) and the
+//! time-driven parts of its behaviour: long operations (FORMAT UNIT, SANITIZE), resets and
+//! power cycles, temperature.
+
+use crate::sim::profile::{self, Profile};
+use crate::sim::sense::{key, SimSense};
+use crate::sim::store::Store;
+use crate::sim::tcg::SedState;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
+
+/// State-file format version.
+pub const STATE_VERSION: u32 = 1;
+
+/// A block length/count set by MODE SELECT, applied by the next FORMAT UNIT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingFormat {
+    /// New logical block length.
+    pub lb_len: u32,
+    /// Requested number of blocks (already resolved: 0/all-ones mean "maximum").
+    pub num_blocks: u64,
+}
+
+/// Parameters of an accepted FORMAT UNIT.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormatJob {
+    /// Logical block length after the format.
+    pub lb_len: u32,
+    /// Number of logical blocks after the format.
+    pub num_blocks: u64,
+    /// Protection type after the format (0 = none).
+    pub prot_type: u8,
+    /// P_I exponent after the format.
+    pub p_i_exp: u8,
+    /// The parameter list as received (log page 0x08 parameter 0000).
+    pub param_list: Vec<u8>,
+    /// Injected failure: the format ends with 31/01 and leaves the medium corrupt.
+    pub fail: bool,
+    /// Port that issued it (the other port gets UA 2A/09).
+    pub port: u16,
+    /// Initialization pattern (IP descriptor, pattern type 1), written to every block.
+    pub pattern: Option<Vec<u8>>,
+    /// Fast format with unchanged block length: old data stays readable ("unspecified").
+    pub keep_data: bool,
+}
+
+/// Parameters of an accepted SANITIZE.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SanitizeJob {
+    /// Service action (1 overwrite, 2 block erase, 3 crypto erase).
+    pub sa: u8,
+    /// AUSE bit.
+    pub ause: bool,
+    /// Overwrite pattern (after INVERT processing of the last pass).
+    pub pattern: Vec<u8>,
+    /// Injected failure: ends in sanitize failure mode (31/03).
+    pub fail: bool,
+}
+
+/// A long operation in progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum LongOp {
+    /// FORMAT UNIT running.
+    Format {
+        /// Start, drive clock ns.
+        start_ns: u64,
+        /// Duration ns.
+        dur_ns: u64,
+        /// What it does.
+        job: FormatJob,
+    },
+    /// SANITIZE running (survives power cycles and resets: SBC-4 4.11.4).
+    Sanitize {
+        /// Start, drive clock ns.
+        start_ns: u64,
+        /// Duration ns.
+        dur_ns: u64,
+        /// What it does.
+        job: SanitizeJob,
+    },
+}
+
+impl LongOp {
+    /// Progress indication 0..=65535 at `now` (SPC-5 4.4.2.4.4: fraction of 65536).
+    pub fn progress(&self, now: u64) -> u16 {
+        let (start, dur) = match self {
+            LongOp::Format {
+                start_ns, dur_ns, ..
+            }
+            | LongOp::Sanitize {
+                start_ns, dur_ns, ..
+            } => (*start_ns, *dur_ns),
+        };
+        if dur == 0 {
+            return 65535;
+        }
+        let done = u128::from(now.saturating_sub(start)) * 65536 / u128::from(dur);
+        done.min(65535) as u16
+    }
+
+    /// Drive time at which it completes.
+    pub fn end_ns(&self) -> u64 {
+        match self {
+            LongOp::Format {
+                start_ns, dur_ns, ..
+            }
+            | LongOp::Sanitize {
+                start_ns, dur_ns, ..
+            } => start_ns.saturating_add(*dur_ns),
+        }
+    }
+
+    /// The NOT READY sense reported while it runs.
+    pub fn not_ready(&self, now: u64) -> SimSense {
+        match self {
+            LongOp::Format { .. } => SimSense::progress(0x04, 0x04, self.progress(now)),
+            LongOp::Sanitize { .. } => SimSense::progress(0x04, 0x1B, self.progress(now)),
+        }
+    }
+}
+
+/// Mode parameters that can be changed (SPC-5 7.5, SBC-4 6.5). One copy is current, one
+/// saved (restored at power on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModeValues {
+    /// 0x01: AWRE.
+    pub awre: bool,
+    /// 0x01: ARRE.
+    pub arre: bool,
+    /// 0x01: PER.
+    pub per: bool,
+    /// 0x01: read retry count.
+    pub read_retry: u8,
+    /// 0x01: write retry count.
+    pub write_retry: u8,
+    /// 0x01: recovery time limit (ms).
+    pub recovery_time_limit: u16,
+    /// 0x08: WCE.
+    pub wce: bool,
+    /// 0x08: RCD.
+    pub rcd: bool,
+    /// 0x0A: D_SENSE (descriptor-format sense).
+    pub d_sense: bool,
+    /// 0x0A: GLTSD.
+    pub gltsd: bool,
+    /// 0x19: I_T nexus loss time (ms).
+    pub it_nexus_loss_time: u16,
+    /// 0x19: initiator response timeout (ms).
+    pub initiator_response_timeout: u16,
+    /// 0x1C: PERF.
+    pub perf: bool,
+    /// 0x1C: EBF.
+    pub ebf: bool,
+    /// 0x1C: EWASC.
+    pub ewasc: bool,
+    /// 0x1C: DEXCPT.
+    pub dexcpt: bool,
+    /// 0x1C: TEST.
+    pub test: bool,
+    /// 0x1C: LOGERR.
+    pub logerr: bool,
+    /// 0x1C: MRIE.
+    pub mrie: u8,
+    /// 0x1C: interval timer (100 ms units).
+    pub interval_timer: u32,
+    /// 0x1C: report count.
+    pub report_count: u32,
+}
+
+impl Default for ModeValues {
+    fn default() -> Self {
+        ModeValues {
+            awre: true,
+            arre: true,
+            per: false,
+            read_retry: 8,
+            write_retry: 8,
+            recovery_time_limit: 0,
+            wce: true,
+            rcd: false,
+            d_sense: false,
+            gltsd: false,
+            it_nexus_loss_time: 2000,
+            initiator_response_timeout: 0,
+            perf: false,
+            ebf: false,
+            ewasc: false,
+            dexcpt: false,
+            test: false,
+            logerr: false,
+            mrie: 4,
+            interval_timer: 0,
+            report_count: 0,
+        }
+    }
+}
+
+/// Counters behind the error-counter log pages (0x02, 0x03, 0x05; SPC-5 7.3.x). LOG SELECT
+/// PCR=1 zeroes them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorCounters {
+    /// 0000 errors corrected without substantial delay.
+    pub corrected_fast: u64,
+    /// 0001 errors corrected with possible delays.
+    pub corrected_delayed: u64,
+    /// 0002 total rewrites or rereads.
+    pub retries: u64,
+    /// 0003 total errors corrected.
+    pub corrected_total: u64,
+    /// 0004 total times correction algorithm processed.
+    pub algorithm_processed: u64,
+    /// 0005 total bytes processed.
+    pub bytes: u64,
+    /// 0006 total uncorrected errors.
+    pub uncorrected: u64,
+}
+
+/// Usage statistics of the drive (log pages 0x06, 0x0E, 0x19, 0x11 and the media model).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Read commands (0x19 0001 bytes 4-11).
+    pub read_cmds: u64,
+    /// Write commands (0x19 0001 bytes 12-19).
+    pub write_cmds: u64,
+    /// Logical blocks received (written).
+    pub blocks_written: u64,
+    /// Logical blocks transmitted (read).
+    pub blocks_read: u64,
+    /// Host bytes written (all time; never reset).
+    pub host_bytes_written: u64,
+    /// Host bytes read (all time).
+    pub host_bytes_read: u64,
+    /// Read processing time, ns.
+    pub read_busy_ns: u64,
+    /// Write processing time, ns.
+    pub write_busy_ns: u64,
+    /// Non-medium errors (0x06 0000).
+    pub non_medium_errors: u64,
+    /// Accumulated start-stop cycles = power cycles (0x0E 0004).
+    pub start_stop_cycles: u64,
+    /// NAND bytes programmed (placeholder media model).
+    pub nand_bytes_written: u64,
+    /// Whole-drive erase passes done by format/sanitize (placeholder media model).
+    pub full_erases: u64,
+    /// Background scans performed (0x15).
+    pub background_scans: u64,
+}
+
+/// Self-test result (log page 0x10 entry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SelfTestResult {
+    /// SELF-TEST CODE (1 background short, 2 background extended, 5/6 foreground).
+    pub code: u8,
+    /// SELF-TEST RESULTS (0 ok, 1 aborted by SEND DIAGNOSTIC, 0xF in progress).
+    pub result: u8,
+    /// Accumulated power-on hours at completion.
+    pub hours: u16,
+    /// Failing LBA (u64::MAX = none).
+    pub lba: u64,
+    /// Sense key / ASC / ASCQ.
+    pub sense: (u8, u8, u8),
+}
+
+/// Injected faults that persist until used up or cleared.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Faults {
+    /// Next N commands complete with BUSY status.
+    pub busy: u32,
+    /// Next N commands time out (DID_TIME_OUT, followed by an LU reset from error handling).
+    pub timeout: u32,
+    /// LBAs whose reads fail with MEDIUM ERROR 11/00 until rewritten.
+    pub medium_errors: BTreeSet<u64>,
+    /// The next FORMAT UNIT fails (31/01, then 31/00).
+    pub fail_format: bool,
+    /// The next SANITIZE fails (31/03).
+    pub fail_sanitize: bool,
+}
+
+/// Everything that persists about one drive.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Drive {
+    /// State-file format version.
+    pub version: u32,
+    /// Profile name.
+    pub profile: String,
+    /// Unit serial number.
+    pub serial: String,
+    /// NAA-5 logical unit name.
+    pub lu_naa: u64,
+    /// SAS addresses of target ports 1 and 2 (NAA-5).
+    pub port_sas: [u64; 2],
+    /// Target device name (NAA-5).
+    pub target_naa: u64,
+    /// User capacity in bytes at the factory block size (after scaling).
+    pub capacity_bytes: u64,
+    /// Logical block length.
+    pub lb_len: u32,
+    /// Number of logical blocks.
+    pub num_blocks: u64,
+    /// Protection type (0 none, 1..=3).
+    pub prot_type: u8,
+    /// P_I exponent.
+    pub p_i_exp: u8,
+    /// Block descriptor from MODE SELECT waiting for FORMAT UNIT.
+    pub pending: Option<PendingFormat>,
+    /// Long operation in progress.
+    pub op: Option<LongOp>,
+    /// Medium format corrupted (31/00) until a successful FORMAT UNIT.
+    pub format_corrupt: bool,
+    /// Sanitize failure mode (31/03): Some(AUSE of the failed sanitize).
+    pub sanitize_failed: Option<bool>,
+    /// Drive clock, ns since manufacture (virtual or real-time driven).
+    pub now_ns: u64,
+    /// Wall clock (ns since the Unix epoch) when the state was saved (real-clock catch-up).
+    pub saved_unix_ns: u64,
+    /// Pending unit attentions per target port (index = relative port - 1).
+    pub ua: [Vec<(u8, u8)>; 2],
+    /// A deferred error to report on the next command.
+    pub deferred: Option<SimSense>,
+    /// Sense data REQUEST SENSE returns when nothing else is pending (NO SENSE otherwise).
+    pub last_sense: Option<SimSense>,
+    /// Current mode values.
+    pub mode: ModeValues,
+    /// Saved mode values.
+    pub mode_saved: ModeValues,
+    /// Write error counters (page 0x02).
+    pub write_errors: ErrorCounters,
+    /// Read error counters (page 0x03).
+    pub read_errors: ErrorCounters,
+    /// Verify error counters (page 0x05).
+    pub verify_errors: ErrorCounters,
+    /// Usage statistics.
+    pub stats: Stats,
+    /// Parameter list of the last successful FORMAT UNIT (log page 0x08).
+    pub last_format: Option<Vec<u8>>,
+    /// Self-test results, most recent first (max 20).
+    pub self_tests: Vec<SelfTestResult>,
+    /// Recent activity (0..), drives the temperature model.
+    pub activity: f64,
+    /// Clock when `activity` was last updated.
+    pub activity_ns: u64,
+    /// Injected faults.
+    pub faults: Faults,
+    /// User data.
+    pub store: Store,
+    /// TCG state.
+    pub sed: SedState,
+}
+
+fn hash64(parts: &[&[u8]]) -> u64 {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p);
+    }
+    let d = h.finalize();
+    u64::from_be_bytes([d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]])
+}
+
+/// NAA-5 (IEEE registered): 4-bit NAA 5, 24-bit OUI, 36-bit vendor specific.
+fn naa5(oui: u32, vendor: u64) -> u64 {
+    (5u64 << 60) | (u64::from(oui & 0xFF_FFFF) << 36) | (vendor & 0xF_FFFF_FFFF)
+}
+
+impl Drive {
+    /// A factory-fresh drive of `p` with this serial and user capacity (bytes).
+    pub fn new(p: &Profile, serial: &str, capacity_bytes: u64) -> Drive {
+        let id = hash64(&[p.name.as_bytes(), serial.as_bytes()]) & 0xF_FFFF_FFF0;
+        let lu_naa = naa5(p.oui, id);
+        let lb = p.default_block_len;
+        let num_blocks = capacity_bytes / u64::from(lb);
+        let endurance_bytes = p.initial_endurance_used as u64 * u64::from(p.nand.rated_pe_cycles)
+            / 100
+            * capacity_bytes;
+        Drive {
+            version: STATE_VERSION,
+            profile: p.name.to_string(),
+            serial: serial.to_string(),
+            lu_naa,
+            port_sas: [naa5(p.oui, id | 0x1), naa5(p.oui, id | 0x2)],
+            target_naa: naa5(p.oui, id | 0x3),
+            capacity_bytes,
+            lb_len: lb,
+            num_blocks,
+            prot_type: p.default_prot_type,
+            p_i_exp: 0,
+            pending: None,
+            op: None,
+            format_corrupt: false,
+            sanitize_failed: None,
+            now_ns: u64::from(p.initial_power_on_hours) * 3_600_000_000_000,
+            saved_unix_ns: 0,
+            ua: [Vec::new(), Vec::new()],
+            deferred: None,
+            last_sense: None,
+            mode: ModeValues::default(),
+            mode_saved: ModeValues::default(),
+            write_errors: ErrorCounters::default(),
+            read_errors: ErrorCounters::default(),
+            verify_errors: ErrorCounters::default(),
+            stats: Stats {
+                nand_bytes_written: endurance_bytes,
+                host_bytes_written: endurance_bytes,
+                start_stop_cycles: u64::from(p.initial_power_on_hours / 700),
+                ..Stats::default()
+            },
+            last_format: None,
+            self_tests: Vec::new(),
+            activity: 0.0,
+            activity_ns: 0,
+            faults: Faults::default(),
+            store: Store::new(lb, id),
+            sed: SedState::new(p.sed, serial, p.ships_locked, lb),
+        }
+    }
+
+    /// The profile this drive was built from.
+    pub fn profile(&self) -> Option<&'static Profile> {
+        profile::find(&self.profile)
+    }
+
+    /// Largest number of blocks of `lb_len` bytes the medium holds.
+    pub fn max_blocks(&self, lb_len: u32) -> u64 {
+        self.capacity_bytes / u64::from(lb_len.max(1))
+    }
+
+    /// Queues a unit attention on `port` (1 or 2); 0 = all ports.
+    pub fn add_ua(&mut self, port: u16, asc: u8, ascq: u8) {
+        for (i, q) in self.ua.iter_mut().enumerate() {
+            if port == 0 || usize::from(port) == i + 1 {
+                if q.len() >= 8 {
+                    q.remove(0);
+                }
+                if !q.contains(&(asc, ascq)) {
+                    q.push((asc, ascq));
+                }
+            }
+        }
+    }
+
+    /// Completes a long operation whose time has come. Returns the sense for a failure.
+    pub fn tick(&mut self) -> Option<SimSense> {
+        let op = self.op.as_ref()?;
+        if self.now_ns < op.end_ns() {
+            return None;
+        }
+        let op = self.op.take()?;
+        match op {
+            LongOp::Format { job, .. } => self.finish_format(job),
+            LongOp::Sanitize { job, .. } => self.finish_sanitize(job),
+        }
+    }
+
+    fn finish_format(&mut self, job: FormatJob) -> Option<SimSense> {
+        self.stats.full_erases += 1;
+        if job.fail {
+            // SBC-4 5.3: FORMAT UNIT failure; the medium stays unusable (31/00) until formatted.
+            self.format_corrupt = true;
+            return Some(SimSense::new(key::MEDIUM_ERROR, 0x31, 0x01));
+        }
+        let changed = job.lb_len != self.lb_len || job.num_blocks != self.num_blocks;
+        self.lb_len = job.lb_len;
+        self.num_blocks = job.num_blocks;
+        self.prot_type = job.prot_type;
+        self.p_i_exp = job.p_i_exp;
+        self.format_corrupt = false;
+        if !job.keep_data {
+            self.store.reset(job.lb_len);
+        } else {
+            self.store.truncate(job.num_blocks);
+        }
+        if let Some(pat) = &job.pattern {
+            self.store.fill_pattern(pat);
+        }
+        self.sed.logical_block_size = job.lb_len;
+        self.faults.medium_errors.clear();
+        if changed {
+            // Other I_T nexuses learn about it through 2A/09 CAPACITY DATA HAS CHANGED.
+            let other = if job.port == 1 { 2 } else { 1 };
+            self.add_ua(other, 0x2A, 0x09);
+        }
+        self.last_format = Some(job.param_list);
+        None
+    }
+
+    fn finish_sanitize(&mut self, job: SanitizeJob) -> Option<SimSense> {
+        if job.fail {
+            self.sanitize_failed = Some(job.ause);
+            return Some(SimSense::new(key::MEDIUM_ERROR, 0x31, 0x03));
+        }
+        self.sanitize_failed = None;
+        self.format_corrupt = false;
+        self.faults.medium_errors.clear();
+        match job.sa {
+            0x01 => {
+                self.store.fill_pattern(&job.pattern);
+                self.stats.nand_bytes_written = self
+                    .stats
+                    .nand_bytes_written
+                    .saturating_add(self.capacity_bytes);
+                self.stats.full_erases += 1;
+            }
+            0x02 => {
+                let lb = self.lb_len;
+                self.store.reset(lb);
+                self.stats.full_erases += 1;
+            }
+            _ => {
+                self.sed.crypto_erase();
+                self.store.drop_background();
+            }
+        }
+        None
+    }
+
+    /// Power cycle: a format in progress is lost (31/00), a sanitize resumes, mode values
+    /// revert to saved, a MODE SELECT block descriptor is forgotten, UA 29/00 on all ports.
+    pub fn power_cycle(&mut self) {
+        self.reset_common();
+        self.mode = self.mode_saved;
+        self.stats.start_stop_cycles += 1;
+        self.sed.power_cycle();
+        for q in self.ua.iter_mut() {
+            q.clear();
+        }
+        self.add_ua(0, 0x29, 0x00);
+    }
+
+    /// Logical unit reset (SAM-5 6.x): UA 29/03 BUS DEVICE RESET FUNCTION OCCURRED on all
+    /// ports; a format in progress is lost, a sanitize resumes.
+    pub fn lu_reset(&mut self) {
+        self.reset_common();
+        self.add_ua(0, 0x29, 0x03);
+    }
+
+    fn reset_common(&mut self) {
+        if let Some(LongOp::Format { .. }) = self.op {
+            self.op = None;
+            self.format_corrupt = true;
+        }
+        self.pending = None;
+        self.deferred = None;
+        self.last_sense = None;
+    }
+
+    /// Records recent activity for the temperature model: busy for `busy_ns` at `now`.
+    pub fn note_activity(&mut self, busy_ns: u64) {
+        const TAU_NS: f64 = 60e9;
+        let dt = self.now_ns.saturating_sub(self.activity_ns) as f64;
+        self.activity = self.activity * (-dt / TAU_NS).exp() + busy_ns as f64 / TAU_NS;
+        self.activity_ns = self.now_ns;
+    }
+
+    /// Current temperature, degrees C: idle temperature plus up to 15 degrees of load heat.
+    pub fn temperature(&self, p: &Profile) -> u8 {
+        const TAU_NS: f64 = 60e9;
+        let dt = self.now_ns.saturating_sub(self.activity_ns) as f64;
+        let a = self.activity * (-dt / TAU_NS).exp();
+        let heat = (a.min(1.0) * 15.0).round() as u8;
+        p.idle_temp_c.saturating_add(heat)
+    }
+
+    /// Accumulated power-on time in minutes.
+    pub fn power_on_minutes(&self) -> u64 {
+        self.now_ns / 60_000_000_000
+    }
+
+    /// Percentage used endurance (0..=255), from NAND erase counts (average P/E cycles
+    /// against the rated cycles).
+    pub fn endurance_used(&self, p: &Profile) -> u8 {
+        let cap = self.capacity_bytes.max(1) as f64;
+        let spare = 1.0 + p.nand.op_fraction;
+        let avg_pe =
+            self.stats.nand_bytes_written as f64 / (cap * spare) + self.stats.full_erases as f64;
+        let pct = avg_pe * 100.0 / f64::from(p.nand.rated_pe_cycles.max(1));
+        pct.floor().min(255.0) as u8
+    }
+}

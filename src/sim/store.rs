@@ -1,0 +1,377 @@
+//! Sparse logical-block store: only written blocks are kept, runs of identical blocks are
+//! stored once in the state file.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
+/// Contents of one stored logical block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    /// Every byte equals this value.
+    Fill(u8),
+    /// Arbitrary data (exactly one logical block).
+    Data(Box<[u8]>),
+}
+
+/// A stored block and the media key generation it was written under. When the drive's
+/// generation for the LBA has moved on (cryptographic erase), reads return what the old
+/// ciphertext decrypts to under the new key: deterministic pseudo-random bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Entry {
+    block: Block,
+    gen: u64,
+}
+
+/// What blocks that are not in the map read as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Background {
+    /// Zeros (unmapped with LBPRZ=1, or freshly formatted).
+    #[default]
+    Zero,
+    /// A SANITIZE OVERWRITE pattern repeated through the block.
+    Pattern {
+        /// Pattern bytes as hex.
+        hex: String,
+    },
+}
+
+/// The sparse store.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(from = "StoreRepr", into = "StoreRepr")]
+pub struct Store {
+    lb_len: u32,
+    background: Background,
+    blocks: BTreeMap<u64, Entry>,
+    seed: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoreRepr {
+    lb_len: u32,
+    #[serde(default)]
+    background: Background,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    extents: Vec<Extent>,
+}
+
+/// A run of `n` identical blocks starting at `lba`.
+#[derive(Serialize, Deserialize)]
+struct Extent {
+    lba: u64,
+    #[serde(default = "one")]
+    n: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fill: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hex: Option<String>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    gen: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// Lower-case hex of `b`.
+pub fn to_hex(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len() * 2);
+    for x in b {
+        s.push_str(&format!("{x:02x}"));
+    }
+    s
+}
+
+/// Decodes hex; invalid digits decode as zero nibbles (state files are ours, but never panic).
+pub fn from_hex(s: &str) -> Vec<u8> {
+    let nib = |c: u8| -> u8 {
+        match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => 0,
+        }
+    };
+    s.as_bytes()
+        .chunks(2)
+        .map(|p| (nib(p[0]) << 4) | p.get(1).map(|&c| nib(c)).unwrap_or(0))
+        .collect()
+}
+
+impl From<StoreRepr> for Store {
+    fn from(r: StoreRepr) -> Store {
+        let lb = r.lb_len.max(1) as usize;
+        let mut blocks = BTreeMap::new();
+        for e in r.extents {
+            let b = if let Some(f) = e.fill {
+                Block::Fill(f)
+            } else if let Some(h) = &e.hex {
+                let mut d = from_hex(h);
+                d.resize(lb, 0);
+                Block::Data(d.into_boxed_slice())
+            } else {
+                continue;
+            };
+            // Cap absurd run lengths from a hand-edited file.
+            for i in 0..e.n.min(1 << 24) {
+                blocks.insert(
+                    e.lba.saturating_add(i),
+                    Entry {
+                        block: b.clone(),
+                        gen: e.gen,
+                    },
+                );
+            }
+        }
+        Store {
+            lb_len: r.lb_len.max(1),
+            background: r.background,
+            blocks,
+            seed: r.seed,
+        }
+    }
+}
+
+impl From<Store> for StoreRepr {
+    fn from(s: Store) -> StoreRepr {
+        let mut extents: Vec<Extent> = Vec::new();
+        let mut run: Option<(u64, u64, &Entry)> = None;
+        let push = |extents: &mut Vec<Extent>, (lba, n, b): (u64, u64, &Entry)| {
+            let mut e = Extent {
+                lba,
+                n,
+                fill: None,
+                hex: None,
+                gen: b.gen,
+            };
+            match &b.block {
+                Block::Fill(f) => e.fill = Some(*f),
+                Block::Data(d) => e.hex = Some(to_hex(d)),
+            }
+            extents.push(e);
+        };
+        for (lba, b) in &s.blocks {
+            match run {
+                Some((start, n, rb)) if start + n == *lba && rb == b => {
+                    run = Some((start, n + 1, rb))
+                }
+                Some(r) => {
+                    push(&mut extents, r);
+                    run = Some((*lba, 1, b));
+                }
+                None => run = Some((*lba, 1, b)),
+            }
+        }
+        if let Some(r) = run {
+            push(&mut extents, r);
+        }
+        StoreRepr {
+            lb_len: s.lb_len,
+            background: s.background,
+            seed: s.seed,
+            extents,
+        }
+    }
+}
+
+impl Store {
+    /// An empty (all-zero) store of `lb_len`-byte blocks; `seed` individualises scrambled data.
+    pub fn new(lb_len: u32, seed: u64) -> Store {
+        Store {
+            lb_len: lb_len.max(1),
+            background: Background::Zero,
+            blocks: BTreeMap::new(),
+            seed,
+        }
+    }
+
+    /// Logical block length.
+    pub fn lb_len(&self) -> u32 {
+        self.lb_len
+    }
+
+    /// Number of blocks held individually.
+    pub fn stored_blocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Drops all data and sets a new block length (FORMAT UNIT, BLOCK ERASE).
+    pub fn reset(&mut self, lb_len: u32) {
+        self.lb_len = lb_len.max(1);
+        self.blocks.clear();
+        self.background = Background::Zero;
+    }
+
+    /// Every block reads as `pattern` repeated (SANITIZE OVERWRITE).
+    pub fn fill_pattern(&mut self, pattern: &[u8]) {
+        self.blocks.clear();
+        self.background = if pattern.iter().all(|&b| b == 0) || pattern.is_empty() {
+            Background::Zero
+        } else {
+            Background::Pattern {
+                hex: to_hex(pattern),
+            }
+        };
+    }
+
+    /// After a cryptographic erase: a background pattern (SANITIZE OVERWRITE) was written
+    /// through the old key as well; it is not enumerable, so it reads as zeros afterwards (as
+    /// if the FTL had nothing mapped there).
+    pub fn drop_background(&mut self) {
+        self.background = Background::Zero;
+    }
+
+    /// Reads block `lba` into `out` (`out.len() == lb_len`); `gen` is the drive's current
+    /// media key generation for the LBA.
+    pub fn read_into(&self, lba: u64, out: &mut [u8], gen: u64) {
+        match self.blocks.get(&lba) {
+            Some(e) if e.gen != gen => self.garbage(e.gen, lba, out),
+            Some(Entry {
+                block: Block::Fill(f),
+                ..
+            }) => out.fill(*f),
+            Some(Entry {
+                block: Block::Data(d),
+                ..
+            }) => {
+                let n = out.len().min(d.len());
+                out[..n].copy_from_slice(&d[..n]);
+                out[n..].fill(0);
+            }
+            None => match &self.background {
+                Background::Zero => out.fill(0),
+                Background::Pattern { hex } => {
+                    let p = from_hex(hex);
+                    if p.is_empty() {
+                        out.fill(0);
+                    } else {
+                        for (i, b) in out.iter_mut().enumerate() {
+                            *b = p[i % p.len()];
+                        }
+                    }
+                }
+            },
+        }
+    }
+
+    /// True if the block holds written (or scrambled) data rather than the background.
+    pub fn is_written(&self, lba: u64) -> bool {
+        self.blocks.contains_key(&lba)
+    }
+
+    /// Writes one block under media key generation `gen`.
+    pub fn write(&mut self, lba: u64, data: &[u8], gen: u64) {
+        let block = match data.first() {
+            Some(&f) if data.iter().all(|&x| x == f) => Block::Fill(f),
+            _ => Block::Data(data.into()),
+        };
+        if block == Block::Fill(0) && self.background == Background::Zero {
+            self.blocks.remove(&lba);
+        } else {
+            self.blocks.insert(lba, Entry { block, gen });
+        }
+    }
+
+    /// Deallocates `count` blocks from `lba` (UNMAP): they read as zeros (LBPRZ=1).
+    pub fn unmap(&mut self, lba: u64, count: u64) {
+        let end = lba.saturating_add(count);
+        if self.background == Background::Zero {
+            let keys: Vec<u64> = self
+                .blocks
+                .range((Bound::Included(lba), Bound::Excluded(end)))
+                .map(|(k, _)| *k)
+                .collect();
+            for k in keys {
+                self.blocks.remove(&k);
+            }
+        } else {
+            for l in lba..end.min(lba.saturating_add(1 << 24)) {
+                self.blocks.insert(
+                    l,
+                    Entry {
+                        block: Block::Fill(0),
+                        gen: 0,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Drops blocks at or beyond `num_blocks` (capacity shrink).
+    pub fn truncate(&mut self, num_blocks: u64) {
+        self.blocks.split_off(&num_blocks);
+    }
+
+    fn garbage(&self, generation: u64, lba: u64, out: &mut [u8]) {
+        for (counter, chunk) in out.chunks_mut(32).enumerate() {
+            let mut h = Sha256::new();
+            h.update(self.seed.to_be_bytes());
+            h.update(generation.to_be_bytes());
+            h.update(lba.to_be_bytes());
+            h.update((counter as u32).to_be_bytes());
+            let d = h.finalize();
+            chunk.copy_from_slice(&d[..chunk.len()]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sparse_roundtrip_and_compaction() {
+        let mut s = Store::new(512, 7);
+        let mut pat = vec![0u8; 512];
+        pat[0] = 0xAA;
+        for l in 10..20 {
+            s.write(l, &[0x55; 512], 0);
+        }
+        s.write(100, &pat, 0);
+        s.write(5, &[0; 512], 0); // zero write of an unwritten block stays sparse
+        assert_eq!(s.stored_blocks(), 11);
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.len() < 1300, "{json}");
+        let t: Store = serde_json::from_str(&json).unwrap();
+        let mut b = vec![0u8; 512];
+        t.read_into(15, &mut b, 0);
+        assert_eq!(b, vec![0x55; 512]);
+        t.read_into(100, &mut b, 0);
+        assert_eq!(b, pat);
+        t.read_into(3, &mut b, 0);
+        assert_eq!(b, vec![0; 512]);
+    }
+
+    #[test]
+    fn crypto_erase_scrambles_written_blocks_only() {
+        let mut s = Store::new(512, 1);
+        s.write(1, &[0x11; 512], 0);
+        let mut a = vec![0u8; 512];
+        s.read_into(1, &mut a, 1 << 32);
+        assert_ne!(a, vec![0x11; 512]);
+        assert_ne!(a, vec![0; 512]);
+        let mut z = vec![1u8; 512];
+        s.read_into(2, &mut z, 1 << 32);
+        assert_eq!(z, vec![0; 512]);
+    }
+
+    #[test]
+    fn pattern_background_and_unmap() {
+        let mut s = Store::new(8, 0);
+        s.fill_pattern(&[1, 2, 3]);
+        let mut b = vec![0u8; 8];
+        s.read_into(9, &mut b, 0);
+        assert_eq!(b, [1, 2, 3, 1, 2, 3, 1, 2]);
+        s.unmap(9, 1);
+        s.read_into(9, &mut b, 0);
+        assert_eq!(b, [0; 8]);
+    }
+}

@@ -1,0 +1,270 @@
+//! Command processing common to every CDB (SAM-5 5.x, SPC-5 5.x): BUSY/timeout faults, unit
+//! attentions, deferred errors, opcode and CDB validation against the command's CDB usage map
+//! (the same map REPORT SUPPORTED OPERATION CODES returns), NOT READY during FORMAT UNIT and
+//! SANITIZE, the medium-state errors (31/00, 31/03), then the command itself; service time
+//! and blocking long operations on the drive's clock.
+
+use crate::sim::cmd::{self, CmdCtx, CmdDef};
+use crate::sim::sense::{key, SimSense};
+use crate::sim::{ClockMode, Shared};
+use crate::transport::{status, Completion, DataBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+fn lock(m: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// DID_TIME_OUT (K-status).
+const DID_TIME_OUT: u16 = 0x03;
+
+/// Runs one command against the drive behind `shared` as seen through `port`.
+pub(crate) fn execute(
+    shared: &Arc<Mutex<Shared>>,
+    port: u16,
+    cdb: &[u8],
+    data: DataBuf<'_>,
+    timeout: Duration,
+) -> Completion {
+    let timeout_ns = timeout.as_nanos().min(u128::from(u64::MAX)) as u64;
+    let mut sh = lock(shared);
+    sh.sync();
+    if sh.trace.len() >= crate::sim::TRACE_MAX {
+        sh.trace.remove(0);
+    }
+    sh.trace.push(cdb.to_vec());
+
+    // Injected transport faults come first: the command never reaches the device server.
+    if sh.d.faults.busy > 0 {
+        sh.d.faults.busy -= 1;
+        return Completion {
+            status: status::BUSY,
+            ..Completion::default()
+        };
+    }
+    if sh.d.faults.timeout > 0 {
+        sh.d.faults.timeout -= 1;
+        return timed_out(shared, sh, timeout_ns);
+    }
+
+    let (out, in_len): (&[u8], usize) = match &data {
+        DataBuf::Out(b) => (b, 0),
+        DataBuf::In(b) => (&[], b.len()),
+        DataBuf::None => (&[], 0),
+    };
+    let mut ctx = CmdCtx {
+        sh: &mut sh,
+        port,
+        cdb,
+        out,
+        in_len,
+        service_ns: crate::sim::latency::COMMAND_NS,
+        wait_ns: 0,
+        host_status: 0,
+    };
+    let result = dispatch(&mut ctx);
+    let service_ns = ctx.service_ns;
+    let wait_ns = ctx.wait_ns;
+    let host_status = ctx.host_status;
+
+    if sh.mode == ClockMode::Virtual {
+        sh.d.now_ns = sh.d.now_ns.saturating_add(service_ns);
+    }
+    sh.d.note_activity(service_ns);
+    let mut completion = Completion {
+        duration: Duration::from_nanos(service_ns),
+        ..Completion::default()
+    };
+    if host_status != 0 {
+        completion.host_status = host_status;
+        return completion;
+    }
+    let dsense = sh.d.mode.d_sense;
+    let result = match result {
+        Ok(bytes) if wait_ns > 0 => {
+            // IMMED=0 FORMAT UNIT / SANITIZE: status only when the operation ends.
+            if wait_ns > timeout_ns {
+                return timed_out(shared, sh, timeout_ns);
+            }
+            sh = wait(shared, sh, wait_ns);
+            completion.duration += Duration::from_nanos(wait_ns);
+            match sh.d.tick() {
+                Some(s) => Err(s),
+                None => Ok(bytes),
+            }
+        }
+        r => r,
+    };
+    match result {
+        Ok(bytes) => {
+            if let DataBuf::In(buf) = data {
+                let n = bytes.len().min(buf.len());
+                buf[..n].copy_from_slice(&bytes[..n]);
+                completion.resid = buf.len() - n;
+            }
+        }
+        Err(s) => {
+            if s.key != key::UNIT_ATTENTION && s.key != key::NOT_READY {
+                sh.d.stats.non_medium_errors += u64::from(s.key == key::ILLEGAL_REQUEST);
+            }
+            completion.status = status::CHECK_CONDITION;
+            completion.sense = s.render(dsense);
+            completion.driver_status = 0x08; // DRIVER_SENSE
+            if let DataBuf::In(buf) = data {
+                completion.resid = buf.len();
+            }
+        }
+    }
+    completion
+}
+
+/// Lets `ns` of drive time pass for a blocking command: virtual clocks jump, real clocks wait
+/// (without holding the drive lock, so other ports keep working).
+fn wait<'a>(
+    shared: &'a Arc<Mutex<Shared>>,
+    mut sh: MutexGuard<'a, Shared>,
+    ns: u64,
+) -> MutexGuard<'a, Shared> {
+    match sh.mode {
+        ClockMode::Virtual => {
+            sh.d.now_ns = sh.d.now_ns.saturating_add(ns);
+            sh
+        }
+        ClockMode::Real => {
+            drop(sh);
+            std::thread::sleep(Duration::from_nanos(ns));
+            let mut sh = lock(shared);
+            sh.sync_clock();
+            sh
+        }
+    }
+}
+
+/// The host timed the command out: the midlayer aborts it and error handling resets the
+/// logical unit (a format in progress is lost; a sanitize resumes).
+fn timed_out(
+    shared: &Arc<Mutex<Shared>>,
+    sh: MutexGuard<'_, Shared>,
+    timeout_ns: u64,
+) -> Completion {
+    let mut sh = wait(shared, sh, timeout_ns);
+    sh.d.lu_reset();
+    sh.complete_due();
+    Completion {
+        host_status: DID_TIME_OUT,
+        duration: Duration::from_nanos(timeout_ns),
+        ..Completion::default()
+    }
+}
+
+/// Validation common to all commands, then the command's handler.
+fn dispatch(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+    let op = ctx.cdb[0];
+    let found = lookup(ctx);
+    // Unit attention (SAM-5 5.14): reported once per I_T nexus to any command except
+    // INQUIRY, REPORT LUNS and REQUEST SENSE; then a pending deferred error (SPC-5 4.4.1.2).
+    let ua = match found {
+        Lookup::Found(d) => d.flags.ua,
+        _ => true,
+    };
+    if ua {
+        let idx = usize::from(ctx.port.clamp(1, 2) - 1);
+        if !ctx.sh.d.ua[idx].is_empty() {
+            let (asc, ascq) = ctx.sh.d.ua[idx].remove(0);
+            return Err(SimSense::new(key::UNIT_ATTENTION, asc, ascq));
+        }
+        if let Some(s) = ctx.sh.d.deferred.take() {
+            return Err(s);
+        }
+    }
+    let def = match found {
+        Lookup::Found(d) => d,
+        Lookup::NoOpcode => return Err(SimSense::invalid_opcode()),
+        Lookup::BadServiceAction => return Err(SimSense::invalid_cdb(1, Some(4))),
+    };
+    check_cdb(ctx, def)?;
+    // FORMAT UNIT / SANITIZE in progress (SBC-4 4.34, 4.11): only INQUIRY, REPORT LUNS and
+    // REQUEST SENSE are processed.
+    if def.flags.not_ready {
+        if let Some(op) = &ctx.sh.d.op {
+            return Err(op.not_ready(ctx.sh.d.now_ns));
+        }
+    }
+    if !def.flags.keeps_pending && op != cmd::FORMAT_UNIT {
+        // A MODE SELECT block descriptor only lives until the next FORMAT UNIT.
+        ctx.sh.d.pending = None;
+    }
+    if def.flags.medium {
+        medium_state(ctx)?;
+    }
+    (def.handler)(ctx)
+}
+
+/// 31/03 in sanitize failure mode, 31/00 with a corrupt format (MEDIUM ERROR; protocols.md
+/// §C.7, §D.5).
+pub fn medium_state(ctx: &CmdCtx<'_>) -> Result<(), SimSense> {
+    if ctx.sh.d.sanitize_failed.is_some() {
+        return Err(SimSense::new(key::MEDIUM_ERROR, 0x31, 0x03));
+    }
+    if ctx.sh.d.format_corrupt {
+        return Err(SimSense::new(key::MEDIUM_ERROR, 0x31, 0x00));
+    }
+    Ok(())
+}
+
+enum Lookup {
+    Found(&'static CmdDef),
+    NoOpcode,
+    BadServiceAction,
+}
+
+/// Finds the command definition among those the profile supports. An unsupported service
+/// action of a supported opcode is 24/00 on the SERVICE ACTION field (byte 1 bits 4-0).
+fn lookup(ctx: &CmdCtx<'_>) -> Lookup {
+    let p = ctx.sh.profile;
+    let op = ctx.cdb[0];
+    let mut with_op = cmd::COMMANDS
+        .iter()
+        .filter(|d| d.opcode == op && (d.supported)(p))
+        .peekable();
+    let Some(first) = with_op.peek() else {
+        return Lookup::NoOpcode;
+    };
+    if first.sa.is_none() {
+        return Lookup::Found(first);
+    }
+    let sa = ctx.cdb.get(1).copied().unwrap_or(0) & 0x1F;
+    match with_op.find(|d| d.sa == Some(sa)) {
+        Some(d) => Lookup::Found(d),
+        None => Lookup::BadServiceAction,
+    }
+}
+
+/// CDB length and reserved bits against the usage map (SPC-5 6.35.3: a bit is usable iff
+/// set in the CDB USAGE DATA), NACA/LINK in CONTROL.
+fn check_cdb(ctx: &CmdCtx<'_>, def: &CmdDef) -> Result<(), SimSense> {
+    let cdb = ctx.cdb;
+    if cdb.len() < def.len {
+        // The CDB is shorter than its operation code's group defines: the fields the device
+        // server needs are missing, so the operation code does not describe this CDB.
+        return Err(SimSense::invalid_cdb(0, None));
+    }
+    let usage = (def.usage)(ctx.sh.profile);
+    for (i, &u) in usage.iter().enumerate().skip(1) {
+        let mut mask = u;
+        if i == 1 && def.sa.is_some() {
+            mask |= 0x1F;
+        }
+        let bad = cdb[i] & !mask;
+        if bad != 0 {
+            let bit = 7 - bad.leading_zeros() as u8;
+            return Err(SimSense::invalid_cdb(i as u16, Some(bit)));
+        }
+    }
+    // CONTROL: NACA (bit 2) is not supported (standard INQUIRY NORMACA=0), LINK is obsolete.
+    let control = cdb[def.len - 1];
+    if control & 0x04 != 0 {
+        return Err(SimSense::invalid_cdb((def.len - 1) as u16, Some(2)));
+    }
+    Ok(())
+}

@@ -1,0 +1,87 @@
+//! Helpers shared by the simulator tests: send CDBs through the Transport like SG_IO does.
+#![allow(dead_code)]
+
+use sgctl::sense::Sense;
+use sgctl::sim::{self, SimDevice};
+use sgctl::transport::{Completion, DataBuf, Transport};
+use std::time::Duration;
+
+pub const T: Duration = Duration::from_secs(30);
+
+pub fn open(spec: &str) -> SimDevice {
+    sim::open(spec).expect("open sim")
+}
+
+/// Data-in command: (completion, bytes actually transferred).
+pub fn din(d: &mut SimDevice, cdb: &[u8], len: usize) -> (Completion, Vec<u8>) {
+    let mut buf = vec![0u8; len];
+    let c = d.execute(cdb, DataBuf::In(&mut buf), T).expect("execute");
+    let n = len - c.resid;
+    buf.truncate(n);
+    (c, buf)
+}
+
+pub fn dout(d: &mut SimDevice, cdb: &[u8], data: &[u8]) -> Completion {
+    d.execute(cdb, DataBuf::Out(data), T).expect("execute")
+}
+
+pub fn none(d: &mut SimDevice, cdb: &[u8]) -> Completion {
+    d.execute(cdb, DataBuf::None, T).expect("execute")
+}
+
+/// Asserts GOOD.
+pub fn good(c: &Completion) {
+    assert_eq!(c.status, 0, "expected GOOD, sense {:02x?}", c.sense);
+}
+
+/// Asserts CHECK CONDITION and returns the parsed sense.
+pub fn check(c: &Completion) -> Sense {
+    assert_eq!(c.status, 2, "expected CHECK CONDITION");
+    Sense::parse(&c.sense).expect("sense parses")
+}
+
+/// (key, asc, ascq) of a CHECK CONDITION.
+pub fn kcq(c: &Completion) -> (u8, u8, u8) {
+    let s = check(c);
+    (s.key.code(), s.asc, s.ascq)
+}
+
+pub fn tur(d: &mut SimDevice) -> Completion {
+    none(d, &[0, 0, 0, 0, 0, 0])
+}
+
+pub fn request_sense(d: &mut SimDevice) -> Sense {
+    let (c, b) = din(d, &[0x03, 0, 0, 0, 252, 0], 252);
+    good(&c);
+    Sense::parse(&b).expect("request sense data")
+}
+
+pub fn read10(d: &mut SimDevice, lba: u32, n: u16, lb: usize) -> (Completion, Vec<u8>) {
+    let mut cdb = [0u8; 10];
+    cdb[0] = 0x28;
+    cdb[2..6].copy_from_slice(&lba.to_be_bytes());
+    cdb[7..9].copy_from_slice(&n.to_be_bytes());
+    din(d, &cdb, usize::from(n) * lb)
+}
+
+pub fn write10(d: &mut SimDevice, lba: u32, data: &[u8], lb: usize) -> Completion {
+    let mut cdb = [0u8; 10];
+    cdb[0] = 0x2A;
+    cdb[2..6].copy_from_slice(&lba.to_be_bytes());
+    cdb[7..9].copy_from_slice(&((data.len() / lb) as u16).to_be_bytes());
+    dout(d, &cdb, data)
+}
+
+pub fn read_capacity16(d: &mut SimDevice) -> Vec<u8> {
+    let mut cdb = [0u8; 16];
+    cdb[0] = 0x9E;
+    cdb[1] = 0x10;
+    cdb[13] = 32;
+    let (c, b) = din(d, &cdb, 32);
+    good(&c);
+    b
+}
+
+pub fn be(b: &[u8]) -> u64 {
+    b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x))
+}
