@@ -87,6 +87,10 @@ pub enum TcgCmd {
     Status {
         /// Device address.
         device: String,
+        /// Also try the MSID as the SID's PIN to tell factory from owned credentials. A
+        /// failed try counts against SID's TryLimit (5 on many drives, reset by a power cycle).
+        #[arg(long)]
+        check_ownership: bool,
     },
     /// List Enterprise bands (Locking table rows).
     Bands {
@@ -263,7 +267,10 @@ fn open(ctx: &Ctx, device: &str) -> anyhow::Result<Box<dyn Transport>> {
 pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
     match args.cmd {
         TcgCmd::Discover { device } => discover(ctx, &device),
-        TcgCmd::Status { device } => status(ctx, &device),
+        TcgCmd::Status {
+            device,
+            check_ownership,
+        } => status(ctx, &device, check_ownership),
         TcgCmd::Bands { device, pin } => bands(ctx, &device, &pin),
         TcgCmd::ConfigureBand {
             device,
@@ -484,7 +491,7 @@ struct Status {
     opal: Option<opal::OpalState>,
 }
 
-fn status(ctx: &mut Ctx, device: &str) -> anyhow::Result<Report> {
+fn status(ctx: &mut Ctx, device: &str, check_ownership: bool) -> anyhow::Result<Report> {
     let mut t = open(ctx, device)?;
     let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
     let ssc = h.level0.ssc().map(|s| s.ssc.name()).unwrap_or("none");
@@ -499,7 +506,7 @@ fn status(ctx: &mut Ctx, device: &str) -> anyhow::Result<Report> {
         bands: vec![],
         opal: opal::state(&h.level0),
     };
-    if h.dialect == Dialect::Enterprise {
+    if h.dialect == Dialect::Enterprise && check_ownership {
         let msid = enterprise::read_msid(&mut h).map_err(tcg_err)?;
         // A read-only session authenticated as SID with the MSID tells whether the drive
         // still has factory credentials. A failed try counts against SID's TryLimit, as
@@ -518,6 +525,8 @@ fn status(ctx: &mut Ctx, device: &str) -> anyhow::Result<Report> {
                 Err(e) => return Err(tcg_err(e)),
             },
         );
+    }
+    if h.dialect == Dialect::Enterprise {
         st.bands = enterprise::list_bands(&mut h, None).map_err(tcg_err)?;
     }
     let mut text = format!(
