@@ -303,6 +303,7 @@ mod tests {
             let answer: Vec<u8> = match (cdb[0], cdb[1] & 1, cdb[2]) {
                 (0x12, 0, _) => {
                     let mut d = vec![0u8; 36];
+                    d[4] = 31; // ADDITIONAL LENGTH: the shared INQUIRY parser checks it
                     d[8..16].copy_from_slice(b"TOSHIBA ");
                     d[16..32].copy_from_slice(b"PX03SNF040      ");
                     d

@@ -328,7 +328,23 @@ impl State {
             0xa3 => {
                 let sa = u16::from_be_bytes([cdb[4], cdb[5]]);
                 let sup = cdb[3] != 0x48 || self.supported_sa.contains(&(sa as u8));
-                let d = [0, if sup { 3 } else { 1 }, 0, 10, 0x48, 0xff];
+                // One-command format: support, CDB size 10, CDB usage bitmap (10 bytes).
+                let d = [
+                    0,
+                    if sup { 3 } else { 1 },
+                    0,
+                    10,
+                    0x48,
+                    0xff,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0xff,
+                    0xff,
+                    0x07,
+                ];
                 fill_in(data, &d)
             }
             0x88 => {

@@ -1,12 +1,12 @@
 //! Read-only queries the erase jobs need: identity, capacity, mode block descriptor, REQUEST
 //! SENSE, REPORT SUPPORTED OPERATION CODES (one command).
 //!
-//! Interim: these small parsers stand in until the shared `scsi::{inquiry, vpd, read_capacity,
-//! mode, request_sense, rsoc}` modules (commands helper) are on main; then they delegate there.
-//! Every parser reads through [`Bytes`] and tolerates truncated or lying lengths.
+//! Thin I/O wrappers: CDBs and parsers come from the shared `scsi::{inquiry, vpd,
+//! read_capacity, mode, request_sense, rsoc}` modules; this file only sends them and reduces the
+//! answers to what the jobs (erase, health, logs, tcg) need.
 
-use crate::bytes::{ascii_trim, Bytes};
 use crate::error::{Error, Result};
+use crate::scsi::{inquiry, mode, read_capacity, request_sense as rs, rsoc, vpd as vpdmod};
 use crate::sense::Sense;
 use crate::transport::{self, run_query, DataBuf, Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
@@ -31,23 +31,25 @@ pub struct Identity {
 /// Standard INQUIRY + VPD 0x80 + VPD 0x83.
 pub fn identity(t: &mut dyn Transport) -> Result<Identity> {
     let mut buf = [0u8; 96];
-    let n = run_query(t, &[0x12, 0, 0, 0, 96, 0], &mut buf, DEFAULT_TIMEOUT)?;
-    let b = Bytes::new(&buf[..n.min(buf.len())], "standard INQUIRY");
-    b.need(36)?;
+    let n = run_query(t, &inquiry::cdb(false, 0, 96), &mut buf, DEFAULT_TIMEOUT)?;
+    let std = inquiry::parse(&buf[..n.min(buf.len())])?;
     let mut id = Identity {
-        vendor: b.ascii(8, 8)?,
-        model: b.ascii(16, 16)?,
-        firmware: b.ascii(32, 4)?,
-        protect: b.u8(5)? & 1 != 0,
+        vendor: std.t10_vendor_identification,
+        model: std.product_identification,
+        firmware: std.product_revision_level,
+        protect: std.protect,
         ..Identity::default()
     };
     if let Ok(p) = vpd(t, 0x80) {
-        let b = Bytes::new(&p, "VPD 0x80");
-        let len = b.be16(2).map(usize::from).unwrap_or(0);
-        id.serial = ascii_trim(b.rest(4).get(..len).unwrap_or(b.rest(4)));
+        if let Ok(s) = vpdmod::serial::parse(&p) {
+            id.serial = s.unit_serial_number;
+        }
     }
     if let Ok(p) = vpd(t, 0x83) {
-        id.wwn = naa_of(&p);
+        id.wwn = vpdmod::device_id::parse(&p)
+            .ok()
+            .and_then(|d| d.lu_name())
+            .map(|n| n.trim_start_matches("0x").to_ascii_lowercase());
     }
     Ok(id)
 }
@@ -55,40 +57,9 @@ pub fn identity(t: &mut dyn Transport) -> Result<Identity> {
 /// Fetches a VPD page (EVPD=1), trimmed to its PAGE LENGTH.
 pub fn vpd(t: &mut dyn Transport, page: u8) -> Result<Vec<u8>> {
     let mut buf = vec![0u8; 512];
-    let n = run_query(
-        t,
-        &[0x12, 1, page, 0x02, 0x00, 0],
-        &mut buf,
-        DEFAULT_TIMEOUT,
-    )?;
-    let b = Bytes::new(&buf[..n.min(buf.len())], "VPD page");
-    b.need(4)?;
-    if b.u8(1)? != page {
-        return Err(Error::Parse(crate::bytes::ParseError::new(
-            "VPD page",
-            format!("asked for page 0x{page:02x}, got 0x{:02x}", b.u8(1)?),
-        )));
-    }
-    let len = usize::from(b.be16(2)?);
-    Ok(b.as_slice()[..(4 + len).min(b.len())].to_vec())
-}
-
-/// The LU-associated NAA designator (SPC-5 7.7.6.6) as lowercase hex.
-fn naa_of(page: &[u8]) -> Option<String> {
-    let b = Bytes::new(page, "VPD 0x83");
-    let mut off = 4;
-    while off + 4 <= b.len() {
-        let code_set = b.u8(off).ok()? & 0x0f;
-        let b1 = b.u8(off + 1).ok()?;
-        let len = usize::from(b.u8(off + 3).ok()?);
-        let assoc = (b1 >> 4) & 0x3;
-        if b1 & 0x0f == 3 && assoc == 0 && code_set == 1 {
-            let d = b.slice(off + 4, len).ok()?;
-            return Some(crate::bytes::hex(d).replace(' ', ""));
-        }
-        off += 4 + len;
-    }
-    None
+    let n = run_query(t, &vpdmod::cdb(page, 512), &mut buf, DEFAULT_TIMEOUT)?;
+    let (_, b) = vpdmod::page(&buf[..n.min(buf.len())], page, "VPD page")?;
+    Ok(b.as_slice().to_vec())
 }
 
 /// READ CAPACITY(16) data (SBC-4 5.20.2).
@@ -119,89 +90,64 @@ impl Capacity {
 
 /// READ CAPACITY(16).
 pub fn read_capacity16(t: &mut dyn Transport) -> Result<Capacity> {
-    let mut cdb = [0u8; 16];
-    cdb[0] = 0x9e;
-    cdb[1] = 0x10;
-    cdb[13] = 32;
     let mut buf = [0u8; 32];
-    let n = run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT)?;
-    let b = Bytes::new(&buf[..n.min(32)], "READ CAPACITY(16)");
-    b.need(14)?;
+    let n = run_query(t, &read_capacity::cdb16(32), &mut buf, DEFAULT_TIMEOUT)?;
+    let r = read_capacity::parse16(&buf[..n.min(32)])?;
     Ok(Capacity {
-        last_lba: b.be64(0)?,
-        block_len: b.be32(8)?,
-        prot_en: b.u8(12)? & 1 != 0,
-        p_type: (b.u8(12)? >> 1) & 0x7,
-        p_i_exponent: b.u8(13)? >> 4,
+        last_lba: r.last_lba,
+        block_len: r.block_len,
+        prot_en: r.prot_en,
+        p_type: r.p_type,
+        p_i_exponent: r.p_i_exponent,
     })
 }
 
-/// MODE SENSE(10) answer with its block descriptor decoded (SPC-5 7.5.6).
+/// MODE SENSE(10) answer reduced to the first block descriptor and the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModeData {
-    /// The whole response as received (trimmed to MODE DATA LENGTH).
-    pub raw: Vec<u8>,
     /// LONGLBA: 16-byte block descriptor.
     pub longlba: bool,
     /// Number of blocks in the descriptor.
     pub blocks: u64,
     /// Block length in the descriptor.
     pub block_len: u32,
+    /// The mode page as returned (PS bit included).
+    pub page: Vec<u8>,
 }
 
 /// MODE SENSE(10) of `page` with DBD=0, LLBAA=1 (protocols.md §C.5 step 1).
 pub fn mode_sense10(t: &mut dyn Transport, page: u8) -> Result<ModeData> {
-    let cdb = [0x5a, 0x10, page & 0x3f, 0, 0, 0, 0, 0x01, 0x00, 0];
+    let cdb = mode::cdb_sense10(true, false, mode::PageControl::Current, page, 0, 256);
     let mut buf = vec![0u8; 256];
     let n = run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT)?;
-    let b = Bytes::new(&buf[..n.min(buf.len())], "MODE SENSE(10)");
-    b.need(8)?;
-    let total = (usize::from(b.be16(0)?) + 2).min(b.len());
-    let b = b.sub(0, total)?;
-    let longlba = b.u8(4)? & 1 != 0;
-    let bdl = usize::from(b.be16(6)?);
-    let (blocks, block_len) = match (longlba, bdl) {
-        (true, 16..) => (b.be64(8)?, b.be32(8 + 12)?),
-        (false, 8..) => (u64::from(b.be32(8)?), b.be24(8 + 5)?),
-        _ => {
-            return Err(Error::Unsupported(
-                "the drive returned no block descriptor in MODE SENSE(10)".into(),
-            ))
-        }
-    };
-    b.need(8 + bdl)?;
+    let m = mode::parse(&buf[..n.min(buf.len())], mode::HeaderKind::Ten)?;
+    let d = m.block_descriptors.first().ok_or_else(|| {
+        Error::Unsupported("the drive returned no block descriptor in MODE SENSE(10)".into())
+    })?;
     Ok(ModeData {
-        raw: b.as_slice().to_vec(),
-        longlba,
-        blocks,
-        block_len,
+        longlba: d.long,
+        blocks: d.number_of_blocks,
+        block_len: d.block_length,
+        page: m.pages.first().map(|p| p.raw.clone()).unwrap_or_default(),
     })
 }
 
 impl ModeData {
-    /// MODE SELECT(10) parameter list from this answer with a new descriptor (protocols.md §C.5
-    /// step 2): header bytes 0–3 zeroed, block length and count replaced, PS of the page cleared.
+    /// MODE SELECT(10) parameter list with a new descriptor (protocols.md §C.5 step 2): header
+    /// reserved fields zeroed, block length and count replaced, PS of the page cleared. The
+    /// long form is used when the drive answered with it or the count needs 64 bits.
     pub fn select_params(&self, block_len: u32, blocks: u64) -> Result<Vec<u8>> {
-        let mut p = self.raw.clone();
-        let b = Bytes::new(&self.raw, "MODE SENSE(10)");
-        let bdl = usize::from(b.be16(6)?);
-        p[0] = 0;
-        p[1] = 0;
-        p[3] = 0;
-        if self.longlba {
-            p[8..16].copy_from_slice(&blocks.to_be_bytes());
-            p[20..24].copy_from_slice(&block_len.to_be_bytes());
+        let d = mode::BlockDescriptor {
+            number_of_blocks: blocks,
+            block_length: block_len,
+            long: self.longlba || blocks > u64::from(u32::MAX),
+        };
+        let pages: Vec<&[u8]> = if self.page.is_empty() {
+            vec![]
         } else {
-            let n = u32::try_from(blocks).map_err(|_| {
-                Error::Unsupported("block count does not fit a short descriptor".into())
-            })?;
-            p[8..12].copy_from_slice(&n.to_be_bytes());
-            p[13..16].copy_from_slice(&block_len.to_be_bytes()[1..]);
-        }
-        if let Some(ps) = p.get_mut(8 + bdl) {
-            *ps &= 0x7f;
-        }
-        Ok(p)
+            vec![&self.page]
+        };
+        mode::select_parameter_list(mode::HeaderKind::Ten, &[d], &pages)
     }
 }
 
@@ -209,26 +155,21 @@ impl ModeData {
 pub fn mode_select10_cdb(sp: bool, len: usize) -> Result<[u8; 10]> {
     let l = u16::try_from(len)
         .map_err(|_| Error::InvalidArgument("MODE SELECT list too long".into()))?;
-    let [hi, lo] = l.to_be_bytes();
-    Ok([0x55, 0x10 | u8::from(sp), 0, 0, 0, 0, 0, hi, lo, 0])
+    Ok(mode::cdb_select10(true, sp, l))
 }
 
 /// REQUEST SENSE (SPC-5 6.39) with fixed format; `Ok(None)` when no sense is pending
 /// (GOOD with NO SENSE 00/00 and no progress).
 pub fn request_sense(t: &mut dyn Transport) -> Result<Option<Sense>> {
-    let cdb = [0x03, 0, 0, 0, 252, 0];
     let mut buf = [0u8; 252];
-    let c = t.execute(&cdb, DataBuf::In(&mut buf), DEFAULT_TIMEOUT)?;
-    let n = c.transferred(buf.len());
-    if c.status == transport::status::CHECK_CONDITION {
-        // The REQUEST SENSE itself failed; its own sense says why.
-        transport::check(&c)?;
-    }
+    let c = t.execute(&rs::cdb(false, 252), DataBuf::In(&mut buf), DEFAULT_TIMEOUT)?;
+    // A CHECK CONDITION on REQUEST SENSE itself carries its own sense: report it as the error.
     transport::check(&c)?;
+    let n = c.transferred(buf.len());
     if n == 0 {
         return Ok(None);
     }
-    let s = Sense::parse(&buf[..n]).map_err(|e| Error::BadSense {
+    let s = rs::parse(&buf[..n]).map_err(|e| Error::BadSense {
         reason: e.to_string(),
     })?;
     if s.key == crate::sense::SenseKey::NoSense
@@ -254,10 +195,10 @@ pub enum Support {
 }
 
 /// REPORT SUPPORTED OPERATION CODES, reporting option 2 (opcode + service action), RCTD=1.
-/// Returns the support and the recommended timeout in seconds when reported.
+/// Returns the support and the recommended timeout in seconds when reported. A drive without
+/// RSOC (ILLEGAL REQUEST) gives [`Support::Unknown`].
 pub fn rsoc_one(t: &mut dyn Transport, opcode: u8, sa: u16) -> Result<(Support, Option<u32>)> {
-    let [sh, sl] = sa.to_be_bytes();
-    let cdb = [0xa3, 0x0c, 0x82, opcode, sh, sl, 0, 0, 0, 64, 0, 0];
+    let cdb = rsoc::cdb(rsoc::ReportingOptions::OpCodeSa(opcode, sa), true, 64);
     let mut buf = [0u8; 64];
     let n = match run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT) {
         Ok(n) => n,
@@ -266,18 +207,11 @@ pub fn rsoc_one(t: &mut dyn Transport, opcode: u8, sa: u16) -> Result<(Support, 
         }
         Err(e) => return Err(e),
     };
-    let b = Bytes::new(&buf[..n.min(64)], "RSOC one command");
-    b.need(4)?;
-    let support = match b.u8(1)? & 0x7 {
-        0b011 | 0b101 => Support::Supported,
-        0b001 => Support::NotSupported,
+    let one = rsoc::parse_one(&buf[..n.min(64)])?;
+    let support = match one.support {
+        rsoc::Support::Standard | rsoc::Support::Vendor => Support::Supported,
+        rsoc::Support::NotSupported => Support::NotSupported,
         _ => Support::Unknown,
     };
-    let cdb_len = usize::from(b.be16(2)?);
-    let timeout = if b.u8(1)? & 0x80 != 0 {
-        b.be32(4 + cdb_len + 8).ok()
-    } else {
-        None
-    };
-    Ok((support, timeout))
+    Ok((support, one.timeouts.map(|t| t.recommended_seconds)))
 }
