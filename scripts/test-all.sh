@@ -12,7 +12,14 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 
 stage "unit, fixture, simulator and CLI tests"
-cargo test --workspace
+# tests/sg3_compare.rs compares `sgctl decode` with Debian's sg3_utils (sg_vpd, sg_inq,
+# sg_decode_sense); install it if missing and make the comparison mandatory here.
+if ! command -v sg_vpd >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq sg3-utils >/dev/null
+fi
+SGCTL_REQUIRE_SG3=1 cargo test --workspace
 
 stage "bindings freshness (sys/src/x86_64.rs regenerated with bindgen must match the committed file)"
 # bindgen needs libclang at run time; the default build never does. Install it only if missing.

@@ -30,7 +30,7 @@ pub enum Kind {
     Mode,
     /// REPORT LUNS data.
     Luns,
-    /// A LOG SENSE page (page code from byte 0).
+    /// A LOG SENSE page (page code from byte 0; decoded as `sgctl logs` does).
     Logpage,
 }
 
@@ -38,7 +38,7 @@ pub enum Kind {
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "EXIT STATUS: 0 decoded; 2 FILE unreadable or not hex; 4 the bytes do \
-not decode as KIND (truncated, inconsistent lengths); 7 KIND not available in this build."
+not decode as KIND (truncated, inconsistent lengths)."
 )]
 pub struct DecodeArgs {
     /// File with the response in ASCII hex (`-` = stdin).
@@ -104,7 +104,9 @@ pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
         }
         Kind::Opcode => {
             let o = rsoc::parse_one(bytes)?;
-            Report::new(None, &o, text::opcodes_one(&o, 0, None))
+            // The opcode is not in the response, but CDB usage byte 0 echoes it.
+            let op = o.cdb_usage_bytes.first().copied().unwrap_or(0);
+            Report::new(None, &o, text::opcodes_one(&o, op, None))
         }
         Kind::Mode => {
             let k = if six {
@@ -113,18 +115,19 @@ pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
                 mode::HeaderKind::Ten
             };
             let m = mode::parse(bytes, k)?;
-            Report::new(None, &m, text::mode(&m, "as saved"))
+            Report::new(None, &m, text::mode(&m, None))
         }
         Kind::Luns => {
             let r = report_luns::parse(bytes)?;
             Report::new(None, &r, text::luns(&r, 0))
         }
         Kind::Logpage => {
-            return Err(Error::Unsupported(
-                "decoding log pages needs the log page decoder (sgctl::logpage, issue 6), \
-                 which is not in this build"
-                    .into(),
-            ))
+            // The page code comes from byte 0; the decoder is the health area's
+            // (crate::logpage), shared with `sgctl logs`.
+            let p = crate::logpage::parse(bytes)?;
+            let d = crate::logpage::decode(&p);
+            let txt = crate::logpage::text::render(&d, false);
+            Report::new(None, &d, txt)
         }
     })
 }

@@ -8,55 +8,19 @@ use crate::error::{Error, Result};
 use crate::sense::SenseKey;
 use crate::transport::{run_query, Transport, DEFAULT_TIMEOUT};
 
-/// Opens a device address for the query commands.
+/// Opens a device address for the query commands (`-v` tracing of every CDB, status and
+/// sense, `-vv` data bytes, is done by the transport wrapper `device::open_with` installs).
 pub fn open(ctx: &Ctx, address: &str) -> Result<Box<dyn Transport>> {
-    if ctx.verbose > 0 {
-        eprintln!("    open {address}");
-    }
-    crate::device::open(address)
+    crate::device::open_with(address, ctx.verbose)
 }
 
-fn spaced(b: &[u8]) -> String {
-    b.iter()
-        .map(|x| format!("{x:02x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Sends a data-in CDB with an `alloc`-byte buffer (sg3_utils `-v` style trace on stderr) and
+/// Sends a data-in CDB with an `alloc`-byte buffer (retrying once on UNIT ATTENTION) and
 /// returns the bytes actually transferred.
-pub fn data_in(
-    ctx: &Ctx,
-    t: &mut dyn Transport,
-    name: &str,
-    cdb: &[u8],
-    alloc: usize,
-) -> Result<Vec<u8>> {
-    if ctx.verbose > 0 {
-        eprintln!("    {name} cdb: {}", spaced(cdb));
-    }
+pub fn data_in(t: &mut dyn Transport, cdb: &[u8], alloc: usize) -> Result<Vec<u8>> {
     let mut buf = vec![0u8; alloc];
-    match run_query(t, cdb, &mut buf, DEFAULT_TIMEOUT) {
-        Ok(n) => {
-            buf.truncate(n.min(alloc));
-            if ctx.verbose > 1 {
-                eprintln!(
-                    "    {name}: response ({} bytes):\n{}",
-                    buf.len(),
-                    hexdump(&buf)
-                );
-            }
-            Ok(buf)
-        }
-        Err(e) => {
-            if ctx.verbose > 0 {
-                if let Some(s) = e.sense() {
-                    eprintln!("    {name}: sense bytes: {}", spaced(&s.raw));
-                }
-            }
-            Err(e)
-        }
-    }
+    let n = run_query(t, cdb, &mut buf, DEFAULT_TIMEOUT)?;
+    buf.truncate(n.min(alloc));
+    Ok(buf)
 }
 
 /// Maps ILLEGAL REQUEST with INVALID COMMAND OPERATION CODE (20/00) or INVALID FIELD IN CDB
@@ -71,28 +35,22 @@ pub fn unsupported(e: Error, what: &str) -> Error {
 }
 
 /// Standard INQUIRY: 36 bytes, then again with the full ADDITIONAL LENGTH.
-pub fn standard_inquiry(ctx: &Ctx, t: &mut dyn Transport) -> Result<Vec<u8>> {
+pub fn standard_inquiry(t: &mut dyn Transport) -> Result<Vec<u8>> {
     use crate::scsi::inquiry;
-    let first = data_in(ctx, t, "inquiry", &inquiry::cdb(false, 0, 36), 36)?;
+    let first = data_in(t, &inquiry::cdb(false, 0, 36), 36)?;
     let want = first.get(4).map(|l| usize::from(*l) + 5).unwrap_or(0);
     if want > first.len() {
         let len = u16::try_from(want).unwrap_or(255);
-        return data_in(
-            ctx,
-            t,
-            "inquiry",
-            &inquiry::cdb(false, 0, len),
-            usize::from(len),
-        );
+        return data_in(t, &inquiry::cdb(false, 0, len), usize::from(len));
     }
     Ok(first)
 }
 
 /// A VPD page: 252 bytes first, then the full page if it is longer (as sg_vpd does).
-pub fn vpd(ctx: &Ctx, t: &mut dyn Transport, page: u8) -> Result<Vec<u8>> {
+pub fn vpd(t: &mut dyn Transport, page: u8) -> Result<Vec<u8>> {
     use crate::scsi::vpd;
     let what = format!("VPD page 0x{page:02x} ({})", vpd::page_name(page));
-    let first = data_in(ctx, t, "inquiry", &vpd::cdb(page, 252), 252)
+    let first = data_in(t, &vpd::cdb(page, 252), 252)
         .map_err(|e| unsupported(e, &format!("{what} is not supported by the device")))?;
     let h = vpd::header(&first, "VPD page")?;
     if h.page_code != page {
@@ -104,7 +62,7 @@ pub fn vpd(ctx: &Ctx, t: &mut dyn Transport, page: u8) -> Result<Vec<u8>> {
     let want = usize::from(h.page_length) + 4;
     if want > first.len() && first.len() == 252 {
         let len = u16::try_from(want).unwrap_or(u16::MAX);
-        return data_in(ctx, t, "inquiry", &vpd::cdb(page, len), usize::from(len));
+        return data_in(t, &vpd::cdb(page, len), usize::from(len));
     }
     Ok(first)
 }

@@ -22,13 +22,13 @@ struct Out {
 /// Runs `sgctl inquiry`.
 pub fn run(ctx: &mut Ctx, args: InquiryArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
-    let raw = fetch::standard_inquiry(ctx, t.as_mut())?;
+    let raw = fetch::standard_inquiry(t.as_mut())?;
     if ctx.hex {
         return Ok(fetch::hex_report(Some(&args.device), &raw));
     }
     let standard = inquiry::parse(&raw).map_err(crate::Error::Parse)?;
     // The serial number is optional: devices without page 0x80 still answer INQUIRY.
-    let serial = match fetch::vpd(ctx, t.as_mut(), 0x80) {
+    let serial = match fetch::vpd(t.as_mut(), 0x80) {
         Ok(b) => vpd::serial::parse(&b).ok().map(|s| s.unit_serial_number),
         Err(e) => {
             if ctx.verbose > 0 {

@@ -19,9 +19,7 @@ pub fn run(ctx: &mut Ctx, args: LunsArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
     let mut alloc: u32 = 8192;
     let mut raw = fetch::data_in(
-        ctx,
         t.as_mut(),
-        "report luns",
         &report_luns::cdb(args.select, alloc),
         alloc as usize,
     )
@@ -33,9 +31,7 @@ pub fn run(ctx: &mut Ctx, args: LunsArgs) -> anyhow::Result<Report> {
     if want > alloc {
         alloc = want.min(0x10_0000);
         raw = fetch::data_in(
-            ctx,
             t.as_mut(),
-            "report luns",
             &report_luns::cdb(args.select, alloc),
             alloc as usize,
         )?;

@@ -64,14 +64,13 @@ pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
     let what = format!("mode page 0x{page:02x},0x{sub:02x} is not supported by the device");
     let (raw, kind) = if args.six {
         let cdb = mode::cdb_sense6(args.dbd, pc, page, sub, 252);
-        let r = fetch::data_in(ctx, t.as_mut(), "mode sense(6)", &cdb, 252)
-            .map_err(|e| fetch::unsupported(e, &what))?;
+        let r = fetch::data_in(t.as_mut(), &cdb, 252).map_err(|e| fetch::unsupported(e, &what))?;
         (r, HeaderKind::Six)
     } else {
         let mut alloc: u16 = 4096;
         let cdb = mode::cdb_sense10(args.llbaa, args.dbd, pc, page, sub, alloc);
-        let mut r = fetch::data_in(ctx, t.as_mut(), "mode sense(10)", &cdb, 4096)
-            .map_err(|e| fetch::unsupported(e, &what))?;
+        let mut r =
+            fetch::data_in(t.as_mut(), &cdb, 4096).map_err(|e| fetch::unsupported(e, &what))?;
         let want = r
             .get(..2)
             .map(|b| usize::from(u16::from_be_bytes([b[0], b[1]])) + 2)
@@ -79,7 +78,7 @@ pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
         if want > usize::from(alloc) {
             alloc = u16::try_from(want).unwrap_or(u16::MAX);
             let cdb = mode::cdb_sense10(args.llbaa, args.dbd, pc, page, sub, alloc);
-            r = fetch::data_in(ctx, t.as_mut(), "mode sense(10)", &cdb, usize::from(alloc))?;
+            r = fetch::data_in(t.as_mut(), &cdb, usize::from(alloc))?;
         }
         (r, HeaderKind::Ten)
     };
@@ -88,5 +87,5 @@ pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
         return Ok(fetch::hex_report(dev, &raw));
     }
     let m = mode::parse(&raw, kind).map_err(Error::Parse)?;
-    Ok(Report::new(dev, &m, text::mode(&m, pc_name)))
+    Ok(Report::new(dev, &m, text::mode(&m, Some(pc_name))))
 }

@@ -44,8 +44,8 @@ pub fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
         None => {
             let alloc: u32 = 8192;
             let cdb = rsoc::cdb(ReportingOptions::All, args.timeouts, alloc);
-            let mut raw = fetch::data_in(ctx, t.as_mut(), "report supported opcodes", &cdb, 8192)
-                .map_err(|e| fetch::unsupported(e, what))?;
+            let mut raw =
+                fetch::data_in(t.as_mut(), &cdb, 8192).map_err(|e| fetch::unsupported(e, what))?;
             let want = raw
                 .get(..4)
                 .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]).saturating_add(4))
@@ -53,13 +53,7 @@ pub fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
             if want > alloc {
                 let alloc = want.min(0x10_0000);
                 let cdb = rsoc::cdb(ReportingOptions::All, args.timeouts, alloc);
-                raw = fetch::data_in(
-                    ctx,
-                    t.as_mut(),
-                    "report supported opcodes",
-                    &cdb,
-                    alloc as usize,
-                )?;
+                raw = fetch::data_in(t.as_mut(), &cdb, alloc as usize)?;
             }
             if ctx.hex {
                 return Ok(fetch::hex_report(dev, &raw));
@@ -73,8 +67,8 @@ pub fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
                 None => ReportingOptions::OpCode(op),
             };
             let cdb = rsoc::cdb(opts, args.timeouts, 512);
-            let raw = fetch::data_in(ctx, t.as_mut(), "report supported opcodes", &cdb, 512)
-                .map_err(|e| fetch::unsupported(e, what))?;
+            let raw =
+                fetch::data_in(t.as_mut(), &cdb, 512).map_err(|e| fetch::unsupported(e, what))?;
             if ctx.hex {
                 return Ok(fetch::hex_report(dev, &raw));
             }

@@ -23,7 +23,7 @@ pub fn run(ctx: &mut Ctx, args: ReadcapArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
     let dev = Some(args.device.as_str());
     if !args.ten {
-        match fetch::data_in(ctx, t.as_mut(), "read capacity(16)", &rc::cdb16(32), 32) {
+        match fetch::data_in(t.as_mut(), &rc::cdb16(32), 32) {
             Ok(raw) => {
                 if ctx.hex {
                     return Ok(fetch::hex_report(dev, &raw));
@@ -42,7 +42,7 @@ pub fn run(ctx: &mut Ctx, args: ReadcapArgs) -> anyhow::Result<Report> {
             }
         }
     }
-    let raw = fetch::data_in(ctx, t.as_mut(), "read capacity(10)", &rc::cdb10(), 8)?;
+    let raw = fetch::data_in(t.as_mut(), &rc::cdb10(), 8)?;
     if ctx.hex {
         return Ok(fetch::hex_report(dev, &raw));
     }

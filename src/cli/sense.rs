@@ -20,9 +20,7 @@ pub fn run(ctx: &mut Ctx, args: SenseArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
     let alloc = request_sense::ALLOCATION;
     let raw = fetch::data_in(
-        ctx,
         t.as_mut(),
-        "request sense",
         &request_sense::cdb(args.desc, alloc),
         usize::from(alloc),
     )?;

@@ -322,7 +322,7 @@ fn flags(pairs: &[(&str, bool)]) -> String {
 }
 
 /// Mode parameters: header, block descriptors, decoded pages (sdparm-like field names).
-pub fn mode(m: &ModeParameters, pc_name: &str) -> String {
+pub fn mode(m: &ModeParameters, pc_name: Option<&str>) -> String {
     let h = &m.header;
     let mut s = String::from("Mode parameter header:\n");
     let _ = writeln!(
@@ -345,7 +345,10 @@ pub fn mode(m: &ModeParameters, pc_name: &str) -> String {
         );
     }
     for p in &m.pages {
-        let _ = write!(s, ">> {}, page_control: {pc_name}", p.name);
+        let _ = write!(s, ">> {}", p.name);
+        if let Some(pc) = pc_name {
+            let _ = write!(s, ", page_control: {pc}");
+        }
         let _ = writeln!(
             s,
             " [0x{:02x}{}] PS={}",

@@ -24,9 +24,6 @@ struct Out {
 pub fn run(ctx: &mut Ctx, args: TurArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
     let cdb = tur::cdb();
-    if ctx.verbose > 0 {
-        eprintln!("    test unit ready cdb: 00 00 00 00 00 00");
-    }
     let dev = Some(args.device.as_str());
     match run_none(t.as_mut(), &cdb, DEFAULT_TIMEOUT) {
         Ok(()) => Ok(Report::new(

@@ -39,11 +39,11 @@ pub fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
     let dev = Some(args.device.as_str());
     let Some(page) = page else {
-        let list = vpd::supported::parse(&fetch::vpd(ctx, t.as_mut(), 0)?)?;
+        let list = vpd::supported::parse(&fetch::vpd(t.as_mut(), 0)?)?;
         let mut pages = Vec::new();
         let mut txt = String::new();
         for code in list.pages {
-            let raw = match fetch::vpd(ctx, t.as_mut(), code) {
+            let raw = match fetch::vpd(t.as_mut(), code) {
                 Ok(r) => r,
                 Err(e) => {
                     ctx.warn(format!("VPD page 0x{code:02x}: {e}"));
@@ -72,7 +72,7 @@ pub fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
             txt,
         ));
     };
-    let raw = fetch::vpd(ctx, t.as_mut(), page)?;
+    let raw = fetch::vpd(t.as_mut(), page)?;
     if ctx.hex {
         return Ok(fetch::hex_report(dev, &raw));
     }

@@ -152,6 +152,14 @@ pub fn designation(d: &Designation, indent: usize) -> String {
     }
     let v = format!("{pad}  ");
     match &d.designator {
+        Designator::VendorSpecific { data } if matches!(d.code_set, 2 | 3) => {
+            // ASCII/UTF-8 code set: sg_vpd prints the text (QEMU puts `device_id` here).
+            let _ = writeln!(
+                t,
+                "{v}vendor specific: {}",
+                String::from_utf8_lossy(&unhex(data))
+            );
+        }
         Designator::VendorSpecific { data } => {
             let _ = writeln!(t, "{v}vendor specific:");
             t.push_str(&hex_lines(&unhex(data)));
@@ -378,7 +386,7 @@ fn block_limits(l: &BlockLimits) -> String {
         if v == 0 {
             "0 [Unmap command not implemented]".to_string()
         } else if v == u32::MAX {
-            "-1 [no maximum number]".to_string()
+            "-1 [unbounded]".to_string()
         } else {
             v.to_string()
         }

@@ -252,6 +252,7 @@ pub fn page_name(page: u8, subpage: u8) -> &'static str {
         (0x02, 0) => "Disconnect-reconnect",
         (0x03, 0) => "Format (obsolete)",
         (0x04, 0) => "Rigid disk geometry (obsolete)",
+        (0x05, 0) => "Flexible disk (obsolete)",
         (0x07, 0) => "Verify error recovery",
         (0x08, 0) => "Caching",
         (0x0a, 0) => "Control",
