@@ -215,7 +215,7 @@ fn reset(
     };
     let cdb = cmd.cdb();
     let planned = safety::PlannedCommand::new("LOG SELECT (PCR=1)", &cdb, &[]);
-    let id = crate::ops::query::identity(t)?;
+    let id = read::identity(t)?;
     if args.dry_run {
         safety::check_not_in_use(host, dev)?;
         let data = ResetData {
@@ -232,7 +232,7 @@ fn reset(
         ));
     }
     let name = safety::DriveName {
-        serial: id.serial.clone(),
+        serial: id.serial.clone().unwrap_or_default(),
         wwn: id.wwn.clone(),
     };
     let confirmation = safety::Confirmation {
@@ -303,6 +303,8 @@ mod tests {
             let answer: Vec<u8> = match (cdb[0], cdb[1] & 1, cdb[2]) {
                 (0x12, 0, _) => {
                     let mut d = vec![0u8; 36];
+                    d[2] = 6;
+                    d[3] = 2;
                     d[4] = 31; // ADDITIONAL LENGTH: the shared INQUIRY parser checks it
                     d[8..16].copy_from_slice(b"TOSHIBA ");
                     d[16..32].copy_from_slice(b"PX03SNF040      ");

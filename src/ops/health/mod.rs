@@ -381,7 +381,7 @@ pub fn collect(t: &mut dyn Transport, device: &str, now: SystemTime) -> DriveHea
             h.vendor = Some(id.vendor);
             h.model = Some(id.model);
             h.revision = Some(id.firmware).filter(|r| !r.is_empty());
-            h.serial = Some(id.serial).filter(|s| !s.is_empty());
+            h.serial = id.serial;
             h.wwn = id.wwn;
         }
         Err(e) => {

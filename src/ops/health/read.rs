@@ -1,7 +1,7 @@
 //! Reading log pages from a drive: the supported list, one page, or every page.
 //!
-//! Identity and capacity come from the shared interim queries in [`crate::ops::query`];
-//! READ DEFECT DATA (grown list count) is here.
+//! Identity and capacity use the shared parsers in [`crate::scsi`]; READ DEFECT DATA (grown
+//! list count) is here.
 
 use crate::error::{Error, Result};
 use crate::logpage::{self, supported::PageId, LogPage};
@@ -98,28 +98,71 @@ pub fn read_all(t: &mut dyn Transport, pc: PageControl) -> Result<AllPages> {
     Ok(all)
 }
 
-/// Who the drive is: INQUIRY + VPD 0x80/0x83, through the shared interim parser in
-/// [`crate::ops::query`] (which will delegate to the commands area's `scsi::inquiry`/`vpd`).
-pub fn identity(t: &mut dyn Transport) -> Result<crate::ops::query::Identity> {
-    crate::ops::query::identity(t)
+/// Who the drive is (standard INQUIRY, VPD 0x80 serial, VPD 0x83 LU name).
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct Identity {
+    /// T10 vendor identification.
+    pub vendor: String,
+    /// Product identification.
+    pub model: String,
+    /// Product revision level.
+    pub firmware: String,
+    /// Unit serial number (VPD 0x80), if the page is there.
+    pub serial: Option<String>,
+    /// LU name (VPD 0x83, NAA preferred), if reported.
+    pub wwn: Option<String>,
 }
 
-/// READ CAPACITY(16) (shared parser in [`crate::ops::query`]), falling back to READ
-/// CAPACITY(10) (SBC-4 5.19: bytes 0-3 last LBA, 4-7 block length) for drives without (16).
-/// Returns (number of logical blocks, block length).
+/// Reads the identity with the shared parsers [`crate::scsi::inquiry`] and [`crate::scsi::vpd`].
+/// A missing or malformed VPD page leaves that field empty; INQUIRY itself must work.
+pub fn identity(t: &mut dyn Transport) -> Result<Identity> {
+    use crate::scsi::{inquiry, vpd};
+    let mut buf = [0u8; 96];
+    let n = run_query(t, &inquiry::cdb(false, 0, 96), &mut buf, DEFAULT_TIMEOUT)?;
+    let std = inquiry::parse(&buf[..n.min(buf.len())])?;
+    let mut id = Identity {
+        vendor: std.t10_vendor_identification,
+        model: std.product_identification,
+        firmware: std.product_revision_level,
+        serial: None,
+        wwn: None,
+    };
+    let mut v = vec![0u8; 252];
+    if let Ok(n) = run_query(t, &vpd::cdb(0x80, 252), &mut v, DEFAULT_TIMEOUT) {
+        id.serial = vpd::serial::parse(&v[..n.min(v.len())])
+            .ok()
+            .map(|s| s.unit_serial_number)
+            .filter(|s| !s.is_empty());
+    }
+    let mut v = vec![0u8; 512];
+    if let Ok(n) = run_query(t, &vpd::cdb(0x83, 512), &mut v, DEFAULT_TIMEOUT) {
+        id.wwn = vpd::device_id::parse(&v[..n.min(v.len())])
+            .ok()
+            .and_then(|d| d.lu_name());
+    }
+    Ok(id)
+}
+
+/// READ CAPACITY(16), falling back to READ CAPACITY(10) for drives without it (shared parsers
+/// in [`crate::scsi::read_capacity`]). Returns (number of logical blocks, block length).
 pub fn capacity(t: &mut dyn Transport) -> Result<(u64, u32)> {
-    if let Ok(c) = crate::ops::query::read_capacity16(t) {
-        return Ok((c.blocks(), c.block_len));
+    use crate::scsi::read_capacity as rc;
+    let mut b16 = [0u8; 32];
+    if let Ok(n) = run_query(t, &rc::cdb16(32), &mut b16, DEFAULT_TIMEOUT) {
+        if let Ok(c) = rc::parse16(&b16[..n.min(b16.len())]) {
+            return Ok((c.lba_count, c.block_len));
+        }
     }
     let mut b10 = [0u8; 8];
-    let n = run_query(
-        t,
-        &[0x25, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-        &mut b10,
-        DEFAULT_TIMEOUT,
-    )?;
-    let b = crate::bytes::Bytes::new(&b10[..n.min(8)], "READ CAPACITY(10) data");
-    Ok((u64::from(b.be32(0)?) + 1, b.be32(4)?))
+    let n = run_query(t, &rc::cdb10(), &mut b10, DEFAULT_TIMEOUT)?;
+    let c = rc::parse10(&b10[..n.min(8)])?;
+    let count = c.lba_count.ok_or_else(|| {
+        Error::Parse(crate::bytes::ParseError::new(
+            "READ CAPACITY(10) data",
+            "last LBA 0xFFFFFFFF needs READ CAPACITY(16), which failed",
+        ))
+    })?;
+    Ok((count, c.block_len))
 }
 
 /// SBC-4 5.9 READ DEFECT DATA(10), GLIST only, header only: number of grown defects, or None
