@@ -43,6 +43,9 @@ pub struct FormatJob {
     pub pattern: Option<Vec<u8>>,
     /// Fast format with unchanged block length: old data stays readable ("unspecified").
     pub keep_data: bool,
+    /// Fast format (FFMT != 0).
+    #[serde(default)]
+    pub fast: bool,
 }
 
 /// Parameters of an accepted SANITIZE.
@@ -54,6 +57,9 @@ pub struct SanitizeJob {
     pub ause: bool,
     /// Overwrite pattern (after INVERT processing of the last pass).
     pub pattern: Vec<u8>,
+    /// Overwrite passes.
+    #[serde(default)]
+    pub passes: u32,
     /// Injected failure: ends in sanitize failure mode (31/03).
     pub fail: bool,
 }
@@ -240,9 +246,9 @@ pub struct Stats {
     pub non_medium_errors: u64,
     /// Accumulated start-stop cycles = power cycles (0x0E 0004).
     pub start_stop_cycles: u64,
-    /// NAND bytes programmed (placeholder media model).
+    /// NAND bytes programmed (from the media model, scaled to the drive's capacity).
     pub nand_bytes_written: u64,
-    /// Whole-drive erase passes done by format/sanitize (placeholder media model).
+    /// Whole-drive erase passes done by format/sanitize.
     pub full_erases: u64,
     /// Background scans performed (0x15).
     pub background_scans: u64,
@@ -341,6 +347,13 @@ pub struct Drive {
     pub activity: f64,
     /// Clock when `activity` was last updated.
     pub activity_ns: u64,
+    /// Average erase count per flash block (drive-equivalent, from the media model).
+    pub wear_pe: f64,
+    /// Rated P/E cycles of the flash (from the media model; 0 until known).
+    pub pe_cycles: u32,
+    /// Media work of completed long operations, applied by the media link.
+    #[serde(default)]
+    pub media_ops: Vec<crate::sim::medium::MediaOp>,
     /// Injected faults.
     pub faults: Faults,
     /// User data.
@@ -370,9 +383,12 @@ impl Drive {
         let lu_naa = naa5(p.oui, id);
         let lb = p.default_block_len;
         let num_blocks = capacity_bytes / u64::from(lb);
-        let endurance_bytes = p.initial_endurance_used as u64 * u64::from(p.nand.rated_pe_cycles)
-            / 100
-            * capacity_bytes;
+        // A used drive (ex-array) comes pre-aged: the media profile's average erase count,
+        // and the NAND/host bytes that produced it (raw flash per erase, write amplification 2).
+        let (preworn, pe_cycles, op) = p.media().map_or((0, 0, 0.28), |m| {
+            (m.preworn_pe, m.geometry.pe_cycles, m.op_fraction)
+        });
+        let nand_bytes = (f64::from(preworn) * capacity_bytes as f64 * (1.0 + op)) as u64;
         Drive {
             version: STATE_VERSION,
             profile: p.name.to_string(),
@@ -400,8 +416,8 @@ impl Drive {
             read_errors: ErrorCounters::default(),
             verify_errors: ErrorCounters::default(),
             stats: Stats {
-                nand_bytes_written: endurance_bytes,
-                host_bytes_written: endurance_bytes,
+                nand_bytes_written: nand_bytes,
+                host_bytes_written: nand_bytes / 2,
                 start_stop_cycles: u64::from(p.initial_power_on_hours / 700),
                 ..Stats::default()
             },
@@ -409,6 +425,9 @@ impl Drive {
             self_tests: Vec::new(),
             activity: 0.0,
             activity_ns: 0,
+            wear_pe: f64::from(preworn),
+            pe_cycles,
+            media_ops: Vec::new(),
             faults: Faults::default(),
             store: Store::new(lb, id),
             sed: SedState::new(p.sed, serial, p.ships_locked, lb),
@@ -453,7 +472,9 @@ impl Drive {
     }
 
     fn finish_format(&mut self, job: FormatJob) -> Option<SimSense> {
-        self.stats.full_erases += 1;
+        if !job.fast {
+            self.stats.full_erases += 1;
+        }
         if job.fail {
             // SBC-4 5.3: FORMAT UNIT failure; the medium stays unusable (31/00) until formatted.
             self.format_corrupt = true;
@@ -467,6 +488,11 @@ impl Drive {
         self.format_corrupt = false;
         if !job.keep_data {
             self.store.reset(job.lb_len);
+            self.media_ops.push(if job.fast {
+                crate::sim::medium::MediaOp::TrimAll
+            } else {
+                crate::sim::medium::MediaOp::EraseAll
+            });
         } else {
             self.store.truncate(job.num_blocks);
         }
@@ -495,15 +521,16 @@ impl Drive {
         match job.sa {
             0x01 => {
                 self.store.fill_pattern(&job.pattern);
-                self.stats.nand_bytes_written = self
-                    .stats
-                    .nand_bytes_written
-                    .saturating_add(self.capacity_bytes);
-                self.stats.full_erases += 1;
+                // Each pass programs the whole medium: one erase per block per pass.
+                for _ in 0..job.passes.max(1) {
+                    self.media_ops.push(crate::sim::medium::MediaOp::EraseAll);
+                }
+                self.stats.full_erases += u64::from(job.passes.max(1));
             }
             0x02 => {
                 let lb = self.lb_len;
                 self.store.reset(lb);
+                self.media_ops.push(crate::sim::medium::MediaOp::EraseAll);
                 self.stats.full_erases += 1;
             }
             _ => {
@@ -566,14 +593,15 @@ impl Drive {
         self.now_ns / 60_000_000_000
     }
 
-    /// Percentage used endurance (0..=255), from NAND erase counts (average P/E cycles
-    /// against the rated cycles).
+    /// Percentage used endurance (0..=255): average erase count of the flash blocks against
+    /// the rated P/E cycles (SBC-4 6.4.12; the media model counts the erases).
     pub fn endurance_used(&self, p: &Profile) -> u8 {
-        let cap = self.capacity_bytes.max(1) as f64;
-        let spare = 1.0 + p.nand.op_fraction;
-        let avg_pe =
-            self.stats.nand_bytes_written as f64 / (cap * spare) + self.stats.full_erases as f64;
-        let pct = avg_pe * 100.0 / f64::from(p.nand.rated_pe_cycles.max(1));
-        pct.floor().min(255.0) as u8
+        let pe = if self.pe_cycles > 0 {
+            self.pe_cycles
+        } else {
+            p.media().map_or(3000, |m| m.geometry.pe_cycles)
+        };
+        let pct = self.wear_pe * 100.0 / f64::from(pe.max(1));
+        pct.floor().clamp(0.0, 255.0) as u8
     }
 }

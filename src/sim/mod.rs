@@ -7,20 +7,21 @@
 //! Layout: [`profile`] (drive models as data), [`drive`] (the persisted state and its
 //! time-driven behaviour), [`target`] (CDB dispatch and the checks every command goes
 //! through), [`cmd`] (one file per command family), [`store`] (sparse user data), [`sense`]
-//! (sense rendering), [`latency`] (placeholder service times until the media model is wired
-//! in), [`media`] (NAND, FTL, garbage collection, timing: the media helper's), [`tcg`]
-//! (SECURITY PROTOCOL IN/OUT).
+//! (sense rendering), [`media`] (NAND, FTL, garbage collection, timing: the media helper's),
+//! [`medium`] (the target's link to it: service times, wear), [`tcg`] (SECURITY PROTOCOL
+//! IN/OUT).
 //!
 //! Options: `state=FILE` (persist the drive as JSON between invocations), `serial=`,
 //! `capacity_gib=` / `capacity_blocks=` (scale the drive down; only the size changes),
-//! `clock=real|virtual` (default real: the drive's clock follows wall time; virtual: time moves
-//! only by command service times and [`SimClock::advance`]), `port=1|2`, `dsense=1`, and faults
+//! `clock=real|virtual` (default real: the drive's clock follows wall time, `speed=N` times as
+//! fast, and commands take their service time; virtual: time moves only by command service
+//! times and [`SimClock::advance`], nothing sleeps), `port=1|2`, `dsense=1`, and faults
 //! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `fail_format=1`, `fail_sanitize=1`.
 
 pub mod cmd;
 pub mod drive;
-pub mod latency;
 pub mod media;
+pub mod medium;
 pub mod profile;
 pub mod sense;
 pub mod store;
@@ -71,10 +72,13 @@ pub(crate) struct Shared {
     pub profile: &'static Profile,
     pub d: Drive,
     pub mode: ClockMode,
+    /// Real mode: drive seconds per wall second.
+    pub speed: f64,
     anchor: Instant,
     pub state_path: Option<PathBuf>,
     pub trace: Vec<Vec<u8>>,
     pub address: String,
+    pub medium: medium::Medium,
 }
 
 const TRACE_MAX: usize = 4096;
@@ -90,7 +94,7 @@ impl Shared {
     pub fn sync_clock(&mut self) {
         if self.mode == ClockMode::Real {
             let now = Instant::now();
-            let e = now.duration_since(self.anchor).as_nanos() as u64;
+            let e = (now.duration_since(self.anchor).as_nanos() as f64 * self.speed) as u64;
             self.anchor = now;
             self.d.now_ns = self.d.now_ns.saturating_add(e);
         }
@@ -103,6 +107,7 @@ impl Shared {
                 self.d.deferred = Some(s.deferred());
             }
         }
+        self.medium.apply(self.profile, &mut self.d);
     }
 
     /// Moves the drive clock forward.
@@ -391,6 +396,8 @@ pub struct SimOptions {
     pub clock: Option<ClockMode>,
     /// `port=`
     pub port: Option<u16>,
+    /// `speed=` (real clock: drive seconds per wall second)
+    pub speed: Option<f64>,
     /// `dsense=1`
     pub dsense: Option<bool>,
     /// Faults to inject at open.
@@ -404,8 +411,8 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
     }
 }
 
-const KEYS: &str = "state, serial, capacity_gib, capacity_blocks, clock, port, dsense, busy, \
-                    timeout, medium_error, fail_format, fail_sanitize";
+const KEYS: &str = "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, \
+                    busy, timeout, medium_error, fail_format, fail_sanitize";
 
 /// Splits `PROFILE?k=v&k=v` and validates the options.
 pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
@@ -466,6 +473,15 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
                     "virtual" => ClockMode::Virtual,
                     _ => return Err(bad(spec, "clock must be real or virtual")),
                 })
+            }
+            "speed" => {
+                let x: f64 = v
+                    .parse()
+                    .map_err(|_| bad(spec, format!("speed={v}: not a number")))?;
+                if !(x.is_finite() && (0.001..=1e9).contains(&x)) {
+                    return Err(bad(spec, "speed must be between 0.001 and 1e9"));
+                }
+                o.speed = Some(x);
             }
             "port" => {
                 let n = num(v)?;
@@ -544,15 +560,17 @@ pub fn open(spec: &str) -> Result<SimDevice> {
         profile: p,
         d,
         mode,
+        speed: o.speed.unwrap_or(1.0),
         anchor: Instant::now(),
         state_path: o.state.clone(),
         trace: Vec::new(),
         address: format!("sim:{spec}"),
+        medium: medium::Medium::default(),
     };
     if loaded && mode == ClockMode::Real && sh.d.saved_unix_ns > 0 {
         // The drive stayed powered between invocations: catch its clock up.
         let gap = unix_ns().saturating_sub(sh.d.saved_unix_ns);
-        sh.advance(gap);
+        sh.advance((gap as f64 * sh.speed) as u64);
     }
     if let Some(ds) = o.dsense {
         sh.d.mode.d_sense = ds;

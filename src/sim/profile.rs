@@ -1,70 +1,12 @@
-//! Drive profiles: data, not logic (protocols.md §G.2). Identity, geometry, supported block
-//! sizes and protection types, sanitize methods, TCG, SAS ports, datasheet/review figures and
-//! NAND parameters the media model ("media" helper, src/sim/media/) turns into timing.
+//! Drive profiles: data, not logic (protocols.md §G.2). Identity, supported block sizes and
+//! protection types, sanitize methods, TCG, SAS ports, durations of long operations. NAND
+//! geometry, timing and the datasheet/review performance figures are the media model's
+//! (src/sim/media/profiles.rs, same profile names).
 //!
 //! Figures come from shared/reference/reviews/ (TweakTown PX02SMF080 review, StorageReview
 //! PX03SN review, TheSSDReview MK4001GRZB review, TweakTown HK4E review) and the issue text.
 
 use serde::Serialize;
-
-/// NAND cell type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CellType {
-    /// Single-level cell.
-    Slc,
-    /// Enterprise multi-level cell.
-    Emlc,
-    /// Multi-level cell.
-    Mlc,
-}
-
-/// NAND geometry and timing the media model uses (per die unless stated).
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct NandSpec {
-    /// Cell type.
-    pub cell: CellType,
-    /// Page size in bytes.
-    pub page_bytes: u32,
-    /// Pages per erase block.
-    pub pages_per_block: u32,
-    /// Independent channels.
-    pub channels: u32,
-    /// Dies per channel.
-    pub dies_per_channel: u32,
-    /// Page read time (tR), microseconds.
-    pub read_us: u32,
-    /// Page program time (tPROG), microseconds.
-    pub program_us: u32,
-    /// Block erase time (tBERS), microseconds.
-    pub erase_us: u32,
-    /// Factory over-provisioning: spare NAND as a fraction of user capacity.
-    pub op_fraction: f64,
-    /// Rated program/erase cycles per block (endurance).
-    pub rated_pe_cycles: u32,
-}
-
-/// Datasheet and review performance figures (for benchmark comparison and the placeholder
-/// latency model).
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct PerfSpec {
-    /// Datasheet 4 KiB random read IOPS.
-    pub rand_read_iops: u32,
-    /// Datasheet 4 KiB random write IOPS (steady state where the datasheet says so).
-    pub rand_write_iops: u32,
-    /// Datasheet sequential read MB/s.
-    pub seq_read_mbs: u32,
-    /// Datasheet sequential write MB/s.
-    pub seq_write_mbs: u32,
-    /// Review: fresh-out-of-box 4 KiB random write IOPS, if measured.
-    pub review_fob_write_iops: Option<u32>,
-    /// Review: steady-state 4 KiB random write IOPS, if measured.
-    pub review_steady_write_iops: Option<u32>,
-    /// Review: steady-state random write IOPS with +20 % over-provisioning, if measured.
-    pub review_op20_write_iops: Option<u32>,
-    /// Review: 4 KiB random read IOPS, if measured.
-    pub review_read_iops: Option<u32>,
-}
 
 /// SANITIZE service actions the drive supports (SBC-4 5.30).
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -143,10 +85,9 @@ pub struct Profile {
     pub sed: Option<SedKind>,
     /// Ships locked (ex-array SED; the TCG model applies it).
     pub ships_locked: bool,
-    /// Power-on hours the drive already has when first opened (used drives).
+    /// Power-on hours the drive already has when first opened (used drives; its wear is the
+    /// media profile's `preworn_pe`).
     pub initial_power_on_hours: u32,
-    /// Percentage used endurance the drive already has when first opened.
-    pub initial_endurance_used: u8,
     /// Idle temperature, degrees C.
     pub idle_temp_c: u8,
     /// Reference (trip) temperature, degrees C.
@@ -159,10 +100,6 @@ pub struct Profile {
     pub block_erase_secs: u32,
     /// SANITIZE CRYPTOGRAPHIC ERASE duration, seconds.
     pub crypto_erase_secs: u32,
-    /// Performance figures.
-    pub perf: PerfSpec,
-    /// NAND parameters.
-    pub nand: NandSpec,
 }
 
 impl Profile {
@@ -172,9 +109,17 @@ impl Profile {
     }
 
     /// SANITIZE OVERWRITE duration for one pass, seconds: the nominal capacity at the
-    /// sequential write rate (independent of the scaled capacity).
+    /// datasheet sequential write rate (independent of the scaled capacity).
     pub fn overwrite_pass_secs(&self) -> u64 {
-        self.capacity_bytes / (u64::from(self.perf.seq_write_mbs.max(1)) * 1_000_000)
+        let mbs = self
+            .media()
+            .map_or(400, |m| u64::from(m.reference.seq_write_mb_s.max(1)));
+        self.capacity_bytes / (mbs * 1_000_000)
+    }
+
+    /// The media model's parameters for this drive (src/sim/media/profiles.rs).
+    pub fn media(&self) -> Option<&'static crate::sim::media::MediaProfile> {
+        crate::sim::media::profiles::by_name(self.name).ok()
     }
 
     /// Logical blocks per physical block exponent (READ CAPACITY(16) byte 13 bits 3-0).
@@ -233,35 +178,12 @@ pub static PROFILES: &[Profile] = &[
         sed: Some(SedKind::Enterprise),
         ships_locked: false,
         initial_power_on_hours: 0,
-        initial_endurance_used: 0,
         idle_temp_c: 30,
         trip_temp_c: 70,
         manufactured: ("2014", "08"),
         format_secs: 90,
         block_erase_secs: 30,
         crypto_erase_secs: 2,
-        perf: PerfSpec {
-            rand_read_iops: 120_000,
-            rand_write_iops: 30_000,
-            seq_read_mbs: 900,
-            seq_write_mbs: 400,
-            review_fob_write_iops: None,
-            review_steady_write_iops: None,
-            review_op20_write_iops: None,
-            review_read_iops: None,
-        },
-        nand: NandSpec {
-            cell: CellType::Emlc,
-            page_bytes: 8192,
-            pages_per_block: 256,
-            channels: 8,
-            dies_per_channel: 4,
-            read_us: 60,
-            program_us: 1300,
-            erase_us: 5000,
-            op_fraction: 0.28,
-            rated_pe_cycles: 30_000,
-        },
     },
     // StorageReview PX03SN review: read intensive, 19 nm MLC, 130k/26k IOPS, 1100/380 MB/s,
     // 1 DWPD, dual-port 12 Gb/s, same sector sizes. Standard (non-SED) model.
@@ -295,35 +217,12 @@ pub static PROFILES: &[Profile] = &[
         sed: None,
         ships_locked: false,
         initial_power_on_hours: 0,
-        initial_endurance_used: 0,
         idle_temp_c: 28,
         trip_temp_c: 65,
         manufactured: ("2014", "30"),
         format_secs: 80,
         block_erase_secs: 25,
         crypto_erase_secs: 2,
-        perf: PerfSpec {
-            rand_read_iops: 130_000,
-            rand_write_iops: 26_000,
-            seq_read_mbs: 1100,
-            seq_write_mbs: 380,
-            review_fob_write_iops: None,
-            review_steady_write_iops: None,
-            review_op20_write_iops: None,
-            review_read_iops: None,
-        },
-        nand: NandSpec {
-            cell: CellType::Mlc,
-            page_bytes: 16384,
-            pages_per_block: 256,
-            channels: 8,
-            dies_per_channel: 4,
-            read_us: 80,
-            program_us: 1600,
-            erase_us: 5000,
-            op_fraction: 0.12,
-            rated_pe_cycles: 3_000,
-        },
     },
     // TheSSDReview MKx001GRZB review: 32 nm SLC, 6 Gb/s SAS, 90k read IOPS (measured ~91k),
     // random write FOB 40k, steady state 16.5k, +20 % OP ~20k; 512/520/528 sectors.
@@ -357,35 +256,12 @@ pub static PROFILES: &[Profile] = &[
         sed: None,
         ships_locked: false,
         initial_power_on_hours: 0,
-        initial_endurance_used: 0,
         idle_temp_c: 32,
         trip_temp_c: 70,
         manufactured: ("2011", "14"),
         format_secs: 120,
         block_erase_secs: 0,
         crypto_erase_secs: 0,
-        perf: PerfSpec {
-            rand_read_iops: 90_000,
-            rand_write_iops: 16_000,
-            seq_read_mbs: 500,
-            seq_write_mbs: 250,
-            review_fob_write_iops: Some(40_000),
-            review_steady_write_iops: Some(16_505),
-            review_op20_write_iops: Some(20_000),
-            review_read_iops: Some(91_000),
-        },
-        nand: NandSpec {
-            cell: CellType::Slc,
-            page_bytes: 4096,
-            pages_per_block: 128,
-            channels: 8,
-            dies_per_channel: 2,
-            read_us: 25,
-            program_us: 250,
-            erase_us: 1500,
-            op_fraction: 0.28,
-            rated_pe_cycles: 100_000,
-        },
     },
     // TweakTown HK4E review: SATA SSD, 75k read / (rated) write IOPS; measured 93k read and
     // 43k write at QD32 steady state. Seen through a SAS HBA's SAT layer.
@@ -419,35 +295,12 @@ pub static PROFILES: &[Profile] = &[
         sed: None,
         ships_locked: false,
         initial_power_on_hours: 0,
-        initial_endurance_used: 0,
         idle_temp_c: 33,
         trip_temp_c: 70,
         manufactured: ("2015", "40"),
         format_secs: 60,
         block_erase_secs: 20,
         crypto_erase_secs: 2,
-        perf: PerfSpec {
-            rand_read_iops: 75_000,
-            rand_write_iops: 30_000,
-            seq_read_mbs: 524,
-            seq_write_mbs: 503,
-            review_fob_write_iops: None,
-            review_steady_write_iops: Some(43_000),
-            review_op20_write_iops: None,
-            review_read_iops: Some(93_000),
-        },
-        nand: NandSpec {
-            cell: CellType::Mlc,
-            page_bytes: 16384,
-            pages_per_block: 256,
-            channels: 8,
-            dies_per_channel: 4,
-            read_us: 80,
-            program_us: 1600,
-            erase_us: 5000,
-            op_fraction: 0.20,
-            rated_pe_cycles: 3_000,
-        },
     },
     // A PX02SM SED pulled from a storage array: 520-byte logical blocks formatted with T10 PI
     // type 2, locked as a SED, 3.5 years of power-on time and 14 % endurance used
@@ -482,35 +335,12 @@ pub static PROFILES: &[Profile] = &[
         sed: Some(SedKind::Enterprise),
         ships_locked: true,
         initial_power_on_hours: 30_660,
-        initial_endurance_used: 14,
         idle_temp_c: 31,
         trip_temp_c: 70,
         manufactured: ("2014", "22"),
         format_secs: 90,
         block_erase_secs: 30,
         crypto_erase_secs: 2,
-        perf: PerfSpec {
-            rand_read_iops: 120_000,
-            rand_write_iops: 30_000,
-            seq_read_mbs: 900,
-            seq_write_mbs: 400,
-            review_fob_write_iops: None,
-            review_steady_write_iops: None,
-            review_op20_write_iops: None,
-            review_read_iops: None,
-        },
-        nand: NandSpec {
-            cell: CellType::Emlc,
-            page_bytes: 8192,
-            pages_per_block: 256,
-            channels: 8,
-            dies_per_channel: 4,
-            read_us: 60,
-            program_us: 1300,
-            erase_us: 5000,
-            op_fraction: 0.28,
-            rated_pe_cycles: 30_000,
-        },
     },
 ];
 

@@ -46,6 +46,8 @@ pub struct Store {
     background: Background,
     blocks: BTreeMap<u64, Entry>,
     seed: u64,
+    /// Ranges `[start, end)` unmapped since the background was set: they read as zeros.
+    zero_ranges: Vec<(u64, u64)>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -55,6 +57,8 @@ struct StoreRepr {
     background: Background,
     #[serde(default)]
     seed: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    zero_ranges: Vec<(u64, u64)>,
     #[serde(default)]
     extents: Vec<Extent>,
 }
@@ -136,6 +140,7 @@ impl From<StoreRepr> for Store {
             background: r.background,
             blocks,
             seed: r.seed,
+            zero_ranges: r.zero_ranges,
         }
     }
 }
@@ -177,6 +182,7 @@ impl From<Store> for StoreRepr {
             lb_len: s.lb_len,
             background: s.background,
             seed: s.seed,
+            zero_ranges: s.zero_ranges,
             extents,
         }
     }
@@ -190,6 +196,7 @@ impl Store {
             background: Background::Zero,
             blocks: BTreeMap::new(),
             seed,
+            zero_ranges: Vec::new(),
         }
     }
 
@@ -208,11 +215,13 @@ impl Store {
         self.lb_len = lb_len.max(1);
         self.blocks.clear();
         self.background = Background::Zero;
+        self.zero_ranges.clear();
     }
 
     /// Every block reads as `pattern` repeated (SANITIZE OVERWRITE).
     pub fn fill_pattern(&mut self, pattern: &[u8]) {
         self.blocks.clear();
+        self.zero_ranges.clear();
         self.background = if pattern.iter().all(|&b| b == 0) || pattern.is_empty() {
             Background::Zero
         } else {
@@ -227,6 +236,7 @@ impl Store {
     /// if the FTL had nothing mapped there).
     pub fn drop_background(&mut self) {
         self.background = Background::Zero;
+        self.zero_ranges.clear();
     }
 
     /// Reads block `lba` into `out` (`out.len() == lb_len`); `gen` is the drive's current
@@ -246,6 +256,7 @@ impl Store {
                 out[..n].copy_from_slice(&d[..n]);
                 out[n..].fill(0);
             }
+            None if self.zero_ranges.iter().any(|&(a, b)| lba >= a && lba < b) => out.fill(0),
             None => match &self.background {
                 Background::Zero => out.fill(0),
                 Background::Pattern { hex } => {
@@ -283,31 +294,34 @@ impl Store {
     /// Deallocates `count` blocks from `lba` (UNMAP): they read as zeros (LBPRZ=1).
     pub fn unmap(&mut self, lba: u64, count: u64) {
         let end = lba.saturating_add(count);
-        if self.background == Background::Zero {
-            let keys: Vec<u64> = self
-                .blocks
-                .range((Bound::Included(lba), Bound::Excluded(end)))
-                .map(|(k, _)| *k)
-                .collect();
-            for k in keys {
-                self.blocks.remove(&k);
-            }
-        } else {
-            for l in lba..end.min(lba.saturating_add(1 << 24)) {
-                self.blocks.insert(
-                    l,
-                    Entry {
-                        block: Block::Fill(0),
-                        gen: 0,
-                    },
-                );
-            }
+        let keys: Vec<u64> = self
+            .blocks
+            .range((Bound::Included(lba), Bound::Excluded(end)))
+            .map(|(k, _)| *k)
+            .collect();
+        for k in keys {
+            self.blocks.remove(&k);
+        }
+        if self.background != Background::Zero && count > 0 {
+            // Keep the list short: merge with overlapping or adjacent ranges.
+            let (mut a, mut b) = (lba, end);
+            self.zero_ranges.retain(|&(x, y)| {
+                if y < a || x > b {
+                    true
+                } else {
+                    a = a.min(x);
+                    b = b.max(y);
+                    false
+                }
+            });
+            self.zero_ranges.push((a, b));
         }
     }
 
     /// Drops blocks at or beyond `num_blocks` (capacity shrink).
     pub fn truncate(&mut self, num_blocks: u64) {
         self.blocks.split_off(&num_blocks);
+        self.zero_ranges.retain(|&(a, _)| a < num_blocks);
     }
 
     fn garbage(&self, generation: u64, lba: u64, out: &mut [u8]) {

@@ -47,6 +47,11 @@ pub(crate) fn execute(
         return timed_out(shared, sh, timeout_ns);
     }
 
+    // Controller latency of a command without media access (the media model's figure).
+    let command_ns = sh
+        .profile
+        .media()
+        .map_or(crate::sim::medium::FALLBACK_NS, |m| m.timing.cmd_latency_ns);
     let (out, in_len): (&[u8], usize) = match &data {
         DataBuf::Out(b) => (b, 0),
         DataBuf::In(b) => (&[], b.len()),
@@ -58,7 +63,7 @@ pub(crate) fn execute(
         cdb,
         out,
         in_len,
-        service_ns: crate::sim::latency::COMMAND_NS,
+        service_ns: command_ns,
         wait_ns: 0,
         host_status: 0,
     };
@@ -67,8 +72,11 @@ pub(crate) fn execute(
     let wait_ns = ctx.wait_ns;
     let host_status = ctx.host_status;
 
-    if sh.mode == ClockMode::Virtual {
-        sh.d.now_ns = sh.d.now_ns.saturating_add(service_ns);
+    match sh.mode {
+        ClockMode::Virtual => sh.d.now_ns = sh.d.now_ns.saturating_add(service_ns),
+        // Real time: the command takes its service time (without holding the drive).
+        ClockMode::Real if service_ns > 0 => sh = wait(shared, sh, service_ns),
+        ClockMode::Real => {}
     }
     sh.d.note_activity(service_ns);
     let mut completion = Completion {
@@ -88,7 +96,10 @@ pub(crate) fn execute(
             }
             sh = wait(shared, sh, wait_ns);
             completion.duration += Duration::from_nanos(wait_ns);
-            match sh.d.tick() {
+            let r = sh.d.tick();
+            let sh2 = &mut *sh;
+            sh2.medium.apply(sh2.profile, &mut sh2.d);
+            match r {
                 Some(s) => Err(s),
                 None => Ok(bytes),
             }
@@ -131,8 +142,9 @@ fn wait<'a>(
             sh
         }
         ClockMode::Real => {
+            let wall = (ns as f64 / sh.speed) as u64;
             drop(sh);
-            std::thread::sleep(Duration::from_nanos(ns));
+            std::thread::sleep(Duration::from_nanos(wall));
             let mut sh = lock(shared);
             sh.sync_clock();
             sh

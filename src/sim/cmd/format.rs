@@ -175,6 +175,7 @@ pub fn format_unit(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
             port: ctx.port,
             pattern,
             keep_data,
+            fast: ffmt != 0,
         },
     });
     if !immed {

@@ -3,7 +3,6 @@
 //! locked SED bands.
 
 use super::{alloc, CmdCtx};
-use crate::sim::latency;
 use crate::sim::sense::{key, SimSense};
 
 /// Largest transfer in bytes (VPD 0xB0 MAXIMUM TRANSFER LENGTH is 8 MiB worth of blocks).
@@ -89,14 +88,17 @@ fn check(ctx: &CmdCtx<'_>, x: &Xfer, write: bool) -> Result<u64, SimSense> {
 pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let x = decode(ctx);
     let wire = check(ctx, &x, false)?;
-    let p = ctx.sh.profile;
-    let d = &mut ctx.sh.d;
+    let sh = &mut *ctx.sh;
+    let p = sh.profile;
+    let d = &mut sh.d;
     let lb = d.lb_len as usize;
     d.stats.read_cmds += 1;
     if let Some(&bad) = d.faults.medium_errors.range(x.lba..x.lba + x.blocks).next() {
         // SBC-4 4.13: unrecovered read error, INFORMATION = first failing LBA.
         d.read_errors.uncorrected += 1;
-        ctx.service_ns = latency::read_ns(p, (bad - x.lba + 1) * lb as u64) + 50_000_000;
+        // The drive retried hard before giving up: 50 ms of error recovery.
+        let now = d.now_ns;
+        ctx.service_ns = sh.medium.read(p, d, x.lba, bad - x.lba + 1, now) + 50_000_000;
         return Err(SimSense::new(key::MEDIUM_ERROR, 0x11, 0x00).with_info(bad));
     }
     let mut out = vec![0u8; (x.blocks * wire) as usize];
@@ -125,8 +127,10 @@ pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     d.stats.blocks_read += x.blocks;
     d.stats.host_bytes_read += bytes;
     d.read_errors.bytes += bytes;
-    d.stats.read_busy_ns += latency::read_ns(p, bytes);
-    ctx.service_ns = latency::read_ns(p, bytes);
+    let now = d.now_ns;
+    let t = sh.medium.read(p, d, x.lba, x.blocks, now);
+    d.stats.read_busy_ns += t;
+    ctx.service_ns = t;
     Ok(out)
 }
 
@@ -139,8 +143,9 @@ pub fn write(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         ctx.host_status = DID_ERROR;
         return Ok(Vec::new());
     }
-    let p = ctx.sh.profile;
-    let d = &mut ctx.sh.d;
+    let sh = &mut *ctx.sh;
+    let p = sh.profile;
+    let d = &mut sh.d;
     let lb = d.lb_len as usize;
     let data = &ctx.out[..need];
     if wire as usize > lb {
@@ -171,10 +176,11 @@ pub fn write(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     d.stats.write_cmds += 1;
     d.stats.blocks_written += x.blocks;
     d.stats.host_bytes_written += bytes;
-    d.stats.nand_bytes_written += latency::nand_bytes(bytes);
     d.write_errors.bytes += bytes;
-    d.stats.write_busy_ns += latency::write_ns(p, bytes);
-    ctx.service_ns = latency::write_ns(p, bytes);
+    let now = d.now_ns;
+    let t = sh.medium.write(p, d, x.lba, x.blocks, now);
+    d.stats.write_busy_ns += t;
+    ctx.service_ns = t;
     Ok(Vec::new())
 }
 
@@ -233,9 +239,14 @@ pub fn unmap(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         d.sed.check_access(lba, count, true)?;
         ranges.push((lba, count));
     }
+    let sh = &mut *ctx.sh;
+    let mut t = 0;
     for (lba, count) in ranges {
-        d.store.unmap(lba, count);
+        sh.d.store.unmap(lba, count);
+        let now = sh.d.now_ns + t;
+        t += sh.medium.trim(sh.profile, &mut sh.d, lba, count, now);
     }
+    ctx.service_ns = ctx.service_ns.max(t);
     Ok(alloc(Vec::new(), 0))
 }
 

@@ -103,6 +103,7 @@ pub fn sanitize(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
             sa,
             ause,
             pattern,
+            passes: count as u32,
             fail,
         },
     });
