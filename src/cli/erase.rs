@@ -74,6 +74,22 @@ pub fn open_for_job(
     interval: Duration,
     interrupted: Arc<AtomicBool>,
 ) -> Result<(Box<dyn Transport>, PollConfig)> {
+    if let Some(spec) = address.strip_prefix("sim:") {
+        let dev = crate::sim::open(spec)?;
+        let clock = dev.clock();
+        let mut poll = PollConfig::real(interval, interrupted);
+        if clock.mode() == crate::sim::ClockMode::Virtual {
+            // Nothing moves a virtual drive's clock but us: advance it instead of sleeping
+            // (at least one second per poll so a zero interval still makes progress).
+            poll.sleep = Arc::new(move |d: Duration| clock.advance(d.max(Duration::from_secs(1))));
+        }
+        let t: Box<dyn Transport> = if verbose == 0 {
+            Box::new(dev)
+        } else {
+            Box::new(crate::transport::trace::Traced::new(Box::new(dev), verbose))
+        };
+        return Ok((t, poll));
+    }
     let t = crate::device::open_with(address, verbose)?;
     Ok((t, PollConfig::real(interval, interrupted)))
 }

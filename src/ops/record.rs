@@ -181,11 +181,15 @@ impl JobRecord {
         if let Some(v) = &self.verification {
             let _ = writeln!(
                 s,
-                "  verification: {} — {} samples, {} survived",
+                "  verification: {} — {} samples, {} survived, {} show the purge",
                 if v.passed { "PASSED" } else { "FAILED" },
                 v.samples.len(),
-                v.survived
+                v.survived,
+                v.conclusive
             );
+            if let Some(n) = &v.note {
+                let _ = writeln!(s, "                {n}");
+            }
         }
         if let Some(m) = &self.message {
             let _ = writeln!(s, "  note:         {m}");

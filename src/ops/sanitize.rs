@@ -300,8 +300,12 @@ pub struct Verification {
     pub samples: Vec<Sample>,
     /// Count of samples whose content survived the purge.
     pub survived: usize,
-    /// Pass = nothing survived and at least one sample was conclusive.
+    /// Samples that show the purge worked (changed, or unreadable after).
+    pub conclusive: usize,
+    /// Pass = nothing survived.
     pub passed: bool,
+    /// What the result does and does not show.
+    pub note: Option<String>,
 }
 
 fn read_block(t: &mut dyn Transport, lba: u64, lb: u32) -> Result<Vec<u8>> {
@@ -362,11 +366,20 @@ pub fn verify_after(
             outcome: outcome.into(),
         });
     }
-    let conclusive = v
+    v.conclusive = v
         .samples
         .iter()
-        .any(|s| s.outcome == "changed" || s.outcome == "unreadable_after");
-    v.passed = v.survived == 0 && conclusive;
+        .filter(|s| s.outcome == "changed" || s.outcome == "unreadable_after")
+        .count();
+    v.passed = v.survived == 0;
+    if v.conclusive < v.samples.len() && v.survived == 0 {
+        v.note = Some(format!(
+            "{} of {} sampled blocks were uniform (e.g. never written) before and after: they \
+             cannot show whether the purge worked",
+            v.samples.len() - v.conclusive,
+            v.samples.len()
+        ));
+    }
     v
 }
 

@@ -282,6 +282,11 @@ pub struct Faults {
     pub fail_format: bool,
     /// The next SANITIZE fails (31/03).
     pub fail_sanitize: bool,
+    /// The next FORMAT UNIT silently ends with this logical block length instead of the one
+    /// asked for (a Toshiba MG07SCA formatted to 528 when 4096 was requested: peers.md pain
+    /// point 4). Used by the erase tests to prove the READ CAPACITY check catches it.
+    #[serde(default)]
+    pub substitute_lb_len: Option<u32>,
 }
 
 /// Everything that persists about one drive.
@@ -479,6 +484,12 @@ impl Drive {
             // SBC-4 5.3: FORMAT UNIT failure; the medium stays unusable (31/00) until formatted.
             self.format_corrupt = true;
             return Some(SimSense::new(key::MEDIUM_ERROR, 0x31, 0x01));
+        }
+        let mut job = job;
+        if let Some(lb) = self.faults.substitute_lb_len.take() {
+            let bytes = job.num_blocks.saturating_mul(u64::from(job.lb_len));
+            job.num_blocks = bytes / u64::from(lb.max(1));
+            job.lb_len = lb;
         }
         let changed = job.lb_len != self.lb_len || job.num_blocks != self.num_blocks;
         self.lb_len = job.lb_len;

@@ -16,7 +16,8 @@
 //! `clock=real|virtual` (default real: the drive's clock follows wall time, `speed=N` times as
 //! fast, and commands take their service time; virtual: time moves only by command service
 //! times and [`SimClock::advance`], nothing sleeps), `port=1|2`, `dsense=1`, and faults
-//! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `fail_format=1`, `fail_sanitize=1`.
+//! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `fail_format=1`, `fail_sanitize=1`,
+//! `substitute_block=N`.
 
 pub mod cmd;
 pub mod drive;
@@ -55,6 +56,9 @@ pub enum Fault {
     FailFormat,
     /// The next SANITIZE fails (MEDIUM ERROR 31/03: sanitize failure mode).
     FailSanitize,
+    /// The next FORMAT UNIT silently picks this logical block length instead of the
+    /// requested one (reports success; only READ CAPACITY shows it).
+    SubstituteBlockLength(u32),
     /// Remove all pending faults.
     Clear,
 }
@@ -342,6 +346,7 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
         }
         Fault::FailFormat => d.faults.fail_format = true,
         Fault::FailSanitize => d.faults.fail_sanitize = true,
+        Fault::SubstituteBlockLength(lb) => d.faults.substitute_lb_len = Some(lb),
         Fault::Clear => d.faults = Default::default(),
     }
 }
@@ -412,7 +417,7 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
 }
 
 const KEYS: &str = "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, \
-                    busy, timeout, medium_error, fail_format, fail_sanitize";
+                    busy, timeout, medium_error, fail_format, fail_sanitize, substitute_block";
 
 /// Splits `PROFILE?k=v&k=v` and validates the options.
 pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
@@ -502,6 +507,13 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
                 if flag(v)? {
                     o.faults.push(Fault::FailFormat)
                 }
+            }
+            "substitute_block" => {
+                let n = num(v)?;
+                if !(256..=65536).contains(&n) {
+                    return Err(bad(spec, "substitute_block must be 256..65536"));
+                }
+                o.faults.push(Fault::SubstituteBlockLength(n as u32));
             }
             "fail_sanitize" => {
                 if flag(v)? {
