@@ -638,7 +638,13 @@ pub fn project(e: &mut Endurance, now: SystemTime) {
 
 /// Judges a collected report: state, reasons, rules, exit bits.
 pub fn assess(h: &mut DriveHealth, rules: &[Rule]) {
-    let mut bits_set = h.exit_bits;
+    // Idempotent: start from the bits only an unreadable row carries (open failure, timeout).
+    let mut bits_set = if h.state == State::Unreadable {
+        h.exit_bits & (bits::OPEN_FAILED | bits::COMMAND_FAILED)
+    } else {
+        0
+    };
+    h.reasons.clear();
     let mut failing = Vec::new();
     let mut warnings = Vec::new();
     if !h.read_errors.is_empty() && bits_set & bits::OPEN_FAILED == 0 {

@@ -197,6 +197,10 @@ fn rule_breach_sets_bit4() {
     let mut h = collect(&mut drive(5, 600_000), "x", now());
     assess(&mut h, &rules);
     assert_eq!(h.exit_bits, 0);
+    // assess is idempotent: judging the same report again with other rules starts afresh.
+    assess(&mut h, &rules[..1]);
+    assess(&mut h, &[]);
+    assert_eq!((h.exit_bits, h.state, h.reasons.len()), (0, State::Ok, 0));
 }
 
 #[test]
