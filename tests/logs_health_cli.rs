@@ -39,7 +39,7 @@ fn logs_inhex_page_filter_and_hex() {
     let f = fixture("libscsicmd_temperature.hex");
     let (code, out, _) = sgctl(&["logs", "--inhex", &f, "--page", "0x0d"]);
     assert_eq!(code, 0);
-    assert!(out.contains("Current c: 21"), "{out}");
+    assert!(out.contains("Current: 21 C"), "{out}");
     assert!(
         out.contains("!! temperature page: parameter 0x0002"),
         "{out}"

@@ -499,8 +499,8 @@ fn text_rendering_uses_decoded_fields() {
     let d = decode(&page(&pages[2]));
     let t = text::render(&d, false);
     assert!(t.starts_with("Temperature log page [0x0d,0x00]"), "{t}");
-    assert!(t.contains("Current c: 38"), "{t}");
-    assert!(t.contains("Drive trip c: 65"), "{t}");
+    assert!(t.contains("Current: 38 C"), "{t}");
+    assert!(t.contains("Drive trip: 65 C"), "{t}");
 }
 
 proptest::proptest! {

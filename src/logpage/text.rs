@@ -5,7 +5,7 @@ use super::DecodedPage;
 use serde_json::Value;
 use std::fmt::Write;
 
-/// "current_c" -> "Current c" (field names are already descriptive snake_case).
+/// "drive_trip" -> "Drive trip" (field names are already descriptive snake_case).
 fn humanize(key: &str) -> String {
     let mut s = key.replace('_', " ");
     if let Some(f) = s.get(0..1) {
@@ -60,7 +60,16 @@ fn render_value(out: &mut String, indent: usize, key: Option<&str>, v: &Value) {
         }
         other => {
             if let (Some(k), Some(s)) = (key, scalar(other)) {
-                let _ = writeln!(out, "{pad}{}: {s}", humanize(k));
+                // Units live in the JSON key (`current_c`, `scan_progress_percent`); show them
+                // after the value instead.
+                let (name, unit) = if let Some(n) = k.strip_suffix("_c") {
+                    (n, " C")
+                } else if let Some(n) = k.strip_suffix("_percent") {
+                    (n, " %")
+                } else {
+                    (k, "")
+                };
+                let _ = writeln!(out, "{pad}{}: {s}{unit}", humanize(name));
             }
         }
     }
