@@ -1,0 +1,43 @@
+# sgctl's identification/query commands on a real kernel (SG_IO on /dev/sgN to scsi_debug)
+# compared with sg3_utils on the same device: each decoded VPD page must print the same as
+# sg_vpd (trailing blanks aside), and INQUIRY, READ CAPACITY and REPORT LUNS the same values as
+# sg_inq, sg_readcap and sg_luns.
+. /vm/guest/lib.sh
+sg=$(lsscsi -g | awk '/scsi_debug/ {print $NF; exit}')
+strip() { sed 's/[[:space:]]*$//' "$1" | grep -v '^$'; }
+same() { # name file-ours file-theirs
+  strip "$2" > /tmp/c.ours; strip "$3" > /tmp/c.theirs
+  if diff /tmp/c.theirs /tmp/c.ours > /tmp/c.diff; then pass "$1"
+  else fail "$1" "differs from sg3_utils: $(head -n 6 /tmp/c.diff | tr '\n' '|')"; fi
+}
+for p in sv sn di ei sp ai bl bdc lbpv; do
+  if sgctl vpd "$sg" --page "$p" > /tmp/o.$p 2>/tmp/e.$p; then
+    sg_vpd -p "$p" "$sg" > /tmp/t.$p 2>&1
+    same "vpd_$p" /tmp/o.$p /tmp/t.$p
+  else
+    fail "vpd_$p" "sgctl exit $?: $(cat /tmp/e.$p)"
+  fi
+done
+# Standard INQUIRY: vendor, product, revision lines.
+sgctl inquiry "$sg" | grep -E '^ (Vendor identification|Product)' > /tmp/o.inq
+sg_inq "$sg" | grep -E '^ (Vendor identification|Product)' > /tmp/t.inq
+same inquiry_ids /tmp/o.inq /tmp/t.inq
+# READ CAPACITY(16): the LBA/length/protection lines sg_readcap prints the same way.
+sgctl readcap "$sg" --16 | grep -E 'Last LBA=|Logical block length=|prot_en=' > /tmp/o.rc
+sg_readcap -16 "$sg" | grep -E 'Last LBA=|Logical block length=|prot_en=' > /tmp/t.rc
+[ -s /tmp/t.rc ] && same readcap16 /tmp/o.rc /tmp/t.rc || fail readcap16 "no sg_readcap output"
+# REPORT LUNS: the 16-hex-digit LUN list.
+sgctl luns "$sg" | grep -E '^    [0-9a-f]{16}$' > /tmp/o.luns
+sg_luns "$sg" | grep -E '^    [0-9a-f]{16}$' > /tmp/t.luns
+[ -s /tmp/t.luns ] && same luns /tmp/o.luns /tmp/t.luns || fail luns "no sg_luns output"
+# REPORT SUPPORTED OPERATION CODES: same number of commands as sg_opcodes lists.
+n_ours=$(sgctl --json opcodes "$sg" | jq '.data.commands | length')
+n_theirs=$(sg_opcodes "$sg" 2>/dev/null | grep -cE '^ [0-9a-f]{2} ')
+[ "$n_ours" -gt 10 ] && [ "$n_ours" = "$n_theirs" ] && pass opcodes_count \
+  || fail opcodes_count "sgctl $n_ours commands, sg_opcodes $n_theirs"
+# MODE SENSE: every page sdparm-style tools see, decoded without error; REQUEST SENSE, TUR.
+check modes sgctl modes "$sg"
+check modes_llbaa sgctl modes "$sg" --llbaa
+check modes_six sgctl modes "$sg" --six
+check sense sgctl sense "$sg"
+check tur sgctl tur "$sg"
