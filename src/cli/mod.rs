@@ -32,6 +32,8 @@ pub mod vpd_text;
 // --- virtual drive (issue 3) ---
 pub mod sim;
 pub mod sim_bench;
+// --- TCMU serving (issue 5) ---
+pub mod sim_serve;
 
 use clap::{Parser, Subcommand};
 pub use output::{Ctx, Report};

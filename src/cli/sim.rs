@@ -26,6 +26,8 @@ pub enum SimCommand {
     Fault(FaultArgs),
     /// Benchmark the media model of virtual drives (FOB vs steady state vs extra OP).
     Bench(super::sim_bench::BenchArgs),
+    /// Serve a virtual drive to this kernel as a real SCSI disk (TCMU + tcm_loop; root).
+    Serve(super::sim_serve::ServeArgs),
 }
 
 /// `sgctl sim info`.
@@ -80,6 +82,7 @@ No SCSI hardware? Every command accepts a built-in virtual drive:
 pub fn run(ctx: &mut Ctx, args: SimArgs) -> anyhow::Result<Report> {
     match args.command {
         SimCommand::Bench(a) => super::sim_bench::run(ctx, a),
+        SimCommand::Serve(a) => super::sim_serve::run(ctx, a),
         SimCommand::List => Ok(list()),
         SimCommand::Info(a) => info(&a.device),
         SimCommand::Fault(a) => fault(ctx, a),

@@ -13,8 +13,8 @@ pub mod configfs;
 pub mod ring;
 pub mod uio;
 
-use crate::bytes::Bytes;
 use crate::error::{Error, Result};
+use crate::scsi::read_capacity;
 use crate::transport::{run_query, Transport};
 use configfs::{Backstore, LoopTarget, Undo};
 use nix::sys::signal::{SigSet, Signal};
@@ -90,26 +90,23 @@ pub struct ServeReport {
     pub teardown_errors: Vec<String>,
 }
 
-/// Capacity of the model: (bytes, logical block length) from READ CAPACITY(16)
-/// (SBC-4 5.20.2; returned parameter data bytes 0..8 RETURNED LOGICAL BLOCK ADDRESS, 8..12
-/// LOGICAL BLOCK LENGTH IN BYTES).
+/// Capacity of the model: (bytes, logical block length) from READ CAPACITY(16) (SBC-4 5.21),
+/// decoded by the shared [`crate::scsi::read_capacity`] parser.
 pub fn model_capacity(t: &mut dyn Transport) -> Result<(u64, u32)> {
-    let cdb = [0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0];
+    let cdb = read_capacity::cdb16(32);
     let mut buf = [0u8; 32];
     let n = run_query(t, &cdb, &mut buf, Duration::from_secs(30))?;
-    let b = Bytes::new(&buf[..n], "READ CAPACITY(16)");
-    let last = b.be64(0)?;
-    let len = b.be32(8)?;
-    if len == 0 {
+    let rc = read_capacity::parse16(&buf[..n])?;
+    if rc.block_len == 0 {
         return Err(Error::CheckFailed(
             "model reports a logical block length of 0".into(),
         ));
     }
-    let bytes = last
-        .checked_add(1)
-        .and_then(|n| n.checked_mul(u64::from(len)))
+    let bytes = rc
+        .lba_count
+        .checked_mul(u64::from(rc.block_len))
         .ok_or_else(|| Error::CheckFailed("model capacity overflows".into()))?;
-    Ok((bytes, len))
+    Ok((bytes, rc.block_len))
 }
 
 struct Running {
