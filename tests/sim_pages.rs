@@ -250,3 +250,74 @@ fn log_sense_cdb_handling() {
     let codes: Vec<u16> = dp.parameters.iter().map(|p| p.parameter_code).collect();
     assert_eq!(codes, [1, 2]);
 }
+
+#[test]
+fn self_tests_are_logged() {
+    let mut d = open(&spec("px02smf080"));
+    let entries = |d: &mut SimDevice| log_page(d, 0x10, 0).decoded["entries"].clone();
+    // background short: in progress (0xF), then passed
+    good(&none(&mut d, &[0x1D, 0x20, 0, 0, 0, 0]));
+    assert_eq!(entries(&mut d)[0]["result_code"].as_u64(), Some(0x0F));
+    good(&tur(&mut d)); // background: other commands go on
+    d.clock().advance(Duration::from_secs(31));
+    let e = entries(&mut d);
+    assert_eq!(
+        (
+            e[0]["self_test_code"].as_u64(),
+            e[0]["result_code"].as_u64()
+        ),
+        (Some(1), Some(0))
+    );
+    // extended finds an injected medium error: result 7, first failure LBA, 03/11/00
+    d.inject(sgctl::sim::Fault::MediumError(1234));
+    good(&none(&mut d, &[0x1D, 0x40, 0, 0, 0, 0]));
+    d.clock().advance(Duration::from_secs(121));
+    let e = entries(&mut d);
+    assert_eq!(e[0]["result_code"].as_u64(), Some(7));
+    assert_eq!(e[0]["first_failure_lba"].as_u64(), Some(1234));
+    assert_eq!(
+        (e[0]["sense_key"].as_u64(), e[0]["asc"].as_u64()),
+        (Some(3), Some(0x11))
+    );
+    // foreground extended: blocks, then HARDWARE ERROR 3E/03
+    let c = d
+        .execute(
+            &[0x1D, 0xC0, 0, 0, 0, 0],
+            sgctl::DataBuf::None,
+            Duration::from_secs(600),
+        )
+        .unwrap();
+    assert_eq!(kcq(&c), (4, 0x3E, 0x03));
+    // abort (code 4) and power cycle end a background test with results 1 and 2
+    good(&none(&mut d, &[0x1D, 0x40, 0, 0, 0, 0]));
+    good(&none(&mut d, &[0x1D, 0x80, 0, 0, 0, 0]));
+    good(&none(&mut d, &[0x1D, 0x20, 0, 0, 0, 0]));
+    d.power_cycle();
+    let _ = tur(&mut d);
+    let e = entries(&mut d);
+    assert_eq!(e[0]["result_code"].as_u64(), Some(2));
+    assert_eq!(e[1]["result_code"].as_u64(), Some(1));
+    // SELFTEST=1 with a code, reserved codes: 24/00
+    assert_eq!(kcq(&none(&mut d, &[0x1D, 0x24, 0, 0, 0, 0])), (5, 0x24, 0));
+    assert_eq!(kcq(&none(&mut d, &[0x1D, 0x60, 0, 0, 0, 0])), (5, 0x24, 0));
+    good(&none(&mut d, &[0x1D, 0x04, 0, 0, 0, 0])); // default self-test
+}
+
+#[test]
+fn format_status_page_records_the_last_format() {
+    let mut d = open(&spec("px02smf080"));
+    let f = log_page(&mut d, 0x08, 0).decoded;
+    assert!(f["format_data_out"].is_null(), "{f}");
+    let c = d
+        .execute(
+            &[0x04, 0x10, 0, 0, 0, 0],
+            sgctl::DataBuf::Out(&[0, 0x80, 0, 0]),
+            Duration::from_secs(600),
+        )
+        .unwrap();
+    good(&c);
+    d.clock().advance(Duration::from_secs(600));
+    let f = log_page(&mut d, 0x08, 0).decoded;
+    assert_eq!(f["format_data_out"].as_str(), Some("00800000"), "{f}");
+    assert_eq!(f["power_on_minutes_since_format"].as_u64(), Some(10));
+}

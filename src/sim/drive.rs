@@ -269,6 +269,22 @@ pub struct SelfTestResult {
     pub sense: (u8, u8, u8),
 }
 
+/// A self-test started by SEND DIAGNOSTIC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunningSelfTest {
+    /// SELF-TEST CODE (1/2 background short/extended, 5/6 foreground short/extended).
+    pub code: u8,
+    /// Start, drive clock ns.
+    pub start_ns: u64,
+    /// Duration ns.
+    pub dur_ns: u64,
+}
+
+/// Short self-test duration, seconds.
+pub const SHORT_SELF_TEST_SECS: u64 = 30;
+/// Extended self-test duration, seconds (VPD 0x86 and the Control mode page say 2 minutes).
+pub const EXTENDED_SELF_TEST_SECS: u64 = 120;
+
 /// Injected faults that persist until used up or cleared.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Faults {
@@ -348,6 +364,12 @@ pub struct Drive {
     pub last_format: Option<Vec<u8>>,
     /// Self-test results, most recent first (max 20).
     pub self_tests: Vec<SelfTestResult>,
+    /// Self-test in progress.
+    #[serde(default)]
+    pub self_test: Option<RunningSelfTest>,
+    /// Drive clock at the end of the last successful FORMAT UNIT.
+    #[serde(default)]
+    pub last_format_ns: Option<u64>,
     /// Recent activity (0..), drives the temperature model.
     pub activity: f64,
     /// Clock when `activity` was last updated.
@@ -428,6 +450,8 @@ impl Drive {
             },
             last_format: None,
             self_tests: Vec::new(),
+            self_test: None,
+            last_format_ns: None,
             activity: 0.0,
             activity_ns: 0,
             wear_pe: f64::from(preworn),
@@ -465,7 +489,11 @@ impl Drive {
 
     /// Completes a long operation whose time has come. Returns the sense for a failure.
     pub fn tick(&mut self) -> Option<SimSense> {
-        let op = self.op.as_ref()?;
+        let st = self.finish_self_test();
+        let op = match self.op.as_ref() {
+            Some(op) => op,
+            None => return st,
+        };
         if self.now_ns < op.end_ns() {
             return None;
         }
@@ -474,6 +502,40 @@ impl Drive {
             LongOp::Format { job, .. } => self.finish_format(job),
             LongOp::Sanitize { job, .. } => self.finish_sanitize(job),
         }
+    }
+
+    /// Ends a self-test whose time has come and logs its result (SPC-5 5.x self-test
+    /// operations). An extended self-test reads the whole medium, so it finds injected
+    /// medium errors; a foreground one reports its failure as 3E/03.
+    fn finish_self_test(&mut self) -> Option<SimSense> {
+        let t = self.self_test?;
+        if self.now_ns < t.start_ns.saturating_add(t.dur_ns) {
+            return None;
+        }
+        self.self_test = None;
+        let bad = if t.code == 2 || t.code == 6 {
+            self.faults.medium_errors.iter().next().copied()
+        } else {
+            None
+        };
+        self.log_self_test(SelfTestResult {
+            code: t.code,
+            result: if bad.is_some() { 7 } else { 0 },
+            hours: (self.now_ns / 3_600_000_000_000).min(0xFFFF) as u16,
+            lba: bad.unwrap_or(u64::MAX),
+            sense: if bad.is_some() {
+                (3, 0x11, 0)
+            } else {
+                (0, 0, 0)
+            },
+        });
+        (bad.is_some() && t.code >= 5).then(|| SimSense::new(key::HARDWARE_ERROR, 0x3E, 0x03))
+    }
+
+    /// Adds a self-test result (most recent first, 20 kept).
+    pub fn log_self_test(&mut self, r: SelfTestResult) {
+        self.self_tests.insert(0, r);
+        self.self_tests.truncate(20);
     }
 
     fn finish_format(&mut self, job: FormatJob) -> Option<SimSense> {
@@ -518,6 +580,7 @@ impl Drive {
             self.add_ua(other, 0x2A, 0x09);
         }
         self.last_format = Some(job.param_list);
+        self.last_format_ns = Some(self.now_ns);
         None
     }
 
@@ -576,6 +639,16 @@ impl Drive {
         if let Some(LongOp::Format { .. }) = self.op {
             self.op = None;
             self.format_corrupt = true;
+        }
+        if let Some(t) = self.self_test.take() {
+            // A reset aborts a self-test: result 2 "aborted by some other method".
+            self.log_self_test(SelfTestResult {
+                code: t.code,
+                result: 2,
+                hours: (self.now_ns / 3_600_000_000_000).min(0xFFFF) as u16,
+                lba: u64::MAX,
+                sense: (0, 0, 0),
+            });
         }
         self.pending = None;
         self.deferred = None;

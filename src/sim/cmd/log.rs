@@ -22,7 +22,7 @@ pub fn log_pages(p: &Profile) -> Vec<u8> {
         vec![0x00, 0x0D, 0x10, 0x11, 0x2F]
     } else {
         vec![
-            0x00, 0x02, 0x03, 0x05, 0x06, 0x0D, 0x0E, 0x10, 0x11, 0x15, 0x18, 0x19, 0x2F,
+            0x00, 0x02, 0x03, 0x05, 0x06, 0x08, 0x0D, 0x0E, 0x10, 0x11, 0x15, 0x18, 0x19, 0x2F,
         ]
     }
 }
@@ -90,22 +90,56 @@ fn page_params(p: &Profile, d: &Drive, page: u8, cumulative: bool) -> Vec<(u16, 
                 ),
             ]
         }
-        // SPC-5 7.3.19: 20 self-test result parameters 0001-0014, 0x10 bytes each.
-        0x10 => (1..=20u16)
-            .map(|code| {
-                let mut v = [0u8; 16];
-                if let Some(t) = d.self_tests.get(usize::from(code - 1)) {
-                    v[0] = (t.code << 5) | (t.result & 0x0F);
-                    v[1] = 0; // self-test number
-                    v[2..4].copy_from_slice(&t.hours.to_be_bytes());
-                    v[4..12].copy_from_slice(&t.lba.to_be_bytes());
-                    v[12] = t.sense.0 & 0x0F;
-                    v[13] = t.sense.1;
-                    v[14] = t.sense.2;
+        // SPC-5 7.3.19: 20 self-test result parameters 0001-0014, 0x10 bytes each, most
+        // recent first; a running self-test is the first entry with result 0xF.
+        0x10 => {
+            let mut entries: Vec<crate::sim::drive::SelfTestResult> = Vec::new();
+            if let Some(t) = d.self_test {
+                entries.push(crate::sim::drive::SelfTestResult {
+                    code: t.code,
+                    result: 0x0F,
+                    hours: (d.now_ns / 3_600_000_000_000).min(0xFFFF) as u16,
+                    lba: u64::MAX,
+                    sense: (0, 0, 0),
+                });
+            }
+            entries.extend(d.self_tests.iter().copied());
+            (1..=20u16)
+                .map(|code| {
+                    let mut v = [0u8; 16];
+                    if let Some(t) = entries.get(usize::from(code - 1)) {
+                        v[0] = (t.code << 5) | (t.result & 0x0F);
+                        v[1] = 0; // self-test number
+                        v[2..4].copy_from_slice(&t.hours.to_be_bytes());
+                        v[4..12].copy_from_slice(&t.lba.to_be_bytes());
+                        v[12] = t.sense.0 & 0x0F;
+                        v[13] = t.sense.1;
+                        v[14] = t.sense.2;
+                    }
+                    (code, param(code, BINARY, &v))
+                })
+                .collect()
+        }
+        // SBC-4 6.4.5 Format Status: 0000 the last FORMAT UNIT parameter list, 0001 grown
+        // defects during certification, 0002 blocks reassigned during format, 0003 new blocks
+        // reassigned, 0004 power-on minutes since format; all-FF while no format happened.
+        0x08 => {
+            let (fdo, counters, since) = match (&d.last_format, d.last_format_ns) {
+                (Some(pl), Some(t)) => {
+                    let m = d.now_ns.saturating_sub(t) / 60_000_000_000;
+                    (pl.clone(), 0u32, (m.min(u64::from(u32::MAX - 1))) as u32)
                 }
-                (code, param(code, BINARY, &v))
-            })
-            .collect(),
+                _ => (vec![0xFF; 4], u32::MAX, u32::MAX),
+            };
+            let fdo = if fdo.is_empty() { vec![0u8; 4] } else { fdo };
+            vec![
+                (0, param(0, BINARY, &fdo)),
+                (1, param(1, COUNTER, &counters.to_be_bytes())),
+                (2, param(2, COUNTER, &counters.to_be_bytes())),
+                (3, param(3, COUNTER, &counters.to_be_bytes())),
+                (4, param(4, COUNTER, &since.to_be_bytes())),
+            ]
+        }
         // SBC-4 6.4.12: 0001 PERCENTAGE USED ENDURANCE INDICATOR at byte 7.
         0x11 => vec![(1, param(1, BINARY, &[0, 0, 0, d.endurance_used(p)]))],
         // SBC-4 6.4.2: 0000 status: 4-7 power-on minutes, 9 BMS status, 10-11 scans

@@ -3,6 +3,7 @@
 //! rejects any bit outside it), timeouts, processing flags and handler.
 
 pub mod capacity;
+pub mod diag;
 pub mod format;
 pub mod inquiry;
 pub mod log;
@@ -269,6 +270,17 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: quick,
         flags: QUERY,
         handler: mode::mode_sense,
+    },
+    CmdDef {
+        opcode: 0x1D,
+        sa: None,
+        name: "SEND DIAGNOSTIC",
+        len: 6,
+        usage: |_| vec![0x1D, 0xF7, 0, 0xFF, 0xFF, C],
+        supported: always,
+        timeouts: diag::timeouts,
+        flags: MEDIUM,
+        handler: diag::send_diagnostic,
     },
     CmdDef {
         opcode: 0x25,
