@@ -372,3 +372,78 @@ fn published_real_drives() {
     assert!(vendor_specific.starts_with("SK hynix SC311 SATA 256GB"));
     assert!(vendor_specific.trim_end().ends_with("MJ78N707311609142"));
 }
+
+#[test]
+fn sg3_utils_mirror_files() {
+    // Real Seagate SAS disk.
+    let VpdPage::DeviceIdentification(di) = page("sg3_utils_inhex/vpd_dev_id.hex") else {
+        panic!()
+    };
+    assert_eq!(di.lu_name().as_deref(), Some("0x5000c5003011cb2b"));
+    assert_eq!(di.target_port_naa().as_deref(), Some("0x5000c5003011cb29"));
+    assert_eq!(di.relative_target_port(), Some(1));
+    assert!(di
+        .designators
+        .iter()
+        .any(|d| d.association == Association::TargetDevice
+            && d.code_set == 3
+            && d.designator
+                == Designator::ScsiName {
+                    name: "naa.5000C5003011CB28".into()
+                }));
+    assert!(di.designators.iter().any(|d| matches!(
+        &d.designator,
+        Designator::Naa {
+            naa: 5,
+            ieee_company_id: Some(0x000c50),
+            vendor_specific_id: Some(0x03011cb2b),
+            ..
+        }
+    )));
+    let VpdPage::LogicalBlockProvisioning(lb) = page("sg3_utils_inhex/vpd_lbpv.hex") else {
+        panic!()
+    };
+    assert!(lb.dp);
+    assert!(
+        matches!(&lb.provisioning_group.as_ref().unwrap().designator,
+        Designator::Naa { value, .. } if value == "0x5122334455667788")
+    );
+    let i = inquiry::parse(&fx("sg3_utils_inhex/inq_standard.hex")).unwrap();
+    assert_eq!(i.product_identification, "scsi_debug");
+    assert_eq!(i.version, 7);
+    assert!(i.multip && i.cmdque && !i.protect);
+    assert_eq!(i.version_descriptors, vec![0x00c0, 0x05c0, 0x0600, 0x2100]);
+    let all = rsoc::parse_all(&fx("sg3_utils_inhex/opcodes.hex")).unwrap();
+    assert_eq!(all.commands.len(), 0x1a0 / 8);
+    assert!(all
+        .commands
+        .iter()
+        .any(|c| c.opcode == 0x7f && c.service_action == Some(9) && c.cdb_length == 32));
+    let m = mode::parse(&fx("sg3_utils_inhex/modes_sdeb.hex"), HeaderKind::Ten).unwrap();
+    assert_eq!(m.header.mode_data_length, 0xee);
+    assert_eq!(m.pages.len(), 9);
+    let phy = m
+        .pages
+        .iter()
+        .find_map(|p| match &p.data {
+            PageData::SasPhyControl(x) => Some(x),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(phy.phys[1].sas_address, "0x32222220000007cf");
+    assert_eq!(phy.phys[1].attached_sas_address, "0x3111111000000001");
+    assert_eq!(phy.phys[1].negotiated_logical_link_rate, 9, "3 Gbit/s");
+    let r = read_capacity::parse16(&fx("sg3_utils_inhex/readcap_zbc.hex")).unwrap();
+    assert_eq!(r.lba_count, 0x9_1860_0000);
+    assert_eq!((r.block_len, r.physical_block_len), (512, 4096));
+    let s = request_sense::parse(&fx("sg3_utils_inhex/descriptor_sense.hex")).unwrap();
+    assert!(s.descriptor_format);
+    assert_eq!(
+        (s.key, s.asc, s.ascq),
+        (SenseKey::RecoveredError, 0x03, 0x02)
+    );
+    assert_eq!(s.information, Some(0x1122_3344_5566_77bb));
+    assert_eq!(s.command_specific, Some(0x3344_5566_77bb_ccff));
+    assert_eq!(s.fru, 0x45);
+    assert!(s.ili);
+}
