@@ -17,7 +17,8 @@
 //! fast, and commands take their service time; virtual: time moves only by command service
 //! times and [`SimClock::advance`], nothing sleeps), `port=1|2`, `dsense=1`, and faults
 //! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `fail_format=1`, `fail_sanitize=1`,
-//! `substitute_block=N`.
+//! `substitute_block=N`, `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
+//! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
 pub mod cmd;
 pub mod drive;
@@ -59,6 +60,11 @@ pub enum Fault {
     /// The next FORMAT UNIT silently picks this logical block length instead of the
     /// requested one (reports success; only READ CAPACITY shows it).
     SubstituteBlockLength(u32),
+    /// TCG: the next `n` StartSession calls answer SP_BUSY (another host holds the SP).
+    TcgSpBusy(u32),
+    /// TCG: the next method inside a session times out; the TPer closes the session
+    /// (`SMUID.CloseSession`) instead of answering.
+    TcgSessionTimeout,
     /// Remove all pending faults.
     Clear,
 }
@@ -347,7 +353,22 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
         Fault::FailFormat => d.faults.fail_format = true,
         Fault::FailSanitize => d.faults.fail_sanitize = true,
         Fault::SubstituteBlockLength(lb) => d.faults.substitute_lb_len = Some(lb),
-        Fault::Clear => d.faults = Default::default(),
+        Fault::TcgSpBusy(n) => {
+            if let Some(t) = d.sed.tper.as_mut() {
+                t.faults.sp_busy = t.faults.sp_busy.saturating_add(n);
+            }
+        }
+        Fault::TcgSessionTimeout => {
+            if let Some(t) = d.sed.tper.as_mut() {
+                t.faults.session_timeout = true;
+            }
+        }
+        Fault::Clear => {
+            d.faults = Default::default();
+            if let Some(t) = d.sed.tper.as_mut() {
+                t.faults = Default::default();
+            }
+        }
     }
 }
 
@@ -417,7 +438,8 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
 }
 
 const KEYS: &str = "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, \
-                    busy, timeout, medium_error, fail_format, fail_sanitize, substitute_block";
+                    busy, timeout, medium_error, fail_format, fail_sanitize, substitute_block, \
+                    tcg_sp_busy, tcg_session_timeout";
 
 /// Splits `PROFILE?k=v&k=v` and validates the options.
 pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
@@ -498,6 +520,8 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
             "dsense" => o.dsense = Some(flag(v)?),
             "busy" => o.faults.push(Fault::Busy(num(v)?.min(1 << 20) as u32)),
             "timeout" => o.faults.push(Fault::Timeout(num(v)?.min(1 << 20) as u32)),
+            "tcg_sp_busy" => o.faults.push(Fault::TcgSpBusy(num(v)?.min(1 << 20) as u32)),
+            "tcg_session_timeout" => o.faults.push(Fault::TcgSessionTimeout),
             "medium_error" => {
                 for l in v.split(',') {
                     o.faults.push(Fault::MediumError(num(l)?));

@@ -44,6 +44,8 @@ pub fn sanitize(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     if !len_ok {
         return Err(SimSense::invalid_cdb(7, None));
     }
+    // A locked SED refuses to be sanitized (src/sim/tcg).
+    ctx.sh.d.sed.check_destructive()?;
     if sa == 0x1F {
         // EXIT FAILURE MODE: only after a sanitize that failed with AUSE=1 (T10-REF 2015).
         return match ctx.sh.d.sanitize_failed {

@@ -73,6 +73,17 @@ impl SedState {
         }
     }
 
+    /// FORMAT UNIT / SANITIZE while a band is locked: DATA PROTECT 20/02 ACCESS DENIED - NO
+    /// ACCESS RIGHTS, what array-locked SEDs answer (peers.md §2 "Array firmware blocks
+    /// FORMAT/SANITIZE with DATA PROTECT Access denied"; openSeaChest maps 7/20/02 to "make
+    /// sure security has unlocked"). A PSID revert or unlocking every band clears it.
+    pub fn check_destructive(&self) -> Result<(), SimSense> {
+        if self.any_locked() {
+            return Err(SimSense::new(key::DATA_PROTECT, 0x20, 0x02));
+        }
+        Ok(())
+    }
+
     /// SANITIZE CRYPTOGRAPHIC ERASE: new media keys everywhere.
     pub fn crypto_erase(&mut self) {
         self.sanitize_generation = self.sanitize_generation.wrapping_add(1);

@@ -1,0 +1,481 @@
+//! `sgctl tcg ...` end to end against the virtual drive (`sim:` with a state file, one process
+//! per command as an admin would run them), plus in-process checks of the data path
+//! (DATA PROTECT on locked bands, new key after erase) through the same SimDevice.
+
+use sgctl::scsi::read_write::{read16, write16, RwFlags};
+use sgctl::sense::{Sense, SenseKey};
+use sgctl::sim::tcg::tper::psid_for;
+use sgctl::transport::{check, DataBuf, Transport};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_sgctl");
+const PIN: &str = "Zq7-Known-Test-PIN-4242";
+
+struct Env {
+    dir: tempfile::TempDir,
+    addr: String,
+    serial: String,
+    psid: String,
+}
+
+impl Env {
+    fn new(profile: &str, serial: &str) -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("drive.json");
+        let addr = format!(
+            "sim:{profile}?state={}&serial={serial}&capacity_gib=1",
+            state.display()
+        );
+        std::fs::write(dir.path().join("pin"), format!("{PIN}\n")).unwrap();
+        std::fs::write(dir.path().join("wrong"), "not-the-pin\n").unwrap();
+        Env {
+            dir,
+            addr,
+            serial: serial.into(),
+            psid: String::from_utf8(psid_for(serial)).unwrap(),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        let out = Command::new(BIN)
+            .args(args)
+            .env("SGCTL_AUDIT_LOG", self.path("audit.jsonl"))
+            .env("TEST_PIN_VAR", PIN)
+            .env("SGCTL_TEST_PSID", &self.psid)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_no_secret(&out, args);
+        out
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "sgctl {args:?} failed: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn json(&self, args: &[&str]) -> serde_json::Value {
+        let mut a = vec!["--json"];
+        a.extend_from_slice(args);
+        serde_json::from_str(&self.ok(&a)).unwrap()
+    }
+
+    fn pin_file(&self) -> String {
+        self.path("pin").display().to_string()
+    }
+
+    fn dev(&self) -> sgctl::sim::SimDevice {
+        sgctl::sim::open(self.addr.strip_prefix("sim:").unwrap()).unwrap()
+    }
+}
+
+/// The PIN never shows up in anything sgctl prints, in clear or hex.
+fn assert_no_secret(out: &Output, args: &[&str]) {
+    let hex: String = PIN.bytes().map(|b| format!("{b:02x}")).collect();
+    let spaced: String = PIN
+        .bytes()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    for (name, s) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        let s = String::from_utf8_lossy(s).to_lowercase();
+        for needle in [
+            PIN.to_lowercase(),
+            hex.clone(),
+            spaced.clone(),
+            "known-test".into(),
+        ] {
+            assert!(
+                !s.contains(&needle),
+                "{name} of sgctl {args:?} contains the PIN ({needle}):\n{s}"
+            );
+        }
+    }
+}
+
+fn read_block(d: &mut dyn Transport, lba: u64) -> Result<Vec<u8>, Sense> {
+    // The first command after a power cycle gets UNIT ATTENTION 29/00: retry once.
+    match read_once(d, lba) {
+        Err(s) if s.key == SenseKey::UnitAttention => read_once(d, lba),
+        r => r,
+    }
+}
+
+fn read_once(d: &mut dyn Transport, lba: u64) -> Result<Vec<u8>, Sense> {
+    let mut buf = vec![0u8; 512];
+    let c = d
+        .execute(
+            &read16(lba, 1, RwFlags::default()),
+            DataBuf::In(&mut buf),
+            Duration::from_secs(5),
+        )
+        .unwrap();
+    match check(&c) {
+        Ok(()) => Ok(buf),
+        Err(e) => Err(e.sense().cloned().expect("sense")),
+    }
+}
+
+fn write_block(d: &mut dyn Transport, lba: u64, fill: u8) -> Result<(), Sense> {
+    let buf = vec![fill; 512];
+    let c = d
+        .execute(
+            &write16(lba, 1, RwFlags::default()),
+            DataBuf::Out(&buf),
+            Duration::from_secs(5),
+        )
+        .unwrap();
+    check(&c).map_err(|e| e.sense().cloned().expect("sense"))
+}
+
+fn is_locked_sense(s: &Sense) -> bool {
+    s.key == SenseKey::DataProtect && s.asc == 0x74 && s.ascq == 0x71
+}
+
+#[test]
+fn discover_enterprise_and_not_tcg() {
+    let e = Env::new("px02smf080", "TCGD0001");
+    let j = e.json(&["tcg", "discover", &e.addr]);
+    assert_eq!(j["data"]["ssc"], "Enterprise SSC");
+    assert_eq!(
+        j["data"]["security_protocols"],
+        serde_json::json!([0, 1, 2])
+    );
+    let feats = j["data"]["level0"]["features"].as_array().unwrap();
+    assert!(feats
+        .iter()
+        .any(|f| f["feature"] == "ssc" && f["base_comid"] == 0x07FE));
+    let text = e.ok(&["tcg", "discover", &e.addr]);
+    assert!(text.contains("Enterprise SSC: base_comid=0x07fe"), "{text}");
+
+    let plain = Env::new("px03snf080", "PLAIN001");
+    let out = plain.run(&["tcg", "status", &plain.addr]);
+    assert_eq!(out.status.code(), Some(7), "unsupported");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a TCG drive"), "{err}");
+}
+
+#[test]
+fn ownership_bands_lock_erase_with_data_path() {
+    let e = Env::new("px02smf080", "TCGE0001");
+    let pf = e.pin_file();
+    // Factory drive: bands readable, nothing locked.
+    let j = e.json(&["tcg", "status", &e.addr, "--check-ownership"]);
+    assert_eq!(j["data"]["sid_is_msid"], true);
+    assert_eq!(j["data"]["bands"].as_array().unwrap().len(), 16);
+    // Write something in what will be band 1.
+    {
+        let mut d = e.dev();
+        write_block(&mut d, 100, 0xAB).unwrap();
+    }
+    let j = e.json(&["tcg", "take-ownership", &e.addr, "--new-pin-file", &pf]);
+    assert_eq!(j["data"]["authorities"][0], "SID");
+    let j = e.json(&["tcg", "status", &e.addr, "--check-ownership"]);
+    assert_eq!(j["data"]["sid_is_msid"], false);
+    // Band 1 = LBA 64..64+1024, locking enabled, relock at power cycle.
+    e.ok(&[
+        "tcg",
+        "configure-band",
+        &e.addr,
+        "--band",
+        "1",
+        "--start",
+        "64",
+        "--length",
+        "1024",
+        "--lock-enabled",
+        "--lock-on-reset",
+        "--pin-file",
+        &pf,
+    ]);
+    e.ok(&[
+        "tcg",
+        "lock",
+        &e.addr,
+        "--band",
+        "1",
+        "--pin-env",
+        "TEST_PIN_VAR",
+    ]);
+    {
+        let mut d = e.dev();
+        let s = read_block(&mut d, 100).unwrap_err();
+        assert!(is_locked_sense(&s), "{s:?}");
+        assert!(is_locked_sense(&write_block(&mut d, 100, 1).unwrap_err()));
+        // Outside the band: fine.
+        read_block(&mut d, 10).unwrap();
+    }
+    let j = e.json(&["tcg", "bands", &e.addr]);
+    assert_eq!(j["data"][1]["read_locked"], true);
+    assert_eq!(j["data"][1]["range_start"], 64);
+    // Wrong PIN: refused, nothing changes, the message names the authority only.
+    let out = e.run(&[
+        "tcg",
+        "unlock",
+        &e.addr,
+        "--band",
+        "1",
+        "--pin-file",
+        &e.path("wrong").display().to_string(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("wrong PIN for BandMaster1"), "{err}");
+    e.ok(&["tcg", "unlock", &e.addr, "--band", "1", "--pin-file", &pf]);
+    let before = {
+        let mut d = e.dev();
+        read_block(&mut d, 100).unwrap()
+    };
+    assert_eq!(before, vec![0xAB; 512]);
+    // Relock, power cycle keeps it locked (LockOnReset), erase unlocks and rekeys.
+    e.ok(&["tcg", "lock", &e.addr, "--band", "1", "--pin-file", &pf]);
+    e.dev().power_cycle();
+    assert!(is_locked_sense(&read_block(&mut e.dev(), 100).unwrap_err()));
+    // Dry run: nothing changes.
+    let j = e.json(&[
+        "tcg",
+        "erase",
+        &e.addr,
+        "--band",
+        "1",
+        "--pin-file",
+        &pf,
+        "--dry-run",
+    ]);
+    assert_eq!(j["data"]["drives"][0]["outcome"], "dry_run", "{j}");
+    assert!(is_locked_sense(&read_block(&mut e.dev(), 100).unwrap_err()));
+    // Without a confirmation and without a terminal: refused.
+    let out = e.run(&["tcg", "erase", &e.addr, "--band", "1", "--pin-file", &pf]);
+    assert_eq!(
+        out.status.code(),
+        Some(6),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let cert = e.path("cert.json");
+    let j = e.json(&[
+        "tcg",
+        "erase",
+        &e.addr,
+        "--band",
+        "1",
+        "--pin-file",
+        &pf,
+        "--confirm",
+        &e.serial,
+        "--certificate",
+        &cert.display().to_string(),
+    ]);
+    let rec = &j["data"]["drives"][0];
+    assert_eq!(rec["outcome"], "success", "{j}");
+    assert_eq!(
+        rec["method"],
+        "TCG CRYPTOGRAPHIC ERASE (Enterprise SSC Erase)"
+    );
+    assert_eq!(rec["nist_sp_800_88_category"], "purge");
+    let after = read_block(&mut e.dev(), 100).unwrap();
+    assert_ne!(after, before, "erased band must not read back the old data");
+    // BandMaster1 is back to the MSID.
+    e.ok(&["tcg", "lock", &e.addr, "--band", "1", "--msid"]);
+    // Audit log and certificate exist and carry no PIN.
+    let audit = std::fs::read_to_string(e.path("audit.jsonl")).unwrap();
+    assert!(audit.contains("tcg-erase") && !audit.contains(PIN));
+    let c = std::fs::read_to_string(&cert).unwrap();
+    assert!(c.contains("TCG CRYPTOGRAPHIC ERASE") && !c.contains(PIN));
+}
+
+#[test]
+fn lockout_after_wrong_pins_until_power_cycle() {
+    let e = Env::new("px02smf080", "TCGL0001");
+    let wrong = e.path("wrong").display().to_string();
+    for _ in 0..5 {
+        let out = e.run(&["tcg", "lock", &e.addr, "--band", "0", "--pin-file", &wrong]);
+        assert!(!out.status.success());
+    }
+    let out = e.run(&["tcg", "lock", &e.addr, "--band", "0", "--msid"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("AUTHORITY_LOCKED_OUT"), "{err}");
+    e.dev().power_cycle();
+    e.ok(&["tcg", "lock", &e.addr, "--band", "0", "--msid"]);
+    e.ok(&["tcg", "unlock", &e.addr, "--band", "0", "--msid"]);
+}
+
+#[test]
+fn pins_never_from_argv() {
+    let e = Env::new("px02smf080", "TCGA0001");
+    let out = e.run(&["tcg", "lock", &e.addr, "--band", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("never taken from the command line"));
+    // There is no option that takes a PIN value.
+    let out = Command::new(BIN)
+        .args(["tcg", "lock", &e.addr, "--pin", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn traces_and_json_never_show_the_pin() {
+    let e = Env::new("px02smf080", "TCGV0001");
+    let pf = e.pin_file();
+    // -vvv dumps every data buffer except SECURITY PROTOCOL OUT payloads.
+    e.ok(&[
+        "-vvv",
+        "tcg",
+        "take-ownership",
+        &e.addr,
+        "--new-pin-file",
+        &pf,
+    ]);
+    e.ok(&[
+        "-vvv",
+        "--json",
+        "tcg",
+        "lock",
+        &e.addr,
+        "--band",
+        "2",
+        "--pin-file",
+        &pf,
+    ]);
+    e.ok(&["-vvv", "tcg", "bands", &e.addr, "--pin-file", &pf]);
+    let out = e.run(&["-vvv", "tcg", "unlock", &e.addr, "--band", "2", "--msid"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn ex_array_drive_needs_psid_revert_before_format() {
+    let e = Env::new("exarray", "EXA00001");
+    // Shipped locked: reads fail with DATA PROTECT, Level 0 says locked.
+    assert!(is_locked_sense(&read_block(&mut e.dev(), 0).unwrap_err()));
+    let j = e.json(&["tcg", "status", &e.addr]);
+    assert_eq!(j["data"]["locked"], true);
+    // FORMAT UNIT is refused while the array's lock holds.
+    let out = e.run(&[
+        "format",
+        &e.addr,
+        "--fast",
+        "--block-size",
+        "512",
+        "--confirm",
+        &e.serial,
+        "--poll-interval",
+        "1",
+    ]);
+    assert!(!out.status.success(), "format of a locked drive must fail");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("Access denied"), "{text}");
+    // The MSID does not open it.
+    let out = e.run(&["tcg", "unlock", &e.addr, "--band", "0", "--msid"]);
+    assert!(!out.status.success());
+    // A wrong PSID is refused and not echoed.
+    std::fs::write(e.path("badpsid"), "QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ").unwrap();
+    let out = e.run(&[
+        "tcg",
+        "revert",
+        &e.addr,
+        "--psid-file",
+        &e.path("badpsid").display().to_string(),
+        "--confirm",
+        &e.serial,
+    ]);
+    assert!(!out.status.success());
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("QQQQ"));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("QQQQ"));
+    let out = e.run(&[
+        "--json",
+        "tcg",
+        "revert",
+        &e.addr,
+        "--psid-env",
+        "SGCTL_TEST_PSID",
+        "--confirm",
+        &e.serial,
+    ]);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains(&e.psid), "the PSID leaked: {text}");
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        j["data"]["drives"][0]["method"],
+        "TCG PSID REVERT (cryptographic erase of all bands)"
+    );
+    assert_eq!(j["data"]["drives"][0]["after"]["locked"], false);
+    read_block(&mut e.dev(), 0).unwrap();
+    // Now the format goes through.
+    e.ok(&[
+        "format",
+        &e.addr,
+        "--fast",
+        "--block-size",
+        "512",
+        "--confirm",
+        &e.serial,
+        "--poll-interval",
+        "1",
+    ]);
+}
+
+#[test]
+fn sp_busy_and_session_timeout_faults() {
+    let e = Env::new("px02smf080", "TCGF0001");
+    let busy = format!("{}&tcg_sp_busy=1", e.addr);
+    let out = e.run(&["tcg", "bands", &busy]);
+    assert_eq!(
+        out.status.code(),
+        Some(5),
+        "method failure is a check failure"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("SP_BUSY") && err.contains("power-cycle"),
+        "{err}"
+    );
+    let to = format!("{}&tcg_session_timeout=1", e.addr);
+    let out = e.run(&["tcg", "lock", &to, "--band", "0", "--msid"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("closed the session"), "{err}");
+    // Without the faults the same commands work.
+    e.ok(&["tcg", "lock", &e.addr, "--band", "0", "--msid"]);
+    e.ok(&["tcg", "unlock", &e.addr, "--band", "0", "--msid"]);
+}
+
+#[test]
+fn in_process_faults_through_sim_device() {
+    use sgctl::sim::Fault;
+    use sgctl::tcg::enterprise;
+    use sgctl::tcg::session::Tper;
+    let mut d = sgctl::sim::open("px02smf080?serial=INPROC01&capacity_gib=1").unwrap();
+    d.inject(Fault::TcgSpBusy(2));
+    let dev2 = d.port(1);
+    {
+        let mut h = Tper::open(&mut d).unwrap();
+        for _ in 0..2 {
+            let e = enterprise::read_msid(&mut h).unwrap_err();
+            assert_eq!(e.method_status(), Some(sgctl::tcg::MethodStatus::SpBusy));
+        }
+        enterprise::read_msid(&mut h).unwrap();
+    }
+    dev2.inject(Fault::TcgSessionTimeout);
+    let mut h = Tper::open(&mut d).unwrap();
+    assert!(matches!(
+        enterprise::read_msid(&mut h).unwrap_err(),
+        sgctl::tcg::TcgError::SessionClosed
+    ));
+    enterprise::read_msid(&mut h).unwrap();
+}
