@@ -242,6 +242,14 @@ fn faults_busy_timeout_medium_error_unit_attention() {
     let c = tur(&mut d);
     assert_eq!((c.status, c.sense.len()), (0x08, 0));
     good(&tur(&mut d));
+    d.inject(sgctl::sim::Fault::Disconnect(1));
+    assert_eq!(tur(&mut d).host_status, 0x01);
+    // transfers beyond the HBA's max_hw_sectors never reach the device: EIO
+    let mut huge = vec![0u8; (32 << 20) + 512];
+    let e = d
+        .execute(&[0x12, 0, 0, 0, 36, 0], sgctl::DataBuf::In(&mut huge), T)
+        .unwrap_err();
+    assert!(e.to_string().contains("EIO"), "{e}");
     d.inject(sgctl::sim::Fault::Timeout(1));
     let c = tur(&mut d);
     assert_eq!(c.host_status, 0x03);
@@ -318,10 +326,15 @@ fn state_persists_across_opens() {
     assert_eq!(b[512 + 100], 1);
     let (_, serial) = din(&mut d, &[0x12, 1, 0x80, 0, 255, 0], 255);
     assert_eq!(&serial[4..], b"ABC123");
+    // while it is open, a second process (here: a second open) is kept off the state file
+    let busy = sgctl::sim::open(&spec).unwrap_err().to_string();
+    assert!(busy.contains("in use"), "{busy}");
+    drop(d);
     // a different serial on an existing state file is refused
-    assert!(
-        sgctl::sim::open(&format!("px02smf080?serial=OTHER&state={}", path.display())).is_err()
-    );
+    let e = sgctl::sim::open(&format!("px02smf080?serial=OTHER&state={}", path.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("serial ABC123"), "{e}");
     assert!(sgctl::sim::open("nosuchdrive").is_err());
     assert!(sgctl::sim::open("px02smf080?bogus=1").is_err());
 }

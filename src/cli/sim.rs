@@ -54,6 +54,9 @@ pub struct FaultArgs {
     /// The next N commands get BUSY status.
     #[arg(long, value_name = "N")]
     pub busy: Option<u32>,
+    /// The next N commands fail with DID_NO_CONNECT (path lost).
+    #[arg(long, value_name = "N")]
+    pub disconnect: Option<u32>,
     /// Reads of LBA fail with MEDIUM ERROR 11/00 until it is rewritten (repeatable).
     #[arg(long, value_name = "LBA")]
     pub medium_error: Vec<u64>,
@@ -193,6 +196,10 @@ fn fault(ctx: &mut Ctx, a: FaultArgs) -> anyhow::Result<Report> {
     if let Some(n) = a.busy {
         dev.inject(Fault::Busy(n));
         done.push(format!("busy x{n}"));
+    }
+    if let Some(n) = a.disconnect {
+        dev.inject(Fault::Disconnect(n));
+        done.push(format!("disconnect x{n}"));
     }
     for l in &a.medium_error {
         dev.inject(Fault::MediumError(*l));

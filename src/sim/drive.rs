@@ -292,6 +292,9 @@ pub struct Faults {
     pub busy: u32,
     /// Next N commands time out (DID_TIME_OUT, followed by an LU reset from error handling).
     pub timeout: u32,
+    /// Next N commands fail with DID_NO_CONNECT.
+    #[serde(default)]
+    pub disconnect: u32,
     /// LBAs whose reads fail with MEDIUM ERROR 11/00 until rewritten.
     pub medium_errors: BTreeSet<u64>,
     /// The next FORMAT UNIT fails (31/01, then 31/00).

@@ -51,6 +51,8 @@ pub enum Fault {
     Timeout(u32),
     /// The next `n` commands get BUSY status.
     Busy(u32),
+    /// The next `n` commands fail with DID_NO_CONNECT (the path or drive went away).
+    Disconnect(u32),
     /// Reads of this LBA fail with MEDIUM ERROR 11/00 until it is rewritten.
     MediumError(u64),
     /// The next FORMAT UNIT fails (MEDIUM ERROR 31/01, then 31/00 until reformatted).
@@ -89,9 +91,48 @@ pub(crate) struct Shared {
     pub trace: Vec<Vec<u8>>,
     pub address: String,
     pub medium: medium::Medium,
+    /// Exclusive lock on `STATE.lock` while the drive is open (one process per state file).
+    _lock: Option<nix::fcntl::Flock<std::fs::File>>,
+    /// Wall time of the last save (state-file drives are saved every few seconds of use).
+    last_save: Instant,
 }
 
 const TRACE_MAX: usize = 4096;
+/// The emulated HBA's largest transfer (`max_hw_sectors_kb` = 32768).
+pub const MAX_HW_BYTES: usize = 32 << 20;
+/// How often a state-file drive in use is written back.
+const SAVE_EVERY: Duration = Duration::from_secs(5);
+
+/// Takes the lock that keeps a second process off a state file (two writers would lose each
+/// other's changes). Waits up to 3 s for a process that is just finishing.
+fn lock_state(spec: &str, path: &std::path::Path) -> Result<nix::fcntl::Flock<std::fs::File>> {
+    use nix::fcntl::{Flock, FlockArg};
+    let lock_path = path.with_extension("lock");
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let f = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| Error::io(format!("opening {}", lock_path.display()), e))?;
+        match Flock::lock(f, FlockArg::LockExclusiveNonblock) {
+            Ok(l) => return Ok(l),
+            Err((_, nix::errno::Errno::EWOULDBLOCK)) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err((_, e)) => {
+                return Err(bad(
+                    spec,
+                    format!(
+                        "state file {} is in use by another process ({e})",
+                        path.display()
+                    ),
+                ))
+            }
+        }
+    }
+}
 
 impl Shared {
     /// Brings the drive clock up to date (real mode) and completes due operations.
@@ -126,10 +167,19 @@ impl Shared {
         self.complete_due();
     }
 
+    /// Saves the state file if the last save is more than [`SAVE_EVERY`] ago (long-running
+    /// users such as `sgctl sim serve` keep their drive on disk without waiting for exit).
+    pub fn save_if_due(&mut self) {
+        if self.state_path.is_some() && self.last_save.elapsed() >= SAVE_EVERY {
+            let _ = self.save();
+        }
+    }
+
     fn save(&mut self) -> Result<()> {
         let Some(path) = self.state_path.clone() else {
             return Ok(());
         };
+        self.last_save = Instant::now();
         self.sync();
         self.d.saved_unix_ns = unix_ns();
         let json = serde_json::to_vec(&self.d).map_err(|e| {
@@ -347,6 +397,7 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
         Fault::LuReset => d.lu_reset(),
         Fault::Timeout(n) => d.faults.timeout = d.faults.timeout.saturating_add(n),
         Fault::Busy(n) => d.faults.busy = d.faults.busy.saturating_add(n),
+        Fault::Disconnect(n) => d.faults.disconnect = d.faults.disconnect.saturating_add(n),
         Fault::MediumError(lba) => {
             d.faults.medium_errors.insert(lba);
         }
@@ -394,6 +445,15 @@ impl Transport for SimDevice {
                     nix::errno::Errno::EINVAL
                 },
                 hint: None,
+            });
+        }
+        // Larger than the block layer's max_hw_sectors: EIO before anything is sent (§A.3).
+        if data.len() > MAX_HW_BYTES {
+            return Err(Error::Os {
+                op: "SG_IO",
+                path: self.address(),
+                errno: nix::errno::Errno::EIO,
+                hint: Some("transfer larger than the HBA's max_hw_sectors"),
             });
         }
         Ok(target::execute(&self.shared, self.port, cdb, data, timeout))
@@ -519,6 +579,9 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
             }
             "dsense" => o.dsense = Some(flag(v)?),
             "busy" => o.faults.push(Fault::Busy(num(v)?.min(1 << 20) as u32)),
+            "disconnect" => o
+                .faults
+                .push(Fault::Disconnect(num(v)?.min(1 << 20) as u32)),
             "timeout" => o.faults.push(Fault::Timeout(num(v)?.min(1 << 20) as u32)),
             "tcg_sp_busy" => o.faults.push(Fault::TcgSpBusy(num(v)?.min(1 << 20) as u32)),
             "tcg_session_timeout" => o.faults.push(Fault::TcgSessionTimeout),
@@ -553,6 +616,10 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
 /// Opens a virtual drive from a `sim:` spec (without the `sim:` prefix).
 pub fn open(spec: &str) -> Result<SimDevice> {
     let (p, o) = parse_spec(spec)?;
+    let lock = match &o.state {
+        Some(path) => Some(lock_state(spec, path)?),
+        None => None,
+    };
     let mut loaded = false;
     let d = match &o.state {
         Some(path) if path.exists() => {
@@ -602,6 +669,8 @@ pub fn open(spec: &str) -> Result<SimDevice> {
         trace: Vec::new(),
         address: format!("sim:{spec}"),
         medium: medium::Medium::default(),
+        _lock: lock,
+        last_save: Instant::now(),
     };
     if loaded && mode == ClockMode::Real && sh.d.saved_unix_ns > 0 {
         // The drive stayed powered between invocations: catch its clock up.

@@ -17,6 +17,8 @@ fn lock(m: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
 
 /// DID_TIME_OUT (K-status).
 const DID_TIME_OUT: u16 = 0x03;
+/// DID_NO_CONNECT (K-status).
+const DID_NO_CONNECT: u16 = 0x01;
 
 /// Runs one command against the drive behind `shared` as seen through `port`.
 pub(crate) fn execute(
@@ -39,6 +41,13 @@ pub(crate) fn execute(
         sh.d.faults.busy -= 1;
         return Completion {
             status: status::BUSY,
+            ..Completion::default()
+        };
+    }
+    if sh.d.faults.disconnect > 0 {
+        sh.d.faults.disconnect -= 1;
+        return Completion {
+            host_status: DID_NO_CONNECT,
             ..Completion::default()
         };
     }
@@ -87,6 +96,7 @@ pub(crate) fn execute(
         completion.host_status = host_status;
         return completion;
     }
+    sh.save_if_due();
     let dsense = sh.d.mode.d_sense;
     let result = match result {
         Ok(bytes) if wait_ns > 0 => {
