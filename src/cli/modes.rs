@@ -61,31 +61,130 @@ pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
         Pc::Saved => (PageControl::Saved, "saved"),
     };
     let mut t = fetch::open(ctx, &args.device)?;
-    let what = format!("mode page 0x{page:02x},0x{sub:02x} is not supported by the device");
-    let (raw, kind) = if args.six {
-        let cdb = mode::cdb_sense6(args.dbd, pc, page, sub, 252);
-        let r = fetch::data_in(t.as_mut(), &cdb, 252).map_err(|e| fetch::unsupported(e, &what))?;
-        (r, HeaderKind::Six)
-    } else {
-        let mut alloc: u16 = 4096;
-        let cdb = mode::cdb_sense10(args.llbaa, args.dbd, pc, page, sub, alloc);
-        let mut r =
-            fetch::data_in(t.as_mut(), &cdb, 4096).map_err(|e| fetch::unsupported(e, &what))?;
-        let want = r
-            .get(..2)
-            .map(|b| usize::from(u16::from_be_bytes([b[0], b[1]])) + 2)
-            .unwrap_or(0);
-        if want > usize::from(alloc) {
-            alloc = u16::try_from(want).unwrap_or(u16::MAX);
-            let cdb = mode::cdb_sense10(args.llbaa, args.dbd, pc, page, sub, alloc);
-            r = fetch::data_in(t.as_mut(), &cdb, usize::from(alloc))?;
-        }
-        (r, HeaderKind::Ten)
-    };
+    let (raw, kind) = sense_with_fallback(t.as_mut(), &args, pc, page, sub)?;
     let dev = Some(args.device.as_str());
     if ctx.hex {
         return Ok(fetch::hex_report(dev, &raw));
     }
     let m = mode::parse(&raw, kind).map_err(Error::Parse)?;
     Ok(Report::new(dev, &m, text::mode(&m, Some(pc_name))))
+}
+
+/// MODE SENSE; when the default "all pages, all subpages" is rejected (older devices do not
+/// know subpages) asks again for the pages without subpages, as sdparm does.
+fn sense_with_fallback(
+    t: &mut dyn crate::transport::Transport,
+    args: &ModesArgs,
+    pc: PageControl,
+    page: u8,
+    sub: u8,
+) -> crate::Result<(Vec<u8>, HeaderKind)> {
+    let r = sense(t, args, pc, page, sub);
+    if matches!(r, Err(Error::Unsupported(_))) && args.subpage.is_none() && sub == 0xff {
+        return sense(t, args, pc, page, 0);
+    }
+    r
+}
+
+/// One MODE SENSE (6) or (10), re-issued with the full length when the first allocation was
+/// too small for MODE DATA LENGTH.
+fn sense(
+    t: &mut dyn crate::transport::Transport,
+    args: &ModesArgs,
+    pc: PageControl,
+    page: u8,
+    sub: u8,
+) -> crate::Result<(Vec<u8>, HeaderKind)> {
+    let what = format!("mode page 0x{page:02x},0x{sub:02x} is not supported by the device");
+    if args.six {
+        let cdb = mode::cdb_sense6(args.dbd, pc, page, sub, 252);
+        let r = fetch::data_in(t, &cdb, 252).map_err(|e| fetch::unsupported(e, &what))?;
+        return Ok((r, HeaderKind::Six));
+    }
+    let cdb = mode::cdb_sense10(args.llbaa, args.dbd, pc, page, sub, 4096);
+    let r = fetch::data_in(t, &cdb, 4096).map_err(|e| fetch::unsupported(e, &what))?;
+    let want = r
+        .get(..2)
+        .map(|b| usize::from(u16::from_be_bytes([b[0], b[1]])) + 2)
+        .unwrap_or(0);
+    if want > 4096 {
+        let alloc = u16::try_from(want).unwrap_or(u16::MAX);
+        let cdb = mode::cdb_sense10(args.llbaa, args.dbd, pc, page, sub, alloc);
+        return Ok((
+            fetch::data_in(t, &cdb, usize::from(alloc))?,
+            HeaderKind::Ten,
+        ));
+    }
+    Ok((r, HeaderKind::Ten))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sense::{build_fixed, SenseKey};
+    use crate::transport::{Completion, DataBuf, Transport};
+    use std::time::Duration;
+
+    /// A device that rejects subpage 0xFF with 24/00 and answers a minimal MODE SENSE(10).
+    struct NoSubpages(Vec<Vec<u8>>);
+
+    impl Transport for NoSubpages {
+        fn execute(
+            &mut self,
+            cdb: &[u8],
+            data: DataBuf<'_>,
+            _: Duration,
+        ) -> crate::Result<Completion> {
+            self.0.push(cdb.to_vec());
+            if cdb[3] == 0xff {
+                return Ok(Completion::check_condition(build_fixed(
+                    SenseKey::IllegalRequest,
+                    0x24,
+                    0,
+                )));
+            }
+            let resp = [0u8, 6, 0, 0, 0, 0, 0, 0];
+            if let DataBuf::In(b) = data {
+                b[..8].copy_from_slice(&resp);
+                return Ok(Completion {
+                    resid: b.len() - 8,
+                    ..Completion::good()
+                });
+            }
+            Ok(Completion::good())
+        }
+        fn address(&self) -> String {
+            "mock".into()
+        }
+    }
+
+    #[test]
+    fn all_subpages_rejected_falls_back_to_subpage_0() {
+        let args = ModesArgs {
+            device: "mock".into(),
+            page: None,
+            subpage: None,
+            pc: Pc::Current,
+            six: false,
+            llbaa: false,
+            dbd: false,
+        };
+        let mut t = NoSubpages(vec![]);
+        let (raw, kind) =
+            sense_with_fallback(&mut t, &args, PageControl::Current, 0x3f, 0xff).unwrap();
+        assert_eq!((raw.len(), kind), (8, HeaderKind::Ten));
+        assert_eq!(t.0.len(), 2);
+        assert_eq!((t.0[0][3], t.0[1][3]), (0xff, 0x00));
+        // An explicit --subpage is not second-guessed.
+        let explicit = ModesArgs {
+            subpage: Some(0xff),
+            ..args
+        };
+        let mut t = NoSubpages(vec![]);
+        assert!(matches!(
+            sense_with_fallback(&mut t, &explicit, PageControl::Current, 0x3f, 0xff),
+            Err(Error::Unsupported(_))
+        ));
+        assert_eq!(t.0.len(), 1);
+    }
 }

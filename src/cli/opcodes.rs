@@ -43,16 +43,26 @@ pub fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
     match args.opcode {
         None => {
             let alloc: u32 = 8192;
-            let cdb = rsoc::cdb(ReportingOptions::All, args.timeouts, alloc);
-            let mut raw =
-                fetch::data_in(t.as_mut(), &cdb, 8192).map_err(|e| fetch::unsupported(e, what))?;
+            let mut rctd = args.timeouts;
+            let cdb = rsoc::cdb(ReportingOptions::All, rctd, alloc);
+            let mut first =
+                fetch::data_in(t.as_mut(), &cdb, 8192).map_err(|e| fetch::unsupported(e, what));
+            if rctd && matches!(first, Err(Error::Unsupported(_))) {
+                // Some devices implement RSOC but not RCTD: list the commands without timeouts.
+                ctx.warn("the device rejected RCTD=1; command timeouts are not reported");
+                rctd = false;
+                let cdb = rsoc::cdb(ReportingOptions::All, rctd, alloc);
+                first =
+                    fetch::data_in(t.as_mut(), &cdb, 8192).map_err(|e| fetch::unsupported(e, what));
+            }
+            let mut raw = first?;
             let want = raw
                 .get(..4)
                 .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]).saturating_add(4))
                 .unwrap_or(0);
             if want > alloc {
                 let alloc = want.min(0x10_0000);
-                let cdb = rsoc::cdb(ReportingOptions::All, args.timeouts, alloc);
+                let cdb = rsoc::cdb(ReportingOptions::All, rctd, alloc);
                 raw = fetch::data_in(t.as_mut(), &cdb, alloc as usize)?;
             }
             if ctx.hex {
