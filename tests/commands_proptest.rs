@@ -156,3 +156,45 @@ fn every_fixture_truncated_at_every_length() {
         }
     }
 }
+
+/// Lying or cut lengths are errors, not guesses: every VPD fixture cut anywhere before the end
+/// of its PAGE LENGTH fails to decode, and so does every RSOC list cut before its COMMAND DATA
+/// LENGTH and every standard INQUIRY shorter than 36 bytes.
+#[test]
+fn truncation_before_the_declared_length_is_an_error() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/commands");
+    let mut vpd_checked = 0;
+    for d in std::fs::read_dir(root).unwrap().flatten() {
+        if !d.path().is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(d.path()).unwrap().flatten() {
+            let name = f.file_name().to_string_lossy().to_string();
+            if !name.ends_with(".hex") {
+                continue;
+            }
+            let b = parse_inhex(&std::fs::read_to_string(f.path()).unwrap()).unwrap();
+            if name.contains("vpd_") && vpd::decode(&b).is_ok() {
+                let end = 4 + usize::from(u16::from_be_bytes([b[2], b[3]]));
+                for n in 0..end {
+                    assert!(vpd::decode(&b[..n]).is_err(), "{name} cut at {n}");
+                }
+                vpd_checked += 1;
+            }
+            if name.starts_with("rsoc_all") || name == "opcodes.hex" {
+                let end = 4 + u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize;
+                assert!(rsoc::parse_all(&b).is_ok());
+                for n in 0..end {
+                    assert!(rsoc::parse_all(&b[..n]).is_err(), "{name} cut at {n}");
+                }
+            }
+            if name.starts_with("inq") {
+                assert!(inquiry::parse(&b).is_ok());
+                for n in 0..36 {
+                    assert!(inquiry::parse(&b[..n]).is_err(), "{name} cut at {n}");
+                }
+            }
+        }
+    }
+    assert!(vpd_checked >= 20, "{vpd_checked}");
+}
