@@ -8,6 +8,7 @@
 pub mod bytes;
 pub mod cli;
 pub mod device;
+pub mod discover;
 pub mod error;
 pub mod exit;
 pub mod logpage;

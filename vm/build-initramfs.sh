@@ -34,7 +34,9 @@ cp "$KDIR/lib/modules/$KVER"/modules.{builtin,builtin.modinfo,order} "$ROOT/lib/
 depmod -b "$ROOT" "$KVER"
 
 # Dynamically linked tools + the libraries ldd names (and the loader).
-tools=(lsscsi smartctl fio sdparm jq dmsetup)
+# fio is installed on the host but not copied: its rbd/ceph/icu libraries would add ~80 MB to the
+# initramfs (and seconds to every boot under TCG). Add it here if a check needs it.
+tools=(lsscsi smartctl sdparm jq dmsetup ${VM_EXTRA_TOOLS:-})
 for t in /usr/bin/sg_*; do tools+=("$t"); done
 copy_with_libs() {
   local src="$1" dst="$2"
@@ -50,9 +52,9 @@ for t in "${tools[@]}"; do
   p=$(command -v "$t") || { echo "build-initramfs: $t not installed (run vm/setup.sh)" >&2; exit 1; }
   copy_with_libs "$p" "/usr/bin/$(basename "$p")"
 done
-# sg3_utils links libsgutils2 which has no further surprises; fio may dlopen engines (unused).
 
-cp "$SGCTL" "$ROOT/usr/bin/sgctl"
+# Debug info is of no use in the guest and slows every boot (the initramfs is unpacked under TCG).
+strip -o "$ROOT/usr/bin/sgctl" "$SGCTL" 2>/dev/null || cp "$SGCTL" "$ROOT/usr/bin/sgctl"
 cp -r "$VM_DIR/guest" "$VM_DIR/groups" "$ROOT/vm/"
 cp "$VM_DIR/guest/init" "$ROOT/init"
 chmod +x "$ROOT/init"

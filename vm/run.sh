@@ -7,7 +7,8 @@
 #   vm/run.sh GROUP...        only these groups
 # Environment: VM_KEEP=1 keeps vm/out/<group> work dirs (console.log, results.log);
 #   VM_SGCTL=path uses a prebuilt static sgctl instead of building one;
-#   VM_KERNEL_PKG=linux-image-... pins the kernel package (see vm/setup.sh).
+#   VM_KERNEL_PKG=linux-image-... pins the kernel package (see vm/setup.sh);
+#   VM_APPEND_EXTRA="..." adds kernel command line words (vm/capture-fixtures.sh: vmcapture=1).
 set -euo pipefail
 VM_DIR="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(dirname "$VM_DIR")"
@@ -55,7 +56,7 @@ run_group() {
   qemu-system-x86_64 -machine "$VM_MACHINE" -accel tcg -m "$VM_MEM" -smp "$VM_SMP" \
     -nographic -nodefaults -no-reboot \
     -kernel "$KERNEL" -initrd "$OUT/initramfs.cpio.gz" \
-    -append "console=ttyS0 panic=-1 rdinit=/init quiet vmgroup=$g $VM_APPEND" \
+    -append "console=ttyS0 panic=-1 rdinit=/init quiet vmgroup=$g $VM_APPEND ${VM_APPEND_EXTRA:-}" \
     -serial "file:$W/console.log" \
     -chardev "pipe,id=res,path=$W/res" -serial chardev:res \
     -chardev "pipe,id=mon,path=$W/mon" -mon chardev=mon,mode=readline \
@@ -93,6 +94,12 @@ run_group() {
 
   # --- verdict ---
   tr -d '\r' < "$W/results.log" > "$W/results.txt"
+  # Files the guest exported with vm_export (base64 lines "VMTEST EXPORT <name> <chunk>").
+  local name
+  for name in $(sed -n 's/^VMTEST EXPORT \([^ ]*\) .*/\1/p' "$W/results.txt" | sort -u); do
+    mkdir -p "$W/export"
+    grep "^VMTEST EXPORT $name " "$W/results.txt" | cut -d' ' -f4 | base64 -d > "$W/export/$name"
+  done
   local pass fail skip problems=()
   pass=$(grep -c '^VMTEST PASS ' "$W/results.txt" || true)
   fail=$(grep -c '^VMTEST FAIL ' "$W/results.txt" || true)

@@ -35,6 +35,10 @@ pub mod sim_bench;
 // --- TCMU serving (issue 5) ---
 pub mod sim_serve;
 
+// --- discovery (issue 4) ---
+pub mod paths;
+pub mod scan;
+
 use clap::{Parser, Subcommand};
 pub use output::{Ctx, Report};
 
@@ -96,7 +100,10 @@ pub enum Command {
     /// Virtual drives: list profiles, show state, inject faults, benchmark the media model.
     Sim(sim::SimArgs),
     // --- discovery (issue 4) ---
-
+    /// List SCSI drives grouped by logical unit with all their paths.
+    Scan(scan::ScanArgs),
+    /// Show every path of the drive a device belongs to.
+    Paths(paths::PathsArgs),
     // --- TCMU serving (issue 5) is `sim serve` ---
 
     // --- health and logs (issue 6) ---
@@ -134,7 +141,8 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         // --- virtual drive ---
         Command::Sim(a) => sim::run(ctx, a),
         // --- discovery ---
-
+        Command::Scan(a) => scan::run(ctx, a),
+        Command::Paths(a) => paths::run(ctx, a),
         // --- health and logs ---
         Command::Logs(a) => logs::run(ctx, a),
         Command::Health(a) => health::run(ctx, a),

@@ -7,13 +7,14 @@
 #   host_cmd MONITOR-CMD -> asks the host to send a QEMU monitor command (e.g. device_del sas1)
 #                          and returns after the host acknowledged it (or fails after 60 s)
 #   wait_for SECS CMD... -> polls CMD every 0.2 s until it succeeds; status 1 on timeout
+#   vm_export NAME FILE  -> copies FILE to the host as vm/out/<group>/export/NAME (VM_KEEP=1)
 
 vm_result() {
   echo "VMTEST $*" >&3
   echo "VMTEST $*"
 }
 
-pass() { vm_result "PASS ${VM_SCRIPT:-init}/$1"; }
+pass() { vm_result "PASS ${VM_SCRIPT:-init}/$*"; }
 fail() { n=$1; shift; vm_result "FAIL ${VM_SCRIPT:-init}/$n: $*"; VM_FAILED=1; }
 skip() { n=$1; shift; vm_result "SKIP ${VM_SCRIPT:-init}/$n: $*"; }
 
@@ -53,3 +54,7 @@ host_cmd() {
 # Debian's busybox-static runs its own applets in preference to PATH (FEATURE_SH_STANDALONE), and it
 # has an `lsscsi` applet with a different output format. Use the real tools.
 lsscsi() { /usr/bin/lsscsi "$@"; }
+
+vm_export() {
+  base64 "$2" | while read -r chunk; do echo "VMTEST EXPORT $1 $chunk" >&3; done
+}

@@ -1,0 +1,188 @@
+//! `sgctl scan`: every SCSI drive with all its paths (issue 4).
+
+use super::{Ctx, Report};
+use crate::discover::{self, Drive, IdentMode, ScanOptions};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// List SCSI drives grouped by logical unit, with every path (sg/sd/bsg, H:C:T:L, SAS target
+/// port, relative port, HBA phy, link rate), identity, capacity and in-use state.
+#[derive(Debug, clap::Args)]
+pub struct ScanArgs {
+    /// Read this directory instead of / (a captured tree with sys/, proc/ and optionally
+    /// replay/<sgN>/*.bin; nothing is sent to devices then).
+    #[arg(long, value_name = "DIR")]
+    pub sysroot: Option<PathBuf>,
+    /// Per-device timeout in milliseconds; a device that does not answer in time is reported
+    /// with an error in its row and the scan goes on.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub timeout_ms: u64,
+    /// Do not send commands even on the live system: use the kernel's cached INQUIRY/VPD copies.
+    #[arg(long)]
+    pub no_io: bool,
+}
+
+impl ScanArgs {
+    /// The discovery options these arguments mean.
+    pub fn options(&self, verbose: u8) -> ScanOptions {
+        ScanOptions {
+            sysroot: self.sysroot.clone().unwrap_or_else(|| PathBuf::from("/")),
+            timeout: Duration::from_millis(self.timeout_ms.max(1)),
+            verbose,
+            mode: if self.no_io {
+                IdentMode::Files
+            } else {
+                IdentMode::Auto
+            },
+        }
+    }
+}
+
+/// Runs `sgctl scan`.
+pub fn run(ctx: &mut Ctx, args: ScanArgs) -> anyhow::Result<Report> {
+    let opts = args.options(ctx.verbose);
+    let scan = discover::scan(&opts)?;
+    let mut text = String::new();
+    if scan.drives.is_empty() {
+        let msg = format!(
+            "no SCSI devices found in {}/sys/class/scsi_device (no SCSI HBA or the kernel has no \
+             SCSI subsystem).\nVirtual drives are not in sysfs; try one directly, e.g.:\n  \
+             sgctl inquiry sim:px02smf080\n  sgctl paths sim:px02smf080\n(`sgctl sim list` shows the profiles)",
+            scan.sysroot.trim_end_matches('/')
+        );
+        ctx.warn(msg.clone());
+        if !ctx.json {
+            text = String::new();
+        }
+    } else {
+        text = render(&scan.drives);
+    }
+    let failed = scan.drives.iter().filter(|d| d.has_errors()).count();
+    let exit = if failed > 0 {
+        ctx.warn(format!(
+            "{failed} of {} drive(s) had errors (see their rows)",
+            scan.drives.len()
+        ));
+        crate::exit::PARTIAL
+    } else {
+        crate::exit::OK
+    };
+    Ok(Report::new(None, &scan, text).with_exit(exit))
+}
+
+fn size(bytes: u64) -> String {
+    const U: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
+    let mut v = bytes as f64;
+    let mut i = 0;
+    while v >= 1000.0 && i < U.len() - 1 {
+        v /= 1000.0;
+        i += 1;
+    }
+    if i == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", U[i])
+    }
+}
+
+fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map(T::to_string).unwrap_or_else(|| "-".into())
+}
+
+fn rotation(r: Option<u16>) -> String {
+    match r {
+        None | Some(0) => "-".into(),
+        Some(1) => "ssd".into(),
+        Some(n) => format!("{n}rpm"),
+    }
+}
+
+/// The human table: one line per drive, one indented line per path, then problems.
+pub fn render(drives: &[Drive]) -> String {
+    let mut rows: Vec<[String; 10]> = vec![[
+        "LU NAME".into(),
+        "VENDOR".into(),
+        "MODEL".into(),
+        "SERIAL".into(),
+        "FW".into(),
+        "CAPACITY".into(),
+        "LBS".into(),
+        "PI".into(),
+        "ROT".into(),
+        "IN USE".into(),
+    ]];
+    for d in drives {
+        rows.push([
+            opt(&d.lu_name),
+            opt(&d.vendor),
+            opt(&d.model),
+            opt(&d.serial),
+            opt(&d.firmware),
+            d.capacity_bytes.map(size).unwrap_or_else(|| "-".into()),
+            opt(&d.logical_block_size),
+            d.protection_type
+                .map(|t| {
+                    if t == 0 {
+                        "-".into()
+                    } else {
+                        format!("type{t}")
+                    }
+                })
+                .unwrap_or_else(|| "-".into()),
+            rotation(d.rotation_rate),
+            if d.in_use.is_empty() {
+                "no".into()
+            } else {
+                "YES".into()
+            },
+        ]);
+    }
+    let mut w = [0usize; 10];
+    for r in &rows {
+        for (i, c) in r.iter().enumerate() {
+            w[i] = w[i].max(c.chars().count());
+        }
+    }
+    let line = |r: &[String; 10]| {
+        let mut s = String::new();
+        for (i, c) in r.iter().enumerate() {
+            if i + 1 == r.len() {
+                s.push_str(c);
+            } else {
+                s.push_str(&format!("{c:<width$}  ", width = w[i]));
+            }
+        }
+        s.trim_end().to_string() + "\n"
+    };
+    let mut out = line(&rows[0]);
+    for (d, r) in drives.iter().zip(rows.iter().skip(1)) {
+        out.push_str(&line(r));
+        for p in &d.paths {
+            out.push_str(&format!(
+                "  path {:<9} {:<9} {:<8} port {:<18} rel {:<2} phy {:<8} {}{}{}\n",
+                opt(&p.sg),
+                opt(&p.block),
+                opt(&p.hctl),
+                opt(&p.target_port),
+                opt(&p.relative_port),
+                opt(&p.hba_phy),
+                opt(&p.link_rate),
+                match p.state.as_deref() {
+                    Some("running") | None => String::new(),
+                    Some(s) => format!("  [{s}]"),
+                },
+                p.error
+                    .as_ref()
+                    .map(|e| format!("  ERROR: {e}"))
+                    .unwrap_or_default(),
+            ));
+        }
+        for u in &d.in_use {
+            out.push_str(&format!("  in use: {u}\n"));
+        }
+        for e in &d.errors {
+            out.push_str(&format!("  error: {e}\n"));
+        }
+    }
+    out
+}

@@ -1,0 +1,539 @@
+//! Discovery (issue 4): every SCSI device from sysfs, identified over SG_IO and grouped by
+//! logical-unit name into drives with all their paths.
+//!
+//! - [`scan`] walks `/sys/class/scsi_device` (or a captured tree with `--sysroot`), reads each
+//!   device's nodes and SAS topology ([`sysfs`]), identifies it with INQUIRY, VPD 0x80/0x83/0xB1
+//!   and READ CAPACITY(16) ([`ident`]), and groups paths by LU name. Each device is probed in its
+//!   own thread with a deadline, so one hung device costs at most the timeout and shows up as an
+//!   error in its own row while the rest of the scan completes.
+//! - [`paths_of`] returns the drive a device address belongs to, with every path — the entry
+//!   point of the safety gate (issue 7): `discover::paths_of(address)?.in_use()?` lists why the
+//!   drive must not be touched ([`Drive::in_use`]).
+//!
+//! With a sysroot other than `/`, nothing is sent to devices: identification bytes come from
+//! `<sysroot>/replay/<sgN>/` (captured with sg3_utils by vm/capture-fixtures.sh) or from the
+//! kernel's cached `inquiry`/`vpd_pg8x` sysfs attributes.
+
+pub mod ident;
+pub mod sysfs;
+
+use crate::error::{Error, Result};
+use crate::ops::safety::{HostView, LinuxHost, PathInfo};
+use ident::{Files, Identity, Live};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Why a drive is in use (mounted, swap, holder, boot disk). Shared with the safety gate.
+pub type InUseReason = crate::ops::safety::InUse;
+
+/// Default per-device timeout of a scan.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How to get identification bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdentMode {
+    /// SG_IO when the sysroot is `/`, captured files otherwise.
+    Auto,
+    /// Always SG_IO on the device nodes (falls back to the sysfs copies on error).
+    Live,
+    /// Never send commands: replay files or the sysfs copies.
+    Files,
+}
+
+/// Scan settings.
+#[derive(Debug, Clone)]
+pub struct ScanOptions {
+    /// The directory standing in for `/` (reads `sys/`, `proc/self/mountinfo`, `proc/swaps`).
+    pub sysroot: PathBuf,
+    /// Per-device deadline (also each command's SG_IO timeout).
+    pub timeout: Duration,
+    /// `-v` level for the transports (CDB tracing on stderr).
+    pub verbose: u8,
+    /// Where identification comes from.
+    pub mode: IdentMode,
+}
+
+impl Default for ScanOptions {
+    fn default() -> Self {
+        ScanOptions {
+            sysroot: PathBuf::from("/"),
+            timeout: DEFAULT_TIMEOUT,
+            verbose: 0,
+            mode: IdentMode::Auto,
+        }
+    }
+}
+
+impl ScanOptions {
+    fn live(&self) -> bool {
+        match self.mode {
+            IdentMode::Auto => self.sysroot == Path::new("/"),
+            IdentMode::Live => true,
+            IdentMode::Files => false,
+        }
+    }
+}
+
+/// One path to a drive: one SCSI device (I_T nexus + LUN) and its OS nodes.
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct DrivePath {
+    /// The node sgctl opens for this path (sg, else bsg, else block), or the `sim:` address.
+    pub address: String,
+    /// `/dev/sgN`.
+    pub sg: Option<String>,
+    /// `/dev/sdX` (absent when sd did not attach or refused the disk, e.g. 520-byte blocks).
+    pub block: Option<String>,
+    /// `/dev/bsg/H:C:T:L`.
+    pub bsg: Option<String>,
+    /// SCSI host number.
+    pub host: Option<u32>,
+    /// `H:C:T:L`.
+    pub hctl: Option<String>,
+    /// Target port identifier from VPD 0x83 (for SAS: the port's SAS address), `0x…`.
+    pub target_port: Option<String>,
+    /// Relative target port identifier from VPD 0x83 (1 = port A, 2 = port B).
+    pub relative_port: Option<u16>,
+    /// SAS address of the end device as the SAS transport class reports it.
+    pub sas_address: Option<String>,
+    /// SAS end device (`end_device-1:0`).
+    pub end_device: Option<String>,
+    /// HBA phy(s) this path leaves through (`phy-1:0`).
+    pub hba_phy: Option<String>,
+    /// Negotiated link rate of the attached phy(s) (`3.0 Gbit`, `12.0 Gbit`).
+    pub link_rate: Option<String>,
+    /// Kernel device state (`running`, `offline`, ...).
+    pub state: Option<String>,
+    /// Where the identification came from: `sg_io`, `replay` or `sysfs`.
+    pub identity_source: Option<&'static str>,
+    /// Why this path could not be identified over SG_IO (timeout, error), if it could not.
+    pub error: Option<String>,
+    #[serde(skip)]
+    identity: Option<Identity>,
+}
+
+impl DrivePath {
+    /// The identification this path returned.
+    pub fn identity(&self) -> Option<&Identity> {
+        self.identity.as_ref()
+    }
+
+    /// The safety gate's view of this path.
+    pub fn to_path_info(&self) -> PathInfo {
+        let strip = |s: &Option<String>| {
+            s.as_ref()
+                .map(|x| x.trim_start_matches("/dev/").to_string())
+        };
+        PathInfo {
+            hctl: self.hctl.clone(),
+            block: strip(&self.block),
+            sg: strip(&self.sg),
+        }
+    }
+
+    fn matches(&self, address: &str) -> bool {
+        let a = address.trim_end_matches('/');
+        let short = a.strip_prefix("/dev/").unwrap_or(a);
+        [&self.sg, &self.block, &self.bsg]
+            .iter()
+            .filter_map(|x| x.as_deref())
+            .any(|n| n == a || n.strip_prefix("/dev/") == Some(short))
+            || self.hctl.as_deref() == Some(a)
+            || self.address == a
+    }
+}
+
+/// A logical unit with all its paths.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Drive {
+    /// LU name from VPD 0x83 (`naa.5000c500…`); `None` if the device has no LU designator.
+    pub lu_name: Option<String>,
+    /// T10 vendor identification.
+    pub vendor: Option<String>,
+    /// Product identification.
+    pub model: Option<String>,
+    /// Unit serial number (VPD 0x80).
+    pub serial: Option<String>,
+    /// Product revision level.
+    pub firmware: Option<String>,
+    /// Peripheral device type (0 disk, 0x0d enclosure, 0x14 zoned, ...).
+    pub peripheral_type: Option<u8>,
+    /// Its name.
+    pub device_type: Option<String>,
+    /// Capacity in bytes (READ CAPACITY(16); the block device's size when that failed).
+    pub capacity_bytes: Option<u64>,
+    /// Logical block size in bytes (also when sd refused the disk, e.g. 520).
+    pub logical_block_size: Option<u32>,
+    /// Physical block size in bytes.
+    pub physical_block_size: Option<u64>,
+    /// T10 protection type: 0 none, 1-3.
+    pub protection_type: Option<u8>,
+    /// VPD 0xB1 medium rotation rate: 0 not reported, 1 non-rotating (SSD), else rpm.
+    pub rotation_rate: Option<u16>,
+    /// Whether anything on the host uses the drive (see [`Drive::in_use`]); empty = free.
+    pub in_use: Vec<InUseReason>,
+    /// Problems with this drive (identification failures, disagreeing paths, in-use check).
+    pub errors: Vec<String>,
+    /// Every path, in H:C:T:L order.
+    pub paths: Vec<DrivePath>,
+    #[serde(skip)]
+    root: PathBuf,
+}
+
+impl Drive {
+    /// Re-reads the host's mount table, swap list and holders and says why the drive is in use
+    /// (any path, partition or stacked device mounted, used as swap, held by dm/md/multipath, or
+    /// holding `/`). Empty means free. Errors (an unreadable `/proc/self/mountinfo`) mean the
+    /// state is unknown: callers gating destructive work must refuse then.
+    pub fn in_use(&self) -> Result<Vec<InUseReason>> {
+        let paths: Vec<PathInfo> = self
+            .paths
+            .iter()
+            .filter(|p| p.hctl.is_some())
+            .map(DrivePath::to_path_info)
+            .collect();
+        if paths.is_empty() {
+            return Ok(Vec::new()); // sim: drives live in this process
+        }
+        LinuxHost::with_root(&self.root).in_use(&paths)
+    }
+
+    /// True if any path had an error.
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty() || self.paths.iter().any(|p| p.error.is_some())
+    }
+}
+
+/// The result of a scan.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Scan {
+    /// The sysroot read.
+    pub sysroot: String,
+    /// Number of SCSI devices (paths) found in sysfs.
+    pub scsi_devices: usize,
+    /// Drives, grouped by LU name.
+    pub drives: Vec<Drive>,
+}
+
+fn pdt_name(pdt: u8) -> String {
+    // SPC-6 Table 150 (the common ones).
+    match pdt {
+        0x00 => "disk".into(),
+        0x01 => "tape".into(),
+        0x05 => "cd/dvd".into(),
+        0x07 => "optical memory".into(),
+        0x08 => "medium changer".into(),
+        0x0c => "storage array controller".into(),
+        0x0d => "enclosure".into(),
+        0x0e => "simplified direct access".into(),
+        0x14 => "zoned block (host managed)".into(),
+        0x1e => "well known LU".into(),
+        o => format!("type 0x{o:02x}"),
+    }
+}
+
+/// Identifies one sysfs device: over SG_IO (in a worker thread) or from files.
+fn probe(
+    root: &Path,
+    d: &sysfs::SysDevice,
+    live: bool,
+    timeout: Duration,
+    verbose: u8,
+) -> DrivePath {
+    let dev = |n: &Option<String>, pre: &str| n.as_ref().map(|x| format!("/dev/{pre}{x}"));
+    let sg = dev(&d.sg, "");
+    let block = dev(&d.block, "");
+    let bsg = dev(&d.bsg, "bsg/");
+    let address = sg
+        .clone()
+        .or_else(|| bsg.clone())
+        .or_else(|| block.clone())
+        .unwrap_or_default();
+    let mut p = DrivePath {
+        address,
+        sg,
+        block,
+        bsg,
+        host: Some(d.host),
+        hctl: Some(d.hctl.clone()),
+        sas_address: d.sas_address.clone(),
+        end_device: d.end_device.clone(),
+        hba_phy: (!d.hba_phys.is_empty()).then(|| d.hba_phys.join(",")),
+        link_rate: d.link_rate.clone(),
+        state: d.state.clone(),
+        ..DrivePath::default()
+    };
+    let mut notes = Vec::new();
+    if live && !p.address.is_empty() {
+        match identify_live(&p.address, timeout, verbose) {
+            Ok((id, n)) => {
+                p.identity = Some(id);
+                p.identity_source = Some("sg_io");
+                notes.extend(n);
+            }
+            Err(e) => p.error = Some(e),
+        }
+    } else if live {
+        p.error = Some("no sg, bsg or block node to send commands to".into());
+    }
+    if p.identity.is_none() {
+        let replay = root.join("replay").join(d.sg.as_deref().unwrap_or("-"));
+        let mut files = Files {
+            replay: (!live && replay.is_dir()).then_some(replay),
+            sysfs_dev: d.dir.clone(),
+        };
+        let from_replay = files.replay.is_some();
+        match ident::identify(&mut files, &mut notes) {
+            Ok(id) => {
+                p.identity = Some(id);
+                p.identity_source = Some(if from_replay { "replay" } else { "sysfs" });
+            }
+            Err(e) if p.error.is_none() => p.error = Some(e.to_string()),
+            Err(_) => {}
+        }
+    }
+    if let Some(id) = &p.identity {
+        p.target_port = id.target_port.clone();
+        p.relative_port = id.relative_port;
+    }
+    if !notes.is_empty() {
+        let n = notes.join("; ");
+        p.error = Some(match p.error.take() {
+            Some(e) => format!("{e}; {n}"),
+            None => n,
+        });
+    }
+    p
+}
+
+/// Opens `address` and identifies it; the error is rendered for the drive's row.
+fn identify_live(
+    address: &str,
+    timeout: Duration,
+    verbose: u8,
+) -> std::result::Result<(Identity, Vec<String>), String> {
+    let mut t = crate::device::open_with(address, verbose).map_err(|e| e.to_string())?;
+    let mut notes = Vec::new();
+    let id = ident::identify(
+        &mut Live {
+            t: &mut *t,
+            timeout,
+        },
+        &mut notes,
+    )
+    .map_err(|e| e.to_string())?;
+    Ok((id, notes))
+}
+
+/// Probes every device, each in its own thread, and waits at most `timeout` (plus a small
+/// margin for thread start-up) for all of them. A device still busy then gets a timeout error
+/// and its identity from the kernel's sysfs copies; its thread is abandoned (an SG_IO stuck in
+/// the kernel's error handling cannot be cancelled from user space).
+fn probe_all(opts: &ScanOptions, devs: &[sysfs::SysDevice]) -> Vec<DrivePath> {
+    let live = opts.live();
+    if !live {
+        return devs
+            .iter()
+            .map(|d| probe(&opts.sysroot, d, false, opts.timeout, opts.verbose))
+            .collect();
+    }
+    let (tx, rx) = mpsc::channel();
+    let start = Instant::now();
+    let mut spawn_errors = Vec::new();
+    for (i, d) in devs.iter().enumerate() {
+        let (tx, d, root) = (tx.clone(), d.clone(), opts.sysroot.clone());
+        let (timeout, verbose) = (opts.timeout, opts.verbose);
+        let r = std::thread::Builder::new()
+            .name(format!("probe {}", d.hctl))
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let p = probe(&root, &d, true, timeout, verbose);
+                let _ = tx.send((i, p));
+            });
+        if let Err(e) = r {
+            spawn_errors.push((i, e.to_string()));
+        }
+    }
+    drop(tx);
+    let mut out: Vec<Option<DrivePath>> = vec![None; devs.len()];
+    for (i, e) in spawn_errors {
+        let mut p = probe(&opts.sysroot, &devs[i], false, opts.timeout, opts.verbose);
+        p.error = Some(format!("could not start a probe thread: {e}"));
+        out[i] = Some(p);
+    }
+    let deadline = start + opts.timeout + Duration::from_millis(500);
+    while out.iter().any(Option::is_none) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok((i, p)) => out[i] = Some(p),
+            Err(_) => break, // deadline passed (or every sender is gone)
+        }
+    }
+    out.into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            p.unwrap_or_else(|| {
+                let mut p = probe(&opts.sysroot, &devs[i], false, opts.timeout, opts.verbose);
+                p.identity_source = p.identity.as_ref().map(|_| "sysfs");
+                p.error = Some(format!(
+                    "no answer within {} ms (timed out; identity from the kernel's sysfs copy)",
+                    opts.timeout.as_millis()
+                ));
+                p
+            })
+        })
+        .collect()
+}
+
+/// Groups paths by LU name (paths without one are drives of their own) and fills the drive
+/// fields from the first path that was identified.
+fn group(root: &Path, devs: &[sysfs::SysDevice], paths: Vec<DrivePath>) -> Vec<Drive> {
+    let mut drives: Vec<Drive> = Vec::new();
+    for (d, p) in devs.iter().zip(paths) {
+        let key = p
+            .identity
+            .as_ref()
+            .and_then(|i| i.lu_name.clone())
+            .or_else(|| {
+                d.wwid
+                    .clone()
+                    .filter(|w| p.identity.is_none() && !w.is_empty())
+            });
+        let existing = key
+            .as_ref()
+            .and_then(|k| drives.iter_mut().find(|x| x.lu_name.as_ref() == Some(k)));
+        match existing {
+            Some(drive) => drive.paths.push(p),
+            None => drives.push(Drive {
+                lu_name: key,
+                paths: vec![p],
+                root: root.to_path_buf(),
+                ..Drive::default()
+            }),
+        }
+    }
+    for drive in &mut drives {
+        fill(drive, devs);
+    }
+    drives
+}
+
+fn fill(drive: &mut Drive, devs: &[sysfs::SysDevice]) {
+    let id = drive.paths.iter().find_map(|p| p.identity.clone());
+    let sysdev = |p: &DrivePath| devs.iter().find(|d| Some(&d.hctl) == p.hctl.as_ref());
+    if let Some(id) = &id {
+        drive.vendor = Some(id.vendor.clone());
+        drive.model = Some(id.model.clone());
+        drive.firmware = Some(id.firmware.clone());
+        drive.serial = id.serial.clone();
+        drive.peripheral_type = Some(id.peripheral_type);
+        drive.rotation_rate = id.rotation_rate;
+        drive.protection_type = id.protection_type;
+        drive.logical_block_size = id.logical_block_size;
+        drive.physical_block_size = id.physical_block_size;
+        drive.capacity_bytes = id
+            .lba_count
+            .zip(id.logical_block_size)
+            .and_then(|(n, b)| n.checked_mul(u64::from(b)));
+        // Paths that disagree about the drive are worth a line in its row.
+        for p in &drive.paths {
+            if let Some(o) = &p.identity {
+                if o.serial != id.serial || o.model != id.model {
+                    drive.errors.push(format!(
+                        "{} reports serial {:?} model {:?}, unlike the other paths",
+                        p.address, o.serial, o.model
+                    ));
+                }
+            }
+        }
+    } else if let Some(d) = drive.paths.first().and_then(sysdev) {
+        drive.vendor = d.vendor.clone();
+        drive.model = d.model.clone();
+        drive.firmware = d.rev.clone();
+        drive.peripheral_type = d.peripheral_type;
+    }
+    if drive.capacity_bytes.is_none() {
+        if let Some((bytes, lbs)) = drive
+            .paths
+            .iter()
+            .filter_map(sysdev)
+            .find_map(|d| d.block_capacity)
+        {
+            drive.capacity_bytes = Some(bytes);
+            drive.logical_block_size.get_or_insert(lbs);
+        }
+    }
+    drive.device_type = drive.peripheral_type.map(pdt_name);
+    match drive.in_use() {
+        Ok(v) => drive.in_use = v,
+        Err(e) => drive.errors.push(format!("in-use check failed: {e}")),
+    }
+}
+
+/// Scans the system (or a captured sysroot).
+pub fn scan(opts: &ScanOptions) -> Result<Scan> {
+    let devs = sysfs::devices(&opts.sysroot);
+    let paths = probe_all(opts, &devs);
+    Ok(Scan {
+        sysroot: opts.sysroot.display().to_string(),
+        scsi_devices: devs.len(),
+        drives: group(&opts.sysroot, &devs, paths),
+    })
+}
+
+/// The drive `address` belongs to, with all its paths. `address` is a node (`/dev/sgN`,
+/// `/dev/sdX`, `/dev/bsg/H:C:T:L`, or a symlink to one), `H:C:T:L`, an LU name (`naa.…`), or a
+/// `sim:` address (one path, nothing on the host can use it).
+pub fn paths_of(address: &str) -> Result<Drive> {
+    paths_of_with(address, &ScanOptions::default())
+}
+
+/// [`paths_of`] with explicit options (sysroot for tests, timeout).
+pub fn paths_of_with(address: &str, opts: &ScanOptions) -> Result<Drive> {
+    if address.starts_with("sim:") {
+        let (id, notes) =
+            identify_live(address, opts.timeout, opts.verbose).map_err(|e| Error::BadAddress {
+                address: address.into(),
+                reason: e,
+            })?;
+        let mut d = Drive {
+            lu_name: id.lu_name.clone(),
+            errors: notes,
+            root: opts.sysroot.clone(),
+            paths: vec![DrivePath {
+                address: address.into(),
+                target_port: id.target_port.clone(),
+                relative_port: id.relative_port,
+                identity_source: Some("sg_io"),
+                identity: Some(id),
+                ..DrivePath::default()
+            }],
+            ..Drive::default()
+        };
+        fill(&mut d, &[]);
+        return Ok(d);
+    }
+    // Follow /dev/disk/by-id/... style symlinks on the live system.
+    let mut wanted = address.to_string();
+    if opts.sysroot == Path::new("/") && address.starts_with("/dev/") {
+        if let Ok(c) = std::fs::canonicalize(address) {
+            wanted = c.display().to_string();
+        }
+    }
+    let s = scan(opts)?;
+    s.drives
+        .into_iter()
+        .find(|d| {
+            d.lu_name.as_deref() == Some(wanted.as_str())
+                || d.paths.iter().any(|p| p.matches(&wanted))
+        })
+        .ok_or_else(|| Error::NotScsi {
+            path: address.into(),
+            reason: format!(
+                "not among the {} SCSI device(s) in {}/sys (try `sgctl scan`)",
+                s.scsi_devices,
+                s.sysroot.trim_end_matches('/')
+            ),
+        })
+}

@@ -1,0 +1,227 @@
+//! What sysfs says about each SCSI device: nodes (sg, sd, bsg), H:C:T:L, state, and the SAS
+//! transport objects on its way to the HBA (end device, ports, phys).
+//!
+//! Layout (Linux 6.1, mptsas; see fixtures/sysfs/mptsas-dualport):
+//! `/sys/class/scsi_device/H:C:T:L/device` → `/sys/devices/pci…/hostH/port-H:0/end_device-H:0/
+//! targetH:C:T/H:C:T:L`, which holds `scsi_generic/sgN`, `block/sdX`, `bsg/H:C:T:L`, `type`,
+//! `vendor`, `model`, `rev`, `state`, `wwid`, `inquiry`, `vpd_pg80`, `vpd_pg83`.
+//! `end_device-*/sas_device/end_device-*/sas_address` is the end device's SAS address; each
+//! `port-*` directory links the phys that form the port (`port-H:0/phy-H:0 -> ../phy-H:0`), and
+//! `phy-*/sas_phy/phy-*/negotiated_linkrate` is the negotiated rate. With expanders the chain is
+//! `hostH/port-H:0/expander-H:0/port-H:0:N/end_device-H:0:N`: the first port holds HBA phys, the
+//! last one the phy the end device is attached to.
+
+use std::path::{Path, PathBuf};
+
+/// One SCSI device (one path to a logical unit) as sysfs shows it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SysDevice {
+    /// `H:C:T:L`.
+    pub hctl: String,
+    /// SCSI host number.
+    pub host: u32,
+    /// The device's sysfs directory (resolved, under the sysroot).
+    pub dir: PathBuf,
+    /// `sgN`.
+    pub sg: Option<String>,
+    /// `sdX` (absent when sd did not attach or refused the disk).
+    pub block: Option<String>,
+    /// bsg node name (`H:C:T:L`).
+    pub bsg: Option<String>,
+    /// `state` (running, offline, blocked, ...).
+    pub state: Option<String>,
+    /// `type`: peripheral device type.
+    pub peripheral_type: Option<u8>,
+    /// `vendor`, `model`, `rev` as the kernel cached them at scan time.
+    pub vendor: Option<String>,
+    /// See `vendor`.
+    pub model: Option<String>,
+    /// See `vendor`.
+    pub rev: Option<String>,
+    /// `wwid`: the kernel's choice of LU designator.
+    pub wwid: Option<String>,
+    /// End device name (`end_device-1:0`), SAS only.
+    pub end_device: Option<String>,
+    /// End device SAS address (`0x…`), SAS only.
+    pub sas_address: Option<String>,
+    /// HBA phys of the host-level port (`phy-1:0`).
+    pub hba_phys: Vec<String>,
+    /// Negotiated link rate of the phy(s) the end device is attached through (`3.0 Gbit`).
+    pub link_rate: Option<String>,
+    /// From the block device: capacity in bytes (`size` × 512) and logical block size.
+    pub block_capacity: Option<(u64, u32)>,
+}
+
+/// Reads a sysfs attribute, trimmed; `None` if absent, unreadable or empty.
+pub fn attr(p: &Path) -> Option<String> {
+    std::fs::read_to_string(p)
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+/// Sorted entry names of a directory (empty if it does not exist).
+pub fn names(p: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(p)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort_by(|a, b| natural_cmp(a, b));
+    v
+}
+
+/// Compares names with embedded numbers numerically (`sg2` < `sg10`, `0:0:2:0` < `0:0:10:0`).
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    fn chunks(s: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let b = s.as_bytes();
+        for i in 1..=b.len() {
+            if i == b.len() || b[i].is_ascii_digit() != b[start].is_ascii_digit() {
+                out.push((b[start].is_ascii_digit(), &s[start..i]));
+                start = i;
+            }
+        }
+        out
+    }
+    let (ca, cb) = (chunks(a), chunks(b));
+    for (x, y) in ca.iter().zip(cb.iter()) {
+        let o = match (x, y) {
+            ((true, p), (true, q)) => {
+                let (p, q) = (p.trim_start_matches('0'), q.trim_start_matches('0'));
+                p.len().cmp(&q.len()).then_with(|| p.cmp(q))
+            }
+            ((_, p), (_, q)) => p.cmp(q),
+        };
+        if o != std::cmp::Ordering::Equal {
+            return o;
+        }
+    }
+    ca.len().cmp(&cb.len())
+}
+
+/// The sysfs root under a sysroot (`/` → `/sys`).
+pub fn sys(root: &Path) -> PathBuf {
+    root.join("sys")
+}
+
+/// Every SCSI device under `root`/sys/class/scsi_device, in H:C:T:L order. A missing class
+/// directory (no SCSI subsystem, as on machines without SCSI) gives an empty list.
+pub fn devices(root: &Path) -> Vec<SysDevice> {
+    let class = sys(root).join("class/scsi_device");
+    names(&class)
+        .into_iter()
+        .filter_map(|hctl| device(root, &hctl))
+        .collect()
+}
+
+/// One SCSI device by `H:C:T:L`; `None` if sysfs has no such device.
+pub fn device(root: &Path, hctl: &str) -> Option<SysDevice> {
+    let link = sys(root)
+        .join("class/scsi_device")
+        .join(hctl)
+        .join("device");
+    let dir = std::fs::canonicalize(&link).ok()?;
+    let host = hctl.split(':').next()?.parse().ok()?;
+    let first = |sub: &str| names(&dir.join(sub)).into_iter().next();
+    let block = first("block");
+    let block_capacity = block.as_ref().and_then(|b| {
+        let bdir = dir.join("block").join(b);
+        let sectors: u64 = attr(&bdir.join("size"))?.parse().ok()?;
+        let lbs: u32 = attr(&bdir.join("queue/logical_block_size"))?.parse().ok()?;
+        Some((sectors.checked_mul(512)?, lbs))
+    });
+    let mut d = SysDevice {
+        hctl: hctl.to_string(),
+        host,
+        sg: first("scsi_generic"),
+        block,
+        bsg: first("bsg"),
+        state: attr(&dir.join("state")),
+        peripheral_type: attr(&dir.join("type")).and_then(|t| t.parse().ok()),
+        vendor: attr(&dir.join("vendor")),
+        model: attr(&dir.join("model")),
+        rev: attr(&dir.join("rev")),
+        wwid: attr(&dir.join("wwid")),
+        block_capacity,
+        dir: dir.clone(),
+        ..SysDevice::default()
+    };
+    sas_chain(&dir, &mut d);
+    Some(d)
+}
+
+/// Fills the SAS fields by walking up from the device directory.
+fn sas_chain(dir: &Path, d: &mut SysDevice) {
+    let mut ancestors: Vec<&Path> = dir.ancestors().collect();
+    ancestors.reverse(); // from / down to the device
+    let name = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let ports: Vec<&Path> = ancestors
+        .iter()
+        .copied()
+        .filter(|p| name(p).starts_with("port-"))
+        .collect();
+    if let Some(end) = ancestors
+        .iter()
+        .copied()
+        .find(|p| name(p).starts_with("end_device-"))
+    {
+        let n = name(end);
+        d.sas_address = attr(&end.join("sas_device").join(&n).join("sas_address"));
+        d.end_device = Some(n);
+    }
+    let phys_of = |port: &Path| -> Vec<String> {
+        names(port)
+            .into_iter()
+            .filter(|n| n.starts_with("phy-"))
+            .collect()
+    };
+    if let Some(first) = ports.first() {
+        d.hba_phys = phys_of(first);
+    }
+    if let Some(last) = ports.last() {
+        let rates: Vec<String> = phys_of(last)
+            .iter()
+            .filter_map(|p| {
+                let phy_dir = std::fs::canonicalize(last.join(p)).ok()?;
+                attr(&phy_dir.join("sas_phy").join(p).join("negotiated_linkrate"))
+            })
+            .collect();
+        if !rates.is_empty() {
+            let mut uniq = rates.clone();
+            uniq.dedup();
+            d.link_rate = Some(if uniq.len() == 1 {
+                format!(
+                    "{}{}",
+                    uniq[0],
+                    if rates.len() > 1 {
+                        format!(" x{}", rates.len())
+                    } else {
+                        String::new()
+                    }
+                )
+            } else {
+                rates.join(", ")
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_order() {
+        let mut v = vec!["sg10", "sg2", "sg1", "0:0:10:0", "0:0:2:0"];
+        v.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(v, ["0:0:2:0", "0:0:10:0", "sg1", "sg2", "sg10"]);
+    }
+}

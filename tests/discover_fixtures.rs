@@ -1,0 +1,294 @@
+//! Discovery against sysfs trees captured in QEMU guests (fixtures/sysfs, see its README).
+
+use sgctl::discover::{self, Drive, IdentMode, InUseReason, ScanOptions};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/sysfs")
+        .join(name)
+}
+
+fn opts(root: &Path) -> ScanOptions {
+    ScanOptions {
+        sysroot: root.to_path_buf(),
+        timeout: Duration::from_secs(5),
+        verbose: 0,
+        mode: IdentMode::Auto,
+    }
+}
+
+/// Copies a fixture into a temp dir (so a test can change it); symlinks stay symlinks.
+fn copy_fixture(name: &str) -> tempfile::TempDir {
+    let dst = tempfile::tempdir().unwrap();
+    let st = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(format!("{}/.", fixture(name).display()))
+        .arg(dst.path())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    dst
+}
+
+fn only_drive(root: &Path) -> Drive {
+    let s = discover::scan(&opts(root)).unwrap();
+    assert_eq!(s.drives.len(), 1, "{:#?}", s.drives);
+    s.drives.into_iter().next().unwrap()
+}
+
+#[test]
+fn dual_port_mptsas_is_one_drive_with_two_paths() {
+    let s = discover::scan(&opts(&fixture("mptsas-dualport"))).unwrap();
+    assert_eq!(s.scsi_devices, 2);
+    assert_eq!(s.drives.len(), 1);
+    let d = &s.drives[0];
+    assert_eq!(d.lu_name.as_deref(), Some("naa.5000c500000000cc"));
+    assert_eq!(d.vendor.as_deref(), Some("SGCTLVM"));
+    assert_eq!(d.model.as_deref(), Some("DUALPORT"));
+    assert_eq!(d.serial.as_deref(), Some("DP0001"));
+    assert_eq!(d.capacity_bytes, Some(64 << 20));
+    assert_eq!(d.logical_block_size, Some(512));
+    assert_eq!(d.rotation_rate, Some(7200));
+    assert_eq!(d.protection_type, Some(0));
+    assert_eq!(d.device_type.as_deref(), Some("disk"));
+    assert!(d.in_use.is_empty(), "{:?}", d.in_use);
+    assert!(d.errors.is_empty(), "{:?}", d.errors);
+    let p: Vec<_> = d
+        .paths
+        .iter()
+        .map(|p| {
+            (
+                p.sg.as_deref().unwrap(),
+                p.block.as_deref().unwrap(),
+                p.bsg.as_deref().unwrap(),
+                p.hctl.as_deref().unwrap(),
+                p.target_port.as_deref().unwrap(),
+                p.relative_port.unwrap(),
+                p.hba_phy.as_deref().unwrap(),
+                p.link_rate.as_deref().unwrap(),
+                p.sas_address.as_deref().unwrap(),
+                p.identity_source.unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        p,
+        [
+            (
+                "/dev/sg0",
+                "/dev/sda",
+                "/dev/bsg/0:0:0:0",
+                "0:0:0:0",
+                "0x5000c500000000c1",
+                1,
+                "phy-0:0",
+                "3.0 Gbit",
+                "0x5000c500000000cc",
+                "replay"
+            ),
+            (
+                "/dev/sg1",
+                "/dev/sdb",
+                "/dev/bsg/1:0:0:0",
+                "1:0:0:0",
+                "0x5000c500000000c2",
+                2,
+                "phy-1:0",
+                "3.0 Gbit",
+                "0x5000c500000000cc",
+                "replay"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn scsi_debug_luns_have_their_identities() {
+    let s = discover::scan(&opts(&fixture("scsi-debug"))).unwrap();
+    assert_eq!(s.scsi_devices, 16);
+    assert_eq!(s.drives.len(), 16);
+    for d in &s.drives {
+        assert_eq!(d.paths.len(), 1);
+        let hctl = d.paths[0].hctl.clone().unwrap();
+        let n: Vec<u64> = hctl.split(':').map(|x| x.parse().unwrap()).collect();
+        // scsi_debug.c: lu_id_num = (host_no + 1) * 2000 + target * 1000 + lun.
+        let id = (n[0] + 1) * 2000 + n[2] * 1000 + n[3];
+        assert_eq!(d.lu_name, Some(format!("naa.3333333{id:09x}")), "{hctl}");
+        assert_eq!(d.serial, Some(id.to_string()));
+        assert_eq!(d.vendor.as_deref(), Some("Linux"));
+        assert_eq!(d.model.as_deref(), Some("scsi_debug"));
+        assert_eq!(d.capacity_bytes, Some(8 << 20));
+        assert_eq!(d.rotation_rate, Some(1));
+        assert_eq!(d.paths[0].relative_port, Some(1));
+        // No SAS transport class for scsi_debug.
+        assert_eq!(d.paths[0].end_device, None);
+        assert_eq!(d.paths[0].hba_phy, None);
+    }
+    // H:C:T:L order, natural (0:0:0:10 after 0:0:0:9 would matter with more LUNs).
+    let order: Vec<_> = s
+        .drives
+        .iter()
+        .map(|d| d.paths[0].sg.clone().unwrap())
+        .collect();
+    assert_eq!(order[0], "/dev/sg0");
+    assert_eq!(order[15], "/dev/sg15");
+}
+
+#[test]
+fn without_replay_the_kernel_copies_identify_and_group() {
+    let t = copy_fixture("mptsas-dualport");
+    std::fs::remove_dir_all(t.path().join("replay")).unwrap();
+    let d = only_drive(t.path());
+    assert_eq!(d.lu_name.as_deref(), Some("naa.5000c500000000cc"));
+    assert_eq!(d.paths.len(), 2);
+    assert!(d.paths.iter().all(|p| p.identity_source == Some("sysfs")));
+    // No READ CAPACITY copy in sysfs: capacity comes from the block device.
+    assert_eq!(d.capacity_bytes, Some(64 << 20));
+    assert_eq!(d.protection_type, None);
+    assert_eq!(d.rotation_rate, Some(7200));
+}
+
+#[test]
+fn a_broken_path_reports_its_error_and_the_scan_goes_on() {
+    let t = copy_fixture("scsi-debug");
+    // sg3 answered INQUIRY with 20 bytes (the replay wins over the kernel copy in sysfs).
+    let r = t.path().join("replay/sg3");
+    std::fs::write(r.join("inquiry.bin"), [0u8; 20]).unwrap();
+    let s = discover::scan(&opts(t.path())).unwrap();
+    assert_eq!(s.drives.len(), 16);
+    let bad: Vec<&Drive> = s.drives.iter().filter(|d| d.has_errors()).collect();
+    assert_eq!(bad.len(), 1);
+    let e = bad[0].paths[0].error.as_deref().unwrap();
+    assert!(e.contains("truncated"), "{e}");
+    assert_eq!(bad[0].paths[0].sg.as_deref(), Some("/dev/sg3"));
+    // The kernel's wwid still names it.
+    assert_eq!(bad[0].lu_name.as_deref(), Some("naa.33333330000007d3"));
+    // A lying VPD 0x83 length on another device: identity kept, page error noted.
+    let mut v = std::fs::read(t.path().join("replay/sg5/vpd_83.bin")).unwrap();
+    v[3] = 0xff;
+    std::fs::write(t.path().join("replay/sg5/vpd_83.bin"), v).unwrap();
+    let s = discover::scan(&opts(t.path())).unwrap();
+    let d = s
+        .drives
+        .iter()
+        .find(|d| d.paths[0].sg.as_deref() == Some("/dev/sg5"))
+        .unwrap();
+    assert!(d.paths[0].error.as_deref().unwrap().contains("VPD page"));
+    assert_eq!(d.serial.as_deref(), Some("2005"));
+}
+
+#[test]
+fn paths_of_any_node_or_the_lu_name() {
+    let root = fixture("mptsas-dualport");
+    for a in [
+        "/dev/sda",
+        "/dev/sg1",
+        "sdb",
+        "/dev/bsg/1:0:0:0",
+        "0:0:0:0",
+        "naa.5000c500000000cc",
+    ] {
+        let d = discover::paths_of_with(a, &opts(&root)).unwrap();
+        assert_eq!(d.paths.len(), 2, "{a}");
+        assert!(d.in_use().unwrap().is_empty());
+    }
+    let e = discover::paths_of_with("/dev/sg9", &opts(&root)).unwrap_err();
+    assert_eq!(e.exit_code(), sgctl::exit::OPEN, "{e}");
+}
+
+#[test]
+fn in_use_mounted_swap_and_holders() {
+    let t = copy_fixture("scsi-debug");
+    let root = t.path();
+    // sda (8:0) partition-less disk mounted; sdb used as swap; sdc held by dm-0.
+    let mi = std::fs::read_to_string(root.join("proc/self/mountinfo")).unwrap();
+    std::fs::write(
+        root.join("proc/self/mountinfo"),
+        format!("{mi}99 1 8:0 / /mnt/data rw,relatime - ext2 /dev/sda rw\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("proc/swaps"),
+        "Filename\tType\tSize\tUsed\tPriority\n/dev/sdb                                partition\t8188\t0\t-2\n",
+    )
+    .unwrap();
+    let sdc = std::fs::canonicalize(root.join("sys/class/block/sdc")).unwrap();
+    std::fs::create_dir_all(sdc.join("holders/dm-0")).unwrap();
+    let s = discover::scan(&opts(root)).unwrap();
+    let by_block = |b: &str| {
+        s.drives
+            .iter()
+            .find(|d| d.paths[0].block.as_deref() == Some(b))
+            .unwrap()
+    };
+    assert_eq!(
+        by_block("/dev/sda").in_use,
+        [InUseReason::Mounted {
+            device: "sda".into(),
+            mount_point: "/mnt/data".into()
+        }]
+    );
+    assert_eq!(
+        by_block("/dev/sdb").in_use,
+        [InUseReason::Swap {
+            device: "sdb".into()
+        }]
+    );
+    assert!(
+        matches!(&by_block("/dev/sdc").in_use[..], [InUseReason::Held { device, holder }] if device == "sdc" && holder == "dm-0")
+    );
+    assert!(by_block("/dev/sdd").in_use.is_empty());
+    // The gate's entry point sees the same.
+    let d = discover::paths_of_with("/dev/sg0", &opts(root)).unwrap();
+    assert_eq!(d.in_use().unwrap().len(), 1);
+}
+
+#[test]
+fn empty_sysroot_finds_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    let s = discover::scan(&opts(t.path())).unwrap();
+    assert_eq!((s.scsi_devices, s.drives.len()), (0, 0));
+}
+
+#[test]
+fn cli_scan_json_and_table() {
+    let bin = env!("CARGO_BIN_EXE_sgctl");
+    let root = fixture("mptsas-dualport");
+    let out = std::process::Command::new(bin)
+        .args(["--json", "scan", "--sysroot"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = &v["data"]["drives"][0];
+    assert_eq!(d["lu_name"], "naa.5000c500000000cc");
+    assert_eq!(d["serial"], "DP0001");
+    assert_eq!(d["paths"][1]["sg"], "/dev/sg1");
+    assert_eq!(d["paths"][1]["block"], "/dev/sdb");
+    assert_eq!(d["paths"][1]["target_port"], "0x5000c500000000c2");
+    assert_eq!(d["paths"][1]["relative_port"], 2);
+    let out = std::process::Command::new(bin)
+        .args(["scan", "--sysroot"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("naa.5000c500000000cc"), "{text}");
+    assert_eq!(text.matches("  path ").count(), 2, "{text}");
+    // Nothing found: says so, suggests sim:, exit 0.
+    let t = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(bin)
+        .args(["scan", "--sysroot"])
+        .arg(t.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("no SCSI devices found") && err.contains("sim:"),
+        "{err}"
+    );
+}
