@@ -216,23 +216,6 @@ pub struct Scan {
     pub drives: Vec<Drive>,
 }
 
-fn pdt_name(pdt: u8) -> String {
-    // SPC-6 Table 150 (the common ones).
-    match pdt {
-        0x00 => "disk".into(),
-        0x01 => "tape".into(),
-        0x05 => "cd/dvd".into(),
-        0x07 => "optical memory".into(),
-        0x08 => "medium changer".into(),
-        0x0c => "storage array controller".into(),
-        0x0d => "enclosure".into(),
-        0x0e => "simplified direct access".into(),
-        0x14 => "zoned block (host managed)".into(),
-        0x1e => "well known LU".into(),
-        o => format!("type 0x{o:02x}"),
-    }
-}
-
 /// Identifies one sysfs device: over SG_IO (in a worker thread) or from files.
 fn probe(
     root: &Path,
@@ -464,7 +447,9 @@ fn fill(drive: &mut Drive, devs: &[sysfs::SysDevice]) {
             drive.logical_block_size.get_or_insert(lbs);
         }
     }
-    drive.device_type = drive.peripheral_type.map(pdt_name);
+    drive.device_type = drive
+        .peripheral_type
+        .map(|t| crate::scsi::inquiry::pdt_name(t).to_string());
     match drive.in_use() {
         Ok(v) => drive.in_use = v,
         Err(e) => drive.errors.push(format!("in-use check failed: {e}")),
