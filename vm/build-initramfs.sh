@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the guest initramfs: busybox, kernel modules from vm/modules.list (+ dependencies),
-# the static sgctl given as $2, third-party SCSI tools with their libraries, vm/guest and vm/groups.
+# the sgctl binary given as $2 (static or dynamic; its libraries are copied), third-party SCSI
+# tools with their libraries, vm/guest and vm/groups.
 #   build-initramfs.sh KERNEL_VERSION SGCTL_BINARY OUTPUT.cpio.gz
 set -euo pipefail
 VM_DIR="$(cd "$(dirname "$0")" && pwd)"
@@ -42,7 +43,7 @@ copy_with_libs() {
   local src="$1" dst="$2"
   mkdir -p "$ROOT/$(dirname "$dst")"
   cp -L "$src" "$ROOT/$dst"
-  ldd "$src" 2>/dev/null | awk '/=> \//{print $3} /^\t\/[^ ]+ \(/{print $1}' | while read -r lib; do
+  { ldd "$src" 2>/dev/null || true; } | awk '/=> \//{print $3} /^\t\/[^ ]+ \(/{print $1}' | while read -r lib; do
     [[ -e "$ROOT$lib" ]] && continue
     mkdir -p "$ROOT$(dirname "$lib")"
     cp -L "$lib" "$ROOT$lib"
@@ -54,7 +55,9 @@ for t in "${tools[@]}"; do
 done
 
 # Debug info is of no use in the guest and slows every boot (the initramfs is unpacked under TCG).
-strip -o "$ROOT/usr/bin/sgctl" "$SGCTL" 2>/dev/null || cp "$SGCTL" "$ROOT/usr/bin/sgctl"
+strip -o "$OUT.sgctl" "$SGCTL" 2>/dev/null || cp "$SGCTL" "$OUT.sgctl"
+copy_with_libs "$OUT.sgctl" /usr/bin/sgctl
+rm -f "$OUT.sgctl"
 cp -r "$VM_DIR/guest" "$VM_DIR/groups" "$ROOT/vm/"
 cp "$VM_DIR/guest/init" "$ROOT/init"
 chmod +x "$ROOT/init"
