@@ -58,3 +58,19 @@ lsscsi() { /usr/bin/lsscsi "$@"; }
 vm_export() {
   base64 "$2" | while read -r chunk; do echo "VMTEST EXPORT $1 $chunk" >&3; done
 }
+
+# scsi_debug group: reload the module with other parameters (waits for the old nodes to go and a
+# new one to appear), and restore the group's standard setup afterwards so later scripts find it.
+SDEBUG_DEFAULT="num_tgts=2 max_luns=8 dev_size_mb=8"
+sdebug_reload() {
+  rmmod scsi_debug 2>/dev/null
+  wait_for 30 sh -c '[ -z "$(ls /sys/class/scsi_generic)" ]' || { echo "sdebug_reload: sg nodes did not go away"; return 1; }
+  modprobe scsi_debug "$@" || { echo "sdebug_reload: modprobe scsi_debug $* failed"; return 1; }
+  wait_for 60 sh -c '[ -n "$(ls /sys/class/scsi_generic)" ]' || { echo "sdebug_reload: no sg node after modprobe scsi_debug $*"; return 1; }
+  # all LUs of the new instance
+  want=$(cat /sys/bus/pseudo/drivers/scsi_debug/max_luns 2>/dev/null)
+  tg=$(cat /sys/bus/pseudo/drivers/scsi_debug/num_tgts 2>/dev/null)
+  [ -n "$want" ] && [ -n "$tg" ] && wait_for 60 sh -c "[ \$(ls /sys/class/scsi_generic | wc -l) -ge $((want * tg)) ]"
+  return 0
+}
+sdebug_default() { sdebug_reload $SDEBUG_DEFAULT; }

@@ -4,10 +4,7 @@
 # and the healthy drives are intact.
 . /vm/guest/lib.sh
 P=/sys/bus/pseudo/drivers/scsi_debug
-rmmod scsi_debug 2>/dev/null
-wait_for 30 sh -c '[ -z "$(ls /sys/class/scsi_generic)" ]'
-modprobe scsi_debug num_tgts=1 max_luns=4 dev_size_mb=8
-wait_for 60 sh -c '[ "$(ls /sys/class/scsi_generic | wc -l)" -ge 4 ]'
+sdebug_reload num_tgts=1 max_luns=4 dev_size_mb=8 || fail reload "scsi_debug num_tgts=1 max_luns=4"
 # SDEBUG_OPT_TIMEOUT (4): every every_nth-th command gets no response.
 echo 1 > $P/every_nth
 echo 4 > $P/opts
@@ -27,3 +24,4 @@ n=$(jq '[.data.drives[] | select(.lu_name != null and .vendor == "Linux")] | len
 wait_for 60 sh -c 'sgctl scan --timeout-ms 5000 >/dev/null 2>&1'
 sgctl --json scan > /tmp/ok.json; rc=$?
 [ $rc = 0 ] && [ "$(jq '.data.drives | length' /tmp/ok.json)" = 4 ] && pass recovered || fail recovered "exit $rc"
+sdebug_default || fail restore "could not reload scsi_debug $SDEBUG_DEFAULT"

@@ -2,12 +2,7 @@
 # sg_readcap sees it; sector_size 4096 shows as 4096-byte blocks; no_uld=1 (sd not attached, like a
 # disk sd refuses) still gives capacity and block size over the sg node.
 . /vm/guest/lib.sh
-reload() {
-  rmmod scsi_debug 2>/dev/null
-  wait_for 30 sh -c '[ -z "$(ls /sys/class/scsi_generic)" ]' || { fail reload "sg nodes did not go away"; return 1; }
-  modprobe scsi_debug "$@" || { fail reload "modprobe scsi_debug $*"; return 1; }
-  wait_for 60 sh -c '[ -n "$(ls /sys/class/scsi_generic)" ]' || { fail reload "no sg node after modprobe scsi_debug $*"; return 1; }
-}
+reload() { sdebug_reload "$@" || { fail reload "sdebug_reload $*"; return 1; }; }
 for dif in 1 2 3; do
   reload dev_size_mb=8 dif=$dif dix=1 || continue
   got=$(sgctl --json scan | jq -r '.data.drives[0].protection_type')
@@ -24,3 +19,4 @@ got=$(sgctl --json scan | jq -r '.data.drives[0] | "\(.logical_block_size) \(.ca
 reload dev_size_mb=8 no_uld=1 || true
 got=$(sgctl --json scan | jq -r '.data.drives[0] | "\(.paths[0].block) \(.paths[0].sg != null) \(.logical_block_size) \(.capacity_bytes)"')
 [ "$got" = "null true 512 8388608" ] && pass no_sd_capacity_over_sg || fail no_sd_capacity_over_sg "got $got"
+sdebug_default || fail restore "could not reload scsi_debug $SDEBUG_DEFAULT"
