@@ -321,3 +321,44 @@ fn format_status_page_records_the_last_format() {
     assert_eq!(f["format_data_out"].as_str(), Some("00800000"), "{f}");
     assert_eq!(f["power_on_minutes_since_format"].as_u64(), Some(10));
 }
+
+#[test]
+fn heat_and_wear_raise_informational_exceptions() {
+    let mut d = open(&spec("px02smf080"));
+    let ie = |d: &mut SimDevice| log_page(d, 0x2F, 0).decoded;
+    assert_eq!(ie(&mut d)["asc"].as_u64(), Some(0));
+    d.inject(sgctl::sim::Fault::Heat(45));
+    let v = ie(&mut d);
+    assert_eq!(
+        (v["asc"].as_u64(), v["ascq"].as_u64()),
+        (Some(0x0B), Some(0x01))
+    );
+    assert_eq!(v["most_recent_temperature_c"].as_u64(), Some(75));
+    assert_eq!(
+        log_page(&mut d, 0x0D, 0).decoded["current_c"].as_u64(),
+        Some(75)
+    );
+    // MRIE 4 (default) does not report through REQUEST SENSE; MRIE 6 does
+    assert_eq!(request_sense(&mut d).asc, 0);
+    let (_, cur) = din(&mut d, &[0x1A, 0x08, 0x1C, 0, 255, 0], 255);
+    let mut pl = cur.clone();
+    pl[0] = 0;
+    pl[4] &= 0x7F;
+    pl[7] = 6; // MRIE
+    good(&dout(&mut d, &[0x15, 0x10, 0, 0, pl.len() as u8, 0], &pl));
+    let s = request_sense(&mut d);
+    assert_eq!((s.key.code(), s.asc, s.ascq), (0, 0x0B, 0x01));
+    // worn out: endurance 100 % and 5D/73 (failure prediction)
+    d.inject(sgctl::sim::Fault::Heat(0));
+    d.inject(sgctl::sim::Fault::Wear(100));
+    assert_eq!(
+        log_page(&mut d, 0x11, 0).decoded["percentage_used_endurance_indicator"].as_u64(),
+        Some(100)
+    );
+    let v = ie(&mut d);
+    assert_eq!(
+        (v["asc"].as_u64(), v["ascq"].as_u64()),
+        (Some(0x5D), Some(0x73))
+    );
+    assert_eq!(v["failure_predicted"].as_bool(), Some(true));
+}

@@ -66,6 +66,12 @@ pub struct FaultArgs {
     /// The next SANITIZE fails (31/03).
     #[arg(long)]
     pub fail_sanitize: bool,
+    /// Run this many degrees C hotter (negative: cooler) from now on.
+    #[arg(long, value_name = "DEGREES", allow_hyphen_values = true)]
+    pub heat: Option<i16>,
+    /// Wear the flash to PERCENT of its rated P/E cycles (endurance used).
+    #[arg(long, value_name = "PERCENT")]
+    pub wear: Option<u8>,
     /// Remove pending faults first.
     #[arg(long)]
     pub clear: bool,
@@ -212,6 +218,14 @@ fn fault(ctx: &mut Ctx, a: FaultArgs) -> anyhow::Result<Report> {
     if a.fail_sanitize {
         dev.inject(Fault::FailSanitize);
         done.push("fail next sanitize".into());
+    }
+    if let Some(c) = a.heat {
+        dev.inject(Fault::Heat(c));
+        done.push(format!("heat {c:+} C"));
+    }
+    if let Some(w) = a.wear {
+        dev.inject(Fault::Wear(w));
+        done.push(format!("wear {w} %"));
     }
     if let Some(s) = a.advance {
         if !(s.is_finite() && s >= 0.0) {

@@ -306,6 +306,9 @@ pub struct Faults {
     /// point 4). Used by the erase tests to prove the READ CAPACITY check catches it.
     #[serde(default)]
     pub substitute_lb_len: Option<u32>,
+    /// Degrees added to the modelled temperature (a hot enclosure, a failing fan).
+    #[serde(default)]
+    pub heat_c: i16,
 }
 
 /// Everything that persists about one drive.
@@ -349,8 +352,6 @@ pub struct Drive {
     pub ua: [Vec<(u8, u8)>; 2],
     /// A deferred error to report on the next command.
     pub deferred: Option<SimSense>,
-    /// Sense data REQUEST SENSE returns when nothing else is pending (NO SENSE otherwise).
-    pub last_sense: Option<SimSense>,
     /// Current mode values.
     pub mode: ModeValues,
     /// Saved mode values.
@@ -439,7 +440,6 @@ impl Drive {
             saved_unix_ns: 0,
             ua: [Vec::new(), Vec::new()],
             deferred: None,
-            last_sense: None,
             mode: ModeValues::default(),
             mode_saved: ModeValues::default(),
             write_errors: ErrorCounters::default(),
@@ -655,7 +655,6 @@ impl Drive {
         }
         self.pending = None;
         self.deferred = None;
-        self.last_sense = None;
     }
 
     /// Records recent activity for the temperature model: busy for `busy_ns` at `now`.
@@ -671,8 +670,23 @@ impl Drive {
         const TAU_NS: f64 = 60e9;
         let dt = self.now_ns.saturating_sub(self.activity_ns) as f64;
         let a = self.activity * (-dt / TAU_NS).exp();
-        let heat = (a.min(1.0) * 15.0).round() as u8;
-        p.idle_temp_c.saturating_add(heat)
+        let heat = (a.min(1.0) * 15.0).round() as i16;
+        (i16::from(p.idle_temp_c) + heat + self.faults.heat_c).clamp(0, 0xFE) as u8
+    }
+
+    /// The informational exception condition, if any (SPC-5 5.x; log page 0x2F parameter 0):
+    /// TEST=1 false failure 5D/FF; endurance limit reached 5D/73; temperature at or above the
+    /// reference temperature 0B/01. DEXCPT=1 disables reporting (not the log page).
+    pub fn ie_condition(&self, p: &Profile) -> Option<(u8, u8)> {
+        if self.mode.test {
+            Some((0x5D, 0xFF))
+        } else if self.endurance_used(p) >= 100 {
+            Some((0x5D, 0x73))
+        } else if self.temperature(p) >= p.trip_temp_c {
+            Some((0x0B, 0x01))
+        } else {
+            None
+        }
     }
 
     /// Accumulated power-on time in minutes.

@@ -59,6 +59,10 @@ pub enum Fault {
     FailFormat,
     /// The next SANITIZE fails (MEDIUM ERROR 31/03: sanitize failure mode).
     FailSanitize,
+    /// The drive runs this many degrees hotter (negative: cooler) from now on.
+    Heat(i16),
+    /// The flash is worn to this percentage of its rated P/E cycles (endurance used).
+    Wear(u8),
     /// The next FORMAT UNIT silently picks this logical block length instead of the
     /// requested one (reports success; only READ CAPACITY shows it).
     SubstituteBlockLength(u32),
@@ -403,6 +407,11 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
         }
         Fault::FailFormat => d.faults.fail_format = true,
         Fault::FailSanitize => d.faults.fail_sanitize = true,
+        Fault::Heat(c) => d.faults.heat_c = c,
+        Fault::Wear(pct) => {
+            let pe = if d.pe_cycles > 0 { d.pe_cycles } else { 3000 };
+            d.wear_pe = f64::from(pct) * f64::from(pe) / 100.0;
+        }
         Fault::SubstituteBlockLength(lb) => d.faults.substitute_lb_len = Some(lb),
         Fault::TcgSpBusy(n) => {
             if let Some(t) = d.sed.tper.as_mut() {

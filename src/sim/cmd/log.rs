@@ -198,15 +198,7 @@ fn page_params(p: &Profile, d: &Drive, page: u8, cumulative: bool) -> Vec<(u16, 
         // temperature (vendor extension used by HGST/IBM/Toshiba).
         _ => {
             let t = d.temperature(p);
-            let (asc, ascq) = if d.mode.test {
-                (0x5D, 0xFF) // TEST: false failure prediction
-            } else if d.endurance_used(p) >= 100 {
-                (0x5D, 0x73) // MEDIA IMPENDING FAILURE ENDURANCE LIMIT MET
-            } else if t >= p.trip_temp_c {
-                (0x0B, 0x01) // WARNING - SPECIFIED TEMPERATURE EXCEEDED
-            } else {
-                (0, 0)
-            };
+            let (asc, ascq) = d.ie_condition(p).unwrap_or((0, 0));
             vec![(0, param(0, BINARY, &[asc, ascq, t, p.trip_temp_c]))]
         }
     }

@@ -30,9 +30,12 @@ pub fn request_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         SimSense::new(key::MEDIUM_ERROR, 0x31, 0x03)
     } else if d.format_corrupt {
         SimSense::new(key::MEDIUM_ERROR, 0x31, 0x00)
-    } else if d.mode.test && !d.mode.dexcpt && d.mode.mrie == 6 {
-        // Informational exceptions, MRIE 6 "only report on request": TEST=1 → 5D/FF.
-        SimSense::new(key::NO_SENSE, 0x5D, 0xFF)
+    } else if let Some((asc, ascq)) = d
+        .ie_condition(ctx.sh.profile)
+        .filter(|_| !d.mode.dexcpt && d.mode.mrie == 6)
+    {
+        // Informational exceptions, MRIE 6 "only report on request" (SPC-5 7.5.13).
+        SimSense::new(key::NO_SENSE, asc, ascq)
     } else {
         SimSense::new(key::NO_SENSE, 0, 0)
     };
