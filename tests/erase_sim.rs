@@ -444,6 +444,21 @@ fn support_and_auto_method() {
     let (code, j, _) = d.sgctl(&["sanitize", "--support", &d.addr("")]);
     assert_eq!(code, 0);
     assert_eq!(j["data"]["drives"][0]["auto_method"], "BLOCK ERASE", "{j}");
+    assert!(
+        j["data"]["drives"][0]["tcg_level0"].is_null(),
+        "not a SED: {j}"
+    );
+    let sed = Drive::new("px02smf080", "SUP002");
+    let (code, j, _) = sed.sgctl(&["sanitize", "--support", &sed.addr("")]);
+    assert_eq!(code, 0);
+    assert_eq!(j["data"]["drives"][0]["auto_method"], "CRYPTOGRAPHIC ERASE");
+    assert!(
+        j["data"]["drives"][0]["tcg_level0"]["ssc"]
+            .as_str()
+            .unwrap()
+            .contains("Enterprise"),
+        "{j}"
+    );
     let (code, j, _) = d.sgctl(&[
         "sanitize",
         &d.addr(""),
@@ -457,4 +472,60 @@ fn support_and_auto_method() {
     // Crypto erase is not offered by this drive: refused as unsupported, nothing sent.
     let (code, _, _) = d.sgctl(&["sanitize", &d.addr(""), "--crypto", "--confirm", "SUP001"]);
     assert_eq!(code, 7);
+}
+
+#[test]
+fn ctrl_c_stops_watching_not_the_drive() {
+    use std::io::{BufRead, BufReader};
+    let d = Drive::new("px02smf080", "INT001");
+    // Real clock: the block erase takes 30 s of wall time on the drive.
+    let addr = d.addr("").replace("clock=virtual", "clock=real");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .args([
+            "--json",
+            "sanitize",
+            &addr,
+            "--block",
+            "--confirm",
+            "INT001",
+        ])
+        .args(["--progress-json", "--poll-interval", "0.1"])
+        .env("SGCTL_AUDIT_LOG", d.audit())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(
+            err.read_line(&mut line).unwrap() > 0,
+            "sgctl ended before progress"
+        );
+        if line.contains("\"event\":\"progress\"") {
+            break;
+        }
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rec = &j["data"]["drives"][0];
+    assert_eq!(rec["outcome"], "interrupted", "{j}");
+    assert!(
+        rec["advice"].as_str().unwrap().contains("sgctl wait"),
+        "{rec}"
+    );
+    // The drive is still sanitizing; `sgctl wait` follows it to the end.
+    assert!(d.open().info().operation.is_some());
+    let (code, j, _) = d.sgctl(&["wait", &d.addr(""), "--poll-interval", "5"]);
+    assert_eq!(code, 0, "{j}");
+    // The audit log says how it ended.
+    let ev = audit_events(&d);
+    assert_eq!(ev.last().unwrap()["outcome"], "interrupted");
 }

@@ -245,12 +245,42 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
             text.push_str(&format!(
                 "  {:<22} {:<14}{}\n",
                 s.name,
-                format!("{:?}", s.support).to_lowercase(),
+                match s.support {
+                    query::Support::Supported => "supported",
+                    query::Support::NotSupported => "not supported",
+                    query::Support::Unknown => "unknown",
+                },
                 s.recommended_timeout_s
                     .map(|t| format!(" recommended timeout {t} s"))
                     .unwrap_or_default()
             ));
         }
+        // TCG Level 0 discovery (SECURITY PROTOCOL IN, read-only): an Enterprise/Opal SED
+        // can also crypto-erase its bands (`sgctl tcg erase`).
+        let tcg = match crate::tcg::session::discover(&mut *t) {
+            Ok((l0, _, _)) => {
+                let ssc = l0.ssc().map(|f| f.ssc.name());
+                let locking = l0.locking();
+                text.push_str(&format!(
+                    "  TCG Level 0: {}{}\n",
+                    ssc.unwrap_or("no SSC feature"),
+                    locking
+                        .map(|(en, locked, me)| format!(
+                            ", locking {}, {}, media encryption {}",
+                            if en { "enabled" } else { "disabled" },
+                            if locked { "locked" } else { "unlocked" },
+                            if me { "yes" } else { "no" }
+                        ))
+                        .unwrap_or_default()
+                ));
+                serde_json::json!({"ssc": ssc, "locking_enabled": locking.map(|l| l.0),
+                                   "locked": locking.map(|l| l.1), "media_encryption": locking.map(|l| l.2)})
+            }
+            Err(e) => {
+                text.push_str(&format!("  TCG Level 0: none ({e})\n"));
+                serde_json::Value::Null
+            }
+        };
         let best = [
             ServiceAction::CryptoErase,
             ServiceAction::BlockErase,
@@ -260,13 +290,19 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
         .find(|sa| r.of(*sa) == query::Support::Supported);
         text.push_str(&format!(
             "  --method auto would use: {}\n",
-            best.map(|b| b.name())
-                .unwrap_or("nothing (no method reported)")
+            best.map(|b| format!("SANITIZE {}", b.name()))
+                .or_else(|| {
+                    tcg.get("ssc")
+                        .and_then(|v| v.as_str())
+                        .map(|ssc| format!("TCG erase of every band ({ssc})"))
+                })
+                .unwrap_or_else(|| "nothing (no method reported)".into())
         ));
         all.push(serde_json::json!({
             "device": d,
             "sanitize": r,
             "auto_method": best.map(|b| b.name()),
+            "tcg_level0": tcg,
             "block_device_characteristics_byte7": wacereq,
         }));
     }
