@@ -314,6 +314,12 @@ fn state_persists_across_opens() {
     }
     let small = std::fs::metadata(&path).unwrap().len();
     {
+        // the state holds TCG credentials: owner-only
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    {
         // 1000 more identical blocks are one extent in the state file
         let mut d = open(&spec);
         good(&write10(&mut d, 1000, &[0x77; 512 * 1000], 512));

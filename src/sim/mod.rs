@@ -192,10 +192,21 @@ impl Shared {
                 std::io::Error::other(e),
             )
         })?;
+        // The state holds the drive's TCG credentials (like its flash would): owner-only.
         let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, &json)
-            .and_then(|_| std::fs::rename(&tmp, &path))
-            .map_err(|e| Error::io(format!("saving {}", path.display()), e))
+        let write = || -> std::io::Result<()> {
+            use std::io::Write;
+            use std::os::unix::fs::OpenOptionsExt;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&tmp)?;
+            f.write_all(&json)?;
+            std::fs::rename(&tmp, &path)
+        };
+        write().map_err(|e| Error::io(format!("saving {}", path.display()), e))
     }
 }
 
