@@ -378,6 +378,10 @@ fn ex_array_drive_needs_psid_revert_before_format() {
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("Access denied"), "{text}");
+    assert!(
+        text.contains("sgctl tcg revert"),
+        "advice for a locked SED missing: {text}"
+    );
     // The MSID does not open it.
     let out = e.run(&["tcg", "unlock", &e.addr, "--band", "0", "--msid"]);
     assert!(!out.status.success());

@@ -289,6 +289,10 @@ pub fn run_jobs_in(
                 rec.exit_status = e.exit_code();
             }
         }
+        if rec.advice.is_none() {
+            // A locked self-encrypting drive refuses FORMAT/SANITIZE/writes (issue 8).
+            rec.advice = crate::cli::tcg_jobs::locked_sed_advice(rec);
+        }
         rec.ended = Some(rfc3339(SystemTime::now()));
         rec.duration_s = Some(t0.elapsed().as_secs_f64());
         bar.finish(&rec.outcome);
