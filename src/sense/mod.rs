@@ -175,6 +175,26 @@ impl SenseKeySpecific {
     }
 }
 
+/// One "another progress indication" sense data descriptor (SPC-5 4.4.2.9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct OtherProgress {
+    /// Sense key of the operation in progress.
+    pub key: SenseKey,
+    /// Its additional sense code.
+    pub asc: u8,
+    /// Its qualifier.
+    pub ascq: u8,
+    /// Progress indication, 0..=65535 (65536 = 100%).
+    pub raw: u16,
+}
+
+impl OtherProgress {
+    /// Progress in percent.
+    pub fn percent(&self) -> f64 {
+        f64::from(self.raw) * 100.0 / 65536.0
+    }
+}
+
 /// Decoded sense data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Sense {
@@ -200,6 +220,10 @@ pub struct Sense {
     pub fru: u8,
     /// Fixed format ILI bit / block command descriptor ILI.
     pub ili: bool,
+    /// "Another progress indication" descriptors (SPC-5 4.4.2.9, type 0x0A): progress of
+    /// operations other than the one this sense reports (descriptor format only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_progress: Vec<OtherProgress>,
     /// The raw bytes as received.
     #[serde(skip)]
     pub raw: Vec<u8>,
@@ -256,6 +280,7 @@ impl Sense {
             sks,
             fru,
             ili,
+            other_progress: Vec::new(),
             raw: b.as_slice().to_vec(),
         })
     }
@@ -279,6 +304,7 @@ impl Sense {
             sks: None,
             fru: 0,
             ili: false,
+            other_progress: Vec::new(),
             raw: b.rest(0).get(..end.max(4)).unwrap_or(b.as_slice()).to_vec(),
         };
         // Walk the descriptors (SPC-5 4.4.2.x): type, additional length, body.
@@ -303,6 +329,20 @@ impl Sense {
                 0x03 => s.fru = d.u8(3).unwrap_or(0),
                 // Block commands (SBC-4 4.18.2): ILI at byte 3 bit 5.
                 0x05 => s.ili = d.u8(3).map(|v| v & 0x20 != 0).unwrap_or(false),
+                // Another progress indication (SPC-5 4.4.2.9): key at 2, ASC 3, ASCQ 4,
+                // progress indication at 6..8.
+                0x0a => {
+                    if let (Ok(k), Ok(asc), Ok(ascq), Ok(raw)) =
+                        (d.u8(2), d.u8(3), d.u8(4), d.be16(6))
+                    {
+                        s.other_progress.push(OtherProgress {
+                            key: SenseKey::from_u8(k),
+                            asc,
+                            ascq,
+                            raw,
+                        });
+                    }
+                }
                 _ => {}
             }
             off += 2 + dlen;
@@ -359,6 +399,16 @@ impl fmt::Display for Sense {
                 write!(f, " bit {b}")?;
             }
         }
+        for p in &self.other_progress {
+            write!(
+                f,
+                ", {} ({:02x}/{:02x}) {:.1}% done",
+                p.key.name(),
+                p.asc,
+                p.ascq,
+                p.percent()
+            )?;
+        }
         Ok(())
     }
 }
@@ -405,6 +455,23 @@ mod tests {
         assert_eq!((d.asc, d.ascq), (0x11, 0x00));
         assert_eq!(d.information, Some(0x1234));
         assert_eq!(d.sks, Some(SenseKeySpecific::RetryCount { count: 5 }));
+    }
+
+    #[test]
+    fn another_progress_indication() {
+        // Descriptor sense: UNIT ATTENTION 2A/01 while a sanitize (02/04/1B) is at 25%.
+        let s = [
+            0x72, 0x06, 0x2a, 0x01, 0, 0, 0, 0x08, // header, 8 bytes of descriptors
+            0x0a, 0x06, 0x02, 0x04, 0x1b, 0x00, 0x40, 0x00, // another progress indication
+        ];
+        let d = Sense::parse(&s).unwrap();
+        assert_eq!(d.other_progress.len(), 1);
+        let p = d.other_progress[0];
+        assert_eq!((p.key, p.asc, p.ascq), (SenseKey::NotReady, 0x04, 0x1b));
+        assert_eq!(p.percent(), 25.0);
+        // Cut inside the descriptor: ignored, not a panic.
+        let d = Sense::parse(&s[..14]).unwrap();
+        assert!(d.other_progress.is_empty());
     }
 
     #[test]
