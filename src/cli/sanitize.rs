@@ -463,4 +463,86 @@ mod tests {
         assert!(parse_hex("zz").is_err());
         assert!(parse_hex("").is_err());
     }
+
+    /// `--method auto` on a TCG Enterprise drive whose RSOC lists no SANITIZE: the job falls
+    /// back to the TCG erase of every band (issue 8) and the data no longer reads back.
+    #[test]
+    fn auto_falls_back_to_tcg_erase_without_sanitize() {
+        use crate::cli::erase::{run_jobs_in, JobEnv};
+        use crate::transport::{Completion, DataBuf};
+        struct NoSanitize(crate::sim::SimDevice);
+        impl Transport for NoSanitize {
+            fn execute(
+                &mut self,
+                cdb: &[u8],
+                data: DataBuf<'_>,
+                timeout: std::time::Duration,
+            ) -> Result<Completion> {
+                if cdb.len() > 3 && cdb[0] == 0xA3 && cdb[1] & 0x1F == 0x0C && cdb[3] == 0x48 {
+                    return Ok(Completion::check_condition(crate::sense::build_fixed(
+                        crate::sense::SenseKey::IllegalRequest,
+                        0x24,
+                        0,
+                    )));
+                }
+                self.0.execute(cdb, data, timeout)
+            }
+            fn address(&self) -> String {
+                "sim:nosanitize".into()
+            }
+        }
+        let dev = crate::sim::open("px02smf080?serial=NOSAN1&capacity_gib=1").unwrap();
+        let rw = |d: &mut dyn Transport, write: bool| -> Vec<u8> {
+            let mut buf = vec![0x5Au8; 512];
+            let f = crate::scsi::read_write::RwFlags::default();
+            let c = if write {
+                let cdb = crate::scsi::read_write::write16(10, 1, f);
+                d.execute(&cdb, DataBuf::Out(&buf), std::time::Duration::from_secs(5))
+            } else {
+                let cdb = crate::scsi::read_write::read16(10, 1, f);
+                d.execute(
+                    &cdb,
+                    DataBuf::In(&mut buf),
+                    std::time::Duration::from_secs(5),
+                )
+            };
+            crate::transport::check(&c.unwrap()).unwrap();
+            buf
+        };
+        let mut h = dev.port(1);
+        rw(&mut h, true);
+        assert_eq!(rw(&mut h, false), vec![0x5A; 512]);
+        let dir = tempfile::tempdir().unwrap();
+        let host = testenv::FakeHost { busy: vec![] };
+        let open = |_a: &str| -> Result<(Box<dyn Transport>, PollConfig)> {
+            Ok((Box::new(NoSanitize(dev.port(1))), PollConfig::immediate()))
+        };
+        let mut p = testenv::NoTty;
+        let env = JobEnv {
+            host: &host,
+            open: &open,
+            prompter: &mut p,
+            interactive: false,
+            interrupted: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        };
+        let sa = testenv::safety(dir.path(), &["NOSAN1"], false);
+        let r = run_jobs_in(
+            &Ctx::default(),
+            env,
+            &["sim:nosanitize".to_string()],
+            &sa,
+            serde_json::Value::Null,
+            job(Method::Auto, 0, false),
+        )
+        .unwrap();
+        let rec = &r.data["drives"][0];
+        assert_eq!(rec["outcome"], "success", "{rec}");
+        assert_eq!(rec["method"], crate::cli::tcg_jobs::METHOD_ERASE);
+        assert_eq!(r.exit, exit::OK);
+        assert_ne!(
+            rw(&mut h, false),
+            vec![0x5A; 512],
+            "data survived the erase"
+        );
+    }
 }
