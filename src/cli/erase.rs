@@ -10,7 +10,7 @@ use crate::ops::poll::PollConfig;
 use crate::ops::query;
 use crate::ops::record::{write_certificate, DriveInfo, JobRecord};
 use crate::ops::safety::{
-    self, rfc3339, AuditLog, ByRef, Cleared, Confirmation, GateRequest, HostView, LinuxHost,
+    self, rfc3339, AuditLog, ByRef, Cleared, Confirmation, DiscoverHost, GateRequest, HostView,
     PlannedCommand, Prompter, ReadOnly, TtyPrompter,
 };
 use crate::transport::Transport;
@@ -138,7 +138,7 @@ pub fn run_jobs(
     params: serde_json::Value,
     make_job: impl FnMut() -> Box<dyn Job>,
 ) -> anyhow::Result<Report> {
-    let host = LinuxHost::default();
+    let host = DiscoverHost;
     let interrupted = Arc::new(AtomicBool::new(false));
     let interval = Duration::from_secs_f64(sa.poll_interval.clamp(0.0, 3600.0));
     let verbose = ctx.verbose;

@@ -117,7 +117,7 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
             bail!("--reset and --inhex are exclusive");
         }
         let mut t = crate::device::open(dev)?;
-        let host = crate::ops::safety::LinuxHost::default();
+        let host = crate::ops::safety::DiscoverHost;
         let mut prompter = ResetPrompter;
         return reset(ctx, &args, pc, want, t.as_mut(), &host, &mut prompter);
     }
