@@ -19,6 +19,8 @@ struct Drive {
     /// Reject byte-length transfers (a drive that needs INC_512 = 1).
     require_inc512: bool,
     cdbs: Vec<Vec<u8>>,
+    /// Answer this many IF-RECVs on the session ComID with an empty 0/0 ComPacket first.
+    zero_polls: u32,
 }
 
 impl Drive {
@@ -28,6 +30,7 @@ impl Drive {
             opal: false,
             require_inc512: false,
             cdbs: vec![],
+            zero_polls: 0,
         }
     }
     fn t(&mut self) -> &mut Tper {
@@ -54,6 +57,14 @@ impl Transport for Drive {
             return Ok(illegal(0x24));
         }
         let opal = self.opal;
+        if c.is_in && c.protocol == 1 && c.sps == 0x07FE && self.zero_polls > 0 {
+            self.zero_polls -= 1;
+            if let DataBuf::In(buf) = data {
+                buf.fill(0);
+                buf[4..6].copy_from_slice(&0x07FEu16.to_be_bytes());
+            }
+            return Ok(Completion::good());
+        }
         let Some(tper) = self.tper.as_mut() else {
             return Ok(illegal(0x20));
         };
@@ -263,6 +274,7 @@ fn psid_revert_ex_array() {
         opal: false,
         require_inc512: false,
         cdbs: vec![],
+        zero_polls: 0,
     };
     assert!(d.t().locked_for(0, 1, false));
     let msid = Pin::new(d.t().msid.clone());
@@ -350,6 +362,7 @@ fn opal_psid_revert() {
         opal: true,
         require_inc512: false,
         cdbs: vec![],
+        zero_polls: 0,
     };
     {
         let mut h = Host::open(&mut d).unwrap();
@@ -388,4 +401,24 @@ proptest::proptest! {
         let _ = sgctl::tcg::comid::parse_response(&data, 0x07FE);
         let _ = sp::parse_supported_protocols(&data);
     }
+}
+
+/// A TPer that answers "nothing outstanding" a few times before the real answer is still
+/// waited for; one that never answers ends in NoResponse instead of a hang.
+#[test]
+fn empty_answers_are_polled_then_given_up() {
+    let mut d = Drive::sed();
+    d.zero_polls = 4;
+    {
+        let mut h = Host::open(&mut d).unwrap();
+        h.poll_interval = Duration::from_millis(0);
+        enterprise::read_msid(&mut h).unwrap();
+    }
+    d.zero_polls = 1000;
+    let mut h = Host::open(&mut d).unwrap();
+    h.poll_interval = Duration::from_millis(0);
+    assert!(matches!(
+        enterprise::read_msid(&mut h).unwrap_err(),
+        TcgError::NoResponse(_)
+    ));
 }

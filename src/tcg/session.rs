@@ -37,6 +37,9 @@ pub const HOST_PROPERTIES: [(&str, u64); 6] = [
     ("MaxMethods", 1),
 ];
 
+/// Empty (no outstanding data) answers tolerated before a call counts as dropped.
+pub const EMPTY_POLLS: u32 = 10;
+
 /// Host session number we use first (sedutil uses 105).
 pub const FIRST_HSN: u32 = 105;
 
@@ -268,6 +271,7 @@ impl<'t> Tper<'t> {
         sp::security_out(self.t, sp::PROTOCOL_TCG, self.comid, &out, self.inc)?;
         let mut len = self.recv_len;
         let mut polls = 0u32;
+        let mut empty = 0u32;
         loop {
             let buf = sp::security_in(self.t, sp::PROTOCOL_TCG, self.comid, len, self.inc)?;
             match packet::parse(&buf)? {
@@ -295,8 +299,15 @@ impl<'t> Tper<'t> {
                     min_transfer,
                 } => {
                     if outstanding == 0 && min_transfer == 0 {
-                        // Nothing queued at all: the TPer dropped the call.
-                        return Err(TcgError::NoResponse(polls));
+                        // Nothing queued. sedutil stops polling here; some TPers answer 0/0
+                        // until they start processing, so give them a few more polls before
+                        // concluding the call was dropped (RevertSP ends this way by design).
+                        empty += 1;
+                        if empty > EMPTY_POLLS {
+                            return Err(TcgError::NoResponse(polls));
+                        }
+                        std::thread::sleep(self.poll_interval);
+                        continue;
                     }
                     polls += 1;
                     if polls > self.poll_limit {
