@@ -103,6 +103,10 @@ pub struct ProfileBench {
     pub erase_count_avg: f64,
     /// Largest erase count.
     pub erase_count_max: u32,
+    /// Commands simulated (both drives), for the simulator's own speed.
+    pub simulated_commands: u64,
+    /// 4 KiB NAND programs simulated (host data + GC copies, both drives).
+    pub simulated_nand_writes: u64,
 }
 
 /// SplitMix64: small, fast, deterministic.
@@ -316,15 +320,37 @@ pub fn bench_profile(p: &MediaProfile, cfg: &BenchConfig) -> Result<ProfileBench
     let units = ftl.user_units();
     let mut now = ftl.erase_all(0).done_at;
 
-    // FOB random write: 1/16 of the capacity on the empty drive (no GC yet).
-    let fob_w = run_qd(&mut ftl, &mut now, qd, (units / 16).max(qd.into()), {
-        random_4k(units, true, &mut rng)
-    })?;
+    // FOB random write on the empty drive, inside the spare area (no garbage collection yet):
+    // a warm-up that lets the write buffer fill, then a fixed-size window.
+    let spare = ftl.geometry().raw_units() - units;
+    let warm = (16 * p.timing.write_buffer_bytes / UNIT_BYTES).min(spare / 4);
+    run_qd(
+        &mut ftl,
+        &mut now,
+        qd,
+        warm,
+        random_4k(units, true, &mut rng),
+    )?;
+    let window = (spare / 2).min(1 << 18).max(qd.into());
+    let fob_w = run_qd(
+        &mut ftl,
+        &mut now,
+        qd,
+        window,
+        random_4k(units, true, &mut rng),
+    )?;
     let seq_w = purge_and_fill(&mut ftl, &mut now, qd)?;
-    let seq_r = run_qd(&mut ftl, &mut now, qd, (units / 32).min(1 << 16), {
-        sequential(units, false, 32)
-    })?;
-    let reads = (units / 8).clamp(1, 1 << 18);
+    // Reads start once the writes have drained, and are counted independently of capacity.
+    now = ftl.idle_at();
+    let seq_r = run_qd(
+        &mut ftl,
+        &mut now,
+        qd,
+        1 << 14,
+        sequential(units, false, 32),
+    )?;
+    let reads = 1 << 17;
+    now = ftl.idle_at();
     let fob_r = run_qd(
         &mut ftl,
         &mut now,
@@ -333,6 +359,7 @@ pub fn bench_profile(p: &MediaProfile, cfg: &BenchConfig) -> Result<ProfileBench
         random_4k(units, false, &mut rng),
     )?;
     let (round_iops, ss) = wdpc(&mut ftl, &mut now, cfg, &mut rng)?;
+    now = ftl.idle_at();
     let ss_r = run_qd(
         &mut ftl,
         &mut now,
@@ -348,6 +375,7 @@ pub fn bench_profile(p: &MediaProfile, cfg: &BenchConfig) -> Result<ProfileBench
     let mut now = 0;
     purge_and_fill(&mut op, &mut now, qd)?;
     let (_, ss_op) = wdpc(&mut op, &mut now, cfg, &mut rng)?;
+    let st_op = op.stats();
 
     Ok(ProfileBench {
         profile: p.name.to_string(),
@@ -366,5 +394,7 @@ pub fn bench_profile(p: &MediaProfile, cfg: &BenchConfig) -> Result<ProfileBench
         erase_count_min: st.erase_count_min,
         erase_count_avg: st.erase_count_avg,
         erase_count_max: st.erase_count_max,
+        simulated_commands: st.commands + st_op.commands,
+        simulated_nand_writes: (st.nand_write_bytes + st_op.nand_write_bytes) / UNIT_BYTES,
     })
 }

@@ -42,11 +42,17 @@ struct Die {
     busy_until: u64,
     /// Host reads queued on this die are done by this time (they go ahead of programs).
     read_free: u64,
+    /// Garbage-collection work not yet scheduled: die time (ns) and channel bytes.
+    gc_die_debt: u64,
+    gc_chan_debt: u64,
+    /// Die time of GC work to do before each host page (set when a block is collected).
+    gc_pace: u64,
 }
 
 /// Raw counters; [`Ftl::stats`] derives the reported figures from them.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Counters {
+    commands: u64,
     host_write_bytes: u64,
     host_read_bytes: u64,
     host_write_units: u64,
@@ -142,6 +148,9 @@ impl Ftl {
                 pending_ready: 0,
                 busy_until: 0,
                 read_free: 0,
+                gc_die_debt: 0,
+                gc_chan_debt: 0,
+                gc_pace: 0,
             })
             .collect();
         Ok(Ftl {
@@ -423,11 +432,37 @@ impl Ftl {
             return;
         }
         let c = self.channel_of(d);
-        let sent = self.channel_xfer(c, ready, u64::from(units) * UNIT_BYTES);
-        let done = self.die_op(d, sent, self.timing.t_prog_ns);
-        if host > 0 {
-            self.releases.push(Reverse((done, host)));
+        let bytes = u64::from(units) * UNIT_BYTES;
+        if host == 0 {
+            // A page of garbage-collection copies: its time was added to the die's GC work
+            // when the block was collected, and is paced with the host writes (below).
+            return;
         }
+        // GC pacing: before each host page the die works off its share of the pending GC work
+        // (spread over the host pages the collected space will take), so garbage collection
+        // runs alongside the host writes instead of stalling the die for a whole block.
+        let (die_pay, chan_pay) = {
+            let die = &mut self.dies[d];
+            let debt = die.gc_die_debt;
+            let pay = debt.min(die.gc_pace);
+            let chan = if pay == debt {
+                die.gc_chan_debt
+            } else {
+                (u128::from(die.gc_chan_debt) * u128::from(pay) / u128::from(debt.max(1))) as u64
+            };
+            die.gc_die_debt -= pay;
+            die.gc_chan_debt -= chan;
+            (pay, chan)
+        };
+        if chan_pay > 0 {
+            self.channel_xfer(c, ready, chan_pay);
+        }
+        if die_pay > 0 {
+            self.die_op(d, ready, die_pay);
+        }
+        let sent = self.channel_xfer(c, ready, bytes);
+        let done = self.die_op(d, sent, self.timing.t_prog_ns);
+        self.releases.push(Reverse((done, host)));
     }
 
     /// Block erase time for this geometry's block size.
@@ -446,42 +481,41 @@ impl Ftl {
             .find(|&b| b != NONE)
             .ok_or(MediaError::NoSpace)?;
         self.bucket_unlink(victim);
-        let c = self.channel_of(d);
         let base = victim * upb;
-        // Read every page that holds live data back to back (cache read: the channel moves one
-        // page out while the die senses the next), then rewrite the units at the write point.
-        let mut moved: Vec<(u32, u64)> = Vec::with_capacity(self.valid[victim as usize] as usize);
-        let mut last_read = now;
+        // Read every page that holds live data and rewrite its units at the write point; the
+        // die and channel time this takes is added to the die's GC work (see `program`).
+        let mut moved: Vec<u32> = Vec::with_capacity(self.valid[victim as usize] as usize);
+        let mut reads = 0u64;
         for page in 0..self.geo.pages_per_block {
             let first = base + page * upp;
             let before = moved.len();
             for s in first..first + upp {
                 let u = self.p2l[s as usize];
                 if u != NONE {
-                    moved.push((u, 0));
+                    moved.push(u);
                     self.p2l[s as usize] = NONE;
                 }
             }
-            let k = (moved.len() - before) as u64;
-            if k == 0 {
-                continue;
+            if moved.len() > before {
+                reads += 1;
             }
-            let read = self.die_op(d, now, self.timing.t_read_ns);
-            let ready = self.channel_xfer(c, read, k * UNIT_BYTES);
-            last_read = last_read.max(read);
-            for m in &mut moved[before..] {
-                m.1 = ready;
-            }
-            self.counters.nand_read_units += k;
-        }
-        self.valid[victim as usize] = 0;
-        for (u, ready) in moved {
-            self.l2p[u as usize] = NONE;
-            self.counters.gc_copy_units += 1;
-            self.append(d, u64::from(u), ready, false)?;
         }
         let erase = self.erase_ns();
-        self.die_op(d, last_read, erase);
+        let copies = moved.len() as u64;
+        let die = &mut self.dies[d];
+        die.gc_die_debt += reads * self.timing.t_read_ns + erase;
+        die.gc_die_debt += copies.div_ceil(u64::from(upp)) * self.timing.t_prog_ns;
+        die.gc_chan_debt += 2 * copies * UNIT_BYTES;
+        // Host pages that fit in the space this collection frees.
+        let host_pages = (u64::from(upb) - copies).div_ceil(u64::from(upp)).max(1);
+        die.gc_pace = die.gc_die_debt.div_ceil(host_pages);
+        self.counters.nand_read_units += moved.len() as u64;
+        self.valid[victim as usize] = 0;
+        for u in moved {
+            self.l2p[u as usize] = NONE;
+            self.counters.gc_copy_units += 1;
+            self.append(d, u64::from(u), now, false)?;
+        }
         self.erase_count[victim as usize] += 1;
         self.counters.block_erases += 1;
         self.dies[d].free.push(victim);
@@ -519,6 +553,7 @@ impl Ftl {
         now: u64,
     ) -> Result<Completion, MediaError> {
         let (b0, b1) = self.byte_range(lba, blocks)?;
+        self.counters.commands += 1;
         let t0 = now.max(self.ctrl_free);
         self.ctrl_free = t0 + self.timing.cmd_write_ns;
         let (u0, u1) = (b0 / UNIT_BYTES, b1.div_ceil(UNIT_BYTES));
@@ -557,6 +592,7 @@ impl Ftl {
         now: u64,
     ) -> Result<Completion, MediaError> {
         let (b0, b1) = self.byte_range(lba, blocks)?;
+        self.counters.commands += 1;
         let t0 = now.max(self.ctrl_free);
         self.ctrl_free = t0 + self.timing.cmd_read_ns;
         let t1 = self.ctrl_free;
@@ -594,6 +630,7 @@ impl Ftl {
     /// data, as drives with a 4 KiB unmap granularity do.
     pub fn trim(&mut self, lba: u64, blocks: u32, now: u64) -> Result<Completion, MediaError> {
         let (b0, b1) = self.byte_range(lba, blocks)?;
+        self.counters.commands += 1;
         let t0 = now.max(self.ctrl_free);
         self.ctrl_free = t0 + self.timing.cmd_write_ns;
         for u in b0.div_ceil(UNIT_BYTES)..b1 / UNIT_BYTES {
@@ -648,11 +685,25 @@ impl Ftl {
             die.pending_ready = 0;
             die.busy_until = now.max(die.busy_until) + erase * u64::from(bpd);
             die.read_free = die.busy_until;
+            die.gc_die_debt = 0;
+            die.gc_chan_debt = 0;
+            die.gc_pace = 0;
             done = done.max(die.busy_until);
         }
         Completion {
             done_at: done + self.timing.cmd_latency_ns,
         }
+    }
+
+    /// When every resource is idle (pending garbage-collection work not counted: like the
+    /// MK4001GRZB, this model collects garbage only while the host writes).
+    pub fn idle_at(&self) -> u64 {
+        let dies = self.dies.iter().map(|d| d.busy_until.max(d.read_free));
+        let chans = self.chan_free.iter().chain(&self.chan_read_free).copied();
+        let released = self.releases.iter().map(|r| r.0 .0);
+        dies.chain(chans)
+            .chain(released)
+            .fold(self.ctrl_free.max(self.link_free), u64::max)
     }
 
     /// Statistics for LOG SENSE and the benchmark.
@@ -668,6 +719,7 @@ impl Ftl {
         let avg = sum as f64 / n as f64;
         let pe = u64::from(self.geo.pe_cycles.max(1));
         Stats {
+            commands: c.commands,
             host_write_bytes: c.host_write_bytes,
             host_read_bytes: c.host_read_bytes,
             host_write_units: c.host_write_units,

@@ -75,6 +75,8 @@ pub enum MediaError {
 /// Media statistics (cumulative since the drive was built).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
+    /// READ, WRITE and UNMAP commands served.
+    pub commands: u64,
     /// Bytes the host wrote (WRITE commands, logical bytes).
     pub host_write_bytes: u64,
     /// Bytes the host read.
