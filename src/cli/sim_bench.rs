@@ -39,10 +39,10 @@ struct Row<'a> {
     #[serde(flatten)]
     bench: &'a ProfileBench,
     description: &'a str,
-    datasheet_read_iops: u32,
-    datasheet_write_iops: u32,
-    datasheet_seq_read_mb_s: u32,
-    datasheet_seq_write_mb_s: u32,
+    datasheet_read_iops: Option<u32>,
+    datasheet_write_iops: Option<u32>,
+    datasheet_seq_read_mb_s: Option<u32>,
+    datasheet_seq_write_mb_s: Option<u32>,
     review: &'a str,
 }
 
@@ -135,6 +135,14 @@ fn cpu_seconds() -> Option<f64> {
     Some((utime + stime) / 100.0)
 }
 
+fn opt_k(v: Option<u32>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| k(f64::from(v)))
+}
+
+fn opt(v: Option<u32>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
 fn k(v: f64) -> String {
     format!("{:.1}k", v / 1000.0)
 }
@@ -189,16 +197,16 @@ fn render(ps: &[&MediaProfile], rs: &[ProfileBench], cfg: &BenchConfig) -> Strin
             s,
             "{:<12} {:>8} {:>8} {:>8} {:>8} {:>5} {:>8} {:>5} {:>7} {:>4}/{:<4}",
             "  datasheet",
-            k(f64::from(f.read_iops)),
+            opt_k(f.read_iops),
             "",
             "",
-            k(f64::from(f.write_iops)),
+            opt_k(f.write_iops),
             "",
             "",
             "",
             "",
-            f.seq_read_mb_s,
-            f.seq_write_mb_s,
+            opt(f.seq_read_mb_s),
+            opt(f.seq_write_mb_s),
         );
         let _ = writeln!(s, "  review: {}", f.review);
     }

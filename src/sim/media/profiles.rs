@@ -11,17 +11,18 @@
 use super::geometry::{Geometry, Timing, UNIT_BYTES};
 use super::{Ftl, MediaError};
 
-/// Datasheet and review figures printed beside the benchmark (not used by the model).
+/// Datasheet and review figures printed beside the benchmark (not used by the model). `None`
+/// where the reviews give no figure.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Reference {
     /// Datasheet 4 KiB random read IOPS.
-    pub read_iops: u32,
+    pub read_iops: Option<u32>,
     /// Datasheet 4 KiB random write IOPS (enterprise datasheets quote steady state).
-    pub write_iops: u32,
-    /// Datasheet sequential read / write MB/s.
-    pub seq_read_mb_s: u32,
+    pub write_iops: Option<u32>,
+    /// Datasheet sequential read MB/s.
+    pub seq_read_mb_s: Option<u32>,
     /// Datasheet sequential write MB/s.
-    pub seq_write_mb_s: u32,
+    pub seq_write_mb_s: Option<u32>,
     /// What a review measured, with the review it comes from.
     pub review: &'static str,
 }
@@ -137,10 +138,10 @@ pub const PROFILES: &[MediaProfile] = &[
         },
         preworn_pe: 0,
         reference: Reference {
-            read_iops: 120_000,
-            write_iops: 30_000,
-            seq_read_mb_s: 900,
-            seq_write_mb_s: 400,
+            read_iops: Some(120_000),
+            write_iops: Some(30_000),
+            seq_read_mb_s: Some(900),
+            seq_write_mb_s: Some(400),
             review: "TweakTown PX02SMF080 review (reviews/000): 124,224 read / 27,165 write IOPS \
                      at QD256 after a 5 h precondition; 823 / 371 MB/s 128K seq",
         },
@@ -165,12 +166,13 @@ pub const PROFILES: &[MediaProfile] = &[
         },
         preworn_pe: 0,
         reference: Reference {
-            read_iops: 130_000,
-            write_iops: 26_000,
-            seq_read_mb_s: 1100,
-            seq_write_mb_s: 380,
-            review: "StorageReview PX03SN review (reviews/001): datasheet figures only for 4K; \
-                     no steady-state 4K IOPS reported",
+            read_iops: Some(130_000),
+            write_iops: Some(26_000),
+            seq_read_mb_s: Some(1100),
+            seq_write_mb_s: Some(380),
+            review:
+                "StorageReview PX03SN review (reviews/001, machine-translated, digits garbled): \
+                     apparently 117,733 read / 45,507 write 4K IOPS after 4K preconditioning",
         },
     },
     MediaProfile {
@@ -193,10 +195,10 @@ pub const PROFILES: &[MediaProfile] = &[
         },
         preworn_pe: 0,
         reference: Reference {
-            read_iops: 90_000,
-            write_iops: 16_000,
-            seq_read_mb_s: 500,
-            seq_write_mb_s: 250,
+            read_iops: Some(90_000),
+            write_iops: Some(16_000),
+            seq_read_mb_s: Some(500),
+            seq_write_mb_s: Some(250),
             review: "The SSD Review (reviews/004): 4K QD32 write FOB 40,000, steady state 16,505, \
                      +20 % OP ~20,000 (+18 %); StorageReview (reviews/002): 95,062 read IOPS \
                      QD64, 16,863 SS write IOPS QD32",
@@ -222,13 +224,12 @@ pub const PROFILES: &[MediaProfile] = &[
         },
         preworn_pe: 0,
         reference: Reference {
-            read_iops: 75_000,
-            write_iops: 30_000,
-            seq_read_mb_s: 524,
-            seq_write_mb_s: 500,
-            review:
-                "HK4E review (reviews/003): SNIA PTS IOPS at QD32 in steady state, 93K 4K read, \
-                     43K 4K write (\"surpassed its rating\")",
+            read_iops: Some(75_000),
+            write_iops: None,
+            seq_read_mb_s: None,
+            seq_write_mb_s: None,
+            review: "HK4E review (reviews/003): SNIA PTS at QD32 in steady state: 93K 4K read, \
+                 43K 4K write (above its unstated rating); mean 4K write latency 0.734 ms",
         },
     },
     MediaProfile {
@@ -251,11 +252,11 @@ pub const PROFILES: &[MediaProfile] = &[
         },
         preworn_pe: 12_000,
         reference: Reference {
-            read_iops: 80_000,
-            write_iops: 20_000,
-            seq_read_mb_s: 500,
-            seq_write_mb_s: 300,
-            review: "no review: generic OEM part, figures are the class's typical datasheet values",
+            read_iops: None,
+            write_iops: None,
+            seq_read_mb_s: None,
+            seq_write_mb_s: None,
+            review: "no datasheet or review: a generic OEM part; parameters are assumptions",
         },
     },
 ];
