@@ -113,7 +113,8 @@ impl Profile {
     pub fn overwrite_pass_secs(&self) -> u64 {
         let mbs = self
             .media()
-            .map_or(400, |m| u64::from(m.reference.seq_write_mb_s.max(1)));
+            .and_then(|m| m.reference.seq_write_mb_s)
+            .map_or(400, |v| u64::from(v.max(1)));
         self.capacity_bytes / (mbs * 1_000_000)
     }
 
