@@ -506,6 +506,8 @@ pub struct SimOptions {
     pub speed: Option<f64>,
     /// `dsense=1`
     pub dsense: Option<bool>,
+    /// `used=1`: a new drive comes with old user data in every block.
+    pub used: bool,
     /// Faults to inject at open.
     pub faults: Vec<Fault>,
 }
@@ -517,7 +519,8 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
     }
 }
 
-const KEYS: &str = "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, \
+const KEYS: &str =
+    "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, used, \
                     busy, timeout, medium_error, fail_format, fail_sanitize, substitute_block, \
                     tcg_sp_busy, tcg_session_timeout";
 
@@ -598,6 +601,7 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
                 o.port = Some(n as u16);
             }
             "dsense" => o.dsense = Some(flag(v)?),
+            "used" => o.used = flag(v)?,
             "busy" => o.faults.push(Fault::Busy(num(v)?.min(1 << 20) as u32)),
             "disconnect" => o
                 .faults
@@ -675,7 +679,12 @@ pub fn open(spec: &str) -> Result<SimDevice> {
                 .capacity_bytes
                 .unwrap_or(p.capacity_bytes)
                 .max(64 * u64::from(p.default_block_len));
-            Drive::new(p, &serial, cap)
+            let mut d = Drive::new(p, &serial, cap);
+            if o.used {
+                let generation = d.sed.key_generation(0);
+                d.store.fill_user_data(generation);
+            }
+            d
         }
     };
     let mode = o.clock.unwrap_or(ClockMode::Real);

@@ -36,6 +36,14 @@ pub enum Background {
         /// Pattern bytes as hex.
         hex: String,
     },
+    /// A used drive (`sim:...?used=1`): every block holds earlier user data, written under
+    /// media key generation `generation`. It reads as deterministic pseudo-random bytes per
+    /// LBA while that key is current, and as different bytes once the key changed
+    /// (cryptographic erase), so a sanitize's sampled verification has something to prove.
+    UserData {
+        /// Key generation the old data was written under.
+        generation: u64,
+    },
 }
 
 /// The sparse store.
@@ -239,6 +247,13 @@ impl Store {
         self.zero_ranges.clear();
     }
 
+    /// Marks every unwritten block as holding old user data written under key generation
+    /// `generation` (a used drive).
+    pub fn fill_user_data(&mut self, generation: u64) {
+        self.zero_ranges.clear();
+        self.background = Background::UserData { generation };
+    }
+
     /// Reads block `lba` into `out` (`out.len() == lb_len`); `gen` is the drive's current
     /// media key generation for the LBA.
     pub fn read_into(&self, lba: u64, out: &mut [u8], gen: u64) {
@@ -259,6 +274,16 @@ impl Store {
             None if self.zero_ranges.iter().any(|&(a, b)| lba >= a && lba < b) => out.fill(0),
             None => match &self.background {
                 Background::Zero => out.fill(0),
+                Background::UserData { generation } => {
+                    // Old user data: the "plaintext" is a keyed stream; read under any other
+                    // key it decrypts to a different stream.
+                    let g = if *generation == gen {
+                        u64::MAX - generation
+                    } else {
+                        gen
+                    };
+                    self.garbage(g, lba, out)
+                }
                 Background::Pattern { hex } => {
                     let p = from_hex(hex);
                     if p.is_empty() {
@@ -340,6 +365,30 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn used_drive_data_changes_with_the_key() {
+        let mut s = Store::new(512, 9);
+        s.fill_user_data(0);
+        let (mut a, mut b, mut c) = ([0u8; 512], [0u8; 512], [0u8; 512]);
+        s.read_into(7, &mut a, 0);
+        s.read_into(7, &mut b, 0);
+        assert_eq!(
+            a, b,
+            "old data reads back the same while the key is unchanged"
+        );
+        assert!(a.iter().any(|&x| x != 0));
+        s.read_into(8, &mut c, 0);
+        assert_ne!(a, c, "each LBA holds its own data");
+        s.read_into(7, &mut c, 1);
+        assert_ne!(
+            a, c,
+            "a new key (crypto erase) changes what the block reads as"
+        );
+        s.unmap(7, 1);
+        s.read_into(7, &mut c, 0);
+        assert_eq!(c, [0u8; 512], "unmapped blocks read as zeros (LBPRZ)");
+    }
 
     #[test]
     fn sparse_roundtrip_and_compaction() {
