@@ -58,7 +58,7 @@ run_group() {
   qemu-system-x86_64 -machine "$VM_MACHINE" -accel tcg -m "$VM_MEM" -smp "$VM_SMP" \
     -nographic -nodefaults -no-reboot \
     -kernel "$KERNEL" -initrd "$OUT/initramfs.cpio.gz" \
-    -append "console=ttyS0 panic=-1 rdinit=/init quiet vmgroup=$g $VM_APPEND ${VM_APPEND_EXTRA:-}" \
+    -append "console=ttyS0 panic=-1 no_timer_check rdinit=/init quiet vmgroup=$g $VM_APPEND ${VM_APPEND_EXTRA:-}" \
     -serial "file:$W/console.log" \
     -chardev "pipe,id=res,path=$W/res" -serial chardev:res \
     -chardev "pipe,id=mon,path=$W/mon" -mon chardev=mon,mode=readline \
