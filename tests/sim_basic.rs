@@ -355,3 +355,20 @@ fn device_open_dispatches_sim() {
     assert_eq!(c.status, 0);
     assert_eq!(&buf[16..26], b"PX03SNF080");
 }
+
+#[test]
+fn damaged_state_file_is_refused_not_trusted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.json");
+    let spec = format!(
+        "px02smf080?clock=virtual&capacity_blocks=4096&state={}",
+        path.display()
+    );
+    drop(open(&spec));
+    let json = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, json.replacen("\"lb_len\":512", "\"lb_len\":0", 1)).unwrap();
+    let e = sgctl::sim::open(&spec).unwrap_err().to_string();
+    assert!(e.contains("inconsistent"), "{e}");
+    std::fs::write(&path, "{not json").unwrap();
+    assert!(sgctl::sim::open(&spec).is_err());
+}

@@ -651,6 +651,24 @@ pub fn open(spec: &str) -> Result<SimDevice> {
                 .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
             let d: Drive = serde_json::from_slice(&bytes)
                 .map_err(|e| bad(spec, format!("state file {}: {e}", path.display())))?;
+            // A hand-edited or damaged file must not make the drive misbehave (or panic).
+            if !p.block_lens.contains(&d.lb_len)
+                || d.capacity_bytes == 0
+                || d.num_blocks == 0
+                || d.num_blocks > d.max_blocks(d.lb_len)
+                || d.prot_type > 3
+                || d.store.lb_len() != d.lb_len
+            {
+                return Err(bad(
+                    spec,
+                    format!(
+                        "state file {} is inconsistent (block length {}, {} blocks)",
+                        path.display(),
+                        d.lb_len,
+                        d.num_blocks
+                    ),
+                ));
+            }
             if d.profile != p.name {
                 return Err(bad(
                     spec,
