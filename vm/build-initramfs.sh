@@ -58,6 +58,8 @@ done
 strip -o "$OUT.sgctl" "$SGCTL" 2>/dev/null || cp "$SGCTL" "$OUT.sgctl"
 copy_with_libs "$OUT.sgctl" /usr/bin/sgctl
 rm -f "$OUT.sgctl"
+# Extra programs (vm/bench.sh: the library's TUR loop), space separated paths.
+for x in ${VM_EXTRA_BINS:-}; do copy_with_libs "$x" "/usr/bin/$(basename "$x")"; done
 cp -r "$VM_DIR/guest" "$VM_DIR/groups" "$ROOT/vm/"
 cp "$VM_DIR/guest/init" "$ROOT/init"
 chmod +x "$ROOT/init"

@@ -24,4 +24,28 @@ n=$(jq '[.data.drives[] | select(.lu_name != null and .vendor == "Linux")] | len
 wait_for 60 sh -c 'sgctl scan --timeout-ms 5000 >/dev/null 2>&1'
 sgctl --json scan > /tmp/ok.json; rc=$?
 [ $rc = 0 ] && [ "$(jq '.data.drives | length' /tmp/ok.json)" = 4 ] && pass recovered || fail recovered "exit $rc"
+
+# Typed errors of a single command (`sgctl tur`), as the README's exit table documents.
+sg=$(ls /sys/class/scsi_generic | head -n1)
+echo 1 > $P/every_nth; echo 4 > $P/opts
+out=$(sgctl --json tur /dev/$sg 2>/dev/null); rc=$?
+echo 0 > $P/opts; echo 0 > $P/every_nth
+msg=$(echo "$out" | jq -r '.sgctl.messages[-1].string' 2>/dev/null)
+[ $rc = 4 ] && echo "$msg" | grep -q "timed out" && pass tur_timeout_exit_4 \
+  || fail tur_timeout_exit_4 "exit $rc, message '$msg'"
+wait_for 60 sgctl tur /dev/$sg
+# An offline device: the sg driver refuses SG_IO with ENXIO (sg.c sg_ioctl:
+# scsi_block_when_processing_errors); sgctl reports the OS error with its hint, exit 4.
+dev=$(basename "$(readlink -f /sys/class/scsi_generic/$sg/device)")
+echo offline > /sys/class/scsi_device/$dev/device/state
+out=$(sgctl tur /dev/$sg 2>&1); rc=$?
+echo running > /sys/class/scsi_device/$dev/device/state
+[ $rc = 4 ] && echo "$out" | grep -q "SG_IO: ENXIO" && pass offline_device_exit_4 \
+  || fail offline_device_exit_4 "exit $rc: $out"
+# A LU that is becoming ready (tur_ms_to_ready): NOT READY sense, exit 4.
+# no_uld=1: sd would wait for the LU to become ready at attach time
+sdebug_reload num_tgts=1 max_luns=1 dev_size_mb=8 no_uld=1 tur_ms_to_ready=600000 || fail reload "tur_ms_to_ready"
+sg=$(ls /sys/class/scsi_generic | head -n1)
+out=$(sgctl tur /dev/$sg 2>&1); rc=$?
+[ $rc = 4 ] && echo "$out" | grep -qi "not ready" && pass not_ready_exit_4 || fail not_ready_exit_4 "exit $rc: $out"
 sdebug_default || fail restore "could not reload scsi_debug $SDEBUG_DEFAULT"

@@ -1,0 +1,32 @@
+# In-use detection on a real kernel: one LU mounted (ext2), one used as swap, one held by a
+# device-mapper target; sgctl scan (and paths, the safety gate's entry point) must name each
+# reason, and the other LUs must stay free. Everything is undone at the end.
+. /vm/guest/lib.sh
+set -- $(lsscsi -g | awk '$2 == "disk" && $(NF-1) ~ /^\/dev\/sd/ {print $(NF-1)}' | sed -n '2,4p')
+m=$1; s=$2; h=$3
+[ -n "$h" ] || { fail setup "need three sd disks: $(lsscsi -g | tr '\n' '|')"; exit 0; }
+modprobe crc32c_generic 2>/dev/null; modprobe ext4 2>/dev/null; modprobe dm_mod 2>/dev/null
+mkdir -p /mnt/t
+mke2fs -q "$m" >/dev/null && mount -t ext2 "$m" /mnt/t || fail setup "could not mount $m"
+mkswap "$s" >/dev/null && swapon "$s" || fail setup "could not swapon $s"
+echo "0 $(blockdev --getsz "$h") linear $h 0" | dmsetup create sgctl_inuse || fail setup "dmsetup create on $h"
+holder=$(ls /sys/class/block/$(basename "$h")/holders)
+sgctl scan | grep -B1 -A2 "in use" | head -20
+sgctl --json scan > /tmp/inuse.json
+why() { jq -c --arg b "$1" '[.data.drives[] | select(any(.paths[]; .block == $b)) | .in_use[]]' /tmp/inuse.json; }
+got=$(why "$m")
+[ "$got" = "[{\"kind\":\"mounted\",\"device\":\"$(basename "$m")\",\"mount_point\":\"/mnt/t\"}]" ] \
+  && pass mounted || fail mounted "$m: $got"
+got=$(why "$s")
+[ "$got" = "[{\"kind\":\"swap\",\"device\":\"$(basename "$s")\"}]" ] && pass swap || fail swap "$s: $got"
+got=$(why "$h")
+[ "$got" = "[{\"kind\":\"held\",\"device\":\"$(basename "$h")\",\"holder\":\"$holder\"}]" ] \
+  && pass held_by_dm || fail held_by_dm "$h: $got (holder $holder)"
+n=$(jq '[.data.drives[] | select(.in_use | length > 0)] | length' /tmp/inuse.json)
+[ "$n" = 3 ] && pass others_free || fail others_free "$n drives in use, want 3"
+# The gate's view through `paths` agrees.
+n=$(sgctl --json paths "$m" | jq '.data.in_use | length')
+[ "$n" = 1 ] && pass paths_in_use || fail paths_in_use "sgctl paths $m: $n reasons"
+umount /mnt/t; swapoff "$s"; dmsetup remove sgctl_inuse
+n=$(sgctl --json scan | jq '[.data.drives[] | select(.in_use | length > 0)] | length')
+[ "$n" = 0 ] && pass released || fail released "$n drives still in use"
