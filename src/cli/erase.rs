@@ -331,6 +331,48 @@ impl Job for NoJob {
     }
 }
 
+/// True when a scanned drive matches `--all-matching FILTER`: every whitespace-separated word
+/// of FILTER must occur (case-insensitively) in the drive's vendor, model, serial, firmware or
+/// LU name. Only disks (peripheral type 0) match.
+pub fn drive_matches(d: &crate::discover::Drive, filter: &str) -> bool {
+    if d.peripheral_type != Some(0) {
+        return false;
+    }
+    let hay = [&d.vendor, &d.model, &d.serial, &d.firmware, &d.lu_name]
+        .iter()
+        .filter_map(|x| x.as_deref())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    let words: Vec<String> = filter.split_whitespace().map(str::to_lowercase).collect();
+    !words.is_empty() && words.iter().all(|w| hay.contains(w.as_str()))
+}
+
+/// The DEVICEs given, plus one address per scanned drive matching `--all-matching`.
+pub fn resolve_devices(devices: &[String], all_matching: Option<&str>) -> Result<Vec<String>> {
+    let mut out = devices.to_vec();
+    if let Some(f) = all_matching {
+        let scan = crate::discover::scan(&crate::discover::ScanOptions::default())?;
+        let found: Vec<String> = scan
+            .drives
+            .iter()
+            .filter(|d| drive_matches(d, f))
+            .filter_map(|d| d.paths.first().map(|p| p.address.clone()))
+            .collect();
+        if found.is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "--all-matching {f:?}: no disk matches (see `sgctl scan`)"
+            )));
+        }
+        for a in found {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Overall exit status: 0 all good; 8 some failed; all failed → the first failure's code.
 pub fn overall_exit(codes: &[u8]) -> u8 {
     let failed: Vec<u8> = codes.iter().copied().filter(|c| *c != exit::OK).collect();
@@ -491,6 +533,23 @@ impl Bar<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_matching_filter() {
+        let mut d = crate::discover::Drive::default();
+        d.vendor = Some("TOSHIBA".into());
+        d.model = Some("PX02SMF080".into());
+        d.serial = Some("X7R0A0AHT".into());
+        d.lu_name = Some("naa.5000039594f8fb90".into());
+        d.peripheral_type = Some(0);
+        assert!(drive_matches(&d, "px02"));
+        assert!(drive_matches(&d, "toshiba x7r0"));
+        assert!(!drive_matches(&d, "toshiba seagate"));
+        assert!(!drive_matches(&d, "   "));
+        let mut enclosure = d.clone();
+        enclosure.peripheral_type = Some(0x0d);
+        assert!(!drive_matches(&enclosure, "px02"));
+    }
 
     #[test]
     fn exit_status_of_many() {

@@ -21,8 +21,12 @@ A drive that ends up with another block size, protection or capacity than reques
 Audit records go to --audit-log, else $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl.")]
 pub struct FormatArgs {
     /// Drives to format (several run in parallel, capped per HBA).
-    #[arg(value_name = "DEVICE", required = true)]
+    #[arg(value_name = "DEVICE", required_unless_present = "all_matching")]
     pub devices: Vec<String>,
+    /// Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name
+    /// contains all words of FILTER (each still needs its --confirm).
+    #[arg(long, value_name = "FILTER")]
+    pub all_matching: Option<String>,
     /// New logical block size in bytes (512, 520, 4096, ...). Optional only with --recover.
     #[arg(long, value_name = "BYTES")]
     pub block_size: Option<u32>,
@@ -156,7 +160,8 @@ pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
         recover: args.recover,
     };
     let params = serde_json::to_value(&opts).unwrap_or_default();
-    run_jobs(ctx, &args.devices, &args.safety, params, || {
+    let devices = crate::cli::erase::resolve_devices(&args.devices, args.all_matching.as_deref())?;
+    run_jobs(ctx, &devices, &args.safety, params, || {
         Box::new(FormatJob {
             opts: opts.clone(),
             plan: None,

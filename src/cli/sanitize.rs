@@ -25,8 +25,12 @@ sanitize had --ause, otherwise run a sanitize again.
 Audit records go to --audit-log, else $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl.")]
 pub struct SanitizeArgs {
     /// Drives to sanitize (several run in parallel, capped per HBA).
-    #[arg(value_name = "DEVICE", required = true)]
+    #[arg(value_name = "DEVICE", required_unless_present = "all_matching")]
     pub devices: Vec<String>,
+    /// Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name
+    /// contains all words of FILTER (each still needs its --confirm).
+    #[arg(long, value_name = "FILTER")]
+    pub all_matching: Option<String>,
     /// Only report which sanitize methods the drive supports.
     #[arg(long)]
     pub support: bool,
@@ -220,7 +224,8 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(1);
     let mut n = 0u64;
-    run_jobs(ctx, &args.devices, &args.safety, params, || {
+    let devices = crate::cli::erase::resolve_devices(&args.devices, args.all_matching.as_deref())?;
+    run_jobs(ctx, &devices, &args.safety, params, || {
         n += 1;
         Box::new(SanitizeJob {
             opts: opts.clone(),

@@ -14,3 +14,7 @@ n_end=$(grep -c '"event":"end"' "$SGCTL_AUDIT_LOG" 2>/dev/null)
 out=$(sgctl sanitize "$sg" --crypto --confirm DP0001 2>&1); rc=$?
 # QEMU's scsi-hd has no SANITIZE: the answer must be "unsupported" (7), never success.
 [ $rc -eq 7 ] && pass sanitize_unsupported || fail sanitize_unsupported "exit $rc: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+# --all-matching selects by what `sgctl scan` found: the dual-port disk is ONE drive (two paths).
+out=$(sgctl --json format --all-matching "sgctlvm dp0001" --block-size 512 --dry-run 2>&1); rc=$?
+n=$(echo "$out" | jq '.data.drives | length' 2>/dev/null)
+[ $rc -eq 0 ] && [ "$n" = 1 ] && pass all_matching_one_drive || fail all_matching_one_drive "exit $rc, $n drives: $(echo "$out" | tail -n 3)"
