@@ -372,3 +372,32 @@ fn damaged_state_file_is_refused_not_trusted() {
     std::fs::write(&path, "{not json").unwrap();
     assert!(sgctl::sim::open(&spec).is_err());
 }
+
+#[test]
+fn every_documented_option_parses() {
+    for o in [
+        "state=/nonexistent-dir/x.json",
+        "serial=S1",
+        "capacity_gib=0.5",
+        "capacity_blocks=4096",
+        "clock=virtual",
+        "speed=10",
+        "port=2",
+        "dsense=1",
+        "used=1",
+        "busy=1",
+        "disconnect=1",
+        "timeout=1",
+        "medium_error=1,2",
+        "fail_format=1",
+        "fail_sanitize=1",
+        "substitute_block=4096",
+        "heat=-5",
+        "wear=50",
+        "tcg_sp_busy=1",
+        "tcg_session_timeout=1",
+    ] {
+        let r = sgctl::sim::parse_spec(&format!("px02smf080?{o}"));
+        assert!(r.is_ok(), "{o}: {:?}", r.err());
+    }
+}

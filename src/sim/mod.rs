@@ -521,8 +521,8 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
 
 const KEYS: &str =
     "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, used, \
-                    busy, timeout, medium_error, fail_format, fail_sanitize, substitute_block, \
-                    tcg_sp_busy, tcg_session_timeout";
+                    busy, disconnect, timeout, medium_error, fail_format, fail_sanitize, \
+                    substitute_block, heat, wear, tcg_sp_busy, tcg_session_timeout";
 
 /// Splits `PROFILE?k=v&k=v` and validates the options.
 pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
@@ -609,6 +609,13 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
             "timeout" => o.faults.push(Fault::Timeout(num(v)?.min(1 << 20) as u32)),
             "tcg_sp_busy" => o.faults.push(Fault::TcgSpBusy(num(v)?.min(1 << 20) as u32)),
             "tcg_session_timeout" => o.faults.push(Fault::TcgSessionTimeout),
+            "heat" => {
+                let c: i16 = v
+                    .parse()
+                    .map_err(|_| bad(spec, format!("heat={v}: not a number of degrees")))?;
+                o.faults.push(Fault::Heat(c.clamp(-100, 200)));
+            }
+            "wear" => o.faults.push(Fault::Wear(num(v)?.min(255) as u8)),
             "medium_error" => {
                 for l in v.split(',') {
                     o.faults.push(Fault::MediumError(num(l)?));
