@@ -182,7 +182,7 @@ impl JobRecord {
             let _ = writeln!(
                 s,
                 "  verification: {} — {} samples, {} survived, {} show the purge",
-                if v.passed { "PASSED" } else { "FAILED" },
+                v.result.to_uppercase(),
                 v.samples.len(),
                 v.survived,
                 v.conclusive

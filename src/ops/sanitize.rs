@@ -304,6 +304,10 @@ pub struct Verification {
     pub conclusive: usize,
     /// Pass = nothing survived.
     pub passed: bool,
+    /// `passed` (nothing survived and at least one sample shows the purge), `inconclusive`
+    /// (nothing survived, but no sample could show the purge, e.g. all blank before), or
+    /// `failed` (a sample survived). Certificates carry this word.
+    pub result: String,
     /// What the result does and does not show.
     pub note: Option<String>,
 }
@@ -372,6 +376,14 @@ pub fn verify_after(
         .filter(|s| s.outcome == "changed" || s.outcome == "unreadable_after")
         .count();
     v.passed = v.survived == 0;
+    v.result = if v.survived > 0 {
+        "failed"
+    } else if v.conclusive == 0 {
+        "inconclusive"
+    } else {
+        "passed"
+    }
+    .into();
     if v.conclusive < v.samples.len() && v.survived == 0 {
         v.note = Some(format!(
             "{} of {} sampled blocks were uniform (e.g. never written) before and after: they \
@@ -577,6 +589,7 @@ mod tests {
         assert_eq!(v.samples[0].lba, 0);
         assert_eq!(v.samples[1].lba, (1 << 20) - 1);
         assert!(v.samples.iter().all(|s| s.outcome == "changed"));
+        assert_eq!(v.result, "passed");
         let reads = d.opcodes().iter().filter(|o| **o == READ_16).count();
         assert_eq!(reads, 16);
     }
@@ -587,7 +600,39 @@ mod tests {
         d.st().noop_sanitize = true;
         let out = run(&mut d, &opts(Method::Block, 4)).unwrap();
         assert!(!out.success);
-        assert_eq!(out.verification.unwrap().survived, 4);
+        let v = out.verification.unwrap();
+        assert_eq!(v.survived, 4);
+        assert_eq!(v.result, "failed");
+    }
+
+    #[test]
+    fn blank_samples_are_inconclusive_not_passed() {
+        // Uniform before and unchanged after: nothing survived, but nothing was shown either.
+        struct Blank;
+        impl Transport for Blank {
+            fn execute(
+                &mut self,
+                _cdb: &[u8],
+                data: DataBuf<'_>,
+                _t: std::time::Duration,
+            ) -> Result<crate::transport::Completion> {
+                if let DataBuf::In(b) = data {
+                    b.fill(0);
+                }
+                Ok(crate::transport::Completion::good())
+            }
+            fn address(&self) -> String {
+                "blank".into()
+            }
+        }
+        let before: Vec<(u64, Option<String>, bool)> = [0u64, 1]
+            .iter()
+            .map(|&l| (l, Some(hex32(&Sha256::digest([0u8; 512]))), true))
+            .collect();
+        let v = verify_after(&mut Blank, 512, &before);
+        assert_eq!((v.survived, v.conclusive, v.passed), (0, 0, true));
+        assert_eq!(v.result, "inconclusive");
+        assert!(v.note.is_some());
     }
 
     #[test]
