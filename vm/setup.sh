@@ -54,6 +54,11 @@ pick_kernel_pkg() {
   echo "$p"
 }
 
+if [[ $(id -u) == 0 ]] && ! apt-cache show linux-image-amd64 >/dev/null 2>&1 \
+     && [[ -z "${VM_KERNEL_PKG:-}" ]] && ! ls "$CACHE"/kernel/*/.complete >/dev/null 2>&1; then
+  # Empty package lists (fresh container): the kernel package cannot be found without them.
+  apt-get -o DPkg::Lock::Timeout=900 update -q >&2
+fi
 PKG=$(pick_kernel_pkg)
 KVER="${PKG#linux-image-}"
 KDIR="$CACHE/kernel/$KVER"
