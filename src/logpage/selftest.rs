@@ -21,8 +21,9 @@ pub struct SelfTestEntry {
     pub result: String,
     /// True for results 4-7 (a segment failed) or 3 (unknown error).
     pub failed: bool,
-    /// Byte 5: segment number.
-    pub segment_number: u8,
+    /// Byte 5: SELF-TEST NUMBER (SPC-5; sg_logs "self-test number"; protocols.md §E.3 calls
+    /// it the segment number).
+    pub self_test_number: u8,
     /// Bytes 6-7: accumulated power-on hours when the test ran.
     pub power_on_hours: Option<u64>,
     /// Bytes 8-15: LBA of first failure (None when all FF).
@@ -99,7 +100,7 @@ pub fn self_test_results(p: &LogPage, notes: &mut Vec<String>) -> SelfTestResult
             result_code,
             result: self_test_result(result_code).into(),
             failed: (3..=7).contains(&result_code),
-            segment_number: prm.u8_at(5).unwrap_or(0),
+            self_test_number: prm.u8_at(5).unwrap_or(0),
             power_on_hours: hours,
             first_failure_lba: lba,
             sense_key: prm.u8_at(16).unwrap_or(0) & 0x0f,
