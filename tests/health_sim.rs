@@ -198,3 +198,36 @@ fn cli_health_and_logs_on_a_virtual_drive() {
         .unwrap();
     assert_eq!(out.status.code(), Some(16));
 }
+
+/// SEND DIAGNOSTIC with a SELF-TEST CODE (SPC-5 6.42): 2 = background extended.
+fn self_test(t: &mut dyn Transport, code: u8) {
+    run_out(t, &[0x1d, code << 5, 0, 0, 0, 0], &[], DEFAULT_TIMEOUT).expect("SEND DIAGNOSTIC");
+}
+
+#[test]
+fn failed_self_test_is_reported() {
+    let mut d = open(&format!("{SPEC}&medium_error=777"));
+    let h = collect(&mut d);
+    assert_eq!(h.self_test.entries, 0);
+    assert_eq!(h.exit_bits & bits::SELF_TEST_ERRORS, 0);
+    // A background short self-test passes; a background extended one reads the whole medium
+    // and stops at the injected medium error.
+    self_test(&mut d, 1);
+    d.clock().advance(Duration::from_secs(60));
+    self_test(&mut d, 2);
+    d.clock().advance(Duration::from_secs(600));
+    let h = collect(&mut d);
+    assert_eq!(h.self_test.entries, 2, "{:?}", h.self_test);
+    assert_eq!(h.self_test.failed_entries, 1);
+    let last = h.self_test.last.as_ref().unwrap();
+    assert_eq!(last.self_test, "background extended");
+    assert!(last.failed);
+    assert_eq!(last.first_failure_lba, Some(777));
+    assert_eq!((last.sense_key, last.asc, last.ascq), (3, 0x11, 0));
+    assert_eq!(h.exit_bits & bits::SELF_TEST_ERRORS, bits::SELF_TEST_ERRORS);
+    assert!(
+        h.reasons.iter().any(|r| r.contains("failed self-test")),
+        "{:?}",
+        h.reasons
+    );
+}

@@ -231,6 +231,11 @@ fn virtual_drive_pages_agree_with_sg_logs() {
     d.clock()
         .advance(std::time::Duration::from_secs(5 * 3600 + 7 * 60));
     workload(&mut d, 24);
+    // A background extended self-test that hits the medium error, then a short one that passes.
+    for code in [2u8, 1] {
+        run_out(&mut d, &[0x1d, code << 5, 0, 0, 0, 0], &[], DEFAULT_TIMEOUT).unwrap();
+        d.clock().advance(std::time::Duration::from_secs(600));
+    }
     let all =
         sgctl::ops::health::read::read_all(&mut d, sgctl::scsi::log_sense::PageControl::Cumulative)
             .unwrap();
@@ -413,8 +418,25 @@ fn virtual_drive_pages_agree_with_sg_logs() {
             ),
         ],
     );
-    // 3 counter pages x 7, 1, 2, 3, 1, 4, 2 ports x 10 + 2, 9, 4.
-    assert_eq!(n, 21 + 1 + 2 + 3 + 1 + 4 + 22 + 9 + 4);
+    n += compare(
+        &page(0x10),
+        &[
+            ("entries/*/parameter_code", "Parameter code", Kind::Num),
+            (
+                "entries/*/power_on_hours",
+                "accumulated power-on hours",
+                Kind::Num,
+            ),
+            ("entries/*/self_test", "self-test code", Kind::Text),
+            (
+                "entries/*/first_failure_lba",
+                "address of first error",
+                Kind::Num,
+            ),
+        ],
+    );
+    // 3 counter pages x 7, 1, 2, 3, 1, 4, 2 ports x 10 + 2, 9, 4, 2 self-tests x 3 + 1 LBA.
+    assert_eq!(n, 21 + 1 + 2 + 3 + 1 + 4 + 22 + 9 + 4 + 7);
     // The workload is visible in both decoders (not just zeros agreeing).
     let w = logpage::decode(&logpage::parse(&page(0x02)).unwrap());
     assert_eq!(w.decoded["bytes_processed"], 24u64 << 20);
