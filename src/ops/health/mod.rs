@@ -621,7 +621,11 @@ pub fn project(e: &mut Endurance, now: SystemTime) {
             return;
         }
         (_, None) => {
-            e.projection_note = Some("no power-on time (page 0x15 not reported)".into());
+            e.projection_note = Some(if e.power_on_hours.is_some() {
+                "no power-on time accumulated yet: no rate to project".into()
+            } else {
+                "no power-on time (page 0x15 not reported)".into()
+            });
             return;
         }
     };
