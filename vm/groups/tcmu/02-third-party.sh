@@ -1,7 +1,8 @@
 # Tools nobody here wrote get sane answers from the virtual drive over real SG_IO.
 . /vm/guest/lib.sh
-sg=$(lsscsi -g | awk '/PX02SMF080/ {print $NF; exit}')
-sd=$(lsscsi | awk '/PX02SMF080/ {print $NF; exit}')
+. /vm/groups/tcmu/serve.inc
+sg=$(tcmu_sg)
+sd=$(tcmu_sd)
 out=$(sg_inq "$sg" 2>&1) && echo "$out" | grep -q "PX02SMF080" && pass sg_inq || fail sg_inq "$out"
 out=$(sg_inq -p 0x80 "$sg" 2>&1) && echo "$out" | grep -q "TCMU0001" && pass sg_inq_serial || fail sg_inq_serial "$out"
 out=$(sg_vpd -p di "$sg" 2>&1) && echo "$out" | grep -q "NAA" && pass sg_vpd_di || fail sg_vpd_di "$out"

@@ -2,3 +2,5 @@
 # guest: no emulated HBA needed. More memory for fio and the ramdisk backstore of the benchmark.
 VM_MEM=1536
 VM_TIMEOUT=600
+# scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh).
+VM_APPEND="tcmu_bench=${SGCTL_TCMU_BENCH:-0}"
