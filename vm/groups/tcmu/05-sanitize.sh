@@ -1,6 +1,6 @@
 # CRYPTOGRAPHIC ERASE with sg_sanitize, progress seen by sg_requests --progress, then the same
-# with sgctl. Restart serving at real clock speed (the erase takes 2 s) to watch the progress;
-# the drive state survives the restart in its state file.
+# with sgctl. Restart serving (a fresh drive) at real clock speed, where the erase takes 2 s,
+# to watch the progress.
 . /vm/guest/lib.sh
 . /vm/groups/tcmu/serve.inc
 stop_serve; rc=$?

@@ -1,0 +1,40 @@
+//! `sgctl sim serve` argument errors, checked before anything touches LIO (so they run on any
+//! machine). Serving itself needs a kernel with LIO: the VM group `tcmu` covers it.
+
+use std::process::Command;
+
+fn sgctl(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .args(args)
+        .output()
+        .expect("run sgctl");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn too_many_ports_is_a_usage_error() {
+    // mk4001grzb is dual-ported: 3 ports cannot be served.
+    let (code, err) = sgctl(&["sim", "serve", "--tcmu", "mk4001grzb", "--ports", "3"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--ports 3"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let (code, _) = sgctl(&["sim", "serve", "--tcmu", "mk4001grzb", "--ports", "0"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn unknown_profile_is_an_open_error() {
+    let (code, err) = sgctl(&["sim", "serve", "--tcmu", "sim:no-such-drive"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("no-such-drive"), "{err}");
+}
+
+#[test]
+fn tcmu_is_required() {
+    let (code, err) = sgctl(&["sim", "serve"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--tcmu"), "{err}");
+}
