@@ -35,9 +35,9 @@ cp "$KDIR/lib/modules/$KVER"/modules.{builtin,builtin.modinfo,order} "$ROOT/lib/
 depmod -b "$ROOT" "$KVER"
 
 # Dynamically linked tools + the libraries ldd names (and the loader).
-# fio is installed on the host but not copied: its rbd/ceph/icu libraries would add ~80 MB to the
-# initramfs (and seconds to every boot under TCG). Add it here if a check needs it.
-tools=(lsscsi smartctl sdparm jq dmsetup ${VM_EXTRA_TOOLS:-})
+# fio brings its rbd/ceph/icu libraries (~80 MB, seconds per boot under TCG), but issue 5's checks
+# need it: verified random writes and the TCMU vs rd_mcp benchmark (vm/groups/tcmu).
+tools=(lsscsi smartctl sdparm jq dmsetup fio ${VM_EXTRA_TOOLS:-})
 for t in /usr/bin/sg_*; do tools+=("$t"); done
 copy_with_libs() {
   local src="$1" dst="$2"
