@@ -1,7 +1,6 @@
 //! Hostile host input: random CDBs, parameter data and buffer sizes never panic the virtual
 //! drive, and every answer is well formed (status, parsable sense, resid within the buffer).
 
-mod sim_common;
 use proptest::prelude::*;
 use sgctl::sense::Sense;
 use sgctl::sim::{self, Fault};

@@ -2,12 +2,11 @@
 //! (scsi::*, logpage) — the layouts must be exact for them to decode without problems — and
 //! log values that move as the drive is used.
 
-mod sim_common;
+use crate::sim_common::*;
 use sgctl::logpage;
 use sgctl::scsi::{inquiry, mode, read_capacity, vpd};
 use sgctl::sim::SimDevice;
 use sgctl::transport::Transport;
-use sim_common::*;
 use std::time::Duration;
 
 const PROFILES: [&str; 5] = ["px02smf080", "px03snf080", "mk4001grzb", "hk4e", "exarray"];

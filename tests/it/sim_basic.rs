@@ -1,10 +1,9 @@
 //! Virtual drive: identification, capacity, data, common error paths — exact bytes and sense
 //! through the Transport (protocols.md §B, §C.4, §E.4).
 
-mod sim_common;
+use crate::sim_common::*;
 use sgctl::sense::SenseKeySpecific;
 use sgctl::transport::Transport;
-use sim_common::*;
 
 const PX: &str = "px02smf080?clock=virtual&capacity_blocks=4096";
 

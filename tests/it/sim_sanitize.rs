@@ -1,10 +1,9 @@
 //! Virtual drive: SANITIZE on the virtual clock (protocols.md §D).
 
-mod sim_common;
+use crate::sim_common::*;
 use sgctl::sense::SenseKeySpecific;
 use sgctl::sim::{Fault, SimDevice};
 use sgctl::transport::Transport;
-use sim_common::*;
 use std::time::Duration;
 
 const PX: &str = "px02smf080?clock=virtual&capacity_blocks=8192";

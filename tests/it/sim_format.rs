@@ -1,9 +1,8 @@
 //! Virtual drive: FORMAT UNIT and block-size changes on the virtual clock (protocols.md §C).
 
-mod sim_common;
+use crate::sim_common::*;
 use sgctl::sense::SenseKeySpecific;
 use sgctl::sim::{Fault, SimDevice};
-use sim_common::*;
 use std::time::Duration;
 
 const PX: &str = "px02smf080?clock=virtual&capacity_blocks=8192";
