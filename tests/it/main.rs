@@ -22,5 +22,6 @@ mod sim_pages;
 mod sim_sanitize;
 mod sim_serve_cli;
 mod tcg_cli;
+mod tcg_conformance;
 mod tcg_fixtures;
 mod tcg_ops;
