@@ -7,6 +7,7 @@ mod commands_fixtures;
 mod commands_proptest;
 mod discover_fixtures;
 mod erase_sim;
+mod golden;
 mod health_sim;
 mod logs_health_cli;
 mod sg3_compare;
