@@ -6,6 +6,7 @@ mod cli_sim_commands;
 mod commands_fixtures;
 mod commands_proptest;
 mod discover_fixtures;
+mod epipe;
 mod erase_sim;
 mod golden;
 mod health_sim;
