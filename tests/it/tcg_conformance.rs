@@ -621,6 +621,17 @@ fn second_if_send_with_a_pending_response_is_refused() {
     req[4..8].copy_from_slice(&2u32.to_be_bytes());
     t.if_send(2, COMID, &req).unwrap();
     t.if_send(1, COMID, &props).unwrap();
+    // A host that died between IF-SEND and IF-RECV left that reply pending: sgctl's client
+    // gets 2C/00, retrieves and discards the stale reply, and sends its own once.
+    let msid = t.msid.clone();
+    let mut d = TperDrive(&mut t);
+    let mut h = sgctl::tcg::session::Tper::open(&mut d).unwrap();
+    assert_eq!(
+        sgctl::tcg::enterprise::read_msid(&mut h).unwrap().expose(),
+        &msid[..]
+    );
+    drop(h);
+    assert!(recv(&mut t).is_none());
 }
 
 #[allow(dead_code)]
