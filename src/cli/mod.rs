@@ -42,6 +42,10 @@ pub mod bench;
 pub mod paths;
 pub mod scan;
 
+// --- signed records (issue 16) ---
+pub mod audit;
+pub mod certificate;
+
 use clap::{Parser, Subcommand};
 pub use output::{Ctx, Report};
 
@@ -57,6 +61,12 @@ DEVICE ADDRESSES:
 /// The full after-help text.
 pub fn after_help() -> String {
     format!("{ADDRESS_HELP}\n\n{}", crate::exit::TABLE)
+}
+
+/// The whole command line as clap sees it: what `main` parses and what `xtask gen-docs` renders
+/// into the man pages and shell completions.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command().after_help(after_help())
 }
 
 /// sgctl: manage, health-check, format and sanitize SAS/SCSI drives.
@@ -129,6 +139,11 @@ pub enum Command {
     // --- TCG (issue 8) ---
     /// TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert.
     Tcg(tcg::TcgArgs),
+    // --- signed records (issue 16) ---
+    /// Audit log: verify the hash chain (changed, removed or reordered records).
+    Audit(audit::AuditArgs),
+    /// Certificates: verify the Ed25519 signature; create a signing key.
+    Certificate(certificate::CertificateArgs),
 }
 
 /// Runs the parsed command.
@@ -161,5 +176,8 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Bench(a) => bench::run(ctx, a),
         // --- TCG ---
         Command::Tcg(a) => tcg::run(ctx, a),
+        // --- signed records ---
+        Command::Audit(a) => audit::run(ctx, a),
+        Command::Certificate(a) => certificate::run(ctx, a),
     }
 }

@@ -13,3 +13,7 @@ pub mod sanitize;
 
 // --- health and logs (issue 6) ---
 pub mod health;
+
+// --- signed records (issue 16) ---
+pub mod audit_chain;
+pub mod sign;

@@ -15,6 +15,7 @@ mod health_sim;
 mod logs_health_cli;
 mod sg3_compare;
 mod sg_logs_compare;
+mod signed_records;
 mod sim_basic;
 mod sim_bench_cli;
 mod sim_cli;
