@@ -1,0 +1,1 @@
+//! Decoder tests against fixtures (fixtures/ata/, sources in fixtures/ata/README.md).
