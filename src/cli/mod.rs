@@ -35,6 +35,9 @@ pub mod sim_bench;
 // --- TCMU serving (issue 5) ---
 pub mod sim_serve;
 
+// --- SATA behind SAT (issue 19) ---
+pub mod ata;
+
 // --- discovery (issue 4) ---
 pub mod paths;
 pub mod scan;
@@ -122,6 +125,9 @@ pub enum Command {
     // --- TCG (issue 8) ---
     /// TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert.
     Tcg(tcg::TcgArgs),
+    // --- SATA behind SAT (issue 19) ---
+    /// ATA side of a SATA drive behind a SATL: IDENTIFY, SMART, logs (ATA PASS-THROUGH).
+    Ata(ata::AtaArgs),
 }
 
 /// Runs the parsed command.
@@ -152,5 +158,7 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Wait(a) => wait::run(ctx, a),
         // --- TCG ---
         Command::Tcg(a) => tcg::run(ctx, a),
+        // --- SATA behind SAT ---
+        Command::Ata(a) => ata::run(ctx, a),
     }
 }
