@@ -37,6 +37,7 @@ pub mod sim_serve;
 
 // --- SATA behind SAT (issue 19) ---
 pub mod ata;
+pub mod ata_jobs;
 
 // --- discovery (issue 4) ---
 pub mod paths;

@@ -13,3 +13,6 @@ pub mod sanitize;
 
 // --- health and logs (issue 6) ---
 pub mod health;
+
+// --- SATA behind SAT (issue 19) ---
+pub mod ata_sanitize;

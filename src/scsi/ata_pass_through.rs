@@ -403,6 +403,22 @@ pub fn parse_cdb(cdb: &[u8]) -> ParseResult<AtaCommand> {
     })
 }
 
+/// True when an ATA PASS-THROUGH CDB carries an ATA command that only reads (IDENTIFY, SMART
+/// READ DATA/THRESHOLDS/LOG, SMART RETURN STATUS, READ LOG (DMA) EXT, SANITIZE STATUS EXT
+/// without CLEAR, CHECK POWER MODE): what the safety gate's read-only transport lets through.
+pub fn is_read_only(cdb: &[u8]) -> bool {
+    let Ok(c) = parse_cdb(cdb) else {
+        return false;
+    };
+    let f = c.tf.features as u8;
+    match c.tf.command {
+        0xEC | 0xA1 | 0x2F | 0x47 | 0xE5 => c.t_dir_in || c.t_length == TLength::None,
+        0xB0 => matches!(f, 0xD0 | 0xD1 | 0xD5 | 0xDA),
+        0xB4 => c.tf.features == 0 && c.tf.count & 1 == 0,
+        _ => false,
+    }
+}
+
 /// ACS-4 6.2 STATUS register bits.
 pub mod status {
     /// ERR/CHK: an error occurred (see ERROR).
@@ -715,6 +731,24 @@ mod tests {
         // The same kernel log has a count of FFh in another answer (SMART threshold check).
         let s2 = hex("72 01 00 1d 00 00 00 0e 09 0c 00 00 00 ff 00 00 00 00 00 00 40 50");
         assert_eq!(parse_registers(&s2).unwrap().count, 0xFF);
+    }
+
+    #[test]
+    fn read_only_classification() {
+        let id = AtaCommand::new(0xEC, Protocol::PioDataIn).count(1);
+        assert!(is_read_only(&id.cdb16()));
+        assert!(is_read_only(&id.cdb12().unwrap()));
+        let status = AtaCommand::new(0xB4, Protocol::NonData).extend(true).ck_cond(true);
+        assert!(is_read_only(&status.cdb16()));
+        assert!(!is_read_only(&status.count(1).cdb16()), "CLEAR SANITIZE OPERATION FAILED");
+        let erase = AtaCommand::new(0xB4, Protocol::NonData)
+            .extend(true)
+            .features(0x12)
+            .lba(0x426B_4572);
+        assert!(!is_read_only(&erase.cdb16()));
+        assert!(!is_read_only(&AtaCommand::new(0xF4, Protocol::PioDataOut).count(1).cdb16()));
+        assert!(!is_read_only(&AtaCommand::new(0xF5, Protocol::NonData).cdb16()));
+        assert!(!is_read_only(&[0x85, 0x08]));
     }
 
     #[test]
