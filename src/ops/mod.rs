@@ -13,3 +13,6 @@ pub mod sanitize;
 
 // --- health and logs (issue 6) ---
 pub mod health;
+
+// --- one job per drive (issue 15) ---
+pub mod lock;
