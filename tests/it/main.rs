@@ -23,3 +23,4 @@ mod sim_serve_cli;
 mod tcg_cli;
 mod tcg_fixtures;
 mod tcg_ops;
+mod vpd_corrupt;
