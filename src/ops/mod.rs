@@ -14,5 +14,9 @@ pub mod sanitize;
 // --- health and logs (issue 6) ---
 pub mod health;
 
+// --- signed records (issue 16) ---
+pub mod audit_chain;
+pub mod sign;
+
 // --- one job per drive (issue 15) ---
 pub mod lock;

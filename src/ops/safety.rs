@@ -625,22 +625,10 @@ impl AuditLog {
         &self.path
     }
 
-    /// Appends one record and flushes it to disk (file and, when created, its directory).
+    /// Appends one record, hash-chained to the previous one ([`crate::ops::audit_chain`]),
+    /// and flushes it to disk (file and, when created, its directory).
     pub fn append(&self, record: &Value) -> Result<()> {
-        let ctx = || format!("audit log {}", self.path.display());
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(ctx(), e))?;
-        }
-        let mut line =
-            serde_json::to_vec(record).map_err(|e| Error::io(ctx(), std::io::Error::other(e)))?;
-        line.push(b'\n');
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.path)
-            .map_err(|e| Error::io(ctx(), e))?;
-        f.write_all(&line).map_err(|e| Error::io(ctx(), e))?;
-        f.sync_all().map_err(|e| Error::io(ctx(), e))
+        crate::ops::audit_chain::append(&self.path, record)
     }
 }
 
