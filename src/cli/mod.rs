@@ -28,6 +28,7 @@ pub mod text;
 pub mod tur;
 pub mod vpd;
 pub mod vpd_text;
+pub mod vpd_text_more;
 
 // --- virtual drive (issue 3) ---
 pub mod sim;
