@@ -5,6 +5,7 @@
 //! `ops` runs the high-level jobs; `cli` is the command line.
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod bench;
 pub mod bytes;
 pub mod cli;
 pub mod device;
