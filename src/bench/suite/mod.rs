@@ -16,6 +16,7 @@ pub mod driver;
 pub mod pts;
 pub mod purge;
 pub mod report;
+pub mod review;
 pub mod runner;
 pub mod steady;
 

@@ -197,3 +197,54 @@ fn interrupt_keeps_completed_rounds_and_resume_continues() {
     // Every run after the resume is a WDPC cell (no second WIPC).
     assert_eq!((stl.runs - runs_before) % 56, 0);
 }
+
+#[test]
+fn review_runs_every_part_and_restores_capacity() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut d, mut c, flag) = fake::new(CAP);
+    let st = d.st.clone();
+    let mut s = Suite::new(
+        &mut d,
+        &mut c,
+        report(),
+        dir.path().to_path_buf(),
+        settings(),
+        25,
+        PurgeMethod::Block,
+        flag,
+        Progress::new(false, true),
+    );
+    for p in super::review::PARTS {
+        super::review::run(&mut s, p, 20.0).unwrap();
+    }
+    let cliff = s
+        .report
+        .tests
+        .iter()
+        .find(|t| t.test == "write_cliff")
+        .unwrap()
+        .clone();
+    let op = s
+        .report
+        .tests
+        .iter()
+        .find(|t| t.test == "op")
+        .unwrap()
+        .clone();
+    let fob = cliff.results["fob_iops"].as_f64().unwrap();
+    let ss = cliff.results["ss_iops"].as_f64().unwrap();
+    assert!(fob > 35_000.0 && ss < 20_000.0, "{fob} {ss}");
+    assert_eq!(op.results["capacity_pct"], 80);
+    assert_eq!(op.results["restored"], true);
+    assert!(super::review::op_gain_pct(&cliff, &op).is_some());
+    let q = s
+        .report
+        .tests
+        .iter()
+        .find(|t| t.test == "qd_sweep")
+        .unwrap();
+    assert_eq!(q.results["table"].as_array().unwrap().len(), 9);
+    let stl = st.lock().unwrap();
+    assert_eq!(stl.formats, vec![Some(80), None]);
+    assert_eq!(stl.capacity, CAP);
+}
