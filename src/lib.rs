@@ -14,6 +14,7 @@ pub mod error;
 pub mod exit;
 pub mod logpage;
 pub mod ops;
+pub mod report;
 pub mod scsi;
 pub mod sense;
 pub mod sim;

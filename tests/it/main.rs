@@ -1,6 +1,7 @@
 //! The one integration-test binary (as ripgrep's tests/): each file below is a module.
 //! Add a new test file here as `tests/it/NAME.rs` and list it with `mod NAME;`.
 
+mod browser;
 mod cli_commands;
 mod cli_sim_commands;
 mod commands_fixtures;
@@ -21,5 +22,6 @@ mod sim_pages;
 mod sim_sanitize;
 mod sim_serve_cli;
 mod tcg_cli;
+mod tcg_conformance;
 mod tcg_fixtures;
 mod tcg_ops;

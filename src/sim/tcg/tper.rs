@@ -297,6 +297,39 @@ impl Tper {
         self.authorities.iter_mut().find(|a| a.uid == u.as_u64())
     }
 
+    fn authority_ref(&self, u: Uid) -> Option<&Authority> {
+        self.authorities.iter().find(|a| a.uid == u.as_u64())
+    }
+
+    /// Does `obj` exist in SP `sp`? A TPer refuses methods on objects it does not have
+    /// (INVALID_PARAMETER here) instead of treating them as someone else's (issue 18 D1).
+    pub fn exists(&self, sp: Uid, obj: Uid) -> bool {
+        let in_sp = |a: &Authority| a.sp == sp.as_u64();
+        if obj == uid::THIS_SP {
+            return true;
+        }
+        if let Some(owner) = uid::authority_of_c_pin(obj) {
+            // C_PIN_MSID exists without an Authority row of ours (MSID is never used to
+            // authenticate here); the others exist with their authority.
+            return (obj == uid::C_PIN_MSID && sp == uid::ADMIN_SP)
+                || self.authority_ref(owner).is_some_and(in_sp);
+        }
+        if self.authority_ref(obj).is_some_and(in_sp) {
+            return true;
+        }
+        if sp == uid::ADMIN_SP {
+            return obj == uid::AUTH_ANYBODY
+                || obj == uid::AUTH_ADMINS
+                || obj == uid::AUTH_MAKERS
+                || obj == uid::TPER_INFO
+                || obj == uid::ADMIN_SP
+                || obj == uid::LOCKING_SP_ENTERPRISE;
+        }
+        obj == uid::AUTH_ANYBODY
+            || obj == uid::LOCKING_INFO_ENTERPRISE
+            || uid::band_number(obj).is_some_and(|n| usize::from(n) < self.bands.len())
+    }
+
     // ---- SECURITY PROTOCOL OUT / IN ----
 
     /// IF-SEND (protocol 0x01) and ComID management requests (0x02).
@@ -590,6 +623,7 @@ impl Tper {
                     Err(st) => err(st),
                 }
             }
+            (obj, _) if !self.exists(sp, obj) => err(MethodStatus::InvalidParameter),
             (obj, uid::method::E_GET | uid::method::GET) => {
                 let enterprise = c.method == uid::method::E_GET;
                 match self.get(sp, obj) {
@@ -731,11 +765,13 @@ impl Tper {
                 .find(|(k, _)| k == n)
                 .map(|(_, v)| v.as_uint())
         };
-        // C_PIN rows: only the authority itself may change its PIN.
-        if obj.0[3] == 0x0B {
-            let mut owner = obj.0;
-            owner[3] = 0x09;
-            let owner = Uid(owner);
+        // C_PIN rows: the owner comes from the explicit authority ↔ C_PIN table
+        // ([Ent] Admin SP / Locking SP C_PIN tables), and only that authority may change its
+        // PIN (issue 18 D1: C_PIN_SID `…0B 00 00 00 01` belongs to SID `…09 00 00 00 06`).
+        if obj.0[..4] == uid::C_PIN_TABLE.0[..4] {
+            let owner = uid::authority_of_c_pin(obj)
+                .filter(|o| self.authority_ref(*o).is_some_and(|a| a.sp == sp.as_u64()))
+                .ok_or(MethodStatus::InvalidParameter)?;
             if !is(owner) {
                 return Err(MethodStatus::NotAuthorized);
             }
@@ -747,7 +783,6 @@ impl Tper {
                 .to_vec();
             let a = self
                 .authority(owner)
-                .filter(|a| a.sp == sp.as_u64())
                 .ok_or(MethodStatus::InvalidParameter)?;
             a.pin = pin;
             return Ok(());
