@@ -152,11 +152,17 @@ pub fn run(
     m: PurgeMethod,
     cleared: &Cleared,
     poll: &PollConfig,
+    certificate: Option<&std::path::Path>,
     progress: &mut dyn FnMut(Option<f64>),
 ) -> Result<PurgeRecord> {
     let started = SystemTime::now();
     let t0 = Instant::now();
     let rec = run_job(t, m, cleared, poll, progress)?;
+    let mut cert_name = None;
+    if let Some(p) = certificate {
+        crate::ops::record::write_certificate(p, std::slice::from_ref(&rec))?;
+        cert_name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+    }
     let ok = rec.exit_status == crate::exit::OK && rec.outcome == "success";
     let method = rec.method.clone();
     let out = PurgeRecord {
@@ -176,7 +182,7 @@ pub fn run(
         started: Some(rfc3339(started)),
         duration_s: Some(t0.elapsed().as_secs_f64()),
         job: serde_json::to_value(&rec).ok(),
-        certificate: None,
+        certificate: cert_name,
         audit_log: Some(cleared.audit_path().display().to_string()),
     };
     if !ok {
@@ -187,6 +193,30 @@ pub fn run(
         });
     }
     Ok(out)
+}
+
+/// FORMAT UNIT to `pct` % of the current capacity (None: the maximum) at the current block
+/// size and protection, through the `sgctl format` job. Returns its record.
+pub fn format_capacity(
+    t: &mut dyn Transport,
+    pct: Option<u8>,
+    cleared: &Cleared,
+    poll: &PollConfig,
+    progress: &mut dyn FnMut(Option<f64>),
+) -> Result<JobRecord> {
+    let cap = query::read_capacity16(t)?;
+    let job = crate::cli::format::purge_job(crate::ops::format::FormatOptions {
+        block_size: Some(cap.block_len),
+        protection: protection_of(&cap)?,
+        pi_exponent: cap.p_i_exponent,
+        capacity: match pct {
+            Some(p) => crate::ops::format::CapacityRequest::Percent(p),
+            None => crate::ops::format::CapacityRequest::Max,
+        },
+        fast: false,
+        recover: false,
+    });
+    execute_job(t, job, cleared, poll, progress)
 }
 
 /// The one call site of the sanitize/format jobs.
@@ -201,7 +231,7 @@ fn run_job(
         .duration_since(SystemTime::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(1);
-    let mut job = match m {
+    let job = match m {
         PurgeMethod::Format => {
             let cap = query::read_capacity16(t)?;
             crate::cli::format::purge_job(crate::ops::format::FormatOptions {
@@ -235,6 +265,16 @@ fn run_job(
             )
         }
     };
+    execute_job(t, job, cleared, poll, progress)
+}
+
+fn execute_job(
+    t: &mut dyn Transport,
+    mut job: Box<dyn crate::cli::erase::Job>,
+    cleared: &Cleared,
+    poll: &PollConfig,
+    progress: &mut dyn FnMut(Option<f64>),
+) -> Result<JobRecord> {
     let mut rec = JobRecord::new(job.name(), &t.address());
     {
         let mut ro = crate::ops::safety::ReadOnly::new(crate::ops::safety::ByRef(&mut *t));
