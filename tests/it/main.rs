@@ -1,6 +1,7 @@
 //! The one integration-test binary (as ripgrep's tests/): each file below is a module.
 //! Add a new test file here as `tests/it/NAME.rs` and list it with `mod NAME;`.
 
+mod bench_engine;
 mod browser;
 mod cli_commands;
 mod cli_sim_commands;

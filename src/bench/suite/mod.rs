@@ -13,6 +13,7 @@
 pub mod cache;
 pub mod defs;
 pub mod driver;
+pub mod engine_driver;
 pub mod pts;
 pub mod purge;
 pub mod report;
