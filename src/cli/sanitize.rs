@@ -214,6 +214,8 @@ pub fn purge_job(opts: SanitizeOptions, seed: u64) -> Box<dyn Job> {
         plan: None,
         seed,
         tcg: None,
+        ata: None,
+        ata_method: None,
     })
 }
 
