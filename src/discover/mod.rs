@@ -476,7 +476,7 @@ pub fn paths_of(address: &str) -> Result<Drive> {
 
 /// [`paths_of`] with explicit options (sysroot for tests, timeout).
 pub fn paths_of_with(address: &str, opts: &ScanOptions) -> Result<Drive> {
-    if address.starts_with("sim:") {
+    if crate::device::is_virtual_address(address) {
         let (id, notes) =
             identify_live(address, opts.timeout, opts.verbose).map_err(|e| Error::BadAddress {
                 address: address.into(),

@@ -13,7 +13,7 @@
 //!
 //! Everything the gate learns about the host comes through [`HostView`], so tests fake it.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::transport::{Completion, DataBuf, Transport};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -26,62 +26,7 @@ pub const DEFAULT_AUDIT_LOG: &str = "/var/log/sgctl/audit.jsonl";
 /// Environment variable overriding [`DEFAULT_AUDIT_LOG`].
 pub const AUDIT_LOG_ENV: &str = "SGCTL_AUDIT_LOG";
 
-/// One path (node) through which the logical unit is reachable.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-pub struct PathInfo {
-    /// SCSI address `H:C:T:L`, when the device is known to the kernel.
-    pub hctl: Option<String>,
-    /// Block device name (`sdb`), if the kernel attached sd.
-    pub block: Option<String>,
-    /// SCSI generic name (`sg2`), if any.
-    pub sg: Option<String>,
-}
-
-/// Why a drive is in use.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum InUse {
-    /// A block device of this drive (disk, partition or holder) is mounted.
-    Mounted {
-        /// The block device (`sdb1`, `dm-0`).
-        device: String,
-        /// Where it is mounted.
-        mount_point: String,
-    },
-    /// Used as swap.
-    Swap {
-        /// The block device.
-        device: String,
-    },
-    /// Held by another block device (device-mapper, md, multipath).
-    Held {
-        /// The held device (`sdb` or `sdb2`).
-        device: String,
-        /// The holder (`dm-3`, `md0`).
-        holder: String,
-    },
-    /// The root filesystem lives on this drive.
-    BootDisk {
-        /// The block device carrying `/`.
-        device: String,
-    },
-}
-
-impl std::fmt::Display for InUse {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            InUse::Mounted {
-                device,
-                mount_point,
-            } => write!(f, "{device} is mounted on {mount_point}"),
-            InUse::Swap { device } => write!(f, "{device} is used as swap"),
-            InUse::Held { device, holder } => write!(f, "{device} is held by {holder}"),
-            InUse::BootDisk { device } => {
-                write!(f, "{device} holds the root filesystem (boot disk)")
-            }
-        }
-    }
-}
+pub use crate::host::{InUse, PathInfo};
 
 /// What the gate needs to know about the host.
 pub trait HostView: Send + Sync {
@@ -143,12 +88,14 @@ impl LinuxHost {
         } else {
             self.p(&format!("sys/class/block/{name}/device/scsi_device"))
         };
-        dir_names(&dir).into_iter().next().ok_or_else(|| {
-            Error::Refused(format!(
-                "{address}: cannot find its SCSI device in sysfs ({}); is it a whole SCSI disk?",
-                dir.display()
-            ))
-        })
+        dir_names(&dir)
+            .into_iter()
+            .next()
+            .ok_or_else(|| Refusal::NotInSysfs {
+                address: address.into(),
+                dir: dir.display().to_string(),
+            })
+            .map_err(Error::from)
     }
 
     fn path_info(&self, hctl: &str) -> PathInfo {
@@ -221,7 +168,7 @@ fn unescape_octal(s: &str) -> String {
 
 impl HostView for LinuxHost {
     fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>> {
-        if address.starts_with("sim:") {
+        if crate::device::is_virtual_address(address) {
             // Virtual drives live in this process; nothing on the host can mount them.
             return Ok(vec![PathInfo::default()]);
         }
@@ -324,7 +271,7 @@ pub struct DiscoverHost;
 
 impl HostView for DiscoverHost {
     fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>> {
-        if address.starts_with("sim:") {
+        if crate::device::is_virtual_address(address) {
             // In-process drive: no host node can mount it (and opening it again for
             // identification would contend for its state file).
             return Ok(vec![PathInfo::default()]);
@@ -336,9 +283,10 @@ impl HostView for DiscoverHost {
             .map(crate::discover::DrivePath::to_path_info)
             .collect();
         if paths.is_empty() {
-            return Err(Error::Refused(format!(
-                "{address}: discovery found no path of this drive"
-            )));
+            return Err(Refusal::NoPath {
+                address: address.into(),
+            }
+            .into());
         }
         Ok(paths)
     }
@@ -402,6 +350,16 @@ pub trait Prompter {
     fn ask(&mut self, question: &str) -> Option<String>;
 }
 
+/// Nobody to ask (unattended runs): every question goes unanswered.
+#[derive(Debug, Default)]
+pub struct NoPrompter;
+
+impl Prompter for NoPrompter {
+    fn ask(&mut self, _question: &str) -> Option<String> {
+        None
+    }
+}
+
 /// Prompts on stderr, reads stdin — only when stdin is a terminal.
 #[derive(Debug, Default)]
 pub struct TtyPrompter;
@@ -432,10 +390,11 @@ pub fn confirm(
         return Ok(());
     }
     if !c.tokens.is_empty() && !c.interactive {
-        return Err(Error::Refused(format!(
-            "{address}: --confirm does not name this drive ({}); nothing was sent",
-            name.describe()
-        )));
+        return Err(Refusal::NotNamed {
+            address: address.into(),
+            drive: name.describe(),
+        }
+        .into());
     }
     if c.interactive {
         let q = format!(
@@ -446,17 +405,20 @@ pub fn confirm(
         match prompter.ask(&q) {
             Some(typed) if name.matches(&typed) => return Ok(()),
             Some(_) => {
-                return Err(Error::Refused(format!(
-                    "{address}: the typed name does not match this drive; nothing was sent"
-                )))
+                return Err(Refusal::TypedMismatch {
+                    address: address.into(),
+                }
+                .into())
             }
             None => {}
         }
     }
-    Err(Error::Refused(format!(
-        "{address}: {job} needs --confirm SERIAL (or WWN) naming the drive ({}) or a terminal to type it",
-        name.describe()
-    )))
+    Err(Refusal::NeedsConfirmation {
+        address: address.into(),
+        job: job.into(),
+        drive: name.describe(),
+    }
+    .into())
 }
 
 /// Checks paths and in-use state; returns the paths when the drive is free.
@@ -464,7 +426,6 @@ pub fn check_not_in_use(host: &dyn HostView, address: &str) -> Result<Vec<PathIn
     let paths = host.paths_of(address)?;
     let busy = host.in_use(&paths)?;
     if !busy.is_empty() {
-        let reasons: Vec<String> = busy.iter().map(|b| b.to_string()).collect();
         let nodes: Vec<String> = paths
             .iter()
             .map(|p| {
@@ -475,11 +436,12 @@ pub fn check_not_in_use(host: &dyn HostView, address: &str) -> Result<Vec<PathIn
                     .unwrap_or_default()
             })
             .collect();
-        return Err(Error::Refused(format!(
-            "{address} is in use (paths: {}): {}; nothing was sent",
-            nodes.join(", "),
-            reasons.join("; ")
-        )));
+        return Err(Refusal::InUse {
+            address: address.into(),
+            nodes,
+            reasons: busy,
+        }
+        .into());
     }
     Ok(paths)
 }
@@ -527,10 +489,10 @@ impl<T: Transport> ReadOnly<T> {
 impl<T: Transport> Transport for ReadOnly<T> {
     fn execute(&mut self, cdb: &[u8], data: DataBuf<'_>, timeout: Duration) -> Result<Completion> {
         if is_state_changing(cdb) {
-            return Err(Error::Refused(format!(
-                "dry run: not sending state-changing CDB {}",
-                crate::bytes::hex(cdb)
-            )));
+            return Err(Refusal::DryRun {
+                cdb: crate::bytes::hex(cdb),
+            }
+            .into());
         }
         self.inner.execute(cdb, data, timeout)
     }
@@ -767,6 +729,20 @@ pub fn clear(
         job: req.job.to_string(),
         address: req.address.to_string(),
     })
+}
+
+/// A token for the library's own unit tests of the state-changing operations (the mock
+/// drive has no host to check). Not compiled outside `cargo test`.
+#[cfg(test)]
+pub(crate) fn test_token() -> Cleared {
+    Cleared {
+        job_id: "test".into(),
+        paths: vec![],
+        started: SystemTime::now(),
+        audit: AuditLog::at("/dev/null"),
+        job: "test".into(),
+        address: "mock:test".into(),
+    }
 }
 
 #[cfg(test)]
