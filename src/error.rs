@@ -85,6 +85,10 @@ pub enum Error {
     /// An argument was invalid.
     #[error("{0}")]
     InvalidArgument(String),
+    /// An ATA command sent through ATA PASS-THROUGH failed with the device's registers
+    /// (ABRT, UNC, IDNF, ...; see [`crate::ata::exec::AtaDeviceError`]).
+    #[error("{0}")]
+    Ata(Box<crate::ata::exec::AtaDeviceError>),
     /// Any other I/O error (state files, sysfs, records).
     #[error("{context}: {source}")]
     Io {
@@ -177,6 +181,10 @@ pub enum Refusal {
         /// The drive's refusal.
         sense: Box<Sense>,
     },
+    /// Another refusal, said in words (modules that have not typed theirs yet: the ATA
+    /// methods, the per-LU job lock, the benchmark).
+    #[error("{0}")]
+    Other(String),
     /// `--method auto` fell back to a TCG erase with the MSID, but the drive is owned.
     #[error(
         "the EraseMaster PIN is no longer the MSID (the drive is owned): run \
@@ -190,6 +198,18 @@ fn join<T: std::fmt::Display>(v: &[T], sep: &str) -> String {
         .map(|x| x.to_string())
         .collect::<Vec<_>>()
         .join(sep)
+}
+
+impl From<String> for Refusal {
+    fn from(s: String) -> Self {
+        Refusal::Other(s)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(s: &str) -> Self {
+        Refusal::Other(s.to_string())
+    }
 }
 
 impl From<Refusal> for Error {
@@ -254,7 +274,8 @@ impl Error {
             | Error::Sense(_)
             | Error::BadSense { .. }
             | Error::Status { .. }
-            | Error::Parse(_) => exit::COMMAND,
+            | Error::Parse(_)
+            | Error::Ata(_) => exit::COMMAND,
             Error::Unsupported(_) => exit::UNSUPPORTED,
             Error::Refused(_) => exit::REFUSED,
             Error::CheckFailed(_) => exit::CHECK_FAILED,

@@ -5,6 +5,8 @@
 //! `ops` runs the high-level jobs; `cli` is the command line. The references the comments cite
 //! as `protocols.md §X` are in `docs/protocols.md`.
 
+pub mod ata;
+pub mod bench;
 pub mod bytes;
 pub mod cli;
 pub mod device;
@@ -14,6 +16,7 @@ pub mod exit;
 pub mod host;
 pub mod logpage;
 pub mod ops;
+pub mod report;
 pub mod scsi;
 pub mod sense;
 pub mod sim;

@@ -30,9 +30,17 @@ pub struct SafetyArgs {
     /// [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl].
     #[arg(long, value_name = "FILE")]
     pub audit_log: Option<PathBuf>,
-    /// Write a certificate: FILE (JSON, one record per drive) and FILE.txt (text).
+    /// Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html
+    /// (a printable certificate of sanitization).
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
+    /// Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR].
+    #[arg(long, value_name = "NAME")]
+    pub operator: Option<String>,
+    /// Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate
+    /// keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned].
+    #[arg(long, value_name = "FILE")]
+    pub signing_key: Option<PathBuf>,
     /// At most N jobs at once on drives behind the same HBA.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub max_per_hba: usize,
@@ -52,6 +60,12 @@ impl SafetyArgs {
             dry_run: self.dry_run,
             audit_log: self.audit_log.clone(),
             certificate: self.certificate.clone(),
+            operator: self
+                .operator
+                .clone()
+                .or_else(|| std::env::var("SGCTL_OPERATOR").ok())
+                .filter(|o| !o.trim().is_empty()),
+            signing_key: self.signing_key.clone(),
             max_per_hba: self.max_per_hba,
             poll_interval: self.interval(),
             parameters,
@@ -394,6 +408,8 @@ pub(crate) mod testenv {
             dry_run,
             audit_log: Some(dir.join("audit.jsonl")),
             certificate: Some(dir.join("cert.json")),
+            operator: None,
+            signing_key: None,
             max_per_hba: 4,
             poll_interval: 0.0,
             progress_json: false,

@@ -42,8 +42,11 @@ pub struct SanitizeArgs {
     /// EXIT FAILURE MODE: leave the failure state of a sanitize that ran with --ause.
     #[arg(long, group = "m")]
     pub exit_failure_mode: bool,
-    /// `auto`: strongest supported purge (crypto > block > overwrite).
-    #[arg(long, group = "m", value_name = "auto", value_parser = ["auto"])]
+    /// `auto`: strongest supported purge (crypto > block > overwrite; on a SATA drive behind
+    /// a SATL the ATA methods, strongest first). ATA methods by name: ata-crypto-scramble,
+    /// ata-block-erase, ata-overwrite, ata-security-erase, ata-security-erase-enhanced.
+    #[arg(long, group = "m", value_name = "METHOD", value_parser = ["auto", "ata-crypto-scramble",
+        "ata-block-erase", "ata-overwrite", "ata-security-erase", "ata-security-erase-enhanced"])]
     pub method: Option<String>,
     /// Overwrite pattern in hex (1..block size bytes).
     #[arg(long, value_name = "HEX", requires = "overwrite")]
@@ -127,13 +130,17 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(1);
     let mut n = 0u64;
+    let ata_method = args
+        .method
+        .as_deref()
+        .and_then(crate::cli::ata_jobs::parse_method);
     let devices = crate::cli::erase::resolve_devices(&args.devices, args.all_matching.as_deref())?;
     run_jobs(ctx, &devices, &args.safety, params, || {
         n += 1;
-        Box::new(SanitizeJob::new(
-            opts.clone(),
-            seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15),
-        ))
+        Box::new(
+            SanitizeJob::new(opts.clone(), seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                .with_ata_method(ata_method),
+        )
     })
 }
 

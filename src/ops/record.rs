@@ -74,7 +74,7 @@ impl std::fmt::Display for Outcome {
 }
 
 /// What a job did to the drive (`method` in records; serialised as its T10/TCG name).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum JobMethod {
     /// SBC-4 FORMAT UNIT (with MODE SELECT for a new block size).
     FormatUnit,
@@ -84,6 +84,8 @@ pub enum JobMethod {
     TcgErase,
     /// TCG PSID revert (Enterprise `RevertSP`, Opal `Revert`).
     TcgRevert,
+    /// An ATA method through ATA PASS-THROUGH (SANITIZE feature set, SECURITY ERASE UNIT).
+    Ata(crate::ops::ata_sanitize::AtaMethod),
 }
 
 impl JobMethod {
@@ -94,6 +96,7 @@ impl JobMethod {
             JobMethod::Sanitize(sa) => sa.name(),
             JobMethod::TcgErase => "TCG CRYPTOGRAPHIC ERASE (Enterprise SSC Erase)",
             JobMethod::TcgRevert => "TCG PSID REVERT (cryptographic erase of all bands)",
+            JobMethod::Ata(m) => m.name(),
         }
     }
 }
@@ -123,6 +126,15 @@ pub enum Category {
 }
 
 impl Category {
+    /// From its name (`purge`, `clear`; anything else is [`Category::None`]).
+    pub fn from_name(s: &str) -> Category {
+        match s {
+            "purge" => Category::Purge,
+            "clear" => Category::Clear,
+            _ => Category::None,
+        }
+    }
+
     /// `purge`, `clear`, `none`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -218,6 +230,9 @@ pub struct JobRecord {
     pub tool_git_revision: String,
     /// Host name.
     pub host: String,
+    /// Who performed the job (`--operator`), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operator: Option<String>,
 }
 
 impl JobRecord {
@@ -333,18 +348,48 @@ impl JobRecord {
     }
 }
 
-/// Writes the certificate: `path` gets the JSON document, `path.txt` the text rendering.
+/// Writes the certificate: `path` gets the JSON document, `path.txt` the text rendering and
+/// `path.html` the printable certificate ([`crate::report::certificate`]).
 pub fn write_certificate(path: &std::path::Path, records: &[JobRecord]) -> crate::Result<()> {
-    let doc = serde_json::json!({ "certificates": records });
-    let text: String = records.iter().map(|r| r.render_text() + "\n").collect();
+    write_certificate_signed(path, records, None)
+}
+
+/// [`write_certificate`], with an Ed25519 signature block when `signer` is given
+/// (see [`crate::ops::sign`]; `sgctl certificate verify` checks it).
+pub fn write_certificate_signed(
+    path: &std::path::Path,
+    records: &[JobRecord],
+    signer: Option<&crate::ops::sign::CertSigner>,
+) -> crate::Result<()> {
     let ctx = || format!("certificate {}", path.display());
-    std::fs::write(
-        path,
-        serde_json::to_vec_pretty(&doc)
-            .map_err(|e| crate::Error::io(ctx(), std::io::Error::other(e)))?,
-    )
-    .map_err(|e| crate::Error::io(ctx(), e))?;
-    let mut txt = path.as_os_str().to_owned();
-    txt.push(".txt");
-    std::fs::write(std::path::PathBuf::from(txt), text).map_err(|e| crate::Error::io(ctx(), e))
+    let json_err = |e: serde_json::Error| crate::Error::io(ctx(), std::io::Error::other(e));
+    let values: Vec<Value> = records
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()
+        .map_err(json_err)?;
+    let mut doc = serde_json::json!({ "certificates": values });
+    let mut text: String = records.iter().map(|r| r.render_text() + "\n").collect();
+    if let Some(s) = signer {
+        doc["signature"] = s.sign_records(&values)?;
+        let _ = writeln!(
+            text,
+            "signed: ed25519 key {} (check: sgctl certificate verify {})",
+            crate::ops::sign::fingerprint(&s.public()),
+            path.display()
+        );
+    }
+    std::fs::write(path, serde_json::to_vec_pretty(&doc).map_err(json_err)?)
+        .map_err(|e| crate::Error::io(ctx(), e))?;
+    let beside = |ext: &str| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(ext);
+        std::path::PathBuf::from(p)
+    };
+    let txt = beside(".txt");
+    std::fs::write(&txt, text)
+        .map_err(|e| crate::Error::io(format!("certificate {}", txt.display()), e))?;
+    let html = beside(".html");
+    std::fs::write(&html, crate::report::certificate::render(&doc))
+        .map_err(|e| crate::Error::io(format!("certificate {}", html.display()), e))
 }

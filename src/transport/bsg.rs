@@ -114,10 +114,12 @@ impl Transport for Bsg {
         let mut sense = [0u8; sgio::MAX_SENSE];
         let mut h = build_v4(cdb, &mut data, timeout, &mut sense)?;
         let start = Instant::now();
+        let blocked = sgio::SignalsBlocked::new();
         // SAFETY: `h` holds the addresses of `cdb` (request_len bytes), `sense`
         // (max_response_len bytes, writable) and the data buffer (din/dout_xfer_len bytes,
         // writable for data-in); all outlive this synchronous call and are not moved during it.
         let r = unsafe { sys::bsg_sg_io(self.file.as_raw_fd(), &mut h) };
+        drop(blocked);
         let elapsed = start.elapsed();
         r.map_err(|e| sgio::os_error("SG_IO", &self.path, e))?;
         Ok(decode_v4(&h, &sense, &data, elapsed))

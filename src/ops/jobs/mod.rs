@@ -14,6 +14,7 @@
 //! Progress goes to a [`ProgressSink`]; the CLI renders the same [`JobEvent`]s as bars or
 //! JSON Lines.
 
+pub mod ata;
 pub mod format;
 pub mod sanitize;
 pub mod tcg;
@@ -24,7 +25,7 @@ use crate::exit;
 use crate::ops::fleet;
 use crate::ops::poll::PollConfig;
 use crate::ops::query;
-use crate::ops::record::{write_certificate, DriveInfo, JobRecord, Outcome};
+use crate::ops::record::{write_certificate_signed, DriveInfo, JobRecord, Outcome};
 use crate::ops::safety::{
     self, rfc3339, AuditLog, ByRef, Cleared, Confirmation, DriveName, GateRequest, HostView,
     PlannedCommand, Prompter, ReadOnly,
@@ -45,8 +46,13 @@ pub struct JobOptions {
     pub dry_run: bool,
     /// Audit log; `None`: `$SGCTL_AUDIT_LOG`, else [`safety::DEFAULT_AUDIT_LOG`].
     pub audit_log: Option<PathBuf>,
-    /// Write a certificate: this file (JSON) and the same name with `.txt` (text).
+    /// Write a certificate: this file (JSON), the same name with `.txt` (text) and `.html`.
     pub certificate: Option<PathBuf>,
+    /// Who performs the job, recorded in the certificate.
+    pub operator: Option<String>,
+    /// Sign the certificate with this Ed25519 key; `None`: `$SGCTL_SIGNING_KEY`, else unsigned
+    /// ([`crate::ops::sign::CertSigner::resolve`]).
+    pub signing_key: Option<PathBuf>,
     /// At most this many jobs at once on drives behind the same HBA.
     pub max_per_hba: usize,
     /// Time between progress polls (a virtual drive's clock is advanced instead).
@@ -62,6 +68,8 @@ impl Default for JobOptions {
             dry_run: false,
             audit_log: None,
             certificate: None,
+            operator: None,
+            signing_key: None,
             max_per_hba: 4,
             poll_interval: Duration::from_secs(5),
             parameters: Value::Null,
@@ -319,6 +327,8 @@ pub fn run(
         return Err(Error::InvalidArgument("no DEVICE given".into()));
     }
     let audit = AuditLog::resolve(opts.audit_log.as_deref());
+    // A bad signing key fails here, before any drive is touched.
+    let signer = crate::ops::sign::CertSigner::resolve(opts.signing_key.as_deref())?;
     let confirmation = Confirmation {
         tokens: opts.confirm.clone(),
         interactive: opts.confirm.is_empty() && env.interactive,
@@ -378,12 +388,15 @@ pub fn run(
     // Phase 2, in parallel (capped per HBA).
     let (progress, advise) = (env.progress, env.advise);
     let items: Vec<(String, Prepared)> = prepared.into_iter().map(|p| (p.hba.clone(), p)).collect();
-    let records: Vec<JobRecord> = fleet::run(items, opts.max_per_hba, |mut p| {
+    let mut records: Vec<JobRecord> = fleet::run(items, opts.max_per_hba, |mut p| {
         execute(&mut p, progress, advise);
         p.rec
     });
+    for r in &mut records {
+        r.operator.clone_from(&opts.operator);
+    }
     if let (Some(path), false) = (&opts.certificate, opts.dry_run) {
-        write_certificate(path, &records)?;
+        write_certificate_signed(path, &records, signer.as_ref())?;
     }
     let codes: Vec<u8> = records.iter().map(|r| r.exit_status).collect();
     Ok(RunSummary {

@@ -1,10 +1,13 @@
-//! SANITIZE as a [`Job`], with the TCG fallback of `--method auto`: a TCG Enterprise drive
-//! without SANITIZE gets a [`TcgEraseJob`] of every band instead.
+//! SANITIZE as a [`Job`], with the fallbacks of `Method::Auto`: a SATA drive behind a SATL
+//! gets an [`AtaEraseJob`], a TCG Enterprise drive without SANITIZE a [`TcgEraseJob`] of
+//! every band.
 
+use super::ata::AtaEraseJob;
 use super::tcg::TcgEraseJob;
 use super::Job;
 use crate::error::{Error, Refusal, Result};
 use crate::exit;
+use crate::ops::ata_sanitize::AtaMethod;
 use crate::ops::poll::{Ended, PollConfig, Trail};
 use crate::ops::record::{JobMethod, JobRecord, Outcome};
 use crate::ops::safety::{Cleared, PlannedCommand};
@@ -19,6 +22,10 @@ pub struct SanitizeJob {
     seed: u64,
     /// `--method auto` on a TCG Enterprise drive without SANITIZE: erase every band.
     tcg: Option<TcgEraseJob>,
+    /// An ATA method by name, or `auto` on a SATA drive behind a SATL (issue 19).
+    ata: Option<AtaEraseJob>,
+    /// The ATA method asked for by name.
+    ata_method: Option<AtaMethod>,
 }
 
 impl SanitizeJob {
@@ -29,7 +36,15 @@ impl SanitizeJob {
             plan: None,
             seed,
             tcg: None,
+            ata: None,
+            ata_method: None,
         }
+    }
+
+    /// Uses this ATA method (through ATA PASS-THROUGH) instead of SANITIZE.
+    pub fn with_ata_method(mut self, m: Option<AtaMethod>) -> SanitizeJob {
+        self.ata_method = m;
+        self
     }
 }
 
@@ -53,6 +68,15 @@ impl Job for SanitizeJob {
                 );
             }
             _ => {}
+        }
+        // SATA behind a SATL: the ATA side says what the drive really offers (issue 19).
+        if self.ata_method.is_some()
+            || (self.opts.method == Method::Auto && crate::ata::is_behind_satl(t, None))
+        {
+            let mut j = AtaEraseJob::new(self.ata_method, self.opts.verify, self.seed);
+            let c = j.plan(t, rec)?;
+            self.ata = Some(j);
+            return Ok(c);
         }
         let p = match san::plan(t, &self.opts, self.seed) {
             Err(Error::Unsupported(why)) if self.opts.method == Method::Auto => {
@@ -82,6 +106,9 @@ impl Job for SanitizeJob {
         progress: &mut dyn FnMut(Option<f64>),
     ) -> Result<u8> {
         if let Some(j) = self.tcg.as_mut() {
+            return j.execute(t, rec, gate, poll, progress);
+        }
+        if let Some(j) = self.ata.as_mut() {
             return j.execute(t, rec, gate, poll, progress);
         }
         let p = self
