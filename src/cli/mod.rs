@@ -41,6 +41,8 @@ pub mod bench;
 // --- SATA behind SAT (issue 19) ---
 pub mod ata;
 pub mod ata_jobs;
+// --- benchmark suites (issue 13) ---
+pub mod bench_suite;
 
 // --- discovery (issue 4) ---
 pub mod paths;

@@ -22,6 +22,11 @@ impl FormatJob {
     pub fn new(opts: FormatOptions) -> FormatJob {
         FormatJob { opts, plan: None }
     }
+
+    /// [`FormatJob::new`] as a `Box<dyn Job>` (what the runner and `sgctl bench` take).
+    pub fn boxed(opts: FormatOptions) -> Box<dyn Job> {
+        Box::new(FormatJob::new(opts))
+    }
 }
 
 impl Job for FormatJob {

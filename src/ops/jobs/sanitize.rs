@@ -41,6 +41,11 @@ impl SanitizeJob {
         }
     }
 
+    /// [`SanitizeJob::new`] as a `Box<dyn Job>` (what the runner and `sgctl bench` take).
+    pub fn boxed(opts: SanitizeOptions, seed: u64) -> Box<dyn Job> {
+        Box::new(SanitizeJob::new(opts, seed))
+    }
+
     /// Uses this ATA method (through ATA PASS-THROUGH) instead of SANITIZE.
     pub fn with_ata_method(mut self, m: Option<AtaMethod>) -> SanitizeJob {
         self.ata_method = m;
