@@ -233,6 +233,10 @@ pub struct JobRecord {
     /// Who performed the job (`--operator`), when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operator: Option<String>,
+    /// The sense data of the error that ended the job, when it was a CHECK CONDITION (kept
+    /// typed for advice; the record shows it as `message`).
+    #[serde(skip)]
+    pub error_sense: Option<Box<crate::sense::Sense>>,
 }
 
 impl JobRecord {

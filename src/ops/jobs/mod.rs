@@ -215,6 +215,7 @@ struct Prepared {
 
 fn fail(rec: &mut JobRecord, e: &Error) {
     rec.outcome = Outcome::of_error(e);
+    rec.error_sense = e.sense().map(|s| Box::new(s.clone()));
     rec.message = Some(e.to_string());
     rec.exit_status = e.exit_code();
 }
