@@ -1,7 +1,8 @@
 //! sg_io_v4 (`guard = 'Q'`, protocol SCSI, subprotocol SCSI command) on `/dev/bsg/H:C:T:L`
-//! (linux/block/bsg.c, drivers/scsi/scsi_bsg.c). Offsets: protocols.md §A.2, checked by the
+//! (linux/block/bsg.c, drivers/scsi/scsi_bsg.c). Offsets: docs/protocols.md §A.2, checked by the
 //! sgctl-sys layout tests. Mainline `/dev/sgN` accepts only v3 headers, so v4 is used only on
 //! bsg nodes.
+#![allow(unsafe_code)] // ioctl/mmap on kernel interfaces; each block says why it is sound
 
 use super::sgio::{self, kernel_duration, NodeKind};
 use super::{Completion, DataBuf, Transport};

@@ -2,9 +2,10 @@
 //! `/dev/sdX` (block-layer SG_IO, `block/scsi_ioctl.c`), plus the node checks and errno
 //! mapping shared with [`super::bsg`].
 //!
-//! Header fields and offsets: protocols.md §A.1 (checked by sgctl-sys layout tests). Outputs
+//! Header fields and offsets: docs/protocols.md §A.1 (checked by sgctl-sys layout tests). Outputs
 //! are valid only when the ioctl returns 0; a failed ioctl means the command may not have been
 //! sent, or (EINTR) that it was orphaned and may still be running (§A.3).
+#![allow(unsafe_code)] // ioctl/mmap on kernel interfaces; each block says why it is sound
 
 use super::{Completion, DataBuf, Transport};
 use crate::error::{Error, Result};
@@ -73,7 +74,7 @@ pub fn classify(path: &str) -> Result<NodeKind> {
     Ok(NodeKind::OtherChar)
 }
 
-/// A hint for the admin, per operation and errno (protocols.md §A.3, sg3_utils `sg_pt_linux.c`).
+/// A hint for the admin, per operation and errno (docs/protocols.md §A.3, sg3_utils `sg_pt_linux.c`).
 pub fn errno_hint(op: &str, errno: Errno) -> Option<&'static str> {
     let open = op == "open";
     Some(match errno {
