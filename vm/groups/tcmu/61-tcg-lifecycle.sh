@@ -8,7 +8,9 @@ log=/tmp/tcg61.log; : > $log
 export SGCTL_AUDIT_LOG=/tmp/tcg61.audit
 PIN='Lifecycle-Pin-4242'
 printf '%s\n' "$PIN" > /tmp/tcg61.pin
-msid=$(read_msid "$sg")
+msid=""
+for i in $(seq 1 40); do msid=$(read_msid "$sg"); [ -n "$msid" ] && break; sleep 1; done
+[ "$(echo $msid | wc -w)" = 32 ] || fail raw_read_msid "no MSID (Admin SP busy?)"
 msid_txt=$(printf "$(echo $msid | sed 's/\([0-9A-F][0-9A-F]\) */\\x\1/g')")
 
 # auth_raw SP AUTHORITY PIN-TEXT -> "F0 01 F1" (TRUE) / "F0 00 F1" (FALSE), in a read session.
@@ -18,10 +20,10 @@ auth_raw() {
   end_session "$sg" "$t"
   echo "$a"
 }
-# band1_col COLUMN: Band1's column as BandMaster1 (PIN $2, default the owner PIN).
+# band1_col COLUMN PIN: Band1's column, read as BandMaster1 authenticated with PIN.
 band1_col() {
   t=$(start_session "$sg" "$LOCKINGSP" 0)
-  authenticate "$sg" "$t" "$A_BM1" "${2:-$PIN}" > /dev/null
+  [ "$(authenticate "$sg" "$t" "$A_BM1" "$2")" = "F0 01 F1" ] || { end_session "$sg" "$t"; echo "auth-failed"; return 1; }
   b=$(e_get "$sg" "$t" "$BAND1")
   end_session "$sg" "$t"
   uint_value "$(named_value "$b" "$1")"
@@ -43,13 +45,13 @@ sgctl tcg take-ownership "$sg" --new-pin-file /tmp/tcg61.pin >> $log 2>&1 && pas
 
 sgctl tcg configure-band "$sg" --band 1 --start 8192 --length 4096 --lock-enabled --pin-file /tmp/tcg61.pin >> $log 2>&1 \
   && sgctl tcg lock "$sg" --band 1 --pin-file /tmp/tcg61.pin >> $log 2>&1 && pass lock || fail lock "$(tail -n 5 $log)"
-[ "$(band1_col RangeStart)/$(band1_col RangeLength)" = 8192/4096 ] && pass raw_band1_range || fail raw_band1_range "$(band1_col RangeStart)/$(band1_col RangeLength)"
-[ "$(band1_col ReadLocked)$(band1_col WriteLocked)$(band1_col ReadLockEnabled)$(band1_col WriteLockEnabled)" = 1111 ] \
-  && pass raw_band1_locked || fail raw_band1_locked "RL/WL/RLE/WLE = $(band1_col ReadLocked)$(band1_col WriteLocked)$(band1_col ReadLockEnabled)$(band1_col WriteLockEnabled)"
+[ "$(band1_col RangeStart "$PIN")/$(band1_col RangeLength "$PIN")" = 8192/4096 ] && pass raw_band1_range || fail raw_band1_range "$(band1_col RangeStart "$PIN")/$(band1_col RangeLength "$PIN")"
+[ "$(band1_col ReadLocked "$PIN")$(band1_col WriteLocked "$PIN")$(band1_col ReadLockEnabled "$PIN")$(band1_col WriteLockEnabled "$PIN")" = 1111 ] \
+  && pass raw_band1_locked || fail raw_band1_locked "RL/WL/RLE/WLE = $(band1_col ReadLocked "$PIN")$(band1_col WriteLocked "$PIN")$(band1_col ReadLockEnabled "$PIN")$(band1_col WriteLockEnabled "$PIN")"
 [ "$(l0_locked)" = 1 ] && pass raw_level0_locked || fail raw_level0_locked ""
 
 sgctl tcg unlock "$sg" --band 1 --pin-file /tmp/tcg61.pin >> $log 2>&1 && pass unlock || fail unlock "$(tail -n 5 $log)"
-[ "$(band1_col ReadLocked)$(band1_col WriteLocked)" = 00 ] && pass raw_band1_unlocked || fail raw_band1_unlocked ""
+[ "$(band1_col ReadLocked "$PIN")$(band1_col WriteLocked "$PIN")" = 00 ] && pass raw_band1_unlocked || fail raw_band1_unlocked ""
 [ "$(l0_locked)" = 0 ] && pass raw_level0_unlocked || fail raw_level0_unlocked ""
 
 sgctl tcg lock "$sg" --band 1 --pin-file /tmp/tcg61.pin >> $log 2>&1

@@ -9,7 +9,8 @@
 . /vm/groups/tcmu/tcg-raw.inc
 sg=$(lsscsi -g | awk '/PX02SMF080/ {print $NF; exit}')
 log=/tmp/tcg62.log; : > $log
-msid=$(read_msid "$sg")
+msid=""
+for i in $(seq 1 40); do msid=$(read_msid "$sg"); [ -n "$msid" ] && break; sleep 1; done
 printf "$(echo $msid | sed 's/\([0-9A-F][0-9A-F]\) */\\x\1/g')\n" > /tmp/tcg62.msid
 [ "$(wc -c < /tmp/tcg62.msid)" = 33 ] || fail msid_file "$(wc -c < /tmp/tcg62.msid) bytes"
 
