@@ -658,7 +658,10 @@ fn fixture_level0_is_what_the_simulator_sends() {
     // And sgctl's Level 0 parser reads the spec values back.
     let l0 = sgctl::tcg::level0::parse(&want).unwrap();
     let ssc = l0.ssc().unwrap();
-    assert_eq!((ssc.base_comid, ssc.ssc), (0x07FE, sgctl::tcg::level0::Ssc::Enterprise));
+    assert_eq!(
+        (ssc.base_comid, ssc.ssc),
+        (0x07FE, sgctl::tcg::level0::Ssc::Enterprise)
+    );
 }
 
 #[test]
@@ -680,7 +683,10 @@ fn fixture_uids_match_src_tcg_uid() {
     ))
     .unwrap();
     let mut n = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
         assert_eq!(f.len(), 3, "{line}");
         assert!(f[2].starts_with('['), "row without its spec table: {line}");
