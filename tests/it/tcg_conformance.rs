@@ -752,3 +752,39 @@ fn fixture_uids_match_src_tcg_uid() {
         assert_eq!(u::authority_of_c_pin(c), Some(a));
     }
 }
+
+/// The VM checks' shell ComPacket builder (vm/groups/tcmu/tcg-raw.inc, used with sg_raw)
+/// reproduces a published third-party exchange byte for byte: sedutil's Opal StartSession of
+/// issue #507 (fixtures/tcg/sedutil-507-startsession-psid.hex). So the guest's independent
+/// client is itself checked against another implementation, not against sgctl.
+#[test]
+fn shell_builder_matches_sedutil_507() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let tmp = std::env::temp_dir().join(format!("tcgraw-{}", std::process::id()));
+    let script = format!(
+        r#"RAW_COMID=7FFE RAW_TMP={tmp}; . {root}/vm/groups/tcmu/tcg-raw.inc
+args="$(t_uint 105)$(t_uid "$ADMINSP")$(t_uint 1)F2 00 $(t_str 97814309739424555394398620118885)F3 F2 03 $(t_uid "00 00 00 09 00 01 FF 01")F3 "
+compacket 0 0 "$(t_call "$SMUID" "$M_STARTSESSION" "$args")""#,
+        tmp = tmp.display()
+    );
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .output()
+        .expect("sh");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<u8> = String::from_utf8(out.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(|b| u8::from_str_radix(b, 16).unwrap())
+        .collect();
+    let want = fixture_hex("sedutil-507-startsession-psid.hex");
+    assert_eq!(got.len(), 512);
+    assert_eq!(&got[..144], &want[..]);
+    assert!(got[144..].iter().all(|&b| b == 0));
+    let _ = std::fs::remove_dir_all(tmp);
+}
