@@ -7,6 +7,7 @@
 
 pub mod data;
 pub mod engine;
+pub mod sg;
 pub mod sim;
 pub mod stats;
 pub mod uring;
@@ -48,9 +49,7 @@ pub(crate) fn open_real(
         _ => false,
     };
     if sg {
-        return Err(BenchError::Unsupported(format!(
-            "{addr}: the sg engine is not built yet"
-        )));
+        return Ok(Box::new(sg::SgEngine::open(addr, writable)?));
     }
     if ft.is_char_device() {
         return Err(BenchError::InvalidArgument(format!(
