@@ -10,6 +10,7 @@ pub mod engine;
 pub mod sg;
 pub mod sim;
 pub mod stats;
+pub mod suite;
 pub mod uring;
 pub mod workload;
 

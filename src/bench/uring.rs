@@ -30,8 +30,11 @@ pub struct UringEngine {
     poll_ok: Option<bool>,
 }
 
-nix::ioctl_read!(blkgetsize64, 0x12, 114, u64);
-nix::ioctl_read_bad!(blksszget, 0x1268, libc::c_int);
+mod ioctl {
+    nix::ioctl_read!(blkgetsize64, 0x12, 114, u64);
+    nix::ioctl_read_bad!(blksszget, 0x1268, libc::c_int);
+}
+use ioctl::{blkgetsize64, blksszget};
 
 /// Capacity and logical block length of a block device.
 pub fn block_geometry(fd: &OwnedFd) -> Result<(u64, u32), nix::errno::Errno> {
