@@ -20,6 +20,7 @@
 //! `substitute_block=N`, `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
+pub mod ata;
 pub mod cmd;
 pub mod drive;
 pub mod media;

@@ -71,6 +71,8 @@ pub const LOCKING_SP_ENTERPRISE: Uid = Uid::from_u64(0x0000_0205_0001_0001);
 
 /// SP table (Admin SP; [Core] Table table row for SP).
 pub const SP_TABLE: Uid = Uid::from_u64(0x0000_0205_0000_0000);
+/// TPerInfo table ([Core] Table table row for TPerInfo).
+pub const TPER_INFO_TABLE: Uid = Uid::from_u64(0x0000_0201_0000_0000);
 /// TPerInfo row of the Admin SP, `00 00 02 01 00 03 00 01` ([Ent] Admin SP TPerInfo table).
 pub const TPER_INFO: Uid = Uid::from_u64(0x0000_0201_0003_0001);
 /// Authority table ([Core] Table table row for Authority).
