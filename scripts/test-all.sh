@@ -34,6 +34,12 @@ cargo run -q -p xtask -- gen-sys --check
 stage "man pages and completions freshness (dist/ regenerated from the clap definitions must match)"
 cargo run -q -p xtask -- gen-docs --check
 
+stage "Debian package: build, dpkg -i, man/completions/units checks, dpkg -r and purge"
+scripts/test-package.sh
+
+stage "Ansible collection on sim: drives (ansible-core from PyPI in a venv)"
+scripts/test-ansible.sh
+
 stage "VM suite: Debian's kernel in QEMU (TCG) with scsi_debug and dual-port mptsas"
 if [[ -n "${SGCTL_SKIP_VM:-}" && "${CI:-}" != "true" ]]; then
   echo "test-all: VM suite SKIPPED because SGCTL_SKIP_VM is set (CI always runs it)"
