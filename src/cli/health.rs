@@ -212,6 +212,9 @@ fn render_drive(h: &DriveHealth) -> String {
                 opt(p.phy_reset_problem)
             );
         }
+        if let Some(crc) = h.errors.interface_crc {
+            let _ = writeln!(o, "  SATA link            interface CRC errors {crc}");
+        }
         let c = &h.cycles;
         if c.start_stop.is_some() || c.load_unload.is_some() {
             let _ = writeln!(
@@ -222,6 +225,15 @@ fn render_drive(h: &DriveHealth) -> String {
                 opt(c.load_unload),
                 opt(c.load_unload_specified)
             );
+        }
+        if !h.sources.is_empty() {
+            let _ = writeln!(
+                o,
+                "  sources (SATA behind a SATL, read with ATA PASS-THROUGH):"
+            );
+            for (k, v) in &h.sources {
+                let _ = writeln!(o, "    {k:<38} {v}");
+            }
         }
         for r in &h.rules {
             let _ = writeln!(

@@ -35,6 +35,12 @@ pub mod sim_bench;
 // --- TCMU serving (issue 5) ---
 pub mod sim_serve;
 
+// --- benchmark engine (issue 12) ---
+pub mod bench;
+// --- SATA behind SAT (issue 19) ---
+pub mod ata;
+pub mod ata_jobs;
+
 // --- discovery (issue 4) ---
 pub mod paths;
 pub mod scan;
@@ -129,6 +135,10 @@ pub enum Command {
     Sanitize(sanitize::SanitizeArgs),
     /// Watch a running format or sanitize until it ends.
     Wait(wait::WaitArgs),
+    // --- benchmark (issue 12) ---
+    /// Benchmark a drive: `bench run` issues one workload (like a fio job) through io_uring,
+    /// sg or the virtual drive and reports IOPS, latency percentiles, CPU per I/O.
+    Bench(bench::BenchArgs),
     // --- TCG (issue 8) ---
     /// TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert.
     Tcg(tcg::TcgArgs),
@@ -137,6 +147,9 @@ pub enum Command {
     Audit(audit::AuditArgs),
     /// Certificates: verify the Ed25519 signature; create a signing key.
     Certificate(certificate::CertificateArgs),
+    // --- SATA behind SAT (issue 19) ---
+    /// ATA side of a SATA drive behind a SATL: IDENTIFY, SMART, logs (ATA PASS-THROUGH).
+    Ata(ata::AtaArgs),
 }
 
 /// Runs the parsed command.
@@ -165,10 +178,14 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Format(a) => format::run(ctx, a),
         Command::Sanitize(a) => sanitize::run(ctx, a),
         Command::Wait(a) => wait::run(ctx, a),
+        // --- benchmark ---
+        Command::Bench(a) => bench::run(ctx, a),
         // --- TCG ---
         Command::Tcg(a) => tcg::run(ctx, a),
         // --- signed records ---
         Command::Audit(a) => audit::run(ctx, a),
         Command::Certificate(a) => certificate::run(ctx, a),
+        // --- SATA behind SAT ---
+        Command::Ata(a) => ata::run(ctx, a),
     }
 }

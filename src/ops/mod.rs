@@ -17,3 +17,5 @@ pub mod health;
 // --- signed records (issue 16) ---
 pub mod audit_chain;
 pub mod sign;
+// --- SATA behind SAT (issue 19) ---
+pub mod ata_sanitize;

@@ -488,6 +488,10 @@ pub fn check_not_in_use(host: &dyn HostView, address: &str) -> Result<Vec<PathIn
 /// Everything not on this allow-list of queries counts as state-changing.
 pub fn is_state_changing(cdb: &[u8]) -> bool {
     let op = cdb.first().copied().unwrap_or(0xff);
+    // ATA PASS-THROUGH: decided by the ATA command inside (issue 19).
+    if matches!(op, 0x85 | 0xa1) {
+        return !crate::scsi::ata_pass_through::is_read_only(cdb);
+    }
     let sa = cdb.get(1).map(|b| b & 0x1f).unwrap_or(0);
     !matches!(
         (op, sa),
