@@ -16,8 +16,14 @@ _sgctl() {
             ",$1")
                 cmd="sgctl"
                 ;;
+            sgctl,ata)
+                cmd="sgctl__subcmd__ata"
+                ;;
             sgctl,audit)
                 cmd="sgctl__subcmd__audit"
+                ;;
+            sgctl,bench)
+                cmd="sgctl__subcmd__bench"
                 ;;
             sgctl,certificate)
                 cmd="sgctl__subcmd__certificate"
@@ -79,6 +85,30 @@ _sgctl() {
             sgctl,wait)
                 cmd="sgctl__subcmd__wait"
                 ;;
+            sgctl__subcmd__ata,help)
+                cmd="sgctl__subcmd__ata__subcmd__help"
+                ;;
+            sgctl__subcmd__ata,identify)
+                cmd="sgctl__subcmd__ata__subcmd__identify"
+                ;;
+            sgctl__subcmd__ata,logs)
+                cmd="sgctl__subcmd__ata__subcmd__logs"
+                ;;
+            sgctl__subcmd__ata,smart)
+                cmd="sgctl__subcmd__ata__subcmd__smart"
+                ;;
+            sgctl__subcmd__ata__subcmd__help,help)
+                cmd="sgctl__subcmd__ata__subcmd__help__subcmd__help"
+                ;;
+            sgctl__subcmd__ata__subcmd__help,identify)
+                cmd="sgctl__subcmd__ata__subcmd__help__subcmd__identify"
+                ;;
+            sgctl__subcmd__ata__subcmd__help,logs)
+                cmd="sgctl__subcmd__ata__subcmd__help__subcmd__logs"
+                ;;
+            sgctl__subcmd__ata__subcmd__help,smart)
+                cmd="sgctl__subcmd__ata__subcmd__help__subcmd__smart"
+                ;;
             sgctl__subcmd__audit,help)
                 cmd="sgctl__subcmd__audit__subcmd__help"
                 ;;
@@ -90,6 +120,18 @@ _sgctl() {
                 ;;
             sgctl__subcmd__audit__subcmd__help,verify)
                 cmd="sgctl__subcmd__audit__subcmd__help__subcmd__verify"
+                ;;
+            sgctl__subcmd__bench,help)
+                cmd="sgctl__subcmd__bench__subcmd__help"
+                ;;
+            sgctl__subcmd__bench,run)
+                cmd="sgctl__subcmd__bench__subcmd__run"
+                ;;
+            sgctl__subcmd__bench__subcmd__help,help)
+                cmd="sgctl__subcmd__bench__subcmd__help__subcmd__help"
+                ;;
+            sgctl__subcmd__bench__subcmd__help,run)
+                cmd="sgctl__subcmd__bench__subcmd__help__subcmd__run"
                 ;;
             sgctl__subcmd__certificate,help)
                 cmd="sgctl__subcmd__certificate__subcmd__help"
@@ -109,8 +151,14 @@ _sgctl() {
             sgctl__subcmd__certificate__subcmd__help,verify)
                 cmd="sgctl__subcmd__certificate__subcmd__help__subcmd__verify"
                 ;;
+            sgctl__subcmd__help,ata)
+                cmd="sgctl__subcmd__help__subcmd__ata"
+                ;;
             sgctl__subcmd__help,audit)
                 cmd="sgctl__subcmd__help__subcmd__audit"
+                ;;
+            sgctl__subcmd__help,bench)
+                cmd="sgctl__subcmd__help__subcmd__bench"
                 ;;
             sgctl__subcmd__help,certificate)
                 cmd="sgctl__subcmd__help__subcmd__certificate"
@@ -172,8 +220,20 @@ _sgctl() {
             sgctl__subcmd__help,wait)
                 cmd="sgctl__subcmd__help__subcmd__wait"
                 ;;
+            sgctl__subcmd__help__subcmd__ata,identify)
+                cmd="sgctl__subcmd__help__subcmd__ata__subcmd__identify"
+                ;;
+            sgctl__subcmd__help__subcmd__ata,logs)
+                cmd="sgctl__subcmd__help__subcmd__ata__subcmd__logs"
+                ;;
+            sgctl__subcmd__help__subcmd__ata,smart)
+                cmd="sgctl__subcmd__help__subcmd__ata__subcmd__smart"
+                ;;
             sgctl__subcmd__help__subcmd__audit,verify)
                 cmd="sgctl__subcmd__help__subcmd__audit__subcmd__verify"
+                ;;
+            sgctl__subcmd__help__subcmd__bench,run)
+                cmd="sgctl__subcmd__help__subcmd__bench__subcmd__run"
                 ;;
             sgctl__subcmd__help__subcmd__certificate,keygen)
                 cmd="sgctl__subcmd__help__subcmd__certificate__subcmd__keygen"
@@ -326,12 +386,166 @@ _sgctl() {
 
     case "${cmd}" in
         sgctl)
-            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait tcg audit certificate help"
+            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata)
+            opts="-v -h --json --verbose --hex --help identify smart logs help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__help)
+            opts="identify smart logs help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__help__subcmd__identify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__help__subcmd__logs)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__help__subcmd__smart)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__identify)
+            opts="-v -h --cdb --inhex --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cdb)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --inhex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__logs)
+            opts="-v -h --cdb --inhex --log --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cdb)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --inhex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__smart)
+            opts="-v -h --cdb --inhex --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cdb)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --inhex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -403,6 +617,148 @@ _sgctl() {
             fi
             case "${prev}" in
                 --head)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench)
+            opts="-v -h --json --verbose --hex --help run help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__help)
+            opts="run help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__help__subcmd__run)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__run)
+            opts="-v -h --rw --mix --bs --bssplit --qd --jobs --runtime --bytes --ramp --range --distribution --align --verify --log-interval --engine --pattern --seed --iopoll --sqpoll --continue-on-error --progress-json --confirm --audit-log --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --rw)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bssplit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --qd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runtime)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ramp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --range)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --distribution)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --align)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --engine)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -542,7 +898,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__format)
-            opts="-v -h --all-matching --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
+            opts="-v -h --all-matching --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -577,6 +933,10 @@ _sgctl() {
                     return 0
                     ;;
                 --certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -634,8 +994,64 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help)
-            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait tcg audit certificate help"
+            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__ata)
+            opts="identify smart logs"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__ata__subcmd__identify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__ata__subcmd__logs)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__ata__subcmd__smart)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -662,6 +1078,34 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help__subcmd__audit__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__bench)
+            opts="run"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__bench__subcmd__run)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1342,7 +1786,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sanitize)
-            opts="-v -h --all-matching --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --verify --confirm --dry-run --audit-log --certificate --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
+            opts="-v -h --all-matching --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --verify --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1353,7 +1797,7 @@ _sgctl() {
                     return 0
                     ;;
                 --method)
-                    COMPREPLY=($(compgen -W "auto" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto ata-crypto-scramble ata-block-erase ata-overwrite ata-security-erase ata-security-erase-enhanced" -- "${cur}"))
                     return 0
                     ;;
                 --pattern)
@@ -1377,6 +1821,10 @@ _sgctl() {
                     return 0
                     ;;
                 --certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1770,7 +2218,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__erase)
-            opts="-v -h --band --all --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
+            opts="-v -h --band --all --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1797,6 +2245,10 @@ _sgctl() {
                     return 0
                     ;;
                 --certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2000,7 +2452,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__revert)
-            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
+            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2023,6 +2475,10 @@ _sgctl() {
                     return 0
                     ;;
                 --certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

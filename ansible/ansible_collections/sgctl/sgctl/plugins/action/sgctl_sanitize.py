@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # Action plugin for sgctl_sanitize: runs the module on the managed host, then copies the
-# certificate it wrote (FILE and FILE.txt) back to the controller when `fetch_to` is set, as
+# certificate it wrote (FILE, FILE.txt, FILE.html) back to the controller when `fetch_to` is set, as
 # FETCH_TO/INVENTORY_HOSTNAME/BASENAME. Uses the connection's own fetch_file, like
 # ansible.builtin.fetch does, so it works over ssh as well as locally.
 from __future__ import absolute_import, division, print_function
@@ -37,7 +37,7 @@ class ActionModule(ActionBase):
         try:
             os.makedirs(dest_dir, exist_ok=True)
             local = []
-            for remote in (cert, cert + ".txt"):
+            for remote in (cert, cert + ".txt", cert + ".html"):
                 dest = os.path.join(dest_dir, os.path.basename(remote))
                 self._connection.fetch_file(remote, dest)
                 local.append(dest)
