@@ -124,11 +124,23 @@ _sgctl() {
             sgctl__subcmd__bench,help)
                 cmd="sgctl__subcmd__bench__subcmd__help"
                 ;;
+            sgctl__subcmd__bench,pts)
+                cmd="sgctl__subcmd__bench__subcmd__pts"
+                ;;
+            sgctl__subcmd__bench,review)
+                cmd="sgctl__subcmd__bench__subcmd__review"
+                ;;
             sgctl__subcmd__bench,run)
                 cmd="sgctl__subcmd__bench__subcmd__run"
                 ;;
             sgctl__subcmd__bench__subcmd__help,help)
                 cmd="sgctl__subcmd__bench__subcmd__help__subcmd__help"
+                ;;
+            sgctl__subcmd__bench__subcmd__help,pts)
+                cmd="sgctl__subcmd__bench__subcmd__help__subcmd__pts"
+                ;;
+            sgctl__subcmd__bench__subcmd__help,review)
+                cmd="sgctl__subcmd__bench__subcmd__help__subcmd__review"
                 ;;
             sgctl__subcmd__bench__subcmd__help,run)
                 cmd="sgctl__subcmd__bench__subcmd__help__subcmd__run"
@@ -231,6 +243,12 @@ _sgctl() {
                 ;;
             sgctl__subcmd__help__subcmd__audit,verify)
                 cmd="sgctl__subcmd__help__subcmd__audit__subcmd__verify"
+                ;;
+            sgctl__subcmd__help__subcmd__bench,pts)
+                cmd="sgctl__subcmd__help__subcmd__bench__subcmd__pts"
+                ;;
+            sgctl__subcmd__help__subcmd__bench,review)
+                cmd="sgctl__subcmd__help__subcmd__bench__subcmd__review"
                 ;;
             sgctl__subcmd__help__subcmd__bench,run)
                 cmd="sgctl__subcmd__help__subcmd__bench__subcmd__run"
@@ -628,7 +646,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench)
-            opts="-v -h --json --verbose --hex --help run help"
+            opts="-v -h --json --verbose --hex --help run pts review help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -642,7 +660,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__help)
-            opts="run help"
+            opts="run pts review help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -669,6 +687,34 @@ _sgctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sgctl__subcmd__bench__subcmd__help__subcmd__pts)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__help__subcmd__review)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sgctl__subcmd__bench__subcmd__help__subcmd__run)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -676,6 +722,142 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__pts)
+            opts="-v -h --test --purge --confirm --tc --qd --active-range --max-rounds --report --resume --engine --time-scale --write-cache --audit-log --progress-json --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --test)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --purge)
+                    COMPREPLY=($(compgen -W "auto crypto block overwrite format none" -- "${cur}"))
+                    return 0
+                    ;;
+                --confirm)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --qd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --active-range)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-rounds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resume)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --engine)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --time-scale)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-cache)
+                    COMPREPLY=($(compgen -W "disabled enabled unchanged" -- "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__review)
+            opts="-v -h --part --op-extra --purge --confirm --tc --qd --active-range --max-rounds --report --resume --engine --time-scale --write-cache --audit-log --progress-json --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --op-extra)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --purge)
+                    COMPREPLY=($(compgen -W "auto crypto block overwrite format none" -- "${cur}"))
+                    return 0
+                    ;;
+                --confirm)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --qd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --active-range)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-rounds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resume)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --engine)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --time-scale)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-cache)
+                    COMPREPLY=($(compgen -W "disabled enabled unchanged" -- "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1092,8 +1274,36 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help__subcmd__bench)
-            opts="run"
+            opts="run pts review"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__bench__subcmd__pts)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__bench__subcmd__review)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

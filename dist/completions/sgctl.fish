@@ -268,12 +268,14 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l json -d 'Print one 
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -s h -l help -d 'Print help'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -l json -d 'Print one JSON document (envelope + data) instead of text'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -l hex -d 'Dump the raw response in hex instead of decoding it'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -s h -l help -d 'Print help'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory (issue 13)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l rw -d 'Access pattern: read, write, randread, randwrite, randrw' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l mix -d 'Read percent for randrw (fio rwmixread)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bs -d 'Block size (4096, 4k, 520, 8320...)' -r
@@ -301,7 +303,60 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l test -d 'Tests (comma-separated or repeated): iops, tp, lat, wsat, hir, xsr, ecw, dirth, all' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l purge -d 'Purge before each test: auto (block > crypto > overwrite > format), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports: block > crypto > overwrite > format (pts.md §5 order: a block erase returns the flash to its FOB state; a crypto erase may leave it mapped)'
+crypto\t'SANITIZE CRYPTOGRAPHIC ERASE'
+block\t'SANITIZE BLOCK ERASE'
+overwrite\t'SANITIZE OVERWRITE (one pass of zeros)'
+format\t'FORMAT UNIT at the current block size and protection (full format)'
+none\t'No purge: the report says NOT PURGED'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l confirm -d 'Serial number or WWN naming the drive' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l tc -d 'Threads (TC); TOIO = TC × QD' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l qd -d 'Queue depth per thread (QD)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l active-range -d 'ActiveRange in percent of the capacity (PTS-E: 100; a smaller one is reported)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l max-rounds -d 'Most WDPC rounds before "steady state not reached"' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l report -d 'Report directory (report.json, purge certificates) [default: ./sgctl-bench-SERIAL-TIME]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l resume -d 'Continue the run saved in DIR from its last completed round (same drive only)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l engine -d 'Engine: auto, uring, sg, sim' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l time-scale -d 'Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a capacity-scaled sim: drive the default is its capacity over the profile\'s' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l write-cache -d 'Write cache during the run: disabled (PTS-E), enabled (PTS-C) or unchanged' -r -f -a "disabled\t''
+enabled\t''
+unchanged\t''"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l progress-json -d 'Progress as JSON Lines on stderr'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l part -d 'Parts to run (default all): write_cliff, qd_sweep, basics, profiles, op' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l op-extra -d 'Over-provisioning experiment: capacity left unused, percent' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l purge -d 'Purge before each test: auto (block > crypto > overwrite > format), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports: block > crypto > overwrite > format (pts.md §5 order: a block erase returns the flash to its FOB state; a crypto erase may leave it mapped)'
+crypto\t'SANITIZE CRYPTOGRAPHIC ERASE'
+block\t'SANITIZE BLOCK ERASE'
+overwrite\t'SANITIZE OVERWRITE (one pass of zeros)'
+format\t'FORMAT UNIT at the current block size and protection (full format)'
+none\t'No purge: the report says NOT PURGED'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l confirm -d 'Serial number or WWN naming the drive' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l tc -d 'Threads (TC); TOIO = TC × QD' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l qd -d 'Queue depth per thread (QD)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l active-range -d 'ActiveRange in percent of the capacity (PTS-E: 100; a smaller one is reported)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l max-rounds -d 'Most WDPC rounds before "steady state not reached"' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l report -d 'Report directory (report.json, purge certificates) [default: ./sgctl-bench-SERIAL-TIME]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l resume -d 'Continue the run saved in DIR from its last completed round (same drive only)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l engine -d 'Engine: auto, uring, sg, sim' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l time-scale -d 'Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a capacity-scaled sim: drive the default is its capacity over the profile\'s' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l write-cache -d 'Write cache during the run: disabled (PTS-E), enabled (PTS-C) or unchanged' -r -f -a "disabled\t''
+enabled\t''
+unchanged\t''"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l progress-json -d 'Progress as JSON Lines on stderr'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory (issue 13)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
@@ -509,6 +564,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcom
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from sim" -f -a "bench" -d 'Benchmark the media model of virtual drives (FOB vs steady state vs extra OP)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from sim" -f -a "serve" -d 'Serve a virtual drive to this kernel as a real SCSI disk (TCMU + tcm_loop; root)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory (issue 13)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "discover" -d 'Security protocols and Level 0 discovery (every feature descriptor)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "status" -d 'SSC, locking state, MSID-still-default check and (Enterprise) bands'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "bands" -d 'List Enterprise bands (Locking table rows)'

@@ -28,6 +28,7 @@ pub mod text;
 pub mod tur;
 pub mod vpd;
 pub mod vpd_text;
+pub mod vpd_text_more;
 
 // --- virtual drive (issue 3) ---
 pub mod sim;
@@ -40,6 +41,8 @@ pub mod bench;
 // --- SATA behind SAT (issue 19) ---
 pub mod ata;
 pub mod ata_jobs;
+// --- benchmark suites (issue 13) ---
+pub mod bench_suite;
 
 // --- discovery (issue 4) ---
 pub mod paths;

@@ -19,3 +19,6 @@ pub mod audit_chain;
 pub mod sign;
 // --- SATA behind SAT (issue 19) ---
 pub mod ata_sanitize;
+
+// --- one job per drive (issue 15) ---
+pub mod lock;

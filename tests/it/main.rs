@@ -29,3 +29,4 @@ mod tcg_cli;
 mod tcg_conformance;
 mod tcg_fixtures;
 mod tcg_ops;
+mod vpd_corrupt;
