@@ -19,7 +19,14 @@ if ! command -v sg_vpd >/dev/null 2>&1; then
   apt-get update -qq
   apt-get install -y -qq sg3-utils >/dev/null
 fi
-SGCTL_REQUIRE_SG3=1 cargo test --workspace
+# tests/it/browser.rs opens the HTML reports and certificates in headless Chromium (Debian's
+# package); install it if missing and make the browser checks mandatory here.
+if ! command -v chromium >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+SGCTL_REQUIRE_SG3=1 SGCTL_REQUIRE_CHROMIUM=1 cargo test --workspace
 
 stage "bindings freshness (sys/src/x86_64.rs regenerated with bindgen must match the committed file)"
 # bindgen needs libclang at run time; the default build never does. Install it only if missing.

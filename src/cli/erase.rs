@@ -35,9 +35,13 @@ pub struct SafetyArgs {
     /// [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl].
     #[arg(long, value_name = "FILE")]
     pub audit_log: Option<PathBuf>,
-    /// Write a certificate: FILE (JSON, one record per drive) and FILE.txt (text).
+    /// Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html
+    /// (a printable certificate of sanitization).
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
+    /// Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR].
+    #[arg(long, value_name = "NAME")]
+    pub operator: Option<String>,
     /// At most N jobs at once on drives behind the same HBA.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub max_per_hba: usize,
@@ -385,7 +389,19 @@ pub fn overall_exit(codes: &[u8]) -> u8 {
     }
 }
 
-fn finish_report(ctx: &Ctx, records: Vec<JobRecord>, sa: &SafetyArgs) -> anyhow::Result<Report> {
+fn finish_report(
+    ctx: &Ctx,
+    mut records: Vec<JobRecord>,
+    sa: &SafetyArgs,
+) -> anyhow::Result<Report> {
+    let operator = sa
+        .operator
+        .clone()
+        .or_else(|| std::env::var("SGCTL_OPERATOR").ok())
+        .filter(|o| !o.trim().is_empty());
+    for r in &mut records {
+        r.operator.clone_from(&operator);
+    }
     let codes: Vec<u8> = records.iter().map(|r| r.exit_status).collect();
     let code = overall_exit(&codes);
     if let Some(path) = &sa.certificate {
@@ -618,6 +634,7 @@ pub(crate) mod testenv {
             dry_run,
             audit_log: Some(dir.join("audit.jsonl")),
             certificate: Some(dir.join("cert.json")),
+            operator: None,
             max_per_hba: 4,
             poll_interval: 0.0,
             progress_json: false,

@@ -39,6 +39,9 @@ pub mod sim_serve;
 pub mod ata;
 pub mod ata_jobs;
 
+// --- benchmark engine (issue 12) ---
+pub mod bench;
+
 // --- discovery (issue 4) ---
 pub mod paths;
 pub mod scan;
@@ -123,6 +126,10 @@ pub enum Command {
     Sanitize(sanitize::SanitizeArgs),
     /// Watch a running format or sanitize until it ends.
     Wait(wait::WaitArgs),
+    // --- benchmark (issue 12) ---
+    /// Benchmark a drive: `bench run` issues one workload (like a fio job) through io_uring,
+    /// sg or the virtual drive and reports IOPS, latency percentiles, CPU per I/O.
+    Bench(bench::BenchArgs),
     // --- TCG (issue 8) ---
     /// TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert.
     Tcg(tcg::TcgArgs),
@@ -157,6 +164,8 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Format(a) => format::run(ctx, a),
         Command::Sanitize(a) => sanitize::run(ctx, a),
         Command::Wait(a) => wait::run(ctx, a),
+        // --- benchmark ---
+        Command::Bench(a) => bench::run(ctx, a),
         // --- TCG ---
         Command::Tcg(a) => tcg::run(ctx, a),
         // --- SATA behind SAT ---

@@ -453,6 +453,37 @@ impl Drop for SimDevice {
     }
 }
 
+impl SimDevice {
+    /// Executes a command submitted at drive time `at_ns` on a virtual clock without waiting
+    /// for it: the completion's `duration` is how long after `at_ns` it completes, given the
+    /// commands queued before it. Calls must come in non-decreasing `at_ns` order (the
+    /// benchmark engine's closed loop at queue depth N). Real-clock drives refuse.
+    pub fn execute_queued(
+        &mut self,
+        cdb: &[u8],
+        data: DataBuf<'_>,
+        timeout: Duration,
+        at_ns: u64,
+    ) -> Result<Completion> {
+        if lock(&self.shared).mode != ClockMode::Virtual {
+            return Err(Error::Unsupported(
+                "queued execution needs a virtual-clock drive (clock=virtual)".into(),
+            ));
+        }
+        if cdb.len() < 6 || cdb.len() > 32 || data.len() > MAX_HW_BYTES {
+            return self.execute(cdb, data, timeout);
+        }
+        Ok(target::execute_at(
+            &self.shared,
+            self.port,
+            cdb,
+            data,
+            timeout,
+            Some(at_ns),
+        ))
+    }
+}
+
 impl Transport for SimDevice {
     fn execute(&mut self, cdb: &[u8], data: DataBuf<'_>, timeout: Duration) -> Result<Completion> {
         // The kernel's SG_IO checks (protocols.md §A.1): cmd_len < 6 → EMSGSIZE, > 32 → EINVAL.

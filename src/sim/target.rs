@@ -28,9 +28,28 @@ pub(crate) fn execute(
     data: DataBuf<'_>,
     timeout: Duration,
 ) -> Completion {
+    execute_at(shared, port, cdb, data, timeout, None)
+}
+
+/// [`execute`]; with `queued_at` (virtual clock only) the command is submitted at that drive
+/// time and the clock does not run for its service time: the caller keeps several commands
+/// in flight (the benchmark engine's closed loop) and `duration` is the time until this one
+/// completes given everything queued before it (the media model's queues).
+pub(crate) fn execute_at(
+    shared: &Arc<Mutex<Shared>>,
+    port: u16,
+    cdb: &[u8],
+    data: DataBuf<'_>,
+    timeout: Duration,
+    queued_at: Option<u64>,
+) -> Completion {
     let timeout_ns = timeout.as_nanos().min(u128::from(u64::MAX)) as u64;
     let mut sh = lock(shared);
     sh.sync();
+    if let (Some(at), ClockMode::Virtual) = (queued_at, sh.mode) {
+        sh.d.now_ns = sh.d.now_ns.max(at);
+    }
+    let queued = queued_at.is_some() && sh.mode == ClockMode::Virtual;
     if sh.trace.len() >= crate::sim::TRACE_MAX {
         sh.trace.remove(0);
     }
@@ -84,6 +103,7 @@ pub(crate) fn execute(
     let check_with_data = ctx.check_with_data.take();
 
     match sh.mode {
+        ClockMode::Virtual if queued => {}
         ClockMode::Virtual => sh.d.now_ns = sh.d.now_ns.saturating_add(service_ns),
         // Real time: the command takes its service time (without holding the drive).
         ClockMode::Real if service_ns > 0 => sh = wait(shared, sh, service_ns),
