@@ -49,10 +49,17 @@ fn smart_samsung_870_qvo_matches_crystaldiskinfo() {
     assert_eq!(s.get(190).unwrap().raw & 0xFF, 29, "temperature");
     let lbas = s.get(241).unwrap().raw;
     // CrystalDiskInfo truncates: 11454.5 GiB is shown as "11454 GB".
-    assert_eq!(((lbas * 512) as f64 / f64::from(1u32 << 30)).floor(), 11454.0);
+    assert_eq!(
+        ((lbas * 512) as f64 / f64::from(1u32 << 30)).floor(),
+        11454.0
+    );
     let a5 = s.get(5).unwrap();
     assert_eq!((a5.value, a5.worst, a5.thresh), (100, 100, Some(10)));
-    assert_eq!(s.get(177).unwrap().value, 99, "wear leveling: CrystalDiskInfo health 99 %");
+    assert_eq!(
+        s.get(177).unwrap().value,
+        99,
+        "wear leveling: CrystalDiskInfo health 99 %"
+    );
     assert!(s.failing().is_empty());
     assert_eq!(s.self_test_status, 0);
 }
@@ -90,7 +97,10 @@ fn device_statistics_layout() {
     b[0x1F] = 0x80; // supported, not valid
     let p = log::parse_statistics_page(&b).unwrap();
     assert_eq!(p.statistics.len(), 2);
-    assert_eq!(log::find_stat(&[p.clone()], 1, 0x10), Some(1234));
+    assert_eq!(
+        log::find_stat(std::slice::from_ref(&p), 1, 0x10),
+        Some(1234)
+    );
     assert_eq!(p.statistics[1].value, None);
     let mut t = vec![0u8; 512];
     t[0] = 1;

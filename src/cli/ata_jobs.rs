@@ -100,14 +100,7 @@ impl Job for AtaEraseJob {
         let password = std::env::var(PASSWORD_ENV)
             .map(String::into_bytes)
             .unwrap_or_else(|_| asz::DEFAULT_PASSWORD.to_vec());
-        let out = asz::run(
-            t,
-            &m,
-            &password,
-            asz::erase_timeout(&s, &m),
-            poll,
-            progress,
-        );
+        let out = asz::run(t, &m, &password, asz::erase_timeout(&s, &m), poll, progress);
         let out = match out {
             Ok(o) => o,
             Err(e) => {

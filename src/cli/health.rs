@@ -227,7 +227,10 @@ fn render_drive(h: &DriveHealth) -> String {
             );
         }
         if !h.sources.is_empty() {
-            let _ = writeln!(o, "  sources (SATA behind a SATL, read with ATA PASS-THROUGH):");
+            let _ = writeln!(
+                o,
+                "  sources (SATA behind a SATL, read with ATA PASS-THROUGH):"
+            );
             for (k, v) in &h.sources {
                 let _ = writeln!(o, "    {k:<38} {v}");
             }

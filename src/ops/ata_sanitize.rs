@@ -223,13 +223,16 @@ pub fn choose(s: &AtaSupport, want: Option<AtaMethod>) -> Result<AtaMethod> {
                 .into(),
         ));
     }
-    let same = |a: &AtaMethod, b: &AtaMethod| std::mem::discriminant(a) == std::mem::discriminant(b)
-        && match (a, b) {
-            (AtaMethod::SecurityErase { enhanced: x }, AtaMethod::SecurityErase { enhanced: y }) => {
-                x == y
+    let same = |a: &AtaMethod, b: &AtaMethod| {
+        std::mem::discriminant(a) == std::mem::discriminant(b)
+            && match (a, b) {
+                (
+                    AtaMethod::SecurityErase { enhanced: x },
+                    AtaMethod::SecurityErase { enhanced: y },
+                ) => x == y,
+                _ => true,
             }
-            _ => true,
-        };
+    };
     match want {
         Some(w) => {
             let m = s.methods.iter().find(|m| same(&m.method, &w));
@@ -287,7 +290,10 @@ pub fn planned(m: &AtaMethod) -> Vec<PlannedCommand> {
                 pw(cmd::SECURITY_SET_PASSWORD, "SECURITY SET PASSWORD (user)"),
                 PlannedCommand::new(
                     "ATA PASS-THROUGH(16) SECURITY ERASE PREPARE",
-                    &cdb(AtaCommand::new(cmd::SECURITY_ERASE_PREPARE, Protocol::NonData)),
+                    &cdb(AtaCommand::new(
+                        cmd::SECURITY_ERASE_PREPARE,
+                        Protocol::NonData,
+                    )),
                     &[],
                 ),
                 pw(cmd::SECURITY_ERASE_UNIT, "SECURITY ERASE UNIT"),
@@ -296,7 +302,10 @@ pub fn planned(m: &AtaMethod) -> Vec<PlannedCommand> {
         _ => {
             let (f, count, lba) = sanitize_args(m);
             vec![PlannedCommand::new(
-                &format!("ATA PASS-THROUGH(16) {}", m.name().trim_start_matches("ATA ")),
+                &format!(
+                    "ATA PASS-THROUGH(16) {}",
+                    m.name().trim_start_matches("ATA ")
+                ),
                 &cdb(sanitize_cmd(f, count, lba)),
                 &[],
             )]
@@ -355,10 +364,13 @@ pub fn run(
     progress: &mut dyn FnMut(Option<f64>),
 ) -> Result<AtaOutcome> {
     match m {
-        AtaMethod::SecurityErase { enhanced } => security_erase(t, *enhanced, password, erase_timeout),
+        AtaMethod::SecurityErase { enhanced } => {
+            security_erase(t, *enhanced, password, erase_timeout)
+        }
         _ => {
             let (f, count, lba) = sanitize_args(m);
-            ata::sanitize(t, f, count, lba, Duration::from_secs(60)).map_err(|e| frozen_hint(e, m))?;
+            ata::sanitize(t, f, count, lba, Duration::from_secs(60))
+                .map_err(|e| frozen_hint(e, m))?;
             poll_sanitize(t, cfg, progress)
         }
     }

@@ -336,7 +336,11 @@ pub fn hash_before(t: &mut dyn Transport, p: &SanitizePlan) -> Vec<(u64, Option<
 }
 
 /// Hashes blocks `lbas` of `lb` bytes: `(lba, hash, uniform)`.
-pub fn hash_blocks(t: &mut dyn Transport, lbas: &[u64], lb: u32) -> Vec<(u64, Option<String>, bool)> {
+pub fn hash_blocks(
+    t: &mut dyn Transport,
+    lbas: &[u64],
+    lb: u32,
+) -> Vec<(u64, Option<String>, bool)> {
     lbas.iter()
         .map(|&lba| match read_block(t, lba, lb) {
             Ok(b) => {

@@ -738,16 +738,25 @@ mod tests {
         let id = AtaCommand::new(0xEC, Protocol::PioDataIn).count(1);
         assert!(is_read_only(&id.cdb16()));
         assert!(is_read_only(&id.cdb12().unwrap()));
-        let status = AtaCommand::new(0xB4, Protocol::NonData).extend(true).ck_cond(true);
+        let status = AtaCommand::new(0xB4, Protocol::NonData)
+            .extend(true)
+            .ck_cond(true);
         assert!(is_read_only(&status.cdb16()));
-        assert!(!is_read_only(&status.count(1).cdb16()), "CLEAR SANITIZE OPERATION FAILED");
+        assert!(
+            !is_read_only(&status.count(1).cdb16()),
+            "CLEAR SANITIZE OPERATION FAILED"
+        );
         let erase = AtaCommand::new(0xB4, Protocol::NonData)
             .extend(true)
             .features(0x12)
             .lba(0x426B_4572);
         assert!(!is_read_only(&erase.cdb16()));
-        assert!(!is_read_only(&AtaCommand::new(0xF4, Protocol::PioDataOut).count(1).cdb16()));
-        assert!(!is_read_only(&AtaCommand::new(0xF5, Protocol::NonData).cdb16()));
+        assert!(!is_read_only(
+            &AtaCommand::new(0xF4, Protocol::PioDataOut).count(1).cdb16()
+        ));
+        assert!(!is_read_only(
+            &AtaCommand::new(0xF5, Protocol::NonData).cdb16()
+        ));
         assert!(!is_read_only(&[0x85, 0x08]));
     }
 

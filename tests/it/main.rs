@@ -13,6 +13,7 @@ mod erase_sim;
 mod golden;
 mod health_sim;
 mod logs_health_cli;
+mod sata;
 mod sg3_compare;
 mod sg_logs_compare;
 mod sim_basic;

@@ -47,7 +47,8 @@ pub fn read(t: &mut dyn Transport, h: &mut DriveHealth) -> AtaInputs {
         {
             Ok(d) => Some(d),
             Err(e) => {
-                h.read_errors.push(format!("ATA READ LOG EXT directory: {e}"));
+                h.read_errors
+                    .push(format!("ATA READ LOG EXT directory: {e}"));
                 None
             }
         }
@@ -58,13 +59,16 @@ pub fn read(t: &mut dyn Transport, h: &mut DriveHealth) -> AtaInputs {
     if listed(log::address::DEVICE_STATISTICS) {
         match ata::read_device_statistics(t) {
             Ok((pages, _)) => a.statistics = pages,
-            Err(e) => h.read_errors.push(format!("ATA Device Statistics log: {e}")),
+            Err(e) => h
+                .read_errors
+                .push(format!("ATA Device Statistics log: {e}")),
         }
     }
     if id.smart_supported && id.smart_enabled {
-        match ata::read_smart_raw(t, size).map_err(|e| e.to_string()).and_then(|(d, th)| {
-            crate::ata::smart::parse(&d, Some(&th)).map_err(|e| e.to_string())
-        }) {
+        match ata::read_smart_raw(t, size)
+            .map_err(|e| e.to_string())
+            .and_then(|(d, th)| crate::ata::smart::parse(&d, Some(&th)).map_err(|e| e.to_string()))
+        {
             Ok(s) => a.smart = Some(s),
             Err(e) => h.read_errors.push(format!("ATA SMART READ DATA: {e}")),
         }
@@ -79,7 +83,9 @@ pub fn read(t: &mut dyn Transport, h: &mut DriveHealth) -> AtaInputs {
             .and_then(|b| log::parse_ext_self_test(&b).map_err(|e| e.to_string()))
         {
             Ok(v) => a.self_tests = Some((v, 0x07)),
-            Err(e) => h.read_errors.push(format!("ATA Extended self-test log: {e}")),
+            Err(e) => h
+                .read_errors
+                .push(format!("ATA Extended self-test log: {e}")),
         }
     }
     a
@@ -115,9 +121,15 @@ pub fn fill(h: &mut DriveHealth, a: &AtaInputs, capacity: Option<(u64, u32)>, no
         return;
     };
     let attr = |n: u8| a.smart.as_ref().and_then(|s| s.get(n)).map(|x| x.raw);
-    src(h, "identity", "ATA IDENTIFY DEVICE words 10-46 (via ATA PASS-THROUGH)".into());
+    src(
+        h,
+        "identity",
+        "ATA IDENTIFY DEVICE words 10-46 (via ATA PASS-THROUGH)".into(),
+    );
     h.model = Some(id.model.clone());
-    h.serial = Some(id.serial_number.clone()).filter(|s| !s.is_empty()).or(h.serial.take());
+    h.serial = Some(id.serial_number.clone())
+        .filter(|s| !s.is_empty())
+        .or(h.serial.take());
     h.revision = Some(id.firmware_revision.clone());
     if h.wwn.is_none() {
         h.wwn = id.wwn.clone();
@@ -168,7 +180,11 @@ pub fn fill(h: &mut DriveHealth, a: &AtaInputs, capacity: Option<(u64, u32)>, no
         src(h, "temperature.current_c", devstat_source(5, 0x08));
     } else if let Some(v) = attr(194) {
         h.temperature.current_c = Some((v & 0xFF) as i16);
-        src(h, "temperature.current_c", format!("{} byte 0", smart_source(194)));
+        src(
+            h,
+            "temperature.current_c",
+            format!("{} byte 0", smart_source(194)),
+        );
     }
     if let Some(v) = stat(a, 5, 0x20) {
         h.temperature.lifetime_max_c = Some(v as i16);
@@ -176,7 +192,11 @@ pub fn fill(h: &mut DriveHealth, a: &AtaInputs, capacity: Option<(u64, u32)>, no
     }
     if let Some(v) = stat(a, 5, 0x58) {
         h.temperature.high_operating_limit_c = Some(v as i16);
-        src(h, "temperature.high_operating_limit_c", devstat_source(5, 0x58));
+        src(
+            h,
+            "temperature.high_operating_limit_c",
+            devstat_source(5, 0x58),
+        );
         if h.temperature.drive_trip_c.is_none() {
             h.temperature.drive_trip_c = Some(v as i16);
         }
@@ -243,13 +263,22 @@ pub fn fill(h: &mut DriveHealth, a: &AtaInputs, capacity: Option<(u64, u32)>, no
             entries: mapped.len(),
             failed_entries: mapped.iter().filter(|e| e.failed).count(),
         };
-        src(h, "self_test", format!("ATA {} ({addr:02X}h)", log::log_name(*addr)));
+        src(
+            h,
+            "self_test",
+            format!("ATA {} ({addr:02X}h)", log::log_name(*addr)),
+        );
     }
     // Failure prediction: SMART RETURN STATUS, and pre-fail attributes at their threshold.
     let failing: Vec<String> = a
         .smart
         .as_ref()
-        .map(|s| s.failing().iter().map(|x| format!("{} {}", x.id, x.name)).collect())
+        .map(|s| {
+            s.failing()
+                .iter()
+                .map(|x| format!("{} {}", x.id, x.name))
+                .collect()
+        })
         .unwrap_or_default();
     if a.threshold_exceeded == Some(true) || !failing.is_empty() {
         h.informational_exception = Some(IeHealth {
@@ -274,8 +303,7 @@ pub fn fill(h: &mut DriveHealth, a: &AtaInputs, capacity: Option<(u64, u32)>, no
             "informational_exception",
             "ATA SMART RETURN STATUS: no threshold exceeded (LBA 4Fh/C2h)".into(),
         );
-        if h
-            .informational_exception
+        if h.informational_exception
             .as_ref()
             .is_some_and(|ie| ie.asc == 0x5D)
         {
