@@ -3,18 +3,10 @@
 # `sgctl ata identify` reads; hdparm -I and smartctl -d sat -x agree with `sgctl ata` and
 # `sgctl health` (model, serial, capacity, security state, SMART verdict, Device Statistics);
 # `sgctl sanitize --method auto` purges it with verification; a security- and sanitize-frozen
-# drive (frozen with hdparm, as a BIOS would) is refused with the advice. The px02smf080 drive
-# the other scripts use is served again at the end.
+# drive (frozen with hdparm, as a BIOS would) is refused with the advice.
 . /vm/guest/lib.sh
-. /vm/groups/tcmu/serve.inc
-stop_serve || true
-rm -f /tmp/tcmu.ready /tmp/serve.rc
 SATA_SERIAL=SATA0001
-sh -c "sgctl sim serve --tcmu 'hk4e?capacity_gib=1&serial=$SATA_SERIAL&speed=5' --ready-file /tmp/tcmu.ready \
-         > /tmp/serve.out 2> /tmp/serve.err & echo \$! > /tmp/serve.pid; wait \$!; echo \$? > /tmp/serve.rc" &
-wait_for 90 sh -c 'test -f /tmp/tcmu.ready || test -f /tmp/serve.rc'
-if wait_for 30 sh -c 'lsscsi -g | grep -q THNSN880'; then pass sata_served; else
-  fail sata_served "$(lsscsi -g; tail -n 5 /tmp/serve.err)"; fi
+lsscsi -g | grep -q THNSN880 && pass sata_served || fail sata_served "$(lsscsi -g)"
 sg=$(lsscsi -g | awk '/THNSN880/ {print $NF; exit}')
 sd=$(lsscsi | awk '/THNSN880/ {print $NF; exit}')
 echo "hk4e: $sg $sd"
@@ -75,7 +67,9 @@ sc_241=$(echo "$sc" | awk '$1 == 241 {print $NF; exit}')
 my_241=$(sgctl --json ata smart "$sg" | jq -r '.data.smart.attributes[] | select(.id == 241) | .raw')
 [ -n "$sc_241" ] && [ "$sc_241" = "$my_241" ] && pass smartctl_attr_241 \
   || fail smartctl_attr_241 "smartctl '$sc_241' sgctl '$my_241'"
-h=$(sgctl --json health "$sg"); hrc=$?
+t0=$(cut -d" " -f1 /proc/uptime)
+h=$(timeout 120 sgctl --json health "$sg"); hrc=$?
+echo "sgctl health took $(awk -v a="$t0" "{print \$1 - a}" /proc/uptime) s (exit $hrc)"
 echo "$h" | jq -c '.data.drives[0] | {endurance, temperature, sources}' 2>/dev/null || echo "$h"
 hw=$(echo "$h" | jq -r '.data.drives[0].endurance.bytes_written')
 [ "$hw" = "$((sc_written * 512))" ] && pass health_bytes_written_matches_smartctl \
@@ -116,7 +110,3 @@ else
   skip auto_frozen_refused_with_advice "hdparm did not send SANITIZE FREEZE LOCK EXT: $(head -c 200 /tmp/sfl.out)"
 fi
 
-# --- back to the SAS drive for the scripts that follow -------------------------------------------
-kill -TERM "$(cat /tmp/serve.pid)"
-wait_for 60 test -f /tmp/serve.rc && pass sata_serve_stopped || fail sata_serve_stopped "no exit"
-start_serve speed=5 && pass sas_served_again || fail sas_served_again "$(tail -n 5 /tmp/serve.err)"
