@@ -38,6 +38,13 @@ fi
 cargo clippy -p xtask --features bindgen --all-targets -- -D warnings
 cargo run -q -p xtask -- gen-sys --check
 
+stage "man pages and completions freshness (dist/ regenerated from the clap definitions must match)"
+cargo run -q -p xtask -- gen-docs --check
+
+stage "fuzzing: every cargo-fuzz target in fuzz/ for a bounded time (scripts/fuzz.sh)"
+# Installs the nightly toolchain and cargo-fuzz when missing; fails on any crash.
+FUZZ_SECONDS=${FUZZ_SECONDS:-10} scripts/fuzz.sh
+
 stage "VM suite: Debian's kernel in QEMU (TCG) with scsi_debug and dual-port mptsas"
 if [[ -n "${SGCTL_SKIP_VM:-}" && "${CI:-}" != "true" ]]; then
   echo "test-all: VM suite SKIPPED because SGCTL_SKIP_VM is set (CI always runs it)"

@@ -1,16 +1,13 @@
 //! The `sgctl` binary: parses the command line, runs one command, prints, exits.
 
-use clap::{CommandFactory, FromArgMatches};
+use clap::FromArgMatches;
 use sgctl::cli::{self, Cli, Ctx};
 use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().collect();
-    let matches = match Cli::command()
-        .after_help(cli::after_help())
-        .try_get_matches_from(&argv)
-    {
+    let matches = match cli::command().try_get_matches_from(&argv) {
         Ok(m) => m,
         Err(e) => {
             // `sgctl health` reports through a bit mask in which bit 0 (1) means "command line

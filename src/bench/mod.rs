@@ -9,6 +9,7 @@ pub mod data;
 pub mod engine;
 pub mod sim;
 pub mod stats;
+pub mod suite;
 pub mod workload;
 
 pub use engine::{open, Authorization, BenchError, Engine, EngineKind};

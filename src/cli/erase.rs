@@ -8,7 +8,7 @@ use crate::exit;
 use crate::ops::fleet;
 use crate::ops::poll::PollConfig;
 use crate::ops::query;
-use crate::ops::record::{write_certificate, DriveInfo, JobRecord};
+use crate::ops::record::{write_certificate_signed, DriveInfo, JobRecord};
 use crate::ops::safety::{
     self, rfc3339, AuditLog, ByRef, Cleared, Confirmation, DiscoverHost, GateRequest, HostView,
     PlannedCommand, Prompter, ReadOnly, TtyPrompter,
@@ -42,6 +42,10 @@ pub struct SafetyArgs {
     /// Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR].
     #[arg(long, value_name = "NAME")]
     pub operator: Option<String>,
+    /// Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate
+    /// keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned].
+    #[arg(long, value_name = "FILE")]
+    pub signing_key: Option<PathBuf>,
     /// At most N jobs at once on drives behind the same HBA.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub max_per_hba: usize,
@@ -173,6 +177,8 @@ pub fn run_jobs_in(
     }
     let host = env.host;
     let audit = AuditLog::resolve(sa.audit_log.as_deref());
+    // A bad signing key fails here, before any drive is touched.
+    let signer = crate::ops::sign::CertSigner::resolve(sa.signing_key.as_deref())?;
     let interrupted = env.interrupted.clone();
     let prompter = env.prompter;
     let confirmation = Confirmation {
@@ -312,7 +318,7 @@ pub fn run_jobs_in(
         }
         p.rec
     });
-    finish_report(ctx, records, sa)
+    finish_report(ctx, records, sa, signer.as_ref())
 }
 
 struct NoJob;
@@ -393,6 +399,7 @@ fn finish_report(
     ctx: &Ctx,
     mut records: Vec<JobRecord>,
     sa: &SafetyArgs,
+    signer: Option<&crate::ops::sign::CertSigner>,
 ) -> anyhow::Result<Report> {
     let operator = sa
         .operator
@@ -406,7 +413,7 @@ fn finish_report(
     let code = overall_exit(&codes);
     if let Some(path) = &sa.certificate {
         if !sa.dry_run {
-            write_certificate(path, &records)?;
+            write_certificate_signed(path, &records, signer)?;
         }
     }
     let mut text = String::new();
@@ -635,6 +642,7 @@ pub(crate) mod testenv {
             audit_log: Some(dir.join("audit.jsonl")),
             certificate: Some(dir.join("cert.json")),
             operator: None,
+            signing_key: None,
             max_per_hba: 4,
             poll_interval: 0.0,
             progress_json: false,

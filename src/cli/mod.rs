@@ -28,6 +28,7 @@ pub mod text;
 pub mod tur;
 pub mod vpd;
 pub mod vpd_text;
+pub mod vpd_text_more;
 
 // --- virtual drive (issue 3) ---
 pub mod sim;
@@ -35,16 +36,21 @@ pub mod sim_bench;
 // --- TCMU serving (issue 5) ---
 pub mod sim_serve;
 
+// --- benchmark engine (issue 12) ---
+pub mod bench;
 // --- SATA behind SAT (issue 19) ---
 pub mod ata;
 pub mod ata_jobs;
-
-// --- benchmark engine (issue 12) ---
-pub mod bench;
+// --- benchmark suites (issue 13) ---
+pub mod bench_suite;
 
 // --- discovery (issue 4) ---
 pub mod paths;
 pub mod scan;
+
+// --- signed records (issue 16) ---
+pub mod audit;
+pub mod certificate;
 
 use clap::{Parser, Subcommand};
 pub use output::{Ctx, Report};
@@ -61,6 +67,12 @@ DEVICE ADDRESSES:
 /// The full after-help text.
 pub fn after_help() -> String {
     format!("{ADDRESS_HELP}\n\n{}", crate::exit::TABLE)
+}
+
+/// The whole command line as clap sees it: what `main` parses and what `xtask gen-docs` renders
+/// into the man pages and shell completions.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command().after_help(after_help())
 }
 
 /// sgctl: manage, health-check, format and sanitize SAS/SCSI drives.
@@ -133,6 +145,11 @@ pub enum Command {
     // --- TCG (issue 8) ---
     /// TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert.
     Tcg(tcg::TcgArgs),
+    // --- signed records (issue 16) ---
+    /// Audit log: verify the hash chain (changed, removed or reordered records).
+    Audit(audit::AuditArgs),
+    /// Certificates: verify the Ed25519 signature; create a signing key.
+    Certificate(certificate::CertificateArgs),
     // --- SATA behind SAT (issue 19) ---
     /// ATA side of a SATA drive behind a SATL: IDENTIFY, SMART, logs (ATA PASS-THROUGH).
     Ata(ata::AtaArgs),
@@ -168,6 +185,9 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Bench(a) => bench::run(ctx, a),
         // --- TCG ---
         Command::Tcg(a) => tcg::run(ctx, a),
+        // --- signed records ---
+        Command::Audit(a) => audit::run(ctx, a),
+        Command::Certificate(a) => certificate::run(ctx, a),
         // --- SATA behind SAT ---
         Command::Ata(a) => ata::run(ctx, a),
     }

@@ -206,6 +206,19 @@ impl Job for SanitizeJob {
     }
 }
 
+/// The `sgctl sanitize` job for one drive, for commands that purge as a step (`sgctl bench
+/// pts`): the same plan/execute code, run after the caller's own gate.
+pub fn purge_job(opts: SanitizeOptions, seed: u64) -> Box<dyn Job> {
+    Box::new(SanitizeJob {
+        opts,
+        plan: None,
+        seed,
+        tcg: None,
+        ata: None,
+        ata_method: None,
+    })
+}
+
 /// Runs `sgctl sanitize`.
 pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
     if args.support {
@@ -570,7 +583,11 @@ mod tests {
         let sa = testenv::safety(dir.path(), &["SER-a", "SER-b"], false);
         let r = testenv::run(&drives, &[], &sa, job(Method::Crypto, 3, false));
         assert_eq!(r.exit, exit::CHECK_FAILED);
-        assert_eq!(r.data["drives"][1]["verification"]["survived"], 3);
+        assert_eq!(
+            r.data["drives"][1]["verification"]["survived"], 3,
+            "{}",
+            r.data
+        );
     }
 
     #[test]
