@@ -15,6 +15,7 @@ mod golden;
 mod health_sim;
 mod jobs_lib;
 mod logs_health_cli;
+mod sata;
 mod sg3_compare;
 mod sg_logs_compare;
 mod signed_records;
