@@ -81,15 +81,27 @@ pub(crate) fn execute(
     let wait_ns = ctx.wait_ns;
     let host_status = ctx.host_status;
 
+    let mut reported_ns = service_ns;
     match sh.mode {
-        ClockMode::Virtual => sh.d.now_ns = sh.d.now_ns.saturating_add(service_ns),
+        ClockMode::Virtual => {
+            sh.d.now_ns = sh.d.now_ns.saturating_add(service_ns);
+            // Nothing waits on a virtual clock: a deferring caller answers at once.
+            if sh.defer_service {
+                reported_ns = 0;
+            }
+        }
+        // Deferred service: the caller waits (in wall time) before it answers; the clock
+        // follows wall time, so the next command queues behind this one in the media model.
+        ClockMode::Real if sh.defer_service => {
+            reported_ns = (service_ns as f64 / sh.speed) as u64;
+        }
         // Real time: the command takes its service time (without holding the drive).
         ClockMode::Real if service_ns > 0 => sh = wait(shared, sh, service_ns),
         ClockMode::Real => {}
     }
     sh.d.note_activity(service_ns);
     let mut completion = Completion {
-        duration: Duration::from_nanos(service_ns),
+        duration: Duration::from_nanos(reported_ns),
         ..Completion::default()
     };
     if host_status != 0 {

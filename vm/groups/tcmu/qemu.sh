@@ -2,5 +2,7 @@
 # guest: no emulated HBA needed. More memory for fio and the ramdisk backstore of the benchmark.
 VM_MEM=1536
 VM_TIMEOUT=600
-# scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh).
-VM_APPEND="tcmu_bench=${SGCTL_TCMU_BENCH:-0}"
+# scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh);
+# scripts/soak-tcmu.sh sets SGCTL_TCMU_SOAK=1 for the 10-minute write run (45-state-soak.sh).
+VM_APPEND="tcmu_bench=${SGCTL_TCMU_BENCH:-0} tcmu_soak=${SGCTL_TCMU_SOAK:-0}"
+[ "${SGCTL_TCMU_SOAK:-0}" = 1 ] && VM_TIMEOUT=1500
