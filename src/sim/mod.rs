@@ -704,7 +704,7 @@ pub fn open(spec: &str) -> Result<SimDevice> {
         Some(path) if path.exists() => {
             let bytes = std::fs::read(path)
                 .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-            let d: Drive = serde_json::from_slice(&bytes)
+            let mut d: Drive = serde_json::from_slice(&bytes)
                 .map_err(|e| bad(spec, format!("state file {}: {e}", path.display())))?;
             // A hand-edited or damaged file must not make the drive misbehave (or panic).
             if !p.block_lens.contains(&d.lb_len)
@@ -743,6 +743,9 @@ pub fn open(spec: &str) -> Result<SimDevice> {
                     ));
                 }
             }
+            // Opening a state file is a power cycle: persistent reservations survive it only
+            // with APTPL (SPC-5 5.14.5).
+            d.pr = d.pr.after_power_cycle();
             loaded = true;
             d
         }

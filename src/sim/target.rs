@@ -75,8 +75,10 @@ pub(crate) fn execute(
         service_ns: command_ns,
         wait_ns: 0,
         host_status: 0,
+        status: 0,
     };
     let result = dispatch(&mut ctx);
+    let scsi_status = ctx.status;
     let service_ns = ctx.service_ns;
     let wait_ns = ctx.wait_ns;
     let host_status = ctx.host_status;
@@ -134,6 +136,9 @@ pub(crate) fn execute(
                 let n = bytes.len().min(buf.len());
                 buf[..n].copy_from_slice(&bytes[..n]);
                 completion.resid = buf.len() - n;
+            }
+            if scsi_status != 0 {
+                completion.status = scsi_status;
             }
         }
         Err(s) => {
@@ -217,6 +222,11 @@ fn dispatch(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         Lookup::BadServiceAction => return Err(SimSense::invalid_cdb(1, Some(4))),
     };
     check_cdb(ctx, def)?;
+    // Persistent reservation held through the other port (SPC-5 5.14.1).
+    if cmd::pr::conflicts(ctx) {
+        ctx.status = cmd::pr::RESERVATION_CONFLICT;
+        return Ok(vec![]);
+    }
     // FORMAT UNIT / SANITIZE in progress (SBC-4 4.34, 4.11): only INQUIRY, REPORT LUNS and
     // REQUEST SENSE are processed.
     if def.flags.not_ready {

@@ -18,6 +18,7 @@ mod sim_common;
 mod sim_format;
 mod sim_fuzz;
 mod sim_pages;
+mod sim_pr;
 mod sim_sanitize;
 mod sim_serve_cli;
 mod tcg_cli;

@@ -5,4 +5,4 @@ VM_TIMEOUT=600
 # scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh);
 # scripts/soak-tcmu.sh sets SGCTL_TCMU_SOAK=1 for the 10-minute write run (45-state-soak.sh).
 VM_APPEND="tcmu_bench=${SGCTL_TCMU_BENCH:-0} tcmu_soak=${SGCTL_TCMU_SOAK:-0}"
-[ "${SGCTL_TCMU_SOAK:-0}" = 1 ] && VM_TIMEOUT=1500
+if [ "${SGCTL_TCMU_SOAK:-0}" = 1 ]; then VM_TIMEOUT=1500; fi
