@@ -11,6 +11,7 @@ mod health_sim;
 mod logs_health_cli;
 mod sg3_compare;
 mod sg_logs_compare;
+mod sim_alua;
 mod sim_basic;
 mod sim_bench_cli;
 mod sim_cli;

@@ -2,6 +2,7 @@
 //! CDB length, CDB usage map (REPORT SUPPORTED OPERATION CODES reports it and the target
 //! rejects any bit outside it), timeouts, processing flags and handler.
 
+pub mod alua;
 pub mod capacity;
 pub mod diag;
 pub mod format;
@@ -647,6 +648,17 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: quick,
         flags: CONFIG,
         handler: misc::security_protocol_in,
+    },
+    CmdDef {
+        opcode: 0xA3,
+        sa: Some(0x0A),
+        name: "REPORT TARGET PORT GROUPS",
+        len: 12,
+        usage: |_| vec![0xA3, 0xEA, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: QUERY,
+        handler: alua::report_target_port_groups,
     },
     CmdDef {
         opcode: 0xA3,
