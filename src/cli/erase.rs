@@ -47,6 +47,11 @@ pub struct SafetyArgs {
     /// Progress as JSON Lines events on stderr (instead of progress bars).
     #[arg(long)]
     pub progress_json: bool,
+    /// Go ahead although another initiator holds a persistent reservation on the drive
+    /// (`sgctl reservations DEVICE` shows it; the drive itself may still refuse with
+    /// RESERVATION CONFLICT).
+    #[arg(long)]
+    pub ignore_reservation: bool,
 }
 
 /// One destructive job on one drive, in two phases.
@@ -199,6 +204,7 @@ pub fn run_jobs_in(
             rec.drive = DriveInfo::new(&id, cap.as_ref());
             rec.paths = host.paths_of(address).unwrap_or_default();
             rec.commands = job.plan(&mut ro, &mut rec)?;
+            safety::check_reservation(&mut ro, address, sa.ignore_reservation)?;
             if sa.dry_run {
                 // Report what the gate would say, but never prompt.
                 safety::check_not_in_use(host, address)?;
@@ -621,6 +627,7 @@ pub(crate) mod testenv {
             max_per_hba: 4,
             poll_interval: 0.0,
             progress_json: false,
+            ignore_reservation: false,
         }
     }
 

@@ -39,6 +39,9 @@ pub mod sim_serve;
 pub mod paths;
 pub mod scan;
 
+// --- persistent reservations (issue 17) ---
+pub mod reservations;
+
 use clap::{Parser, Subcommand};
 pub use output::{Ctx, Report};
 
@@ -122,6 +125,9 @@ pub enum Command {
     // --- TCG (issue 8) ---
     /// TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert.
     Tcg(tcg::TcgArgs),
+    // --- persistent reservations (issue 17) ---
+    /// SCSI-3 persistent reservations: keys, holder, type, per target port (read-only).
+    Reservations(reservations::ReservationsArgs),
 }
 
 /// Runs the parsed command.
@@ -152,5 +158,6 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Wait(a) => wait::run(ctx, a),
         // --- TCG ---
         Command::Tcg(a) => tcg::run(ctx, a),
+        Command::Reservations(a) => reservations::run(ctx, a),
     }
 }

@@ -9,6 +9,7 @@ mod discover_fixtures;
 mod erase_sim;
 mod health_sim;
 mod logs_health_cli;
+mod reservations_cli;
 mod sg3_compare;
 mod sg_logs_compare;
 mod sim_alua;
