@@ -90,8 +90,12 @@ pub fn check_not_reserved_by_other(
     if allow {
         return Ok(());
     }
-    let Some(r) = read(t)? else {
-        return Ok(());
+    // A drive that cannot answer (no PR support, or in a failure mode such as sanitize
+    // failure that a job must be able to get it out of) has no reservation the gate can see.
+    let r = match read(t) {
+        Ok(Some(r)) => r,
+        Ok(None) | Err(Error::Sense(_)) => return Ok(()),
+        Err(e) => return Err(e),
     };
     if let Some(h) = r.held_by_other() {
         return Err(Error::Refused(format!(
