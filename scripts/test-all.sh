@@ -19,7 +19,14 @@ if ! command -v sg_vpd >/dev/null 2>&1; then
   apt-get update -qq
   apt-get install -y -qq sg3-utils >/dev/null
 fi
-SGCTL_REQUIRE_SG3=1 cargo test --workspace
+# tests/it/browser.rs opens the HTML reports and certificates in headless Chromium (Debian's
+# package); install it if missing and make the browser checks mandatory here.
+if ! command -v chromium >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+SGCTL_REQUIRE_SG3=1 SGCTL_REQUIRE_CHROMIUM=1 cargo test --workspace
 
 stage "bindings freshness (sys/src/x86_64.rs regenerated with bindgen must match the committed file)"
 # bindgen needs libclang at run time; the default build never does. Install it only if missing.
@@ -30,6 +37,13 @@ if ! dpkg-query -W -f='${Status}' libclang-dev 2>/dev/null | grep -q "install ok
 fi
 cargo clippy -p xtask --features bindgen --all-targets -- -D warnings
 cargo run -q -p xtask -- gen-sys --check
+
+stage "man pages and completions freshness (dist/ regenerated from the clap definitions must match)"
+cargo run -q -p xtask -- gen-docs --check
+
+stage "fuzzing: every cargo-fuzz target in fuzz/ for a bounded time (scripts/fuzz.sh)"
+# Installs the nightly toolchain and cargo-fuzz when missing; fails on any crash.
+FUZZ_SECONDS=${FUZZ_SECONDS:-10} scripts/fuzz.sh
 
 stage "VM suite: Debian's kernel in QEMU (TCG) with scsi_debug and dual-port mptsas"
 if [[ -n "${SGCTL_SKIP_VM:-}" && "${CI:-}" != "true" ]]; then

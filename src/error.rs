@@ -83,6 +83,10 @@ pub enum Error {
     /// An argument was invalid.
     #[error("{0}")]
     InvalidArgument(String),
+    /// An ATA command sent through ATA PASS-THROUGH failed with the device's registers
+    /// (ABRT, UNC, IDNF, ...; see [`crate::ata::exec::AtaDeviceError`]).
+    #[error("{0}")]
+    Ata(Box<crate::ata::exec::AtaDeviceError>),
     /// Any other I/O error (state files, sysfs, records).
     #[error("{context}: {source}")]
     Io {
@@ -150,7 +154,8 @@ impl Error {
             | Error::Sense(_)
             | Error::BadSense { .. }
             | Error::Status { .. }
-            | Error::Parse(_) => exit::COMMAND,
+            | Error::Parse(_)
+            | Error::Ata(_) => exit::COMMAND,
             Error::Unsupported(_) => exit::UNSUPPORTED,
             Error::Refused(_) => exit::REFUSED,
             Error::CheckFailed(_) => exit::CHECK_FAILED,

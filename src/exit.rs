@@ -21,6 +21,10 @@ pub const REFUSED: u8 = 6;
 pub const UNSUPPORTED: u8 = 7;
 /// A multi-drive job in which some drives succeeded and some failed.
 pub const PARTIAL: u8 = 8;
+/// A response was decoded as far as its bytes go but is inconsistent (a length that overruns,
+/// a page cut short, a malformed descriptor): what could be decoded is printed, with the
+/// problems listed (`problems` in JSON). Issue 15.
+pub const DECODE_PROBLEMS: u8 = 9;
 
 /// The table printed in `--help` and the README.
 pub const TABLE: &str = "\
@@ -34,4 +38,6 @@ EXIT STATUS:
   6  refused by a safety check: in use, mounted, boot disk, confirmation missing or wrong
   7  not supported by the device (invalid opcode, page or method)
   8  partial failure: some drives of a multi-drive job failed
+  9  decoded with problems: the response is inconsistent (lengths overrun, page cut short);
+     what could be decoded is shown, with the problems listed
   (sgctl health returns a bit mask instead; see `sgctl health --help`)";

@@ -1,10 +1,12 @@
 //! sgctl: manage, health-check, format and sanitize SAS/SCSI drives on Linux.
 //!
-//! Layers (see shared/design/architecture.md): [`transport`] executes CDBs (SG_IO, bsg, the
+//! Layers (see DESIGN.md at the repository root): [`transport`] executes CDBs (SG_IO, bsg, the
 //! [`sim`] virtual drive); [`scsi`], [`sense`] build CDBs and parse responses without I/O;
-//! `ops` runs the high-level jobs; `cli` is the command line.
-#![deny(unsafe_op_in_unsafe_fn)]
+//! `ops` runs the high-level jobs; `cli` is the command line. The references the comments cite
+//! as `protocols.md §X` are in `docs/protocols.md`.
 
+pub mod ata;
+pub mod bench;
 pub mod bytes;
 pub mod cli;
 pub mod device;
@@ -13,6 +15,7 @@ pub mod error;
 pub mod exit;
 pub mod logpage;
 pub mod ops;
+pub mod report;
 pub mod scsi;
 pub mod sense;
 pub mod sim;

@@ -1,15 +1,13 @@
 //! The `sgctl` binary: parses the command line, runs one command, prints, exits.
 
-use clap::{CommandFactory, FromArgMatches};
+use clap::FromArgMatches;
 use sgctl::cli::{self, Cli, Ctx};
+use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().collect();
-    let matches = match Cli::command()
-        .after_help(cli::after_help())
-        .try_get_matches_from(&argv)
-    {
+    let matches = match cli::command().try_get_matches_from(&argv) {
         Ok(m) => m,
         Err(e) => {
             // `sgctl health` reports through a bit mask in which bit 0 (1) means "command line
@@ -40,10 +38,15 @@ fn main() -> ExitCode {
         messages: vec![],
     };
     match cli::run(&mut ctx, parsed.command) {
-        Ok(report) => {
-            ctx.print(&report);
-            ExitCode::from(report.exit)
-        }
+        Ok(report) => match ctx.print(&report) {
+            Ok(()) => ExitCode::from(report.exit),
+            // `sgctl ... | head -1`: the reader has what it wanted; end quietly.
+            Err(e) if cli::output::is_broken_pipe(&e) => ExitCode::from(sgctl::exit::OK),
+            Err(e) => {
+                let _ = writeln!(std::io::stderr(), "sgctl: writing the output: {e}");
+                ExitCode::from(sgctl::exit::OTHER)
+            }
+        },
         Err(e) => {
             let code = e
                 .downcast_ref::<sgctl::Error>()
@@ -52,9 +55,14 @@ fn main() -> ExitCode {
             let msg = format!("{e:#}");
             if ctx.json {
                 let v = ctx.envelope(None, serde_json::Value::Null, code, Some(&msg));
-                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                let s = serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
+                if let Err(e) = cli::output::write_stdout(&s) {
+                    if cli::output::is_broken_pipe(&e) {
+                        return ExitCode::from(code);
+                    }
+                }
             }
-            eprintln!("sgctl: {msg}");
+            let _ = writeln!(std::io::stderr(), "sgctl: {msg}");
             ExitCode::from(code)
         }
     }

@@ -38,7 +38,8 @@ pub enum Kind {
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "EXIT STATUS: 0 decoded; 2 FILE unreadable or not hex; 4 the bytes do \
-not decode as KIND (truncated, inconsistent lengths)."
+not decode as KIND (no header); 9 decoded as far as the bytes go, with problems listed \
+(lengths that overrun, a page cut short, malformed descriptors; VPD pages)."
 )]
 pub struct DecodeArgs {
     /// File with the response in ASCII hex (`-` = stdin).
@@ -83,8 +84,8 @@ pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
             Report::new(None, &i, text::inquiry(&i))
         }
         Kind::Vpd => {
-            let p = vpd::decode(bytes)?;
-            Report::new(None, &p, vpd_text::page(&p))
+            let p = vpd::decode_best(bytes)?;
+            Report::new(None, &p, vpd_text::decoded(&p)).with_exit(problems_exit(&p.problems))
         }
         Kind::Readcap10 => {
             let r = read_capacity::parse10(bytes)?;
@@ -132,11 +133,24 @@ pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
     })
 }
 
+/// Exit status of a best-effort decode: 9 when it found problems.
+pub fn problems_exit(problems: &[String]) -> u8 {
+    if problems.is_empty() {
+        crate::exit::OK
+    } else {
+        crate::exit::DECODE_PROBLEMS
+    }
+}
+
 /// Runs `sgctl decode`.
 pub fn run(ctx: &mut Ctx, args: DecodeArgs) -> anyhow::Result<Report> {
     let bytes = read_hex(&args.inhex)?;
     if ctx.hex {
         return Ok(super::fetch::hex_report(None, &bytes));
     }
-    Ok(decode(&bytes, args.kind, args.six)?)
+    let r = decode(&bytes, args.kind, args.six)?;
+    if r.exit == crate::exit::DECODE_PROBLEMS {
+        ctx.warn("the response is inconsistent: decoded as far as the bytes go (see problems)");
+    }
+    Ok(r)
 }

@@ -8,7 +8,7 @@ use crate::exit;
 use crate::ops::fleet;
 use crate::ops::poll::PollConfig;
 use crate::ops::query;
-use crate::ops::record::{write_certificate, DriveInfo, JobRecord};
+use crate::ops::record::{write_certificate_signed, DriveInfo, JobRecord};
 use crate::ops::safety::{
     self, rfc3339, AuditLog, ByRef, Cleared, Confirmation, DiscoverHost, GateRequest, HostView,
     PlannedCommand, Prompter, ReadOnly, TtyPrompter,
@@ -35,9 +35,17 @@ pub struct SafetyArgs {
     /// [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl].
     #[arg(long, value_name = "FILE")]
     pub audit_log: Option<PathBuf>,
-    /// Write a certificate: FILE (JSON, one record per drive) and FILE.txt (text).
+    /// Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html
+    /// (a printable certificate of sanitization).
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
+    /// Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR].
+    #[arg(long, value_name = "NAME")]
+    pub operator: Option<String>,
+    /// Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate
+    /// keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned].
+    #[arg(long, value_name = "FILE")]
+    pub signing_key: Option<PathBuf>,
     /// At most N jobs at once on drives behind the same HBA.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub max_per_hba: usize,
@@ -174,6 +182,8 @@ pub fn run_jobs_in(
     }
     let host = env.host;
     let audit = AuditLog::resolve(sa.audit_log.as_deref());
+    // A bad signing key fails here, before any drive is touched.
+    let signer = crate::ops::sign::CertSigner::resolve(sa.signing_key.as_deref())?;
     let interrupted = env.interrupted.clone();
     let prompter = env.prompter;
     let confirmation = Confirmation {
@@ -314,7 +324,7 @@ pub fn run_jobs_in(
         }
         p.rec
     });
-    finish_report(ctx, records, sa)
+    finish_report(ctx, records, sa, signer.as_ref())
 }
 
 struct NoJob;
@@ -391,12 +401,25 @@ pub fn overall_exit(codes: &[u8]) -> u8 {
     }
 }
 
-fn finish_report(ctx: &Ctx, records: Vec<JobRecord>, sa: &SafetyArgs) -> anyhow::Result<Report> {
+fn finish_report(
+    ctx: &Ctx,
+    mut records: Vec<JobRecord>,
+    sa: &SafetyArgs,
+    signer: Option<&crate::ops::sign::CertSigner>,
+) -> anyhow::Result<Report> {
+    let operator = sa
+        .operator
+        .clone()
+        .or_else(|| std::env::var("SGCTL_OPERATOR").ok())
+        .filter(|o| !o.trim().is_empty());
+    for r in &mut records {
+        r.operator.clone_from(&operator);
+    }
     let codes: Vec<u8> = records.iter().map(|r| r.exit_status).collect();
     let code = overall_exit(&codes);
     if let Some(path) = &sa.certificate {
         if !sa.dry_run {
-            write_certificate(path, &records)?;
+            write_certificate_signed(path, &records, signer)?;
         }
     }
     let mut text = String::new();
@@ -624,6 +647,8 @@ pub(crate) mod testenv {
             dry_run,
             audit_log: Some(dir.join("audit.jsonl")),
             certificate: Some(dir.join("cert.json")),
+            operator: None,
+            signing_key: None,
             max_per_hba: 4,
             poll_interval: 0.0,
             progress_json: false,

@@ -144,6 +144,13 @@ impl Job for FormatJob {
     }
 }
 
+/// The `sgctl format` job for one drive, for commands that format as a step (`sgctl bench`:
+/// purge by FORMAT UNIT, the over-provisioning experiment): same plan/execute code, run after
+/// the caller's own gate.
+pub fn purge_job(opts: FormatOptions) -> Box<dyn Job> {
+    Box::new(FormatJob { opts, plan: None })
+}
+
 /// Runs `sgctl format`.
 pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
     if args.block_size.is_none() && !args.recover {

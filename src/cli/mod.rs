@@ -28,6 +28,7 @@ pub mod text;
 pub mod tur;
 pub mod vpd;
 pub mod vpd_text;
+pub mod vpd_text_more;
 
 // --- virtual drive (issue 3) ---
 pub mod sim;
@@ -35,12 +36,23 @@ pub mod sim_bench;
 // --- TCMU serving (issue 5) ---
 pub mod sim_serve;
 
+// --- benchmark engine (issue 12) ---
+pub mod bench;
+// --- SATA behind SAT (issue 19) ---
+pub mod ata;
+pub mod ata_jobs;
+// --- benchmark suites (issue 13) ---
+pub mod bench_suite;
+
 // --- discovery (issue 4) ---
 pub mod paths;
 pub mod scan;
 
 // --- persistent reservations (issue 17) ---
 pub mod reservations;
+// --- signed records (issue 16) ---
+pub mod audit;
+pub mod certificate;
 
 use clap::{Parser, Subcommand};
 pub use output::{Ctx, Report};
@@ -57,6 +69,12 @@ DEVICE ADDRESSES:
 /// The full after-help text.
 pub fn after_help() -> String {
     format!("{ADDRESS_HELP}\n\n{}", crate::exit::TABLE)
+}
+
+/// The whole command line as clap sees it: what `main` parses and what `xtask gen-docs` renders
+/// into the man pages and shell completions.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command().after_help(after_help())
 }
 
 /// sgctl: manage, health-check, format and sanitize SAS/SCSI drives.
@@ -122,12 +140,24 @@ pub enum Command {
     Sanitize(sanitize::SanitizeArgs),
     /// Watch a running format or sanitize until it ends.
     Wait(wait::WaitArgs),
+    // --- benchmark (issue 12) ---
+    /// Benchmark a drive: `bench run` issues one workload (like a fio job) through io_uring,
+    /// sg or the virtual drive and reports IOPS, latency percentiles, CPU per I/O.
+    Bench(bench::BenchArgs),
     // --- TCG (issue 8) ---
     /// TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert.
     Tcg(tcg::TcgArgs),
     // --- persistent reservations (issue 17) ---
     /// SCSI-3 persistent reservations: keys, holder, type, per target port (read-only).
     Reservations(reservations::ReservationsArgs),
+    // --- signed records (issue 16) ---
+    /// Audit log: verify the hash chain (changed, removed or reordered records).
+    Audit(audit::AuditArgs),
+    /// Certificates: verify the Ed25519 signature; create a signing key.
+    Certificate(certificate::CertificateArgs),
+    // --- SATA behind SAT (issue 19) ---
+    /// ATA side of a SATA drive behind a SATL: IDENTIFY, SMART, logs (ATA PASS-THROUGH).
+    Ata(ata::AtaArgs),
 }
 
 /// Runs the parsed command.
@@ -156,8 +186,15 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Format(a) => format::run(ctx, a),
         Command::Sanitize(a) => sanitize::run(ctx, a),
         Command::Wait(a) => wait::run(ctx, a),
+        // --- benchmark ---
+        Command::Bench(a) => bench::run(ctx, a),
         // --- TCG ---
         Command::Tcg(a) => tcg::run(ctx, a),
         Command::Reservations(a) => reservations::run(ctx, a),
+        // --- signed records ---
+        Command::Audit(a) => audit::run(ctx, a),
+        Command::Certificate(a) => certificate::run(ctx, a),
+        // --- SATA behind SAT ---
+        Command::Ata(a) => ata::run(ctx, a),
     }
 }

@@ -97,16 +97,36 @@ impl Ctx {
         })
     }
 
-    /// Prints a report: JSON envelope or text.
-    pub fn print(&self, r: &Report) {
+    /// Prints a report: JSON envelope or text. A closed stdout (`sgctl ... | head -1`) is
+    /// [`std::io::ErrorKind::BrokenPipe`]; the caller ends quietly (see [`is_broken_pipe`]).
+    pub fn print(&self, r: &Report) -> std::io::Result<()> {
         if self.json {
             let v = self.envelope(r.device.as_deref(), r.data.clone(), r.exit, None);
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+            s.push('\n');
+            write_stdout(&s)
         } else if !r.text.is_empty() {
-            print!("{}", r.text);
-            if !r.text.ends_with('\n') {
-                println!();
+            if r.text.ends_with('\n') {
+                write_stdout(&r.text)
+            } else {
+                write_stdout(&format!("{}\n", r.text))
             }
+        } else {
+            Ok(())
         }
     }
+}
+
+/// Writes `s` to stdout and flushes. Unlike `print!`, a closed pipe is an error to return,
+/// not a panic (Rust ignores SIGPIPE, so a write to a closed pipe fails with EPIPE).
+pub fn write_stdout(s: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(s.as_bytes())?;
+    out.flush()
+}
+
+/// True when `e` means the reader of stdout went away (`| head`): not an error of sgctl's.
+pub fn is_broken_pipe(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::BrokenPipe
 }

@@ -46,8 +46,11 @@ pub struct SanitizeArgs {
     /// EXIT FAILURE MODE: leave the failure state of a sanitize that ran with --ause.
     #[arg(long, group = "m")]
     pub exit_failure_mode: bool,
-    /// `auto`: strongest supported purge (crypto > block > overwrite).
-    #[arg(long, group = "m", value_name = "auto", value_parser = ["auto"])]
+    /// `auto`: strongest supported purge (crypto > block > overwrite; on a SATA drive behind
+    /// a SATL the ATA methods, strongest first). ATA methods by name: ata-crypto-scramble,
+    /// ata-block-erase, ata-overwrite, ata-security-erase, ata-security-erase-enhanced.
+    #[arg(long, group = "m", value_name = "METHOD", value_parser = ["auto", "ata-crypto-scramble",
+        "ata-block-erase", "ata-overwrite", "ata-security-erase", "ata-security-erase-enhanced"])]
     pub method: Option<String>,
     /// Overwrite pattern in hex (1..block size bytes).
     #[arg(long, value_name = "HEX", requires = "overwrite")]
@@ -96,6 +99,10 @@ struct SanitizeJob {
     seed: u64,
     /// `--method auto` on a TCG Enterprise drive without SANITIZE: erase every band (issue 8).
     tcg: Option<crate::cli::tcg_jobs::TcgEraseJob>,
+    /// `--method ata-...`, or `auto` on a SATA drive behind a SATL (issue 19).
+    ata: Option<crate::cli::ata_jobs::AtaEraseJob>,
+    /// The ATA method named by `--method ata-...`.
+    ata_method: Option<crate::ops::ata_sanitize::AtaMethod>,
 }
 
 impl Job for SanitizeJob {
@@ -118,6 +125,19 @@ impl Job for SanitizeJob {
                 );
             }
             _ => {}
+        }
+        // SATA behind a SATL: the ATA side says what the drive really offers (issue 19).
+        if self.ata_method.is_some()
+            || (self.opts.method == Method::Auto && crate::ata::is_behind_satl(t, None))
+        {
+            let mut j = crate::cli::ata_jobs::AtaEraseJob::new(
+                self.ata_method,
+                self.opts.verify,
+                self.seed,
+            );
+            let c = j.plan(t, rec)?;
+            self.ata = Some(j);
+            return Ok(c);
         }
         let p = match san::plan(t, &self.opts, self.seed) {
             Err(Error::Unsupported(why)) if self.opts.method == Method::Auto => {
@@ -151,6 +171,9 @@ impl Job for SanitizeJob {
         if let Some(j) = self.tcg.as_mut() {
             return j.execute(t, rec, _cleared, poll, progress);
         }
+        if let Some(j) = self.ata.as_mut() {
+            return j.execute(t, rec, _cleared, poll, progress);
+        }
         let p = self
             .plan
             .as_ref()
@@ -181,6 +204,19 @@ impl Job for SanitizeJob {
             exit::COMMAND
         })
     }
+}
+
+/// The `sgctl sanitize` job for one drive, for commands that purge as a step (`sgctl bench
+/// pts`): the same plan/execute code, run after the caller's own gate.
+pub fn purge_job(opts: SanitizeOptions, seed: u64) -> Box<dyn Job> {
+    Box::new(SanitizeJob {
+        opts,
+        plan: None,
+        seed,
+        tcg: None,
+        ata: None,
+        ata_method: None,
+    })
 }
 
 /// Runs `sgctl sanitize`.
@@ -224,6 +260,10 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(1);
     let mut n = 0u64;
+    let ata_method = args
+        .method
+        .as_deref()
+        .and_then(crate::cli::ata_jobs::parse_method);
     let devices = crate::cli::erase::resolve_devices(&args.devices, args.all_matching.as_deref())?;
     run_jobs(ctx, &devices, &args.safety, params, || {
         n += 1;
@@ -232,6 +272,8 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
             plan: None,
             seed: seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15),
             tcg: None,
+            ata: None,
+            ata_method,
         })
     })
 }
@@ -337,6 +379,8 @@ mod tests {
                 plan: None,
                 seed: 5,
                 tcg: None,
+                ata: None,
+                ata_method: None,
             })
         }
     }
@@ -457,7 +501,11 @@ mod tests {
         let sa = testenv::safety(dir.path(), &["SER-a", "SER-b"], false);
         let r = testenv::run(&drives, &[], &sa, job(Method::Crypto, 3, false));
         assert_eq!(r.exit, exit::CHECK_FAILED);
-        assert_eq!(r.data["drives"][1]["verification"]["survived"], 3);
+        assert_eq!(
+            r.data["drives"][1]["verification"]["survived"], 3,
+            "{}",
+            r.data
+        );
     }
 
     #[test]

@@ -8,9 +8,12 @@ use crate::scsi::vpd;
 /// Arguments of `sgctl vpd`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "PAGES: sv 0x00, sn 0x80, di 0x83, ei 0x86, sp 0x88, ai 0x89, bl 0xb0, \
-bdc 0xb1, lbpv 0xb2 are decoded; any other page number is shown in hex. `all` decodes every \
-page the device lists in page 0x00."
+    after_help = "PAGES: sv 0x00, sn 0x80, di 0x83, sii 0x84, mna 0x85, ei 0x86, mpp 0x87, \
+sp 0x88, ai 0x89, pc 0x8a, psm 0x8d, tpc 0x8f, bl 0xb0, bdc 0xb1, lbpv 0xb2, ref 0xb3, \
+zbdc 0xb6, ble 0xb7, cpr 0xb9 are decoded; any other page is shown in hex with its name. `all` \
+decodes every page the device lists in page 0x00.\n\nA page whose lengths do not add up is \
+decoded as far as the bytes go (like sg_vpd) and its problems are listed (`problems` in JSON); \
+the exit status is then 9."
 )]
 pub struct VpdArgs {
     /// Device address.
@@ -42,6 +45,7 @@ pub fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
         let list = vpd::supported::parse(&fetch::vpd(t.as_mut(), 0)?)?;
         let mut pages = Vec::new();
         let mut txt = String::new();
+        let mut problems = false;
         for code in list.pages {
             let raw = match fetch::vpd(t.as_mut(), code) {
                 Ok(r) => r,
@@ -58,24 +62,33 @@ pub fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
                 pages.push(serde_json::json!({"page_code": code, "hex": crate::bytes::hex(&raw)}));
                 continue;
             }
-            match vpd::decode(&raw) {
+            match vpd::decode_best(&raw) {
                 Ok(p) => {
-                    txt.push_str(&vpd_text::page(&p));
+                    problems |= !p.problems.is_empty();
+                    txt.push_str(&vpd_text::decoded(&p));
                     pages.push(serde_json::to_value(&p).unwrap_or_default());
                 }
                 Err(e) => ctx.warn(format!("VPD page 0x{code:02x}: {e}")),
             }
         }
-        return Ok(Report::new(
-            dev,
-            &serde_json::json!({ "pages": pages }),
-            txt,
-        ));
+        let r = Report::new(dev, &serde_json::json!({ "pages": pages }), txt);
+        return Ok(with_problems(ctx, r, problems));
     };
     let raw = fetch::vpd(t.as_mut(), page)?;
     if ctx.hex {
         return Ok(fetch::hex_report(dev, &raw));
     }
-    let p = vpd::decode(&raw).map_err(Error::Parse)?;
-    Ok(Report::new(dev, &p, vpd_text::page(&p)))
+    let p = vpd::decode_best(&raw).map_err(Error::Parse)?;
+    let r = Report::new(dev, &p, vpd_text::decoded(&p));
+    Ok(with_problems(ctx, r, !p.problems.is_empty()))
+}
+
+/// Exit status 9 (and a warning) when a decoded response had problems.
+pub fn with_problems(ctx: &mut Ctx, r: Report, problems: bool) -> Report {
+    if problems {
+        ctx.warn("the response is inconsistent: decoded as far as the bytes go (see problems)");
+        r.with_exit(crate::exit::DECODE_PROBLEMS)
+    } else {
+        r
+    }
 }

@@ -59,6 +59,16 @@ pub fn page(p: &VpdPage) -> String {
         VpdPage::BlockLimits(b) => block_limits(b),
         VpdPage::BlockDeviceCharacteristics(b) => block_characteristics(b),
         VpdPage::LogicalBlockProvisioning(l) => lb_provisioning(l),
+        VpdPage::SoftwareInterfaceIdentification(x) => super::vpd_text_more::software_interface(x),
+        VpdPage::ManagementNetworkAddresses(x) => super::vpd_text_more::network_addresses(x),
+        VpdPage::ModePagePolicy(x) => super::vpd_text_more::mode_page_policy(x),
+        VpdPage::PowerCondition(x) => super::vpd_text_more::power_condition(x),
+        VpdPage::PowerConsumption(x) => super::vpd_text_more::power_consumption(x),
+        VpdPage::ThirdPartyCopy(x) => super::vpd_text_more::third_party_copy(x),
+        VpdPage::Referrals(x) => super::vpd_text_more::referrals(x),
+        VpdPage::ZonedBlockDeviceCharacteristics(x) => super::vpd_text_more::zoned(x),
+        VpdPage::BlockLimitsExtension(x) => super::vpd_text_more::block_limits_ext(x),
+        VpdPage::ConcurrentPositioningRanges(x) => super::vpd_text_more::positioning_ranges(x),
         VpdPage::Other {
             page_code,
             name,
@@ -73,6 +83,25 @@ pub fn page(p: &VpdPage) -> String {
             )
         }
     }
+}
+
+/// A best-effort decode: the page, then its problems (if any).
+pub fn decoded(d: &crate::scsi::vpd::Decoded) -> String {
+    let mut t = page(&d.page);
+    t.push_str(&problems(&d.problems));
+    t
+}
+
+/// The problems list of a best-effort decode, as text (empty when there are none).
+pub fn problems(list: &[String]) -> String {
+    let mut t = String::new();
+    if !list.is_empty() {
+        t.push_str("Problems (decoded as far as the bytes go):\n");
+        for p in list {
+            let _ = writeln!(t, "  - {p}");
+        }
+    }
+    t
 }
 
 /// Hex lines without offsets, 16 bytes, with a padded ASCII column (sg3_utils `hex2stdout`
@@ -225,6 +254,10 @@ pub fn designation(d: &Designation, indent: usize) -> String {
             );
         }
         Designator::Reserved { data } => t.push_str(&hex_lines(&unhex(data))),
+        Designator::Malformed { data, reason } => {
+            let _ = writeln!(t, "{v}<< malformed: {reason} >>");
+            t.push_str(&hex_lines(&unhex(data)));
+        }
     }
     t
 }
@@ -550,10 +583,12 @@ fn lb_provisioning(l: &LogicalBlockProvisioning) -> String {
         o => format!("reserved [0x{o:x}]"),
     };
     let _ = writeln!(t, "  Provisioning type: {} ({pt})", l.provisioning_type);
-    if l.threshold_percentage == 0 {
-        t.push_str("  Threshold percentage: 0 [percentages not supported]\n");
-    } else {
-        let _ = writeln!(t, "  Threshold percentage: {}", l.threshold_percentage);
+    match l.threshold_percentage {
+        Some(0) => t.push_str("  Threshold percentage: 0 [percentages not supported]\n"),
+        Some(p) => {
+            let _ = writeln!(t, "  Threshold percentage: {p}");
+        }
+        None => {}
     }
     if let Some(d) = &l.provisioning_group {
         t.push_str("  Provisioning group descriptor:\n");
@@ -579,17 +614,19 @@ fn ata_information(a: &AtaInformation) -> String {
         "  SAT Product revision level: {}",
         a.sat_product_revision_level
     );
-    if a.sata_transport {
-        t.push_str("  Device signature indicates SATA transport\n");
-    } else {
-        t.push_str("  Device signature indicates PATA transport\n");
+    match a.sata_transport {
+        Some(true) => t.push_str("  Device signature indicates SATA transport\n"),
+        Some(false) => t.push_str("  Device signature indicates PATA transport\n"),
+        None => {}
     }
-    let _ = writeln!(t, "  Command code: 0x{:02x}", a.command_code);
+    if let Some(cc) = a.command_code {
+        let _ = writeln!(t, "  Command code: 0x{cc:02x}");
+    }
     if let (Some(m), Some(s), Some(f)) = (&a.model, &a.serial_number, &a.firmware_revision) {
         let _ = writeln!(
             t,
             "  ATA command IDENTIFY {}DEVICE response summary:",
-            if a.command_code == 0xa1 {
+            if a.command_code == Some(0xa1) {
                 "PACKET "
             } else {
                 ""

@@ -49,7 +49,7 @@ pub struct Identity {
 
 /// The logical unit name in the kernel's `wwid` style: `naa.<hex>`, `eui.<hex>` or the SCSI name
 /// string, chosen NAA > EUI-64 > SCSI name among LU-associated designators (smartmontools
-/// `scsi_decode_lu_dev_id`, protocols.md §E.4), so it matches `/sys/.../wwid` and lsscsi.
+/// `scsi_decode_lu_dev_id`, docs/protocols.md §E.4), so it matches `/sys/.../wwid` and lsscsi.
 pub fn lu_name(page: &DeviceIdentification) -> Option<String> {
     let lu = || {
         page.designators

@@ -1,6 +1,6 @@
 //! `sgctl format`: change logical block size, protection type and capacity, verified.
 //!
-//! Flow (protocols.md §C.5): MODE SENSE(10) with LLBAA → MODE SELECT(10) with the new block
+//! Flow (docs/protocols.md §C.5): MODE SENSE(10) with LLBAA → MODE SELECT(10) with the new block
 //! descriptor (PF=1, SP=1, retried with SP=0 when refused) → FORMAT UNIT with IMMED and the
 //! FMTPINFO/PFU of the protection type → poll REQUEST SENSE → READ CAPACITY(16) must show
 //! exactly the requested block length, protection and capacity (a drive that silently picks

@@ -15,3 +15,12 @@ pub mod sanitize;
 
 // --- health and logs (issue 6) ---
 pub mod health;
+
+// --- signed records (issue 16) ---
+pub mod audit_chain;
+pub mod sign;
+// --- SATA behind SAT (issue 19) ---
+pub mod ata_sanitize;
+
+// --- one job per drive (issue 15) ---
+pub mod lock;

@@ -1,7 +1,7 @@
 //! Polling a long operation (FORMAT UNIT, SANITIZE) with REQUEST SENSE until it ends.
 //!
 //! REQUEST SENSE answers GOOD with NOT READY 04/04 (format) or 04/1B (sanitize) plus an SKS
-//! progress indication while the drive works (protocols.md §C.7, §D.5); completion is a clean
+//! progress indication while the drive works (docs/protocols.md §C.7, §D.5); completion is a clean
 //! NO SENSE; failure is 31/00, 31/01 or 31/03, possibly as deferred sense (§B.4). Unlike
 //! sg_format's TUR path and sg_sanitize's loop, a non-progress error is never taken as success.
 

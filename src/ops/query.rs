@@ -115,7 +115,7 @@ pub struct ModeData {
     pub page: Vec<u8>,
 }
 
-/// MODE SENSE(10) of `page` with DBD=0, LLBAA=1 (protocols.md §C.5 step 1).
+/// MODE SENSE(10) of `page` with DBD=0, LLBAA=1 (docs/protocols.md §C.5 step 1).
 pub fn mode_sense10(t: &mut dyn Transport, page: u8) -> Result<ModeData> {
     let cdb = mode::cdb_sense10(true, false, mode::PageControl::Current, page, 0, 256);
     let mut buf = vec![0u8; 256];
@@ -133,7 +133,7 @@ pub fn mode_sense10(t: &mut dyn Transport, page: u8) -> Result<ModeData> {
 }
 
 impl ModeData {
-    /// MODE SELECT(10) parameter list with a new descriptor (protocols.md §C.5 step 2): header
+    /// MODE SELECT(10) parameter list with a new descriptor (docs/protocols.md §C.5 step 2): header
     /// reserved fields zeroed, block length and count replaced, PS of the page cleared. The
     /// long form is used when the drive answered with it or the count needs 64 bits.
     pub fn select_params(&self, block_len: u32, blocks: u64) -> Result<Vec<u8>> {

@@ -99,6 +99,9 @@ pub struct JobRecord {
     pub tool_git_revision: String,
     /// Host name.
     pub host: String,
+    /// Who performed the job (`--operator`), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operator: Option<String>,
 }
 
 impl JobRecord {
@@ -207,18 +210,48 @@ impl JobRecord {
     }
 }
 
-/// Writes the certificate: `path` gets the JSON document, `path.txt` the text rendering.
+/// Writes the certificate: `path` gets the JSON document, `path.txt` the text rendering and
+/// `path.html` the printable certificate ([`crate::report::certificate`]).
 pub fn write_certificate(path: &std::path::Path, records: &[JobRecord]) -> crate::Result<()> {
-    let doc = serde_json::json!({ "certificates": records });
-    let text: String = records.iter().map(|r| r.render_text() + "\n").collect();
+    write_certificate_signed(path, records, None)
+}
+
+/// [`write_certificate`], with an Ed25519 signature block when `signer` is given
+/// (see [`crate::ops::sign`]; `sgctl certificate verify` checks it).
+pub fn write_certificate_signed(
+    path: &std::path::Path,
+    records: &[JobRecord],
+    signer: Option<&crate::ops::sign::CertSigner>,
+) -> crate::Result<()> {
     let ctx = || format!("certificate {}", path.display());
-    std::fs::write(
-        path,
-        serde_json::to_vec_pretty(&doc)
-            .map_err(|e| crate::Error::io(ctx(), std::io::Error::other(e)))?,
-    )
-    .map_err(|e| crate::Error::io(ctx(), e))?;
-    let mut txt = path.as_os_str().to_owned();
-    txt.push(".txt");
-    std::fs::write(std::path::PathBuf::from(txt), text).map_err(|e| crate::Error::io(ctx(), e))
+    let json_err = |e: serde_json::Error| crate::Error::io(ctx(), std::io::Error::other(e));
+    let values: Vec<Value> = records
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()
+        .map_err(json_err)?;
+    let mut doc = serde_json::json!({ "certificates": values });
+    let mut text: String = records.iter().map(|r| r.render_text() + "\n").collect();
+    if let Some(s) = signer {
+        doc["signature"] = s.sign_records(&values)?;
+        let _ = writeln!(
+            text,
+            "signed: ed25519 key {} (check: sgctl certificate verify {})",
+            crate::ops::sign::fingerprint(&s.public()),
+            path.display()
+        );
+    }
+    std::fs::write(path, serde_json::to_vec_pretty(&doc).map_err(json_err)?)
+        .map_err(|e| crate::Error::io(ctx(), e))?;
+    let beside = |ext: &str| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(ext);
+        std::path::PathBuf::from(p)
+    };
+    let txt = beside(".txt");
+    std::fs::write(&txt, text)
+        .map_err(|e| crate::Error::io(format!("certificate {}", txt.display()), e))?;
+    let html = beside(".html");
+    std::fs::write(&html, crate::report::certificate::render(&doc))
+        .map_err(|e| crate::Error::io(format!("certificate {}", html.display()), e))
 }

@@ -10,6 +10,8 @@
 //!    state-changing CDB, and prints the CDBs it would send ([`PlannedCommand`]).
 //! 5. An audit record (JSON Lines, fsync'ed) before the job starts and after it ends
 //!    ([`AuditLog`], default `/var/log/sgctl/audit.jsonl`).
+//! 6. One job per drive at a time: a lock keyed by the LU name ([`super::lock`]), held until
+//!    the job ends; a second job on the same LU (either port) is refused naming the first.
 //!
 //! Everything the gate learns about the host comes through [`HostView`], so tests fake it.
 
@@ -494,6 +496,10 @@ pub fn check_reservation(t: &mut dyn Transport, address: &str, allow: bool) -> R
 /// Everything not on this allow-list of queries counts as state-changing.
 pub fn is_state_changing(cdb: &[u8]) -> bool {
     let op = cdb.first().copied().unwrap_or(0xff);
+    // ATA PASS-THROUGH: decided by the ATA command inside (issue 19).
+    if matches!(op, 0x85 | 0xa1) {
+        return !crate::scsi::ata_pass_through::is_read_only(cdb);
+    }
     let sa = cdb.get(1).map(|b| b & 0x1f).unwrap_or(0);
     !matches!(
         (op, sa),
@@ -631,22 +637,10 @@ impl AuditLog {
         &self.path
     }
 
-    /// Appends one record and flushes it to disk (file and, when created, its directory).
+    /// Appends one record, hash-chained to the previous one ([`crate::ops::audit_chain`]),
+    /// and flushes it to disk (file and, when created, its directory).
     pub fn append(&self, record: &Value) -> Result<()> {
-        let ctx = || format!("audit log {}", self.path.display());
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(ctx(), e))?;
-        }
-        let mut line =
-            serde_json::to_vec(record).map_err(|e| Error::io(ctx(), std::io::Error::other(e)))?;
-        line.push(b'\n');
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.path)
-            .map_err(|e| Error::io(ctx(), e))?;
-        f.write_all(&line).map_err(|e| Error::io(ctx(), e))?;
-        f.sync_all().map_err(|e| Error::io(ctx(), e))
+        crate::ops::audit_chain::append(&self.path, record)
     }
 }
 
@@ -699,6 +693,8 @@ pub struct Cleared {
     audit: AuditLog,
     job: String,
     address: String,
+    /// One job per drive: held until the job's `Cleared` is dropped or the process ends.
+    _lock: Option<super::lock::JobLock>,
 }
 
 impl Cleared {
@@ -761,14 +757,18 @@ pub fn clear(
     prompter: &mut dyn Prompter,
 ) -> Result<Cleared> {
     let paths = check_not_in_use(host, req.address)?;
-    confirm(req.job, req.address, req.name, req.confirmation, prompter)?;
     let started = SystemTime::now();
     let nanos = started
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default()
         .as_nanos();
+    let job_id = format!("{:x}-{:x}", nanos, std::process::id());
+    // One job per drive (src/ops/lock.rs), taken before the confirmation prompt.
+    let lock = super::lock::for_job(req.job, &job_id, req.address, req.name)?;
+    confirm(req.job, req.address, req.name, req.confirmation, prompter)?;
     Ok(Cleared {
-        job_id: format!("{:x}-{:x}", nanos, std::process::id()),
+        job_id,
+        _lock: lock,
         paths,
         started,
         audit: req.audit,

@@ -323,11 +323,25 @@ fn read_block(t: &mut dyn Transport, lba: u64, lb: u32) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// `n` LBAs to sample on a drive whose last LBA is `last_lba`: first, last, then random
+/// (also used by the ATA purge methods, src/ops/ata_sanitize.rs).
+pub fn sample(last_lba: u64, n: u32, seed: u64) -> Vec<u64> {
+    sample_lbas(last_lba, n, seed)
+}
+
 /// Hashes the sampled blocks before the purge: `(lba, hash, uniform)`.
 pub fn hash_before(t: &mut dyn Transport, p: &SanitizePlan) -> Vec<(u64, Option<String>, bool)> {
     let lb = p.capacity.map(|c| c.block_len).unwrap_or(512);
-    p.sample_lbas
-        .iter()
+    hash_blocks(t, &p.sample_lbas, lb)
+}
+
+/// Hashes blocks `lbas` of `lb` bytes: `(lba, hash, uniform)`.
+pub fn hash_blocks(
+    t: &mut dyn Transport,
+    lbas: &[u64],
+    lb: u32,
+) -> Vec<(u64, Option<String>, bool)> {
+    lbas.iter()
         .map(|&lba| match read_block(t, lba, lb) {
             Ok(b) => {
                 let uniform = b.windows(2).all(|w| w[0] == w[1]);

@@ -394,6 +394,9 @@ pub struct Drive {
     pub store: Store,
     /// TCG state.
     pub sed: SedState,
+    /// ATA state of a SATA profile behind the SATL (src/sim/ata).
+    #[serde(default)]
+    pub ata: crate::sim::ata::AtaState,
 }
 
 fn hash64(parts: &[&[u8]]) -> u64 {
@@ -467,6 +470,7 @@ impl Drive {
             faults: Faults::default(),
             store: Store::new(lb, id),
             sed: SedState::new(p.sed, serial, p.ships_locked, lb),
+            ata: crate::sim::ata::AtaState::default(),
         }
     }
 
@@ -629,6 +633,7 @@ impl Drive {
         self.mode = self.mode_saved;
         self.stats.start_stop_cycles += 1;
         self.sed.power_cycle();
+        self.ata.power_cycle();
         for q in self.ua.iter_mut() {
             q.clear();
         }

@@ -20,6 +20,7 @@
 //! `substitute_block=N`, `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
+pub mod ata;
 pub mod cmd;
 pub mod drive;
 pub mod media;
@@ -505,6 +506,37 @@ impl Drop for SimDevice {
             // Best effort: a failure to save is reported by explicit `save()` calls.
             let _ = lock(&self.shared).save();
         }
+    }
+}
+
+impl SimDevice {
+    /// Executes a command submitted at drive time `at_ns` on a virtual clock without waiting
+    /// for it: the completion's `duration` is how long after `at_ns` it completes, given the
+    /// commands queued before it. Calls must come in non-decreasing `at_ns` order (the
+    /// benchmark engine's closed loop at queue depth N). Real-clock drives refuse.
+    pub fn execute_queued(
+        &mut self,
+        cdb: &[u8],
+        data: DataBuf<'_>,
+        timeout: Duration,
+        at_ns: u64,
+    ) -> Result<Completion> {
+        if lock(&self.shared).mode != ClockMode::Virtual {
+            return Err(Error::Unsupported(
+                "queued execution needs a virtual-clock drive (clock=virtual)".into(),
+            ));
+        }
+        if cdb.len() < 6 || cdb.len() > 32 || data.len() > MAX_HW_BYTES {
+            return self.execute(cdb, data, timeout);
+        }
+        Ok(target::execute_at(
+            &self.shared,
+            self.port,
+            cdb,
+            data,
+            timeout,
+            Some(at_ns),
+        ))
     }
 }
 

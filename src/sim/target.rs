@@ -28,9 +28,28 @@ pub(crate) fn execute(
     data: DataBuf<'_>,
     timeout: Duration,
 ) -> Completion {
+    execute_at(shared, port, cdb, data, timeout, None)
+}
+
+/// [`execute`]; with `queued_at` (virtual clock only) the command is submitted at that drive
+/// time and the clock does not run for its service time: the caller keeps several commands
+/// in flight (the benchmark engine's closed loop) and `duration` is the time until this one
+/// completes given everything queued before it (the media model's queues).
+pub(crate) fn execute_at(
+    shared: &Arc<Mutex<Shared>>,
+    port: u16,
+    cdb: &[u8],
+    data: DataBuf<'_>,
+    timeout: Duration,
+    queued_at: Option<u64>,
+) -> Completion {
     let timeout_ns = timeout.as_nanos().min(u128::from(u64::MAX)) as u64;
     let mut sh = lock(shared);
     sh.sync();
+    if let (Some(at), ClockMode::Virtual) = (queued_at, sh.mode) {
+        sh.d.now_ns = sh.d.now_ns.max(at);
+    }
+    let queued = queued_at.is_some() && sh.mode == ClockMode::Virtual;
     if sh.trace.len() >= crate::sim::TRACE_MAX {
         sh.trace.remove(0);
     }
@@ -76,15 +95,18 @@ pub(crate) fn execute(
         wait_ns: 0,
         host_status: 0,
         status: 0,
+        check_with_data: None,
     };
     let result = dispatch(&mut ctx);
     let scsi_status = ctx.status;
     let service_ns = ctx.service_ns;
     let wait_ns = ctx.wait_ns;
     let host_status = ctx.host_status;
+    let check_with_data = ctx.check_with_data.take();
 
     let mut reported_ns = service_ns;
     match sh.mode {
+        ClockMode::Virtual if queued => {}
         ClockMode::Virtual => {
             sh.d.now_ns = sh.d.now_ns.saturating_add(service_ns);
             // Nothing waits on a virtual clock: a deferring caller answers at once.
@@ -139,6 +161,11 @@ pub(crate) fn execute(
             }
             if scsi_status != 0 {
                 completion.status = scsi_status;
+            }
+            if let Some(s) = check_with_data {
+                completion.status = status::CHECK_CONDITION;
+                completion.sense = s.render(dsense);
+                completion.driver_status = 0x08; // DRIVER_SENSE
             }
         }
         Err(s) => {

@@ -88,11 +88,13 @@ pub fn set_pin(
     current: &Pin,
     new: &Pin,
 ) -> Result<(), TcgError> {
+    // The credential row comes from the explicit authority ↔ C_PIN table (SID → C_PIN_SID
+    // `…0B 00 00 00 01`), never from rewriting the authority UID (issue 18 D1).
+    let row = uid::c_pin_of(who).ok_or_else(|| {
+        TcgError::Unsupported(format!("{} has no C_PIN row", session::authority_name(who)))
+    })?;
     let mut s = t.start_session(sp, true, Some((who, current)))?;
-    s.set(
-        uid::c_pin_of(who),
-        &[("PIN", 3, Value::Bytes(new.expose().to_vec()))],
-    )?;
+    s.set(row, &[("PIN", 3, Value::Bytes(new.expose().to_vec()))])?;
     s.end()
 }
 

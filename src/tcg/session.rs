@@ -120,6 +120,14 @@ fn is_invalid_cdb_field(e: &crate::Error) -> bool {
         .is_some_and(|s| s.key == SenseKey::IllegalRequest && s.asc == 0x24)
 }
 
+/// ILLEGAL REQUEST 2C/00 COMMAND SEQUENCE ERROR on an IF-SEND: the TPer still holds an
+/// unretrieved response on the ComID (left by a host that died between IF-SEND and IF-RECV)
+/// and refused the new ComPacket without processing it.
+fn is_sequence_error(e: &crate::Error) -> bool {
+    e.sense()
+        .is_some_and(|s| s.key == SenseKey::IllegalRequest && s.asc == 0x2C && s.ascq == 0)
+}
+
 fn is_illegal(e: &crate::Error) -> bool {
     e.sense()
         .is_some_and(|s| s.key == SenseKey::IllegalRequest && (s.asc == 0x20 || s.asc == 0x24))
@@ -268,7 +276,21 @@ impl<'t> Tper<'t> {
     /// with empty ComPackets (OutstandingData ≠ 0) and growing the buffer on MinTransfer.
     pub fn exchange(&mut self, tsn: u32, hsn: u32, payload: &[u8]) -> Result<Vec<u8>, TcgError> {
         let out = packet::build(self.comid, 0, tsn, hsn, payload);
-        sp::security_out(self.t, sp::PROTOCOL_TCG, self.comid, &out, self.inc)?;
+        if let Err(e) = sp::security_out(self.t, sp::PROTOCOL_TCG, self.comid, &out, self.inc) {
+            if !is_sequence_error(&e) {
+                return Err(e.into());
+            }
+            // Someone else's stale response is pending: retrieve and discard it, then send
+            // ours, which the TPer refused unprocessed (so this is not a duplicate).
+            sp::security_in(
+                self.t,
+                sp::PROTOCOL_TCG,
+                self.comid,
+                self.recv_len,
+                self.inc,
+            )?;
+            sp::security_out(self.t, sp::PROTOCOL_TCG, self.comid, &out, self.inc)?;
+        }
         let mut len = self.recv_len;
         let mut polls = 0u32;
         let mut empty = 0u32;

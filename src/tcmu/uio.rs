@@ -1,6 +1,7 @@
 //! `/dev/uioN` of a TCMU backstore: find it by name, map region 0 (mailbox + command ring +
 //! data area, Documentation/target/tcmu-design.rst), wait for the kernel's "interrupt" and poke
 //! it back after answering (a 4-byte write reaches `tcmu_irqcontrol`).
+#![allow(unsafe_code)] // ioctl/mmap on kernel interfaces; each block says why it is sound
 
 use super::ring::{RingMem, MB_CMD_HEAD, MB_CMD_TAIL};
 use crate::error::{Error, Result};

@@ -1,7 +1,8 @@
 //! sg_io_v4 (`guard = 'Q'`, protocol SCSI, subprotocol SCSI command) on `/dev/bsg/H:C:T:L`
-//! (linux/block/bsg.c, drivers/scsi/scsi_bsg.c). Offsets: protocols.md §A.2, checked by the
+//! (linux/block/bsg.c, drivers/scsi/scsi_bsg.c). Offsets: docs/protocols.md §A.2, checked by the
 //! sgctl-sys layout tests. Mainline `/dev/sgN` accepts only v3 headers, so v4 is used only on
 //! bsg nodes.
+#![allow(unsafe_code)] // ioctl/mmap on kernel interfaces; each block says why it is sound
 
 use super::sgio::{self, kernel_duration, NodeKind};
 use super::{Completion, DataBuf, Transport};
@@ -113,10 +114,12 @@ impl Transport for Bsg {
         let mut sense = [0u8; sgio::MAX_SENSE];
         let mut h = build_v4(cdb, &mut data, timeout, &mut sense)?;
         let start = Instant::now();
+        let blocked = sgio::SignalsBlocked::new();
         // SAFETY: `h` holds the addresses of `cdb` (request_len bytes), `sense`
         // (max_response_len bytes, writable) and the data buffer (din/dout_xfer_len bytes,
         // writable for data-in); all outlive this synchronous call and are not moved during it.
         let r = unsafe { sys::bsg_sg_io(self.file.as_raw_fd(), &mut h) };
+        drop(blocked);
         let elapsed = start.elapsed();
         r.map_err(|e| sgio::os_error("SG_IO", &self.path, e))?;
         Ok(decode_v4(&h, &sense, &data, elapsed))

@@ -213,7 +213,7 @@ impl HostStatus {
 }
 
 /// Turns a completion into success or a typed error, in the order sg3_utils uses
-/// (protocols.md §A.5): host byte, legacy driver byte, CHECK CONDITION, other status.
+/// (docs/protocols.md §A.5): host byte, legacy driver byte, CHECK CONDITION, other status.
 /// RECOVERED ERROR and NO SENSE with GOOD-equivalent meaning are treated as success.
 pub fn check(c: &Completion) -> Result<()> {
     if c.host_status != 0 {

@@ -2,9 +2,10 @@
 //! `/dev/sdX` (block-layer SG_IO, `block/scsi_ioctl.c`), plus the node checks and errno
 //! mapping shared with [`super::bsg`].
 //!
-//! Header fields and offsets: protocols.md §A.1 (checked by sgctl-sys layout tests). Outputs
+//! Header fields and offsets: docs/protocols.md §A.1 (checked by sgctl-sys layout tests). Outputs
 //! are valid only when the ioctl returns 0; a failed ioctl means the command may not have been
 //! sent, or (EINTR) that it was orphaned and may still be running (§A.3).
+#![allow(unsafe_code)] // ioctl/mmap on kernel interfaces; each block says why it is sound
 
 use super::{Completion, DataBuf, Transport};
 use crate::error::{Error, Result};
@@ -73,7 +74,7 @@ pub fn classify(path: &str) -> Result<NodeKind> {
     Ok(NodeKind::OtherChar)
 }
 
-/// A hint for the admin, per operation and errno (protocols.md §A.3, sg3_utils `sg_pt_linux.c`).
+/// A hint for the admin, per operation and errno (docs/protocols.md §A.3, sg3_utils `sg_pt_linux.c`).
 pub fn errno_hint(op: &str, errno: Errno) -> Option<&'static str> {
     let open = op == "open";
     Some(match errno {
@@ -329,6 +330,65 @@ impl SgIo {
     }
 }
 
+/// Asynchronous signals blocked in the calling thread for the lifetime of the guard: wrapped
+/// around every SG_IO so a signal can never make the kernel re-send a command (issue 18).
+///
+/// The sg driver waits for the command with `wait_event_interruptible`; a signal makes the
+/// ioctl return -ERESTARTSYS with the command orphaned but still running. If the handler was
+/// installed with SA_RESTART (signal-hook always does) — or the signal has no handler and
+/// only stops the process (SIGTSTP, SIGTTIN, SIGTTOU) — the kernel restarts the ioctl, which
+/// submits the same CDB again: a second SECURITY PROTOCOL OUT, FORMAT UNIT or SANITIZE.
+/// With the signals blocked the wait is not interrupted; a pending signal is delivered when
+/// the guard drops, after the command completed, and the handlers (which only set flags)
+/// run then. Not blockable, hence not covered: SIGKILL (ends the process, no restart) and
+/// SIGSTOP (a restart is possible; nothing a process can do about it). Synchronous fault
+/// signals stay unblocked.
+pub struct SignalsBlocked(Option<nix::sys::signal::SigSet>);
+
+impl SignalsBlocked {
+    /// Blocks every blockable asynchronous signal; restores the old mask on drop.
+    pub fn new() -> SignalsBlocked {
+        use nix::sys::signal::{pthread_sigmask, SigSet, SigmaskHow, Signal};
+        let mut set = SigSet::all();
+        for s in [
+            Signal::SIGKILL,
+            Signal::SIGSTOP,
+            Signal::SIGSEGV,
+            Signal::SIGBUS,
+            Signal::SIGFPE,
+            Signal::SIGILL,
+            Signal::SIGTRAP,
+            Signal::SIGABRT,
+            Signal::SIGSYS,
+        ] {
+            set.remove(s);
+        }
+        let mut old = SigSet::empty();
+        match pthread_sigmask(SigmaskHow::SIG_BLOCK, Some(&set), Some(&mut old)) {
+            Ok(()) => SignalsBlocked(Some(old)),
+            Err(_) => SignalsBlocked(None),
+        }
+    }
+}
+
+impl Default for SignalsBlocked {
+    fn default() -> Self {
+        SignalsBlocked::new()
+    }
+}
+
+impl Drop for SignalsBlocked {
+    fn drop(&mut self) {
+        if let Some(old) = self.0.take() {
+            let _ = nix::sys::signal::pthread_sigmask(
+                nix::sys::signal::SigmaskHow::SIG_SETMASK,
+                Some(&old),
+                None,
+            );
+        }
+    }
+}
+
 impl Transport for SgIo {
     fn execute(
         &mut self,
@@ -339,10 +399,12 @@ impl Transport for SgIo {
         let mut sense = [0u8; MAX_SENSE];
         let mut hdr = build_hdr(cdb, &mut data, timeout, &mut sense)?;
         let start = Instant::now();
+        let blocked = SignalsBlocked::new();
         // SAFETY: `hdr` points at `cdb` (cmd_len bytes), `sense` (mx_sb_len bytes, writable) and
         // the data buffer (dxfer_len bytes, writable for data-in); all three outlive this
         // synchronous call and are not moved while it runs. The descriptor is open.
         let r = unsafe { sys::sg_io(self.file.as_raw_fd(), &mut hdr) };
+        drop(blocked);
         let elapsed = start.elapsed();
         r.map_err(|e| os_error("SG_IO", &self.path, e))?;
         Ok(decode_hdr(&hdr, &sense, &data, elapsed))
@@ -356,6 +418,36 @@ impl Transport for SgIo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn signals_blocked_during_and_restored_after() {
+        use nix::sys::signal::{pthread_sigmask, SigSet, SigmaskHow, Signal};
+        std::thread::spawn(|| {
+            let mask = || {
+                let mut m = SigSet::empty();
+                pthread_sigmask(SigmaskHow::SIG_BLOCK, None, Some(&mut m)).unwrap();
+                m
+            };
+            assert!(!mask().contains(Signal::SIGINT));
+            {
+                let _g = SignalsBlocked::new();
+                let m = mask();
+                for s in [
+                    Signal::SIGINT,
+                    Signal::SIGTERM,
+                    Signal::SIGTSTP,
+                    Signal::SIGHUP,
+                ] {
+                    assert!(m.contains(s), "{s:?}");
+                }
+                assert!(!m.contains(Signal::SIGSEGV));
+            }
+            assert!(!mask().contains(Signal::SIGINT));
+            assert!(!mask().contains(Signal::SIGTSTP));
+        })
+        .join()
+        .unwrap();
+    }
 
     #[test]
     fn header_for_data_in_command() {

@@ -92,9 +92,9 @@ fn unparsable_inhex_is_usage_error() {
 
 #[test]
 fn undecodable_bytes_are_exit_4() {
-    // A VPD page whose length field lies (claims 0x20 bytes, has 1).
+    // Not even a VPD header: nothing to decode.
     let mut f = tempfile::NamedTempFile::new().unwrap();
-    std::io::Write::write_all(&mut f, b"00 83 00 20 01\n").unwrap();
+    std::io::Write::write_all(&mut f, b"00 83 00\n").unwrap();
     let o = sgctl(&[
         "decode",
         "--inhex",
@@ -102,11 +102,46 @@ fn undecodable_bytes_are_exit_4() {
         "--as",
         "vpd",
     ]);
-    one_line_error(&o, 4, "page length 32 needs 36 bytes");
-    // The pre-SPC-3 EMC page (no descriptor headers).
+    one_line_error(&o, 4, "truncated");
+}
+
+#[test]
+fn inconsistent_vpd_bytes_decode_with_problems_exit_9() {
+    // A VPD page whose length field lies (claims 0x20 bytes, has 1): decoded as far as the
+    // bytes go, the problem listed, exit 9 (issue 15; it used to be refused with exit 4).
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    std::io::Write::write_all(&mut f, b"00 83 00 20 01\n").unwrap();
+    let path = f.path().to_str().unwrap();
+    let o = sgctl(&["decode", "--inhex", path, "--as", "vpd"]);
+    assert_eq!(o.status.code(), Some(9));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.starts_with("Device Identification VPD page:"), "{out}");
+    assert!(
+        out.contains("page length 32 needs 36 bytes, have 5"),
+        "{out}"
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let o = sgctl(&["--json", "decode", "--inhex", path, "--as", "vpd"]);
+    assert_eq!(o.status.code(), Some(9));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["sgctl"]["exit_status"], 9);
+    assert_eq!(v["data"]["page"], "device_identification");
+    let problems = v["data"]["problems"].as_array().unwrap();
+    assert!(
+        problems[0].as_str().unwrap().contains("page length 32"),
+        "{v}"
+    );
+    // The pre-SPC-3 EMC page (no descriptor headers): the overrun is listed, not misread.
     let p = fixture("commands/sg3_utils_inhex/vpd_di_old_emc_symm.hex");
-    let o = sgctl(&["decode", "--inhex", &p, "--as", "vpd"]);
-    one_line_error(&o, 4, "designation descriptor");
+    let o = sgctl(&["--json", "decode", "--inhex", &p, "--as", "vpd"]);
+    assert_eq!(o.status.code(), Some(9));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["data"]["designators"].as_array().unwrap().len(), 0);
+    assert!(v["data"]["problems"][0]
+        .as_str()
+        .unwrap()
+        .contains("designator length 128 at offset 0 overruns"));
 }
 
 #[test]

@@ -176,8 +176,8 @@ fn scsi_debug_other_pages() {
     };
     assert_eq!(a.sat_vendor_identification, "linux");
     assert_eq!(a.model.as_deref(), Some("ST380013AS"));
-    assert_eq!(a.command_code, 0xec);
-    assert!(a.sata_transport);
+    assert_eq!(a.command_code, Some(0xec));
+    assert_eq!(a.sata_transport, Some(true));
     let VpdPage::BlockLimits(b0) = page("scsi_debug/vpd_b0.hex") else {
         panic!()
     };

@@ -1,17 +1,22 @@
 //! The one integration-test binary (as ripgrep's tests/): each file below is a module.
 //! Add a new test file here as `tests/it/NAME.rs` and list it with `mod NAME;`.
 
+mod bench_engine;
+mod browser;
 mod cli_commands;
 mod cli_sim_commands;
 mod commands_fixtures;
 mod commands_proptest;
 mod discover_fixtures;
+mod epipe;
 mod erase_sim;
+mod golden;
 mod health_sim;
 mod logs_health_cli;
 mod reservations_cli;
 mod sg3_compare;
 mod sg_logs_compare;
+mod signed_records;
 mod sim_alua;
 mod sim_basic;
 mod sim_bench_cli;
@@ -24,5 +29,7 @@ mod sim_pr;
 mod sim_sanitize;
 mod sim_serve_cli;
 mod tcg_cli;
+mod tcg_conformance;
 mod tcg_fixtures;
 mod tcg_ops;
+mod vpd_corrupt;

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn sg3_available(tool: &str) -> bool {
+pub(crate) fn sg3_available(tool: &str) -> bool {
     let found = Command::new(tool).arg("--version").output().is_ok();
     if !found {
         if std::env::var("SGCTL_REQUIRE_SG3").as_deref() == Ok("1") {
@@ -23,7 +23,7 @@ fn sg3_available(tool: &str) -> bool {
     found
 }
 
-fn fixtures(pred: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+pub(crate) fn fixtures(pred: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/commands");
     let mut out = Vec::new();
     for d in std::fs::read_dir(&root).unwrap() {
@@ -54,7 +54,7 @@ fn run(cmd: &mut Command) -> (bool, String) {
 /// Splits sg3_utils-style text into keyed fields. `Key: value` lines give one field,
 /// `A=1 B=2` lines one field per token, and a line that is only a value (a designator's hex,
 /// a name string) is keyed by the line before it. Repeated keys get `#n` suffixes.
-fn fields(text: &str) -> BTreeMap<String, String> {
+pub(crate) fn fields(text: &str) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut last = String::from("<start>");
@@ -172,6 +172,16 @@ fn vpd_pages_agree_with_sg_vpd() {
         "Block limits",
         "Block device characteristics",
         "Logical block provisioning",
+        "Software interface identification",
+        "Management network addresses",
+        "Mode page policy",
+        "Power condition",
+        "Power consumption",
+        "Third party copy",
+        "Referrals",
+        "Zoned block device characteristics",
+        "Block limits extension",
+        "Concurrent positioning ranges",
     ] {
         assert!(
             pages_seen.iter().any(|s| s.starts_with(p)),

@@ -109,6 +109,7 @@ impl Transport for Drive {
             Ok(()) => Completion::good(),
             Err(Reject::Cdb(_)) => illegal(0x24),
             Err(Reject::Param(_)) => illegal(0x26),
+            Err(Reject::Sequence) => illegal(0x2C),
         })
     }
     fn address(&self) -> String {

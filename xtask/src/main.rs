@@ -6,31 +6,37 @@
 //!
 //! bindgen is an optional dependency (feature `bindgen`) so `cargo clippy/test --workspace` do not
 //! build it; without the feature this program re-runs itself through cargo with the feature on.
+//!
+//! `cargo run -p xtask -- gen-docs [--check]` renders the man pages and shell completions into
+//! `dist/` from `sgctl::cli::command()` (see `docs.rs`).
+
+mod docs;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo run -p xtask -- gen-sys [--check]";
+const USAGE: &str = "usage: cargo run -p xtask -- gen-sys|gen-docs [--check]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let check = match args
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        ["gen-sys"] => false,
-        ["gen-sys", "--check"] => true,
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (task, check) = match argv.as_slice() {
+        [t] => (*t, false),
+        [t, "--check"] => (*t, true),
+        _ => ("", false),
+    };
+    let result = match task {
+        "gen-sys" => gen_sys(check),
+        "gen-docs" => docs::gen_docs(&root(), check),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
         }
     };
-    match gen_sys(check) {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("xtask gen-sys: {e}");
+            eprintln!("xtask {task}: {e}");
             ExitCode::FAILURE
         }
     }

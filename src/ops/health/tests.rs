@@ -1,5 +1,5 @@
 //! Health tests with a table-driven fake drive. Page bytes are the real fixtures where they
-//! exist (scsi_debug 0x00/0x0D/0x2F, a real drive's 0x02) and constructed ones (protocols.md
+//! exist (scsi_debug 0x00/0x0D/0x2F, a real drive's 0x02) and constructed ones (docs/protocols.md
 //! §E.3 layouts) for 0x11/0x15.
 
 use super::*;

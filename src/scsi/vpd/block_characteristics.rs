@@ -2,7 +2,6 @@
 //! factor, WABEREQ/WACEREQ (what reads return after a block/crypto erase sanitize).
 //! Offsets: protocols.md §E.4; bit positions checked against sg3_utils `sg_vpd` 1.46.
 
-use super::page;
 use crate::bytes::ParseResult;
 use serde::Serialize;
 
@@ -48,7 +47,12 @@ pub fn form_factor_name(v: u8) -> &'static str {
 
 /// Parses page 0xB1.
 pub fn parse(buf: &[u8]) -> ParseResult<BlockDeviceCharacteristics> {
-    let (_, b) = page(buf, 0xb1, "Block device characteristics VPD page")?;
+    super::strict("Block device characteristics VPD page", |p| decode(buf, p))
+}
+
+/// Decodes page 0xb1 as far as the bytes go; inconsistencies go to `problems`.
+pub fn decode(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<BlockDeviceCharacteristics> {
+    let (_, b) = super::body(buf, 0xb1, "Block device characteristics VPD page", problems)?;
     b.need(9)?;
     let (b7, b8) = (b.u8(7)?, b.u8(8)?);
     Ok(BlockDeviceCharacteristics {

@@ -2,7 +2,6 @@
 //! Offsets: protocols.md §E.4 (sg3_utils `decode_block_limits_vpd`). Fields past the page
 //! length (SBC-2 devices send 16 bytes) are `None`.
 
-use super::page;
 use crate::bytes::{Bytes, ParseResult};
 use serde::Serialize;
 
@@ -47,7 +46,12 @@ pub struct BlockLimits {
 
 /// Parses page 0xB0.
 pub fn parse(buf: &[u8]) -> ParseResult<BlockLimits> {
-    let (_, b) = page(buf, 0xb0, "Block limits VPD page")?;
+    super::strict("Block limits VPD page", |p| decode(buf, p))
+}
+
+/// Decodes page 0xb0 as far as the bytes go; inconsistencies go to `problems`.
+pub fn decode(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<BlockLimits> {
+    let (_, b) = super::body(buf, 0xb0, "Block limits VPD page", problems)?;
     b.need(16)?;
     let o32 = |b: &Bytes<'_>, o: usize| b.be32(o).ok();
     let uga = o32(&b, 32);

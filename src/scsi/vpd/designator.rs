@@ -24,7 +24,7 @@ pub enum Association {
 }
 
 impl Association {
-    fn from_bits(v: u8) -> Self {
+    pub(crate) fn from_bits(v: u8) -> Self {
         match v & 3 {
             0 => Association::LogicalUnit,
             1 => Association::TargetPort,
@@ -177,6 +177,13 @@ pub enum Designator {
         /// Hex.
         data: String,
     },
+    /// A designator whose length does not fit its type (kept in hex, listed as a problem).
+    Malformed {
+        /// Hex.
+        data: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// One designation descriptor.
@@ -204,26 +211,72 @@ fn bad(reason: String) -> ParseError {
     ParseError::new(WHAT, reason)
 }
 
-/// Parses a list of designation descriptors filling `b` exactly.
+/// Parses a list of designation descriptors filling `b` exactly; any inconsistency is an
+/// error (see [`decode_list`] for the best-effort form).
 pub fn parse_list(b: &Bytes<'_>) -> ParseResult<Vec<Designation>> {
+    let mut problems = Vec::new();
+    let v = decode_list(b, &mut problems);
+    match problems.into_iter().next() {
+        Some(p) => Err(bad(p)),
+        None => Ok(v),
+    }
+}
+
+/// Decodes a list of designation descriptors as far as the bytes go, as sg_vpd does: a
+/// descriptor whose length overruns the list ends the list (everything before it is kept); a
+/// descriptor whose length does not fit its type is kept as [`Designator::Malformed`]. Each
+/// inconsistency is added to `problems`.
+pub fn decode_list(b: &Bytes<'_>, problems: &mut Vec<String>) -> Vec<Designation> {
     let mut out = Vec::new();
     let mut off = 0;
     while off < b.len() {
-        let hdr = b.sub(off, 4).map_err(|_| {
-            bad(format!(
-                "descriptor header at offset {off} overruns the list"
-            ))
-        })?;
-        let len = usize::from(hdr.u8(3)?);
-        let d = b.sub(off + 4, len).map_err(|_| {
-            bad(format!(
-                "designator length {len} at offset {off} overruns the list"
-            ))
-        })?;
-        out.push(parse_one(hdr.u8(0)?, hdr.u8(1)?, d)?);
+        let Ok(hdr) = b.sub(off, 4) else {
+            problems.push(format!(
+                "descriptor header at offset {off} overruns the list ({} bytes left)",
+                b.len() - off
+            ));
+            break;
+        };
+        let (b0, b1, len) = (
+            hdr.as_slice()[0],
+            hdr.as_slice()[1],
+            usize::from(hdr.as_slice()[3]),
+        );
+        let Ok(d) = b.sub(off + 4, len) else {
+            problems.push(format!(
+                "designator length {len} at offset {off} overruns the list ({} bytes left)",
+                b.len() - off - 4
+            ));
+            break;
+        };
+        match parse_one(b0, b1, d) {
+            Ok(x) => out.push(x),
+            Err(e) => {
+                problems.push(format!("descriptor at offset {off}: {}", e.reason));
+                out.push(malformed(b0, b1, d, e.reason));
+            }
+        }
         off += 4 + len;
     }
-    Ok(out)
+    out
+}
+
+/// A designation kept in hex with `reason` (its type and association still decoded).
+pub fn malformed(b0: u8, b1: u8, d: Bytes<'_>, reason: String) -> Designation {
+    let association = Association::from_bits(b1 >> 4);
+    let piv = b1 & 0x80 != 0;
+    Designation {
+        code_set: b0 & 0x0f,
+        piv,
+        protocol_identifier: (piv && association != Association::LogicalUnit).then_some(b0 >> 4),
+        association,
+        designator_type: b1 & 0x0f,
+        designator_length: d.len() as u8,
+        designator: Designator::Malformed {
+            data: hex(d.as_slice()),
+            reason,
+        },
+    }
 }
 
 fn parse_one(b0: u8, b1: u8, d: Bytes<'_>) -> ParseResult<Designation> {

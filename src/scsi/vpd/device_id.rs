@@ -3,8 +3,7 @@
 //! through both ports but a different target-port NAA (the port's SAS address) and relative
 //! target port (protocols.md §E.4; Fujitsu MBA3073RC manual p. 147).
 
-use super::designator::{parse_list, Association, Designation, Designator};
-use super::page;
+use super::designator::{decode_list, Association, Designation, Designator};
 use crate::bytes::ParseResult;
 use serde::Serialize;
 
@@ -63,9 +62,14 @@ impl DeviceIdentification {
 
 /// Parses page 0x83. Every descriptor must fit the page exactly.
 pub fn parse(buf: &[u8]) -> ParseResult<DeviceIdentification> {
-    let (_, b) = page(buf, 0x83, "Device identification VPD page")?;
-    let list = b.sub(4, b.len() - 4)?;
+    super::strict("Device identification VPD page", |p| decode(buf, p))
+}
+
+/// Decodes page 0x83 as far as the bytes go; inconsistencies go to `problems`.
+pub fn decode(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<DeviceIdentification> {
+    let (_, b) = super::body(buf, 0x83, "Device identification VPD page", problems)?;
+    let list = b.sub(4, b.len().saturating_sub(4))?;
     Ok(DeviceIdentification {
-        designators: parse_list(&list)?,
+        designators: decode_list(&list, problems),
     })
 }

@@ -2,7 +2,6 @@
 //! task attributes, extended self-test time, sense length (protocols.md §E.4; bit positions
 //! checked against sg3_utils `sg_vpd` 1.46 output).
 
-use super::page;
 use crate::bytes::ParseResult;
 use serde::Serialize;
 
@@ -75,8 +74,18 @@ pub fn spt_types(spt: u8) -> Option<&'static [u8]> {
 /// Parses page 0x86. Bytes beyond the page length read as zero (older devices send shorter
 /// pages: SPC-3 defined 60 bytes but used only the first 12).
 pub fn parse(buf: &[u8]) -> ParseResult<ExtendedInquiry> {
-    let (_, b) = page(buf, 0x86, "Extended INQUIRY data VPD page")?;
-    b.need(8)?;
+    super::strict("Extended INQUIRY data VPD page", |p| decode(buf, p))
+}
+
+/// Decodes page 0x86 as far as the bytes go; inconsistencies go to `problems`.
+pub fn decode(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<ExtendedInquiry> {
+    let (_, b) = super::body(buf, 0x86, "Extended INQUIRY data VPD page", problems)?;
+    if b.len() < 8 {
+        problems.push(format!(
+            "{} bytes, the first flags are in byte 4-7: missing bytes read as 0",
+            b.len()
+        ));
+    }
     let u = |o: usize| b.u8(o).unwrap_or(0);
     let w = |o: usize| b.be16(o).unwrap_or(0);
     let bit = |o: usize, n: u8| u(o) >> n & 1 != 0;

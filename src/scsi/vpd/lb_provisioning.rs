@@ -1,9 +1,8 @@
 //! SBC-4 6.6.6 Logical Block Provisioning VPD page (0xB2): UNMAP/WRITE SAME unmap support,
 //! LBPRZ, provisioning type (protocols.md §E.4).
 
-use super::designator::{parse_list, Designation};
-use super::page;
-use crate::bytes::{ParseError, ParseResult};
+use super::designator::{decode_list, malformed, Designation};
+use crate::bytes::{Bytes, ParseResult};
 use serde::Serialize;
 
 /// Decoded page 0xB2.
@@ -28,7 +27,7 @@ pub struct LogicalBlockProvisioning {
     /// Byte 6 bits 2-0 (0 full/unknown, 1 resource provisioned, 2 thin provisioned).
     pub provisioning_type: u8,
     /// Byte 7.
-    pub threshold_percentage: u8,
+    pub threshold_percentage: Option<u8>,
     /// The provisioning group descriptor (a designation descriptor) when DP is set.
     pub provisioning_group: Option<Designation>,
 }
@@ -45,20 +44,35 @@ pub fn provisioning_type_name(t: u8) -> &'static str {
 
 /// Parses page 0xB2.
 pub fn parse(buf: &[u8]) -> ParseResult<LogicalBlockProvisioning> {
+    super::strict("Logical block provisioning VPD page", |p| decode(buf, p))
+}
+
+/// Decodes page 0xb2 as far as the bytes go; inconsistencies go to `problems`.
+pub fn decode(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<LogicalBlockProvisioning> {
     const WHAT: &str = "Logical block provisioning VPD page";
-    let (_, b) = page(buf, 0xb2, WHAT)?;
-    b.need(8)?;
+    let (_, b) = super::body(buf, 0xb2, WHAT, problems)?;
+    b.need(7)?;
     let f = b.u8(5)?;
     let dp = f & 1 != 0;
     let provisioning_group = if dp {
-        let list = b.sub(8, b.len() - 8)?;
-        let mut v = parse_list(&list)?;
-        if v.len() != 1 {
-            return Err(ParseError::new(
-                WHAT,
-                format!("DP set but {} provisioning group descriptors", v.len()),
+        let list = Bytes::new(b.rest(8), WHAT);
+        let mut v = decode_list(&list, problems);
+        if let (true, [b0, b1, _, _, rest @ ..]) = (v.is_empty(), list.as_slice()) {
+            // Cut inside the descriptor: keep its header (type, association) and bytes.
+            v.push(malformed(
+                *b0,
+                *b1,
+                Bytes::new(rest, WHAT),
+                "cut short".to_string(),
             ));
         }
+        if v.len() != 1 {
+            problems.push(format!(
+                "DP set but {} provisioning group descriptors",
+                v.len()
+            ));
+        }
+        v.truncate(1);
         v.pop()
     } else {
         None
@@ -73,7 +87,7 @@ pub fn parse(buf: &[u8]) -> ParseResult<LogicalBlockProvisioning> {
         dp,
         minimum_percentage: b.u8(6)? >> 3,
         provisioning_type: b.u8(6)? & 7,
-        threshold_percentage: b.u8(7)?,
+        threshold_percentage: b.u8(7).ok(),
         provisioning_group,
     })
 }

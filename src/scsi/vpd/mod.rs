@@ -3,20 +3,35 @@
 //! in the data itself.
 //!
 //! Header (SPC-6 7.7.1): byte 0 peripheral qualifier/device type, byte 1 page code, bytes 2–3
-//! PAGE LENGTH (n−3). Policy for untrusted lengths: a page shorter than its PAGE LENGTH is an
-//! error (the caller re-fetches with the real length, as sg3_utils does); bytes after it are
-//! ignored.
+//! PAGE LENGTH (n−3). Bytes after PAGE LENGTH are ignored.
+//!
+//! Two policies for untrusted lengths (issue 15): [`decode_best`] decodes as far as the bytes
+//! go, as sg_vpd does — a page shorter than its PAGE LENGTH is decoded from the bytes present,
+//! a descriptor that overruns ends its list, a designator of the wrong length is kept in hex —
+//! and lists every inconsistency in [`Decoded::problems`]; a page too short for its mandatory
+//! fields is shown in hex with the reason. [`decode`] and each page's `parse` are the strict
+//! form for callers that need exact data (identification, the gate): any problem is an error.
 
 pub mod ata_info;
 pub mod block_characteristics;
 pub mod block_limits;
+pub mod block_limits_ext;
 pub mod designator;
 pub mod device_id;
 pub mod extended_inquiry;
 pub mod lb_provisioning;
+pub mod mode_page_policy;
+pub mod network_addresses;
+pub mod positioning_ranges;
+pub mod power_condition;
+pub mod power_consumption;
+pub mod referrals;
 pub mod scsi_ports;
 pub mod serial;
+pub mod software_interface;
 pub mod supported;
+pub mod third_party_copy;
+pub mod zoned;
 
 use crate::bytes::{hex, Bytes, ParseError, ParseResult};
 use serde::Serialize;
@@ -113,11 +128,27 @@ pub struct VpdHeader {
 }
 
 /// Checks the header of a page expected to be `code` and returns it with a view of exactly
-/// `4 + PAGE LENGTH` bytes.
+/// `4 + PAGE LENGTH` bytes (strict: a truncated page is an error).
 pub fn page<'a>(
     buf: &'a [u8],
     code: u8,
     what: &'static str,
+) -> ParseResult<(VpdHeader, Bytes<'a>)> {
+    let mut problems = Vec::new();
+    let r = body(buf, code, what, &mut problems)?;
+    match problems.into_iter().next() {
+        Some(p) => Err(ParseError::new(what, p)),
+        None => Ok(r),
+    }
+}
+
+/// Best-effort [`page`]: a page shorter than its PAGE LENGTH gives a view of the bytes present
+/// and a problem. Only a missing header or another page code is an error.
+pub fn body<'a>(
+    buf: &'a [u8],
+    code: u8,
+    what: &'static str,
+    problems: &mut Vec<String>,
 ) -> ParseResult<(VpdHeader, Bytes<'a>)> {
     let b = Bytes::new(buf, what);
     let h = header(buf, what)?;
@@ -127,18 +158,31 @@ pub fn page<'a>(
             format!("page code is 0x{:02x}, expected 0x{code:02x}", h.page_code),
         ));
     }
-    let body = b.sub(0, 4 + usize::from(h.page_length)).map_err(|_| {
-        ParseError::new(
-            what,
-            format!(
-                "truncated: page length {} needs {} bytes, have {}",
+    let want = 4 + usize::from(h.page_length);
+    match b.sub(0, want) {
+        Ok(v) => Ok((h, v)),
+        Err(_) => {
+            problems.push(format!(
+                "truncated: page length {} needs {want} bytes, have {}",
                 h.page_length,
-                4 + usize::from(h.page_length),
                 buf.len()
-            ),
-        )
-    })?;
-    Ok((h, body))
+            ));
+            Ok((h, b))
+        }
+    }
+}
+
+/// Runs a best-effort page decoder strictly: any problem is an error.
+pub fn strict<T>(
+    what: &'static str,
+    f: impl FnOnce(&mut Vec<String>) -> ParseResult<T>,
+) -> ParseResult<T> {
+    let mut problems = Vec::new();
+    let v = f(&mut problems)?;
+    match problems.into_iter().next() {
+        Some(p) => Err(ParseError::new(what, p)),
+        None => Ok(v),
+    }
 }
 
 /// Reads the 4-byte VPD header.
@@ -162,19 +206,39 @@ pub enum VpdPage {
     UnitSerialNumber(serial::UnitSerialNumber),
     /// 0x83
     DeviceIdentification(device_id::DeviceIdentification),
+    /// 0x84
+    SoftwareInterfaceIdentification(software_interface::SoftwareInterfaceIdentification),
+    /// 0x85
+    ManagementNetworkAddresses(network_addresses::ManagementNetworkAddresses),
     /// 0x86
     ExtendedInquiry(extended_inquiry::ExtendedInquiry),
+    /// 0x87
+    ModePagePolicy(mode_page_policy::ModePagePolicy),
     /// 0x88
     ScsiPorts(scsi_ports::ScsiPorts),
     /// 0x89
     AtaInformation(ata_info::AtaInformation),
+    /// 0x8A
+    PowerCondition(power_condition::PowerCondition),
+    /// 0x8D
+    PowerConsumption(power_consumption::PowerConsumption),
+    /// 0x8F
+    ThirdPartyCopy(third_party_copy::ThirdPartyCopy),
     /// 0xB0
     BlockLimits(block_limits::BlockLimits),
     /// 0xB1
     BlockDeviceCharacteristics(block_characteristics::BlockDeviceCharacteristics),
     /// 0xB2
     LogicalBlockProvisioning(lb_provisioning::LogicalBlockProvisioning),
-    /// Any other page: header and raw bytes.
+    /// 0xB3
+    Referrals(referrals::Referrals),
+    /// 0xB6
+    ZonedBlockDeviceCharacteristics(zoned::ZonedBlockDeviceCharacteristics),
+    /// 0xB7
+    BlockLimitsExtension(block_limits_ext::BlockLimitsExtension),
+    /// 0xB9
+    ConcurrentPositioningRanges(positioning_ranges::ConcurrentPositioningRanges),
+    /// Any other page (or one too short for its mandatory fields): its name and raw bytes.
     Other {
         /// Page code.
         page_code: u8,
@@ -185,28 +249,78 @@ pub enum VpdPage {
     },
 }
 
-/// Decodes a VPD page, choosing the parser from byte 1 of the data.
+/// A page decoded as far as its bytes go, with every inconsistency found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Decoded {
+    /// The decoded page (its JSON fields sit at the top level, next to `problems`).
+    #[serde(flatten)]
+    pub page: VpdPage,
+    /// Lengths that overran, truncation, malformed descriptors; empty for a clean page.
+    pub problems: Vec<String>,
+}
+
+/// Decodes a VPD page strictly, choosing the parser from byte 1 of the data: any problem
+/// [`decode_best`] would list is an error.
 pub fn decode(buf: &[u8]) -> ParseResult<VpdPage> {
+    let d = decode_best(buf)?;
+    match d.problems.into_iter().next() {
+        Some(p) => Err(ParseError::new("VPD page", p)),
+        None => Ok(d.page),
+    }
+}
+
+/// Decodes a VPD page as far as its bytes go (see the module notes). Errors only when there is
+/// no 4-byte header.
+pub fn decode_best(buf: &[u8]) -> ParseResult<Decoded> {
     let h = header(buf, "VPD page")?;
-    Ok(match h.page_code {
-        0x00 => VpdPage::SupportedPages(supported::parse(buf)?),
-        0x80 => VpdPage::UnitSerialNumber(serial::parse(buf)?),
-        0x83 => VpdPage::DeviceIdentification(device_id::parse(buf)?),
-        0x86 => VpdPage::ExtendedInquiry(extended_inquiry::parse(buf)?),
-        0x88 => VpdPage::ScsiPorts(scsi_ports::parse(buf)?),
-        0x89 => VpdPage::AtaInformation(ata_info::parse(buf)?),
-        0xb0 => VpdPage::BlockLimits(block_limits::parse(buf)?),
-        0xb1 => VpdPage::BlockDeviceCharacteristics(block_characteristics::parse(buf)?),
-        0xb2 => VpdPage::LogicalBlockProvisioning(lb_provisioning::parse(buf)?),
-        code => {
-            let (_, b) = page(buf, code, "VPD page")?;
-            VpdPage::Other {
-                page_code: code,
-                name: page_name(code),
-                data: hex(b.as_slice()),
-            }
+    let mut problems = Vec::new();
+    let p = &mut problems;
+    let r = match h.page_code {
+        0x00 => supported::decode(buf, p).map(VpdPage::SupportedPages),
+        0x80 => serial::decode(buf, p).map(VpdPage::UnitSerialNumber),
+        0x83 => device_id::decode(buf, p).map(VpdPage::DeviceIdentification),
+        0x84 => software_interface::decode(buf, p).map(VpdPage::SoftwareInterfaceIdentification),
+        0x85 => network_addresses::decode(buf, p).map(VpdPage::ManagementNetworkAddresses),
+        0x86 => extended_inquiry::decode(buf, p).map(VpdPage::ExtendedInquiry),
+        0x87 => mode_page_policy::decode(buf, p).map(VpdPage::ModePagePolicy),
+        0x88 => scsi_ports::decode(buf, p).map(VpdPage::ScsiPorts),
+        0x89 => ata_info::decode(buf, p).map(VpdPage::AtaInformation),
+        0x8a => power_condition::decode(buf, p).map(VpdPage::PowerCondition),
+        0x8d => power_consumption::decode(buf, p).map(VpdPage::PowerConsumption),
+        0x8f => third_party_copy::decode(buf, p).map(VpdPage::ThirdPartyCopy),
+        0xb0 => block_limits::decode(buf, p).map(VpdPage::BlockLimits),
+        0xb1 => block_characteristics::decode(buf, p).map(VpdPage::BlockDeviceCharacteristics),
+        0xb2 => lb_provisioning::decode(buf, p).map(VpdPage::LogicalBlockProvisioning),
+        0xb3 => referrals::decode(buf, p).map(VpdPage::Referrals),
+        0xb6 => zoned::decode(buf, p).map(VpdPage::ZonedBlockDeviceCharacteristics),
+        0xb7 => block_limits_ext::decode(buf, p).map(VpdPage::BlockLimitsExtension),
+        0xb9 => positioning_ranges::decode(buf, p).map(VpdPage::ConcurrentPositioningRanges),
+        code => Ok(other(buf, code, p)),
+    };
+    let page = match r {
+        Ok(page) => page,
+        Err(e) => {
+            // Too short for the mandatory fields: show what is there, say why.
+            problems.push(format!(
+                "too short for its mandatory fields ({}); shown in hex",
+                e.reason
+            ));
+            other(buf, h.page_code, &mut Vec::new())
         }
-    })
+    };
+    Ok(Decoded { page, problems })
+}
+
+/// A page shown in hex with its name (the bytes of its PAGE LENGTH, or all there are).
+fn other(buf: &[u8], code: u8, problems: &mut Vec<String>) -> VpdPage {
+    let data = body(buf, code, "VPD page", problems)
+        .map(|(_, b)| b.as_slice())
+        .unwrap_or(buf);
+    VpdPage::Other {
+        page_code: code,
+        name: page_name(code),
+        data: hex(data),
+    }
 }
 
 #[cfg(test)]

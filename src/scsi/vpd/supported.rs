@@ -1,6 +1,5 @@
 //! SPC-6 7.7.18 Supported VPD Pages (0x00): the page codes the device implements, ascending.
 
-use super::page;
 use crate::bytes::ParseResult;
 use serde::Serialize;
 
@@ -17,7 +16,12 @@ pub struct SupportedPages {
 
 /// Parses page 0x00.
 pub fn parse(buf: &[u8]) -> ParseResult<SupportedPages> {
-    let (h, b) = page(buf, 0x00, "Supported VPD pages")?;
+    super::strict("Supported VPD pages", |p| decode(buf, p))
+}
+
+/// Decodes page 0x00 as far as the bytes go; inconsistencies go to `problems`.
+pub fn decode(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<SupportedPages> {
+    let (h, b) = super::body(buf, 0x00, "Supported VPD pages", problems)?;
     let pages = b.rest(4).to_vec();
     Ok(SupportedPages {
         peripheral_device_type: h.peripheral_device_type,

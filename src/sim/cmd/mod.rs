@@ -3,6 +3,7 @@
 //! rejects any bit outside it), timeouts, processing flags and handler.
 
 pub mod alua;
+pub mod ata;
 pub mod capacity;
 pub mod diag;
 pub mod format;
@@ -42,6 +43,9 @@ pub struct CmdCtx<'a> {
     /// A SCSI status other than GOOD without sense (RESERVATION CONFLICT); 0 = as the result
     /// says.
     pub status: u8,
+    /// CHECK CONDITION to return after the data-in bytes were transferred (ATA PASS-THROUGH
+    /// with CK_COND=1: data and the ATA Status Return descriptor, SAT-4 12.2.2.5).
+    pub check_with_data: Option<SimSense>,
 }
 
 impl CmdCtx<'_> {
@@ -182,6 +186,16 @@ fn has_overwrite(p: &Profile) -> bool {
 fn has_block_erase(p: &Profile) -> bool {
     p.sanitize.block_erase
 }
+fn sata(p: &Profile) -> bool {
+    p.sata
+}
+/// ATA PASS-THROUGH: processed during a sanitize (the ATA side decides what it accepts).
+const ATA_PT: Flags = Flags {
+    ua: true,
+    not_ready: false,
+    medium: false,
+    keeps_pending: true,
+};
 fn has_crypto_erase(p: &Profile) -> bool {
     p.sanitize.crypto_erase
 }
@@ -552,6 +566,22 @@ pub static COMMANDS: &[CmdDef] = &[
         handler: pr::pr_out,
     },
     CmdDef {
+        opcode: 0x85,
+        sa: None,
+        name: "ATA PASS-THROUGH(16)",
+        len: 16,
+        usage: |_| {
+            let mut u = vec![0xFF; 16];
+            u[0] = 0x85;
+            u[15] = C;
+            u
+        },
+        supported: sata,
+        timeouts: ata::timeouts,
+        flags: ATA_PT,
+        handler: ata::ata_pass_through,
+    },
+    CmdDef {
         opcode: 0x88,
         sa: None,
         name: "READ(16)",
@@ -633,6 +663,23 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: quick,
         flags: EXEMPT,
         handler: misc::report_luns,
+    },
+    CmdDef {
+        opcode: 0xA1,
+        sa: None,
+        name: "ATA PASS-THROUGH(12)",
+        len: 12,
+        usage: |_| {
+            let mut u = vec![0xFF; 12];
+            u[0] = 0xA1;
+            u[10] = 0;
+            u[11] = C;
+            u
+        },
+        supported: sata,
+        timeouts: ata::timeouts,
+        flags: ATA_PT,
+        handler: ata::ata_pass_through,
     },
     CmdDef {
         opcode: 0xA2,

@@ -114,6 +114,7 @@ fn reject(r: Reject) -> SimSense {
     match r {
         Reject::Cdb(b) => SimSense::invalid_cdb(b, None),
         Reject::Param(b) => SimSense::invalid_param(b, None),
+        Reject::Sequence => SimSense::new(key::ILLEGAL_REQUEST, 0x2C, 0x00),
     }
 }
 
@@ -134,6 +135,9 @@ pub fn security_in(
             r.extend_from_slice(&list);
             Ok(r)
         }
+        // SPC-5 7.7.2: the certificate data is mandatory; with no certificate the device
+        // returns the 4-byte header (reserved, CERTIFICATE LENGTH = 0) (issue 18 D4).
+        (0x00, 0x0001) => Ok(vec![0u8; 4]),
         (0x00, _) => Err(SimSense::invalid_cdb(2, None)),
         (0x01, 0x0001) if state.kind.is_some() => Ok(level0_discovery(state)),
         (0x01 | 0x02, _) => match state.tper.as_mut() {
@@ -167,9 +171,9 @@ pub fn level0_discovery(state: &SedState) -> Vec<u8> {
     d[4] = 0x01 | 0x10;
     r.extend_from_slice(&d);
     // Locking (0x0002): supported b0, enabled b1 (Enterprise Locking SP always active),
-    // locked b2, media encryption b3.
+    // locked b2, media encryption b3, MBR shadowing not supported b6 (no MBR table; D8).
     let mut d = feature(0x0002, 0x0C);
-    d[4] = 0x01 | 0x02 | 0x08 | if state.any_locked() { 0x04 } else { 0 };
+    d[4] = 0x01 | 0x02 | 0x08 | 0x40 | if state.any_locked() { 0x04 } else { 0 };
     r.extend_from_slice(&d);
     // Geometry (0x0003, length 0x1C): align=0, LBS at 12-15, granularity 16-23, lowest 24-31.
     let mut d = feature(0x0003, 0x1C);
@@ -213,7 +217,7 @@ mod tests {
         );
         // TPer at 48, Locking at 64, Geometry at 80, Enterprise at 112
         assert_eq!(&l0[48..52], &[0, 1, 0x10, 0x0C]);
-        assert_eq!(l0[68], 0x0B);
+        assert_eq!(l0[68], 0x4B);
         assert_eq!(&l0[80..84], &[0, 3, 0x10, 0x1C]);
         assert_eq!(&l0[92..96], &512u32.to_be_bytes());
         assert_eq!(
@@ -233,7 +237,7 @@ mod tests {
         let s = SedState::new(Some(SedKind::Enterprise), "S3", true, 520);
         let e = s.check_access(0, 1, false).unwrap_err();
         assert_eq!((e.key, e.asc, e.ascq), (7, 0x74, 0x71));
-        assert_eq!(level0_discovery(&s)[68], 0x0F);
+        assert_eq!(level0_discovery(&s)[68], 0x4F);
     }
 
     #[test]

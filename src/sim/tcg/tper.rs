@@ -17,6 +17,13 @@
 //! * Band n Erase: new key generation for the band, unlocked, BandMaster n PIN = MSID.
 //! * Power cycle: bands with LockOnReset = [PowerCycle] relock (per their *LockEnabled),
 //!   sessions end, try counters reset.
+//! * Anybody may also Get the Admin SP's TPerInfo row and SP rows, and call Next on every
+//!   table of the session's SP (row UIDs are not secret) and `ThisSP.Random`.
+//! * Sessions: MaxSessions 2, one write session per SP (else SP_BUSY), SessionTimeout within
+//!   [MinSessionTimeout, MaxSessionTimeout] (else INVALID_PARAMETER), default
+//!   DefSessionTimeout; a session idle for its timeout is ended by the TPer.
+//! * One outstanding ComPacket per ComID: a second IF-SEND before the IF-RECV is refused
+//!   with ILLEGAL REQUEST 2C/00 (see [`Reject::Sequence`]).
 
 use crate::tcg::method::{self, Call};
 use crate::tcg::packet::{self, Received};
@@ -36,6 +43,18 @@ pub const MAX_RANGES: u16 = 15;
 pub const TRY_LIMIT: u32 = 5;
 /// Largest response the TPer sends in one IF-RECV (its MaxComPacketSize).
 pub const MAX_COMPACKET: usize = 2048;
+/// MaxSessions in Properties: at most this many sessions at once (then
+/// NO_SESSIONS_AVAILABLE); a second session to an SP with a write session open is SP_BUSY.
+pub const MAX_SESSIONS: usize = 2;
+/// DefSessionTimeout (ms): sessions that ask for no SessionTimeout expire after this long
+/// without a method (issue 18 D7).
+pub const DEF_SESSION_TIMEOUT_MS: u64 = 30_000;
+/// MinSessionTimeout (ms) reported in Properties; a smaller SessionTimeout is refused.
+pub const MIN_SESSION_TIMEOUT_MS: u64 = 1_000;
+/// MaxSessionTimeout (ms) reported in Properties; a larger SessionTimeout is refused.
+pub const MAX_SESSION_TIMEOUT_MS: u64 = 600_000;
+/// Largest `ThisSP.Random` Count (bytes) answered in one call.
+pub const MAX_RANDOM: u64 = 256;
 
 /// Why an IF-SEND / IF-RECV is rejected at the SCSI level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +63,11 @@ pub enum Reject {
     Cdb(u16),
     /// ILLEGAL REQUEST 26/00, field pointer at this parameter byte.
     Param(u16),
+    /// ILLEGAL REQUEST 2C/00 COMMAND SEQUENCE ERROR: an IF-SEND to a ComID whose previous
+    /// response the host has not yet retrieved (the SIIS "synchronous protocol violation"
+    /// of the Core spec's synchronous communication rules). The pending response is kept
+    /// and the new ComPacket is not processed.
+    Sequence,
 }
 
 /// One authority with its C_PIN row.
@@ -99,6 +123,12 @@ pub struct OpenSession {
     pub write: bool,
     /// Authorities authenticated in it.
     pub authenticated: Vec<u64>,
+    /// SessionTimeout in force (ms of inactivity).
+    #[serde(default)]
+    pub timeout_ms: u64,
+    /// Wall-clock deadline (ms since the epoch, [`Tper::now_ms`]); 0 = none.
+    #[serde(default)]
+    pub deadline_ms: u64,
 }
 
 /// Faults the tests inject.
@@ -136,6 +166,12 @@ pub struct Tper {
     pub faults: TperFaults,
     /// Source of new key generations.
     pub key_counter: u32,
+    /// Counter of the `ThisSP.Random` generator.
+    #[serde(default)]
+    pub random_counter: u64,
+    /// Added to the wall clock (tests move time forward to expire sessions).
+    #[serde(skip)]
+    pub clock_skew_ms: u64,
 }
 
 fn msid_for(serial: &str) -> Vec<u8> {
@@ -200,6 +236,8 @@ impl Tper {
             polls_left: 0,
             faults: TperFaults::default(),
             key_counter: 1,
+            random_counter: 0,
+            clock_skew_ms: 0,
         };
         if ex_array {
             let array_pin = format!("array-owned-{serial}").into_bytes();
@@ -297,6 +335,55 @@ impl Tper {
         self.authorities.iter_mut().find(|a| a.uid == u.as_u64())
     }
 
+    /// The TPer's clock: wall time in ms plus [`Tper::clock_skew_ms`].
+    pub fn now_ms(&self) -> u64 {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        t.saturating_add(self.clock_skew_ms)
+    }
+
+    /// Ends sessions whose SessionTimeout elapsed without a method (Core: the TPer aborts a
+    /// session that times out; its resources become available again).
+    pub fn expire_sessions(&mut self) {
+        let now = self.now_ms();
+        self.sessions
+            .retain(|s| s.deadline_ms == 0 || now < s.deadline_ms);
+    }
+
+    fn authority_ref(&self, u: Uid) -> Option<&Authority> {
+        self.authorities.iter().find(|a| a.uid == u.as_u64())
+    }
+
+    /// Does `obj` exist in SP `sp`? A TPer refuses methods on objects it does not have
+    /// (INVALID_PARAMETER here) instead of treating them as someone else's (issue 18 D1).
+    pub fn exists(&self, sp: Uid, obj: Uid) -> bool {
+        let in_sp = |a: &Authority| a.sp == sp.as_u64();
+        if obj == uid::THIS_SP {
+            return true;
+        }
+        if let Some(owner) = uid::authority_of_c_pin(obj) {
+            // C_PIN_MSID exists without an Authority row of ours (MSID is never used to
+            // authenticate here); the others exist with their authority.
+            return (obj == uid::C_PIN_MSID && sp == uid::ADMIN_SP)
+                || self.authority_ref(owner).is_some_and(in_sp);
+        }
+        if self.authority_ref(obj).is_some_and(in_sp) {
+            return true;
+        }
+        if sp == uid::ADMIN_SP {
+            return obj == uid::AUTH_ANYBODY
+                || obj == uid::AUTH_ADMINS
+                || obj == uid::AUTH_MAKERS
+                || obj == uid::TPER_INFO
+                || obj == uid::ADMIN_SP
+                || obj == uid::LOCKING_SP_ENTERPRISE;
+        }
+        obj == uid::AUTH_ANYBODY
+            || obj == uid::LOCKING_INFO_ENTERPRISE
+            || uid::band_number(obj).is_some_and(|n| usize::from(n) < self.bands.len())
+    }
+
     // ---- SECURITY PROTOCOL OUT / IN ----
 
     /// IF-SEND (protocol 0x01) and ComID management requests (0x02).
@@ -337,6 +424,13 @@ impl Tper {
                     // The ComPacket's ComID must equal the CDB's (protocols.md §F.14).
                     return Err(Reject::Param(4));
                 }
+                if self.outbox.get(&sps).is_some_and(|q| !q.is_empty()) {
+                    // Synchronous communication: one outstanding ComPacket per ComID. A second
+                    // IF-SEND (e.g. an SG_IO restarted after a signal) is refused, so the
+                    // host can never read a stale reply (issue 18).
+                    return Err(Reject::Sequence);
+                }
+                self.expire_sessions();
                 let (tsn, hsn, payload) = match packet::parse(data) {
                     Ok(Received::Data {
                         tsn, hsn, payload, ..
@@ -425,6 +519,11 @@ impl Tper {
             .sessions
             .iter()
             .position(|s| s.tsn == tsn && s.hsn == hsn)?;
+        let now = self.now_ms();
+        let sess = &mut self.sessions[idx];
+        if sess.timeout_ms > 0 {
+            sess.deadline_ms = now.saturating_add(sess.timeout_ms);
+        }
         if self.faults.session_timeout {
             self.faults.session_timeout = false;
             self.sessions.remove(idx);
@@ -458,11 +557,13 @@ impl Tper {
                     ("MaxPackets", 1),
                     ("MaxComPacketSize", MAX_COMPACKET as u64),
                     ("MaxResponseComPacketSize", MAX_COMPACKET as u64),
-                    ("MaxSessions", 1),
+                    ("MaxSessions", MAX_SESSIONS as u64),
                     ("MaxIndTokenSize", MAX_COMPACKET as u64 - 56),
                     ("MaxAuthentications", 2),
                     ("MaxTransactionLimit", 1),
-                    ("DefSessionTimeout", 0),
+                    ("DefSessionTimeout", DEF_SESSION_TIMEOUT_MS),
+                    ("MaxSessionTimeout", MAX_SESSION_TIMEOUT_MS),
+                    ("MinSessionTimeout", MIN_SESSION_TIMEOUT_MS),
                 ]
                 .iter()
                 .map(|(n, v)| named(n, Value::Uint(*v)))
@@ -504,17 +605,37 @@ impl Tper {
         if sp != uid::ADMIN_SP && sp != uid::LOCKING_SP_ENTERPRISE {
             return fail(MethodStatus::InvalidParameter);
         }
+        // Optional parameters (Enterprise names or Core numbers).
+        let opt = &c.args[3.min(c.args.len())..];
+        // SessionTimeout (Core optional parameter 5, ms): within [Min, Max]SessionTimeout or
+        // the StartSession fails with INVALID_PARAMETER; absent = DefSessionTimeout.
+        let timeout_ms = match method::named(opt, "SessionTimeout", Some(5)) {
+            None => DEF_SESSION_TIMEOUT_MS,
+            Some(v) => match v.as_uint() {
+                Some(t) if (MIN_SESSION_TIMEOUT_MS..=MAX_SESSION_TIMEOUT_MS).contains(&t) => t,
+                _ => return fail(MethodStatus::InvalidParameter),
+            },
+        };
         if self.faults.sp_busy > 0 {
             self.faults.sp_busy -= 1;
             return fail(MethodStatus::SpBusy);
         }
-        // MaxSessions = 1 in our Properties; a second session is refused as SP_BUSY, which is
-        // what drives answer while another tool holds a session (sedutil issue #36).
-        if !self.sessions.is_empty() {
+        self.expire_sessions();
+        // Core spec StartSession: an SP has at most one read-write session, and no read-write
+        // session while others are open to it → SP_BUSY (what drives answer while another
+        // tool holds the SP, sedutil issue #36); the TPer out of sessions (MaxSessions) →
+        // NO_SESSIONS_AVAILABLE.
+        let same_sp: Vec<&OpenSession> = self
+            .sessions
+            .iter()
+            .filter(|s| s.sp == sp.as_u64())
+            .collect();
+        if same_sp.iter().any(|s| s.write) || (write != 0 && !same_sp.is_empty()) {
             return fail(MethodStatus::SpBusy);
         }
-        // Optional Opal-style authentication inside StartSession (names or numbers).
-        let opt = &c.args[3.min(c.args.len())..];
+        if self.sessions.len() >= MAX_SESSIONS {
+            return fail(MethodStatus::NoSessionsAvailable);
+        }
         let challenge = method::named(opt, "HostChallenge", Some(0)).and_then(Value::as_bytes);
         let signer = method::named(opt, "HostSigningAuthority", Some(3))
             .and_then(Value::as_bytes)
@@ -535,6 +656,8 @@ impl Tper {
             sp: sp.as_u64(),
             write: write != 0,
             authenticated,
+            timeout_ms,
+            deadline_ms: self.now_ms().saturating_add(timeout_ms),
         });
         let mut e = Encoder::new();
         e.uint(u64::from(hsn)).uint(u64::from(tsn));
@@ -590,6 +713,48 @@ impl Tper {
                     Err(st) => err(st),
                 }
             }
+            (uid::THIS_SP, uid::method::RANDOM) => {
+                // Crypto Template Random(Count): Count bytes from the TPer's generator.
+                let count =
+                    c.args.first().and_then(Value::as_uint).or_else(|| {
+                        method::named(&c.args, "Count", Some(0)).and_then(Value::as_uint)
+                    });
+                match count {
+                    Some(n) if (1..=MAX_RANDOM).contains(&n) => {
+                        ok(vec![Value::Bytes(self.random_bytes(n as usize))])
+                    }
+                    _ => err(MethodStatus::InvalidParameter),
+                }
+            }
+            (table, uid::method::NEXT) => match self.rows_of(sp, table) {
+                // Base Template Next([Where], [Count]): the rows after Where (or from the
+                // first), at most Count of them, as a list of uidrefs.
+                Some(rows) => {
+                    let where_ = method::named(&c.args, "Where", Some(0))
+                        .or_else(|| c.args.first().filter(|v| v.as_bytes().is_some()))
+                        .and_then(Value::as_bytes);
+                    let count = method::named(&c.args, "Count", Some(1)).and_then(Value::as_uint);
+                    let from = match where_ {
+                        None => 0,
+                        Some(w) => match Uid::from_slice(w)
+                            .and_then(|w| rows.iter().position(|r| *r == w))
+                        {
+                            Some(i) => i + 1,
+                            None => return err(MethodStatus::InvalidParameter),
+                        },
+                    };
+                    let n = count.map_or(usize::MAX, |n| n as usize);
+                    let out: Vec<Value> = rows
+                        .iter()
+                        .skip(from)
+                        .take(n)
+                        .map(|r| Value::Bytes(r.0.to_vec()))
+                        .collect();
+                    ok(vec![Value::List(out)])
+                }
+                None => err(MethodStatus::InvalidParameter),
+            },
+            (obj, _) if !self.exists(sp, obj) => err(MethodStatus::InvalidParameter),
             (obj, uid::method::E_GET | uid::method::GET) => {
                 let enterprise = c.method == uid::method::E_GET;
                 match self.get(sp, obj) {
@@ -681,16 +846,126 @@ impl Tper {
         }
     }
 
+    /// The rows of `table` in `sp`, in UID order (for Next); None if `sp` has no such table.
+    fn rows_of(&self, sp: Uid, table: Uid) -> Option<Vec<Uid>> {
+        let auths_in = |me: &Self| -> Vec<Uid> {
+            me.authorities
+                .iter()
+                .filter(|a| a.sp == sp.as_u64())
+                .map(|a| Uid::from_u64(a.uid))
+                .collect()
+        };
+        let mut rows = match table {
+            t if t == uid::AUTHORITY_TABLE => {
+                let mut v = auths_in(self);
+                v.push(uid::AUTH_ANYBODY);
+                if sp == uid::ADMIN_SP {
+                    v.extend([uid::AUTH_ADMINS, uid::AUTH_MAKERS]);
+                }
+                v
+            }
+            t if t == uid::C_PIN_TABLE => {
+                let mut v: Vec<Uid> = auths_in(self)
+                    .into_iter()
+                    .filter_map(uid::c_pin_of)
+                    .collect();
+                if sp == uid::ADMIN_SP {
+                    v.push(uid::C_PIN_MSID);
+                }
+                v
+            }
+            t if t == uid::SP_TABLE && sp == uid::ADMIN_SP => {
+                vec![uid::ADMIN_SP, uid::LOCKING_SP_ENTERPRISE]
+            }
+            t if t == uid::TPER_INFO_TABLE && sp == uid::ADMIN_SP => vec![uid::TPER_INFO],
+            t if t == uid::LOCKING_TABLE && sp == uid::LOCKING_SP_ENTERPRISE => {
+                (0..self.bands.len()).map(|n| uid::band(n as u16)).collect()
+            }
+            _ => return None,
+        };
+        rows.sort();
+        rows.dedup();
+        Some(rows)
+    }
+
+    /// `ThisSP.Random`: SHA-256 in counter mode over a per-drive seed, the wall clock and a
+    /// persisted counter (a simulator's generator, not a certified DRBG).
+    fn random_bytes(&mut self, n: usize) -> Vec<u8> {
+        use sha2::{Digest, Sha256};
+        let mut out = Vec::with_capacity(n + 32);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        while out.len() < n {
+            self.random_counter = self.random_counter.wrapping_add(1);
+            let mut h = Sha256::new();
+            h.update(b"sgctl-sim-random");
+            h.update(&self.msid);
+            h.update(now.to_be_bytes());
+            h.update(self.random_counter.to_be_bytes());
+            out.extend_from_slice(&h.finalize());
+        }
+        out.truncate(n);
+        out
+    }
+
     /// Row columns visible to this session: (name, Opal number, value).
     fn get(&self, sp: Uid, obj: Uid) -> Option<Vec<(&'static str, u64, Value)>> {
+        let uidcol = |u: Uid| ("UID", 0, Value::Bytes(u.0.to_vec()));
         if obj == uid::C_PIN_MSID && sp == uid::ADMIN_SP {
             return Some(vec![("PIN", 3, Value::Bytes(self.msid.clone()))]);
+        }
+        // Admin SP TPerInfo row and SP table rows: readable by Anybody (issue 18 D5; the
+        // Enterprise SSC's Admin SP access control grants Get on them to Anybody, as the
+        // independent client expected). Columns per the Core spec's TPerInfo / SP tables.
+        if sp == uid::ADMIN_SP && obj == uid::TPER_INFO {
+            use sha2::{Digest, Sha256};
+            let gudid = Sha256::digest(&self.msid)[..12].to_vec();
+            return Some(vec![
+                uidcol(obj),
+                ("Bytes", 1, Value::Uint(0)),
+                ("GUDID", 2, Value::Bytes(gudid)),
+                ("Generation", 3, Value::Uint(1)),
+                ("FirmwareVersion", 4, Value::Uint(1)),
+                ("ProtocolVersion", 5, Value::Uint(1)),
+                ("SpaceForIssuance", 6, Value::Uint(0)),
+                (
+                    "SSC",
+                    7,
+                    Value::List(vec![Value::Bytes(b"Enterprise".to_vec())]),
+                ),
+            ]);
+        }
+        if sp == uid::ADMIN_SP && (obj == uid::ADMIN_SP || obj == uid::LOCKING_SP_ENTERPRISE) {
+            let name: &[u8] = if obj == uid::ADMIN_SP {
+                b"Admin"
+            } else {
+                b"Locking"
+            };
+            return Some(vec![
+                uidcol(obj),
+                ("Name", 1, Value::Bytes(name.to_vec())),
+                ("Bytes", 5, Value::Uint(0)),
+                // LifeCycleState 9 = Manufactured: Enterprise SPs are never issued.
+                ("LifeCycleState", 6, Value::Uint(9)),
+                ("Frozen", 7, Value::Uint(0)),
+            ]);
         }
         if sp != uid::LOCKING_SP_ENTERPRISE {
             return None;
         }
         if obj == uid::LOCKING_INFO_ENTERPRISE {
-            return Some(vec![("MaxRanges", 4, Value::Uint(u64::from(MAX_RANGES)))]);
+            // The whole LockingInfo row (issue 18 D6; columns of the Core LockingInfo table).
+            return Some(vec![
+                uidcol(obj),
+                ("Name", 1, Value::Bytes(vec![])),
+                ("Version", 2, Value::Uint(1)),
+                // EncryptSupport 1 = Media Encryption.
+                ("EncryptSupport", 3, Value::Uint(1)),
+                ("MaxRanges", 4, Value::Uint(u64::from(MAX_RANGES))),
+                ("MaxReEncryptions", 5, Value::Uint(0)),
+                ("KeysAvailableCfg", 6, Value::Uint(0)),
+            ]);
         }
         let n = uid::band_number(obj).filter(|n| *n <= MAX_RANGES)?;
         let b = &self.bands[usize::from(n)];
@@ -731,11 +1006,13 @@ impl Tper {
                 .find(|(k, _)| k == n)
                 .map(|(_, v)| v.as_uint())
         };
-        // C_PIN rows: only the authority itself may change its PIN.
-        if obj.0[3] == 0x0B {
-            let mut owner = obj.0;
-            owner[3] = 0x09;
-            let owner = Uid(owner);
+        // C_PIN rows: the owner comes from the explicit authority ↔ C_PIN table
+        // ([Ent] Admin SP / Locking SP C_PIN tables), and only that authority may change its
+        // PIN (issue 18 D1: C_PIN_SID `…0B 00 00 00 01` belongs to SID `…09 00 00 00 06`).
+        if obj.0[..4] == uid::C_PIN_TABLE.0[..4] {
+            let owner = uid::authority_of_c_pin(obj)
+                .filter(|o| self.authority_ref(*o).is_some_and(|a| a.sp == sp.as_u64()))
+                .ok_or(MethodStatus::InvalidParameter)?;
             if !is(owner) {
                 return Err(MethodStatus::NotAuthorized);
             }
@@ -747,7 +1024,6 @@ impl Tper {
                 .to_vec();
             let a = self
                 .authority(owner)
-                .filter(|a| a.sp == sp.as_u64())
                 .ok_or(MethodStatus::InvalidParameter)?;
             a.pin = pin;
             return Ok(());
@@ -772,16 +1048,18 @@ impl Tper {
         if !is(uid::auth_bandmaster(n)) {
             return Err(MethodStatus::NotAuthorized);
         }
-        let pair = |a: &str, b: &str| -> Result<Option<bool>, MethodStatus> {
-            match (get_uint(a), get_uint(b)) {
-                (None, None) => Ok(None),
-                (Some(Some(x)), Some(Some(y))) if (x != 0) == (y != 0) => Ok(Some(x != 0)),
-                // Read-only or write-only locking is not supported (Seagate; sedutil rejects).
-                _ => Err(MethodStatus::InvalidParameter),
+        // Every column is independent: a Set carries any subset of them (issue 18 D2).
+        let flag = |n: &str| -> Result<Option<bool>, MethodStatus> {
+            match get_uint(n) {
+                None => Ok(None),
+                Some(Some(v)) if v <= 1 => Ok(Some(v != 0)),
+                Some(_) => Err(MethodStatus::InvalidParameter),
             }
         };
-        let lock_enabled = pair("ReadLockEnabled", "WriteLockEnabled")?;
-        let locked = pair("ReadLocked", "WriteLocked")?;
+        let rle = flag("ReadLockEnabled")?;
+        let wle = flag("WriteLockEnabled")?;
+        let rl = flag("ReadLocked")?;
+        let wl = flag("WriteLocked")?;
         let start = get_uint("RangeStart");
         let len = get_uint("RangeLength");
         if n == 0 && (start.is_some() || len.is_some()) {
@@ -804,13 +1082,17 @@ impl Tper {
         if let Some(Some(l)) = len {
             b.range_length = l;
         }
-        if let Some(e) = lock_enabled {
-            b.read_lock_enabled = e;
-            b.write_lock_enabled = e;
+        if let Some(v) = rle {
+            b.read_lock_enabled = v;
         }
-        if let Some(l) = locked {
-            b.read_locked = l;
-            b.write_locked = l;
+        if let Some(v) = wle {
+            b.write_lock_enabled = v;
+        }
+        if let Some(v) = rl {
+            b.read_locked = v;
+        }
+        if let Some(v) = wl {
+            b.write_locked = v;
         }
         if let Some(l) = lor {
             b.lock_on_reset = l;

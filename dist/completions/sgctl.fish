@@ -1,0 +1,485 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_sgctl_global_optspecs
+    string join \n json v/verbose hex h/help V/version
+end
+
+function __fish_sgctl_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_sgctl_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_sgctl_using_subcommand
+    set -l cmd (__fish_sgctl_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c sgctl -n "__fish_sgctl_needs_command" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_needs_command" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_needs_command" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_needs_command" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_needs_command" -s V -l version -d 'Print version'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "inquiry" -d 'Standard INQUIRY data (vendor, product, revision, PROTECT, MultiP) and serial number'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "vpd" -d 'A VPD page (default: the list of supported pages)'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "readcap" -d 'READ CAPACITY (16), or (10): size, block lengths, protection, provisioning'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "opcodes" -d 'REPORT SUPPORTED OPERATION CODES: the commands the device implements'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "tur" -d 'TEST UNIT READY (exit 0 when ready, 4 with the sense data when not)'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "sense" -d 'REQUEST SENSE: current sense data (progress of a format or sanitize)'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "luns" -d 'REPORT LUNS with each LUN decoded'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "modes" -d 'MODE SENSE: header, block descriptors and decoded mode pages'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "decode" -d 'Decode a saved response (sg3_utils --inhex format) without the device'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "sim" -d 'Virtual drives: list profiles, show state, inject faults, benchmark the media model'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "scan" -d 'List SCSI drives grouped by logical unit with all their paths'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "paths" -d 'Show every path of the drive a device belongs to'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "logs" -d 'Read and decode log pages (LOG SENSE), like sg_logs'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "health" -d 'Health report per drive: endurance and projection, temperature, defects, errors, self-tests, failure prediction, SAS phys; rules and an exit bit mask'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "format" -d 'Format drives: block size, protection type, capacity (verified; destroys data)'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "sanitize" -d 'Sanitize drives: crypto/block erase or overwrite (verified, recorded; destroys data)'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "wait" -d 'Watch a running format or sanitize until it ends'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "bench" -d 'Benchmark a drive: `bench run` issues one workload (like a fio job) through io_uring, sg or the virtual drive and reports IOPS, latency percentiles, CPU per I/O'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "tcg" -d 'TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "audit" -d 'Audit log: verify the hash chain (changed, removed or reordered records)'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "certificate" -d 'Certificates: verify the Ed25519 signature; create a signing key'
+complete -c sgctl -n "__fish_sgctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand inquiry" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand inquiry" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand inquiry" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand inquiry" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand vpd" -s p -l page -d 'Page: number (0x83, 131, 83h), sg_vpd acronym (di), or `all`' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand vpd" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand vpd" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand vpd" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand vpd" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand readcap" -l 16 -d 'Only READ CAPACITY (16)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand readcap" -l 10 -d 'Only READ CAPACITY (10)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand readcap" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand readcap" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand readcap" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand readcap" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -l opcode -d 'Describe only this operation code (hex with 0x, or decimal)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -l sa -d 'With --opcode: this service action' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -s T -l timeouts -d 'Ask for command timeouts descriptors (RCTD)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tur" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tur" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tur" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tur" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sense" -l desc -d 'Ask for descriptor format sense data (DESC=1)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sense" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sense" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sense" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sense" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -l select -d 'SELECT REPORT: 0 all LUs, 1 well-known LUs only, 2 all including well-known' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -s p -l page -d 'Page code (number; default 0x3f = all pages)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l subpage -d 'Subpage code (default 0; 0xff with all pages)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l pc -d 'Page control' -r -f -a "current\t'Current values'
+changeable\t'Changeable values (mask)'
+default\t'Default values'
+saved\t'Saved values'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l six -d 'Use MODE SENSE(6) instead of (10)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l llbaa -d 'Accept long LBA block descriptors (MODE SENSE(10) LLBAA)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l dbd -d 'Disable block descriptors (DBD)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -s i -l inhex -d 'File with the response in ASCII hex (`-` = stdin)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -l as -d 'How to decode the bytes' -r -f -a "inquiry\t'Standard INQUIRY data'
+vpd\t'A VPD page (page code from byte 1)'
+readcap10\t'READ CAPACITY (10) data'
+readcap16\t'READ CAPACITY (16) data'
+sense\t'Sense data (fixed or descriptor; REQUEST SENSE data)'
+opcodes\t'REPORT SUPPORTED OPERATION CODES, all commands'
+opcode\t'REPORT SUPPORTED OPERATION CODES, one command'
+mode\t'MODE SENSE(10) data (add --six for MODE SENSE(6))'
+luns\t'REPORT LUNS data'
+logpage\t'A LOG SENSE page (page code from byte 0; decoded as `sgctl logs` does)'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -l six -d 'With `--as mode`: the data came from MODE SENSE(6) (4-byte header)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and not __fish_seen_subcommand_from list info fault bench serve help" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and not __fish_seen_subcommand_from list info fault bench serve help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and not __fish_seen_subcommand_from list info fault bench serve help" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and not __fish_seen_subcommand_from list info fault bench serve help" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and not __fish_seen_subcommand_from list info fault bench serve help" -f -a "list" -d 'List the drive profiles usable as `sim:PROFILE`'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and not __fish_seen_subcommand_from list info fault bench serve help" -f -a "info" -d 'Show a virtual drive\'s state (format, protection, clock, wear)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and not __fish_seen_subcommand_from list info fault bench serve help" -f -a "fault" -d 'Inject faults into a virtual drive (persisted when the address has `state=FILE`)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and not __fish_seen_subcommand_from list info fault bench serve help" -f -a "bench" -d 'Benchmark the media model of virtual drives (FOB vs steady state vs extra OP)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and not __fish_seen_subcommand_from list info fault bench serve help" -f -a "serve" -d 'Serve a virtual drive to this kernel as a real SCSI disk (TCMU + tcm_loop; root)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and not __fish_seen_subcommand_from list info fault bench serve help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from list" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from info" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from info" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from info" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l timeout -d 'The next N commands time out' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l busy -d 'The next N commands get BUSY status' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l disconnect -d 'The next N commands fail with DID_NO_CONNECT (path lost)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l medium-error -d 'Reads of LBA fail with MEDIUM ERROR 11/00 until it is rewritten (repeatable)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l heat -d 'Run this many degrees C hotter (negative: cooler) from now on' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l wear -d 'Wear the flash to PERCENT of its rated P/E cycles (endurance used)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l advance -d 'Move the drive\'s clock forward by SECS seconds (finishes long operations early)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l power-cycle -d 'Power cycle the drive now (UA 29/00; a format in progress is lost, a sanitize resumes)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l lu-reset -d 'Reset the logical unit now (UA 29/03)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l fail-format -d 'The next FORMAT UNIT fails (31/01, then 31/00)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l fail-sanitize -d 'The next SANITIZE fails (31/03)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l clear -d 'Remove pending faults first'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l op-extra -d 'Extra over-provisioning for the third measurement, in percent of user capacity' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l capacity-gib -d 'Simulated user capacity per drive in GiB (a scaled-down drive; the model\'s behaviour does not depend on it)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l qd -d 'Queue depth (outstanding commands)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l seed -d 'Random seed; results are deterministic for a seed' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l max-rounds -d 'Most steady-state rounds (¼ capacity each)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l tcmu -d 'The virtual drive to serve: `PROFILE[?key=val&...]` as in `sim:` addresses (for example `px02smf080?capacity_gib=1&state=/tmp/d.json`)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l ports -d 'Number of target ports (default: the profile\'s; 2 for a dual-port drive). Each port is its own backstore + tcm_loop target, so the kernel sees one LU on that many paths' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l name -d 'Name prefix for the LIO objects (default `sgctl<pid>`)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l ready-file -d 'Write `ready` to this file once the LUNs exist and their device nodes appeared' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l wait -d 'Seconds to wait for the kernel to create the device nodes before reporting ready' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the drive profiles usable as `sim:PROFILE`'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "info" -d 'Show a virtual drive\'s state (format, protection, clock, wear)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "fault" -d 'Inject faults into a virtual drive (persisted when the address has `state=FILE`)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "bench" -d 'Benchmark the media model of virtual drives (FOB vs steady state vs extra OP)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve a virtual drive to this kernel as a real SCSI disk (TCMU + tcm_loop; root)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l sysroot -d 'Read this directory instead of / (a captured tree with sys/, proc/ and optionally replay/<sgN>/*.bin; nothing is sent to devices then)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l timeout-ms -d 'Per-device timeout in milliseconds; a device that does not answer in time is reported with an error in its row and the scan goes on' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l no-io -d 'Do not send commands even on the live system: use the kernel\'s cached INQUIRY/VPD copies'
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l sysroot -d 'Read this directory instead of / (see `sgctl scan --sysroot`)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l timeout-ms -d 'Per-device timeout in milliseconds' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -s p -l page -d 'Page to read: P or P,SUB; numbers are decimal or 0x-prefixed hex (e.g. 0x0d,0x01)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l pc -d 'Page control: current (= cumulative), threshold, default (= default cumulative), default-threshold' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l param-pointer -d 'Parameter pointer: first parameter code to return' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l confirm -d 'With --reset: serial number or WWN naming the drive' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l audit-log -d 'With --reset: audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l inhex -d 'Decode LOG SENSE responses from a file (sg3_utils --inhex format: hex bytes, \'#\' comments; several pages back to back) instead of a device' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l reset -d 'Reset the log counters with LOG SELECT (PCR=1). Destructive; see below'
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l dry-run -d 'With --reset: print the LOG SELECT CDB, send nothing'
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l max -d 'Upper limit METRIC=N (repeatable)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l min -d 'Lower limit METRIC=N (repeatable)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l rules -d 'Rules file (TOML subset, see below)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l timeout -d 'Seconds to wait for all drives together; a drive still busy after that is reported as timed out (bit 2) and does not hold up the others' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l sysroot -d 'Root for sysfs lookups of --all (tests use a fake tree)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l all -d 'Every SCSI disk (/dev/sgN with peripheral type 0 in sysfs)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l prometheus -d 'Print node_exporter textfile-collector format instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l all-matching -d 'Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name contains all words of FILTER (each still needs its --confirm)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l block-size -d 'New logical block size in bytes (512, 520, 4096, ...). Optional only with --recover' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi -d 'Protection information type (0 = none)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi-interval-exponent -d 'Protection interval exponent (types 2 and 3): 2^E PI intervals per logical block' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l capacity -d 'Capacity: a number of logical blocks, or a percentage of the current capacity ("80%")' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html (a printable certificate of sanitization)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l fast -d 'Fast format (FFMT=1): unwritten blocks read back with unspecified data'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l recover -d 'Recover a drive reporting "medium format corrupted" (31/00) by formatting it again'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l all-matching -d 'Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name contains all words of FILTER (each still needs its --confirm)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l method -d '`auto`: strongest supported purge (crypto > block > overwrite)' -r -f -a "auto\t''"
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l pattern -d 'Overwrite pattern in hex (1..block size bytes)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l passes -d 'Overwrite passes (1..31)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l verify -d 'Hash N sampled blocks (first, last, random) before and read them after; the purge passes only if none survived. Only hashes are recorded' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html (a printable certificate of sanitization)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l support -d 'Only report which sanitize methods the drive supports'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l crypto -d 'CRYPTOGRAPHIC ERASE'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l block -d 'BLOCK ERASE'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l overwrite -d 'OVERWRITE with --pattern (default 4 zero bytes), --passes, --invert'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l exit-failure-mode -d 'EXIT FAILURE MODE: leave the failure state of a sanitize that ran with --ause'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l invert -d 'Invert the pattern between passes'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l ause -d 'AUSE: allow EXIT FAILURE MODE if this sanitize fails'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l znr -d 'ZNR: zoned drives keep their write pointers'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l poll-interval -d 'Seconds between polls' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l progress-json -d 'Progress as JSON Lines events on stderr'
+complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l rw -d 'Access pattern: read, write, randread, randwrite, randrw' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l mix -d 'Read percent for randrw (fio rwmixread)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bs -d 'Block size (4096, 4k, 520, 8320...)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bssplit -d 'Weighted block sizes, fio style: 4k/67:8k/10:16k/23' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l qd -d 'Outstanding I/Os per job' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l jobs -d 'Job threads (total outstanding = jobs × qd)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l runtime -d 'Measure for this long (10, 10s, 500ms, 2m, 1h) [default: 10s]' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bytes -d 'Transfer this many bytes in total instead (1g, 512m...)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l ramp -d 'Warm-up before measuring (not counted)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l range -d 'ActiveRange: percent of capacity (50%) or OFFSET:LEN in bytes (1g:10g) [default: all]' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l distribution -d 'Offset distribution: uniform, zoned:50/5:30/15:20/80 (IO%/RANGE%...), zipf:THETA' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l align -d 'Offset alignment [default: the smallest block size]' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l log-interval -d 'Time-series interval' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l engine -d 'Engine: auto, uring, sg, sim' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l pattern -d 'Write data: random (incompressible, unique per write), zeros, or hex:DEADBEEF' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l seed -d 'Random seed for offsets and data' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l confirm -d 'Serial or WWN naming the drive (writing workloads; a file\'s path, a block device\'s kernel name). Without it sgctl asks on a terminal' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l verify -d 'Every written block carries its LBA, a sequence number and a checksum; reads check them (exit 5 on a bad block)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l iopoll -d 'io_uring: poll for completions (needs driver poll queues; refused when absent)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l sqpoll -d 'io_uring: a kernel thread polls the submission queue'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l continue-on-error -d 'Count I/O errors and keep going instead of stopping at the first'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l progress-json -d 'Progress as JSON Lines on stderr (one object per interval)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -f -a "discover" -d 'Security protocols and Level 0 discovery (every feature descriptor)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -f -a "status" -d 'SSC, locking state, MSID-still-default check and (Enterprise) bands'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -f -a "bands" -d 'List Enterprise bands (Locking table rows)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -f -a "configure-band" -d 'Configure an Enterprise band\'s range and locking (as BandMaster N)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -f -a "lock" -d 'Lock a band (read and write; as BandMaster N)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -f -a "unlock" -d 'Unlock a band (as BandMaster N)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -f -a "take-ownership" -d 'Set SID, EraseMaster and every BandMaster PIN from the MSID to a new PIN'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -f -a "erase" -d 'Cryptographic erase of bands (Enterprise `Erase`, as EraseMaster). DESTROYS DATA'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -f -a "revert" -d 'PSID revert to factory state (crypto erase of the whole drive). DESTROYS DATA'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from discover" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from discover" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from discover" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from discover" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -l check-ownership -d 'Also try the MSID as the SID\'s PIN to tell factory from owned credentials. A failed try counts against SID\'s TryLimit (5 on many drives, reset by a power cycle)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l band -d 'Band number (0 = global range)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l start -d 'First LBA (not for band 0)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l length -d 'Length in blocks (not for band 0)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l lock-enabled -d 'Enable read and write locking'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l lock-on-reset -d 'Relock at power cycle'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l band -d 'Band number' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l band -d 'Band number' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-file -d 'Read the new PIN from this file' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-env -d 'Read the new PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-prompt -d 'Prompt for the new PIN (twice, no echo)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l band -d 'Band(s) to erase' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html (a printable certificate of sanitization)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l all -d 'Erase every band (0..=MaxRanges): the whole drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-file -d 'Read the PSID from this file' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-env -d 'Read the PSID from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html (a printable certificate of sanitization)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-prompt -d 'Prompt for the PSID (no echo)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "discover" -d 'Security protocols and Level 0 discovery (every feature descriptor)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "status" -d 'SSC, locking state, MSID-still-default check and (Enterprise) bands'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "bands" -d 'List Enterprise bands (Locking table rows)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "configure-band" -d 'Configure an Enterprise band\'s range and locking (as BandMaster N)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "lock" -d 'Lock a band (read and write; as BandMaster N)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "unlock" -d 'Unlock a band (as BandMaster N)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "take-ownership" -d 'Set SID, EraseMaster and every BandMaster PIN from the MSID to a new PIN'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "erase" -d 'Cryptographic erase of bands (Enterprise `Erase`, as EraseMaster). DESTROYS DATA'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "revert" -d 'PSID revert to factory state (crypto erase of the whole drive). DESTROYS DATA'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and not __fish_seen_subcommand_from verify help" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and not __fish_seen_subcommand_from verify help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and not __fish_seen_subcommand_from verify help" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and not __fish_seen_subcommand_from verify help" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and not __fish_seen_subcommand_from verify help" -f -a "verify" -d 'Check that no record of an audit log was changed, removed, inserted or reordered'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and not __fish_seen_subcommand_from verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from verify" -l head -d 'A head printed by an earlier verify: it must still be in the log (detects records removed from the end)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from verify" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from verify" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check that no record of an audit log was changed, removed, inserted or reordered'
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -f -a "verify" -d 'Check a certificate written by `format|sanitize --certificate FILE` with a signing key'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -f -a "keygen" -d 'Create a signing key pair: FILE (private, PKCS#8 PEM, mode 0600) and FILE.pub'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from verify" -l pubkey -d 'The signer\'s public key (SPKI PEM, e.g. KEY.pub from `keygen`) that must have signed' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from verify" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from verify" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from keygen" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from keygen" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from keygen" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from keygen" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check a certificate written by `format|sanitize --certificate FILE` with a signing key'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from help" -f -a "keygen" -d 'Create a signing key pair: FILE (private, PKCS#8 PEM, mode 0600) and FILE.pub'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "inquiry" -d 'Standard INQUIRY data (vendor, product, revision, PROTECT, MultiP) and serial number'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "vpd" -d 'A VPD page (default: the list of supported pages)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "readcap" -d 'READ CAPACITY (16), or (10): size, block lengths, protection, provisioning'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "opcodes" -d 'REPORT SUPPORTED OPERATION CODES: the commands the device implements'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "tur" -d 'TEST UNIT READY (exit 0 when ready, 4 with the sense data when not)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "sense" -d 'REQUEST SENSE: current sense data (progress of a format or sanitize)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "luns" -d 'REPORT LUNS with each LUN decoded'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "modes" -d 'MODE SENSE: header, block descriptors and decoded mode pages'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "decode" -d 'Decode a saved response (sg3_utils --inhex format) without the device'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "sim" -d 'Virtual drives: list profiles, show state, inject faults, benchmark the media model'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "scan" -d 'List SCSI drives grouped by logical unit with all their paths'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "paths" -d 'Show every path of the drive a device belongs to'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "logs" -d 'Read and decode log pages (LOG SENSE), like sg_logs'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "health" -d 'Health report per drive: endurance and projection, temperature, defects, errors, self-tests, failure prediction, SAS phys; rules and an exit bit mask'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "format" -d 'Format drives: block size, protection type, capacity (verified; destroys data)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "sanitize" -d 'Sanitize drives: crypto/block erase or overwrite (verified, recorded; destroys data)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "wait" -d 'Watch a running format or sanitize until it ends'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "bench" -d 'Benchmark a drive: `bench run` issues one workload (like a fio job) through io_uring, sg or the virtual drive and reports IOPS, latency percentiles, CPU per I/O'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "tcg" -d 'TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "audit" -d 'Audit log: verify the hash chain (changed, removed or reordered records)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "certificate" -d 'Certificates: verify the Ed25519 signature; create a signing key'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and not __fish_seen_subcommand_from inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from sim" -f -a "list" -d 'List the drive profiles usable as `sim:PROFILE`'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from sim" -f -a "info" -d 'Show a virtual drive\'s state (format, protection, clock, wear)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from sim" -f -a "fault" -d 'Inject faults into a virtual drive (persisted when the address has `state=FILE`)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from sim" -f -a "bench" -d 'Benchmark the media model of virtual drives (FOB vs steady state vs extra OP)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from sim" -f -a "serve" -d 'Serve a virtual drive to this kernel as a real SCSI disk (TCMU + tcm_loop; root)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "discover" -d 'Security protocols and Level 0 discovery (every feature descriptor)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "status" -d 'SSC, locking state, MSID-still-default check and (Enterprise) bands'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "bands" -d 'List Enterprise bands (Locking table rows)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "configure-band" -d 'Configure an Enterprise band\'s range and locking (as BandMaster N)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "lock" -d 'Lock a band (read and write; as BandMaster N)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "unlock" -d 'Unlock a band (as BandMaster N)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "take-ownership" -d 'Set SID, EraseMaster and every BandMaster PIN from the MSID to a new PIN'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "erase" -d 'Cryptographic erase of bands (Enterprise `Erase`, as EraseMaster). DESTROYS DATA'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "revert" -d 'PSID revert to factory state (crypto erase of the whole drive). DESTROYS DATA'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "verify" -d 'Check that no record of an audit log was changed, removed, inserted or reordered'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from certificate" -f -a "verify" -d 'Check a certificate written by `format|sanitize --certificate FILE` with a signing key'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from certificate" -f -a "keygen" -d 'Create a signing key pair: FILE (private, PKCS#8 PEM, mode 0600) and FILE.pub'

@@ -1,0 +1,76 @@
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use sgctl::tcmu::ring::{RingMem, RingServer, MB_CMD_HEAD, MB_CMD_TAIL, MB_VERSION};
+use sgctl::transport::Transport;
+
+/// A TCMU mapping in memory, filled from the fuzz input: what a misbehaving (or compromised)
+/// kernel module could leave in the shared ring.
+struct FakeRing(Vec<u8>);
+
+impl FakeRing {
+    fn u32_at(&self, off: usize) -> u32 {
+        u32::from_ne_bytes(self.0[off..off + 4].try_into().unwrap())
+    }
+}
+
+impl RingMem for FakeRing {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn read(&self, off: usize, buf: &mut [u8]) -> bool {
+        match off.checked_add(buf.len()) {
+            Some(end) if end <= self.0.len() => {
+                buf.copy_from_slice(&self.0[off..end]);
+                true
+            }
+            _ => false,
+        }
+    }
+    fn write(&mut self, off: usize, buf: &[u8]) -> bool {
+        match off.checked_add(buf.len()) {
+            Some(end) if end <= self.0.len() => {
+                self.0[off..end].copy_from_slice(buf);
+                true
+            }
+            _ => false,
+        }
+    }
+    fn load_head(&self) -> u32 {
+        self.u32_at(MB_CMD_HEAD)
+    }
+    fn load_tail(&self) -> u32 {
+        self.u32_at(MB_CMD_TAIL)
+    }
+    fn store_tail(&mut self, v: u32) {
+        self.0[MB_CMD_TAIL..MB_CMD_TAIL + 4].copy_from_slice(&v.to_ne_bytes());
+    }
+}
+
+// TCMU command-ring entries on a fake ring: mailbox, head/tail, entry lengths, iovecs, CDB
+// offsets, TMR entries. Byte 0 of the input chooses whether the mailbox is kept valid (version
+// 2, ring at 128, 1 KiB) so most inputs reach the entry decoder.
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, rest)) = data.split_first() else { return };
+    let mut v = rest.to_vec();
+    v.resize(v.len().max(128 + 1024 + 8192), 0);
+    if mode & 1 == 0 {
+        v[MB_VERSION..MB_VERSION + 2].copy_from_slice(&2u16.to_ne_bytes());
+        v[4..8].copy_from_slice(&128u32.to_ne_bytes());
+        v[8..12].copy_from_slice(&1024u32.to_ne_bytes());
+        let head = u32::from_ne_bytes(v[MB_CMD_HEAD..MB_CMD_HEAD + 4].try_into().unwrap());
+        let tail = u32::from_ne_bytes(v[MB_CMD_TAIL..MB_CMD_TAIL + 4].try_into().unwrap());
+        if mode & 2 == 0 {
+            v[MB_CMD_HEAD..MB_CMD_HEAD + 4].copy_from_slice(&((head % 1024) & !7).to_ne_bytes());
+            v[MB_CMD_TAIL..MB_CMD_TAIL + 4].copy_from_slice(&((tail % 1024) & !7).to_ne_bytes());
+        }
+    }
+    let mut mem = FakeRing(v);
+    let dev = sgctl::sim::open("px02smf080?clock=virtual&capacity_blocks=4096").unwrap();
+    let mut server = RingServer::new(dev);
+    for _ in 0..2 {
+        if server.process(&mut mem).is_err() {
+            break;
+        }
+    }
+    let _ = server.transport.address();
+});

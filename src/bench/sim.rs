@@ -1,0 +1,222 @@
+//! The `sim` engine: a `sim:` virtual drive on its virtual clock. Every I/O is a real
+//! READ(16)/WRITE(16) CDB through the drive's SCSI target (range checks, PI formats, faults,
+//! sense data, the stored bytes `--verify` reads back); the closed loop at queue depth N is
+//! an event queue on the drive's clock, so commands overlap in the media model exactly as
+//! the drive's queues allow and an hour of drive time takes as long as the model needs to
+//! compute it. Scheduling and statistics are the shared [`JobCore`].
+
+use super::data::VerifyMap;
+use super::engine::{
+    assemble, require_writable, BenchError, Engine, InFlight, IoFailure, JobCore, JobOutcome,
+};
+use super::stats::{Interval, IntervalMerger, RunResult};
+use super::workload::Workload;
+use crate::scsi::read_write::{self, RwFlags};
+use crate::sim::SimDevice;
+use crate::transport::DataBuf;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Command timeout on the virtual clock.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A virtual drive opened for benchmarking.
+pub struct SimEngine {
+    dev: SimDevice,
+    address: String,
+    capacity: u64,
+    block_len: u32,
+    writable: bool,
+}
+
+impl SimEngine {
+    /// Opens `sim:PROFILE[?opts]` on a virtual clock (`clock=virtual` is added; a
+    /// `clock=real` address is refused: the engine's time is the drive's).
+    pub fn open(addr: &str, writable: bool) -> Result<SimEngine, BenchError> {
+        let spec = addr.strip_prefix("sim:").unwrap_or(addr);
+        let (_, query) = spec.split_once('?').unwrap_or((spec, ""));
+        if query.split('&').any(|kv| kv == "clock=real") {
+            return Err(BenchError::InvalidArgument(format!(
+                "{addr}: the sim engine runs on the drive's virtual clock; drop clock=real"
+            )));
+        }
+        let spec = if query.split('&').any(|kv| kv.starts_with("clock=")) {
+            spec.to_string()
+        } else if spec.contains('?') {
+            format!("{spec}&clock=virtual")
+        } else {
+            format!("{spec}?clock=virtual")
+        };
+        let mut dev = crate::sim::open(&spec).map_err(BenchError::Open)?;
+        let cap = crate::ops::query::read_capacity16(&mut dev).map_err(BenchError::Open)?;
+        let capacity = (cap.last_lba + 1).saturating_mul(u64::from(cap.block_len));
+        Ok(SimEngine {
+            dev,
+            address: addr.to_string(),
+            capacity,
+            block_len: cap.block_len,
+            writable,
+        })
+    }
+
+    /// The drive (to inject faults in tests).
+    pub fn device(&self) -> &SimDevice {
+        &self.dev
+    }
+}
+
+struct Slot {
+    job: usize,
+    io: InFlight,
+    buf: Vec<u8>,
+    result: Result<(), IoFailure>,
+}
+
+impl Engine for SimEngine {
+    fn name(&self) -> &'static str {
+        "sim"
+    }
+
+    fn capacity_bytes(&self) -> u64 {
+        self.capacity
+    }
+
+    fn block_len(&self) -> u32 {
+        self.block_len
+    }
+
+    fn run(
+        &mut self,
+        w: &Workload,
+        progress: &mut dyn FnMut(&Interval),
+    ) -> Result<RunResult, BenchError> {
+        require_writable(w, self.writable, &self.address)?;
+        let range = w
+            .check(self.capacity, self.block_len)
+            .map_err(BenchError::InvalidArgument)?;
+        let bl = self.block_len;
+        let verify = w.verify.then(|| Arc::new(Mutex::new(VerifyMap::default())));
+        let mut jobs: Vec<JobCore> = (0..w.jobs)
+            .map(|j| JobCore::new(w, range, j, bl, verify.clone()))
+            .collect();
+        let mut merger = IntervalMerger::new(w.jobs, w.log_interval.as_secs_f64());
+        let mut intervals = Vec::new();
+        let t0 = self.dev.clock().now().as_nanos() as u64;
+        let mut slots: Vec<Slot> = Vec::new();
+        let mut free: Vec<usize> = Vec::new();
+        for j in 0..w.jobs as usize {
+            for _ in 0..w.qd {
+                let mut buf = vec![0u8; w.bs.max() as usize];
+                jobs[j].init_buffer(&mut buf);
+                slots.push(Slot {
+                    job: j,
+                    io: InFlight {
+                        req: super::workload::IoReq {
+                            write: false,
+                            offset: 0,
+                            len: 0,
+                        },
+                        submit_ns: 0,
+                        expect: Vec::new(),
+                    },
+                    buf,
+                    result: Ok(()),
+                });
+                free.push(slots.len() - 1);
+            }
+        }
+        let mut heap: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
+        let mut last = 0u64;
+        // Fill every slot at t = 0, then one new I/O per completion (closed loop).
+        for s in free.drain(..) {
+            self.submit(&mut jobs, &mut slots[s], 0, t0, &mut heap, s);
+        }
+        while let Some(Reverse((t, s))) = heap.pop() {
+            last = last.max(t);
+            let slot = &mut slots[s];
+            let job = &mut jobs[slot.job];
+            let result = std::mem::replace(&mut slot.result, Ok(()));
+            let len = slot.io.req.len as usize;
+            job.complete(t, &slot.io, &slot.buf[..len], result);
+            for p in job.take_parts() {
+                for i in merger.add(p) {
+                    progress(&i);
+                    intervals.push(i);
+                }
+            }
+            if jobs[slots[s].job].fatal.is_some() {
+                jobs.iter_mut().for_each(JobCore::stop);
+            }
+            self.submit(&mut jobs, &mut slots[s], t, t0, &mut heap, s);
+        }
+        let mut outcomes: Vec<JobOutcome> = jobs
+            .into_iter()
+            .map(|j| {
+                j.finish(
+                    last,
+                    vec!["virtual clock: elapsed time and latencies are drive time".into()],
+                )
+            })
+            .collect();
+        for o in outcomes.iter_mut() {
+            for p in o.rec.done.drain(..) {
+                for i in merger.add(p) {
+                    progress(&i);
+                    intervals.push(i);
+                }
+            }
+        }
+        for i in merger.flush() {
+            progress(&i);
+            intervals.push(i);
+        }
+        assemble(w, outcomes, intervals, ("sim", &self.address, bl))
+    }
+}
+
+impl SimEngine {
+    /// Submits the slot's next I/O at job time `t` (drive time `t0 + t`).
+    fn submit(
+        &mut self,
+        jobs: &mut [JobCore],
+        slot: &mut Slot,
+        t: u64,
+        t0: u64,
+        heap: &mut BinaryHeap<Reverse<(u64, usize)>>,
+        idx: usize,
+    ) {
+        let job = &mut jobs[slot.job];
+        let Some(req) = job.next(t) else {
+            return;
+        };
+        let len = req.len as usize;
+        slot.io = job.prepare(&req, &mut slot.buf[..len], t);
+        let bl = u64::from(self.block_len);
+        let lba = req.offset / bl;
+        let blocks = (u64::from(req.len) / bl) as u32;
+        let f = RwFlags::default();
+        let r = if req.write {
+            let cdb = read_write::write16(lba, blocks, f);
+            self.dev
+                .execute_queued(&cdb, DataBuf::Out(&slot.buf[..len]), TIMEOUT, t0 + t)
+        } else {
+            let cdb = read_write::read16(lba, blocks, f);
+            self.dev
+                .execute_queued(&cdb, DataBuf::In(&mut slot.buf[..len]), TIMEOUT, t0 + t)
+        };
+        let (dur, result) = match r {
+            Ok(c) => (
+                c.duration.as_nanos() as u64,
+                match IoFailure::from_completion(&c) {
+                    Some(f) => Err(f),
+                    None => Ok(()),
+                },
+            ),
+            Err(e) => (0, Err(IoFailure::from_error(&e))),
+        };
+        slot.result = result;
+        heap.push(Reverse((t + dur.max(1), idx)));
+    }
+}

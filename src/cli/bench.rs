@@ -1,0 +1,561 @@
+//! `sgctl bench run DEVICE`: one workload, like one fio job, on any engine (issue 12).
+//! Workloads that write pass the safety gate first (in-use refusal, `--confirm` naming the
+//! drive, audit records).
+
+use std::fmt::Write as _;
+use std::io::IsTerminal as _;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::{Ctx, Report};
+use crate::bench::engine::{self, Authorization, BenchError, EngineKind};
+use crate::bench::stats::{Interval, RunResult};
+use crate::bench::workload::{
+    parse_size, BlockSplit, DataPattern, Distribution, Limit, RangeSpec, Rw, Workload,
+};
+use crate::ops::safety::{self, AuditLog, Confirmation, DiscoverHost, DriveName, GateRequest};
+use crate::Error;
+
+/// `sgctl bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// What to run.
+    #[command(subcommand)]
+    pub command: BenchCommand,
+}
+
+/// Subcommands of `sgctl bench`.
+#[derive(Debug, clap::Subcommand)]
+pub enum BenchCommand {
+    /// Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the
+    /// time series, CPU per I/O and errors.
+    #[command(after_help = RUN_HELP)]
+    Run(RunArgs),
+    /// SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition,
+    /// rounds to steady state, report directory (issue 13).
+    Pts(super::bench_suite::PtsArgs),
+    /// The reviewers' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13).
+    Review(super::bench_suite::ReviewArgs),
+}
+
+const RUN_HELP: &str = "\
+ENGINES:
+  uring  io_uring with O_DIRECT on a block node or file: registered buffers and files,
+         batched submission and reaping, one ring per job thread (--iopoll, --sqpoll)
+  sg     SCSI READ/WRITE(16) (READ/WRITE(32) on PI type 2) through /dev/sgN's asynchronous
+         write()/read() interface, any logical block length (520, 528, 4104, 4160, ...)
+  sim    a sim: virtual drive on its virtual clock (an hour of drive time in seconds)
+  auto   uring on block nodes with a power-of-two block length, sg otherwise, sim on sim:
+
+SAFETY: reads need no confirmation. A workload that writes destroys data: it passes the
+safety gate (refused if any path is mounted, swap, held or the boot disk; --confirm must
+name the drive's serial or WWN — for a non-SCSI block device or a file its kernel name or
+path — and an audit record is written before and after).
+
+EXAMPLES:
+  sgctl bench run sim:hk4e --rw randwrite --qd 32 --runtime 60 --confirm HK4E0001
+  sgctl bench run /dev/sdb --rw randread --bs 4k --qd 32 --jobs 2 --runtime 30 --json
+  sgctl bench run /dev/sg3 --engine sg --bs 4160 --rw randread --qd 16
+  sgctl bench run sim:px02smf080 --rw randrw --mix 70 --bssplit 4k/67:8k/33 \\
+      --distribution zoned:50/5:30/15:20/80 --range 50% --runtime 600 --confirm ...
+
+EXIT STATUS: 0 done; 2 bad option; 3 cannot open; 4 the device failed mid-run (the sense
+data and partial results are reported); 5 --verify found a bad block; 6 refused by the
+safety gate; 7 not supported (engine, block length, IOPOLL...).";
+
+/// Arguments of `sgctl bench run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Device: /dev/sdX, /dev/sgN, a file (O_DIRECT), /dev/loopN, or sim:PROFILE[?opts].
+    pub device: String,
+    /// Access pattern: read, write, randread, randwrite, randrw.
+    #[arg(long, default_value = "randread")]
+    pub rw: String,
+    /// Read percent for randrw (fio rwmixread).
+    #[arg(long, value_name = "READ_PCT", default_value_t = 50)]
+    pub mix: u8,
+    /// Block size (4096, 4k, 520, 8320...).
+    #[arg(long, value_name = "SIZE", conflicts_with = "bssplit")]
+    pub bs: Option<String>,
+    /// Weighted block sizes, fio style: 4k/67:8k/10:16k/23.
+    #[arg(long, value_name = "SPLIT")]
+    pub bssplit: Option<String>,
+    /// Outstanding I/Os per job.
+    #[arg(long, default_value_t = 1)]
+    pub qd: u32,
+    /// Job threads (total outstanding = jobs × qd).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: u32,
+    /// Measure for this long (10, 10s, 500ms, 2m, 1h) [default: 10s].
+    #[arg(long, value_name = "DURATION", conflicts_with = "bytes")]
+    pub runtime: Option<String>,
+    /// Transfer this many bytes in total instead (1g, 512m...).
+    #[arg(long, value_name = "SIZE")]
+    pub bytes: Option<String>,
+    /// Warm-up before measuring (not counted).
+    #[arg(long, value_name = "DURATION", default_value = "0")]
+    pub ramp: String,
+    /// ActiveRange: percent of capacity (50%) or OFFSET:LEN in bytes (1g:10g) [default: all].
+    #[arg(long)]
+    pub range: Option<String>,
+    /// Offset distribution: uniform, zoned:50/5:30/15:20/80 (IO%/RANGE%...), zipf:THETA.
+    #[arg(long, default_value = "uniform")]
+    pub distribution: String,
+    /// Offset alignment [default: the smallest block size].
+    #[arg(long, value_name = "SIZE")]
+    pub align: Option<String>,
+    /// Every written block carries its LBA, a sequence number and a checksum; reads check
+    /// them (exit 5 on a bad block).
+    #[arg(long)]
+    pub verify: bool,
+    /// Time-series interval.
+    #[arg(long, value_name = "DURATION", default_value = "1s")]
+    pub log_interval: String,
+    /// Engine: auto, uring, sg, sim.
+    #[arg(long, default_value = "auto")]
+    pub engine: String,
+    /// Write data: random (incompressible, unique per write), zeros, or hex:DEADBEEF.
+    #[arg(long, default_value = "random")]
+    pub pattern: String,
+    /// Random seed for offsets and data.
+    #[arg(long, default_value_t = 0x5eed)]
+    pub seed: u64,
+    /// io_uring: poll for completions (needs driver poll queues; refused when absent).
+    #[arg(long)]
+    pub iopoll: bool,
+    /// io_uring: a kernel thread polls the submission queue.
+    #[arg(long)]
+    pub sqpoll: bool,
+    /// Count I/O errors and keep going instead of stopping at the first.
+    #[arg(long)]
+    pub continue_on_error: bool,
+    /// Progress as JSON Lines on stderr (one object per interval).
+    #[arg(long)]
+    pub progress_json: bool,
+    /// Serial or WWN naming the drive (writing workloads; a file's path, a block device's
+    /// kernel name). Without it sgctl asks on a terminal.
+    #[arg(long = "confirm", value_name = "SERIAL|WWN")]
+    pub confirm: Vec<String>,
+    /// Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl].
+    #[arg(long, value_name = "FILE")]
+    pub audit_log: Option<std::path::PathBuf>,
+}
+
+/// Parses `10`, `10s`, `500ms`, `2m`, `1h`, `1.5s`.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let (num, mul) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix("us") {
+        (n, 1e-6)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (t, 1.0)
+    };
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration (e.g. 10s, 500ms, 2m)"))?;
+    if !(v.is_finite() && v >= 0.0 && v * mul < 1e9) {
+        return Err(format!("'{s}' is out of range"));
+    }
+    Ok(Duration::from_secs_f64(v * mul))
+}
+
+fn usage(msg: String) -> anyhow::Error {
+    Error::InvalidArgument(msg).into()
+}
+
+/// Builds the workload from the arguments; the range stays unresolved (needs capacity).
+pub fn workload_of(a: &RunArgs) -> Result<(Workload, Option<RangeSpec>), String> {
+    let rw = Rw::parse(&a.rw)?;
+    let bs = match (&a.bs, &a.bssplit) {
+        (_, Some(s)) => BlockSplit::parse(s)?,
+        (Some(b), None) => {
+            let v = parse_size(b).map_err(|e| format!("--bs: {e}"))?;
+            let v = u32::try_from(v).map_err(|_| "--bs too large".to_string())?;
+            let b = BlockSplit::single(v);
+            b.validate().map_err(|e| format!("--bs: {e}"))?;
+            b
+        }
+        (None, None) => BlockSplit::single(4096),
+    };
+    let limit = match (&a.runtime, &a.bytes) {
+        (_, Some(b)) => Limit::Bytes(parse_size(b).map_err(|e| format!("--bytes: {e}"))?),
+        (Some(r), None) => {
+            Limit::Runtime(parse_duration(r).map_err(|e| format!("--runtime: {e}"))?)
+        }
+        (None, None) => Limit::Runtime(Duration::from_secs(10)),
+    };
+    let pattern = match a.pattern.as_str() {
+        "random" => DataPattern::Random,
+        "zeros" | "zero" => DataPattern::Zeros,
+        p => match p.strip_prefix("hex:") {
+            Some(h) if !h.is_empty() && h.len() % 2 == 0 => DataPattern::Bytes(
+                (0..h.len())
+                    .step_by(2)
+                    .map(|i| u8::from_str_radix(&h[i..i + 2], 16))
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| format!("--pattern {p}: bad hex"))?,
+            ),
+            _ => {
+                return Err(format!(
+                    "--pattern {p}: expected random, zeros or hex:BYTES"
+                ))
+            }
+        },
+    };
+    if a.mix > 100 {
+        return Err("--mix must be in 0..=100".into());
+    }
+    let align = match &a.align {
+        Some(s) => Some(
+            u32::try_from(parse_size(s).map_err(|e| format!("--align: {e}"))?)
+                .map_err(|_| "--align too large".to_string())?,
+        ),
+        None => None,
+    };
+    let w = Workload {
+        rw,
+        read_pct: a.mix,
+        bs,
+        qd: a.qd,
+        jobs: a.jobs,
+        limit,
+        ramp: parse_duration(&a.ramp).map_err(|e| format!("--ramp: {e}"))?,
+        range: None,
+        distribution: Distribution::parse(&a.distribution)?,
+        align,
+        verify: a.verify,
+        log_interval: parse_duration(&a.log_interval)
+            .map_err(|e| format!("--log-interval: {e}"))?,
+        pattern,
+        seed: a.seed,
+        iopoll: a.iopoll,
+        sqpoll: a.sqpoll,
+        continue_on_error: a.continue_on_error,
+    };
+    if w.qd == 0 || w.qd > 4096 {
+        return Err("--qd must be in 1..=4096".into());
+    }
+    if w.jobs == 0 || w.jobs > 256 {
+        return Err("--jobs must be in 1..=256".into());
+    }
+    let range = a.range.as_deref().map(RangeSpec::parse).transpose()?;
+    Ok((w, range))
+}
+
+#[derive(Serialize)]
+struct RunData<'a> {
+    workload: &'a Workload,
+    #[serde(flatten)]
+    result: &'a RunResult,
+    job_id: Option<String>,
+    audit_log: Option<String>,
+}
+
+/// Runs `sgctl bench`.
+pub fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
+    match args.command {
+        BenchCommand::Run(a) => run_one(ctx, a),
+        BenchCommand::Pts(a) => super::bench_suite::run_pts(ctx, a),
+        BenchCommand::Review(a) => super::bench_suite::run_review(ctx, a),
+    }
+}
+
+fn bench_err(e: BenchError) -> anyhow::Error {
+    match e {
+        BenchError::InvalidArgument(m) => Error::InvalidArgument(m).into(),
+        BenchError::Open(e) => e.into(),
+        BenchError::Unsupported(m) => Error::Unsupported(m).into(),
+        BenchError::Refused(m) => Error::Refused(m).into(),
+        BenchError::Os(m) => Error::io(m, std::io::Error::other("benchmark")).into(),
+        e @ BenchError::DeviceFailed { .. } => anyhow::anyhow!("{e}"),
+    }
+}
+
+/// The identity the gate checks `--confirm` against, and the host view for in-use checks.
+fn identify(addr: &str) -> anyhow::Result<(DriveName, Box<dyn safety::HostView>)> {
+    let scsi = addr.starts_with("sim:") || {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(addr).is_ok_and(|m| m.file_type().is_char_device())
+            || crate::bench::block_is_scsi(addr)
+    };
+    if scsi {
+        let mut t = crate::device::open(addr)?;
+        let id = crate::ops::query::identity(&mut *t)?;
+        drop(t);
+        return Ok((
+            DriveName {
+                serial: id.serial,
+                wwn: id.wwn,
+            },
+            Box::new(DiscoverHost),
+        ));
+    }
+    // A non-SCSI block device (loop, nvme, ...) or a regular file: named by its kernel name
+    // or its path; in use when it or a partition is mounted, swap or held.
+    let host = crate::bench::PlainHost::new(addr);
+    Ok((
+        DriveName {
+            serial: host.name(),
+            wwn: None,
+        },
+        Box::new(host),
+    ))
+}
+
+fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
+    let (mut w, range) = workload_of(&a).map_err(usage)?;
+    let kind = EngineKind::parse(&a.engine).map_err(usage)?;
+    let dev = a.device.clone();
+    let mut cleared = None;
+    let auth = if w.writes() {
+        let (name, host) = identify(&dev)?;
+        let confirmation = Confirmation {
+            tokens: a.confirm.clone(),
+            interactive: a.confirm.is_empty() && !ctx.json && std::io::stdin().is_terminal(),
+        };
+        let c = safety::clear(
+            &*host,
+            GateRequest {
+                job: "bench-write",
+                address: &dev,
+                name: &name,
+                confirmation: &confirmation,
+                audit: AuditLog::resolve(a.audit_log.as_deref()),
+            },
+            &mut safety::TtyPrompter,
+        )?;
+        let auth = Authorization::from_cleared(&c, &dev);
+        cleared = Some(c);
+        Some(auth)
+    } else {
+        None
+    };
+    let mut eng = engine::open(&dev, kind, auth.as_ref()).map_err(bench_err)?;
+    if let Some(r) = range {
+        w.range = Some(
+            r.resolve(eng.capacity_bytes(), eng.block_len())
+                .map_err(usage)?,
+        );
+    }
+    // Check before the audit start record: a bad option never reaches the drive.
+    w.check(eng.capacity_bytes(), eng.block_len())
+        .map_err(usage)?;
+    if let Some(c) = &cleared {
+        c.record_start(serde_json::json!({ "workload": &w, "engine": eng.name() }))?;
+    }
+    let mut prog = Progress::new(&w, a.progress_json);
+    let res = eng.run(&w, &mut |i| prog.show(i));
+    prog.done();
+    let (result, failed) = match res {
+        Ok(r) => (r, None),
+        Err(BenchError::DeviceFailed { error, partial }) => (*partial, Some(error)),
+        Err(e) => {
+            if let Some(c) = &cleared {
+                let _ = c.record_end("failure", serde_json::json!({ "error": e.to_string() }));
+            }
+            return Err(bench_err(e));
+        }
+    };
+    let verify_bad = result.verify.as_ref().is_some_and(|v| v.failures > 0);
+    if let Some(c) = &cleared {
+        let outcome = if failed.is_some() {
+            "failure"
+        } else {
+            "success"
+        };
+        c.record_end(
+            outcome,
+            serde_json::json!({
+                "ios": result.ios, "bytes": result.bytes, "errors": result.errors,
+                "error": failed,
+            }),
+        )?;
+    }
+    let text = render(&w, &result);
+    let data = RunData {
+        workload: &w,
+        result: &result,
+        job_id: cleared.as_ref().map(|c| c.job_id.clone()),
+        audit_log: cleared
+            .as_ref()
+            .map(|c| c.audit_path().display().to_string()),
+    };
+    let mut report = Report::new(Some(&dev), &data, text);
+    if let Some(e) = failed {
+        ctx.warn(format!(
+            "the device failed mid-run; partial results above: {e}"
+        ));
+        report = report.with_exit(crate::exit::COMMAND);
+    } else if verify_bad {
+        ctx.warn("--verify found bad blocks (listed above)");
+        report = report.with_exit(crate::exit::CHECK_FAILED);
+    }
+    Ok(report)
+}
+
+/// The live line on stderr (a terminal) and/or JSON Lines (`--progress-json`).
+struct Progress {
+    tty: bool,
+    json: bool,
+    last: Option<Instant>,
+    total_s: Option<f64>,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(w: &Workload, json: bool) -> Progress {
+        Progress {
+            tty: std::io::stderr().is_terminal(),
+            json,
+            last: None,
+            total_s: match w.limit {
+                Limit::Runtime(d) => Some(d.as_secs_f64()),
+                Limit::Bytes(_) => None,
+            },
+            shown: false,
+        }
+    }
+
+    fn show(&mut self, i: &Interval) {
+        if self.json {
+            let v = serde_json::json!({ "event": "interval", "interval": i, "eta_s":
+                self.total_s.map(|t| (t - i.t_s).max(0.0)) });
+            eprintln!("{v}");
+        }
+        if self.tty {
+            // The simulator produces intervals faster than anyone can read them.
+            if self
+                .last
+                .is_some_and(|l| l.elapsed() < Duration::from_millis(200))
+            {
+                return;
+            }
+            self.last = Some(Instant::now());
+            let eta = self
+                .total_s
+                .map(|t| format!(", ETA {:.0}s", (t - i.t_s).max(0.0)))
+                .unwrap_or_default();
+            eprint!(
+                "\r\x1b[Ksgctl: bench: {:.0}s: {:.0} IOPS, {:.1} MB/s, lat mean {:.1} us, p99 {:.1} us{eta}",
+                i.t_s, i.iops, i.mbps, i.mean_lat_us, i.p99_lat_us
+            );
+            self.shown = true;
+        }
+    }
+
+    fn done(&mut self) {
+        if self.shown {
+            eprintln!();
+        }
+    }
+}
+
+fn k(v: f64) -> String {
+    if v >= 1e6 {
+        format!("{:.2}M", v / 1e6)
+    } else if v >= 1e3 {
+        format!("{:.1}k", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+fn render(w: &Workload, r: &RunResult) -> String {
+    let mut s = String::new();
+    let bs = if w.bs.0.len() == 1 {
+        format!("{} B", w.bs.0[0].0)
+    } else {
+        let parts: Vec<String> = w.bs.0.iter().map(|(b, x)| format!("{b}/{x}")).collect();
+        format!("bssplit {}", parts.join(":"))
+    };
+    let _ = writeln!(
+        s,
+        "{}: engine {}, {} {}{}, QD{} x {} job(s), {}-byte blocks",
+        r.device,
+        r.engine,
+        w.rw.name(),
+        bs,
+        if w.rw == Rw::RandRw {
+            format!(" ({}% reads)", w.read_pct)
+        } else {
+            String::new()
+        },
+        w.qd,
+        w.jobs,
+        r.block_len
+    );
+    let _ = writeln!(
+        s,
+        "  total: {} IOPS, {:.1} MB/s, {} I/Os in {:.2} s{}",
+        k(r.iops),
+        r.mbps,
+        r.ios,
+        r.elapsed_s,
+        if r.partial { " (PARTIAL)" } else { "" }
+    );
+    for (name, d) in [("read", &r.read), ("write", &r.write)] {
+        if let Some(d) = d {
+            let l = &d.latency;
+            let p = |x: f64| l.percentile(x).unwrap_or(0.0);
+            let _ = writeln!(
+                s,
+                "  {name:<5}: {} IOPS, {:.1} MB/s; lat (us) mean {:.1}, stdev {:.1}, min {:.1}, \
+                 p50 {:.1}, p99 {:.1}, p99.9 {:.1}, p99.99 {:.1}, max {:.1}",
+                k(d.iops),
+                d.mbps,
+                l.mean_us,
+                l.stdev_us,
+                l.min_us,
+                p(50.0),
+                p(99.0),
+                p(99.9),
+                p(99.99),
+                l.max_us
+            );
+        }
+    }
+    if let Some(c) = r.cpu_s_per_io {
+        let _ = writeln!(
+            s,
+            "  cpu  : {:.2} us per I/O (user {:.2} s, sys {:.2} s)",
+            c * 1e6,
+            r.cpu_user_s.unwrap_or(0.0),
+            r.cpu_sys_s.unwrap_or(0.0)
+        );
+    }
+    if r.errors > 0 {
+        let _ = writeln!(s, "  errors: {}", r.errors);
+        for (kind, n) in &r.error_counts {
+            let _ = writeln!(s, "    {n} x {kind}");
+        }
+        for e in r.first_errors.iter().take(5) {
+            let _ = writeln!(
+                s,
+                "    {} LBA {} (+{} B) at {:.3} s: {}",
+                e.op, e.lba, e.len, e.t_s, e.error
+            );
+        }
+    }
+    if let Some(v) = &r.verify {
+        let _ = writeln!(
+            s,
+            "  verify: {} blocks checked, {} never written, {} bad",
+            v.blocks_checked, v.blocks_unwritten, v.failures
+        );
+        for f in &v.first_failures {
+            let _ = writeln!(s, "    bad block at LBA {}: {}", f.lba, f.reason);
+        }
+    }
+    for n in &r.notes {
+        let _ = writeln!(s, "  note: {n}");
+    }
+    s
+}

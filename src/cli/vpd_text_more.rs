@@ -1,0 +1,331 @@
+//! Text of the VPD pages added in issue 15 (0x84, 0x85, 0x87, 0x8A, 0x8D, 0x8F, 0xB3, 0xB6,
+//! 0xB7, 0xB9), worded like sg_vpd 1.63 (Debian's sg3-utils 1.46) so tests/it/sg3_compare.rs
+//! compares them field by field.
+
+use crate::scsi::vpd::block_limits_ext::BlockLimitsExtension;
+use crate::scsi::vpd::mode_page_policy::{policy_name, ModePagePolicy};
+use crate::scsi::vpd::network_addresses::{service_type_name, ManagementNetworkAddresses};
+use crate::scsi::vpd::positioning_ranges::ConcurrentPositioningRanges;
+use crate::scsi::vpd::power_condition::PowerCondition;
+use crate::scsi::vpd::power_consumption::{PowerConsumption, UNITS};
+use crate::scsi::vpd::referrals::Referrals;
+use crate::scsi::vpd::software_interface::SoftwareInterfaceIdentification;
+use crate::scsi::vpd::third_party_copy::ThirdPartyCopy;
+use crate::scsi::vpd::zoned::{extension_name, ZonedBlockDeviceCharacteristics};
+use std::fmt::Write;
+
+/// 0x84.
+pub fn software_interface(x: &SoftwareInterfaceIdentification) -> String {
+    let mut t = String::from("Software interface identification VPD page:\n");
+    for i in &x.identifiers {
+        let _ = writeln!(
+            t,
+            "    IEEE Company_id: 0x{:06x}, vendor specific extension id: 0x{:06x}",
+            i.ieee_company_id, i.vendor_specific_extension_id
+        );
+    }
+    t
+}
+
+/// 0x85.
+pub fn network_addresses(x: &ManagementNetworkAddresses) -> String {
+    let mut t = String::from("Management network addresses VPD page:\n");
+    for s in &x.services {
+        let _ = writeln!(
+            t,
+            "  {}, Service type: {}\n    {}",
+            s.association.heading(),
+            service_type_name(s.service_type),
+            s.network_address
+        );
+    }
+    t
+}
+
+/// 0x87.
+pub fn mode_page_policy(x: &ModePagePolicy) -> String {
+    let mut t = String::from("Mode page policy VPD page:\n");
+    for p in &x.policies {
+        if p.policy_subpage_code != 0 {
+            let _ = writeln!(
+                t,
+                "  Policy page code: 0x{:x},  subpage code: 0x{:x}",
+                p.policy_page_code, p.policy_subpage_code
+            );
+        } else {
+            let _ = writeln!(t, "  Policy page code: 0x{:x}", p.policy_page_code);
+        }
+        if p.policy_page_code == 0x3f && p.policy_subpage_code == 0xff {
+            t.push_str("  therefore the policy applies to all modes pages and subpages\n");
+        }
+        let _ = writeln!(
+            t,
+            "    MLUS={},  Policy: {}",
+            u8::from(p.mlus),
+            policy_name(p.mode_page_policy)
+        );
+    }
+    t
+}
+
+/// 0x8A.
+pub fn power_condition(x: &PowerCondition) -> String {
+    let b = u8::from;
+    let mut t = String::from("Power condition VPD page:\n");
+    let _ = writeln!(
+        t,
+        "  Standby_y={} Standby_z={} Idle_c={} Idle_b={} Idle_a={}",
+        b(x.standby_y),
+        b(x.standby_z),
+        b(x.idle_c),
+        b(x.idle_b),
+        b(x.idle_a)
+    );
+    for (name, v) in [
+        ("Stopped", x.stopped_condition_recovery_time_ms),
+        ("Standby_z", x.standby_z_condition_recovery_time_ms),
+        ("Standby_y", x.standby_y_condition_recovery_time_ms),
+        ("Idle_a", x.idle_a_condition_recovery_time_ms),
+        ("Idle_b", x.idle_b_condition_recovery_time_ms),
+        ("Idle_c", x.idle_c_condition_recovery_time_ms),
+    ] {
+        let _ = writeln!(t, "  {name} condition recovery time (ms) {v}");
+    }
+    t
+}
+
+/// 0x8D: values of 1000 and more in a unit below gigawatts are shown in the next larger unit
+/// with three decimals, as sg_vpd does.
+pub fn power_consumption(x: &PowerConsumption) -> String {
+    let mut t = String::from("Power consumption VPD page:\n");
+    for d in &x.descriptors {
+        let (v, u) = (
+            d.power_consumption_value,
+            usize::from(d.power_consumption_units),
+        );
+        let value = if v >= 1000 && u > 0 {
+            format!("{}.{:03} {}", v / 1000, v % 1000, UNITS[u - 1])
+        } else {
+            format!("{v} {}", UNITS[u])
+        };
+        let _ = writeln!(
+            t,
+            "  Power consumption identifier: 0x{:x}    Maximum power consumption: {value}",
+            d.power_consumption_identifier
+        );
+    }
+    t
+}
+
+/// 0x8F.
+pub fn third_party_copy(x: &ThirdPartyCopy) -> String {
+    let mut t = String::from("Third party copy VPD page:\n");
+    for d in &x.descriptors {
+        let _ = writeln!(t, " {}:", d.name);
+        let f = |k: &str| d.fields.get(k).and_then(serde_json::Value::as_u64);
+        let nr = |v: u64, unit: &str| {
+            if v == 0 {
+                "0 [not reported]".to_string()
+            } else {
+                format!("{v}{unit}")
+            }
+        };
+        let pow2 = |v: u64| {
+            if v < 64 {
+                (1u64 << v).to_string()
+            } else {
+                format!("too large [2^{v}]")
+            }
+        };
+        let mut line = |label: &str, v: Option<String>| {
+            if let Some(v) = v {
+                let _ = writeln!(t, "  {label}: {v}");
+            }
+        };
+        match d.descriptor_type {
+            0x0000 => {
+                line(
+                    "Maximum range descriptors",
+                    f("maximum_range_descriptors").map(|v| nr(v, "")),
+                );
+                line(
+                    "Maximum inactivity timeout",
+                    f("maximum_inactivity_timeout").map(|v| match v {
+                        0xffff_ffff => "-1 [no maximum given]".to_string(),
+                        v => nr(v, " seconds"),
+                    }),
+                );
+                line(
+                    "Default inactivity timeout",
+                    f("default_inactivity_timeout").map(|v| nr(v, " seconds")),
+                );
+                line(
+                    "Maximum token transfer size",
+                    f("maximum_token_transfer_size").map(|v| nr(v, "")),
+                );
+                line(
+                    "Optimal transfer count",
+                    f("optimal_transfer_count").map(|v| nr(v, "")),
+                );
+            }
+            0x0004 => {
+                for (label, k) in [
+                    (
+                        "Maximum CSCD descriptor count",
+                        "maximum_cscd_descriptor_count",
+                    ),
+                    (
+                        "Maximum segment descriptor count",
+                        "maximum_segment_descriptor_count",
+                    ),
+                    (
+                        "Maximum descriptor list length",
+                        "maximum_descriptor_list_length",
+                    ),
+                    ("Maximum inline data length", "maximum_inline_data_length"),
+                ] {
+                    line(label, f(k).map(|v| v.to_string()));
+                }
+            }
+            0x8001 => {
+                for (label, k) in [
+                    ("Total concurrent copies", "total_concurrent_copies"),
+                    (
+                        "Maximum identified concurrent copies",
+                        "maximum_identified_concurrent_copies",
+                    ),
+                    ("Maximum segment length", "maximum_segment_length"),
+                ] {
+                    line(label, f(k).map(|v| v.to_string()));
+                }
+                line(
+                    "Data segment granularity",
+                    f("data_segment_granularity_log2").map(pow2),
+                );
+                line(
+                    "Inline data granularity",
+                    f("inline_data_granularity_log2").map(pow2),
+                );
+            }
+            0x9101 => line(
+                "Maximum stream device transfer size",
+                f("maximum_stream_device_transfer_size").map(|v| v.to_string()),
+            ),
+            0xc001 => {
+                line(
+                    "Held data limit",
+                    f("held_data_limit").map(|v| v.to_string()),
+                );
+                line(
+                    "Held data granularity",
+                    f("held_data_granularity_log2").map(pow2),
+                );
+            }
+            other => {
+                let _ = writeln!(t, "  descriptor type 0x{other:04x}, in hex:\n  {}", d.data);
+            }
+        }
+    }
+    t
+}
+
+/// 0xB3.
+pub fn referrals(x: &Referrals) -> String {
+    format!(
+        "Referrals VPD page (SBC):\n  User data segment size: {}\n  User data segment \
+         multiplier: {}\n",
+        x.user_data_segment_size, x.user_data_segment_multiplier
+    )
+}
+
+/// 0xB6.
+pub fn zoned(x: &ZonedBlockDeviceCharacteristics) -> String {
+    let nr = |v: u32, none: &str| {
+        if v == u32::MAX {
+            none.to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    format!(
+        "Zoned block device characteristics VPD page (SBC, ZBC):\n  Zoned block device \
+         extension: {}\n  AAORB: {}\n  URSWRZ: {}\n  Optimal number of open sequential write \
+         preferred zones: {}\n  Optimal number of non-sequentially written sequential write \
+         preferred zones: {}\n  Maximum number of open sequential write required zones: {}\n",
+        extension_name(x.zoned_block_device_extension),
+        u8::from(x.aaorb),
+        u8::from(x.urswrz),
+        nr(
+            x.optimal_number_of_open_sequential_write_preferred_zones,
+            "not reported"
+        ),
+        nr(
+            x.optimal_number_of_non_sequentially_written_sequential_write_preferred_zones,
+            "not reported"
+        ),
+        nr(
+            x.maximum_number_of_open_sequential_write_required_zones,
+            "no limit"
+        ),
+    )
+}
+
+/// 0xB7.
+pub fn block_limits_ext(x: &BlockLimitsExtension) -> String {
+    let mut t = String::from("Block limits extension VPD page (SBC):\n");
+    let streams = match x.maximum_number_of_streams {
+        0 => "0 [Stream control not supported]".to_string(),
+        n => n.to_string(),
+    };
+    let _ = writeln!(t, "  Maximum number of streams: {streams}");
+    let _ = writeln!(
+        t,
+        "  Optimal stream write size: {} blocks",
+        x.optimal_stream_write_size
+    );
+    let _ = writeln!(
+        t,
+        "  Stream granularity size: {}",
+        x.stream_granularity_size
+    );
+    let blocks = |v: u32| match v {
+        0 => "0 blocks [not reported]".to_string(),
+        v => format!("{v} blocks"),
+    };
+    if let Some(v) = x.maximum_scattered_lba_range_transfer_length {
+        let _ = writeln!(
+            t,
+            "  Maximum scattered LBA range transfer length: {}",
+            blocks(v)
+        );
+    }
+    if let Some(v) = x.maximum_scattered_lba_range_descriptor_count {
+        let c = match v {
+            0 => "0 [not reported]".to_string(),
+            v => v.to_string(),
+        };
+        let _ = writeln!(t, "  Maximum scattered LBA range descriptor count: {c}");
+    }
+    if let Some(v) = x.maximum_scattered_transfer_length {
+        let _ = writeln!(t, "  Maximum scattered transfer length: {}", blocks(v));
+    }
+    t
+}
+
+/// 0xB9.
+pub fn positioning_ranges(x: &ConcurrentPositioningRanges) -> String {
+    let mut t = String::from("Concurrent positioning ranges VPD page (SBC):\n");
+    for r in &x.ranges {
+        let _ = writeln!(
+            t,
+            "  LBA range number: {}\n    number of storage elements: {}\n    starting LBA: \
+             0x{:x}\n    number of LBAs: 0x{:x} [{}]",
+            r.lba_range_number,
+            r.number_of_storage_elements,
+            r.starting_lba,
+            r.number_of_lbas,
+            r.number_of_lbas
+        );
+    }
+    t
+}

@@ -1,0 +1,396 @@
+//! The hash-chained audit log (issue 16): every record written by [`super::safety::AuditLog`]
+//! carries the SHA-256 of the previous line (`prev_sha256`) and of its own contents
+//! (`record_sha256`), so `sgctl audit verify FILE` finds a changed, removed, inserted or
+//! reordered record and says at which line.
+//!
+//! - `prev_sha256` = SHA-256 of the previous line's bytes, without its newline (64 zeros for the
+//!   first line of a log). Anyone can recompute it: `sed -n 3p audit.jsonl | tr -d '\n' | sha256sum`.
+//! - `record_sha256` = SHA-256 of the line's compact JSON with the `record_sha256` member
+//!   removed (it is always the last member). It pinpoints which line changed; the chain says
+//!   where lines went missing or moved.
+//!
+//! What a chain cannot show by itself: the *last* records cut off (the file is still a valid
+//! chain). `verify` prints the head (SHA-256 of the last line) so it can be kept elsewhere and
+//! checked later with `--head`.
+//!
+//! Writers hold an exclusive `flock` while they read the last line and append, so parallel jobs
+//! (threads or processes on one host) keep one chain.
+
+use crate::error::{Error, Result};
+use serde::Serialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// `prev_sha256` of a log's first record.
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+/// Member holding the SHA-256 of the previous line.
+pub const PREV: &str = "prev_sha256";
+/// Member holding the SHA-256 of this record's own contents.
+pub const SELF: &str = "record_sha256";
+
+/// Lowercase hex.
+pub fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// SHA-256 in lowercase hex.
+pub fn sha256_hex(b: &[u8]) -> String {
+    hex(&Sha256::digest(b))
+}
+
+/// The line to append after a line whose bytes are `prev_line` (None: first line).
+/// `record` must be a JSON object; its own `prev_sha256`/`record_sha256` members are replaced.
+pub fn chained_line(prev_line: Option<&[u8]>, record: &Value) -> Result<Vec<u8>> {
+    let Value::Object(m) = record else {
+        return Err(Error::InvalidArgument(
+            "audit record is not a JSON object".into(),
+        ));
+    };
+    let mut m = m.clone();
+    m.shift_remove(PREV);
+    m.shift_remove(SELF);
+    let prev = prev_line.map(sha256_hex).unwrap_or_else(|| GENESIS.into());
+    m.insert(PREV.into(), Value::String(prev));
+    let body = compact(&Value::Object(m.clone()))?;
+    m.insert(SELF.into(), Value::String(sha256_hex(&body)));
+    compact(&Value::Object(m))
+}
+
+fn compact(v: &Value) -> Result<Vec<u8>> {
+    serde_json::to_vec(v).map_err(|e| Error::io("audit record", std::io::Error::other(e)))
+}
+
+/// Appends `record` to the log at `path` with the chain members, under an exclusive lock, and
+/// flushes file (and, when created, directory) to disk.
+pub fn append(path: &Path, record: &Value) -> Result<()> {
+    let ctx = || format!("audit log {}", path.display());
+    let io = |e: std::io::Error| Error::io(ctx(), e);
+    let mut created_dir = None;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.exists() {
+            std::fs::create_dir_all(dir).map_err(io)?;
+            created_dir = Some(dir.to_path_buf());
+        }
+    }
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(io)?;
+    let mut f = nix::fcntl::Flock::lock(f, nix::fcntl::FlockArg::LockExclusive)
+        .map_err(|(_, e)| io(std::io::Error::from(e)))?;
+    let prev = last_line(&mut f).map_err(io)?;
+    let mut line = chained_line(prev.as_deref(), record)?;
+    line.push(b'\n');
+    f.write_all(&line).map_err(io)?;
+    f.sync_all().map_err(io)?;
+    if let Some(dir) = created_dir {
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// The last non-empty line of the file (without its newline), read from the end in chunks.
+fn last_line(f: &mut std::fs::File) -> std::io::Result<Option<Vec<u8>>> {
+    let len = f.seek(SeekFrom::End(0))?;
+    let mut tail: Vec<u8> = Vec::new();
+    let mut pos = len;
+    const CHUNK: u64 = 8192;
+    loop {
+        // Strip trailing newlines, then look for the newline before the last line.
+        let trimmed = tail.iter().rposition(|&b| b != b'\n').map(|i| i + 1);
+        if let Some(end) = trimmed {
+            if let Some(nl) = tail[..end].iter().rposition(|&b| b == b'\n') {
+                return Ok(Some(tail[nl + 1..end].to_vec()));
+            }
+        }
+        if pos == 0 {
+            return Ok(trimmed.map(|end| tail[..end].to_vec()));
+        }
+        let n = CHUNK.min(pos);
+        pos -= n;
+        f.seek(SeekFrom::Start(pos))?;
+        let mut chunk = vec![0u8; n as usize];
+        f.read_exact(&mut chunk)?;
+        chunk.extend_from_slice(&tail);
+        tail = chunk;
+    }
+}
+
+/// One problem found by [`verify`].
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based line number.
+    pub line: usize,
+    /// `not_json`, `record_changed`, `chain_broken`, `not_chained`, `chain_start`, `head_missing`.
+    pub kind: &'static str,
+    /// What it means.
+    pub message: String,
+}
+
+/// Result of [`verify`].
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Verification {
+    /// Lines (records) in the file.
+    pub records: usize,
+    /// Records carrying the chain members.
+    pub chained: usize,
+    /// Records written before chaining existed (leading lines without the members).
+    pub legacy: usize,
+    /// SHA-256 of the last line: keep it elsewhere and pass it to `--head` later.
+    pub head: Option<String>,
+    /// Everything wrong, in file order. Empty: the log is intact.
+    pub problems: Vec<Problem>,
+}
+
+impl Verification {
+    /// No problem found.
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Checks a whole log. `expected_head`: a head printed by an earlier verify, which must still
+/// be one of the lines (records cut off from the end are otherwise invisible).
+pub fn verify(content: &[u8], expected_head: Option<&str>) -> Verification {
+    let mut v = Verification::default();
+    // Line numbers must count blank lines too; keep (number, bytes).
+    let numbered: Vec<(usize, &[u8])> = content
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty())
+        .map(|(i, l)| (i + 1, l))
+        .collect();
+    v.records = numbered.len();
+    let mut prev: Option<&[u8]> = None;
+    let mut seen_chained = false;
+    let mut head_found = false;
+    for &(no, line) in &numbered {
+        let hash = sha256_hex(line);
+        if expected_head.is_some_and(|h| h.eq_ignore_ascii_case(&hash)) {
+            head_found = true;
+        }
+        let prob = |kind, message: String| Problem {
+            line: no,
+            kind,
+            message,
+        };
+        let parsed: Option<serde_json::Map<String, Value>> = match serde_json::from_slice(line) {
+            Ok(Value::Object(m)) => Some(m),
+            _ => None,
+        };
+        let Some(mut m) = parsed else {
+            v.problems.push(prob(
+                "not_json",
+                format!("line {no}: not a JSON object (changed, or a torn write)"),
+            ));
+            prev = Some(line);
+            seen_chained = true;
+            continue;
+        };
+        let (p, s) = (m.get(PREV).cloned(), m.get(SELF).cloned());
+        let (Some(Value::String(p)), Some(Value::String(s))) = (p, s) else {
+            if seen_chained {
+                v.problems.push(prob(
+                    "not_chained",
+                    format!(
+                        "line {no}: record without {PREV}/{SELF} after chained records (inserted?)"
+                    ),
+                ));
+            } else {
+                v.legacy += 1;
+            }
+            prev = Some(line);
+            continue;
+        };
+        seen_chained = true;
+        v.chained += 1;
+        // Own contents.
+        let last_is_self = m.keys().next_back().is_some_and(|k| k == SELF);
+        m.shift_remove(SELF);
+        let own = compact(&Value::Object(m)).map(|b| sha256_hex(&b)).ok();
+        if !last_is_self || own.as_deref() != Some(s.as_str()) {
+            v.problems.push(prob(
+                "record_changed",
+                format!("line {no}: record changed ({SELF} does not match its contents)"),
+            ));
+        }
+        // Link to the previous line.
+        match prev {
+            None if p != GENESIS => v.problems.push(prob(
+                "chain_start",
+                format!(
+                    "line {no}: the chain does not start here ({PREV} is not the genesis value): \
+                     records before it were removed"
+                ),
+            )),
+            Some(pl) if p != sha256_hex(pl) => v.problems.push(prob(
+                "chain_broken",
+                format!(
+                    "line {no}: {PREV} does not match line {}: a record was removed, inserted or \
+                     moved between them",
+                    previous_number(&numbered, no)
+                ),
+            )),
+            _ => {}
+        }
+        prev = Some(line);
+    }
+    v.head = prev.map(sha256_hex);
+    if let Some(h) = expected_head {
+        if !head_found {
+            v.problems.push(Problem {
+                line: v.records + 1,
+                kind: "head_missing",
+                message: format!(
+                    "no line hashes to the expected head {h}: records were cut off the end \
+                     (or the log was replaced)"
+                ),
+            });
+        }
+    }
+    v
+}
+
+fn previous_number(numbered: &[(usize, &[u8])], no: usize) -> usize {
+    numbered
+        .iter()
+        .rev()
+        .map(|(n, _)| *n)
+        .find(|n| *n < no)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn log(n: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut prev: Option<Vec<u8>> = None;
+        for i in 0..n {
+            let l = chained_line(prev.as_deref(), &json!({"event": "start", "i": i})).unwrap();
+            out.extend_from_slice(&l);
+            out.push(b'\n');
+            prev = Some(l);
+        }
+        out
+    }
+
+    fn lines(b: &[u8]) -> Vec<Vec<u8>> {
+        b.split(|&c| c == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(<[u8]>::to_vec)
+            .collect()
+    }
+
+    fn join(ls: &[Vec<u8>]) -> Vec<u8> {
+        ls.iter()
+            .flat_map(|l| l.iter().copied().chain([b'\n']))
+            .collect()
+    }
+
+    #[test]
+    fn intact_log_verifies_and_first_record_is_genesis() {
+        let b = log(4);
+        let v = verify(&b, None);
+        assert!(v.ok(), "{:?}", v.problems);
+        assert_eq!((v.records, v.chained, v.legacy), (4, 4, 0));
+        let first: Value = serde_json::from_slice(&lines(&b)[0]).unwrap();
+        assert_eq!(first[PREV], GENESIS);
+        assert_eq!(v.head.as_deref(), Some(sha256_hex(&lines(&b)[3]).as_str()));
+    }
+
+    #[test]
+    fn changed_byte_is_found_at_its_line() {
+        let mut ls = lines(&log(4));
+        let pos = ls[1].windows(3).position(|w| w == b"\"i\"").unwrap() + 4;
+        ls[1][pos] = b'7';
+        let v = verify(&join(&ls), None);
+        assert_eq!(v.problems[0].line, 2);
+        assert_eq!(v.problems[0].kind, "record_changed");
+        // The next line's link breaks too.
+        assert!(v
+            .problems
+            .iter()
+            .any(|p| p.line == 3 && p.kind == "chain_broken"));
+    }
+
+    #[test]
+    fn removed_swapped_and_truncated() {
+        let ls = lines(&log(5));
+        let mut removed = ls.clone();
+        removed.remove(2);
+        let v = verify(&join(&removed), None);
+        assert_eq!(v.problems.len(), 1);
+        assert_eq!(
+            (v.problems[0].line, v.problems[0].kind),
+            (3, "chain_broken")
+        );
+
+        let mut swapped = ls.clone();
+        swapped.swap(1, 2);
+        let v = verify(&join(&swapped), None);
+        let at: Vec<usize> = v.problems.iter().map(|p| p.line).collect();
+        assert_eq!(at, vec![2, 3, 4]);
+
+        let mut first_gone = ls.clone();
+        first_gone.remove(0);
+        assert_eq!(
+            verify(&join(&first_gone), None).problems[0].kind,
+            "chain_start"
+        );
+
+        let head = sha256_hex(&ls[4]);
+        assert!(verify(&join(&ls), Some(&head)).ok());
+        let v = verify(&join(&ls[..4]), Some(&head));
+        assert_eq!(v.problems[0].kind, "head_missing");
+    }
+
+    #[test]
+    fn legacy_lines_before_the_chain_are_counted_not_flagged() {
+        let legacy = b"{\"event\":\"start\"}\n".to_vec();
+        let l = chained_line(Some(b"{\"event\":\"start\"}"), &json!({"event": "end"})).unwrap();
+        let mut b = legacy.clone();
+        b.extend_from_slice(&l);
+        b.push(b'\n');
+        let v = verify(&b, None);
+        assert!(v.ok(), "{:?}", v.problems);
+        assert_eq!((v.legacy, v.chained), (1, 1));
+        // An unchained line after the chain started is an insertion.
+        b.extend_from_slice(&legacy);
+        assert_eq!(verify(&b, None).problems[0].kind, "not_chained");
+    }
+
+    #[test]
+    fn append_chains_across_calls_and_reads_long_last_lines() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("a/audit.jsonl");
+        append(&p, &json!({"event": "start"})).unwrap();
+        append(&p, &json!({"event": "x", "pad": "y".repeat(20_000)})).unwrap();
+        append(&p, &json!({"event": "end"})).unwrap();
+        let b = std::fs::read(&p).unwrap();
+        let v = verify(&b, None);
+        assert!(v.ok(), "{:?}", v.problems);
+        assert_eq!(v.chained, 3);
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        for b in [
+            &b""[..],
+            b"\n\n",
+            b"{",
+            b"[1]\n{}",
+            b"\xff\xfe\n{\"prev_sha256\":1}",
+        ] {
+            let _ = verify(b, Some("00"));
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! Readable reports: self-contained HTML documents with inline SVG charts (drawn with
+//! `plotters`), built from the same data the JSON reports hold.
+//!
+//! - [`html`]: the document builder (inline CSS, print layout, no script, no network fetch).
+//! - [`chart`]: x/y, histogram, heat-map and bar charts as SVG.
+//! - [`certificate`]: the printable certificate of sanitization.
+
+pub mod certificate;
+pub mod chart;
+pub mod html;

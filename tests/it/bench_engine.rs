@@ -1,0 +1,254 @@
+//! `sgctl bench run` and the engine library on `sim:` drives (virtual clock: the figures are
+//! drive time; nothing here times the host).
+
+use sgctl::bench::{self, EngineKind, Limit, Rw, Workload};
+use std::process::Command;
+use std::time::Duration;
+
+fn sgctl(args: &[&str], audit: &std::path::Path) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .args(args)
+        .env("SGCTL_AUDIT_LOG", audit)
+        .output()
+        .expect("run sgctl");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const DRIVE: &str = "sim:hk4e?capacity_gib=1&serial=BENCH01";
+
+#[test]
+fn randread_json_has_everything() {
+    let d = tempfile::tempdir().unwrap();
+    let audit = d.path().join("audit.jsonl");
+    let (code, out, err) = sgctl(
+        &[
+            "--json",
+            "bench",
+            "run",
+            DRIVE,
+            "--rw",
+            "randread",
+            "--qd",
+            "16",
+            "--runtime",
+            "0.5",
+            "--log-interval",
+            "100ms",
+            "--progress-json",
+        ],
+        &audit,
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let r = &v["data"];
+    assert_eq!(r["engine"], "sim");
+    assert_eq!(r["block_len"], 512);
+    assert_eq!(r["workload"]["rw"], "randread");
+    let ios = r["ios"].as_u64().unwrap();
+    assert!(ios > 1000, "{r}");
+    assert_eq!(r["read"]["ios"].as_u64(), Some(ios));
+    assert!(r["write"].is_null());
+    // Histogram buckets add up to the I/O count; percentiles are ordered.
+    let hist: u64 = r["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b[1].as_u64().unwrap())
+        .sum();
+    assert_eq!(hist, ios);
+    let pct: Vec<f64> = r["latency"]["percentiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[1].as_f64().unwrap())
+        .collect();
+    assert_eq!(pct.len(), 18);
+    assert!(pct.windows(2).all(|w| w[0] <= w[1]), "{pct:?}");
+    assert!(r["latency"]["max_us"].as_f64().unwrap() >= pct[17]);
+    // Five 100 ms intervals (virtual time) whose I/Os add up to the total.
+    let iv = r["intervals"].as_array().unwrap();
+    assert_eq!(iv.len(), 5, "{iv:?}");
+    let sum: f64 = iv.iter().map(|i| i["iops"].as_f64().unwrap() * 0.1).sum();
+    assert!((sum - ios as f64).abs() < 1.0, "{sum} vs {ios}");
+    // Little's law on the virtual clock: QD = IOPS × mean latency.
+    let iops = r["iops"].as_f64().unwrap();
+    let mean = r["latency"]["mean_us"].as_f64().unwrap() / 1e6;
+    assert!((iops * mean - 16.0).abs() < 0.5, "{}", iops * mean);
+    // --progress-json: one JSON line per interval on stderr.
+    let lines: Vec<serde_json::Value> = err
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(lines.len(), 5, "{err}");
+    assert_eq!(lines[0]["event"], "interval");
+    // Reads need no gate: no audit record.
+    assert!(!audit.exists());
+}
+
+#[test]
+fn writes_need_the_gate() {
+    let d = tempfile::tempdir().unwrap();
+    let audit = d.path().join("audit.jsonl");
+    let base = [
+        "bench",
+        "run",
+        DRIVE,
+        "--rw",
+        "randwrite",
+        "--runtime",
+        "0.1",
+    ];
+    let (code, _, err) = sgctl(&base, &audit);
+    assert_eq!(code, 6, "{err}");
+    assert!(err.contains("--confirm"), "{err}");
+    let mut a = base.to_vec();
+    a.extend(["--confirm", "WRONG"]);
+    let (code, _, err) = sgctl(&a, &audit);
+    assert_eq!(code, 6, "{err}");
+    assert!(!audit.exists(), "nothing sent, nothing recorded");
+    let mut a = base.to_vec();
+    a.extend(["--confirm", "BENCH01"]);
+    let (code, out, err) = sgctl(&a, &audit);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("write:"), "{out}");
+    let log = std::fs::read_to_string(&audit).unwrap();
+    let recs: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs.len(), 2);
+    assert_eq!(recs[0]["event"], "start");
+    assert_eq!(recs[0]["job"], "bench-write");
+    assert_eq!(recs[1]["outcome"], "success");
+}
+
+#[test]
+fn bad_options_one_line_exit_2() {
+    let d = tempfile::tempdir().unwrap();
+    let audit = d.path().join("a");
+    for args in [
+        vec!["--qd", "0"],
+        vec!["--bs", "4q"],
+        vec!["--bs", "1000"], // not a multiple of 512
+        vec!["--rw", "sideways"],
+        vec!["--distribution", "zoned:50/5:30/15"],
+        vec!["--range", "200%"],
+        vec!["--bssplit", "4k/x"],
+        vec!["--runtime", "soon"],
+        vec!["--engine", "uring"],
+    ] {
+        let mut a = vec!["bench", "run", DRIVE];
+        a.extend(&args);
+        let (code, out, err) = sgctl(&a, &audit);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn device_failure_mid_run_gives_sense_partial_results_exit_4() {
+    let d = tempfile::tempdir().unwrap();
+    let audit = d.path().join("a");
+    // A medium error at LBA 800 inside a 1 MiB range: random 4 KiB reads hit it soon.
+    let drive = "sim:hk4e?capacity_gib=1&medium_error=800";
+    let (code, out, err) = sgctl(
+        &[
+            "--json",
+            "bench",
+            "run",
+            drive,
+            "--qd",
+            "4",
+            "--range",
+            "0:1m",
+            "--runtime",
+            "10",
+        ],
+        &audit,
+    );
+    assert_eq!(code, 4, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let r = &v["data"];
+    assert_eq!(r["partial"], true);
+    assert!(r["ios"].as_u64().unwrap() > 0, "partial results kept");
+    assert!(r["elapsed_s"].as_f64().unwrap() < 10.0);
+    let e = &r["first_errors"][0];
+    assert_eq!(e["sense"]["key"], 3);
+    assert_eq!(e["sense"]["asc"], 0x11);
+    assert_eq!(e["info"], 800);
+    assert_eq!(e["lba"].as_u64().unwrap() / 8, 100);
+    assert!(r["error_counts"]["sense 03/11/00"].as_u64().unwrap() >= 1);
+    assert!(
+        r["stop_reason"].as_str().unwrap().contains("Medium Error"),
+        "{r}"
+    );
+    // --continue-on-error counts every failure and runs to the end.
+    let (code, out, _) = sgctl(
+        &[
+            "--json",
+            "bench",
+            "run",
+            drive,
+            "--qd",
+            "4",
+            "--range",
+            "0:1m",
+            "--runtime",
+            "0.2",
+            "--continue-on-error",
+        ],
+        &audit,
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["data"]["errors"].as_u64().unwrap() > 1);
+}
+
+fn w(rw: Rw, qd: u32) -> Workload {
+    Workload {
+        rw,
+        qd,
+        limit: Limit::Runtime(Duration::from_millis(300)),
+        log_interval: Duration::from_millis(100),
+        ..Workload::default()
+    }
+}
+
+#[test]
+fn library_engine_on_virtual_clock() {
+    // What the suites do: open through the factory, never knowing which engine runs.
+    let mut e = bench::open(DRIVE, EngineKind::Auto, None).unwrap();
+    assert_eq!(e.name(), "sim");
+    assert_eq!(e.block_len(), 512);
+    assert_eq!(e.capacity_bytes(), 1 << 30);
+    let mut seen = 0;
+    let r1 = e.run(&w(Rw::RandRead, 1), &mut |_| seen += 1).unwrap();
+    assert_eq!(seen, 3);
+    let r32 = e.run(&w(Rw::RandRead, 32), &mut |_| {}).unwrap();
+    assert!(
+        r32.iops > 5.0 * r1.iops,
+        "QD32 {} vs QD1 {}",
+        r32.iops,
+        r1.iops
+    );
+    assert!(r32.latency.mean_us > r1.latency.mean_us);
+    assert!(
+        r1.cpu_s_per_io.is_none(),
+        "virtual time has no host CPU figure"
+    );
+    // Writes without the gate's authorization are refused.
+    match e.run(&w(Rw::RandWrite, 1), &mut |_| {}) {
+        Err(bench::BenchError::Refused(m)) => assert!(m.contains("safety gate"), "{m}"),
+        o => panic!("{o:?}"),
+    }
+    // Bytes limit: exactly that many bytes.
+    let mut wl = w(Rw::Read, 4);
+    wl.limit = Limit::Bytes(4 << 20);
+    let r = e.run(&wl, &mut |_| {}).unwrap();
+    assert_eq!(r.bytes, 4 << 20);
+}

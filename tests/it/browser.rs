@@ -1,0 +1,234 @@
+//! HTML reports and certificates opened in a real browser (Debian's headless Chromium).
+//!
+//! For each document: a copy with a probe script as the first element of `<head>` is opened
+//! with `--dump-dom`; the probe records script errors and `console.error` calls, the size of
+//! every `<svg>`, every resource the page fetched, and the rendered text (`innerText`), and
+//! writes them into the DOM that Chromium prints. The original document has no script; the
+//! probe only observes. A screenshot of the original goes to `target/browser/NAME.png` for a
+//! person to look at.
+//!
+//! Chromium is optional for a local `cargo test` (the test says it skipped); the suite
+//! (`scripts/test-all.sh`) installs it and sets `SGCTL_REQUIRE_CHROMIUM=1`, which makes a
+//! missing browser a failure.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PROBE: &str = r#"<script>
+window.__errs = [];
+window.addEventListener('error', e => window.__errs.push('error: ' + e.message));
+console.error = (...a) => window.__errs.push('console.error: ' + a.join(' '));
+window.addEventListener('load', () => {
+  const svgs = [...document.querySelectorAll('svg')].map(s => {
+    const b = s.getBoundingClientRect(); return [b.width, b.height]; });
+  const res = performance.getEntriesByType('resource').map(r => r.name);
+  const pre = document.createElement('pre');
+  pre.id = '__probe';
+  pre.textContent = '@@PROBE@@' + JSON.stringify({errs: window.__errs, svgs, res,
+    charts: document.querySelectorAll('[data-chart]').length,
+    text: document.body.innerText}) + '@@END@@';
+  document.body.appendChild(pre);
+});
+</script>"#;
+
+fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|b| {
+            let out = Command::new("sh")
+                .args(["-c", &format!("command -v {b}")])
+                .output()
+                .ok()?;
+            let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            (!p.is_empty()).then(|| PathBuf::from(p))
+        })
+}
+
+fn browser_args(profile: &Path) -> Vec<String> {
+    // As root, without background networking (this machine has no network: Chromium would
+    // retry its connections many times a second).
+    [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        "--virtual-time-budget=3000",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([format!("--user-data-dir={}", profile.display())])
+    .collect()
+}
+
+/// What the probe saw in the rendered page.
+pub struct Rendered {
+    /// Script errors and console.error calls.
+    pub errors: Vec<String>,
+    /// (width, height) of every svg element.
+    pub svgs: Vec<(f64, f64)>,
+    /// Resources the page fetched.
+    pub resources: Vec<String>,
+    /// Number of `[data-chart]` figures.
+    pub charts: usize,
+    /// The rendered text.
+    pub text: String,
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
+}
+
+/// Opens `html` in headless Chromium; None when no browser is installed (and not required).
+pub fn render(html: &Path, name: &str) -> Option<Rendered> {
+    let Some(bin) = chromium() else {
+        assert!(
+            std::env::var_os("SGCTL_REQUIRE_CHROMIUM").is_none(),
+            "SGCTL_REQUIRE_CHROMIUM is set but no chromium is installed"
+        );
+        eprintln!("browser test SKIPPED: no chromium (scripts/test-all.sh installs it)");
+        return None;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let doc = std::fs::read_to_string(html).unwrap();
+    let probed = doc.replacen("<head>", &format!("<head>\n{PROBE}"), 1);
+    assert_ne!(probed, doc, "{} has no <head>", html.display());
+    let copy = dir.path().join("probed.html");
+    std::fs::write(&copy, probed).unwrap();
+    let out = Command::new(&bin)
+        .args(browser_args(&dir.path().join("p1")))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", copy.display()))
+        .output()
+        .expect("run chromium");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let json = dom
+        .rsplit("@@PROBE@@") // the last one: the probe's <pre>, not its script
+        .next()
+        .filter(|_| dom.matches("@@PROBE@@").count() > 1)
+        .and_then(|r| r.split("@@END@@").next())
+        .unwrap_or_else(|| {
+            panic!(
+                "no probe output from chromium (status {:?}); stderr: {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+    let v: Value = serde_json::from_str(&unescape(json)).expect("probe JSON");
+    // A screenshot of the original (not the probed copy) for a person to look at.
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+    std::fs::create_dir_all(&shots).unwrap();
+    let shot = shots.join(format!("{name}.png"));
+    let st = Command::new(&bin)
+        .args(browser_args(&dir.path().join("p2")))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg("--window-size=1100,2400")
+        .arg(format!("file://{}", html.display()))
+        .output()
+        .expect("run chromium for a screenshot");
+    assert!(
+        shot.metadata().map(|m| m.len() > 10_000).unwrap_or(false),
+        "no screenshot: {}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let strs = |k: &str| -> Vec<String> {
+        v[k].as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|x| x.as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    Some(Rendered {
+        errors: strs("errs"),
+        resources: strs("res"),
+        svgs: v["svgs"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|p| (p[0].as_f64().unwrap_or(0.0), p[1].as_f64().unwrap_or(0.0)))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        charts: v["charts"].as_u64().unwrap_or(0) as usize,
+        text: v["text"].as_str().unwrap_or("").to_string(),
+    })
+}
+
+/// The checks every document must pass: no errors, no fetch, every chart drawn with a size.
+pub fn assert_clean(r: &Rendered, min_charts: usize) {
+    assert!(r.errors.is_empty(), "console errors: {:?}", r.errors);
+    assert!(r.resources.is_empty(), "the page fetched {:?}", r.resources);
+    assert!(
+        r.charts >= min_charts,
+        "{} charts rendered, expected at least {min_charts}",
+        r.charts
+    );
+    assert!(r.svgs.len() >= r.charts);
+    for (i, (w, h)) in r.svgs.iter().enumerate() {
+        assert!(*w > 50.0 && *h > 50.0, "svg {i} has size {w}x{h}");
+    }
+}
+
+#[test]
+fn certificate_html_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("cert.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .args([
+            "sanitize",
+            "sim:px02smf080?clock=virtual&capacity_blocks=65536&serial=CERT0001&used=1",
+            "--crypto",
+            "--verify",
+            "8",
+            "--confirm",
+            "CERT0001",
+            "--operator",
+            "Jane Admin",
+            "--poll-interval",
+            "1",
+        ])
+        .arg("--certificate")
+        .arg(&cert)
+        .arg("--audit-log")
+        .arg(dir.path().join("audit.jsonl"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = dir.path().join("cert.json.html");
+    let doc = std::fs::read_to_string(&html).unwrap();
+    assert!(!doc.contains("<script") && !doc.contains("<link") && !doc.contains(" src="));
+    let Some(r) = render(&html, "certificate") else {
+        return;
+    };
+    assert_clean(&r, 0);
+    for needle in [
+        "Certificate of Sanitization",
+        "CERT0001",
+        "CRYPTOGRAPHIC ERASE",
+        "purge",
+        "PASSED",
+        "Jane Admin",
+        "sanitize in progress",
+    ] {
+        assert!(
+            r.text.to_lowercase().contains(&needle.to_lowercase()),
+            "'{needle}' not in the rendered text:\n{}",
+            r.text
+        );
+    }
+}
