@@ -12,6 +12,7 @@ mod epipe;
 mod erase_sim;
 mod golden;
 mod health_sim;
+mod job_lock;
 mod logs_health_cli;
 mod sg3_compare;
 mod sg_logs_compare;
