@@ -14,6 +14,7 @@ mod golden;
 mod health_sim;
 mod job_lock;
 mod logs_health_cli;
+mod output_errors;
 mod sg3_compare;
 mod sg_logs_compare;
 mod signed_records;
