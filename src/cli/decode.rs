@@ -39,7 +39,7 @@ pub enum Kind {
 #[command(
     after_help = "EXIT STATUS: 0 decoded; 2 FILE unreadable or not hex; 4 the bytes do \
 not decode as KIND (no header); 9 decoded as far as the bytes go, with problems listed \
-(lengths that overrun, a page cut short, malformed descriptors; VPD pages)."
+(lengths that overrun, a page cut short, malformed descriptors; VPD pages and mode data)."
 )]
 pub struct DecodeArgs {
     /// File with the response in ASCII hex (`-` = stdin).
@@ -115,8 +115,9 @@ pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
             } else {
                 mode::HeaderKind::Ten
             };
-            let m = mode::parse(bytes, k)?;
-            Report::new(None, &m, text::mode(&m, None))
+            let m = mode::decode(bytes, k)?;
+            let txt = text::mode(&m, None) + &vpd_text::problems(&m.problems);
+            Report::new(None, &m, txt).with_exit(problems_exit(&m.problems))
         }
         Kind::Luns => {
             let r = report_luns::parse(bytes)?;
