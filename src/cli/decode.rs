@@ -39,7 +39,7 @@ pub enum Kind {
 #[command(
     after_help = "EXIT STATUS: 0 decoded; 2 FILE unreadable or not hex; 4 the bytes do \
 not decode as KIND (no header); 9 decoded as far as the bytes go, with problems listed \
-(lengths that overrun, a page cut short, malformed descriptors; VPD pages and mode data)."
+(lengths that overrun, a page cut short, malformed descriptors; VPD pages, mode data, the all-commands RSOC list)."
 )]
 pub struct DecodeArgs {
     /// File with the response in ASCII hex (`-` = stdin).
@@ -100,8 +100,9 @@ pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
             Report::new(None, &s, text::sense(&s))
         }
         Kind::Opcodes => {
-            let a = rsoc::parse_all(bytes)?;
-            Report::new(None, &a, text::opcodes_all(&a))
+            let a = rsoc::decode_all(bytes)?;
+            let txt = text::opcodes_all(&a) + &vpd_text::problems(&a.problems);
+            Report::new(None, &a, txt).with_exit(problems_exit(&a.problems))
         }
         Kind::Opcode => {
             let o = rsoc::parse_one(bytes)?;
