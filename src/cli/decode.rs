@@ -39,7 +39,7 @@ pub enum Kind {
 #[command(
     after_help = "EXIT STATUS: 0 decoded; 2 FILE unreadable or not hex; 4 the bytes do \
 not decode as KIND (no header); 9 decoded as far as the bytes go, with problems listed \
-(lengths that overrun, a page cut short, malformed descriptors; VPD pages, mode data, the all-commands RSOC list)."
+(lengths that overrun, a page cut short, malformed descriptors; VPD pages, mode data, the all-commands RSOC list, sense data)."
 )]
 pub struct DecodeArgs {
     /// File with the response in ASCII hex (`-` = stdin).
@@ -97,7 +97,8 @@ pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
         }
         Kind::Sense => {
             let s = crate::sense::Sense::parse(bytes)?;
-            Report::new(None, &s, text::sense(&s))
+            let txt = text::sense(&s) + &vpd_text::problems(&s.problems);
+            Report::new(None, &s, txt).with_exit(problems_exit(&s.problems))
         }
         Kind::Opcodes => {
             let a = rsoc::decode_all(bytes)?;
