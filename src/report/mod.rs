@@ -4,7 +4,9 @@
 //! - [`html`]: the document builder (inline CSS, print layout, no script, no network fetch).
 //! - [`chart`]: x/y, histogram, heat-map and bar charts as SVG.
 //! - [`certificate`]: the printable certificate of sanitization.
+//! - [`bench`]: `report.html` of a benchmark run, from its `report.json`.
 
+pub mod bench;
 pub mod certificate;
 pub mod chart;
 pub mod html;
