@@ -194,6 +194,25 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
                 serde_json::Value::Null
             }
         };
+        // SATA behind a SATL (issue 19): the SCSI SANITIZE above is what the SATL translates
+        // into ATA SANITIZE DEVICE; the ATA side says what the drive really offers.
+        let ata = if crate::ata::is_behind_satl(&mut *t, None) {
+            match crate::ops::ata_sanitize::support(&mut *t) {
+                Ok((a, _)) => Some(a),
+                Err(e) => {
+                    text.push_str(&format!("  ATA side: could not be read ({e})\n"));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let ata_auto = ata.as_ref().map(|a| {
+            text.push_str(&render_ata_support(a));
+            crate::ops::ata_sanitize::choose(a, None)
+                .map(|m| m.name().to_string())
+                .map_err(|e| e.to_string())
+        });
         let best = [
             ServiceAction::CryptoErase,
             ServiceAction::BlockErase,
@@ -201,20 +220,36 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
         ]
         .into_iter()
         .find(|sa| r.of(*sa) == query::Support::Supported);
-        text.push_str(&format!(
-            "  --method auto would use: {}\n",
-            best.map(|b| format!("SANITIZE {}", b.name()))
-                .or_else(|| {
-                    tcg.get("ssc")
-                        .and_then(|v| v.as_str())
-                        .map(|ssc| format!("TCG erase of every band ({ssc})"))
-                })
-                .unwrap_or_else(|| "nothing (no method reported)".into())
-        ));
+        if let Some(a) = &ata_auto {
+            text.push_str(&format!(
+                "  --method auto would use: {}\n",
+                match a {
+                    Ok(m) => m.clone(),
+                    Err(e) => format!("nothing now: {e}"),
+                }
+            ));
+        } else {
+            text.push_str(&format!(
+                "  --method auto would use: {}\n",
+                best.map(|b| format!("SANITIZE {}", b.name()))
+                    .or_else(|| {
+                        tcg.get("ssc")
+                            .and_then(|v| v.as_str())
+                            .map(|ssc| format!("TCG erase of every band ({ssc})"))
+                    })
+                    .unwrap_or_else(|| "nothing (no method reported)".into())
+            ));
+        }
+        let auto_method = match &ata_auto {
+            Some(Ok(m)) => Some(m.clone()),
+            Some(Err(_)) => None,
+            None => best.map(|b| b.name().to_string()),
+        };
         all.push(serde_json::json!({
             "device": d,
             "sanitize": r,
-            "auto_method": best.map(|b| b.name()),
+            "ata": ata,
+            "auto_method": auto_method,
             "tcg_level0": tcg,
             "block_device_characteristics_byte7": wacereq,
         }));
@@ -225,6 +260,53 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
         &serde_json::json!({ "drives": all }),
         text,
     ))
+}
+
+/// The ATA side of `--support` (SATA behind a SATL).
+fn render_ata_support(a: &crate::ops::ata_sanitize::AtaSupport) -> String {
+    let mut o = String::from(
+        "  (SCSI SANITIZE above is translated by the SATL into ATA SANITIZE DEVICE; \"unknown\" \
+         = no REPORT SUPPORTED OPERATION CODES behind this SATL)\n",
+    );
+    o += &format!(
+        "  ATA side (SATL): security {}; sanitize {}\n",
+        a.security_state,
+        if a.sanitize_frozen {
+            "FROZEN"
+        } else {
+            "not frozen"
+        }
+    );
+    for m in &a.methods {
+        o.push_str(&format!(
+            "  {:<38} {:<14}{}{}\n",
+            m.name,
+            if m.usable {
+                "supported"
+            } else if m.supported {
+                "blocked"
+            } else {
+                "not supported"
+            },
+            m.blocked_by
+                .as_deref()
+                .map(|b| format!(" ({b})"))
+                .unwrap_or_default(),
+            if m.supported {
+                format!(
+                    "  [{}{}]",
+                    m.category,
+                    m.minutes.map(|x| format!(", ~{x} min")).unwrap_or_default()
+                )
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if let Some(adv) = &a.advice {
+        o.push_str(&format!("  advice: {adv}\n"));
+    }
+    o
 }
 
 #[cfg(test)]

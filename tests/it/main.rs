@@ -2,6 +2,7 @@
 //! Add a new test file here as `tests/it/NAME.rs` and list it with `mod NAME;`.
 
 mod bench_engine;
+mod bench_suites;
 mod browser;
 mod cli_commands;
 mod cli_sim_commands;
@@ -14,6 +15,7 @@ mod golden;
 mod health_sim;
 mod jobs_lib;
 mod logs_health_cli;
+mod sata;
 mod sg3_compare;
 mod sg_logs_compare;
 mod signed_records;

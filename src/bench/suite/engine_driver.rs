@@ -49,7 +49,7 @@ pub fn workload(s: &Stimulus, r: &RunSettings, seed: u64) -> Result<Workload> {
     };
     let limit = match s.amount {
         Amount::Seconds(x) => {
-            let d = (x * r.time_scale).max(1e-6);
+            let d = super::driver::scaled_seconds(x, r.time_scale);
             Limit::Runtime(Duration::from_secs_f64(d))
         }
         Amount::Capacities(c) => Limit::Bytes((c * r.range.len_bytes as f64) as u64),
