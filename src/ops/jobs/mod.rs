@@ -7,9 +7,10 @@
 //! needs the token for every state-changing command), audit end record. The result is one
 //! [`JobRecord`] per drive, the certificate when asked for, and an overall exit status.
 //!
-//! The jobs: [`format::FormatJob`], [`sanitize::SanitizeJob`] (with its TCG fallback),
-//! [`tcg::TcgEraseJob`], [`tcg::TcgRevertJob`]; the benchmark's purge is a
-//! [`sanitize::SanitizeJob`] run through [`run`] like any other (see DESIGN.md).
+//! The jobs: [`format::FormatJob`], [`sanitize::SanitizeJob`] (with its ATA and TCG
+//! fallbacks), [`ata::AtaEraseJob`], [`tcg::TcgEraseJob`], [`tcg::TcgRevertJob`]. The
+//! benchmark's purge (`src/bench/suite/purge.rs`) runs the same jobs with its own gate token;
+//! DESIGN.md shows how another module runs one through [`run_unattended`].
 //!
 //! Progress goes to a [`ProgressSink`]; the CLI renders the same [`JobEvent`]s as bars or
 //! JSON Lines.
