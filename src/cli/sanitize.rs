@@ -501,7 +501,11 @@ mod tests {
         let sa = testenv::safety(dir.path(), &["SER-a", "SER-b"], false);
         let r = testenv::run(&drives, &[], &sa, job(Method::Crypto, 3, false));
         assert_eq!(r.exit, exit::CHECK_FAILED);
-        assert_eq!(r.data["drives"][1]["verification"]["survived"], 3, "{}", r.data);
+        assert_eq!(
+            r.data["drives"][1]["verification"]["survived"], 3,
+            "{}",
+            r.data
+        );
     }
 
     #[test]
