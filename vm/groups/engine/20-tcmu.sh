@@ -5,9 +5,6 @@
 . /vm/groups/tcmu/serve.inc
 export SGCTL_AUDIT_LOG=/tmp/audit-bench.jsonl
 secs=2
-# 80-bench left the drive on a virtual clock; formats need the drive clock to move.
-stop_serve
-start_serve speed=5 >/dev/null || { fail restart "$(tail -n 5 /tmp/serve.err)"; exit 0; }
 sg=$(tcmu_sg)
 blen() { sg_readcap -l "$1" 2>/dev/null | sed -n 's/.*Logical block length=\([0-9]*\) bytes.*/\1/p'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
@@ -16,8 +13,9 @@ out=$(sgctl --json bench run "$sg" --rw randread --bs 4k --qd 16 --runtime $secs
 ours=$(echo "$out" | jq -r '.data.iops | floor')
 [ $rc = 0 ] && [ "$(echo "$out" | jq -r .data.engine)" = sg ] && [ "${ours:-0}" -gt 0 ] \
   && pass sg_auto_512 || fail sg_auto_512 "exit $rc: $(tail -n 3 /tmp/b.err)"
-theirs=$(fio --name=b --filename="$sg" --ioengine=sg --rw=randread --bs=4k --iodepth=16 \
-  --runtime=$secs --time_based --size=256M --output-format=json 2>/dev/null | jq -r '.jobs[0].read.iops | floor')
+fio --name=b --filename="$sg" --ioengine=sg --rw=randread --bs=4k --iodepth=16 \
+  --runtime=$secs --time_based --size=256M --output-format=json --output=/tmp/fio.json >/dev/null 2>&1
+theirs=$(jq -r '.jobs[0].read.iops | floor' /tmp/fio.json)
 line="tcmu_sg_engine_vs_fio_sg qd=16 sgctl_iops=$ours fio_iops=$theirs ratio=$(ratio "$ours" "$theirs")"
 echo "BENCH $line"; vm_result "BENCH $line"
 
@@ -36,14 +34,18 @@ if fmt 520 0 && [ "$(blen "$sg")" = 520 ]; then
   ours=$(echo "$out" | jq -r '.data.iops | floor')
   [ $rc = 0 ] && [ "${ours:-0}" -gt 0 ] && pass sg_520_randread "iops $ours" || fail sg_520_randread "exit $rc: $(tail -n 3 /tmp/b.err)"
   for bs in 520 4160; do
-    fout=$(fio --name=b --filename="$sg" --ioengine=sg --rw=randread --bs=$bs --iodepth=4 \
-           --runtime=1 --time_based --size=16M 2>&1); frc=$?
-    fio_ios=$(echo "$fout" | sed -n 's/.*read: IOPS=\([0-9.k]*\).*/\1/p' | head -n1)
-    msg=$(echo "$fout" | grep -i -m1 -E "error|align|invalid|not" | tr -s ' ')
-    line="fio_sg_on_520 bs=$bs exit=$frc iops=${fio_ios:-none} message='$msg'"
+    rm -f /tmp/fio.json
+    fio --name=b --filename="$sg" --ioengine=sg --rw=randread --bs=$bs --iodepth=4 \
+        --runtime=1 --time_based --size=16M --output-format=json --output=/tmp/fio.json \
+        >/dev/null 2>/tmp/fio.err; frc=$?
+    fio_ios=$(jq -r '.jobs[0].read.total_ios // 0' /tmp/fio.json 2>/dev/null || echo 0)
+    fio_err=$(jq -r '.jobs[0].error // "none"' /tmp/fio.json 2>/dev/null || echo none)
+    msg=$(grep -v "^note:" /tmp/fio.err | head -n 2 | tr '\n' '|' | tr -s ' ')
+    line="fio_sg_on_520 bs=$bs exit=$frc ios=${fio_ios:-0} job_error=$fio_err stderr='$msg'"
     echo "BENCH $line"; vm_result "BENCH $line"
     if [ $bs = 520 ]; then
-      { [ $frc != 0 ] || [ -z "$fio_ios" ]; } && pass fio_refuses_520 "$msg" || fail fio_refuses_520 "fio ran: $fout"
+      { [ $frc != 0 ] || [ "${fio_ios:-0}" = 0 ]; } && pass fio_refuses_520 "exit $frc ios ${fio_ios:-0}: $msg" \
+        || fail fio_refuses_520 "fio completed ${fio_ios} I/Os at bs=520 on the 520-byte disk"
     fi
   done
 else
