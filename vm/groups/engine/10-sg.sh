@@ -19,7 +19,7 @@ fio_iops() { jq -r '.jobs[0].read.iops | floor'; }
 fio_pcts() { jq -r '.jobs[0].read.clat_ns.percentile | [.["50.000000"], .["99.000000"]] | map(. / 1000) | map(tostring) | join("/")'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 # A write workload through sg without --confirm is refused by the safety gate (exit 6).
-sgctl bench run "$sg" --engine sg --rw randwrite --runtime 1 >/dev/null 2>&1; rc=$?
+sgctl bench run "$sg" --engine sg --rw randwrite --runtime 1 </dev/null >/dev/null 2>&1; rc=$?
 [ $rc = 6 ] && pass sg_write_needs_confirm || fail sg_write_needs_confirm "exit $rc"
 for qd in 1 16; do
   out=$(sgctl --json bench run "$sg" --engine sg --rw randread --bs 4k --qd $qd --runtime $secs --range 64m 2>/tmp/b.err); rc=$?
