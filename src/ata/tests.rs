@@ -97,7 +97,10 @@ fn device_statistics_layout() {
     b[0x1F] = 0x80; // supported, not valid
     let p = log::parse_statistics_page(&b).unwrap();
     assert_eq!(p.statistics.len(), 2);
-    assert_eq!(log::find_stat(std::slice::from_ref(&p), 1, 0x10), Some(1234));
+    assert_eq!(
+        log::find_stat(std::slice::from_ref(&p), 1, 0x10),
+        Some(1234)
+    );
     assert_eq!(p.statistics[1].value, None);
     let mut t = vec![0u8; 512];
     t[0] = 1;
