@@ -231,7 +231,8 @@ impl Report {
         if same {
             Ok(())
         } else {
-            Err(Error::Refused(format!(
+            Err(Error::Refused(
+                format!(
                 "the report is from another drive ({} {} serial {}{}); this is {} {} serial {}{}",
                 a.vendor,
                 a.model,
@@ -247,7 +248,9 @@ impl Report {
                     .as_deref()
                     .map(|w| format!(" wwn {w}"))
                     .unwrap_or_default(),
-            )))
+            )
+                .into(),
+            ))
         }
     }
 
