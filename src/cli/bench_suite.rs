@@ -290,6 +290,7 @@ fn open_drive(
         let clock = dev.clock();
         let c2 = clock.clone();
         let c3 = clock.clone();
+        let c4 = clock.clone();
         let mut poll = PollConfig::real(interval, interrupted.clone());
         poll.sleep = Arc::new(move |d: Duration| clock.advance(d.max(Duration::from_secs(1))));
         let mut always = PollConfig::real(interval, Arc::new(AtomicBool::new(false)));
@@ -300,7 +301,9 @@ fn open_drive(
         } else {
             Box::new(crate::transport::trace::Traced::new(Box::new(dev), verbose))
         };
-        return Ok((EngineDriver::new(Box::new(eng), idle), t, poll, always));
+        let mut d = EngineDriver::new(Box::new(eng), idle);
+        d.sim_clock = Some(c4);
+        return Ok((d, t, poll, always));
     }
     let eng = crate::bench::open(addr, kind, Some(auth)).map_err(bench_open)?;
     let t = crate::device::open_with(addr, verbose)?;

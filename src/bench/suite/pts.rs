@@ -36,6 +36,7 @@ fn iops(s: &mut Suite<'_>) -> Result<()> {
         &|_| defs::iops_round(),
         defs::IOPS_TRACK,
         Metric::Iops,
+        0,
     )?;
     Ok(())
 }
@@ -51,6 +52,7 @@ fn tp(s: &mut Suite<'_>) -> Result<()> {
             &move |_| defs::tp_round(bs),
             &format!("0/100-{b}"),
             Metric::WriteMbps,
+            0,
         )?;
     }
     Ok(())
@@ -65,6 +67,7 @@ fn lat(s: &mut Suite<'_>) -> Result<()> {
         &|_| defs::lat_round(),
         defs::LAT_TRACK,
         Metric::MeanLatUs,
+        0,
     )?;
     Ok(())
 }
@@ -89,6 +92,7 @@ fn hir(s: &mut Suite<'_>) -> Result<()> {
         &|_| defs::hir_precondition_round(),
         "0/100-4k",
         Metric::Iops,
+        0,
     )?;
     for w in defs::HIR_WAITS {
         s.series_stage(
@@ -163,6 +167,7 @@ fn sweep(s: &mut Suite<'_>, t: TestId) -> Result<()> {
         &move |_| fit(defs::sweep_round(t)),
         defs::SWEEP_TRACK,
         Metric::Iops,
+        0,
     )?;
     // Max/Mid/Min IOPS points from the window averages, then a pre-write and a histogram
     // capture at each.

@@ -18,6 +18,9 @@ pub const PARTS: [&str; 5] = ["write_cliff", "qd_sweep", "basics", "profiles", "
 pub const CLIFF_LOG_S: f64 = 1.0;
 /// Each write-cliff round writes this fraction of the ActiveRange.
 pub const CLIFF_ROUND_CAPACITY: f64 = 0.25;
+/// Write-cliff rounds before a steady-state window may count: 2 × capacity written from FOB
+/// (the reviews' two drive fills; a flat window of fresh-drive rounds is not steady state).
+pub const CLIFF_MIN_ROUNDS: u32 = 8;
 /// QD-sweep cell length (the reviews' 5 minutes).
 pub const SWEEP_SECONDS: f64 = 300.0;
 /// QD at which the reviews quote FOB and SS IOPS.
@@ -56,6 +59,7 @@ fn cliff(s: &mut Suite<'_>, part: &str, suffix: &str) -> Result<()> {
         &|_| cliff_round(),
         "4k-w",
         Metric::Iops,
+        CLIFF_MIN_ROUNDS,
     )?;
     Ok(())
 }

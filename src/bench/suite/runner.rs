@@ -371,10 +371,12 @@ impl<'a> Suite<'a> {
         round_of: &dyn Fn(u32) -> Vec<Stimulus>,
         track: &str,
         metric: Metric,
+        min_rounds: u32,
     ) -> Result<SteadyState> {
-        let max = self.max_rounds;
+        let max = self.max_rounds.max(min_rounds);
         let label = format!("{track} {}", metric.name());
         let mut tracker = Tracker::new(max);
+        tracker.min_rounds = min_rounds;
         {
             let st = self.report.test_mut(test).stage_mut(stage);
             tracker.values = st.rounds.iter().filter_map(|r| r.tracking).collect();

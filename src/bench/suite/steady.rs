@@ -141,6 +141,10 @@ pub struct Tracker {
     pub values: Vec<f64>,
     /// Cap on rounds.
     pub max_rounds: u32,
+    /// Rounds before a window may count (0: from the fifth). The review's write cliff starts
+    /// from FOB: a flat window of fresh-drive rounds is not the steady state.
+    #[serde(default)]
+    pub min_rounds: u32,
 }
 
 impl Tracker {
@@ -149,6 +153,7 @@ impl Tracker {
         Tracker {
             values: Vec::new(),
             max_rounds: max_rounds.max(1),
+            min_rounds: 0,
         }
     }
 
@@ -166,7 +171,9 @@ impl Tracker {
         let w = self.last_window();
         let capped = self.values.len() as u32 >= self.max_rounds;
         match w {
-            Some(w) if w.reached => Verdict::Reached(w),
+            Some(w) if w.reached && self.values.len() as u32 >= self.min_rounds => {
+                Verdict::Reached(w)
+            }
             Some(w) if capped => Verdict::NotReached(w),
             None if capped => Verdict::TooFewRounds,
             w => Verdict::Continue(w),
@@ -407,5 +414,16 @@ mod tests {
             compared > 1900 && steady > 100 && steady < 1900,
             "{compared} {steady}"
         );
+    }
+
+    /// A flat FOB plateau is not steady state when the stage asks for minimum rounds.
+    #[test]
+    fn min_rounds_hold_back_an_early_flat_window() {
+        let mut t = Tracker::new(25);
+        t.min_rounds = 8;
+        for _ in 0..7 {
+            assert!(matches!(t.push(40000.0), Verdict::Continue(_)));
+        }
+        assert!(matches!(t.push(40000.0), Verdict::Reached(_)));
     }
 }
