@@ -517,6 +517,7 @@ pub(crate) fn test_token() -> Cleared {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Error;
     use std::fs;
 
     /// A fake host tree: one dual-ported LU (sdb at 1:0:0:0 and sdc at 2:0:0:0, same wwid),
