@@ -270,7 +270,7 @@ fn refusal(s: &AtaSupport, m: &MethodSupport) -> Error {
     } else {
         "power-cycle the drive to reset the attempt counter".to_string()
     };
-    Error::Refused(format!("{} cannot run: {why}; {advice}", m.name))
+    Error::Refused(format!("{} cannot run: {why}; {advice}", m.name).into())
 }
 
 /// The CDBs the method sends, for `--dry-run` and the record (the SECURITY data blocks carry
@@ -380,10 +380,13 @@ pub fn run(
 /// turns out to be frozen (the state can change between planning and starting).
 fn frozen_hint(e: Error, m: &AtaMethod) -> Error {
     match e {
-        Error::Ata(a) => Error::Refused(format!(
-            "{} was aborted by the drive ({a}); if it is frozen: {FROZEN_ADVICE}",
-            m.name()
-        )),
+        Error::Ata(a) => Error::Refused(
+            format!(
+                "{} was aborted by the drive ({a}); if it is frozen: {FROZEN_ADVICE}",
+                m.name()
+            )
+            .into(),
+        ),
         e => e,
     }
 }

@@ -3,11 +3,14 @@
 // --- format and sanitize (issue 7) ---
 pub mod fleet;
 pub mod format;
+pub mod jobs;
 #[cfg(test)]
 pub(crate) mod mockdrive;
 pub mod poll;
 pub mod query;
 pub mod record;
+// --- persistent reservations (issue 17) ---
+pub mod reservations;
 pub mod safety;
 pub mod sanitize;
 

@@ -16,7 +16,8 @@
 //! `clock=real|virtual` (default real: the drive's clock follows wall time, `speed=N` times as
 //! fast, and commands take their service time; virtual: time moves only by command service
 //! times and [`SimClock::advance`], nothing sleeps), `port=1|2`, `dsense=1`, and faults
-//! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `fail_format=1`, `fail_sanitize=1`,
+//! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `corrupt=LBA[,LBA..]` (silent
+//! corruption: one byte flipped on read), `fail_format=1`, `fail_sanitize=1`,
 //! `substitute_block=N`, `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
@@ -56,6 +57,9 @@ pub enum Fault {
     Disconnect(u32),
     /// Reads of this LBA fail with MEDIUM ERROR 11/00 until it is rewritten.
     MediumError(u64),
+    /// Reads of this LBA return its data with one byte flipped, status GOOD (silent
+    /// corruption), rewritten or not, until faults are cleared.
+    CorruptBlock(u64),
     /// The next FORMAT UNIT fails (MEDIUM ERROR 31/01, then 31/00 until reformatted).
     FailFormat,
     /// The next SANITIZE fails (MEDIUM ERROR 31/03: sanitize failure mode).
@@ -100,6 +104,15 @@ pub(crate) struct Shared {
     _lock: Option<nix::fcntl::Flock<std::fs::File>>,
     /// Wall time of the last save (state-file drives are saved every few seconds of use).
     last_save: Instant,
+    /// Real clock: commands return without waiting for their service time and report it (in
+    /// wall time) in `Completion::duration`; the caller answers when it has passed (TCMU).
+    pub defer_service: bool,
+    /// The periodic save in progress: serialising and writing a snapshot of the drive, off the
+    /// drive lock.
+    saver: Option<std::thread::JoinHandle<()>>,
+    /// How long the last background save took (ns): the next one waits at least four times
+    /// that, so saving a large drive never takes more than a fifth of a CPU from serving it.
+    save_ns: Arc<std::sync::atomic::AtomicU64>,
 }
 
 const TRACE_MAX: usize = 4096;
@@ -174,41 +187,80 @@ impl Shared {
 
     /// Saves the state file if the last save is more than [`SAVE_EVERY`] ago (long-running
     /// users such as `sgctl sim serve` keep their drive on disk without waiting for exit).
+    ///
+    /// Under the drive lock this only clones the drive (a memory copy); serialising and writing
+    /// the copy happen on a background thread, so the rings keep being served while a large
+    /// drive is written out. A save still running when the next is due postpones that one.
     pub fn save_if_due(&mut self) {
-        if self.state_path.is_some() && self.last_save.elapsed() >= SAVE_EVERY {
-            let _ = self.save();
+        let took = Duration::from_nanos(self.save_ns.load(std::sync::atomic::Ordering::Relaxed));
+        if self.state_path.is_none() || self.last_save.elapsed() < SAVE_EVERY.max(took * 4) {
+            return;
         }
+        if self.saver.as_ref().is_some_and(|h| !h.is_finished()) {
+            return;
+        }
+        if let Some(h) = self.saver.take() {
+            let _ = h.join();
+        }
+        let Some(path) = self.state_path.clone() else {
+            return;
+        };
+        self.last_save = Instant::now();
+        self.sync();
+        self.d.saved_unix_ns = unix_ns();
+        let snapshot = self.d.clone();
+        let save_ns = Arc::clone(&self.save_ns);
+        self.saver = std::thread::Builder::new()
+            .name("sim-save".into())
+            .spawn(move || {
+                let t = Instant::now();
+                if let Err(e) = write_state(&path, &snapshot) {
+                    eprintln!("sgctl: sim: {e}");
+                }
+                let ns = t.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
+                save_ns.store(ns, std::sync::atomic::Ordering::Relaxed);
+            })
+            .ok();
     }
 
     fn save(&mut self) -> Result<()> {
+        // A background save must not overwrite this newer one when it finishes.
+        if let Some(h) = self.saver.take() {
+            let _ = h.join();
+        }
         let Some(path) = self.state_path.clone() else {
             return Ok(());
         };
         self.last_save = Instant::now();
         self.sync();
         self.d.saved_unix_ns = unix_ns();
-        let json = serde_json::to_vec(&self.d).map_err(|e| {
-            Error::io(
-                format!("saving {}", path.display()),
-                std::io::Error::other(e),
-            )
-        })?;
-        // The state holds the drive's TCG credentials (like its flash would): owner-only.
-        let tmp = path.with_extension("tmp");
-        let write = || -> std::io::Result<()> {
-            use std::io::Write;
-            use std::os::unix::fs::OpenOptionsExt;
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .mode(0o600)
-                .open(&tmp)?;
-            f.write_all(&json)?;
-            std::fs::rename(&tmp, &path)
-        };
-        write().map_err(|e| Error::io(format!("saving {}", path.display()), e))
+        write_state(&path, &self.d)
     }
+}
+
+/// Serialises `d` and replaces the state file at `path` with it (write to `.tmp`, rename).
+fn write_state(path: &std::path::Path, d: &Drive) -> Result<()> {
+    let json = serde_json::to_vec(d).map_err(|e| {
+        Error::io(
+            format!("saving {}", path.display()),
+            std::io::Error::other(e),
+        )
+    })?;
+    // The state holds the drive's TCG credentials (like its flash would): owner-only.
+    let tmp = path.with_extension("tmp");
+    let write = || -> std::io::Result<()> {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        f.write_all(&json)?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| Error::io(format!("saving {}", path.display()), e))
 }
 
 fn unix_ns() -> u64 {
@@ -354,6 +406,14 @@ impl SimDevice {
         self.inject(Fault::LuReset);
     }
 
+    /// Deferred service (real clock only): commands return without sleeping and report their
+    /// service time, in wall time, in `Completion::duration`; the caller answers them when it
+    /// has passed. Lets a front end with a queue (TCMU) keep many commands in flight, each
+    /// completing when the media model says. Affects every port of the drive.
+    pub fn set_deferred_service(&self, on: bool) {
+        lock(&self.shared).defer_service = on;
+    }
+
     /// Writes the state file now (also done when the last handle is dropped).
     pub fn save(&self) -> Result<()> {
         lock(&self.shared).save()
@@ -416,6 +476,9 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
         Fault::Disconnect(n) => d.faults.disconnect = d.faults.disconnect.saturating_add(n),
         Fault::MediumError(lba) => {
             d.faults.medium_errors.insert(lba);
+        }
+        Fault::CorruptBlock(lba) => {
+            d.faults.corrupt.insert(lba);
         }
         Fault::FailFormat => d.faults.fail_format = true,
         Fault::FailSanitize => d.faults.fail_sanitize = true,
@@ -553,7 +616,7 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
 
 const KEYS: &str =
     "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, used, \
-                    busy, disconnect, timeout, medium_error, fail_format, fail_sanitize, \
+                    busy, disconnect, timeout, medium_error, corrupt, fail_format, fail_sanitize, \
                     substitute_block, heat, wear, tcg_sp_busy, tcg_session_timeout";
 
 /// Splits `PROFILE?k=v&k=v` and validates the options.
@@ -653,6 +716,11 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
                     o.faults.push(Fault::MediumError(num(l)?));
                 }
             }
+            "corrupt" => {
+                for l in v.split(',') {
+                    o.faults.push(Fault::CorruptBlock(num(l)?));
+                }
+            }
             "fail_format" => {
                 if flag(v)? {
                     o.faults.push(Fault::FailFormat)
@@ -688,7 +756,7 @@ pub fn open(spec: &str) -> Result<SimDevice> {
         Some(path) if path.exists() => {
             let bytes = std::fs::read(path)
                 .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-            let d: Drive = serde_json::from_slice(&bytes)
+            let mut d: Drive = serde_json::from_slice(&bytes)
                 .map_err(|e| bad(spec, format!("state file {}: {e}", path.display())))?;
             // A hand-edited or damaged file must not make the drive misbehave (or panic).
             if !p.block_lens.contains(&d.lb_len)
@@ -727,6 +795,9 @@ pub fn open(spec: &str) -> Result<SimDevice> {
                     ));
                 }
             }
+            // Opening a state file is a power cycle: persistent reservations survive it only
+            // with APTPL (SPC-5 5.14.5).
+            d.pr = d.pr.after_power_cycle();
             loaded = true;
             d
         }
@@ -757,6 +828,9 @@ pub fn open(spec: &str) -> Result<SimDevice> {
         medium: medium::Medium::default(),
         _lock: lock,
         last_save: Instant::now(),
+        defer_service: false,
+        saver: None,
+        save_ns: Arc::default(),
     };
     if loaded && mode == ClockMode::Real && sh.d.saved_unix_ns > 0 {
         // The drive stayed powered between invocations: catch its clock up.
