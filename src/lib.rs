@@ -13,6 +13,7 @@ pub mod device;
 pub mod discover;
 pub mod error;
 pub mod exit;
+pub mod host;
 pub mod logpage;
 pub mod ops;
 pub mod report;

@@ -128,8 +128,29 @@ pub fn run(
     timeout: Duration,
 ) -> Result<Option<AtaRegisters>> {
     let cdb = size.cdb(cmd);
-    let c = t.execute(&cdb, data, timeout)?;
+    let mut data = data;
+    let c = t.execute(&cdb, reborrow(&mut data), timeout)?;
+    // A first UNIT ATTENTION (power on, reset) did not reach the device: send it again.
+    let c = if is_unit_attention(&c) {
+        t.execute(&cdb, data, timeout)?
+    } else {
+        c
+    };
     interpret(cmd, &c)
+}
+
+fn reborrow<'a>(d: &'a mut DataBuf<'_>) -> DataBuf<'a> {
+    match d {
+        DataBuf::In(b) => DataBuf::In(b),
+        DataBuf::Out(b) => DataBuf::Out(b),
+        DataBuf::None => DataBuf::None,
+    }
+}
+
+fn is_unit_attention(c: &Completion) -> bool {
+    c.status == crate::transport::status::CHECK_CONDITION
+        && crate::sense::Sense::parse(&c.sense)
+            .is_ok_and(|s| s.key == crate::sense::SenseKey::UnitAttention)
 }
 
 /// Sends a data-in command and returns the bytes (COUNT × 512).
@@ -142,10 +163,7 @@ pub fn read(
     let mut buf = vec![0u8; cmd.transfer_len()];
     let c = t.execute(&size.cdb(cmd), DataBuf::In(&mut buf), timeout)?;
     // A first UNIT ATTENTION (after power on / reset) is retried once, as for SCSI queries.
-    let c = if c.status == crate::transport::status::CHECK_CONDITION
-        && crate::sense::Sense::parse(&c.sense)
-            .is_ok_and(|s| s.key == crate::sense::SenseKey::UnitAttention)
-    {
+    let c = if is_unit_attention(&c) {
         t.execute(&size.cdb(cmd), DataBuf::In(&mut buf), timeout)?
     } else {
         c

@@ -163,9 +163,6 @@ pub struct SanitizeStatus {
     pub antifreeze: bool,
     /// LBA 15:0: progress 0..=65535 (fraction of 65536 done).
     pub progress: u16,
-    /// ERROR register bits as "reason" when the last sanitize failed (LBA 23:16 in the
-    /// ACS-4 failure reason table, 0 = none).
-    pub failure_reason: u8,
 }
 
 impl SanitizeStatus {
@@ -210,7 +207,6 @@ pub fn decode_sanitize_status(r: &crate::scsi::ata_pass_through::AtaRegisters) -
         frozen: r.count & 0x2000 != 0,
         antifreeze: r.count & 0x1000 != 0,
         progress: (r.lba & 0xFFFF) as u16,
-        failure_reason: ((r.lba >> 16) & 0xFF) as u8,
     }
 }
 

@@ -1,21 +1,8 @@
-//! The ATA purge methods (src/ops/ata_sanitize.rs) as a destructive [`Job`]: same safety gate,
-//! audit log, job record, verification and certificate as `sanitize` and `format`
-//! ([`crate::cli::erase::run_jobs`]). `sgctl sanitize --method auto` uses it on a SATA drive
-//! behind a SATL; `--method ata-...` picks one method.
+//! The CLI side of the ATA purge job: `--method ata-...` names. The job itself is
+//! [`crate::ops::jobs::ata::AtaEraseJob`].
 
-use crate::cli::erase::Job;
-use crate::error::{Error, Result};
-use crate::exit;
-use crate::ops::ata_sanitize::{self as asz, AtaMethod, AtaSupport};
-use crate::ops::poll::PollConfig;
-use crate::ops::query;
-use crate::ops::record::JobRecord;
-use crate::ops::safety::{Cleared, PlannedCommand};
-use crate::transport::Transport;
-
-/// Environment variable holding the ATA user password SECURITY ERASE UNIT sets (a secret:
-/// never in argv, logs or records). Without it, [`asz::DEFAULT_PASSWORD`] is used.
-pub const PASSWORD_ENV: &str = "SGCTL_ATA_PASSWORD";
+use crate::ops::ata_sanitize::AtaMethod;
+pub use crate::ops::jobs::ata::{AtaEraseJob, PASSWORD_ENV};
 
 /// Parses `--method` values naming an ATA method.
 pub fn parse_method(s: &str) -> Option<AtaMethod> {
@@ -31,109 +18,4 @@ pub fn parse_method(s: &str) -> Option<AtaMethod> {
         "ata-security-erase-enhanced" => AtaMethod::SecurityErase { enhanced: true },
         _ => return None,
     })
-}
-
-/// One ATA purge of one drive.
-pub struct AtaEraseJob {
-    /// The method asked for (None = strongest usable).
-    pub want: Option<AtaMethod>,
-    /// Sampled blocks to verify.
-    pub verify: u32,
-    /// Sampling seed.
-    pub seed: u64,
-    chosen: Option<(AtaMethod, AtaSupport)>,
-    sample: Vec<u64>,
-    block_len: u32,
-}
-
-impl AtaEraseJob {
-    /// A job for `want` (None = auto).
-    pub fn new(want: Option<AtaMethod>, verify: u32, seed: u64) -> AtaEraseJob {
-        AtaEraseJob {
-            want,
-            verify,
-            seed,
-            chosen: None,
-            sample: Vec::new(),
-            block_len: 512,
-        }
-    }
-}
-
-impl Job for AtaEraseJob {
-    fn name(&self) -> &'static str {
-        "sanitize"
-    }
-
-    fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
-        let (s, _id) = asz::support(t)?;
-        let m = match asz::choose(&s, self.want) {
-            Ok(m) => m,
-            Err(e) => {
-                rec.advice = s.advice.clone();
-                return Err(e);
-            }
-        };
-        let cap = query::read_capacity16(t)?;
-        self.block_len = cap.block_len;
-        self.sample = crate::ops::sanitize::sample(cap.last_lba, self.verify, self.seed);
-        rec.method = Some(m.name().into());
-        rec.nist_sp_800_88_category = Some(m.category().into());
-        rec.ieee_2883_category = Some(m.category().into());
-        self.chosen = Some((m, s));
-        Ok(asz::planned(&m))
-    }
-
-    fn execute(
-        &mut self,
-        t: &mut dyn Transport,
-        rec: &mut JobRecord,
-        _cleared: &Cleared,
-        poll: &PollConfig,
-        progress: &mut dyn FnMut(Option<f64>),
-    ) -> Result<u8> {
-        let (m, s) = self
-            .chosen
-            .clone()
-            .ok_or_else(|| Error::InvalidArgument("ATA sanitize was not planned".into()))?;
-        let before = crate::ops::sanitize::hash_blocks(t, &self.sample, self.block_len);
-        let password = std::env::var(PASSWORD_ENV)
-            .map(String::into_bytes)
-            .unwrap_or_else(|_| asz::DEFAULT_PASSWORD.to_vec());
-        let out = asz::run(t, &m, &password, asz::erase_timeout(&s, &m), poll, progress);
-        let out = match out {
-            Ok(o) => o,
-            Err(e) => {
-                if matches!(e, Error::Refused(_)) {
-                    rec.advice = Some(asz::FROZEN_ADVICE.into());
-                }
-                return Err(e);
-            }
-        };
-        rec.advice = out.advice.clone();
-        if out.ended == "interrupted" {
-            rec.outcome = "interrupted".into();
-            return Ok(exit::OTHER);
-        }
-        if !out.success {
-            rec.outcome = "failed".into();
-            rec.message = Some(format!("{} {}", m.name(), out.ended));
-            return Ok(exit::COMMAND);
-        }
-        let v = (!before.is_empty())
-            .then(|| crate::ops::sanitize::verify_after(t, self.block_len, &before));
-        let ok = v.as_ref().is_none_or(|v| v.passed);
-        rec.verification = v;
-        Ok(if ok {
-            rec.outcome = "success".into();
-            exit::OK
-        } else {
-            rec.outcome = "check_failed".into();
-            rec.message = Some("verification failed: sampled data survived".into());
-            rec.advice = Some(
-                "sampled blocks still hold their old contents: the drive did not purge them".into(),
-            );
-            exit::CHECK_FAILED
-        })
-    }
 }

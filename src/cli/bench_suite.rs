@@ -221,11 +221,11 @@ impl Control for DriveControl<'_> {
         let rec = purge::format_capacity(&mut *self.t, pct, self.cleared, poll, &mut |_| {})?;
         let cert = self.dir.join(format!("format-{}.json", self.n));
         crate::ops::record::write_certificate(&cert, std::slice::from_ref(&rec))?;
-        let ok = rec.outcome == "success";
+        let ok = rec.outcome == crate::ops::record::Outcome::Success;
         let cap = crate::ops::query::read_capacity16(&mut *self.t)?;
         let pr = PurgeRecord {
             requested: "format".into(),
-            method: rec.method.clone(),
+            method: rec.method.map(|m| m.name().to_string()),
             purged: ok,
             status: format!(
                 "FORMAT UNIT to {}: {} ({} bytes)",
@@ -321,7 +321,7 @@ fn bench_open(e: crate::bench::BenchError) -> Error {
         crate::bench::BenchError::Open(e) => e,
         crate::bench::BenchError::InvalidArgument(m) => Error::InvalidArgument(m),
         crate::bench::BenchError::Unsupported(m) => Error::Unsupported(m),
-        crate::bench::BenchError::Refused(m) => Error::Refused(m),
+        crate::bench::BenchError::Refused(m) => Error::Refused(m.into()),
         other => Error::io(other.to_string(), std::io::Error::other("engine")),
     }
 }

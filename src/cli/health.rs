@@ -24,6 +24,9 @@ METRICS: endurance_used, remaining_days, drive_writes_per_day, temperature_c,
   non_medium_errors, interface_crc_errors (SATA), self_test_failures, invalid_dwords,
   running_disparity_errors, loss_of_dword_sync, phy_reset_problems, start_stop_cycles,
   load_unload_cycles, power_on_hours
+SATA DRIVES BEHIND A SATL (INQUIRY vendor \"ATA\", VPD 0x89): the figures come from the ATA side
+(Device Statistics log 04h, else SMART attributes; SMART RETURN STATUS; self-test log 07h), read
+with ATA PASS-THROUGH; `sources` in the report names the log page/offset or attribute of each.
 
 PROJECTION: remaining_days = (100 - endurance_used) * power_on_hours / endurance_used / 24,
 i.e. the wear rate observed so far, counting powered-on time (page 0x15 power-on minutes);

@@ -270,7 +270,7 @@ fn refusal(s: &AtaSupport, m: &MethodSupport) -> Error {
     } else {
         "power-cycle the drive to reset the attempt counter".to_string()
     };
-    Error::Refused(format!("{} cannot run: {why}; {advice}", m.name))
+    Error::Refused(format!("{} cannot run: {why}; {advice}", m.name).into())
 }
 
 /// The CDBs the method sends, for `--dry-run` and the record (the SECURITY data blocks carry
@@ -380,10 +380,13 @@ pub fn run(
 /// turns out to be frozen (the state can change between planning and starting).
 fn frozen_hint(e: Error, m: &AtaMethod) -> Error {
     match e {
-        Error::Ata(a) => Error::Refused(format!(
-            "{} was aborted by the drive ({a}); if it is frozen: {FROZEN_ADVICE}",
-            m.name()
-        )),
+        Error::Ata(a) => Error::Refused(
+            format!(
+                "{} was aborted by the drive ({a}); if it is frozen: {FROZEN_ADVICE}",
+                m.name()
+            )
+            .into(),
+        ),
         e => e,
     }
 }
@@ -495,4 +498,96 @@ pub fn erase_timeout(s: &AtaSupport, m: &AtaMethod) -> Duration {
         .and_then(|x| x.minutes)
         .unwrap_or(5);
     Duration::from_secs(u64::from(mins.max(5)) * 120 + 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ata::identify;
+
+    /// IDENTIFY with the given word 59 (sanitize) and 128 (security).
+    fn id(w59: u16, w128: u16) -> Identify {
+        let mut b = vec![0u8; 512];
+        b[118..120].copy_from_slice(&w59.to_le_bytes());
+        b[256..258].copy_from_slice(&w128.to_le_bytes());
+        identify::parse(&b).unwrap()
+    }
+
+    fn status(frozen: bool) -> SanitizeStatus {
+        SanitizeStatus {
+            completed_without_error: false,
+            in_progress: false,
+            frozen,
+            antifreeze: false,
+            progress: 0xFFFF,
+        }
+    }
+
+    #[test]
+    fn auto_picks_the_strongest_usable() {
+        // Sanitize with block erase + overwrite, security with enhanced erase.
+        let s = support_from(&id(0xD000, 0x0021), Some(&status(false)));
+        assert_eq!(choose(&s, None).unwrap(), AtaMethod::BlockErase);
+        let s = support_from(&id(0xF000, 0x0021), Some(&status(false)));
+        assert_eq!(choose(&s, None).unwrap(), AtaMethod::CryptoScramble);
+        // No Sanitize feature set: enhanced security erase, then normal.
+        let s = support_from(&id(0, 0x0021), None);
+        assert_eq!(
+            choose(&s, None).unwrap(),
+            AtaMethod::SecurityErase { enhanced: true }
+        );
+        let s = support_from(&id(0, 0x0001), None);
+        assert_eq!(
+            choose(&s, None).unwrap(),
+            AtaMethod::SecurityErase { enhanced: false }
+        );
+        assert!(matches!(
+            choose(&support_from(&id(0, 0), None), None),
+            Err(Error::Unsupported(_))
+        ));
+    }
+
+    #[test]
+    fn frozen_is_refused_with_the_advice_and_falls_back_when_it_can() {
+        // Security frozen, sanitize not: auto still uses SANITIZE; security erase is refused.
+        let s = support_from(&id(0xD000, 0x0029), Some(&status(false)));
+        assert_eq!(choose(&s, None).unwrap(), AtaMethod::BlockErase);
+        let e = choose(&s, Some(AtaMethod::SecurityErase { enhanced: false })).unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, Error::Refused(_)));
+        assert!(msg.contains("FROZEN") && msg.contains("Hot-plug") && msg.contains("suspend"));
+        // Both frozen: nothing usable, refused with the advice.
+        let s = support_from(&id(0xD000, 0x0029), Some(&status(true)));
+        assert!(s.advice.is_some());
+        let msg = choose(&s, None).unwrap_err().to_string();
+        assert!(
+            msg.contains("Sanitize Frozen") && msg.contains("Hot-plug"),
+            "{msg}"
+        );
+        // Locked: unlock first.
+        let s = support_from(&id(0, 0x0007), None);
+        let msg = choose(&s, None).unwrap_err().to_string();
+        assert!(msg.contains("LOCKED") && msg.contains("unlock"), "{msg}");
+    }
+
+    #[test]
+    fn planned_commands_never_carry_the_password() {
+        for m in [
+            AtaMethod::SecurityErase { enhanced: true },
+            AtaMethod::BlockErase,
+        ] {
+            for c in planned(&m) {
+                assert!(c.data_out.is_empty(), "{c:?}");
+            }
+        }
+        let b = planned(&AtaMethod::BlockErase);
+        assert_eq!(b[0].cdb, "85 07 2c 00 12 00 00 42 72 00 45 00 6b 00 b4 00");
+        let c = planned(&AtaMethod::CryptoScramble);
+        assert_eq!(c[0].cdb, "85 07 2c 00 11 00 00 43 70 00 79 00 72 00 b4 00");
+        assert_eq!(
+            AtaMethod::SecurityErase { enhanced: false }.category(),
+            "clear"
+        );
+        assert_eq!(AtaMethod::BlockErase.category(), "purge");
+    }
 }

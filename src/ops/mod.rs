@@ -3,6 +3,7 @@
 // --- format and sanitize (issue 7) ---
 pub mod fleet;
 pub mod format;
+pub mod jobs;
 #[cfg(test)]
 pub(crate) mod mockdrive;
 pub mod poll;

@@ -98,14 +98,12 @@ pub fn check_not_reserved_by_other(
         Err(e) => return Err(e),
     };
     if let Some(h) = r.held_by_other() {
-        return Err(Error::Refused(format!(
-            "{address} is reserved by another initiator ({} reservation, key 0x{:x}, through \
-             target port {}); nothing was sent (see `sgctl reservations {address}`; \
-             --ignore-reservation to go ahead)",
-            pr::type_name(h.rtype),
-            h.key,
-            h.relative_target_port
-        )));
+        return Err(Error::Refused(crate::error::Refusal::Reserved {
+            address: address.to_string(),
+            rtype: pr::type_name(h.rtype).to_string(),
+            key: h.key,
+            port: h.relative_target_port,
+        }));
     }
     Ok(())
 }

@@ -297,6 +297,10 @@ pub struct Faults {
     pub disconnect: u32,
     /// LBAs whose reads fail with MEDIUM ERROR 11/00 until rewritten.
     pub medium_errors: BTreeSet<u64>,
+    /// LBAs whose reads return the stored data with one byte flipped and GOOD status
+    /// (silent data corruption, for `sgctl bench run --verify`), until faults are cleared.
+    #[serde(default)]
+    pub corrupt: BTreeSet<u64>,
     /// The next FORMAT UNIT fails (31/01, then 31/00).
     pub fail_format: bool,
     /// The next SANITIZE fails (31/03).

@@ -49,7 +49,7 @@ pub fn workload(s: &Stimulus, r: &RunSettings, seed: u64) -> Result<Workload> {
     };
     let limit = match s.amount {
         Amount::Seconds(x) => {
-            let d = (x * r.time_scale).max(1e-6);
+            let d = super::driver::scaled_seconds(x, r.time_scale);
             Limit::Runtime(Duration::from_secs_f64(d))
         }
         Amount::Capacities(c) => Limit::Bytes((c * r.range.len_bytes as f64) as u64),
@@ -125,7 +125,7 @@ fn bench_error(e: BenchError) -> Error {
         BenchError::InvalidArgument(m) => Error::InvalidArgument(m),
         BenchError::Open(e) => e,
         BenchError::Unsupported(m) => Error::Unsupported(m),
-        BenchError::Refused(m) => Error::Refused(m),
+        BenchError::Refused(m) => Error::Refused(m.into()),
         BenchError::Os(m) => Error::io(m, std::io::Error::other("benchmark engine")),
         BenchError::DeviceFailed { error, .. } => {
             Error::CheckFailed(format!("the device failed mid-run: {error}"))

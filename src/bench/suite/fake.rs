@@ -84,7 +84,7 @@ impl Driver for FakeDrive {
         let iops = q * scale_bs * 1.0 / (rp / r_iops + (1.0 - rp) / w_iops);
         let (secs, ios) = match s.amount {
             Amount::Seconds(x) => {
-                let d = x * r.time_scale;
+                let d = super::driver::scaled_seconds(x, r.time_scale);
                 (d, iops * d)
             }
             Amount::Capacities(c) => {

@@ -3,13 +3,14 @@
 //! safety-gate clearance. A drive that cannot be purged runs only with `--purge none`, and the
 //! report then says NOT PURGED.
 //!
-//! The jobs still live in `src/cli/{sanitize,format}.rs` (the `lib` engineer is moving them to
-//! `src/ops/jobs/`); [`run_job`] is the one call site to switch when that lands.
+//! The jobs are [`crate::ops::jobs::sanitize::SanitizeJob`] and
+//! [`crate::ops::jobs::format::FormatJob`]; [`run_job`] is the one call site.
 
 use crate::error::{Error, Result};
+use crate::ops::jobs::{format::FormatJob, sanitize::SanitizeJob, Job};
 use crate::ops::poll::PollConfig;
 use crate::ops::query::{self, Support};
-use crate::ops::record::{DriveInfo, JobRecord};
+use crate::ops::record::{DriveInfo, JobRecord, Outcome};
 use crate::ops::safety::{rfc3339, Cleared};
 use crate::ops::sanitize::{self as san, Method, SanitizeOptions};
 use crate::scsi::sanitize::{OverwriteParameters, ServiceAction};
@@ -163,8 +164,8 @@ pub fn run(
         crate::ops::record::write_certificate(p, std::slice::from_ref(&rec))?;
         cert_name = p.file_name().map(|n| n.to_string_lossy().into_owned());
     }
-    let ok = rec.exit_status == crate::exit::OK && rec.outcome == "success";
-    let method = rec.method.clone();
+    let ok = rec.exit_status == crate::exit::OK && rec.outcome == Outcome::Success;
+    let method = rec.method.map(|m| m.name().to_string());
     let out = PurgeRecord {
         requested: m.name().into(),
         purged: ok,
@@ -205,7 +206,7 @@ pub fn format_capacity(
     progress: &mut dyn FnMut(Option<f64>),
 ) -> Result<JobRecord> {
     let cap = query::read_capacity16(t)?;
-    let job = crate::cli::format::purge_job(crate::ops::format::FormatOptions {
+    let job = FormatJob::boxed(crate::ops::format::FormatOptions {
         block_size: Some(cap.block_len),
         protection: protection_of(&cap)?,
         pi_exponent: cap.p_i_exponent,
@@ -234,7 +235,7 @@ fn run_job(
     let job = match m {
         PurgeMethod::Format => {
             let cap = query::read_capacity16(t)?;
-            crate::cli::format::purge_job(crate::ops::format::FormatOptions {
+            FormatJob::boxed(crate::ops::format::FormatOptions {
                 block_size: Some(cap.block_len),
                 protection: protection_of(&cap)?,
                 pi_exponent: cap.p_i_exponent,
@@ -254,7 +255,7 @@ fn run_job(
                 }),
                 _ => Method::Auto,
             };
-            crate::cli::sanitize::purge_job(
+            SanitizeJob::boxed(
                 SanitizeOptions {
                     method,
                     ause: false,
@@ -270,7 +271,7 @@ fn run_job(
 
 fn execute_job(
     t: &mut dyn Transport,
-    mut job: Box<dyn crate::cli::erase::Job>,
+    mut job: Box<dyn Job>,
     cleared: &Cleared,
     poll: &PollConfig,
     progress: &mut dyn FnMut(Option<f64>),
@@ -290,7 +291,7 @@ fn execute_job(
     match job.execute(t, &mut rec, cleared, poll, progress) {
         Ok(code) => rec.exit_status = code,
         Err(e) => {
-            rec.outcome = "failed".into();
+            rec.outcome = Outcome::Failed;
             rec.message = Some(e.to_string());
             rec.exit_status = e.exit_code();
         }

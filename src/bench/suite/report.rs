@@ -194,7 +194,7 @@ impl Report {
             .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
         let p = Self::path(dir);
         let tmp = dir.join(format!("{FILE}.tmp"));
-        let json = serde_json::to_vec_pretty(self)
+        let json = serde_json::to_vec(self)
             .map_err(|e| Error::io("encoding report.json", std::io::Error::other(e)))?;
         std::fs::write(&tmp, json)
             .and_then(|()| std::fs::rename(&tmp, &p))
@@ -231,7 +231,8 @@ impl Report {
         if same {
             Ok(())
         } else {
-            Err(Error::Refused(format!(
+            Err(Error::Refused(
+                format!(
                 "the report is from another drive ({} {} serial {}{}); this is {} {} serial {}{}",
                 a.vendor,
                 a.model,
@@ -247,7 +248,9 @@ impl Report {
                     .as_deref()
                     .map(|w| format!(" wwn {w}"))
                     .unwrap_or_default(),
-            )))
+            )
+                .into(),
+            ))
         }
     }
 

@@ -220,6 +220,7 @@ pub struct Suite<'a> {
     /// Progress printer.
     pub progress: Progress,
     last_save: Instant,
+    save_cost: f64,
 }
 
 impl<'a> Suite<'a> {
@@ -247,17 +248,23 @@ impl<'a> Suite<'a> {
             interrupted,
             progress,
             last_save: Instant::now(),
+            save_cost: 0.0,
         }
     }
 
     /// Saves the report now.
     pub fn save(&mut self) -> Result<()> {
+        let t = Instant::now();
+        let r = self.report.save(&self.dir);
+        self.save_cost = t.elapsed().as_secs_f64();
         self.last_save = Instant::now();
-        self.report.save(&self.dir)
+        r
     }
 
+    /// Saves a series stage now and then: every 2 s, or less often when saving is slow (at
+    /// most ~5 % of the wall time goes to saving).
     fn save_soon(&mut self) -> Result<()> {
-        if self.last_save.elapsed().as_secs_f64() > 2.0 {
+        if self.last_save.elapsed().as_secs_f64() > (20.0 * self.save_cost).max(2.0) {
             self.save()
         } else {
             Ok(())
@@ -491,9 +498,16 @@ impl<'a> Suite<'a> {
         while !done(n, bytes, drive) {
             let t = Instant::now();
             let mut c = self.cell(s)?;
-            strip_histogram(&mut c.m);
+            keep_intervals_only(&mut c.m);
             if let Some(idle) = idle_after_s {
-                self.driver.idle(idle * self.run.time_scale)?;
+                // Idle scales like the burst before it (which may have hit MIN_CELL_S).
+                let k = match s.amount {
+                    Amount::Seconds(x) if x > 0.0 => {
+                        super::driver::scaled_seconds(x, self.run.time_scale) / x
+                    }
+                    _ => self.run.time_scale,
+                };
+                self.driver.idle(idle * k)?;
             }
             n += 1;
             bytes += c.m.write_bytes;
@@ -526,6 +540,16 @@ impl<'a> Suite<'a> {
     }
 }
 
+/// Keeps only the per-interval series of the engine's result (series samples: the figures
+/// are in the measurement; thousands of full results would make the report huge).
+pub fn keep_intervals_only(m: &mut Measurement) {
+    let iv = m.run.get("intervals").cloned();
+    m.run = match iv {
+        Some(v) => serde_json::json!({ "intervals": v }),
+        None => serde_json::Value::Null,
+    };
+}
+
 /// Drops the engine's histogram and per-interval series from a measurement (kept: figures).
 pub fn strip_histogram(m: &mut Measurement) {
     if let Some(o) = m.run.as_object_mut() {
@@ -536,7 +560,10 @@ pub fn strip_histogram(m: &mut Measurement) {
 /// One line describing a stimulus for the progress output.
 pub fn describe(s: &Stimulus, run: &RunSettings) -> String {
     let amount = match s.amount {
-        Amount::Seconds(x) => format!("{:.1} s of drive time", x * run.time_scale),
+        Amount::Seconds(x) => format!(
+            "{:.3} s of drive time",
+            super::driver::scaled_seconds(x, run.time_scale)
+        ),
         Amount::Capacities(c) => format!("{c} × the ActiveRange"),
     };
     format!(

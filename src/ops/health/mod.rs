@@ -686,6 +686,9 @@ pub fn assess(h: &mut DriveHealth, rules: &[Rule]) {
         }
     }
     let t = &h.temperature;
+    // The WARNING bit: temperature over the operating limit (set where it is found, not
+    // read back from the message).
+    let mut over_operating_limit = false;
     if let Some(cur) = t.current_c {
         let hard = [
             ("trip", t.drive_trip_c),
@@ -699,6 +702,7 @@ pub fn assess(h: &mut DriveHealth, rules: &[Rule]) {
                 "temperature {cur} °C at or above its {name} ({lim} °C)"
             ));
         } else if let Some(lim) = t.high_operating_limit_c.filter(|l| cur > *l) {
+            over_operating_limit = true;
             warnings.push(format!(
                 "temperature {cur} °C above the operating limit ({lim} °C)"
             ));
@@ -747,7 +751,7 @@ pub fn assess(h: &mut DriveHealth, rules: &[Rule]) {
     if h.informational_exception
         .as_ref()
         .is_some_and(|i| i.warning)
-        || warnings.iter().any(|w| w.contains("operating limit"))
+        || over_operating_limit
     {
         bits_set |= bits::WARNING;
     }

@@ -83,7 +83,9 @@ impl AtaState {
 /// A 32-byte password field from a SECURITY data block (words 1-16).
 pub fn password_of(block: &[u8]) -> Vec<u8> {
     let mut p = vec![0u8; 32];
-    let n = block.len().saturating_sub(2).min(32);
-    p[..n].copy_from_slice(&block[2..2 + n]);
+    if let Some(pw) = block.get(2..) {
+        let n = pw.len().min(32);
+        p[..n].copy_from_slice(&pw[..n]);
+    }
     p
 }
