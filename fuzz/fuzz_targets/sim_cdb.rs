@@ -12,7 +12,9 @@ const PROFILES: &[&str] = &["px02smf080", "hk4e", "exarray", "mk4001grzb", "px03
 fn commands(mut d: &[u8]) -> Vec<(Vec<u8>, u8, usize, Vec<u8>)> {
     let mut out = Vec::new();
     while out.len() < 16 {
-        let Some((&l, rest)) = d.split_first() else { break };
+        let Some((&l, rest)) = d.split_first() else {
+            break;
+        };
         let n = 6 + usize::from(l & 0x0f) * 2;
         if rest.len() < n + 4 {
             break;
@@ -32,7 +34,9 @@ fn commands(mut d: &[u8]) -> Vec<(Vec<u8>, u8, usize, Vec<u8>)> {
 // The simulator's CDB and parameter-list decoding (what the kernel feeds it through TCMU):
 // every answer must be well formed and the drive must keep answering.
 fuzz_target!(|data: &[u8]| {
-    let Some((&p, rest)) = data.split_first() else { return };
+    let Some((&p, rest)) = data.split_first() else {
+        return;
+    };
     let profile = PROFILES[usize::from(p) % PROFILES.len()];
     let mut dev = sim::open(&format!("{profile}?clock=virtual&capacity_blocks=4096")).unwrap();
     for (cdb, dir, buf_len, param) in commands(rest) {
@@ -43,16 +47,28 @@ fuzz_target!(|data: &[u8]| {
             _ => DataBuf::Out(&param),
         };
         if let Ok(c) = dev.execute(&cdb, db, Duration::from_secs(30)) {
-            assert!(c.resid <= buf_len.max(param.len()), "resid {} > buffer", c.resid);
+            assert!(
+                c.resid <= buf_len.max(param.len()),
+                "resid {} > buffer",
+                c.resid
+            );
             if c.status == 0x02 {
-                assert!(sgctl::sense::Sense::parse(&c.sense).is_ok(), "bad sense {:02x?}", c.sense);
+                assert!(
+                    sgctl::sense::Sense::parse(&c.sense).is_ok(),
+                    "bad sense {:02x?}",
+                    c.sense
+                );
             }
         }
         dev.clock().advance(Duration::from_secs(3));
     }
     let mut b = [0u8; 36];
     let c = dev
-        .execute(&[0x12, 0, 0, 0, 36, 0], DataBuf::In(&mut b), Duration::from_secs(30))
+        .execute(
+            &[0x12, 0, 0, 0, 36, 0],
+            DataBuf::In(&mut b),
+            Duration::from_secs(30),
+        )
         .unwrap();
     assert_eq!(c.status, 0, "INQUIRY after the sequence failed");
 });

@@ -10,7 +10,9 @@ fuzz_target!(|data: &[u8]| {
     let path = dir.path().join("drive.json");
     std::fs::write(&path, data).unwrap();
     let spec = format!("px02smf080?clock=virtual&state={}", path.display());
-    let Ok(mut dev) = sgctl::sim::open(&spec) else { return };
+    let Ok(mut dev) = sgctl::sim::open(&spec) else {
+        return;
+    };
     let mut b = vec![0u8; 512];
     for cdb in [
         &[0x00u8, 0, 0, 0, 0, 0][..],

@@ -38,7 +38,11 @@ fn tree() -> &'static Tree {
         let mut files = Vec::new();
         copy(&src, &root, &mut files);
         files.sort();
-        Tree { _dir: dir, root, files }
+        Tree {
+            _dir: dir,
+            root,
+            files,
+        }
     })
 }
 

@@ -50,7 +50,9 @@ impl RingMem for FakeRing {
 // offsets, TMR entries. Byte 0 of the input chooses whether the mailbox is kept valid (version
 // 2, ring at 128, 1 KiB) so most inputs reach the entry decoder.
 fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else { return };
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
     let mut v = rest.to_vec();
     v.resize(v.len().max(128 + 1024 + 8192), 0);
     if mode & 1 == 0 {

@@ -39,7 +39,7 @@ pub enum Kind {
 #[command(
     after_help = "EXIT STATUS: 0 decoded; 2 FILE unreadable or not hex; 4 the bytes do \
 not decode as KIND (no header); 9 decoded as far as the bytes go, with problems listed \
-(lengths that overrun, a page cut short, malformed descriptors; VPD pages)."
+(lengths that overrun, a page cut short, malformed descriptors; VPD pages, mode data, the all-commands RSOC list, sense data)."
 )]
 pub struct DecodeArgs {
     /// File with the response in ASCII hex (`-` = stdin).
@@ -97,11 +97,13 @@ pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
         }
         Kind::Sense => {
             let s = crate::sense::Sense::parse(bytes)?;
-            Report::new(None, &s, text::sense(&s))
+            let txt = text::sense(&s) + &vpd_text::problems(&s.problems);
+            Report::new(None, &s, txt).with_exit(problems_exit(&s.problems))
         }
         Kind::Opcodes => {
-            let a = rsoc::parse_all(bytes)?;
-            Report::new(None, &a, text::opcodes_all(&a))
+            let a = rsoc::decode_all(bytes)?;
+            let txt = text::opcodes_all(&a) + &vpd_text::problems(&a.problems);
+            Report::new(None, &a, txt).with_exit(problems_exit(&a.problems))
         }
         Kind::Opcode => {
             let o = rsoc::parse_one(bytes)?;
@@ -115,8 +117,9 @@ pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
             } else {
                 mode::HeaderKind::Ten
             };
-            let m = mode::parse(bytes, k)?;
-            Report::new(None, &m, text::mode(&m, None))
+            let m = mode::decode(bytes, k)?;
+            let txt = text::mode(&m, None) + &vpd_text::problems(&m.problems);
+            Report::new(None, &m, txt).with_exit(problems_exit(&m.problems))
         }
         Kind::Luns => {
             let r = report_luns::parse(bytes)?;

@@ -66,8 +66,10 @@ pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
     if ctx.hex {
         return Ok(fetch::hex_report(dev, &raw));
     }
-    let m = mode::parse(&raw, kind).map_err(Error::Parse)?;
-    Ok(Report::new(dev, &m, text::mode(&m, Some(pc_name))))
+    let m = mode::decode(&raw, kind).map_err(Error::Parse)?;
+    let txt = text::mode(&m, Some(pc_name)) + &super::vpd_text::problems(&m.problems);
+    let r = Report::new(dev, &m, txt);
+    Ok(super::vpd::with_problems(ctx, r, !m.problems.is_empty()))
 }
 
 /// MODE SENSE; when the default "all pages, all subpages" is rejected (older devices do not

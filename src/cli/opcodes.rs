@@ -68,8 +68,10 @@ pub fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
             if ctx.hex {
                 return Ok(fetch::hex_report(dev, &raw));
             }
-            let all = rsoc::parse_all(&raw).map_err(Error::Parse)?;
-            Ok(Report::new(dev, &all, text::opcodes_all(&all)))
+            let all = rsoc::decode_all(&raw).map_err(Error::Parse)?;
+            let txt = text::opcodes_all(&all) + &super::vpd_text::problems(&all.problems);
+            let r = Report::new(dev, &all, txt);
+            Ok(super::vpd::with_problems(ctx, r, !all.problems.is_empty()))
         }
         Some(op) => {
             let opts = match args.sa {

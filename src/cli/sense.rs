@@ -29,5 +29,7 @@ pub fn run(ctx: &mut Ctx, args: SenseArgs) -> anyhow::Result<Report> {
         return Ok(fetch::hex_report(dev, &raw));
     }
     let s = request_sense::parse(&raw).map_err(Error::Parse)?;
-    Ok(Report::new(dev, &s, text::sense(&s)))
+    let txt = text::sense(&s) + &super::vpd_text::problems(&s.problems);
+    let r = Report::new(dev, &s, txt);
+    Ok(super::vpd::with_problems(ctx, r, !s.problems.is_empty()))
 }

@@ -9,9 +9,9 @@
 //! deleted (deleting a locked file would let a third process lock a new inode beside it).
 //!
 //! The key is the LU name (the NAA/EUI from VPD 0x83 both ports report), else the serial. An
-//! in-process virtual drive exists only in its process and is not locked; one with a state file
-//! is keyed by its LU name and the state file (two state files are two drives even when their
-//! WWNs are equal).
+//! in-process virtual drive (or any address that is not a device node) exists only in its
+//! process and is not locked; one with a state file is keyed by its LU name and the state file
+//! (two state files are two drives even when their WWNs are equal).
 
 use super::safety::{rfc3339, DriveName};
 use crate::error::{Error, Result};
@@ -84,6 +84,10 @@ pub fn key_for(address: &str, name: &DriveName) -> Option<String> {
         let p = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
         let digest = sha2_hex(p.as_os_str().as_encoded_bytes());
         return Some(sanitize(&format!("sim-{id}-{}", &digest[..12])));
+    }
+    if !address.starts_with('/') {
+        // Not a device node (an in-process test double): no other process can reach it.
+        return None;
     }
     Some(sanitize(&id))
 }
@@ -241,6 +245,7 @@ mod tests {
         assert_eq!(key_for("/dev/sg0", &s).unwrap(), "serial-A_B_.._x");
         // Virtual drives: none without a state file, keyed by the file with one.
         assert_eq!(key_for("sim:px02smf080?serial=X", &n), None);
+        assert_eq!(key_for("mock:a", &n), None);
         let a = key_for("sim:px02smf080?state=/tmp/a.json", &n).unwrap();
         let b = key_for("sim:px02smf080?capacity_gib=1&state=/tmp/b.json", &n).unwrap();
         assert!(

@@ -102,37 +102,62 @@ pub struct AllCommands {
     pub command_data_length: u32,
     /// Descriptors.
     pub commands: Vec<CommandDescriptor>,
+    /// What did not add up (a list cut short, a descriptor that overruns, a timeouts
+    /// descriptor of the wrong length); filled by [`decode_all`], an error for [`parse_all`].
+    pub problems: Vec<String>,
 }
 
 /// Parses the reporting-options-0 response. The list must be complete: a descriptor cut off
 /// by the buffer or by COMMAND DATA LENGTH is an error (ask again with a bigger allocation).
 pub fn parse_all(buf: &[u8]) -> ParseResult<AllCommands> {
-    const WHAT: &str = "REPORT SUPPORTED OPERATION CODES data";
-    let b = Bytes::new(buf, WHAT);
+    let a = decode_all(buf)?;
+    match a.problems.first() {
+        Some(p) => Err(ParseError::new(WHAT_ALL, p.clone())),
+        None => Ok(a),
+    }
+}
+
+const WHAT_ALL: &str = "REPORT SUPPORTED OPERATION CODES data";
+
+/// Decodes the reporting-options-0 response as far as the bytes go (issue 15): a list shorter
+/// than COMMAND DATA LENGTH keeps its whole descriptors, a descriptor that overruns ends the
+/// list, a timeouts descriptor of the wrong length is left out; each is listed in
+/// [`AllCommands::problems`]. Only a missing 4-byte header is an error.
+pub fn decode_all(buf: &[u8]) -> ParseResult<AllCommands> {
+    let b = Bytes::new(buf, WHAT_ALL);
     let len = b.be32(0)?;
-    let end = usize::try_from(len)
-        .ok()
-        .and_then(|l| l.checked_add(4))
-        .ok_or_else(|| ParseError::new(WHAT, "command data length overflows"))?;
-    let b = b.sub(0, end).map_err(|_| {
-        ParseError::new(
-            WHAT,
-            format!(
-                "truncated: command data length {len} needs {end} bytes, have {}",
-                buf.len()
-            ),
-        )
-    })?;
+    let mut problems = Vec::new();
+    let want = usize::try_from(len).unwrap_or(usize::MAX).saturating_add(4);
+    let end = want.min(buf.len());
+    if want > buf.len() {
+        problems.push(format!(
+            "truncated: command data length {len} needs {want} bytes, have {}",
+            buf.len()
+        ));
+    }
+    let b = b.sub(0, end)?;
     let mut off = 4;
     let mut commands = Vec::new();
     while off < end {
-        let d = b.sub(off, 8)?;
+        let Ok(d) = b.sub(off, 8) else {
+            problems.push(format!(
+                "command descriptor at offset {off} overruns the list ({} bytes left)",
+                end - off
+            ));
+            break;
+        };
         let flags = d.u8(5)?;
         let opcode = d.u8(0)?;
         let sa = (flags & 0x01 != 0).then_some(d.be16(2)?);
         let ctdp = flags & 0x02 != 0;
         let timeouts = if ctdp {
-            Some(parse_timeouts(&b, off + 8)?)
+            match parse_timeouts(&b, off + 8) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    problems.push(format!("opcode 0x{opcode:02x} at offset {off}: {e}"));
+                    None
+                }
+            }
         } else {
             None
         };
@@ -148,6 +173,7 @@ pub fn parse_all(buf: &[u8]) -> ParseResult<AllCommands> {
     Ok(AllCommands {
         command_data_length: len,
         commands,
+        problems,
     })
 }
 
@@ -346,6 +372,37 @@ mod tests {
             })
         );
         assert!(parse_all(&b[..27]).is_err());
+        // Best effort: cut inside the second descriptor's timeouts: both commands kept, the
+        // second without timeouts, the cut listed.
+        let a = decode_all(&b[..27]).unwrap();
+        assert_eq!(a.commands.len(), 2);
+        assert_eq!(a.commands[1].timeouts, None);
+        assert_eq!(a.problems.len(), 2, "{:?}", a.problems);
+        assert!(a.problems[0].contains("command data length 28 needs 32 bytes, have 27"));
+        assert!(
+            a.problems[1].contains("opcode 0x48 at offset 12"),
+            "{:?}",
+            a.problems
+        );
+        // Cut inside the second descriptor itself: the first is kept.
+        let a = decode_all(&b[..15]).unwrap();
+        assert_eq!(a.commands.len(), 1);
+        assert!(
+            a.problems[1].contains("descriptor at offset 12 overruns"),
+            "{:?}",
+            a.problems
+        );
+        // A timeouts descriptor of the wrong length is left out, the command kept.
+        let mut c = b;
+        c[21] = 9;
+        let a = decode_all(&c).unwrap();
+        assert_eq!(a.commands.len(), 2);
+        assert_eq!(a.commands[1].timeouts, None);
+        assert!(
+            a.problems[0].contains("descriptor length 9, expected 10"),
+            "{:?}",
+            a.problems
+        );
     }
 
     #[test]

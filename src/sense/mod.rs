@@ -224,6 +224,11 @@ pub struct Sense {
     /// operations other than the one this sense reports (descriptor format only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub other_progress: Vec<OtherProgress>,
+    /// What did not add up (an additional length claiming more bytes than were received, a
+    /// descriptor that overruns, fields missing from a short fixed-format buffer); the fields
+    /// are decoded from the bytes present. Empty for consistent sense data.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
     /// The raw bytes as received.
     #[serde(skip)]
     pub raw: Vec<u8>,
@@ -253,6 +258,20 @@ impl Sense {
         // Additional sense length (byte 7) counts from byte 8; trust it only as far as the
         // bytes we actually hold.
         let add_len = b.u8(7).map(usize::from).unwrap_or(0);
+        let mut problems = Vec::new();
+        if 8 + add_len > b.len() && b.len() >= 8 {
+            problems.push(format!(
+                "additional sense length {add_len} claims {} bytes, have {}",
+                8 + add_len,
+                b.len()
+            ));
+        }
+        if b.len().min(8 + add_len) < 14 {
+            problems.push(format!(
+                "fixed-format sense of {} bytes has no ASC/ASCQ (bytes 12-13): shown as 00/00",
+                b.len().min(8 + add_len)
+            ));
+        }
         let avail = b.len().min(8 + add_len);
         let b = b.sub(0, avail.max(3).min(b.len()))?;
         let information = if valid {
@@ -281,6 +300,7 @@ impl Sense {
             fru,
             ili,
             other_progress: Vec::new(),
+            problems,
             raw: b.as_slice().to_vec(),
         })
     }
@@ -292,6 +312,14 @@ impl Sense {
         let ascq = b.u8(3)?;
         let add_len = b.u8(7).map(usize::from).unwrap_or(0);
         let end = b.len().min(8 + add_len);
+        let mut problems = Vec::new();
+        if 8 + add_len > b.len() && b.len() >= 8 {
+            problems.push(format!(
+                "additional sense length {add_len} claims {} bytes, have {}",
+                8 + add_len,
+                b.len()
+            ));
+        }
         let mut s = Sense {
             response_code: rc,
             descriptor_format: true,
@@ -305,6 +333,7 @@ impl Sense {
             fru: 0,
             ili: false,
             other_progress: Vec::new(),
+            problems,
             raw: b.rest(0).get(..end.max(4)).unwrap_or(b.as_slice()).to_vec(),
         };
         // Walk the descriptors (SPC-5 4.4.2.x): type, additional length, body.
@@ -312,6 +341,12 @@ impl Sense {
         while off + 2 <= end {
             let dtype = b.u8(off)?;
             let dlen = usize::from(b.u8(off + 1)?);
+            if off + 2 + dlen > end {
+                s.problems.push(format!(
+                    "descriptor 0x{dtype:02x} at offset {off}: length {dlen} overruns the {end} \
+                     bytes of sense data"
+                ));
+            }
             let body_end = (off + 2 + dlen).min(end);
             let d = b.sub(off, body_end - off)?;
             match dtype {

@@ -23,6 +23,10 @@ pub struct Level0 {
     pub vendor: String,
     /// Feature descriptors in drive order.
     pub features: Vec<Feature>,
+    /// What did not add up (a descriptor that overruns the data, one that does not decode);
+    /// the descriptors before it are kept (issue 15). Empty for a consistent response.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
 }
 
 /// The SSC / subsystem a drive speaks.
@@ -277,7 +281,8 @@ fn parse_feature(code: u16, d: &Bytes<'_>) -> ParseResult<Feature> {
 
 /// Parses a Level 0 discovery response. A parameter length of 0 means "no TCG" and is an
 /// error ([`TcgError::NotTcg`]); lengths larger than the buffer are clipped to the bytes
-/// present, a descriptor overrunning them is an error.
+/// present; a descriptor overrunning them ends the list and one that does not decode is
+/// skipped, each listed in [`Level0::problems`] (the descriptors before are kept).
 pub fn parse(buf: &[u8]) -> Result<Level0, TcgError> {
     let b = Bytes::new(buf, "Level 0 discovery");
     let len = b.be32(0)? as usize;
@@ -289,24 +294,29 @@ pub fn parse(buf: &[u8]) -> Result<Level0, TcgError> {
     b.need(48)?;
     let end = len.saturating_add(4).min(buf.len());
     let mut features = Vec::new();
+    let mut problems = Vec::new();
     let mut off = 48;
     while off + 4 <= end {
         let code = b.be16(off)?;
         let dlen = usize::from(b.u8(off + 3)?);
         if off + 4 + dlen > end {
-            return Err(TcgError::Parse(crate::bytes::ParseError::new(
-                "Level 0 discovery",
-                format!("feature 0x{code:04x} at offset {off} overruns the data ({dlen} bytes)"),
-            )));
+            problems.push(format!(
+                "feature 0x{code:04x} at offset {off} overruns the data ({dlen} bytes)"
+            ));
+            break;
         }
         let d = b.sub(off, 4 + dlen)?;
-        features.push(parse_feature(code, &d)?);
+        match parse_feature(code, &d) {
+            Ok(f) => features.push(f),
+            Err(e) => problems.push(format!("feature 0x{code:04x} at offset {off}: {e}")),
+        }
         off += 4 + dlen;
     }
     Ok(Level0 {
         revision: b.be32(4)?,
         vendor: crate::bytes::hex(b.slice(16, 32)?),
         features,
+        problems,
     })
 }
 
@@ -393,9 +403,15 @@ mod tests {
     fn hostile() {
         assert!(matches!(parse(&[0; 64]), Err(TcgError::NotTcg(_))));
         assert!(parse(&[0, 0, 0, 10]).is_err());
-        let mut b = build(&[(0x0001, 1, vec![0x11; 12])]);
-        b[51] = 0xFF; // descriptor length lies
-        assert!(parse(&b).is_err());
+        let mut b = build(&[(0x0001, 1, vec![0x11; 12]), (0x0002, 1, vec![0x01; 12])]);
+        b[67] = 0xFF; // the second descriptor's length lies: the first is kept, the lie listed
+        let l = parse(&b).unwrap();
+        assert_eq!(l.features.len(), 1);
+        assert!(
+            l.problems[0].contains("feature 0x0002 at offset 64 overruns"),
+            "{:?}",
+            l.problems
+        );
         // A header length larger than the buffer is clipped.
         let mut b = build(&[(0x0100, 1, vec![0x07, 0xFE, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0])]);
         b[0..4].copy_from_slice(&0xFFFF_FFF0u32.to_be_bytes());

@@ -224,6 +224,9 @@ pub struct ModeParameters {
     pub block_descriptors: Vec<BlockDescriptor>,
     /// Pages.
     pub pages: Vec<ModePage>,
+    /// What did not add up (lengths that overrun, a page that does not decode); empty for a
+    /// consistent response. Filled by [`decode`]; [`parse`] turns any of them into an error.
+    pub problems: Vec<String>,
 }
 /// Which header a response carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,11 +243,25 @@ fn err(reason: String) -> ParseError {
     ParseError::new(WHAT, reason)
 }
 
-/// Parses a MODE SENSE response. MODE DATA LENGTH may exceed the buffer (short allocation):
-/// decoding then stops at the last complete page. Block descriptor and page lengths that
-/// overrun the data are errors.
+/// Parses a MODE SENSE response strictly: MODE DATA LENGTH may exceed the buffer (short
+/// allocation; decoding then stops at the last complete page), but block descriptor and page
+/// lengths that overrun the data, or a page that does not decode, are errors.
 #[doc(alias = "sg_mode_page_offset")]
 pub fn parse(buf: &[u8], kind: HeaderKind) -> ParseResult<ModeParameters> {
+    let m = decode(buf, kind)?;
+    match m.problems.first() {
+        Some(p) => Err(err(p.clone())),
+        None => Ok(m),
+    }
+}
+
+/// Decodes a MODE SENSE response as far as the bytes go (issue 15): a block descriptor length
+/// that is not a multiple of the descriptor size or overruns the data keeps the whole
+/// descriptors present; a page that overruns ends the walk; a page that does not decode is
+/// skipped (its length is known). Each is listed in [`ModeParameters::problems`]. Only a header
+/// that is not there is an error.
+pub fn decode(buf: &[u8], kind: HeaderKind) -> ParseResult<ModeParameters> {
+    let mut problems = Vec::new();
     let b = Bytes::new(buf, WHAT);
     let (hdr_len, mdl, medium, dsp, longlba, bdl) = match kind {
         HeaderKind::Six => (
@@ -276,21 +293,23 @@ pub fn parse(buf: &[u8], kind: HeaderKind) -> ParseResult<ModeParameters> {
     let dlen = if longlba { 16 } else { 8 };
     let bdl_us = usize::from(bdl);
     if bdl_us % dlen != 0 {
-        return Err(err(format!(
+        problems.push(format!(
             "block descriptor length {bdl} is not a multiple of {dlen}"
-        )));
+        ));
     }
-    if hdr_len + bdl_us > end {
-        return Err(err(format!(
+    let mut pages_start = hdr_len + bdl_us;
+    if pages_start > end {
+        problems.push(format!(
             "block descriptor length {bdl} overruns the {end} bytes of mode data"
-        )));
+        ));
+        pages_start = end;
     }
     let mut block_descriptors = Vec::new();
-    for i in 0..bdl_us / dlen {
+    for i in 0..(pages_start - hdr_len) / dlen {
         block_descriptors.push(BlockDescriptor::parse(&b, hdr_len + i * dlen, longlba)?);
     }
     let mut pages = Vec::new();
-    let mut off = hdr_len + bdl_us;
+    let mut off = pages_start;
     while off < end {
         // A page header cut off by the allocation length ends the walk.
         let Ok(b0) = b.u8(off) else { break };
@@ -311,12 +330,16 @@ pub fn parse(buf: &[u8], kind: HeaderKind) -> ParseResult<ModeParameters> {
             if usize::from(mdl) + len_field > buf.len() {
                 break; // truncated by allocation length: stop at the last whole page
             }
-            return Err(err(format!(
-                "page 0x{:02x} length {plen} overruns the mode data",
+            problems.push(format!(
+                "page 0x{:02x} at offset {off}: length {plen} overruns the mode data",
                 b0 & 0x3f
-            )));
+            ));
+            break;
         };
-        pages.push(parse_page(raw)?);
+        match parse_page(raw) {
+            Ok(p) => pages.push(p),
+            Err(e) => problems.push(format!("page at offset {off}: {e}")),
+        }
         off += total;
     }
     Ok(ModeParameters {
@@ -331,6 +354,7 @@ pub fn parse(buf: &[u8], kind: HeaderKind) -> ParseResult<ModeParameters> {
         },
         block_descriptors,
         pages,
+        problems,
     })
 }
 
@@ -483,5 +507,35 @@ mod tests {
         // Same page cut off by the allocation length: stop quietly.
         let p = parse(&[0x40, 0, 0, 0, 0x08, 0x20, 0, 0], HeaderKind::Six).unwrap();
         assert!(p.pages.is_empty());
+    }
+
+    #[test]
+    fn best_effort_keeps_what_fits() {
+        // A good caching page (0x08, 18 bytes), then a page whose length overruns the data.
+        let mut b = vec![0u8; 4];
+        b.extend([0x08, 0x12]);
+        b.extend([0u8; 18]);
+        b.extend([0x0a, 0x40, 0, 0]);
+        b[0] = (b.len() - 1) as u8;
+        let m = decode(&b, HeaderKind::Six).unwrap();
+        assert_eq!(m.pages.len(), 1);
+        assert_eq!(m.problems.len(), 1, "{:?}", m.problems);
+        assert!(
+            m.problems[0].contains("page 0x0a at offset 24"),
+            "{:?}",
+            m.problems
+        );
+        assert!(parse(&b, HeaderKind::Six).is_err());
+        // Block descriptor length 12 (not a multiple of 8) over 16 bytes: one descriptor kept.
+        let mut c = vec![19, 0, 0, 12];
+        c.extend([0, 0, 0, 9, 0, 0, 2, 0]);
+        c.extend([0u8; 8]);
+        let m = decode(&c, HeaderKind::Six).unwrap();
+        assert_eq!(m.block_descriptors.len(), 1);
+        assert!(
+            m.problems[0].contains("not a multiple of 8"),
+            "{:?}",
+            m.problems
+        );
     }
 }
