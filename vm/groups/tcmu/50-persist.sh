@@ -11,6 +11,9 @@ sg_of_port() {
   done
 }
 sg1=$(sg_of_port 1); sg2=$(sg_of_port 2)
+# Take the pending unit attentions (restart, format) off both nexuses first: sg_persist does not retry.
+sg_turs "$sg1" >/dev/null 2>&1; sg_turs "$sg2" >/dev/null 2>&1
+sg_turs "$sg1" >/dev/null 2>&1; sg_turs "$sg2" >/dev/null 2>&1
 [ -n "$sg1" ] && [ -n "$sg2" ] && pass pr_paths || fail pr_paths "port 1 '$sg1' port 2 '$sg2'"
 sg_persist --out --register --param-sark=0xabc "$sg1" >/dev/null 2>&1 && \
   sg_persist --out --register --param-sark=0xdef "$sg2" >/dev/null 2>&1 && pass sg_persist_register \
