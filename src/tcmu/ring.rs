@@ -347,6 +347,9 @@ pub struct RingServer<T: Transport> {
     seq: u64,
 }
 
+/// How early an answer may be written to batch it with others (see [`RingServer::process`]).
+pub const ANSWER_SLACK: Duration = Duration::from_micros(50);
+
 /// A command's answer, due at `due`.
 struct Pending {
     due: Instant,
@@ -442,7 +445,10 @@ impl<T: Transport> RingServer<T> {
             self.next = Some(next);
         }
         self.next = Some(next);
-        self.complete_due(m, &mb, Instant::now())
+        // Answers due within the slack go out now, in one batch with one poke of the kernel:
+        // a few tens of microseconds early instead of a wake-up (and an interrupt in the
+        // guest) per answer.
+        self.complete_due(m, &mb, Instant::now() + ANSWER_SLACK)
     }
 
     /// Writes the answers due by `now` (earliest first) into the entries at the tail.

@@ -1,8 +1,9 @@
 # The virtual SAS SSD served by `sgctl sim serve --tcmu` through LIO (TCMU + tcm_loop) inside the
 # guest: no emulated HBA needed. More memory for fio and the ramdisk backstore of the benchmark.
 VM_MEM=1536
-# 6x-tcg-*.sh (issue 18) add about two minutes of sg_raw exchanges.
-VM_TIMEOUT=900
+# The group's checks took ~600 s on a loaded 2-core host before 45-state-soak.sh (30 s) and
+# 50-persist.sh; 6x-tcg-*.sh (issue 18) add about two minutes of sg_raw exchanges.
+VM_TIMEOUT=1200
 # scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh);
 # scripts/soak-tcmu.sh sets SGCTL_TCMU_SOAK=1 for the 10-minute write run (45-state-soak.sh).
 VM_APPEND="tcmu_bench=${SGCTL_TCMU_BENCH:-0} tcmu_soak=${SGCTL_TCMU_SOAK:-0}"
