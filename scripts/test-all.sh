@@ -41,6 +41,12 @@ cargo run -q -p xtask -- gen-sys --check
 stage "man pages and completions freshness (dist/ regenerated from the clap definitions must match)"
 cargo run -q -p xtask -- gen-docs --check
 
+stage "Debian package: build, dpkg -i, man/completions/units checks, dpkg -r and purge"
+scripts/test-package.sh
+
+stage "Ansible collection on sim: drives (ansible-core from PyPI in a venv)"
+scripts/test-ansible.sh
+
 stage "fuzzing: every cargo-fuzz target in fuzz/ for a bounded time (scripts/fuzz.sh)"
 # Installs the nightly toolchain and cargo-fuzz when missing; fails on any crash.
 FUZZ_SECONDS=${FUZZ_SECONDS:-10} scripts/fuzz.sh

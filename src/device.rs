@@ -1,16 +1,55 @@
 //! Device addresses: `/dev/sgN`, `/dev/sdX`, `/dev/bsg/H:C:T:L`, or `sim:<profile>[?opts]`.
+//!
+//! This is the device factory: the only place that looks at the form of an address. What it
+//! opened comes back as an [`Opened`] (the transport, its [`DeviceKind`] and, for a virtual
+//! drive, its clock), so nothing above it needs to test for `"sim:"`.
 
 use crate::error::Result;
 use crate::transport::Transport;
+
+/// What kind of device an address named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeviceKind {
+    /// `/dev/sgN` (SG_IO v3 on the sg driver).
+    Sg,
+    /// `/dev/sdX` (SG_IO v3 through the block layer).
+    Block,
+    /// `/dev/bsg/H:C:T:L` (sg_io_v4).
+    Bsg,
+    /// Another character device tried with SG_IO v3.
+    OtherChar,
+    /// The in-process virtual drive (`sim:`): no host node, nothing on the host can mount it.
+    Virtual,
+}
+
+impl DeviceKind {
+    /// True for a virtual drive (lives in this process; not in sysfs).
+    pub fn is_virtual(self) -> bool {
+        self == DeviceKind::Virtual
+    }
+}
+
+/// True when `address` names a virtual drive (`sim:...`); for code that must decide before
+/// opening (the safety gate's host view, the HBA key of the parallel runner).
+pub fn is_virtual_address(address: &str) -> bool {
+    address.starts_with("sim:")
+}
+
+/// An opened device.
+pub struct Opened {
+    /// The transport (traced when opened with `verbose > 0`).
+    pub transport: Box<dyn Transport>,
+    /// What was opened.
+    pub kind: DeviceKind,
+    /// A virtual drive's clock (advance it instead of sleeping when it is virtual time).
+    pub clock: Option<crate::sim::SimClock>,
+}
 
 /// Opens any device address sgctl accepts and returns its transport.
 ///
 /// CLI commands should call [`open_with`] instead, so `-v` tracing works.
 pub fn open(address: &str) -> Result<Box<dyn Transport>> {
-    if let Some(spec) = address.strip_prefix("sim:") {
-        return open_sim(address, spec);
-    }
-    open_real(address)
+    Ok(open_device(address, 0)?.transport)
 }
 
 /// Opens `address` like [`open`] and, when `verbose > 0` (the global `-v` count), wraps the
@@ -19,28 +58,49 @@ pub fn open(address: &str) -> Result<Box<dyn Transport>> {
 /// CLI subcommand uses to open its device: `device::open_with(&args.device, ctx.verbose)?`.
 /// Its name and signature are a contract with the CLI code; keep them stable.
 pub fn open_with(address: &str, verbose: u8) -> Result<Box<dyn Transport>> {
-    let t = open(address)?;
-    if verbose == 0 {
-        Ok(t)
-    } else {
-        Ok(Box::new(crate::transport::trace::Traced::new(t, verbose)))
-    }
+    Ok(open_device(address, verbose)?.transport)
 }
 
-/// Opens a virtual drive (`sim:PROFILE[?options]`, see [`crate::sim`]).
-fn open_sim(_address: &str, spec: &str) -> Result<Box<dyn Transport>> {
-    Ok(Box::new(crate::sim::open(spec)?))
+/// Opens `address` and says what it opened (kind, the virtual drive's clock); traced when
+/// `verbose > 0` as [`open_with`].
+pub fn open_device(address: &str, verbose: u8) -> Result<Opened> {
+    let (t, kind, clock) = if let Some(spec) = address.strip_prefix("sim:") {
+        let dev = crate::sim::open(spec)?;
+        let clock = dev.clock();
+        let t: Box<dyn Transport> = Box::new(dev);
+        (t, DeviceKind::Virtual, Some(clock))
+    } else {
+        let (t, kind) = open_real(address)?;
+        (t, kind, None)
+    };
+    let transport = if verbose == 0 {
+        t
+    } else {
+        Box::new(crate::transport::trace::Traced::new(t, verbose))
+    };
+    Ok(Opened {
+        transport,
+        kind,
+        clock,
+    })
 }
 
 /// Real device nodes: bsg nodes get sg_io_v4, everything else SG_IO v3 (sg or block layer);
 /// regular files, directories and character devices that do not answer SG_GET_VERSION_NUM
 /// (`/dev/null`) are [`crate::Error::NotScsi`], missing paths `Error::Os { op: "open", .. }`.
-fn open_real(address: &str) -> Result<Box<dyn Transport>> {
+fn open_real(address: &str) -> Result<(Box<dyn Transport>, DeviceKind)> {
     use crate::transport::{bsg::Bsg, sgio};
-    match sgio::classify(address)? {
-        sgio::NodeKind::Bsg => Ok(Box::new(Bsg::open(address)?)),
-        _ => Ok(Box::new(sgio::SgIo::open(address)?)),
-    }
+    Ok(match sgio::classify(address)? {
+        sgio::NodeKind::Bsg => (Box::new(Bsg::open(address)?), DeviceKind::Bsg),
+        k => {
+            let kind = match k {
+                sgio::NodeKind::Sg => DeviceKind::Sg,
+                sgio::NodeKind::Block => DeviceKind::Block,
+                _ => DeviceKind::OtherChar,
+            };
+            (Box::new(sgio::SgIo::open(address)?), kind)
+        }
+    })
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The library's one error type (style.md rule 4). `anyhow` lives only in `main`/`cli`.
 
 use crate::bytes::ParseError;
+use crate::host::InUse;
 use crate::sense::Sense;
 use crate::transport::HostStatus;
 use thiserror::Error;
@@ -74,15 +75,20 @@ pub enum Error {
     /// The device or this tool does not support what was asked.
     #[error("not supported: {0}")]
     Unsupported(String),
-    /// Refused by the safety gate (device in use, confirmation mismatch, ...).
+    /// Refused by the safety gate (device in use, confirmation mismatch, ...) or by the
+    /// drive's state (a sanitize already running).
     #[error("refused: {0}")]
-    Refused(String),
+    Refused(Refusal),
     /// A post-condition check failed (verification, threshold, size substitution).
     #[error("check failed: {0}")]
     CheckFailed(String),
     /// An argument was invalid.
     #[error("{0}")]
     InvalidArgument(String),
+    /// An ATA command sent through ATA PASS-THROUGH failed with the device's registers
+    /// (ABRT, UNC, IDNF, ...; see [`crate::ata::exec::AtaDeviceError`]).
+    #[error("{0}")]
+    Ata(Box<crate::ata::exec::AtaDeviceError>),
     /// Any other I/O error (state files, sysfs, records).
     #[error("{context}: {source}")]
     Io {
@@ -92,6 +98,124 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// Why a destructive job was refused before anything was sent. The data stays typed; the
+/// text (`Display`) is what `sgctl` prints after `refused: `.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// A path, partition or holder of the drive is in use.
+    #[error("{address} is in use (paths: {}): {}; nothing was sent", nodes.join(", "), join(reasons, "; "))]
+    InUse {
+        /// The address given.
+        address: String,
+        /// The nodes of every path (block, sg or H:C:T:L name).
+        nodes: Vec<String>,
+        /// Why it is in use (at least one).
+        reasons: Vec<InUse>,
+    },
+    /// `--confirm` was given but names another drive.
+    #[error("{address}: --confirm does not name this drive ({drive}); nothing was sent")]
+    NotNamed {
+        /// The address given.
+        address: String,
+        /// The drive's serial and WWN as the user would type them.
+        drive: String,
+    },
+    /// The name typed at the prompt does not match the drive.
+    #[error("{address}: the typed name does not match this drive; nothing was sent")]
+    TypedMismatch {
+        /// The address given.
+        address: String,
+    },
+    /// No confirmation and nobody to ask.
+    #[error("{address}: {job} needs --confirm SERIAL (or WWN) naming the drive ({drive}) or a terminal to type it")]
+    NeedsConfirmation {
+        /// The address given.
+        address: String,
+        /// The job (`format`, `sanitize`, ...).
+        job: String,
+        /// The drive's serial and WWN.
+        drive: String,
+    },
+    /// The node is not a SCSI disk known to sysfs.
+    #[error("{address}: cannot find its SCSI device in sysfs ({dir}); is it a whole SCSI disk?")]
+    NotInSysfs {
+        /// The address given.
+        address: String,
+        /// The sysfs directory looked at.
+        dir: String,
+    },
+    /// Discovery found no path of the drive.
+    #[error("{address}: discovery found no path of this drive")]
+    NoPath {
+        /// The address given.
+        address: String,
+    },
+    /// A dry run met a state-changing CDB (it is not sent).
+    #[error("dry run: not sending state-changing CDB {cdb}")]
+    DryRun {
+        /// The CDB in hex.
+        cdb: String,
+    },
+    /// The audit start record could not be written, so the job did not start.
+    #[error("cannot write the audit record ({reason}); nothing was sent")]
+    AuditUnwritable {
+        /// The I/O error.
+        reason: String,
+    },
+    /// A sanitize or format is already running on the drive.
+    #[error("a sanitize or format is already running on this drive ({}); watch it with `sgctl wait {address}`",
+            progress.map(|p| format!("{p:.1}%")).unwrap_or_else(|| "no progress reported".into()))]
+    AlreadyRunning {
+        /// The address given.
+        address: String,
+        /// Progress the drive reports, percent.
+        progress: Option<f64>,
+    },
+    /// EXIT FAILURE MODE after a sanitize that failed with AUSE=0.
+    #[error("EXIT FAILURE MODE refused ({sense}): the failed sanitize ran with AUSE=0, so the only way out \
+             is another sanitize that completes — run it again without --ause")]
+    ExitFailureModeRestricted {
+        /// The drive's refusal.
+        sense: Box<Sense>,
+    },
+    /// Another refusal, said in words (modules that have not typed theirs yet: the ATA
+    /// methods, the per-LU job lock, the benchmark).
+    #[error("{0}")]
+    Other(String),
+    /// `--method auto` fell back to a TCG erase with the MSID, but the drive is owned.
+    #[error(
+        "the EraseMaster PIN is no longer the MSID (the drive is owned): run \
+             `sgctl tcg erase --all --pin-file FILE`, or `sgctl tcg revert` with the PSID"
+    )]
+    TcgOwned,
+}
+
+fn join<T: std::fmt::Display>(v: &[T], sep: &str) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+impl From<String> for Refusal {
+    fn from(s: String) -> Self {
+        Refusal::Other(s)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(s: &str) -> Self {
+        Refusal::Other(s.to_string())
+    }
+}
+
+impl From<Refusal> for Error {
+    fn from(r: Refusal) -> Self {
+        Error::Refused(r)
+    }
 }
 
 impl From<ParseError> for Error {
@@ -150,7 +274,8 @@ impl Error {
             | Error::Sense(_)
             | Error::BadSense { .. }
             | Error::Status { .. }
-            | Error::Parse(_) => exit::COMMAND,
+            | Error::Parse(_)
+            | Error::Ata(_) => exit::COMMAND,
             Error::Unsupported(_) => exit::UNSUPPORTED,
             Error::Refused(_) => exit::REFUSED,
             Error::CheckFailed(_) => exit::CHECK_FAILED,

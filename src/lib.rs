@@ -5,6 +5,7 @@
 //! `ops` runs the high-level jobs; `cli` is the command line. The references the comments cite
 //! as `protocols.md §X` are in `docs/protocols.md`.
 
+pub mod ata;
 pub mod bench;
 pub mod bytes;
 pub mod cli;
@@ -12,6 +13,7 @@ pub mod device;
 pub mod discover;
 pub mod error;
 pub mod exit;
+pub mod host;
 pub mod logpage;
 pub mod ops;
 pub mod report;

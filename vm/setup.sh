@@ -17,6 +17,7 @@ PKGS=(
   qemu-system-x86:qemu-system-x86_64 busybox-static:/bin/busybox cpio:cpio kmod:depmod
   sg3-utils:sg_inq lsscsi:/usr/bin/lsscsi smartmontools:smartctl fio:fio sdparm:sdparm
   jq:jq dmsetup:dmsetup
+  hdparm:hdparm
 )
 missing=()
 for p in "${PKGS[@]}"; do

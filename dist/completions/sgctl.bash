@@ -16,6 +16,9 @@ _sgctl() {
             ",$1")
                 cmd="sgctl"
                 ;;
+            sgctl,ata)
+                cmd="sgctl__subcmd__ata"
+                ;;
             sgctl,audit)
                 cmd="sgctl__subcmd__audit"
                 ;;
@@ -82,6 +85,30 @@ _sgctl() {
             sgctl,wait)
                 cmd="sgctl__subcmd__wait"
                 ;;
+            sgctl__subcmd__ata,help)
+                cmd="sgctl__subcmd__ata__subcmd__help"
+                ;;
+            sgctl__subcmd__ata,identify)
+                cmd="sgctl__subcmd__ata__subcmd__identify"
+                ;;
+            sgctl__subcmd__ata,logs)
+                cmd="sgctl__subcmd__ata__subcmd__logs"
+                ;;
+            sgctl__subcmd__ata,smart)
+                cmd="sgctl__subcmd__ata__subcmd__smart"
+                ;;
+            sgctl__subcmd__ata__subcmd__help,help)
+                cmd="sgctl__subcmd__ata__subcmd__help__subcmd__help"
+                ;;
+            sgctl__subcmd__ata__subcmd__help,identify)
+                cmd="sgctl__subcmd__ata__subcmd__help__subcmd__identify"
+                ;;
+            sgctl__subcmd__ata__subcmd__help,logs)
+                cmd="sgctl__subcmd__ata__subcmd__help__subcmd__logs"
+                ;;
+            sgctl__subcmd__ata__subcmd__help,smart)
+                cmd="sgctl__subcmd__ata__subcmd__help__subcmd__smart"
+                ;;
             sgctl__subcmd__audit,help)
                 cmd="sgctl__subcmd__audit__subcmd__help"
                 ;;
@@ -97,11 +124,23 @@ _sgctl() {
             sgctl__subcmd__bench,help)
                 cmd="sgctl__subcmd__bench__subcmd__help"
                 ;;
+            sgctl__subcmd__bench,pts)
+                cmd="sgctl__subcmd__bench__subcmd__pts"
+                ;;
+            sgctl__subcmd__bench,review)
+                cmd="sgctl__subcmd__bench__subcmd__review"
+                ;;
             sgctl__subcmd__bench,run)
                 cmd="sgctl__subcmd__bench__subcmd__run"
                 ;;
             sgctl__subcmd__bench__subcmd__help,help)
                 cmd="sgctl__subcmd__bench__subcmd__help__subcmd__help"
+                ;;
+            sgctl__subcmd__bench__subcmd__help,pts)
+                cmd="sgctl__subcmd__bench__subcmd__help__subcmd__pts"
+                ;;
+            sgctl__subcmd__bench__subcmd__help,review)
+                cmd="sgctl__subcmd__bench__subcmd__help__subcmd__review"
                 ;;
             sgctl__subcmd__bench__subcmd__help,run)
                 cmd="sgctl__subcmd__bench__subcmd__help__subcmd__run"
@@ -123,6 +162,9 @@ _sgctl() {
                 ;;
             sgctl__subcmd__certificate__subcmd__help,verify)
                 cmd="sgctl__subcmd__certificate__subcmd__help__subcmd__verify"
+                ;;
+            sgctl__subcmd__help,ata)
+                cmd="sgctl__subcmd__help__subcmd__ata"
                 ;;
             sgctl__subcmd__help,audit)
                 cmd="sgctl__subcmd__help__subcmd__audit"
@@ -190,8 +232,23 @@ _sgctl() {
             sgctl__subcmd__help,wait)
                 cmd="sgctl__subcmd__help__subcmd__wait"
                 ;;
+            sgctl__subcmd__help__subcmd__ata,identify)
+                cmd="sgctl__subcmd__help__subcmd__ata__subcmd__identify"
+                ;;
+            sgctl__subcmd__help__subcmd__ata,logs)
+                cmd="sgctl__subcmd__help__subcmd__ata__subcmd__logs"
+                ;;
+            sgctl__subcmd__help__subcmd__ata,smart)
+                cmd="sgctl__subcmd__help__subcmd__ata__subcmd__smart"
+                ;;
             sgctl__subcmd__help__subcmd__audit,verify)
                 cmd="sgctl__subcmd__help__subcmd__audit__subcmd__verify"
+                ;;
+            sgctl__subcmd__help__subcmd__bench,pts)
+                cmd="sgctl__subcmd__help__subcmd__bench__subcmd__pts"
+                ;;
+            sgctl__subcmd__help__subcmd__bench,review)
+                cmd="sgctl__subcmd__help__subcmd__bench__subcmd__review"
                 ;;
             sgctl__subcmd__help__subcmd__bench,run)
                 cmd="sgctl__subcmd__help__subcmd__bench__subcmd__run"
@@ -347,12 +404,166 @@ _sgctl() {
 
     case "${cmd}" in
         sgctl)
-            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help"
+            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata)
+            opts="-v -h --json --verbose --hex --help identify smart logs help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__help)
+            opts="identify smart logs help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__help__subcmd__identify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__help__subcmd__logs)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__help__subcmd__smart)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__identify)
+            opts="-v -h --cdb --inhex --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cdb)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --inhex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__logs)
+            opts="-v -h --cdb --inhex --log --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cdb)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --inhex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__ata__subcmd__smart)
+            opts="-v -h --cdb --inhex --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cdb)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --inhex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -435,7 +646,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench)
-            opts="-v -h --json --verbose --hex --help run help"
+            opts="-v -h --json --verbose --hex --help run pts review help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -449,7 +660,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__help)
-            opts="run help"
+            opts="run pts review help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -476,6 +687,34 @@ _sgctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sgctl__subcmd__bench__subcmd__help__subcmd__pts)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__help__subcmd__review)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sgctl__subcmd__bench__subcmd__help__subcmd__run)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -483,6 +722,142 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__pts)
+            opts="-v -h --test --purge --confirm --tc --qd --active-range --max-rounds --report --resume --engine --time-scale --write-cache --audit-log --progress-json --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --test)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --purge)
+                    COMPREPLY=($(compgen -W "auto crypto block overwrite format none" -- "${cur}"))
+                    return 0
+                    ;;
+                --confirm)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --qd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --active-range)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-rounds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resume)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --engine)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --time-scale)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-cache)
+                    COMPREPLY=($(compgen -W "disabled enabled unchanged" -- "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__review)
+            opts="-v -h --part --op-extra --purge --confirm --tc --qd --active-range --max-rounds --report --resume --engine --time-scale --write-cache --audit-log --progress-json --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --part)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --op-extra)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --purge)
+                    COMPREPLY=($(compgen -W "auto crypto block overwrite format none" -- "${cur}"))
+                    return 0
+                    ;;
+                --confirm)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --qd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --active-range)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-rounds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --resume)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --engine)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --time-scale)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-cache)
+                    COMPREPLY=($(compgen -W "disabled enabled unchanged" -- "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -801,8 +1176,64 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help)
-            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate help"
+            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__ata)
+            opts="identify smart logs"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__ata__subcmd__identify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__ata__subcmd__logs)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__ata__subcmd__smart)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -843,8 +1274,36 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help__subcmd__bench)
-            opts="run"
+            opts="run pts review"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__bench__subcmd__pts)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__bench__subcmd__review)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1548,7 +2007,7 @@ _sgctl() {
                     return 0
                     ;;
                 --method)
-                    COMPREPLY=($(compgen -W "auto" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto ata-crypto-scramble ata-block-erase ata-overwrite ata-security-erase ata-security-erase-enhanced" -- "${cur}"))
                     return 0
                     ;;
                 --pattern)

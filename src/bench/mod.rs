@@ -7,24 +7,57 @@
 
 pub mod data;
 pub mod engine;
+pub mod sg;
 pub mod sim;
 pub mod stats;
+pub mod suite;
+pub mod uring;
 pub mod workload;
 
 pub use engine::{open, Authorization, BenchError, Engine, EngineKind};
 pub use stats::{Interval, LatencySummary, RunResult};
 pub use workload::{BlockSplit, Distribution, Limit, Range, Rw, Workload};
 
-/// Opens a real device (block node, file or sg node).
+/// Opens a real device (block node, file or sg node): `auto` takes uring on block nodes
+/// with a power-of-two logical block and on files, sg on sg nodes and on other block lengths.
 pub(crate) fn open_real(
     addr: &str,
     kind: EngineKind,
     writable: bool,
 ) -> Result<Box<dyn Engine>, BenchError> {
-    let _ = (kind, writable);
-    Err(BenchError::Unsupported(format!(
-        "{addr}: the uring and sg engines are not built yet (use a sim: address)"
-    )))
+    use std::os::unix::fs::FileTypeExt;
+    let ft = std::fs::metadata(addr)
+        .map_err(|e| {
+            BenchError::Open(crate::Error::Os {
+                op: "open",
+                path: addr.to_string(),
+                errno: nix::errno::Errno::from_raw(e.raw_os_error().unwrap_or(libc::EIO)),
+                hint: None,
+            })
+        })?
+        .file_type();
+    let sg = match kind {
+        EngineKind::Sg => true,
+        EngineKind::Uring => false,
+        _ if ft.is_char_device() => true,
+        _ if ft.is_block_device() => {
+            // Power-of-two logical blocks go through the block layer; others only via sg.
+            let lbs = sysfs_block_dir(addr)
+                .and_then(|d| std::fs::read_to_string(d.join("queue/logical_block_size")).ok())
+                .and_then(|s| s.trim().parse::<u32>().ok());
+            lbs.is_some_and(|b| !b.is_power_of_two())
+        }
+        _ => false,
+    };
+    if sg {
+        return Ok(Box::new(sg::SgEngine::open(addr, writable)?));
+    }
+    if ft.is_char_device() {
+        return Err(BenchError::InvalidArgument(format!(
+            "{addr}: a character device: use --engine sg (or the block node with uring)"
+        )));
+    }
+    Ok(Box::new(uring::UringEngine::open(addr, writable)?))
 }
 
 /// `/sys/dev/block/MAJ:MIN` of a block device node.

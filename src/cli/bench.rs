@@ -32,6 +32,11 @@ pub enum BenchCommand {
     /// time series, CPU per I/O and errors.
     #[command(after_help = RUN_HELP)]
     Run(RunArgs),
+    /// SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition,
+    /// rounds to steady state, report directory (issue 13).
+    Pts(super::bench_suite::PtsArgs),
+    /// The reviewers' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13).
+    Review(super::bench_suite::ReviewArgs),
 }
 
 const RUN_HELP: &str = "\
@@ -258,6 +263,8 @@ struct RunData<'a> {
 pub fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
     match args.command {
         BenchCommand::Run(a) => run_one(ctx, a),
+        BenchCommand::Pts(a) => super::bench_suite::run_pts(ctx, a),
+        BenchCommand::Review(a) => super::bench_suite::run_review(ctx, a),
     }
 }
 
@@ -266,7 +273,7 @@ fn bench_err(e: BenchError) -> anyhow::Error {
         BenchError::InvalidArgument(m) => Error::InvalidArgument(m).into(),
         BenchError::Open(e) => e.into(),
         BenchError::Unsupported(m) => Error::Unsupported(m).into(),
-        BenchError::Refused(m) => Error::Refused(m).into(),
+        BenchError::Refused(m) => Error::Refused(m.into()).into(),
         BenchError::Os(m) => Error::io(m, std::io::Error::other("benchmark")).into(),
         e @ BenchError::DeviceFailed { .. } => anyhow::anyhow!("{e}"),
     }

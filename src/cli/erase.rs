@@ -1,25 +1,20 @@
-//! Shared machinery of the destructive commands (`format`, `sanitize`): the safety options,
-//! the two-phase run (plan + gate serially, then execute in parallel per HBA), progress on
-//! stderr, the summary table, certificates and the exit status.
+//! The command line of the destructive commands (`format`, `sanitize`, `tcg erase|revert`):
+//! the safety flags, the real host and devices, progress bars or JSON Lines on stderr, and the
+//! text of the summary. The jobs and their runner live in [`crate::ops::jobs`].
 
 use crate::cli::{Ctx, Report};
 use crate::error::{Error, Result};
 use crate::exit;
-use crate::ops::fleet;
-use crate::ops::poll::PollConfig;
-use crate::ops::query;
-use crate::ops::record::{write_certificate_signed, DriveInfo, JobRecord};
-use crate::ops::safety::{
-    self, rfc3339, AuditLog, ByRef, Cleared, Confirmation, DiscoverHost, GateRequest, HostView,
-    PlannedCommand, Prompter, ReadOnly, TtyPrompter,
-};
-use crate::transport::Transport;
+use crate::ops::jobs::{self, Job, JobEvent, JobOptions, ProgressSink, RunSummary};
+pub use crate::ops::jobs::{JobEnv, Opener};
+use crate::ops::safety::{DiscoverHost, TtyPrompter};
 use serde_json::json;
+use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::Duration;
 
 /// Options every destructive command takes.
 #[derive(Debug, Clone, clap::Args)]
@@ -57,85 +52,29 @@ pub struct SafetyArgs {
     pub progress_json: bool,
 }
 
-/// One destructive job on one drive, in two phases.
-pub trait Job: Send {
-    /// `format`, `sanitize`.
-    fn name(&self) -> &'static str;
-    /// Read-only queries and planning; fills the record's method/parameters.
-    fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>>;
-    /// Runs the plan. Returns the drive's exit status and fills the record.
-    fn execute(
-        &mut self,
-        t: &mut dyn Transport,
-        rec: &mut JobRecord,
-        cleared: &Cleared,
-        poll: &PollConfig,
-        progress: &mut dyn FnMut(Option<f64>),
-    ) -> Result<u8>;
-}
-
-/// Opens a device for a job; `sim:` drives with a virtual clock get a poll sleeper that
-/// advances the drive's clock instead of waiting.
-pub fn open_for_job(
-    address: &str,
-    verbose: u8,
-    interval: Duration,
-    interrupted: Arc<AtomicBool>,
-) -> Result<(Box<dyn Transport>, PollConfig)> {
-    if let Some(spec) = address.strip_prefix("sim:") {
-        let dev = crate::sim::open(spec)?;
-        let clock = dev.clock();
-        let mut poll = PollConfig::real(interval, interrupted);
-        if clock.mode() == crate::sim::ClockMode::Virtual {
-            // Nothing moves a virtual drive's clock but us: advance it instead of sleeping
-            // (at least one second per poll so a zero interval still makes progress).
-            poll.sleep = Arc::new(move |d: Duration| clock.advance(d.max(Duration::from_secs(1))));
+impl SafetyArgs {
+    /// The library's options for these flags.
+    pub fn options(&self, parameters: serde_json::Value) -> JobOptions {
+        JobOptions {
+            confirm: self.confirm.clone(),
+            dry_run: self.dry_run,
+            audit_log: self.audit_log.clone(),
+            certificate: self.certificate.clone(),
+            operator: self
+                .operator
+                .clone()
+                .or_else(|| std::env::var("SGCTL_OPERATOR").ok())
+                .filter(|o| !o.trim().is_empty()),
+            signing_key: self.signing_key.clone(),
+            max_per_hba: self.max_per_hba,
+            poll_interval: self.interval(),
+            parameters,
         }
-        let t: Box<dyn Transport> = if verbose == 0 {
-            Box::new(dev)
-        } else {
-            Box::new(crate::transport::trace::Traced::new(Box::new(dev), verbose))
-        };
-        return Ok((t, poll));
     }
-    let t = crate::device::open_with(address, verbose)?;
-    Ok((t, PollConfig::real(interval, interrupted)))
-}
 
-fn outcome_for(e: &Error) -> &'static str {
-    match e {
-        Error::Refused(_) => "refused",
-        Error::Unsupported(_) => "unsupported",
-        Error::CheckFailed(_) => "check_failed",
-        _ => "failed",
+    fn interval(&self) -> Duration {
+        Duration::from_secs_f64(self.poll_interval.clamp(0.0, 3600.0))
     }
-}
-
-struct Prepared {
-    address: String,
-    t: Option<Box<dyn Transport>>,
-    poll: Option<PollConfig>,
-    job: Box<dyn Job>,
-    rec: JobRecord,
-    cleared: Option<Cleared>,
-    hba: String,
-}
-
-/// Opens a device address for a job.
-pub type Opener<'a> = dyn Fn(&str) -> Result<(Box<dyn Transport>, PollConfig)> + 'a;
-
-/// What a run needs from the outside world (replaced by fakes in tests).
-pub struct JobEnv<'a> {
-    /// Host view for the safety gate.
-    pub host: &'a dyn HostView,
-    /// Opens a device.
-    pub open: &'a Opener<'a>,
-    /// Asks for typed confirmations.
-    pub prompter: &'a mut dyn Prompter,
-    /// Whether a person can be asked (stdin is a terminal).
-    pub interactive: bool,
-    /// Set by SIGINT.
-    pub interrupted: Arc<AtomicBool>,
 }
 
 /// Plans, gates and runs `job` on every address (real host, real devices).
@@ -148,197 +87,38 @@ pub fn run_jobs(
 ) -> anyhow::Result<Report> {
     let host = DiscoverHost;
     let interrupted = Arc::new(AtomicBool::new(false));
-    let interval = Duration::from_secs_f64(sa.poll_interval.clamp(0.0, 3600.0));
+    let interval = sa.interval();
     let verbose = ctx.verbose;
     let flag = interrupted.clone();
-    let open = move |a: &str| open_for_job(a, verbose, interval, flag.clone());
+    let open = move |a: &str| jobs::open_for_job(a, verbose, interval, flag.clone());
     let mut prompter = TtyPrompter;
+    // Ctrl-C stops watching (the drives go on); the records say "interrupted".
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
+    let bars = Progress::new(ctx.json || sa.progress_json, sa.progress_json);
     let env = JobEnv {
         host: &host,
         open: &open,
         prompter: &mut prompter,
         interactive: std::io::stdin().is_terminal(),
         interrupted,
+        progress: &bars,
+        advise: None,
     };
     run_jobs_in(ctx, env, addresses, sa, params, make_job)
 }
 
-/// [`run_jobs`] with an explicit environment.
+/// [`run_jobs`] with an explicit environment (its `advise` is replaced by the CLI's advice).
 pub fn run_jobs_in(
     ctx: &Ctx,
-    env: JobEnv<'_>,
+    mut env: JobEnv<'_>,
     addresses: &[String],
     sa: &SafetyArgs,
     params: serde_json::Value,
-    mut make_job: impl FnMut() -> Box<dyn Job>,
+    make_job: impl FnMut() -> Box<dyn Job>,
 ) -> anyhow::Result<Report> {
-    if addresses.is_empty() {
-        return Err(Error::InvalidArgument("no DEVICE given".into()).into());
-    }
-    let host = env.host;
-    let audit = AuditLog::resolve(sa.audit_log.as_deref());
-    // A bad signing key fails here, before any drive is touched.
-    let signer = crate::ops::sign::CertSigner::resolve(sa.signing_key.as_deref())?;
-    let interrupted = env.interrupted.clone();
-    let prompter = env.prompter;
-    let confirmation = Confirmation {
-        tokens: sa.confirm.clone(),
-        interactive: sa.confirm.is_empty() && env.interactive,
-    };
-
-    // Phase 1, one drive after the other: open, identify, plan (read-only), gate.
-    let mut prepared = Vec::new();
-    for address in addresses {
-        let mut job = make_job();
-        let mut rec = JobRecord::new(job.name(), address);
-        rec.parameters = params.clone();
-        let mut p = Prepared {
-            address: address.clone(),
-            t: None,
-            poll: None,
-            job: Box::new(NoJob),
-            rec: JobRecord::default(),
-            cleared: None,
-            hba: fleet::hba_key(address, None),
-        };
-        let r = (|| -> Result<(Box<dyn Transport>, PollConfig, Option<Cleared>)> {
-            let (mut t, poll) = (env.open)(address)?;
-            let mut ro = ReadOnly::new(ByRef(&mut *t));
-            let id = query::identity(&mut ro)?;
-            let cap = query::read_capacity16(&mut ro).ok();
-            rec.drive = DriveInfo::new(&id, cap.as_ref());
-            rec.paths = host.paths_of(address).unwrap_or_default();
-            rec.commands = job.plan(&mut ro, &mut rec)?;
-            if sa.dry_run {
-                // Report what the gate would say, but never prompt.
-                safety::check_not_in_use(host, address)?;
-                return Ok((t, poll, None));
-            }
-            let name = safety::DriveName {
-                serial: id.serial.clone(),
-                wwn: id.wwn.clone(),
-            };
-            let cleared = safety::clear(
-                host,
-                GateRequest {
-                    job: job.name(),
-                    address,
-                    name: &name,
-                    confirmation: &confirmation,
-                    audit: audit.clone(),
-                },
-                &mut *prompter,
-            )?;
-            Ok((t, poll, Some(cleared)))
-        })();
-        match r {
-            Ok((t, poll, cleared)) => {
-                if let Some(c) = &cleared {
-                    rec.job_id = Some(c.job_id.clone());
-                    rec.paths = c.paths.clone();
-                    p.hba =
-                        fleet::hba_key(address, c.paths.first().and_then(|x| x.hctl.as_deref()));
-                } else {
-                    rec.outcome = "dry_run".into();
-                    rec.exit_status = exit::OK;
-                }
-                p.t = Some(t);
-                p.poll = Some(poll);
-                p.cleared = cleared;
-            }
-            Err(e) => {
-                rec.outcome = if sa.dry_run && matches!(e, Error::Refused(_)) {
-                    "dry_run_refused".into()
-                } else {
-                    outcome_for(&e).into()
-                };
-                rec.message = Some(e.to_string());
-                rec.exit_status = e.exit_code();
-            }
-        }
-        p.job = job;
-        p.rec = rec;
-        prepared.push(p);
-    }
-
-    // Phase 2, in parallel (capped per HBA): audit start, run, audit end.
-    if !cfg!(test) {
-        let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
-    }
-    let bars = Progress::new(ctx.json || sa.progress_json, sa.progress_json);
-    let items: Vec<(String, Prepared)> = prepared.into_iter().map(|p| (p.hba.clone(), p)).collect();
-    let records: Vec<JobRecord> = fleet::run(items, sa.max_per_hba, |mut p| {
-        let (Some(mut t), Some(poll), Some(cleared)) =
-            (p.t.take(), p.poll.take(), p.cleared.take())
-        else {
-            return p.rec;
-        };
-        let bar = bars.add(&p.address);
-        let rec = &mut p.rec;
-        let t0 = Instant::now();
-        rec.started = Some(rfc3339(SystemTime::now()));
-        let start = cleared.record_start(json!({
-            "drive": rec.drive, "parameters": rec.parameters, "commands": rec.commands,
-        }));
-        let result = match start {
-            Err(e) => Err(Error::Refused(format!(
-                "cannot write the audit record ({e}); nothing was sent"
-            ))),
-            Ok(()) => {
-                let started = Instant::now();
-                p.job.execute(&mut *t, rec, &cleared, &poll, &mut |pct| {
-                    bar.update(pct, started)
-                })
-            }
-        };
-        match result {
-            Ok(code) => rec.exit_status = code,
-            Err(e) => {
-                rec.outcome = outcome_for(&e).into();
-                rec.message = Some(e.to_string());
-                rec.exit_status = e.exit_code();
-            }
-        }
-        if rec.advice.is_none() {
-            // A locked self-encrypting drive refuses FORMAT/SANITIZE/writes (issue 8).
-            rec.advice = crate::cli::tcg_jobs::locked_sed_advice(rec);
-        }
-        rec.ended = Some(rfc3339(SystemTime::now()));
-        rec.duration_s = Some(t0.elapsed().as_secs_f64());
-        bar.finish(&rec.outcome);
-        if let Err(e) = cleared.record_end(
-            &rec.outcome,
-            json!({"exit_status": rec.exit_status, "message": rec.message,
-                   "sense_trail": rec.sense_trail, "verification": rec.verification}),
-        ) {
-            rec.message = Some(format!(
-                "{}; the end audit record could not be written: {e}",
-                rec.message.clone().unwrap_or_default()
-            ));
-        }
-        p.rec
-    });
-    finish_report(ctx, records, sa, signer.as_ref())
-}
-
-struct NoJob;
-impl Job for NoJob {
-    fn name(&self) -> &'static str {
-        "none"
-    }
-    fn plan(&mut self, _: &mut dyn Transport, _: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
-        Ok(vec![])
-    }
-    fn execute(
-        &mut self,
-        _: &mut dyn Transport,
-        _: &mut JobRecord,
-        _: &Cleared,
-        _: &PollConfig,
-        _: &mut dyn FnMut(Option<f64>),
-    ) -> Result<u8> {
-        Ok(exit::OK)
-    }
+    env.advise = Some(&crate::cli::tcg_jobs::locked_sed_advice);
+    let summary = jobs::run(env, addresses, &sa.options(params), make_job)?;
+    Ok(finish_report(ctx, summary))
 }
 
 /// True when a scanned drive matches `--all-matching FILTER`: every whitespace-separated word
@@ -385,40 +165,14 @@ pub fn resolve_devices(devices: &[String], all_matching: Option<&str>) -> Result
 
 /// Overall exit status: 0 all good; 8 some failed; all failed → the first failure's code.
 pub fn overall_exit(codes: &[u8]) -> u8 {
-    let failed: Vec<u8> = codes.iter().copied().filter(|c| *c != exit::OK).collect();
-    if failed.is_empty() {
-        exit::OK
-    } else if failed.len() < codes.len() {
-        exit::PARTIAL
-    } else {
-        failed[0]
-    }
+    jobs::overall_exit(codes)
 }
 
-fn finish_report(
-    ctx: &Ctx,
-    mut records: Vec<JobRecord>,
-    sa: &SafetyArgs,
-    signer: Option<&crate::ops::sign::CertSigner>,
-) -> anyhow::Result<Report> {
-    let operator = sa
-        .operator
-        .clone()
-        .or_else(|| std::env::var("SGCTL_OPERATOR").ok())
-        .filter(|o| !o.trim().is_empty());
-    for r in &mut records {
-        r.operator.clone_from(&operator);
-    }
-    let codes: Vec<u8> = records.iter().map(|r| r.exit_status).collect();
-    let code = overall_exit(&codes);
-    if let Some(path) = &sa.certificate {
-        if !sa.dry_run {
-            write_certificate_signed(path, &records, signer)?;
-        }
-    }
+fn finish_report(ctx: &Ctx, s: RunSummary) -> Report {
+    let records = &s.records;
     let mut text = String::new();
-    for r in &records {
-        if sa.dry_run {
+    for r in records {
+        if s.dry_run {
             text.push_str(&format!(
                 "{} ({} {} serial {}): dry run, nothing sent{}\n",
                 r.device,
@@ -442,39 +196,36 @@ fn finish_report(
             "\n{:<32} {:<20} {:<14} {:>9}  {}\n",
             "DEVICE", "SERIAL", "OUTCOME", "SECONDS", "EXIT"
         ));
-        for r in &records {
+        for r in records {
             text.push_str(&format!(
                 "{:<32} {:<20} {:<14} {:>9.1}  {}\n",
                 r.device,
                 r.drive.serial,
-                r.outcome,
+                r.outcome.as_str(),
                 r.duration_s.unwrap_or(0.0),
                 r.exit_status
             ));
         }
-        let ok = codes.iter().filter(|c| **c == exit::OK).count();
+        let ok = records.iter().filter(|r| r.exit_status == exit::OK).count();
         text.push_str(&format!("{ok} of {} drives succeeded\n", records.len()));
     }
     let device = (records.len() == 1).then(|| records[0].device.clone());
-    let data = json!({ "dry_run": sa.dry_run, "drives": records });
+    let data = json!({ "dry_run": s.dry_run, "drives": records });
     let _ = ctx;
-    Ok(Report::new(device.as_deref(), &data, text).with_exit(code))
+    Report::new(device.as_deref(), &data, text).with_exit(s.exit)
 }
 
-/// Progress on stderr: indicatif bars, or JSON Lines events, or nothing.
+/// Progress on stderr from the job layer's events: indicatif bars, JSON Lines, or nothing.
 pub struct Progress {
     multi: Option<indicatif::MultiProgress>,
     json: bool,
-    lock: Mutex<()>,
+    lines: Mutex<HashMap<String, Line>>,
 }
 
 /// One drive's progress display.
-pub struct Bar<'a> {
+struct Line {
     bar: Option<indicatif::ProgressBar>,
-    json: bool,
-    address: String,
-    last: Mutex<Option<f64>>,
-    _p: &'a Progress,
+    last: Option<f64>,
 }
 
 impl Progress {
@@ -485,13 +236,12 @@ impl Progress {
                 indicatif::MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::stderr())
             }),
             json,
-            lock: Mutex::new(()),
+            lines: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Adds a line for `address`.
-    pub fn add(&self, address: &str) -> Bar<'_> {
-        let bar = self.multi.as_ref().map(|m| {
+    fn bar(&self, address: &str) -> Option<indicatif::ProgressBar> {
+        self.multi.as_ref().map(|m| {
             let b = m.add(indicatif::ProgressBar::new(1000));
             let style = indicatif::ProgressStyle::with_template(
                 "{prefix:30} [{bar:30}] {percent:>3}% {msg}",
@@ -500,23 +250,26 @@ impl Progress {
             b.set_style(style.progress_chars("=> "));
             b.set_prefix(address.to_string());
             b
-        });
-        Bar {
-            bar,
-            json: self.json,
-            address: address.into(),
-            last: Mutex::new(None),
-            _p: self,
-        }
+        })
     }
 }
 
-impl Bar<'_> {
-    /// New progress sample.
-    pub fn update(&self, pct: Option<f64>, started: Instant) {
-        let eta = pct.and_then(|p| crate::ops::poll::eta(started, p));
-        if let Some(b) = &self.bar {
-            if let Some(p) = pct {
+impl Progress {
+    /// A line for `device` starts.
+    pub fn begin(&self, device: &str) {
+        let bar = self.bar(device);
+        let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        lines.insert(device.to_string(), Line { bar, last: None });
+    }
+
+    /// A progress sample for `device` (a JSON Lines event only when the percent changed).
+    pub fn sample(&self, device: &str, percent: Option<f64>, eta: Option<Duration>) {
+        let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(l) = lines.get_mut(device) else {
+            return;
+        };
+        if let Some(b) = &l.bar {
+            if let Some(p) = percent {
                 b.set_position((p * 10.0) as u64);
             }
             b.set_message(match eta {
@@ -524,31 +277,41 @@ impl Bar<'_> {
                 None => String::new(),
             });
         }
-        if self.json {
-            let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-            if *last != pct {
-                *last = pct;
-                let _g = self._p.lock.lock().unwrap_or_else(|e| e.into_inner());
-                eprintln!(
-                    "{}",
-                    json!({"event":"progress","device":self.address,"percent":pct,
-                           "eta_s": eta.map(|e| e.as_secs())})
-                );
-            }
+        if self.json && l.last != percent {
+            l.last = percent;
+            eprintln!(
+                "{}",
+                json!({"event":"progress","device":device,"percent":percent,
+                       "eta_s": eta.map(|e| e.as_secs())})
+            );
         }
     }
 
-    /// Done.
-    pub fn finish(&self, outcome: &str) {
-        if let Some(b) = &self.bar {
+    /// The line of `device` ends with `outcome`.
+    pub fn end(&self, device: &str, outcome: &str) {
+        let lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(b) = lines.get(device).and_then(|l| l.bar.as_ref()) {
             b.finish_with_message(outcome.to_string());
         }
         if self.json {
-            let _g = self._p.lock.lock().unwrap_or_else(|e| e.into_inner());
             eprintln!(
                 "{}",
-                json!({"event":"end","device":self.address,"outcome":outcome})
+                json!({"event":"end","device":device,"outcome":outcome})
             );
+        }
+    }
+}
+
+impl ProgressSink for Progress {
+    fn event(&self, e: &JobEvent<'_>) {
+        match *e {
+            JobEvent::Started { device } => self.begin(device),
+            JobEvent::Progress {
+                device,
+                percent,
+                eta,
+            } => self.sample(device, percent, eta),
+            JobEvent::Finished { device, outcome } => self.end(device, outcome.as_str()),
         }
     }
 }
@@ -556,6 +319,7 @@ impl Bar<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::record::Outcome;
 
     #[test]
     fn all_matching_filter() {
@@ -575,11 +339,12 @@ mod tests {
     }
 
     #[test]
-    fn exit_status_of_many() {
-        assert_eq!(overall_exit(&[0, 0]), 0);
-        assert_eq!(overall_exit(&[0, 4]), exit::PARTIAL);
-        assert_eq!(overall_exit(&[6, 4]), 6);
-        assert_eq!(overall_exit(&[5]), 5);
+    fn outcome_names_are_the_json_spelling() {
+        assert_eq!(
+            serde_json::to_value(Outcome::DryRunRefused).unwrap(),
+            "dry_run_refused"
+        );
+        assert_eq!(serde_json::to_value(Outcome::Pending).unwrap(), "");
     }
 }
 
@@ -588,7 +353,9 @@ mod tests {
 pub(crate) mod testenv {
     use super::*;
     use crate::ops::mockdrive::MockDrive;
-    use crate::ops::safety::{InUse, PathInfo};
+    use crate::ops::poll::PollConfig;
+    use crate::ops::safety::{HostView, InUse, PathInfo, Prompter};
+    use crate::transport::Transport;
     use std::collections::HashMap;
 
     pub struct FakeHost {
@@ -672,6 +439,8 @@ pub(crate) mod testenv {
             prompter: &mut p,
             interactive: false,
             interrupted: Arc::new(AtomicBool::new(false)),
+            progress: &jobs::NoProgress,
+            advise: None,
         };
         let mut addrs: Vec<String> = drives.keys().cloned().collect();
         addrs.sort();

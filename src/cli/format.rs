@@ -1,16 +1,12 @@
 //! `sgctl format DEVICE... --block-size N [--pi T] [--pi-interval-exponent E]
 //! [--capacity BLOCKS|PCT%] [--fast] [--recover]`.
 
-use crate::cli::erase::{run_jobs, Job, SafetyArgs};
+use crate::cli::erase::{run_jobs, SafetyArgs};
 use crate::cli::{Ctx, Report};
-use crate::error::{Error, Result};
-use crate::exit;
-use crate::ops::format::{self, CapacityRequest, FormatOptions, FormatPlan};
-use crate::ops::poll::{PollConfig, Trail};
-use crate::ops::record::JobRecord;
-use crate::ops::safety::{Cleared, PlannedCommand};
+use crate::error::Error;
+use crate::ops::format::{CapacityRequest, FormatOptions};
+use crate::ops::jobs::format::FormatJob;
 use crate::scsi::format_unit::ProtectionType;
-use crate::transport::Transport;
 
 /// Format drives: change logical block size, protection (PI) type and capacity, verified
 /// afterwards with READ CAPACITY(16). Destroys all data; passes the safety gate.
@@ -50,100 +46,6 @@ pub struct FormatArgs {
     pub safety: SafetyArgs,
 }
 
-struct FormatJob {
-    opts: FormatOptions,
-    plan: Option<FormatPlan>,
-}
-
-impl Job for FormatJob {
-    fn name(&self) -> &'static str {
-        "format"
-    }
-
-    fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
-        let p = format::plan(t, &self.opts)?;
-        rec.method = Some("FORMAT UNIT".into());
-        // A FORMAT UNIT without security initialize is not a sanitization method.
-        rec.nist_sp_800_88_category = Some("none".into());
-        rec.ieee_2883_category = Some("none".into());
-        let cmds = p.commands.clone();
-        self.plan = Some(p);
-        Ok(cmds)
-    }
-
-    fn execute(
-        &mut self,
-        t: &mut dyn Transport,
-        rec: &mut JobRecord,
-        cleared: &Cleared,
-        poll: &PollConfig,
-        progress: &mut dyn FnMut(Option<f64>),
-    ) -> Result<u8> {
-        let p = self
-            .plan
-            .as_ref()
-            .ok_or_else(|| Error::InvalidArgument("format was not planned".into()))?;
-        let mut trail = Trail::default();
-        let r = format::start(t, p, &mut trail);
-        rec.sense_trail = trail.0.clone();
-        let without_sp = r?;
-        if without_sp {
-            // Record what was really sent: the drive refused SP=1, the retry used SP=0.
-            if let Some(params) = &p.mode_select {
-                let cdb = crate::ops::query::mode_select10_cdb(false, params.len())?;
-                rec.commands.insert(
-                    1,
-                    PlannedCommand::new("MODE SELECT(10) retry without SP", &cdb, params),
-                );
-            }
-        }
-        let out = format::finish(t, &p.expect, poll, &mut trail, progress);
-        rec.sense_trail = trail.0;
-        let mut out = out?;
-        out.mode_select_without_sp = without_sp;
-        rec.after = serde_json::to_value(&out).unwrap_or_default();
-        if out.ended == "interrupted" {
-            rec.outcome = "interrupted".into();
-            rec.advice = Some(format!(
-                "the format continues on the drive; watch it with `sgctl wait {}`",
-                t.address()
-            ));
-            return Ok(exit::OTHER);
-        }
-        if out.ended != "completed" {
-            rec.outcome = "failed".into();
-            rec.message = Some(format!("FORMAT UNIT {}", out.ended));
-            rec.advice = Some(format!(
-                "the medium may be left corrupt (31/00); format again with `sgctl format {} --recover`",
-                t.address()
-            ));
-            return Ok(exit::COMMAND);
-        }
-        // Ask the kernel to re-read the capacity on every path (not for virtual drives).
-        if !t.address().starts_with("sim:") {
-            let hctls: Vec<String> = cleared
-                .paths
-                .iter()
-                .filter_map(|p| p.hctl.clone())
-                .collect();
-            let errs = format::rescan(&hctls);
-            if !errs.is_empty() {
-                rec.advice = Some(format!("kernel rescan failed: {}", errs.join("; ")));
-            }
-        }
-        if !out.mismatches.is_empty() {
-            rec.outcome = "check_failed".into();
-            rec.message = Some(format!(
-                "the drive did not format as requested: {}",
-                out.mismatches.join("; ")
-            ));
-            return Ok(exit::CHECK_FAILED);
-        }
-        rec.outcome = "success".into();
-        Ok(exit::OK)
-    }
-}
-
 /// Runs `sgctl format`.
 pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
     if args.block_size.is_none() && !args.recover {
@@ -162,10 +64,7 @@ pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
     let params = serde_json::to_value(&opts).unwrap_or_default();
     let devices = crate::cli::erase::resolve_devices(&args.devices, args.all_matching.as_deref())?;
     run_jobs(ctx, &devices, &args.safety, params, || {
-        Box::new(FormatJob {
-            opts: opts.clone(),
-            plan: None,
-        })
+        Box::new(FormatJob::new(opts.clone()))
     })
 }
 
@@ -173,20 +72,19 @@ pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
 mod tests {
     use super::*;
     use crate::cli::erase::testenv;
+    use crate::exit;
+    use crate::ops::jobs::Job;
 
     fn job(bs: u32, pi: u8) -> impl FnMut() -> Box<dyn Job> {
         move || -> Box<dyn Job> {
-            Box::new(FormatJob {
-                opts: FormatOptions {
-                    block_size: Some(bs),
-                    protection: ProtectionType::from_number(pi).unwrap(),
-                    pi_exponent: 0,
-                    capacity: CapacityRequest::Max,
-                    fast: false,
-                    recover: false,
-                },
-                plan: None,
-            })
+            Box::new(FormatJob::new(FormatOptions {
+                block_size: Some(bs),
+                protection: ProtectionType::from_number(pi).unwrap(),
+                pi_exponent: 0,
+                capacity: CapacityRequest::Max,
+                fast: false,
+                recover: false,
+            }))
         }
     }
 

@@ -21,8 +21,12 @@ RULES: --max METRIC=N / --min METRIC=N (repeatable), or --rules FILE with a TOML
 A rule whose metric the drive does not report is listed as not evaluated (no bit set).
 METRICS: endurance_used, remaining_days, drive_writes_per_day, temperature_c,
   lifetime_max_temperature_c, grown_defects, pending_defects, uncorrected_errors,
-  non_medium_errors, self_test_failures, invalid_dwords, running_disparity_errors,
-  loss_of_dword_sync, phy_reset_problems, start_stop_cycles, load_unload_cycles, power_on_hours
+  non_medium_errors, interface_crc_errors (SATA), self_test_failures, invalid_dwords,
+  running_disparity_errors, loss_of_dword_sync, phy_reset_problems, start_stop_cycles,
+  load_unload_cycles, power_on_hours
+SATA DRIVES BEHIND A SATL (INQUIRY vendor \"ATA\", VPD 0x89): the figures come from the ATA side
+(Device Statistics log 04h, else SMART attributes; SMART RETURN STATUS; self-test log 07h), read
+with ATA PASS-THROUGH; `sources` in the report names the log page/offset or attribute of each.
 
 PROJECTION: remaining_days = (100 - endurance_used) * power_on_hours / endurance_used / 24,
 i.e. the wear rate observed so far, counting powered-on time (page 0x15 power-on minutes);
@@ -212,6 +216,9 @@ fn render_drive(h: &DriveHealth) -> String {
                 opt(p.phy_reset_problem)
             );
         }
+        if let Some(crc) = h.errors.interface_crc {
+            let _ = writeln!(o, "  SATA link            interface CRC errors {crc}");
+        }
         let c = &h.cycles;
         if c.start_stop.is_some() || c.load_unload.is_some() {
             let _ = writeln!(
@@ -222,6 +229,15 @@ fn render_drive(h: &DriveHealth) -> String {
                 opt(c.load_unload),
                 opt(c.load_unload_specified)
             );
+        }
+        if !h.sources.is_empty() {
+            let _ = writeln!(
+                o,
+                "  sources (SATA behind a SATL, read with ATA PASS-THROUGH):"
+            );
+            for (k, v) in &h.sources {
+                let _ = writeln!(o, "    {k:<38} {v}");
+            }
         }
         for r in &h.rules {
             let _ = writeln!(

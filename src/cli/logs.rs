@@ -252,7 +252,7 @@ fn reset(
     )?;
     cleared
         .record_start(serde_json::json!({"cdb": safety::spaced_hex(&cdb), "serial": id.serial}))?;
-    let r = log_select::send_reset(t, &cmd);
+    let r = log_select::send_reset(t, &cleared, &cmd);
     let outcome = if r.is_ok() { "success" } else { "failure" };
     let end = cleared.record_end(
         outcome,

@@ -38,6 +38,11 @@ pub mod sim_serve;
 
 // --- benchmark engine (issue 12) ---
 pub mod bench;
+// --- SATA behind SAT (issue 19) ---
+pub mod ata;
+pub mod ata_jobs;
+// --- benchmark suites (issue 13) ---
+pub mod bench_suite;
 
 // --- discovery (issue 4) ---
 pub mod paths;
@@ -145,6 +150,9 @@ pub enum Command {
     Audit(audit::AuditArgs),
     /// Certificates: verify the Ed25519 signature; create a signing key.
     Certificate(certificate::CertificateArgs),
+    // --- SATA behind SAT (issue 19) ---
+    /// ATA side of a SATA drive behind a SATL: IDENTIFY, SMART, logs (ATA PASS-THROUGH).
+    Ata(ata::AtaArgs),
 }
 
 /// Runs the parsed command.
@@ -180,5 +188,7 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         // --- signed records ---
         Command::Audit(a) => audit::run(ctx, a),
         Command::Certificate(a) => certificate::run(ctx, a),
+        // --- SATA behind SAT ---
+        Command::Ata(a) => ata::run(ctx, a),
     }
 }

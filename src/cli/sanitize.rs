@@ -1,17 +1,13 @@
 //! `sgctl sanitize DEVICE... --crypto | --block | --overwrite [...] | --exit-failure-mode |
 //! --method auto`, and `sgctl sanitize --support DEVICE`.
 
-use crate::cli::erase::{run_jobs, Job, SafetyArgs};
+use crate::cli::erase::{run_jobs, SafetyArgs};
 use crate::cli::{Ctx, Report};
 use crate::error::{Error, Result};
-use crate::exit;
-use crate::ops::poll::{PollConfig, Trail};
+use crate::ops::jobs::sanitize::SanitizeJob;
 use crate::ops::query;
-use crate::ops::record::JobRecord;
-use crate::ops::safety::{Cleared, PlannedCommand};
-use crate::ops::sanitize::{self as san, Method, Precondition, SanitizeOptions, SanitizePlan};
+use crate::ops::sanitize::{self as san, Method, SanitizeOptions};
 use crate::scsi::sanitize::{OverwriteParameters, ServiceAction};
-use crate::transport::Transport;
 use std::time::SystemTime;
 
 /// Sanitize drives (SBC-4 SANITIZE): purge all user data, verified and recorded.
@@ -46,8 +42,11 @@ pub struct SanitizeArgs {
     /// EXIT FAILURE MODE: leave the failure state of a sanitize that ran with --ause.
     #[arg(long, group = "m")]
     pub exit_failure_mode: bool,
-    /// `auto`: strongest supported purge (crypto > block > overwrite).
-    #[arg(long, group = "m", value_name = "auto", value_parser = ["auto"])]
+    /// `auto`: strongest supported purge (crypto > block > overwrite; on a SATA drive behind
+    /// a SATL the ATA methods, strongest first). ATA methods by name: ata-crypto-scramble,
+    /// ata-block-erase, ata-overwrite, ata-security-erase, ata-security-erase-enhanced.
+    #[arg(long, group = "m", value_name = "METHOD", value_parser = ["auto", "ata-crypto-scramble",
+        "ata-block-erase", "ata-overwrite", "ata-security-erase", "ata-security-erase-enhanced"])]
     pub method: Option<String>,
     /// Overwrite pattern in hex (1..block size bytes).
     #[arg(long, value_name = "HEX", requires = "overwrite")]
@@ -88,99 +87,6 @@ fn parse_hex(s: &str) -> Result<Vec<u8>> {
             })
         })
         .collect()
-}
-
-struct SanitizeJob {
-    opts: SanitizeOptions,
-    plan: Option<SanitizePlan>,
-    seed: u64,
-    /// `--method auto` on a TCG Enterprise drive without SANITIZE: erase every band (issue 8).
-    tcg: Option<crate::cli::tcg_jobs::TcgEraseJob>,
-}
-
-impl Job for SanitizeJob {
-    fn name(&self) -> &'static str {
-        "sanitize"
-    }
-
-    fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
-        match san::precondition(t)? {
-            Precondition::InProgress(p) => {
-                return Err(Error::Refused(format!(
-                    "a sanitize or format is already running on this drive ({}); watch it with `sgctl wait {}`",
-                    p.map(|p| format!("{p:.1}%")).unwrap_or_else(|| "no progress reported".into()),
-                    t.address()
-                )))
-            }
-            Precondition::Failed if self.opts.method != Method::ExitFailureMode => {
-                rec.message = Some(
-                    "the drive is in sanitize failure mode (31/03); a sanitize that completes clears it".into(),
-                );
-            }
-            _ => {}
-        }
-        let p = match san::plan(t, &self.opts, self.seed) {
-            Err(Error::Unsupported(why)) if self.opts.method == Method::Auto => {
-                let mut j = crate::cli::tcg_jobs::TcgEraseJob::auto();
-                return match j.plan(t, rec) {
-                    Ok(c) => {
-                        self.tcg = Some(j);
-                        Ok(c)
-                    }
-                    Err(_) => Err(Error::Unsupported(why)),
-                };
-            }
-            r => r?,
-        };
-        rec.method = Some(p.service_action.name().into());
-        rec.nist_sp_800_88_category = Some(p.category.clone());
-        rec.ieee_2883_category = Some(p.category.clone());
-        let cmds = p.commands.clone();
-        self.plan = Some(p);
-        Ok(cmds)
-    }
-
-    fn execute(
-        &mut self,
-        t: &mut dyn Transport,
-        rec: &mut JobRecord,
-        _cleared: &Cleared,
-        poll: &PollConfig,
-        progress: &mut dyn FnMut(Option<f64>),
-    ) -> Result<u8> {
-        if let Some(j) = self.tcg.as_mut() {
-            return j.execute(t, rec, _cleared, poll, progress);
-        }
-        let p = self
-            .plan
-            .as_ref()
-            .ok_or_else(|| Error::InvalidArgument("sanitize was not planned".into()))?;
-        let before = san::hash_before(t, p);
-        let mut trail = Trail::default();
-        let r = san::start(t, p, self.opts.ause, &mut trail);
-        rec.sense_trail = trail.0.clone();
-        r?;
-        let out = san::finish(t, p, self.opts.ause, &before, poll, &mut trail, progress);
-        rec.sense_trail = trail.0;
-        let out = out?;
-        rec.verification = out.verification.clone();
-        rec.advice = out.advice.clone();
-        Ok(if out.success {
-            rec.outcome = "success".into();
-            exit::OK
-        } else if out.ended == "interrupted" {
-            rec.outcome = "interrupted".into();
-            exit::OTHER
-        } else if out.ended == "completed" {
-            rec.outcome = "check_failed".into();
-            rec.message = Some("verification failed: sampled data survived".into());
-            exit::CHECK_FAILED
-        } else {
-            rec.outcome = "failed".into();
-            rec.message = Some(format!("SANITIZE {}", out.ended));
-            exit::COMMAND
-        })
-    }
 }
 
 /// Runs `sgctl sanitize`.
@@ -224,15 +130,17 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(1);
     let mut n = 0u64;
+    let ata_method = args
+        .method
+        .as_deref()
+        .and_then(crate::cli::ata_jobs::parse_method);
     let devices = crate::cli::erase::resolve_devices(&args.devices, args.all_matching.as_deref())?;
     run_jobs(ctx, &devices, &args.safety, params, || {
         n += 1;
-        Box::new(SanitizeJob {
-            opts: opts.clone(),
-            plan: None,
-            seed: seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15),
-            tcg: None,
-        })
+        Box::new(
+            SanitizeJob::new(opts.clone(), seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                .with_ata_method(ata_method),
+        )
     })
 }
 
@@ -286,6 +194,25 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
                 serde_json::Value::Null
             }
         };
+        // SATA behind a SATL (issue 19): the SCSI SANITIZE above is what the SATL translates
+        // into ATA SANITIZE DEVICE; the ATA side says what the drive really offers.
+        let ata = if crate::ata::is_behind_satl(&mut *t, None) {
+            match crate::ops::ata_sanitize::support(&mut *t) {
+                Ok((a, _)) => Some(a),
+                Err(e) => {
+                    text.push_str(&format!("  ATA side: could not be read ({e})\n"));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let ata_auto = ata.as_ref().map(|a| {
+            text.push_str(&render_ata_support(a));
+            crate::ops::ata_sanitize::choose(a, None)
+                .map(|m| m.name().to_string())
+                .map_err(|e| e.to_string())
+        });
         let best = [
             ServiceAction::CryptoErase,
             ServiceAction::BlockErase,
@@ -293,20 +220,36 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
         ]
         .into_iter()
         .find(|sa| r.of(*sa) == query::Support::Supported);
-        text.push_str(&format!(
-            "  --method auto would use: {}\n",
-            best.map(|b| format!("SANITIZE {}", b.name()))
-                .or_else(|| {
-                    tcg.get("ssc")
-                        .and_then(|v| v.as_str())
-                        .map(|ssc| format!("TCG erase of every band ({ssc})"))
-                })
-                .unwrap_or_else(|| "nothing (no method reported)".into())
-        ));
+        if let Some(a) = &ata_auto {
+            text.push_str(&format!(
+                "  --method auto would use: {}\n",
+                match a {
+                    Ok(m) => m.clone(),
+                    Err(e) => format!("nothing now: {e}"),
+                }
+            ));
+        } else {
+            text.push_str(&format!(
+                "  --method auto would use: {}\n",
+                best.map(|b| format!("SANITIZE {}", b.name()))
+                    .or_else(|| {
+                        tcg.get("ssc")
+                            .and_then(|v| v.as_str())
+                            .map(|ssc| format!("TCG erase of every band ({ssc})"))
+                    })
+                    .unwrap_or_else(|| "nothing (no method reported)".into())
+            ));
+        }
+        let auto_method = match &ata_auto {
+            Some(Ok(m)) => Some(m.clone()),
+            Some(Err(_)) => None,
+            None => best.map(|b| b.name().to_string()),
+        };
         all.push(serde_json::json!({
             "device": d,
             "sanitize": r,
-            "auto_method": best.map(|b| b.name()),
+            "ata": ata,
+            "auto_method": auto_method,
             "tcg_level0": tcg,
             "block_device_characteristics_byte7": wacereq,
         }));
@@ -319,25 +262,74 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
     ))
 }
 
+/// The ATA side of `--support` (SATA behind a SATL).
+fn render_ata_support(a: &crate::ops::ata_sanitize::AtaSupport) -> String {
+    let mut o = String::from(
+        "  (SCSI SANITIZE above is translated by the SATL into ATA SANITIZE DEVICE; \"unknown\" \
+         = no REPORT SUPPORTED OPERATION CODES behind this SATL)\n",
+    );
+    o += &format!(
+        "  ATA side (SATL): security {}; sanitize {}\n",
+        a.security_state,
+        if a.sanitize_frozen {
+            "FROZEN"
+        } else {
+            "not frozen"
+        }
+    );
+    for m in &a.methods {
+        o.push_str(&format!(
+            "  {:<38} {:<14}{}{}\n",
+            m.name,
+            if m.usable {
+                "supported"
+            } else if m.supported {
+                "blocked"
+            } else {
+                "not supported"
+            },
+            m.blocked_by
+                .as_deref()
+                .map(|b| format!(" ({b})"))
+                .unwrap_or_default(),
+            if m.supported {
+                format!(
+                    "  [{}{}]",
+                    m.category,
+                    m.minutes.map(|x| format!(", ~{x} min")).unwrap_or_default()
+                )
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if let Some(adv) = &a.advice {
+        o.push_str(&format!("  advice: {adv}\n"));
+    }
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cli::erase::testenv;
+    use crate::exit;
+    use crate::ops::jobs::Job;
+    use crate::ops::poll::PollConfig;
     use crate::ops::safety::is_state_changing;
+    use crate::transport::Transport;
 
     fn job(m: Method, verify: u32, ause: bool) -> impl FnMut() -> Box<dyn Job> {
         move || -> Box<dyn Job> {
-            Box::new(SanitizeJob {
-                opts: SanitizeOptions {
+            Box::new(SanitizeJob::new(
+                SanitizeOptions {
                     method: m.clone(),
                     ause,
                     znr: false,
                     verify,
                 },
-                plan: None,
-                seed: 5,
-                tcg: None,
-            })
+                5,
+            ))
         }
     }
 
@@ -457,7 +449,11 @@ mod tests {
         let sa = testenv::safety(dir.path(), &["SER-a", "SER-b"], false);
         let r = testenv::run(&drives, &[], &sa, job(Method::Crypto, 3, false));
         assert_eq!(r.exit, exit::CHECK_FAILED);
-        assert_eq!(r.data["drives"][1]["verification"]["survived"], 3);
+        assert_eq!(
+            r.data["drives"][1]["verification"]["survived"], 3,
+            "{}",
+            r.data
+        );
     }
 
     #[test]
@@ -529,6 +525,8 @@ mod tests {
             prompter: &mut p,
             interactive: false,
             interrupted: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            progress: &crate::ops::jobs::NoProgress,
+            advise: None,
         };
         let sa = testenv::safety(dir.path(), &["NOSAN1"], false);
         let r = run_jobs_in(
@@ -542,7 +540,10 @@ mod tests {
         .unwrap();
         let rec = &r.data["drives"][0];
         assert_eq!(rec["outcome"], "success", "{rec}");
-        assert_eq!(rec["method"], crate::cli::tcg_jobs::METHOD_ERASE);
+        assert_eq!(
+            rec["method"],
+            crate::ops::record::JobMethod::TcgErase.name()
+        );
         assert_eq!(r.exit, exit::OK);
         assert_ne!(
             rw(&mut h, false),

@@ -1,201 +1,25 @@
-//! TCG erase and PSID revert as destructive [`Job`]s: they go through the same safety gate,
-//! audit log, job record and certificate as `format` and `sanitize`
-//! ([`crate::cli::erase::run_jobs`]). `sgctl sanitize --method auto` falls back to
-//! [`TcgEraseJob`] on Enterprise drives without SANITIZE.
+//! The CLI side of the TCG jobs: the advice for a locked self-encrypting drive. The jobs
+//! themselves ([`TcgEraseJob`], [`TcgRevertJob`]) live in [`crate::ops::jobs::tcg`].
 
-use crate::cli::erase::Job;
-use crate::error::{Error, Result};
-use crate::exit;
-use crate::ops::poll::PollConfig;
+pub use crate::ops::jobs::tcg::{Credential, TcgEraseJob, TcgRevertJob};
 use crate::ops::record::JobRecord;
-use crate::ops::safety::{Cleared, PlannedCommand};
-use crate::scsi::security_protocol as sp;
-use crate::tcg::enterprise;
-use crate::tcg::session::{Dialect, Tper};
-use crate::tcg::{opal, Pin, TcgError};
-use crate::transport::Transport;
-use serde_json::json;
-
-/// Method name recorded for a band erase.
-pub const METHOD_ERASE: &str = "TCG CRYPTOGRAPHIC ERASE (Enterprise SSC Erase)";
-/// Method name recorded for a PSID revert.
-pub const METHOD_REVERT: &str = "TCG PSID REVERT (cryptographic erase of all bands)";
-
-/// Which credential opens the EraseMaster.
-#[derive(Debug, Clone)]
-pub enum Credential {
-    /// A PIN from a file, variable or prompt.
-    Pin(Pin),
-    /// The drive's MSID (factory credentials).
-    Msid,
-}
-
-impl Credential {
-    fn resolve(&self, t: &mut Tper<'_>) -> std::result::Result<Pin, TcgError> {
-        match self {
-            Credential::Pin(p) => Ok(p.clone()),
-            Credential::Msid => enterprise::read_msid(t),
-        }
-    }
-}
-
-/// The SECURITY PROTOCOL OUT a TCG job sends, for `--dry-run` and the record. The payload
-/// (which carries the credential) is never listed.
-fn planned(t: &Tper<'_>, what: &str) -> Result<PlannedCommand> {
-    let cdb = sp::cdb_out(sp::PROTOCOL_TCG, t.comid, sp::BLOCK, t.inc)?;
-    Ok(PlannedCommand::new(
-        &format!("SECURITY PROTOCOL OUT ({what}; payload not shown: carries a credential)"),
-        &cdb,
-        &[],
-    ))
-}
-
-/// Cryptographic erase of Enterprise bands as EraseMaster.
-#[derive(Debug, Clone)]
-pub struct TcgEraseJob {
-    /// Bands to erase; `None` = every band 0..=MaxRanges (the whole drive).
-    pub bands: Option<Vec<u16>>,
-    /// EraseMaster credential.
-    pub credential: Credential,
-}
-
-impl TcgEraseJob {
-    /// What `sanitize --method auto` uses: every band, factory credentials (MSID).
-    pub fn auto() -> TcgEraseJob {
-        TcgEraseJob {
-            bands: None,
-            credential: Credential::Msid,
-        }
-    }
-}
-
-impl Job for TcgEraseJob {
-    fn name(&self) -> &'static str {
-        "tcg-erase"
-    }
-
-    fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
-        let h = Tper::open(t)?;
-        if h.dialect != Dialect::Enterprise {
-            return Err(Error::Unsupported(
-                "band erase needs a TCG Enterprise SSC drive; for Opal use `sgctl tcg revert` with the PSID"
-                    .into(),
-            ));
-        }
-        rec.method = Some(METHOD_ERASE.into());
-        // NIST SP 800-88 Rev. 1 §5.1 / Table A-8: cryptographic erase through the TCG
-        // interface is a Purge; IEEE 2883-2022 likewise lists it under Purge.
-        rec.nist_sp_800_88_category = Some("purge".into());
-        rec.ieee_2883_category = Some("purge".into());
-        let which = match &self.bands {
-            Some(b) => format!("Band {b:?}.Erase"),
-            None => "Erase on every band 0..=MaxRanges".into(),
-        };
-        Ok(vec![planned(
-            &h,
-            &format!("EraseMaster session on the Enterprise Locking SP; {which}"),
-        )?])
-    }
-
-    fn execute(
-        &mut self,
-        t: &mut dyn Transport,
-        rec: &mut JobRecord,
-        _cleared: &Cleared,
-        _poll: &PollConfig,
-        progress: &mut dyn FnMut(Option<f64>),
-    ) -> Result<u8> {
-        let mut h = Tper::open(t)?;
-        let pin = self.credential.resolve(&mut h)?;
-        let list = match &self.bands {
-            Some(b) => b.clone(),
-            None => (0..=enterprise::max_ranges(&mut h)?).collect(),
-        };
-        progress(Some(0.0));
-        match enterprise::erase_bands(&mut h, &list, &pin) {
-            Err(TcgError::AuthFailed(_)) if matches!(self.credential, Credential::Msid) => {
-                return Err(Error::Refused(
-                    "the EraseMaster PIN is no longer the MSID (the drive is owned): run \
-                     `sgctl tcg erase --all --pin-file FILE`, or `sgctl tcg revert` with the PSID"
-                        .into(),
-                ))
-            }
-            r => r?,
-        }
-        progress(Some(100.0));
-        let after = enterprise::list_bands(&mut h, None)?;
-        rec.after = json!({ "erased_bands": list, "bands": after });
-        rec.outcome = "success".into();
-        Ok(exit::OK)
-    }
-}
-
-/// PSID revert (Enterprise `ThisSP.RevertSP` as PSID, Opal `AdminSP.Revert`).
-#[derive(Debug, Clone)]
-pub struct TcgRevertJob {
-    /// The PSID from the label.
-    pub psid: Pin,
-}
-
-impl Job for TcgRevertJob {
-    fn name(&self) -> &'static str {
-        "tcg-revert"
-    }
-
-    fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
-        let h = Tper::open(t)?;
-        rec.method = Some(METHOD_REVERT.into());
-        rec.nist_sp_800_88_category = Some("purge".into());
-        rec.ieee_2883_category = Some("purge".into());
-        let what = match h.dialect {
-            Dialect::Enterprise => "Admin SP session, Authenticate(PSID), ThisSP.RevertSP",
-            Dialect::Opal => "Admin SP session as PSID, AdminSP.Revert",
-        };
-        Ok(vec![planned(&h, what)?])
-    }
-
-    fn execute(
-        &mut self,
-        t: &mut dyn Transport,
-        rec: &mut JobRecord,
-        _cleared: &Cleared,
-        _poll: &PollConfig,
-        progress: &mut dyn FnMut(Option<f64>),
-    ) -> Result<u8> {
-        let mut h = Tper::open(t)?;
-        progress(Some(0.0));
-        match h.dialect {
-            Dialect::Enterprise => enterprise::psid_revert(&mut h, &self.psid)?,
-            Dialect::Opal => opal::psid_revert(&mut h, &self.psid)?,
-        }
-        progress(Some(100.0));
-        drop(h);
-        // Level 0 after the revert: nothing should be locked.
-        let h = Tper::open(t)?;
-        let (enabled, locked, _) = h.level0.locking().unwrap_or((false, false, false));
-        rec.after = json!({ "locking_enabled": enabled, "locked": locked });
-        if locked {
-            rec.outcome = "check_failed".into();
-            rec.message = Some("the drive still reports a locked range after the revert".into());
-            return Ok(exit::CHECK_FAILED);
-        }
-        rec.outcome = "success".into();
-        Ok(exit::OK)
-    }
-}
 
 /// Advice when a job failed because the drive is a locked SED: DATA PROTECT (20/02 access
-/// denied, 74/71 access not authorized) in the sense trail or the message.
+/// denied, 74/71 access not authorized) in the sense trail or in the error that ended the job.
 pub fn locked_sed_advice(rec: &JobRecord) -> Option<String> {
+    let locked = |key: crate::sense::SenseKey, asc: u8, ascq: u8| {
+        key == crate::sense::SenseKey::DataProtect
+            && matches!((asc, ascq), (0x20, 0x02) | (0x74, 0x71))
+    };
     let in_trail = rec.sense_trail.iter().any(|t| {
-        t.sense_key.eq_ignore_ascii_case("data protect")
-            && matches!((t.asc, t.ascq), (0x20, 0x02) | (0x74, 0x71))
+        t.sense_key == crate::sense::SenseKey::DataProtect.name()
+            && locked(crate::sense::SenseKey::DataProtect, t.asc, t.ascq)
     });
-    let in_message = rec.message.as_deref().is_some_and(|m| {
-        let m = m.to_ascii_lowercase();
-        m.contains("data protect") && (m.contains("20/02") || m.contains("74/71"))
-    });
-    (in_trail || in_message).then(|| {
+    let in_error = rec
+        .error_sense
+        .as_deref()
+        .is_some_and(|s| locked(s.key, s.asc, s.ascq));
+    (in_trail || in_error).then(|| {
         format!(
             "the drive refuses access because it is a locked self-encrypting drive: check \
              `sgctl tcg status {dev}`; unlock it with `sgctl tcg unlock {dev} --band N --pin-file FILE`, \

@@ -1,9 +1,10 @@
 //! `sgctl wait DEVICE`: watch a running FORMAT UNIT or SANITIZE until it ends (also after
 //! sgctl was interrupted or the drive was power cycled: a sanitize resumes on the drive).
 
-use crate::cli::erase::{open_for_job, Progress};
+use crate::cli::erase::Progress;
 use crate::cli::{Ctx, Report};
 use crate::exit;
+use crate::ops::jobs::open_for_job;
 use crate::ops::poll::{self, PollEnd, Trail};
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
@@ -35,10 +36,12 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
         interrupted,
     )?;
     let progress = Progress::new(ctx.json || args.progress_json, args.progress_json);
-    let bar = progress.add(&args.device);
+    progress.begin(&args.device);
     let started = Instant::now();
     let mut trail = Trail::default();
-    let end = poll::poll(&mut *t, &cfg, &mut trail, &mut |p| bar.update(p, started))?;
+    let end = poll::poll(&mut *t, &cfg, &mut trail, &mut |p| {
+        progress.sample(&args.device, p, p.and_then(|x| poll::eta(started, x)))
+    })?;
     let (outcome, code, text) = match &end {
         PollEnd::Done => (
             "done",
@@ -62,7 +65,7 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
             ("failed", exit::COMMAND, format!("{s}\n{hint}"))
         }
     };
-    bar.finish(outcome);
+    progress.end(&args.device, outcome);
     Ok(Report::new(
         Some(&args.device),
         &json!({"outcome": outcome, "sense_trail": trail.0, "waited_s": started.elapsed().as_secs_f64()}),

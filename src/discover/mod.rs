@@ -18,7 +18,7 @@ pub mod ident;
 pub mod sysfs;
 
 use crate::error::{Error, Result};
-use crate::ops::safety::{HostView, LinuxHost, PathInfo};
+use crate::host::{HostView, LinuxHost, PathInfo};
 use ident::{Files, Identity, Live};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -26,7 +26,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Why a drive is in use (mounted, swap, holder, boot disk). Shared with the safety gate.
-pub type InUseReason = crate::ops::safety::InUse;
+pub type InUseReason = crate::host::InUse;
 
 /// Default per-device timeout of a scan.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -476,7 +476,7 @@ pub fn paths_of(address: &str) -> Result<Drive> {
 
 /// [`paths_of`] with explicit options (sysroot for tests, timeout).
 pub fn paths_of_with(address: &str, opts: &ScanOptions) -> Result<Drive> {
-    if address.starts_with("sim:") {
+    if crate::device::is_virtual_address(address) {
         let (id, notes) =
             identify_live(address, opts.timeout, opts.verbose).map_err(|e| Error::BadAddress {
                 address: address.into(),

@@ -69,7 +69,7 @@ where
 /// The HBA key of a path: the SCSI host number of `H:C:T:L`; virtual drives each get their
 /// own key (there is no shared adapter to overload).
 pub fn hba_key(address: &str, hctl: Option<&str>) -> String {
-    if address.starts_with("sim:") {
+    if crate::device::is_virtual_address(address) {
         return address.to_string();
     }
     match hctl.and_then(|h| h.split(':').next()) {

@@ -7,9 +7,9 @@
 //! another size — peers.md pain point 4 — is a failure) → ask the kernel to rescan every path.
 
 use crate::error::{Error, Result};
-use crate::ops::poll::{self, PollConfig, PollEnd, Trail};
+use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity};
-use crate::ops::safety::PlannedCommand;
+use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::format_unit::{FormatRequest, ProtectionType};
 use crate::sense::SenseKey;
 use crate::transport::{run_out, Transport, DEFAULT_TIMEOUT};
@@ -194,11 +194,17 @@ pub struct FormatOutcome {
     /// Checks that failed (empty = verified).
     pub mismatches: Vec<String>,
     /// How polling ended.
-    pub ended: String,
+    pub ended: Ended,
 }
 
-/// Sends MODE SELECT and FORMAT UNIT (IMMED). After this the drive is formatting.
-pub fn start(t: &mut dyn Transport, p: &FormatPlan, trail: &mut Trail) -> Result<bool> {
+/// Sends MODE SELECT and FORMAT UNIT (IMMED). After this the drive is formatting. Only a job
+/// that passed the safety gate can call it: `_gate` is the gate's token.
+pub fn start(
+    t: &mut dyn Transport,
+    _gate: &Cleared,
+    p: &FormatPlan,
+    trail: &mut Trail,
+) -> Result<bool> {
     let mut without_sp = false;
     if let Some(params) = &p.mode_select {
         let cdb = query::mode_select10_cdb(true, params.len())?;
@@ -288,11 +294,7 @@ pub fn finish(
     progress: &mut dyn FnMut(Option<f64>),
 ) -> Result<FormatOutcome> {
     let end = poll::poll(t, cfg, trail, progress)?;
-    let ended = match &end {
-        PollEnd::Done => "completed".to_string(),
-        PollEnd::Interrupted => "interrupted".to_string(),
-        PollEnd::Failed(s) => format!("failed: {s}"),
-    };
+    let ended = Ended::of(&end);
     if end != PollEnd::Done {
         return Ok(FormatOutcome {
             after: None,
@@ -341,7 +343,7 @@ mod tests {
     fn run(d: &mut MockDrive, o: &FormatOptions) -> Result<FormatOutcome> {
         let p = plan(d, o)?;
         let mut trail = Trail::default();
-        start(d, &p, &mut trail)?;
+        start(d, &crate::ops::safety::test_token(), &p, &mut trail)?;
         finish(
             d,
             &p.expect,
@@ -355,7 +357,7 @@ mod tests {
     fn format_4096_type2_verified() {
         let mut d = MockDrive::new();
         let out = run(&mut d, &opts(4096, 2)).unwrap();
-        assert_eq!(out.ended, "completed");
+        assert_eq!(out.ended, Ended::Completed);
         assert!(out.mismatches.is_empty(), "{:?}", out.mismatches);
         let a = out.after.unwrap();
         assert_eq!((a.block_len, a.prot_en, a.p_type), (4096, true, 1));
@@ -386,7 +388,7 @@ mod tests {
         let mut d = MockDrive::new();
         d.st().substitute_block = Some(520);
         let out = run(&mut d, &opts(4096, 0)).unwrap();
-        assert_eq!(out.ended, "completed");
+        assert_eq!(out.ended, Ended::Completed);
         assert_eq!(out.mismatches.len(), 1, "{:?}", out.mismatches);
         assert!(out.mismatches[0].contains("520"));
     }
@@ -417,7 +419,7 @@ mod tests {
         let o = opts(4096, 0);
         let p = plan(&mut d, &o).unwrap();
         let mut trail = Trail::default();
-        start(&mut d, &p, &mut trail).unwrap();
+        start(&mut d, &crate::ops::safety::test_token(), &p, &mut trail).unwrap();
         // Two polls, then the power goes.
         let mut polls = 0;
         let cfg = PollConfig::immediate();
@@ -442,7 +444,7 @@ mod tests {
             ..o
         };
         let out = run(&mut d, &r).unwrap();
-        assert_eq!(out.ended, "completed");
+        assert_eq!(out.ended, Ended::Completed);
         assert!(out.mismatches.is_empty());
         assert_eq!(out.after.unwrap().block_len, 4096);
         assert_eq!(d.st().op, Op::Idle);
@@ -453,12 +455,12 @@ mod tests {
         let mut d = MockDrive::new();
         let p = plan(&mut d, &opts(512, 1)).unwrap();
         let mut trail = Trail::default();
-        start(&mut d, &p, &mut trail).unwrap();
+        start(&mut d, &crate::ops::safety::test_token(), &p, &mut trail).unwrap();
         let cfg = PollConfig::immediate();
         cfg.interrupted
             .store(true, std::sync::atomic::Ordering::Relaxed);
         let out = finish(&mut d, &p.expect, &cfg, &mut trail, &mut |_| {}).unwrap();
-        assert_eq!(out.ended, "interrupted");
+        assert_eq!(out.ended, Ended::Interrupted);
         assert!(matches!(d.st().op, Op::Formatting { .. }));
     }
 
@@ -472,7 +474,13 @@ mod tests {
         assert_eq!(p.commands[1].cdb, "04 98 00 00 00 00");
         assert_eq!(p.commands[1].data_out, "00 02 00 00");
         // Trying to start through the guard is refused before reaching the drive.
-        assert!(start(&mut ro, &p, &mut Trail::default()).is_err());
+        assert!(start(
+            &mut ro,
+            &crate::ops::safety::test_token(),
+            &p,
+            &mut Trail::default()
+        )
+        .is_err());
         assert!(d.st().log.iter().all(|c| !is_state_changing(c)));
         assert_eq!(d.st().op, Op::Idle);
     }

@@ -141,12 +141,9 @@ pub fn acquire_in(dir: &Path, key: &str, holder: &Holder) -> Result<JobLock> {
                 key: key.to_string(),
             })
         }
-        Err((_, nix::errno::Errno::EWOULDBLOCK)) => Err(Error::Refused(refusal(
-            &holder.device,
-            key,
-            &path,
-            read_holder(&path).as_ref(),
-        ))),
+        Err((_, nix::errno::Errno::EWOULDBLOCK)) => Err(Error::Refused(
+            refusal(&holder.device, key, &path, read_holder(&path).as_ref()).into(),
+        )),
         Err((_, e)) => Err(Error::io(ctx(), std::io::Error::from(e))),
     }
 }

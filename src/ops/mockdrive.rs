@@ -22,6 +22,8 @@ pub enum Op {
 #[derive(Debug)]
 pub struct State {
     pub serial: String,
+    /// Low 32 bits of the NAA LU name.
+    pub lu: u32,
     pub lb_len: u32,
     pub blocks: u64,
     pub prot: u8,
@@ -47,7 +49,12 @@ pub struct MockDrive(pub Arc<Mutex<State>>);
 
 impl MockDrive {
     pub fn new() -> MockDrive {
+        // Every mock drive is its own logical unit (its own NAA in VPD 0x83), as two real
+        // drives are: the per-LU job lock must not see tests running in parallel as one drive.
+        static NEXT_LU: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+        let lu = NEXT_LU.fetch_add(1, std::sync::atomic::Ordering::Relaxed) ^ std::process::id();
         MockDrive(Arc::new(Mutex::new(State {
+            lu,
             serial: "MOCK0001".into(),
             lb_len: 512,
             blocks: 1 << 20,
@@ -232,10 +239,8 @@ impl State {
                     fill_in(data, &d)
                 }
                 0x83 => {
-                    let d = [
-                        0, 0x83, 0, 12, 0x01, 0x03, 0, 8, 0x50, 0x00, 0x0c, 0x50, 0xde, 0xad, 0xbe,
-                        0xef,
-                    ];
+                    let mut d = vec![0, 0x83, 0, 12, 0x01, 0x03, 0, 8, 0x50, 0x00, 0x0c, 0x50];
+                    d.extend_from_slice(&self.lu.to_be_bytes());
                     fill_in(data, &d)
                 }
                 _ => illegal(0x24),

@@ -3,6 +3,7 @@
 // --- format and sanitize (issue 7) ---
 pub mod fleet;
 pub mod format;
+pub mod jobs;
 #[cfg(test)]
 pub(crate) mod mockdrive;
 pub mod poll;
@@ -17,6 +18,8 @@ pub mod health;
 // --- signed records (issue 16) ---
 pub mod audit_chain;
 pub mod sign;
+// --- SATA behind SAT (issue 19) ---
+pub mod ata_sanitize;
 
 // --- one job per drive (issue 15) ---
 pub mod lock;

@@ -142,6 +142,50 @@ pub enum PollEnd {
     Interrupted,
 }
 
+/// How a format or sanitize ended, as recorded (`ended` in a format's `after`; the text after
+/// `FORMAT UNIT`/`SANITIZE` in a failure message).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ended {
+    /// The drive finished and reports nothing pending.
+    Completed,
+    /// The drive finished but still reports a condition on the next REQUEST SENSE.
+    CompletedWithCondition,
+    /// Watching stopped (Ctrl-C); the drive goes on.
+    Interrupted,
+    /// The operation failed; the sense says how.
+    Failed(Box<Sense>),
+}
+
+impl Ended {
+    /// From how polling ended.
+    pub fn of(end: &PollEnd) -> Ended {
+        match end {
+            PollEnd::Done => Ended::Completed,
+            PollEnd::Interrupted => Ended::Interrupted,
+            PollEnd::Failed(s) => Ended::Failed(s.clone()),
+        }
+    }
+}
+
+impl std::fmt::Display for Ended {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ended::Completed => f.write_str("completed"),
+            Ended::CompletedWithCondition => {
+                f.write_str("completed, but the drive still reports a condition")
+            }
+            Ended::Interrupted => f.write_str("interrupted"),
+            Ended::Failed(s) => write!(f, "failed: {s}"),
+        }
+    }
+}
+
+impl Serialize for Ended {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// Classification of one REQUEST SENSE answer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Condition {

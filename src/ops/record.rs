@@ -14,6 +14,137 @@ use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
 
+/// How a job on one drive ended (`outcome` in records, certificates and audit end records).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Not decided yet (a record still being filled).
+    #[default]
+    #[serde(rename = "")]
+    Pending,
+    /// Done and verified.
+    Success,
+    /// The drive reported a failure, or the transport failed.
+    Failed,
+    /// The drive completed, but the checks afterwards did not pass.
+    CheckFailed,
+    /// Refused by the safety gate (nothing was sent).
+    Refused,
+    /// The drive (or sgctl) does not support what was asked.
+    Unsupported,
+    /// Watching stopped (Ctrl-C); the drive goes on.
+    Interrupted,
+    /// A dry run: nothing sent.
+    DryRun,
+    /// A dry run the gate would refuse.
+    DryRunRefused,
+}
+
+impl Outcome {
+    /// The JSON spelling (`check_failed`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Pending => "",
+            Outcome::Success => "success",
+            Outcome::Failed => "failed",
+            Outcome::CheckFailed => "check_failed",
+            Outcome::Refused => "refused",
+            Outcome::Unsupported => "unsupported",
+            Outcome::Interrupted => "interrupted",
+            Outcome::DryRun => "dry_run",
+            Outcome::DryRunRefused => "dry_run_refused",
+        }
+    }
+
+    /// The outcome an error stands for.
+    pub fn of_error(e: &crate::Error) -> Outcome {
+        match e {
+            crate::Error::Refused(_) => Outcome::Refused,
+            crate::Error::Unsupported(_) => Outcome::Unsupported,
+            crate::Error::CheckFailed(_) => Outcome::CheckFailed,
+            _ => Outcome::Failed,
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a job did to the drive (`method` in records; serialised as its T10/TCG name).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum JobMethod {
+    /// SBC-4 FORMAT UNIT (with MODE SELECT for a new block size).
+    FormatUnit,
+    /// SBC-4 SANITIZE with this service action.
+    Sanitize(crate::scsi::sanitize::ServiceAction),
+    /// TCG Enterprise SSC `Erase` of bands as EraseMaster.
+    TcgErase,
+    /// TCG PSID revert (Enterprise `RevertSP`, Opal `Revert`).
+    TcgRevert,
+    /// An ATA method through ATA PASS-THROUGH (SANITIZE feature set, SECURITY ERASE UNIT).
+    Ata(crate::ops::ata_sanitize::AtaMethod),
+}
+
+impl JobMethod {
+    /// The recorded name: `FORMAT UNIT`, `CRYPTOGRAPHIC ERASE`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            JobMethod::FormatUnit => "FORMAT UNIT",
+            JobMethod::Sanitize(sa) => sa.name(),
+            JobMethod::TcgErase => "TCG CRYPTOGRAPHIC ERASE (Enterprise SSC Erase)",
+            JobMethod::TcgRevert => "TCG PSID REVERT (cryptographic erase of all bands)",
+            JobMethod::Ata(m) => m.name(),
+        }
+    }
+}
+
+impl std::fmt::Display for JobMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for JobMethod {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// NIST SP 800-88 Rev. 1 / IEEE 2883-2022 sanitization category of a method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    /// Purge: infeasible to recover with state-of-the-art laboratory techniques.
+    Purge,
+    /// Clear: protects against simple, non-invasive recovery.
+    Clear,
+    /// Not a sanitization method.
+    None,
+}
+
+impl Category {
+    /// From its name (`purge`, `clear`; anything else is [`Category::None`]).
+    pub fn from_name(s: &str) -> Category {
+        match s {
+            "purge" => Category::Purge,
+            "clear" => Category::Clear,
+            _ => Category::None,
+        }
+    }
+
+    /// `purge`, `clear`, `none`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Purge => "purge",
+            Category::Clear => "clear",
+            Category::None => "none",
+        }
+    }
+}
+
 /// Drive identity as recorded.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct DriveInfo {
@@ -64,11 +195,11 @@ pub struct JobRecord {
     /// Identity.
     pub drive: DriveInfo,
     /// Method (T10 name), e.g. `CRYPTOGRAPHIC ERASE`, `FORMAT UNIT`.
-    pub method: Option<String>,
+    pub method: Option<JobMethod>,
     /// NIST SP 800-88 Rev. 1 category: `purge`, `clear`, or `none`.
-    pub nist_sp_800_88_category: Option<String>,
+    pub nist_sp_800_88_category: Option<Category>,
     /// IEEE 2883-2022 category.
-    pub ieee_2883_category: Option<String>,
+    pub ieee_2883_category: Option<Category>,
     /// Job parameters as requested.
     pub parameters: Value,
     /// State-changing commands sent (or, in a dry run, that would be sent).
@@ -85,8 +216,8 @@ pub struct JobRecord {
     pub verification: Option<Verification>,
     /// Checks after the job (format: READ CAPACITY(16) after).
     pub after: Value,
-    /// `success`, `failed`, `check_failed`, `refused`, `unsupported`, `interrupted`, `dry_run`.
-    pub outcome: String,
+    /// How it ended.
+    pub outcome: Outcome,
     /// What went wrong or what to know.
     pub message: Option<String>,
     /// What to do next.
@@ -102,6 +233,10 @@ pub struct JobRecord {
     /// Who performed the job (`--operator`), when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operator: Option<String>,
+    /// The sense data of the error that ended the job, when it was a CHECK CONDITION (kept
+    /// typed for advice; the record shows it as `message`).
+    #[serde(skip)]
+    pub error_sense: Option<Box<crate::sense::Sense>>,
 }
 
 impl JobRecord {
@@ -120,6 +255,13 @@ impl JobRecord {
         }
     }
 
+    /// Records the method and its category in both standards.
+    pub fn set_method(&mut self, m: JobMethod, c: Category) {
+        self.method = Some(m);
+        self.nist_sp_800_88_category = Some(c);
+        self.ieee_2883_category = Some(c);
+    }
+
     /// Readable rendering (the certificate's text form).
     pub fn render_text(&self) -> String {
         let mut s = String::new();
@@ -130,7 +272,7 @@ impl JobRecord {
             self.tool,
             self.job,
             self.device,
-            self.outcome.to_uppercase()
+            self.outcome.as_str().to_uppercase()
         );
         let _ = writeln!(
             s,
@@ -152,8 +294,8 @@ impl JobRecord {
             let _ = writeln!(
                 s,
                 "  method:       {m} (NIST SP 800-88: {}, IEEE 2883: {})",
-                self.nist_sp_800_88_category.as_deref().unwrap_or("-"),
-                self.ieee_2883_category.as_deref().unwrap_or("-")
+                self.nist_sp_800_88_category.map_or("-", Category::as_str),
+                self.ieee_2883_category.map_or("-", Category::as_str)
             );
         }
         if let (Some(a), Some(b)) = (&self.started, &self.ended) {

@@ -15,7 +15,7 @@
 //!
 //! Everything the gate learns about the host comes through [`HostView`], so tests fake it.
 
-use crate::error::{Error, Result};
+use crate::error::{Refusal, Result};
 use crate::transport::{Completion, DataBuf, Transport};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -28,294 +28,9 @@ pub const DEFAULT_AUDIT_LOG: &str = "/var/log/sgctl/audit.jsonl";
 /// Environment variable overriding [`DEFAULT_AUDIT_LOG`].
 pub const AUDIT_LOG_ENV: &str = "SGCTL_AUDIT_LOG";
 
-/// One path (node) through which the logical unit is reachable.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-pub struct PathInfo {
-    /// SCSI address `H:C:T:L`, when the device is known to the kernel.
-    pub hctl: Option<String>,
-    /// Block device name (`sdb`), if the kernel attached sd.
-    pub block: Option<String>,
-    /// SCSI generic name (`sg2`), if any.
-    pub sg: Option<String>,
-}
+pub use crate::host::{InUse, PathInfo};
 
-/// Why a drive is in use.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum InUse {
-    /// A block device of this drive (disk, partition or holder) is mounted.
-    Mounted {
-        /// The block device (`sdb1`, `dm-0`).
-        device: String,
-        /// Where it is mounted.
-        mount_point: String,
-    },
-    /// Used as swap.
-    Swap {
-        /// The block device.
-        device: String,
-    },
-    /// Held by another block device (device-mapper, md, multipath).
-    Held {
-        /// The held device (`sdb` or `sdb2`).
-        device: String,
-        /// The holder (`dm-3`, `md0`).
-        holder: String,
-    },
-    /// The root filesystem lives on this drive.
-    BootDisk {
-        /// The block device carrying `/`.
-        device: String,
-    },
-}
-
-impl std::fmt::Display for InUse {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            InUse::Mounted {
-                device,
-                mount_point,
-            } => write!(f, "{device} is mounted on {mount_point}"),
-            InUse::Swap { device } => write!(f, "{device} is used as swap"),
-            InUse::Held { device, holder } => write!(f, "{device} is held by {holder}"),
-            InUse::BootDisk { device } => {
-                write!(f, "{device} holds the root filesystem (boot disk)")
-            }
-        }
-    }
-}
-
-/// What the gate needs to know about the host.
-pub trait HostView: Send + Sync {
-    /// Every path of the logical unit behind `address` (at least one entry).
-    fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>>;
-    /// Reasons any of `paths` is in use (empty = free).
-    fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>>;
-}
-
-/// The real host, read from procfs and sysfs under `root` (`/` normally; a fake tree in
-/// tests). Paths are grouped by the LU's `wwid` (from VPD 0x83) as the kernel reports it.
-#[derive(Debug, Clone)]
-pub struct LinuxHost {
-    root: PathBuf,
-}
-
-impl Default for LinuxHost {
-    fn default() -> Self {
-        LinuxHost { root: "/".into() }
-    }
-}
-
-fn read_trim(p: &Path) -> Option<String> {
-    std::fs::read_to_string(p)
-        .ok()
-        .map(|s| s.trim().to_string())
-}
-
-fn dir_names(p: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(p)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .filter_map(|e| e.file_name().into_string().ok())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
-
-impl LinuxHost {
-    /// A view of the host rooted at `root`.
-    pub fn with_root(root: impl Into<PathBuf>) -> LinuxHost {
-        LinuxHost { root: root.into() }
-    }
-
-    fn p(&self, rel: &str) -> PathBuf {
-        self.root.join(rel.trim_start_matches('/'))
-    }
-
-    /// `H:C:T:L` of a node: `/dev/sgN`, `/dev/sdX`, `/dev/bsg/H:C:T:L`.
-    fn hctl_of(&self, address: &str) -> Result<String> {
-        let name = address.trim_start_matches("/dev/");
-        if let Some(h) = name.strip_prefix("bsg/") {
-            return Ok(h.to_string());
-        }
-        let dir = if name.starts_with("sg") {
-            self.p(&format!("sys/class/scsi_generic/{name}/device/scsi_device"))
-        } else {
-            self.p(&format!("sys/class/block/{name}/device/scsi_device"))
-        };
-        dir_names(&dir).into_iter().next().ok_or_else(|| {
-            Error::Refused(format!(
-                "{address}: cannot find its SCSI device in sysfs ({}); is it a whole SCSI disk?",
-                dir.display()
-            ))
-        })
-    }
-
-    fn path_info(&self, hctl: &str) -> PathInfo {
-        let dev = self.p(&format!("sys/class/scsi_device/{hctl}/device"));
-        PathInfo {
-            hctl: Some(hctl.to_string()),
-            block: dir_names(&dev.join("block")).into_iter().next(),
-            sg: dir_names(&dev.join("scsi_generic")).into_iter().next(),
-        }
-    }
-
-    /// The block device names to check for `disk`: itself, its partitions and, transitively,
-    /// everything stacked on them.
-    fn stack_of(&self, disk: &str, out: &mut Vec<String>) {
-        let mut todo = vec![disk.to_string()];
-        let base = self.p(&format!("sys/class/block/{disk}"));
-        for e in dir_names(&base) {
-            if e.starts_with(disk) && base.join(&e).join("partition").exists() {
-                todo.push(e);
-            }
-        }
-        while let Some(n) = todo.pop() {
-            if out.contains(&n) {
-                continue;
-            }
-            for h in dir_names(&self.p(&format!("sys/class/block/{n}/holders"))) {
-                todo.push(h);
-            }
-            out.push(n);
-        }
-    }
-}
-
-/// Mount table entry: `(major:minor, mount point, source)` from `/proc/self/mountinfo`
-/// (proc(5): field 3 is `major:minor`, field 5 the mount point, the source follows ` - fstype`).
-fn parse_mountinfo(text: &str) -> Vec<(String, String, String)> {
-    text.lines()
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split(' ').collect();
-            let dash = f.iter().position(|x| *x == "-")?;
-            Some((
-                f.get(2)?.to_string(),
-                unescape_octal(f.get(4)?),
-                f.get(dash + 2).map(|s| s.to_string()).unwrap_or_default(),
-            ))
-        })
-        .collect()
-}
-
-fn unescape_octal(s: &str) -> String {
-    // mountinfo escapes space, tab, newline and backslash as \ooo.
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' {
-            if let Some(oct) = s.get(i + 1..i + 4) {
-                if let Ok(v) = u8::from_str_radix(oct, 8) {
-                    out.push(v);
-                    i += 4;
-                    continue;
-                }
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-impl HostView for LinuxHost {
-    fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>> {
-        if address.starts_with("sim:") {
-            // Virtual drives live in this process; nothing on the host can mount them.
-            return Ok(vec![PathInfo::default()]);
-        }
-        let hctl = self.hctl_of(address)?;
-        let wwid = read_trim(&self.p(&format!("sys/class/scsi_device/{hctl}/device/wwid")))
-            .filter(|w| !w.is_empty());
-        let mut hctls = vec![hctl.clone()];
-        if let Some(w) = &wwid {
-            for other in dir_names(&self.p("sys/class/scsi_device")) {
-                if other != hctl
-                    && read_trim(&self.p(&format!("sys/class/scsi_device/{other}/device/wwid")))
-                        .as_deref()
-                        == Some(w.as_str())
-                {
-                    hctls.push(other);
-                }
-            }
-        }
-        Ok(hctls.iter().map(|h| self.path_info(h)).collect())
-    }
-
-    fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>> {
-        let mut names = Vec::new();
-        let mut found = Vec::new();
-        for p in paths {
-            if let Some(b) = &p.block {
-                self.stack_of(b, &mut names);
-            }
-        }
-        if names.is_empty() {
-            return Ok(found);
-        }
-        for n in &names {
-            for h in dir_names(&self.p(&format!("sys/class/block/{n}/holders"))) {
-                found.push(InUse::Held {
-                    device: n.clone(),
-                    holder: h,
-                });
-            }
-        }
-        let devnums: Vec<(String, String)> = names
-            .iter()
-            .filter_map(|n| {
-                read_trim(&self.p(&format!("sys/class/block/{n}/dev"))).map(|d| (d, n.clone()))
-            })
-            .collect();
-        let dm_names: Vec<(String, String)> = names
-            .iter()
-            .filter_map(|n| {
-                read_trim(&self.p(&format!("sys/class/block/{n}/dm/name"))).map(|d| (d, n.clone()))
-            })
-            .collect();
-        let matches = |devnum: &str, source: &str| -> Option<String> {
-            if let Some((_, n)) = devnums.iter().find(|(d, _)| d == devnum) {
-                return Some(n.clone());
-            }
-            let base = source.rsplit('/').next().unwrap_or(source);
-            if source.starts_with("/dev/mapper/") {
-                if let Some((_, n)) = dm_names.iter().find(|(d, _)| d == base) {
-                    return Some(n.clone());
-                }
-            }
-            (source.starts_with("/dev/") && names.iter().any(|n| n == base))
-                .then(|| base.to_string())
-        };
-        let mountinfo = std::fs::read_to_string(self.p("proc/self/mountinfo"))
-            .map_err(|e| Error::io("reading /proc/self/mountinfo", e))?;
-        for (devnum, mp, source) in parse_mountinfo(&mountinfo) {
-            if let Some(dev) = matches(&devnum, &source) {
-                if mp == "/" {
-                    found.push(InUse::BootDisk {
-                        device: dev.clone(),
-                    });
-                }
-                found.push(InUse::Mounted {
-                    device: dev,
-                    mount_point: mp,
-                });
-            }
-        }
-        if let Ok(swaps) = std::fs::read_to_string(self.p("proc/swaps")) {
-            for l in swaps.lines().skip(1) {
-                if let Some(src) = l.split_whitespace().next() {
-                    if let Some(dev) = matches("", src) {
-                        found.push(InUse::Swap { device: dev });
-                    }
-                }
-            }
-        }
-        Ok(found)
-    }
-}
+pub use crate::host::{HostView, LinuxHost};
 
 /// The host as discovery sees it (issue 4): paths grouped by the LU name each path reports
 /// over SG_IO (`discover::paths_of`), in-use state from the mount table, swaps and holders.
@@ -326,7 +41,7 @@ pub struct DiscoverHost;
 
 impl HostView for DiscoverHost {
     fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>> {
-        if address.starts_with("sim:") {
+        if crate::device::is_virtual_address(address) {
             // In-process drive: no host node can mount it (and opening it again for
             // identification would contend for its state file).
             return Ok(vec![PathInfo::default()]);
@@ -338,9 +53,10 @@ impl HostView for DiscoverHost {
             .map(crate::discover::DrivePath::to_path_info)
             .collect();
         if paths.is_empty() {
-            return Err(Error::Refused(format!(
-                "{address}: discovery found no path of this drive"
-            )));
+            return Err(Refusal::NoPath {
+                address: address.into(),
+            }
+            .into());
         }
         Ok(paths)
     }
@@ -404,6 +120,16 @@ pub trait Prompter {
     fn ask(&mut self, question: &str) -> Option<String>;
 }
 
+/// Nobody to ask (unattended runs): every question goes unanswered.
+#[derive(Debug, Default)]
+pub struct NoPrompter;
+
+impl Prompter for NoPrompter {
+    fn ask(&mut self, _question: &str) -> Option<String> {
+        None
+    }
+}
+
 /// Prompts on stderr, reads stdin — only when stdin is a terminal.
 #[derive(Debug, Default)]
 pub struct TtyPrompter;
@@ -434,10 +160,11 @@ pub fn confirm(
         return Ok(());
     }
     if !c.tokens.is_empty() && !c.interactive {
-        return Err(Error::Refused(format!(
-            "{address}: --confirm does not name this drive ({}); nothing was sent",
-            name.describe()
-        )));
+        return Err(Refusal::NotNamed {
+            address: address.into(),
+            drive: name.describe(),
+        }
+        .into());
     }
     if c.interactive {
         let q = format!(
@@ -448,17 +175,20 @@ pub fn confirm(
         match prompter.ask(&q) {
             Some(typed) if name.matches(&typed) => return Ok(()),
             Some(_) => {
-                return Err(Error::Refused(format!(
-                    "{address}: the typed name does not match this drive; nothing was sent"
-                )))
+                return Err(Refusal::TypedMismatch {
+                    address: address.into(),
+                }
+                .into())
             }
             None => {}
         }
     }
-    Err(Error::Refused(format!(
-        "{address}: {job} needs --confirm SERIAL (or WWN) naming the drive ({}) or a terminal to type it",
-        name.describe()
-    )))
+    Err(Refusal::NeedsConfirmation {
+        address: address.into(),
+        job: job.into(),
+        drive: name.describe(),
+    }
+    .into())
 }
 
 /// Checks paths and in-use state; returns the paths when the drive is free.
@@ -466,7 +196,6 @@ pub fn check_not_in_use(host: &dyn HostView, address: &str) -> Result<Vec<PathIn
     let paths = host.paths_of(address)?;
     let busy = host.in_use(&paths)?;
     if !busy.is_empty() {
-        let reasons: Vec<String> = busy.iter().map(|b| b.to_string()).collect();
         let nodes: Vec<String> = paths
             .iter()
             .map(|p| {
@@ -477,11 +206,12 @@ pub fn check_not_in_use(host: &dyn HostView, address: &str) -> Result<Vec<PathIn
                     .unwrap_or_default()
             })
             .collect();
-        return Err(Error::Refused(format!(
-            "{address} is in use (paths: {}): {}; nothing was sent",
-            nodes.join(", "),
-            reasons.join("; ")
-        )));
+        return Err(Refusal::InUse {
+            address: address.into(),
+            nodes,
+            reasons: busy,
+        }
+        .into());
     }
     Ok(paths)
 }
@@ -490,6 +220,10 @@ pub fn check_not_in_use(host: &dyn HostView, address: &str) -> Result<Vec<PathIn
 /// Everything not on this allow-list of queries counts as state-changing.
 pub fn is_state_changing(cdb: &[u8]) -> bool {
     let op = cdb.first().copied().unwrap_or(0xff);
+    // ATA PASS-THROUGH: decided by the ATA command inside (issue 19).
+    if matches!(op, 0x85 | 0xa1) {
+        return !crate::scsi::ata_pass_through::is_read_only(cdb);
+    }
     let sa = cdb.get(1).map(|b| b & 0x1f).unwrap_or(0);
     !matches!(
         (op, sa),
@@ -529,10 +263,10 @@ impl<T: Transport> ReadOnly<T> {
 impl<T: Transport> Transport for ReadOnly<T> {
     fn execute(&mut self, cdb: &[u8], data: DataBuf<'_>, timeout: Duration) -> Result<Completion> {
         if is_state_changing(cdb) {
-            return Err(Error::Refused(format!(
-                "dry run: not sending state-changing CDB {}",
-                crate::bytes::hex(cdb)
-            )));
+            return Err(Refusal::DryRun {
+                cdb: crate::bytes::hex(cdb),
+            }
+            .into());
         }
         self.inner.execute(cdb, data, timeout)
     }
@@ -763,6 +497,21 @@ pub fn clear(
         job: req.job.to_string(),
         address: req.address.to_string(),
     })
+}
+
+/// A token for the library's own unit tests of the state-changing operations (the mock
+/// drive has no host to check). Not compiled outside `cargo test`.
+#[cfg(test)]
+pub(crate) fn test_token() -> Cleared {
+    Cleared {
+        job_id: "test".into(),
+        paths: vec![],
+        started: SystemTime::now(),
+        audit: AuditLog::at("/dev/null"),
+        job: "test".into(),
+        address: "mock:test".into(),
+        _lock: None,
+    }
 }
 
 #[cfg(test)]

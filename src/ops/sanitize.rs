@@ -1,13 +1,14 @@
 //! `sgctl sanitize`: SANITIZE with capability-driven method choice, polling that survives
 //! power cycles, failure detection (31/03) with the way out, and read-back verification.
 //!
-//! Sources: protocols.md §D (SBC-4 5.31, sg3_utils `sg_sanitize.c`, OpenSea `sanitize.c`,
+//! Sources: docs/protocols.md §D (SBC-4 5.31, sg3_utils `sg_sanitize.c`, OpenSea `sanitize.c`,
 //! T10 reflector 2015/2017 on AUSE and resume), pts.md §5 (method order for a purge).
 
-use crate::error::{Error, Result};
-use crate::ops::poll::{self, PollConfig, PollEnd, Trail};
+use crate::error::{Error, Refusal, Result};
+use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity, Support};
-use crate::ops::safety::PlannedCommand;
+use crate::ops::record::Category;
+use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::read_write::{read16, RwFlags};
 use crate::scsi::sanitize::{self as cdb, OverwriteParameters, ServiceAction};
 use crate::sense::SenseKey;
@@ -45,6 +46,18 @@ pub struct SanitizeOptions {
     pub verify: u32,
 }
 
+impl SanitizeOptions {
+    /// `method` without AUSE or ZNR and without sampled verification.
+    pub fn new(method: Method) -> SanitizeOptions {
+        SanitizeOptions {
+            method,
+            ause: false,
+            znr: false,
+            verify: 0,
+        }
+    }
+}
+
 /// Which service actions the drive offers (RSOC per service action).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SupportReport {
@@ -76,7 +89,7 @@ impl SupportReport {
     }
 }
 
-/// Asks the drive which SANITIZE service actions it supports (protocols.md §D.4).
+/// Asks the drive which SANITIZE service actions it supports (docs/protocols.md §D.4).
 pub fn support(t: &mut dyn Transport) -> Result<SupportReport> {
     let mut v = Vec::new();
     for sa in ServiceAction::ALL {
@@ -92,14 +105,14 @@ pub fn support(t: &mut dyn Transport) -> Result<SupportReport> {
 }
 
 /// NIST SP 800-88 Rev. 1 / IEEE 2883-2022 category of a method.
-pub fn category(sa: ServiceAction) -> &'static str {
+pub fn category(sa: ServiceAction) -> Category {
     match sa {
         // SP 800-88r1 Tables A-7/A-8 (SCSI): all three SANITIZE variants are Purge;
         // IEEE 2883 §6 lists them as Purge methods for SCSI.
         ServiceAction::Overwrite | ServiceAction::BlockErase | ServiceAction::CryptoErase => {
-            "purge"
+            Category::Purge
         }
-        ServiceAction::ExitFailureMode => "none",
+        ServiceAction::ExitFailureMode => Category::None,
     }
 }
 
@@ -144,7 +157,7 @@ pub struct SanitizePlan {
     /// Chosen service action.
     pub service_action: ServiceAction,
     /// NIST/IEEE category.
-    pub category: String,
+    pub category: Category,
     /// Capacity before.
     pub capacity: Option<Capacity>,
     /// LBAs sampled for verification.
@@ -265,7 +278,7 @@ pub fn plan(t: &mut dyn Transport, o: &SanitizeOptions, seed: u64) -> Result<San
     };
     Ok(SanitizePlan {
         service_action: sa,
-        category: category(sa).into(),
+        category: category(sa),
         capacity,
         sample_lbas: sample,
         cdb: c,
@@ -323,11 +336,25 @@ fn read_block(t: &mut dyn Transport, lba: u64, lb: u32) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// `n` LBAs to sample on a drive whose last LBA is `last_lba`: first, last, then random
+/// (also used by the ATA purge methods, src/ops/ata_sanitize.rs).
+pub fn sample(last_lba: u64, n: u32, seed: u64) -> Vec<u64> {
+    sample_lbas(last_lba, n, seed)
+}
+
 /// Hashes the sampled blocks before the purge: `(lba, hash, uniform)`.
 pub fn hash_before(t: &mut dyn Transport, p: &SanitizePlan) -> Vec<(u64, Option<String>, bool)> {
     let lb = p.capacity.map(|c| c.block_len).unwrap_or(512);
-    p.sample_lbas
-        .iter()
+    hash_blocks(t, &p.sample_lbas, lb)
+}
+
+/// Hashes blocks `lbas` of `lb` bytes: `(lba, hash, uniform)`.
+pub fn hash_blocks(
+    t: &mut dyn Transport,
+    lbas: &[u64],
+    lb: u32,
+) -> Vec<(u64, Option<String>, bool)> {
+    lbas.iter()
         .map(|&lba| match read_block(t, lba, lb) {
             Ok(b) => {
                 let uniform = b.windows(2).all(|w| w[0] == w[1]);
@@ -396,7 +423,43 @@ pub fn verify_after(
 }
 
 /// Sends the SANITIZE (IMMED). Maps refusals to errors that explain the way out.
-pub fn start(t: &mut dyn Transport, p: &SanitizePlan, ause: bool, trail: &mut Trail) -> Result<()> {
+///
+/// Only a job that passed the safety gate can call it: `_gate` is the token
+/// [`crate::ops::safety::clear`] hands out, and nothing else can make one.
+///
+/// ```no_run
+/// # fn f(t: &mut dyn sgctl::Transport, gate: &sgctl::ops::safety::Cleared,
+/// #      p: &sgctl::ops::sanitize::SanitizePlan) -> sgctl::Result<()> {
+/// let mut trail = sgctl::ops::poll::Trail::default();
+/// sgctl::ops::sanitize::start(t, gate, p, false, &mut trail)?;
+/// # Ok(()) }
+/// ```
+///
+/// Without the token the call does not compile (E0061: wrong number of arguments):
+///
+/// ```compile_fail,E0061
+/// # fn f(t: &mut dyn sgctl::Transport,
+/// #      p: &sgctl::ops::sanitize::SanitizePlan) -> sgctl::Result<()> {
+/// let mut trail = sgctl::ops::poll::Trail::default();
+/// sgctl::ops::sanitize::start(t, p, false, &mut trail)?;
+/// # Ok(()) }
+/// ```
+///
+/// and a caller cannot make a token of its own (its fields are private, E0451):
+///
+/// ```compile_fail,E0451
+/// let gate = sgctl::ops::safety::Cleared {
+///     job_id: "mine".into(), paths: vec![], started: std::time::SystemTime::now(),
+///     audit: sgctl::ops::safety::AuditLog::at("/dev/null"), job: "x".into(), address: "x".into(),
+/// };
+/// ```
+pub fn start(
+    t: &mut dyn Transport,
+    _gate: &Cleared,
+    p: &SanitizePlan,
+    ause: bool,
+    trail: &mut Trail,
+) -> Result<()> {
     let r = if p.params.is_empty() {
         crate::transport::run_none(t, &p.cdb, Duration::from_secs(60))
     } else {
@@ -412,10 +475,10 @@ pub fn start(t: &mut dyn Transport, p: &SanitizePlan, ause: bool, trail: &mut Tr
             }
             if s.key == SenseKey::IllegalRequest && s.asc == 0x24 {
                 return match p.service_action {
-                    ServiceAction::ExitFailureMode => Error::Refused(format!(
-                        "EXIT FAILURE MODE refused ({s}): the failed sanitize ran with AUSE=0, so the only way out \
-                         is another sanitize that completes — run it again without --ause"
-                    )),
+                    ServiceAction::ExitFailureMode => Refusal::ExitFailureModeRestricted {
+                        sense: Box::new(s.clone()),
+                    }
+                    .into(),
                     _ if ause => Error::Unsupported(format!(
                         "SANITIZE {} refused ({s}); if a previous sanitize failed with AUSE=0, retry without --ause",
                         p.service_action.name()
@@ -435,7 +498,7 @@ pub fn start(t: &mut dyn Transport, p: &SanitizePlan, ause: bool, trail: &mut Tr
 #[derive(Debug, Clone, Serialize)]
 pub struct SanitizeOutcome {
     /// `completed`, `failed: ...`, `interrupted`.
-    pub ended: String,
+    pub ended: Ended,
     /// True only if the drive completed cleanly and the post-checks pass.
     pub success: bool,
     /// The advice when it failed.
@@ -458,7 +521,7 @@ pub fn finish(
     match end {
         PollEnd::Interrupted => {
             return Ok(SanitizeOutcome {
-                ended: "interrupted".into(),
+                ended: Ended::Interrupted,
                 success: false,
                 advice: Some(format!(
                     "the sanitize continues on the drive (it cannot be cancelled); watch it with `sgctl wait {}`",
@@ -484,7 +547,7 @@ pub fn finish(
                 None
             };
             return Ok(SanitizeOutcome {
-                ended: format!("failed: {s}"),
+                ended: Ended::Failed(s),
                 success: false,
                 advice,
                 verification: None,
@@ -496,7 +559,7 @@ pub fn finish(
     let again = poll::classify(query::request_sense(t)?.as_ref());
     if again != poll::Condition::Clean {
         return Ok(SanitizeOutcome {
-            ended: "completed, but the drive still reports a condition".into(),
+            ended: Ended::CompletedWithCondition,
             success: false,
             advice: None,
             verification: None,
@@ -510,7 +573,7 @@ pub fn finish(
     };
     let ok = verification.as_ref().is_none_or(|v| v.passed);
     Ok(SanitizeOutcome {
-        ended: "completed".into(),
+        ended: Ended::Completed,
         success: ok,
         advice: (!ok).then(|| {
             "sampled blocks still hold their old contents: the drive did not purge them".to_string()
@@ -539,7 +602,7 @@ mod tests {
         let p = plan(d, o, 42)?;
         let before = hash_before(d, &p);
         let mut trail = Trail::default();
-        start(d, &p, o.ause, &mut trail)?;
+        start(d, &crate::ops::safety::test_token(), &p, o.ause, &mut trail)?;
         finish(
             d,
             &p,
@@ -643,12 +706,19 @@ mod tests {
         o.ause = true;
         let out = run(&mut d, &o).unwrap();
         assert!(!out.success);
-        assert!(out.ended.contains("31/03"), "{}", out.ended);
+        assert!(out.ended.to_string().contains("31/03"), "{}", out.ended);
         assert!(out.advice.unwrap().contains("--exit-failure-mode"));
         assert_eq!(precondition(&mut d).unwrap(), Precondition::Failed);
         d.st().fail_sanitize = false;
         let p = plan(&mut d, &opts(Method::ExitFailureMode, 0), 1).unwrap();
-        start(&mut d, &p, false, &mut Trail::default()).unwrap();
+        start(
+            &mut d,
+            &crate::ops::safety::test_token(),
+            &p,
+            false,
+            &mut Trail::default(),
+        )
+        .unwrap();
         assert_eq!(d.st().op, Op::Idle);
     }
 
@@ -659,14 +729,28 @@ mod tests {
         let out = run(&mut d, &opts(Method::Crypto, 0)).unwrap();
         assert!(out.advice.unwrap().contains("AUSE=0"));
         let p = plan(&mut d, &opts(Method::ExitFailureMode, 0), 1).unwrap();
-        let e = start(&mut d, &p, false, &mut Trail::default()).unwrap_err();
+        let e = start(
+            &mut d,
+            &crate::ops::safety::test_token(),
+            &p,
+            false,
+            &mut Trail::default(),
+        )
+        .unwrap_err();
         assert!(matches!(e, Error::Refused(_)), "{e}");
         assert!(e.to_string().contains("another sanitize"));
         // The way out: a sanitize that completes.
         d.st().fail_sanitize = false;
         let p = plan(&mut d, &opts(Method::Crypto, 0), 1).unwrap();
         let mut trail = Trail::default();
-        start(&mut d, &p, false, &mut trail).unwrap();
+        start(
+            &mut d,
+            &crate::ops::safety::test_token(),
+            &p,
+            false,
+            &mut trail,
+        )
+        .unwrap();
         let out = finish(
             &mut d,
             &p,
@@ -688,7 +772,14 @@ mod tests {
         let p = plan(&mut d, &o, 7).unwrap();
         let before = hash_before(&mut d, &p);
         let mut trail = Trail::default();
-        start(&mut d, &p, false, &mut trail).unwrap();
+        start(
+            &mut d,
+            &crate::ops::safety::test_token(),
+            &p,
+            false,
+            &mut trail,
+        )
+        .unwrap();
         let dd = d.clone();
         let mut n = 0;
         let out = finish(
@@ -712,7 +803,14 @@ mod tests {
         let mut d = MockDrive::new();
         d.st().steps = 6;
         let p = plan(&mut d, &o, 7).unwrap();
-        start(&mut d, &p, false, &mut Trail::default()).unwrap();
+        start(
+            &mut d,
+            &crate::ops::safety::test_token(),
+            &p,
+            false,
+            &mut Trail::default(),
+        )
+        .unwrap();
         d.power_cycle();
         assert!(matches!(
             precondition(&mut d).unwrap(),

@@ -60,9 +60,13 @@ impl LogSelect {
     }
 }
 
-/// Sends a LOG SELECT without parameter data (a reset). The caller is responsible for the
-/// safety gate and the user's confirmation.
-pub fn send_reset(t: &mut dyn Transport, cmd: &LogSelect) -> Result<()> {
+/// Sends a LOG SELECT without parameter data (a reset). It changes the drive's counters, so it
+/// takes the safety gate's token (`_gate`): the gate has checked the confirmation.
+pub fn send_reset(
+    t: &mut dyn Transport,
+    _gate: &crate::ops::safety::Cleared,
+    cmd: &LogSelect,
+) -> Result<()> {
     run_none(t, &cmd.cdb(), DEFAULT_TIMEOUT)
 }
 

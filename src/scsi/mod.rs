@@ -21,3 +21,6 @@ pub mod security_protocol;
 // --- health and logs (issue 6) ---
 pub mod log_select;
 pub mod log_sense;
+
+// --- SATA behind SAT (issue 19) ---
+pub mod ata_pass_through;

@@ -78,6 +78,40 @@ pub fn write16(lba: u64, blocks: u32, f: RwFlags) -> [u8; 16] {
     build16(WRITE_16, lba, blocks, f)
 }
 
+/// VARIABLE LENGTH CDB operation code (READ(32)/WRITE(32) and other 32-byte commands).
+pub const VARIABLE_LENGTH: u8 = 0x7F;
+/// READ(32) service action.
+pub const READ_32_SA: u16 = 0x0009;
+/// WRITE(32) service action.
+pub const WRITE_32_SA: u16 = 0x000B;
+
+/// SBC-4 5.18 READ(32) / 5.43 WRITE(32) (Tables 80, 107): the commands a drive formatted
+/// with protection type 2 accepts. `ref_tag` is the EXPECTED INITIAL LOGICAL BLOCK
+/// REFERENCE TAG (the low 32 bits of the LBA, as Linux sd uses); application tag and mask 0.
+fn build32(sa: u16, lba: u64, blocks: u32, ref_tag: u32, f: RwFlags) -> [u8; 32] {
+    let mut c = [0u8; 32];
+    c[0] = VARIABLE_LENGTH;
+    c[6] = f.group & 0x1f;
+    c[7] = 0x18; // ADDITIONAL CDB LENGTH
+    c[8..10].copy_from_slice(&sa.to_be_bytes());
+    c[10] = f.byte1();
+    c[12..20].copy_from_slice(&lba.to_be_bytes());
+    c[20..24].copy_from_slice(&ref_tag.to_be_bytes());
+    c[28..32].copy_from_slice(&blocks.to_be_bytes());
+    c
+}
+
+/// READ(32).
+#[doc(alias = "sg_ll_read32")]
+pub fn read32(lba: u64, blocks: u32, f: RwFlags) -> [u8; 32] {
+    build32(READ_32_SA, lba, blocks, lba as u32, f)
+}
+
+/// WRITE(32).
+pub fn write32(lba: u64, blocks: u32, f: RwFlags) -> [u8; 32] {
+    build32(WRITE_32_SA, lba, blocks, lba as u32, f)
+}
+
 /// A decoded READ/WRITE CDB: `(is_write, lba, blocks)`.
 pub fn parse(cdb: &[u8]) -> ParseResult<(bool, u64, u32)> {
     let b = Bytes::new(cdb, "READ/WRITE CDB");
@@ -103,6 +137,30 @@ pub fn parse(cdb: &[u8]) -> ParseResult<(bool, u64, u32)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn read32_write32_bytes() {
+        let c = super::read32(0x0102_0304_0506_0708, 0x10, super::RwFlags::default());
+        assert_eq!(&c[..12], &[0x7F, 0, 0, 0, 0, 0, 0, 0x18, 0x00, 0x09, 0, 0]);
+        assert_eq!(&c[12..20], &[1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(
+            &c[20..24],
+            &[5, 6, 7, 8],
+            "expected initial reference tag = LBA low 32"
+        );
+        assert_eq!(&c[24..28], &[0; 4]);
+        assert_eq!(&c[28..32], &[0, 0, 0, 0x10]);
+        let w = super::write32(
+            7,
+            1,
+            super::RwFlags {
+                protect: 1,
+                ..Default::default()
+            },
+        );
+        assert_eq!((w[8], w[9], w[10]), (0x00, 0x0B, 0x20));
+        assert_eq!(w.len(), 32);
+    }
+
     use super::*;
 
     /// `sg_dd`-style READ(10) of 8 blocks at LBA 0x12345678.

@@ -297,6 +297,10 @@ pub struct Faults {
     pub disconnect: u32,
     /// LBAs whose reads fail with MEDIUM ERROR 11/00 until rewritten.
     pub medium_errors: BTreeSet<u64>,
+    /// LBAs whose reads return the stored data with one byte flipped and GOOD status
+    /// (silent data corruption, for `sgctl bench run --verify`), until faults are cleared.
+    #[serde(default)]
+    pub corrupt: BTreeSet<u64>,
     /// The next FORMAT UNIT fails (31/01, then 31/00).
     pub fail_format: bool,
     /// The next SANITIZE fails (31/03).
@@ -391,6 +395,9 @@ pub struct Drive {
     pub store: Store,
     /// TCG state.
     pub sed: SedState,
+    /// ATA state of a SATA profile behind the SATL (src/sim/ata).
+    #[serde(default)]
+    pub ata: crate::sim::ata::AtaState,
 }
 
 fn hash64(parts: &[&[u8]]) -> u64 {
@@ -463,6 +470,7 @@ impl Drive {
             faults: Faults::default(),
             store: Store::new(lb, id),
             sed: SedState::new(p.sed, serial, p.ships_locked, lb),
+            ata: crate::sim::ata::AtaState::default(),
         }
     }
 
@@ -625,6 +633,7 @@ impl Drive {
         self.mode = self.mode_saved;
         self.stats.start_stop_cycles += 1;
         self.sed.power_cycle();
+        self.ata.power_cycle();
         for q in self.ua.iter_mut() {
             q.clear();
         }

@@ -16,10 +16,12 @@
 //! `clock=real|virtual` (default real: the drive's clock follows wall time, `speed=N` times as
 //! fast, and commands take their service time; virtual: time moves only by command service
 //! times and [`SimClock::advance`], nothing sleeps), `port=1|2`, `dsense=1`, and faults
-//! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `fail_format=1`, `fail_sanitize=1`,
+//! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `corrupt=LBA[,LBA..]` (silent
+//! corruption: one byte flipped on read), `fail_format=1`, `fail_sanitize=1`,
 //! `substitute_block=N`, `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
+pub mod ata;
 pub mod cmd;
 pub mod drive;
 pub mod media;
@@ -55,6 +57,9 @@ pub enum Fault {
     Disconnect(u32),
     /// Reads of this LBA fail with MEDIUM ERROR 11/00 until it is rewritten.
     MediumError(u64),
+    /// Reads of this LBA return its data with one byte flipped, status GOOD (silent
+    /// corruption), rewritten or not, until faults are cleared.
+    CorruptBlock(u64),
     /// The next FORMAT UNIT fails (MEDIUM ERROR 31/01, then 31/00 until reformatted).
     FailFormat,
     /// The next SANITIZE fails (MEDIUM ERROR 31/03: sanitize failure mode).
@@ -416,6 +421,9 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
         Fault::MediumError(lba) => {
             d.faults.medium_errors.insert(lba);
         }
+        Fault::CorruptBlock(lba) => {
+            d.faults.corrupt.insert(lba);
+        }
         Fault::FailFormat => d.faults.fail_format = true,
         Fault::FailSanitize => d.faults.fail_sanitize = true,
         Fault::Heat(c) => d.faults.heat_c = c,
@@ -552,7 +560,7 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
 
 const KEYS: &str =
     "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, used, \
-                    busy, disconnect, timeout, medium_error, fail_format, fail_sanitize, \
+                    busy, disconnect, timeout, medium_error, corrupt, fail_format, fail_sanitize, \
                     substitute_block, heat, wear, tcg_sp_busy, tcg_session_timeout";
 
 /// Splits `PROFILE?k=v&k=v` and validates the options.
@@ -650,6 +658,11 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
             "medium_error" => {
                 for l in v.split(',') {
                     o.faults.push(Fault::MediumError(num(l)?));
+                }
+            }
+            "corrupt" => {
+                for l in v.split(',') {
+                    o.faults.push(Fault::CorruptBlock(num(l)?));
                 }
             }
             "fail_format" => {

@@ -40,6 +40,10 @@ pub struct SimSense {
     pub sks: Option<[u8; 3]>,
     /// Deferred error (0x71/0x73): reports an earlier command's failure.
     pub deferred: bool,
+    /// ATA Status Return descriptor (SAT-4 12.2.2.7) of an ATA PASS-THROUGH command; such
+    /// sense is always rendered in descriptor format, as libata does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ata: Option<[u8; 14]>,
 }
 
 impl SimSense {
@@ -52,6 +56,7 @@ impl SimSense {
             info: None,
             sks: None,
             deferred: false,
+            ata: None,
         }
     }
 
@@ -117,7 +122,7 @@ impl SimSense {
 
     /// Renders the record; `descriptor` selects 0x72/0x73 (D_SENSE or REQUEST SENSE DESC).
     pub fn render(&self, descriptor: bool) -> Vec<u8> {
-        if descriptor {
+        if descriptor || self.ata.is_some() {
             self.render_descriptor()
         } else {
             self.render_fixed()
@@ -162,6 +167,9 @@ impl SimSense {
             s.extend_from_slice(&[0x02, 0x06, 0x00, 0x00]);
             s.extend_from_slice(&sks);
             s.push(0);
+        }
+        if let Some(ata) = self.ata {
+            s.extend_from_slice(&ata);
         }
         s[7] = (s.len() - 8) as u8;
         s

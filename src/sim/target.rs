@@ -94,11 +94,13 @@ pub(crate) fn execute_at(
         service_ns: command_ns,
         wait_ns: 0,
         host_status: 0,
+        check_with_data: None,
     };
     let result = dispatch(&mut ctx);
     let service_ns = ctx.service_ns;
     let wait_ns = ctx.wait_ns;
     let host_status = ctx.host_status;
+    let check_with_data = ctx.check_with_data.take();
 
     match sh.mode {
         ClockMode::Virtual if queued => {}
@@ -142,6 +144,11 @@ pub(crate) fn execute_at(
                 let n = bytes.len().min(buf.len());
                 buf[..n].copy_from_slice(&bytes[..n]);
                 completion.resid = buf.len() - n;
+            }
+            if let Some(s) = check_with_data {
+                completion.status = status::CHECK_CONDITION;
+                completion.sense = s.render(dsense);
+                completion.driver_status = 0x08; // DRIVER_SENSE
             }
         }
         Err(s) => {

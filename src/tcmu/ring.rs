@@ -243,6 +243,9 @@ pub fn is_data_out(cdb: &[u8]) -> bool {
         | 0xae // WRITE AND VERIFY(12)
         | 0xb5 // SECURITY PROTOCOL OUT
         => true,
+        // ATA PASS-THROUGH(12)/(16): data-out when T_DIR (byte 2 bit 3) is 0 and T_LENGTH
+        // (bits 1-0) is not (SAT-4 12.2.2.3).
+        0x85 | 0xa1 => cdb.get(2).is_some_and(|b| b & 0x08 == 0 && b & 0x03 != 0),
         // VERIFY(10/12/16): data-out only when BYTCHK (byte 1 bits 2:1) is non-zero.
         0x2f | 0xaf | 0x8f => cdb.get(1).is_some_and(|b| b & 0x06 != 0),
         // Variable length (0x7f): WRITE(32) 0x000b, WRITE SAME(32) 0x000d, WRITE AND VERIFY(32)
@@ -478,8 +481,14 @@ impl<T: Transport> RingServer<T> {
             {
                 Ok(c) => {
                     // Data moves only with a good status; otherwise nothing was transferred.
+                    // Exception: ATA PASS-THROUGH with CK_COND returns its data and then
+                    // CHECK CONDITION with the ATA registers (SAT-4 12.2.2.5); the model says
+                    // so through the residual.
                     let good = c.host_status == 0
-                        && (c.status == status::GOOD || c.status == status::CONDITION_MET);
+                        && (c.status == status::GOOD
+                            || c.status == status::CONDITION_MET
+                            || (c.status == status::CHECK_CONDITION
+                                && matches!(req.cdb.first(), Some(0x85 | 0xA1))));
                     let n = if good { c.transferred(buf.len()) } else { 0 };
                     scatter(m, &req.iovs, &buf[..n]);
                     Ok((c, Some(n as u32)))

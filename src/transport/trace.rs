@@ -49,6 +49,7 @@ pub fn opcode_name(cdb: &[u8]) -> &'static str {
         0x5e => "PERSISTENT RESERVE IN",
         0x5f => "PERSISTENT RESERVE OUT",
         0x88 => "READ(16)",
+        0x85 => "ATA PASS-THROUGH(16)",
         0x8a => "WRITE(16)",
         0x8f => "VERIFY(16)",
         0x91 => "SYNCHRONIZE CACHE(16)",
@@ -57,6 +58,7 @@ pub fn opcode_name(cdb: &[u8]) -> &'static str {
         0x9e if sa == 0x12 => "GET LBA STATUS",
         0x9e => "SERVICE ACTION IN(16)",
         0xa0 => "REPORT LUNS",
+        0xa1 => "ATA PASS-THROUGH(12)",
         0xa2 => "SECURITY PROTOCOL IN",
         0xa3 if sa == 0x0a => "REPORT TARGET PORT GROUPS",
         0xa3 if sa == 0x0c => "REPORT SUPPORTED OPERATION CODES",
@@ -71,9 +73,11 @@ pub fn opcode_name(cdb: &[u8]) -> &'static str {
 
 /// Redaction hook: data-out bytes never dumped because they may carry secrets. SECURITY
 /// PROTOCOL OUT (0xB5) payloads hold TCG PINs/PSIDs (Authenticate, Set C_PIN, StartSession
-/// HostChallenge), so `-vv` prints only their length.
+/// HostChallenge), so `-vv` prints only their length; so do ATA PASS-THROUGH payloads.
 pub fn redact_data_out(cdb: &[u8]) -> bool {
-    cdb.first() == Some(&0xb5)
+    // ATA PASS-THROUGH data-out carries ATA SECURITY passwords (SET PASSWORD, UNLOCK, ERASE
+    // UNIT, DISABLE PASSWORD): redacted too.
+    matches!(cdb.first(), Some(0xb5 | 0x85 | 0xa1))
 }
 
 fn spaced_hex(b: &[u8]) -> String {

@@ -252,3 +252,51 @@ fn library_engine_on_virtual_clock() {
     let r = e.run(&wl, &mut |_| {}).unwrap();
     assert_eq!(r.bytes, 4 << 20);
 }
+
+#[test]
+fn verify_catches_a_corrupted_block_with_its_lba() {
+    let d = tempfile::tempdir().unwrap();
+    let audit = d.path().join("a");
+    // Silent corruption (GOOD status, one byte flipped) on reads of LBA 40, inside a 64 KiB
+    // range that random 4 KiB writes and reads cover many times.
+    let drive = "sim:hk4e?capacity_gib=1&serial=BENCH01&corrupt=40";
+    let args = [
+        "--json",
+        "bench",
+        "run",
+        drive,
+        "--rw",
+        "randrw",
+        "--mix",
+        "50",
+        "--range",
+        "0:64k",
+        "--qd",
+        "4",
+        "--runtime",
+        "0.05",
+        "--verify",
+        "--confirm",
+        "BENCH01",
+    ];
+    let (code, out, err) = sgctl(&args, &audit);
+    assert_eq!(code, 5, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let vr = &v["data"]["verify"];
+    assert!(vr["failures"].as_u64().unwrap() >= 1, "{vr}");
+    assert!(vr["blocks_checked"].as_u64().unwrap() > 100, "{vr}");
+    let f = vr["first_failures"].as_array().unwrap();
+    assert!(f.iter().all(|x| x["lba"] == 40), "{vr}");
+    assert!(
+        f[0]["reason"].as_str().unwrap().contains("checksum"),
+        "{vr}"
+    );
+    // The same run on a healthy drive verifies clean.
+    let healthy = "sim:hk4e?capacity_gib=1&serial=BENCH01";
+    let mut a = args.to_vec();
+    a[3] = healthy;
+    let (code, out, err) = sgctl(&a, &audit);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["data"]["verify"]["failures"], 0);
+}

@@ -44,6 +44,33 @@ impl Drive {
         sgctl::sim::open(self.addr("").trim_start_matches("sim:")).unwrap()
     }
 
+    /// Passes the safety gate for this drive (named by its serial) and returns the token
+    /// the state-changing operations need.
+    fn gate(&self) -> sgctl::ops::safety::Cleared {
+        use sgctl::ops::safety::{
+            clear, AuditLog, Confirmation, DiscoverHost, DriveName, GateRequest, TtyPrompter,
+        };
+        let address = self.addr("");
+        clear(
+            &DiscoverHost,
+            GateRequest {
+                job: "test",
+                address: &address,
+                name: &DriveName {
+                    serial: self.serial.clone(),
+                    wwn: None,
+                },
+                confirmation: &Confirmation {
+                    tokens: vec![self.serial.clone()],
+                    interactive: false,
+                },
+                audit: AuditLog::at(self.audit()),
+            },
+            &mut TtyPrompter,
+        )
+        .expect("the gate clears a free virtual drive named by its serial")
+    }
+
     fn sgctl(&self, args: &[&str]) -> (i32, Value, String) {
         sgctl_in(self.dir.path(), &self.audit(), args)
     }
@@ -312,7 +339,7 @@ fn power_cycle_during_format_then_recover() {
             },
         )
         .unwrap();
-        format::start(&mut t, &p, &mut Trail::default()).unwrap();
+        format::start(&mut t, &d.gate(), &p, &mut Trail::default()).unwrap();
         t.clock().advance(Duration::from_secs(10));
         t.power_cycle();
         assert!(t.info().format_corrupt);
@@ -413,7 +440,7 @@ fn sanitize_resumes_after_power_cycle_and_wait_follows_it() {
             verify: 0,
         };
         let p = sanitize::plan(&mut t, &o, 1).unwrap();
-        sanitize::start(&mut t, &p, false, &mut Trail::default()).unwrap();
+        sanitize::start(&mut t, &d.gate(), &p, false, &mut Trail::default()).unwrap();
         t.clock().advance(Duration::from_secs(5));
         t.power_cycle();
         assert!(

@@ -636,3 +636,155 @@ fn second_if_send_with_a_pending_response_is_refused() {
 
 #[allow(dead_code)]
 const UNUSED: [u64; 2] = [ERASE, ERASEMASTER];
+
+// ---- fixtures/tcg: Level 0, Properties reply, UIDs, each with the spec table it comes from ----
+
+fn fixture_hex(name: &str) -> Vec<u8> {
+    let path = format!("{}/fixtures/tcg/{name}", env!("CARGO_MANIFEST_DIR"));
+    sgctl::bytes::parse_inhex(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn fixture_level0_is_what_the_simulator_sends() {
+    let want = fixture_hex("sim-enterprise-level0.hex");
+    assert_eq!(want.len(), 132);
+    let s = sgctl::sim::tcg::SedState::new(
+        Some(sgctl::sim::profile::SedKind::Enterprise),
+        "F1",
+        false,
+        512,
+    );
+    assert_eq!(sgctl::sim::tcg::level0_discovery(&s), want);
+    // And sgctl's Level 0 parser reads the spec values back.
+    let l0 = sgctl::tcg::level0::parse(&want).unwrap();
+    let ssc = l0.ssc().unwrap();
+    assert_eq!(
+        (ssc.base_comid, ssc.ssc),
+        (0x07FE, sgctl::tcg::level0::Ssc::Enterprise)
+    );
+}
+
+#[test]
+fn fixture_properties_reply_is_what_the_simulator_sends() {
+    let want = fixture_hex("sim-enterprise-properties-reply.hex");
+    let mut t = fresh();
+    let got = exchange(&mut t, 0, 0, &call(SMUID, 0xFF01, &[])).unwrap();
+    assert_eq!(got, want);
+    assert_eq!(named_uint(&want, "MaxComPacketSize"), Some(2048));
+    assert_eq!(named_uint(&want, "MaxSessionTimeout"), Some(600_000));
+}
+
+#[test]
+fn fixture_uids_match_src_tcg_uid() {
+    use sgctl::tcg::uid::{self as u, method as m, sm};
+    let text = std::fs::read_to_string(format!(
+        "{}/fixtures/tcg/uids.tsv",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut n = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 3, "{line}");
+        assert!(f[2].starts_with('['), "row without its spec table: {line}");
+        let bytes: Vec<u8> = f[1]
+            .split(' ')
+            .map(|b| u8::from_str_radix(b, 16).unwrap())
+            .collect();
+        let ours = match f[0] {
+            "ThisSP" => u::THIS_SP,
+            "SMUID" => u::SMUID,
+            "AdminSP" => u::ADMIN_SP,
+            "LockingSP" => u::LOCKING_SP_ENTERPRISE,
+            "TPerInfo" => u::TPER_INFO,
+            "Anybody" => u::AUTH_ANYBODY,
+            "Admins" => u::AUTH_ADMINS,
+            "Makers" => u::AUTH_MAKERS,
+            "SID" => u::AUTH_SID,
+            "MSID" => u::AUTH_MSID,
+            "PSID" => u::AUTH_PSID,
+            "EraseMaster" => u::AUTH_ERASEMASTER,
+            "BandMaster0" => u::auth_bandmaster(0),
+            "BandMaster15" => u::auth_bandmaster(15),
+            "C_PIN_SID" => u::C_PIN_SID,
+            "C_PIN_MSID" => u::C_PIN_MSID,
+            "C_PIN_PSID" => u::C_PIN_PSID,
+            "C_PIN_EraseMaster" => u::C_PIN_ERASEMASTER,
+            "C_PIN_BandMaster0" => u::c_pin_bandmaster(0),
+            "C_PIN_BandMaster15" => u::c_pin_bandmaster(15),
+            "LockingInfo" => u::LOCKING_INFO_ENTERPRISE,
+            "Band0" => u::band(0),
+            "Band15" => u::band(15),
+            "LockingTable" => u::LOCKING_TABLE,
+            "AuthorityTable" => u::AUTHORITY_TABLE,
+            "C_PINTable" => u::C_PIN_TABLE,
+            "SPTable" => u::SP_TABLE,
+            "TPerInfoTable" => u::TPER_INFO_TABLE,
+            "Get" => m::E_GET,
+            "Set" => m::E_SET,
+            "Next" => m::NEXT,
+            "Authenticate" => m::E_AUTHENTICATE,
+            "RevertSP" => m::REVERT_SP,
+            "Random" => m::RANDOM,
+            "Erase" => m::ERASE,
+            "Properties" => sm::PROPERTIES,
+            "StartSession" => sm::START_SESSION,
+            "SyncSession" => sm::SYNC_SESSION,
+            "CloseSession" => sm::CLOSE_SESSION,
+            other => panic!("fixture row {other} has no sgctl constant"),
+        };
+        assert_eq!(ours.0.to_vec(), bytes, "{}", f[0]);
+        n += 1;
+    }
+    assert_eq!(n, 39);
+    // The authority ↔ C_PIN pairs of the fixture are the ones src/tcg/uid.rs maps.
+    for (a, c) in [
+        (u::AUTH_SID, u::C_PIN_SID),
+        (u::AUTH_MSID, u::C_PIN_MSID),
+        (u::AUTH_PSID, u::C_PIN_PSID),
+        (u::AUTH_ERASEMASTER, u::C_PIN_ERASEMASTER),
+        (u::auth_bandmaster(15), u::c_pin_bandmaster(15)),
+    ] {
+        assert_eq!(u::c_pin_of(a), Some(c));
+        assert_eq!(u::authority_of_c_pin(c), Some(a));
+    }
+}
+
+/// The VM checks' shell ComPacket builder (vm/groups/tcmu/tcg-raw.inc, used with sg_raw)
+/// reproduces a published third-party exchange byte for byte: sedutil's Opal StartSession of
+/// issue #507 (fixtures/tcg/sedutil-507-startsession-psid.hex). So the guest's independent
+/// client is itself checked against another implementation, not against sgctl.
+#[test]
+fn shell_builder_matches_sedutil_507() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let tmp = std::env::temp_dir().join(format!("tcgraw-{}", std::process::id()));
+    let script = format!(
+        r#"RAW_COMID=7FFE RAW_TMP={tmp}; . {root}/vm/groups/tcmu/tcg-raw.inc
+args="$(t_uint 105)$(t_uid "$ADMINSP")$(t_uint 1)F2 00 $(t_str 97814309739424555394398620118885)F3 F2 03 $(t_uid "00 00 00 09 00 01 FF 01")F3 "
+compacket 0 0 "$(t_call "$SMUID" "$M_STARTSESSION" "$args")""#,
+        tmp = tmp.display()
+    );
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .output()
+        .expect("sh");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<u8> = String::from_utf8(out.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(|b| u8::from_str_radix(b, 16).unwrap())
+        .collect();
+    let want = fixture_hex("sedutil-507-startsession-psid.hex");
+    assert_eq!(got.len(), 512);
+    assert_eq!(&got[..144], &want[..]);
+    assert!(got[144..].iter().all(|&b| b == 0));
+    let _ = std::fs::remove_dir_all(tmp);
+}

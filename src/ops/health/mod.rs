@@ -4,6 +4,7 @@
 //! Sources per field are named in the struct docs; all come from the log page decoders in
 //! [`crate::logpage`], READ CAPACITY and READ DEFECT DATA.
 
+pub mod ata;
 pub mod prom;
 pub mod read;
 pub mod rules;
@@ -132,6 +133,10 @@ pub struct ErrorCounts {
     pub verify_uncorrected: Option<u64>,
     /// Page 0x06 parameter 0000.
     pub non_medium: Option<u64>,
+    /// SATA interface CRC errors (ATA Device Statistics page 06h, else SMART 199); SATA
+    /// drives behind a SATL only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interface_crc: Option<u64>,
 }
 
 impl ErrorCounts {
@@ -272,6 +277,10 @@ pub struct DriveHealth {
     pub read_errors: Vec<String>,
     /// Decoding notes (malformed or unknown parameters).
     pub notes: Vec<String>,
+    /// Where each figure came from, for drives whose report is filled from the ATA side
+    /// (SATA behind a SATL): field → source (log, page, offset or SMART attribute).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub sources: std::collections::BTreeMap<String, String>,
 }
 
 impl DriveHealth {
@@ -299,6 +308,7 @@ impl DriveHealth {
             supported_pages: vec![],
             read_errors: vec![],
             notes: vec![],
+            sources: Default::default(),
         }
     }
 
@@ -333,8 +343,11 @@ impl DriveHealth {
             "pending_defects" => f(self.defects.pending),
             "uncorrected_errors" => f(self.errors.total_uncorrected()),
             "non_medium_errors" => f(self.errors.non_medium),
+            "interface_crc_errors" => f(self.errors.interface_crc),
             "self_test_failures" => {
-                if self.supported_pages.iter().any(|p| p.page_code == 0x10) {
+                if self.supported_pages.iter().any(|p| p.page_code == 0x10)
+                    || self.sources.contains_key("self_test")
+                {
                     Some(self.self_test.failed_entries as f64)
                 } else {
                     None
@@ -431,6 +444,11 @@ pub fn collect(t: &mut dyn Transport, device: &str, now: SystemTime) -> DriveHea
         Err(e) => h.read_errors.push(format!("READ DEFECT DATA: {e}")),
     }
     fill_from_pages(&mut h, &pages, capacity, now);
+    // SATA behind a SATL: the ATA side has what the SCSI translation lacks (issue 19).
+    if crate::ata::is_behind_satl(t, h.vendor.as_deref()) {
+        let a = ata::read(t, &mut h);
+        ata::fill(&mut h, &a, capacity, now);
+    }
     h
 }
 
@@ -668,6 +686,9 @@ pub fn assess(h: &mut DriveHealth, rules: &[Rule]) {
         }
     }
     let t = &h.temperature;
+    // The WARNING bit: temperature over the operating limit (set where it is found, not
+    // read back from the message).
+    let mut over_operating_limit = false;
     if let Some(cur) = t.current_c {
         let hard = [
             ("trip", t.drive_trip_c),
@@ -681,6 +702,7 @@ pub fn assess(h: &mut DriveHealth, rules: &[Rule]) {
                 "temperature {cur} °C at or above its {name} ({lim} °C)"
             ));
         } else if let Some(lim) = t.high_operating_limit_c.filter(|l| cur > *l) {
+            over_operating_limit = true;
             warnings.push(format!(
                 "temperature {cur} °C above the operating limit ({lim} °C)"
             ));
@@ -729,7 +751,7 @@ pub fn assess(h: &mut DriveHealth, rules: &[Rule]) {
     if h.informational_exception
         .as_ref()
         .is_some_and(|i| i.warning)
-        || warnings.iter().any(|w| w.contains("operating limit"))
+        || over_operating_limit
     {
         bits_set |= bits::WARNING;
     }

@@ -47,6 +47,10 @@ pub const METRICS: &[(&str, &str)] = &[
     ),
     ("non_medium_errors", "non-medium error count (page 0x06)"),
     (
+        "interface_crc_errors",
+        "SATA interface CRC errors (ATA Device Statistics 06h, else SMART 199)",
+    ),
+    (
         "self_test_failures",
         "failed entries in the self-test log (page 0x10)",
     ),

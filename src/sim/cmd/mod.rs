@@ -2,6 +2,7 @@
 //! CDB length, CDB usage map (REPORT SUPPORTED OPERATION CODES reports it and the target
 //! rejects any bit outside it), timeouts, processing flags and handler.
 
+pub mod ata;
 pub mod capacity;
 pub mod diag;
 pub mod format;
@@ -37,6 +38,9 @@ pub struct CmdCtx<'a> {
     pub wait_ns: u64,
     /// A host (transport) status to return instead of a SCSI status.
     pub host_status: u16,
+    /// CHECK CONDITION to return after the data-in bytes were transferred (ATA PASS-THROUGH
+    /// with CK_COND=1: data and the ATA Status Return descriptor, SAT-4 12.2.2.5).
+    pub check_with_data: Option<SimSense>,
 }
 
 impl CmdCtx<'_> {
@@ -177,6 +181,16 @@ fn has_overwrite(p: &Profile) -> bool {
 fn has_block_erase(p: &Profile) -> bool {
     p.sanitize.block_erase
 }
+fn sata(p: &Profile) -> bool {
+    p.sata
+}
+/// ATA PASS-THROUGH: processed during a sanitize (the ATA side decides what it accepts).
+const ATA_PT: Flags = Flags {
+    ua: true,
+    not_ready: false,
+    medium: false,
+    keeps_pending: true,
+};
 fn has_crypto_erase(p: &Profile) -> bool {
     p.sanitize.crypto_erase
 }
@@ -426,6 +440,22 @@ pub static COMMANDS: &[CmdDef] = &[
         handler: mode::mode_sense,
     },
     CmdDef {
+        opcode: 0x85,
+        sa: None,
+        name: "ATA PASS-THROUGH(16)",
+        len: 16,
+        usage: |_| {
+            let mut u = vec![0xFF; 16];
+            u[0] = 0x85;
+            u[15] = C;
+            u
+        },
+        supported: sata,
+        timeouts: ata::timeouts,
+        flags: ATA_PT,
+        handler: ata::ata_pass_through,
+    },
+    CmdDef {
         opcode: 0x88,
         sa: None,
         name: "READ(16)",
@@ -507,6 +537,23 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: quick,
         flags: EXEMPT,
         handler: misc::report_luns,
+    },
+    CmdDef {
+        opcode: 0xA1,
+        sa: None,
+        name: "ATA PASS-THROUGH(12)",
+        len: 12,
+        usage: |_| {
+            let mut u = vec![0xFF; 12];
+            u[0] = 0xA1;
+            u[10] = 0;
+            u[11] = C;
+            u
+        },
+        supported: sata,
+        timeouts: ata::timeouts,
+        flags: ATA_PT,
+        handler: ata::ata_pass_through,
     },
     CmdDef {
         opcode: 0xA2,

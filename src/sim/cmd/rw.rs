@@ -106,6 +106,9 @@ pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         let lba = x.lba + i as u64;
         d.store
             .read_into(lba, &mut chunk[..lb], d.sed.key_generation(lba));
+        if d.faults.corrupt.contains(&lba) {
+            chunk[lb / 2] ^= 0x01; // injected silent corruption (Fault::CorruptBlock)
+        }
         if wire as usize > lb {
             let pi = if d.store.is_written(lba) {
                 let mut pi = [0u8; 8];

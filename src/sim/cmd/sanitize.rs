@@ -46,6 +46,14 @@ pub fn sanitize(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     }
     // A locked SED refuses to be sanitized (src/sim/tcg).
     ctx.sh.d.sed.check_destructive()?;
+    // Behind the SATL the SANITIZE becomes an ATA SANITIZE DEVICE command (SAT-4 8.x): it
+    // aborts in the Sanitize Frozen state, and its status shows in SANITIZE STATUS EXT.
+    if p.sata && sa != 0x1F {
+        if ctx.sh.d.ata.sanitize_frozen {
+            return Err(super::ata::abort());
+        }
+        ctx.sh.d.ata.sanitize_issued = true;
+    }
     if sa == 0x1F {
         // EXIT FAILURE MODE: only after a sanitize that failed with AUSE=1 (T10-REF 2015).
         return match ctx.sh.d.sanitize_failed {

@@ -83,12 +83,14 @@ r=$(xchg "$sg" 0 0 "$(t_call "$SMUID" "$M_PROPERTIES" "")")
   && [ -n "$(named_value "$r" DefSessionTimeout)" ] && pass d7_properties_timeouts || fail d7_properties_timeouts "$r"
 [ "$(start_session "$sg" "$ADMINSP" 1 "$(t_named SessionTimeout "$(t_uint 10)")")" = "status=12" ] \
   && pass d7_timeout_below_min_refused || fail d7_timeout_below_min_refused ""
-tsn=$(start_session "$sg" "$ADMINSP" 1 "$(t_named SessionTimeout "$(t_uint 2000)")")
+tsn=$(start_session "$sg" "$ADMINSP" 1 "$(t_named SessionTimeout "$(t_uint 10000)")")
 r=$(start_session "$sg" "$ADMINSP" 1)
-[ "$r" = "status=3" ] && pass d7_second_session_sp_busy || fail d7_second_session_sp_busy "$r"
-sleep 3   # the first "host" died: after its 2 s SessionTimeout the SP is free again
+[ "$r" = "status=3" ] && pass d7_second_session_sp_busy || { fail d7_second_session_sp_busy "first tsn=$tsn, second: $r"; end_session "$sg" "$r"; }
+sleep 11  # the first "host" died: after its 10 s SessionTimeout the SP is free again
 r=$(start_session "$sg" "$ADMINSP" 1)
 case "$r" in status=*|"") fail d7_session_expired "$r" ;; *) pass d7_session_expired; end_session "$sg" "$r" ;; esac
+# Leave no session behind for the next scripts, whatever happened above.
+stack_reset "$sg"
 
 # D8: Level 0 Locking feature byte 4 = 4B (supported, enabled, media encryption, MBR shadowing
 # not supported), read with sg_raw.

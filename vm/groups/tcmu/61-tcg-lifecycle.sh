@@ -8,7 +8,9 @@ log=/tmp/tcg61.log; : > $log
 export SGCTL_AUDIT_LOG=/tmp/tcg61.audit
 PIN='Lifecycle-Pin-4242'
 printf '%s\n' "$PIN" > /tmp/tcg61.pin
-msid=$(read_msid "$sg")
+msid=""
+for i in $(seq 1 40); do msid=$(read_msid "$sg"); [ -n "$msid" ] && break; sleep 1; done
+[ "$(echo $msid | wc -w)" = 32 ] || fail raw_read_msid "no MSID (Admin SP busy?)"
 msid_txt=$(printf "$(echo $msid | sed 's/\([0-9A-F][0-9A-F]\) */\\x\1/g')")
 
 # auth_raw SP AUTHORITY PIN-TEXT -> "F0 01 F1" (TRUE) / "F0 00 F1" (FALSE), in a read session.
@@ -18,14 +20,16 @@ auth_raw() {
   end_session "$sg" "$t"
   echo "$a"
 }
-# band1_col COLUMN: Band1's column as BandMaster1 (PIN $2, default the owner PIN).
-band1_col() {
+# band1_row PIN: Band1's row (Enterprise Get, all columns), read as BandMaster1 with PIN.
+band1_row() {
   t=$(start_session "$sg" "$LOCKINGSP" 0)
-  authenticate "$sg" "$t" "$A_BM1" "${2:-$PIN}" > /dev/null
+  [ "$(authenticate "$sg" "$t" "$A_BM1" "$1")" = "F0 01 F1" ] || { end_session "$sg" "$t"; echo "auth-failed"; return 1; }
   b=$(e_get "$sg" "$t" "$BAND1")
   end_session "$sg" "$t"
-  uint_value "$(named_value "$b" "$1")"
+  echo "$b"
 }
+# col ROW NAME: a uint column of a row.
+col() { uint_value "$(named_value "$1" "$2")"; }
 l0_locked() {
   rm -f /tmp/l0.bin
   sg_raw -r 512 -o /tmp/l0.bin "$sg" A2 01 00 01 00 00 00 00 02 00 00 00 > /dev/null 2>&1
@@ -43,23 +47,25 @@ sgctl tcg take-ownership "$sg" --new-pin-file /tmp/tcg61.pin >> $log 2>&1 && pas
 
 sgctl tcg configure-band "$sg" --band 1 --start 8192 --length 4096 --lock-enabled --pin-file /tmp/tcg61.pin >> $log 2>&1 \
   && sgctl tcg lock "$sg" --band 1 --pin-file /tmp/tcg61.pin >> $log 2>&1 && pass lock || fail lock "$(tail -n 5 $log)"
-[ "$(band1_col RangeStart)/$(band1_col RangeLength)" = 8192/4096 ] && pass raw_band1_range || fail raw_band1_range "$(band1_col RangeStart)/$(band1_col RangeLength)"
-[ "$(band1_col ReadLocked)$(band1_col WriteLocked)$(band1_col ReadLockEnabled)$(band1_col WriteLockEnabled)" = 1111 ] \
-  && pass raw_band1_locked || fail raw_band1_locked "RL/WL/RLE/WLE = $(band1_col ReadLocked)$(band1_col WriteLocked)$(band1_col ReadLockEnabled)$(band1_col WriteLockEnabled)"
+row=$(band1_row "$PIN")
+[ "$(col "$row" RangeStart)/$(col "$row" RangeLength)" = 8192/4096 ] && pass raw_band1_range || fail raw_band1_range "$row"
+[ "$(col "$row" ReadLocked)$(col "$row" WriteLocked)$(col "$row" ReadLockEnabled)$(col "$row" WriteLockEnabled)" = 1111 ] \
+  && pass raw_band1_locked || fail raw_band1_locked "$row"
 [ "$(l0_locked)" = 1 ] && pass raw_level0_locked || fail raw_level0_locked ""
 
 sgctl tcg unlock "$sg" --band 1 --pin-file /tmp/tcg61.pin >> $log 2>&1 && pass unlock || fail unlock "$(tail -n 5 $log)"
-[ "$(band1_col ReadLocked)$(band1_col WriteLocked)" = 00 ] && pass raw_band1_unlocked || fail raw_band1_unlocked ""
+row=$(band1_row "$PIN")
+[ "$(col "$row" ReadLocked)$(col "$row" WriteLocked)" = 00 ] && pass raw_band1_unlocked || fail raw_band1_unlocked ""
 [ "$(l0_locked)" = 0 ] && pass raw_level0_unlocked || fail raw_level0_unlocked ""
 
 sgctl tcg lock "$sg" --band 1 --pin-file /tmp/tcg61.pin >> $log 2>&1
 sgctl tcg erase "$sg" --band 1 --pin-file /tmp/tcg61.pin --confirm TCMU0001 >> $log 2>&1 && pass erase || fail erase "$(tail -n 5 $log)"
 # Enterprise Erase: band unlocked, BandMaster1's PIN back to the MSID.
 [ "$(auth_raw "$LOCKINGSP" "$A_BM1" "$msid_txt")" = "F0 01 F1" ] && pass raw_erase_reset_bandmaster_pin || fail raw_erase_reset_bandmaster_pin ""
-[ "$(band1_col ReadLocked "$msid_txt")" = 0 ] && pass raw_erase_unlocked || fail raw_erase_unlocked ""
+[ "$(col "$(band1_row "$msid_txt")" ReadLocked)" = 0 ] && pass raw_erase_unlocked || fail raw_erase_unlocked ""
 
 sgctl tcg revert "$sg" --psid-file /tmp/tcg.psid --confirm TCMU0001 >> $log 2>&1 && pass revert || fail revert "$(tail -n 5 $log)"
 [ "$(auth_raw "$ADMINSP" "$A_SID" "$msid_txt")" = "F0 01 F1" ] && pass raw_revert_sid_msid || fail raw_revert_sid_msid ""
 [ "$(auth_raw "$LOCKINGSP" "$A_EM" "$msid_txt")" = "F0 01 F1" ] && pass raw_revert_erasemaster_msid || fail raw_revert_erasemaster_msid ""
-[ "$(band1_col RangeLength "$msid_txt")" = 0 ] && pass raw_revert_band1_reset || fail raw_revert_band1_reset ""
+[ "$(col "$(band1_row "$msid_txt")" RangeLength)" = 0 ] && pass raw_revert_band1_reset || fail raw_revert_band1_reset ""
 grep -qF "$PIN" $log $SGCTL_AUDIT_LOG && fail pin_never_printed "PIN in output" || pass pin_never_printed

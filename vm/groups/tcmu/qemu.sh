@@ -1,6 +1,7 @@
 # The virtual SAS SSD served by `sgctl sim serve --tcmu` through LIO (TCMU + tcm_loop) inside the
 # guest: no emulated HBA needed. More memory for fio and the ramdisk backstore of the benchmark.
 VM_MEM=1536
-VM_TIMEOUT=600
+# 6x-tcg-*.sh (issue 18) add about two minutes of sg_raw exchanges.
+VM_TIMEOUT=900
 # scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh).
 VM_APPEND="tcmu_bench=${SGCTL_TCMU_BENCH:-0}"

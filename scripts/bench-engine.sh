@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# sgctl's uring engine side by side with fio on the same target, in one run (issue 12).
+#
+# Target: a loop device with direct I/O over a tmpfs file (this machine's kernel has io_uring
+# and loop, no SCSI), or TARGET=/dev/X given by the caller (it is overwritten by the write
+# cells: pass CONFIRM=<what sgctl bench run --confirm wants>).
+# Cells: 4K randread and randwrite x QD 1/32/128 x jobs 1/2 (override with RWS, QDS, JOBS).
+# Tools per cell: sgctl (engine uring), fio io_uring, fio io_uring fixedbufs+registerfiles,
+# fio libaio. Repetitions are interleaved (rep 1 of every tool in a cell, then rep 2, ...),
+# each tool's figures are the medians over REPS. CPU per I/O is measured the same way for
+# both tools: user+sys of the process (bash `time`) over the I/Os it completed (ramp
+# included for both). Ratios are sgctl / fio; the goal is IOPS >= 1.0 and CPU/IO <= 1.0.
+# Loop and tmpfs do part of the work in kernel workers: relative numbers only.
+#
+# Usage: scripts/bench-engine.sh [--quick]   (env: REPS=3 RUNTIME=5 RAMP=1 OUT=dir)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+REPS=${REPS:-3}
+RUNTIME=${RUNTIME:-5}
+RAMP=${RAMP:-0}
+RWS=${RWS:-"randread randwrite"}
+QDS=${QDS:-"1 32 128"}
+JOBS=${JOBS:-"1 2"}
+if [[ "${1:-}" == "--quick" ]]; then
+  REPS=${REPS_QUICK:-3}; RUNTIME=${RUNTIME_QUICK:-2}
+fi
+OUT=${OUT:-$(mktemp -d /tmp/bench-engine.XXXXXX)}
+mkdir -p "$OUT"
+
+if ! command -v fio >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq fio >/dev/null
+fi
+SGCTL=${SGCTL:-}
+if [[ -z "$SGCTL" ]]; then
+  cargo build --release -q --bin sgctl
+  SGCTL=target/release/sgctl
+fi
+
+cleanup() {
+  if [[ -n "${LOOP:-}" ]]; then losetup -d "$LOOP" || true; fi
+  if [[ -n "${IMG:-}" ]]; then rm -f "$IMG"; fi
+}
+trap cleanup EXIT
+
+if [[ -z "${TARGET:-}" ]]; then
+  IMG=$(mktemp /dev/shm/sgctl-bench-engine.XXXXXX)
+  truncate -s "${SIZE:-1G}" "$IMG"
+  # Fill it once so reads are served from real pages, not tmpfs holes.
+  dd if=/dev/zero of="$IMG" bs=1M count="$(( $(stat -c %s "$IMG") >> 20 ))" conv=notrunc status=none
+  LOOP=$(losetup --direct-io=on -f --show "$IMG")
+  TARGET=$LOOP
+  CONFIRM=${CONFIRM:-$(basename "$LOOP")}
+fi
+echo "bench-engine: target $TARGET ($(cat /sys/block/"$(basename "$TARGET")"/loop/dio 2>/dev/null | sed 's/1/direct I\/O/;s/0/buffered/')), fio $(fio --version), kernel $(uname -r), $(nproc) CPUs"
+echo "bench-engine: $REPS interleaved repetitions, runtime ${RUNTIME}s, ramp ${RAMP}s; raw results in $OUT"
+export SGCTL_AUDIT_LOG="$OUT/audit.jsonl"
+
+TIMEFORMAT='%U %S'
+run_one() { # tool rw qd jobs rep
+  local tool=$1 rw=$2 qd=$3 jobs=$4 rep=$5
+  local base="$OUT/$rw-qd$qd-j$jobs-$tool-$rep"
+  local fio_common=(--name=cell --filename="$TARGET" --rw="$rw" --bs=4k --direct=1
+    --iodepth="$qd" --numjobs="$jobs" --group_reporting --time_based --runtime="$RUNTIME"
+    --ramp_time="$RAMP" --norandommap --randrepeat=0 --output-format=json)
+  case $tool in
+    sgctl)
+      { time "$SGCTL" --json bench run "$TARGET" --engine uring --rw "$rw" --bs 4k --qd "$qd" \
+          --jobs "$jobs" --runtime "$RUNTIME" --ramp "$RAMP" --confirm "${CONFIRM:-none}" \
+          >"$base.json" 2>"$base.err" ; } 2>"$base.time" ;;
+    fio_uring)
+      { time fio "${fio_common[@]}" --ioengine=io_uring >"$base.json" 2>"$base.err" ; } 2>"$base.time" ;;
+    fio_uring_fixed)
+      { time fio "${fio_common[@]}" --ioengine=io_uring --fixedbufs --registerfiles \
+          >"$base.json" 2>"$base.err" ; } 2>"$base.time" ;;
+    fio_libaio)
+      { time fio "${fio_common[@]}" --ioengine=libaio >"$base.json" 2>"$base.err" ; } 2>"$base.time" ;;
+  esac
+}
+
+TOOLS="sgctl fio_uring fio_uring_fixed fio_libaio"
+for rw in $RWS; do
+  for qd in $QDS; do
+    for jobs in $JOBS; do
+      for rep in $(seq 1 "$REPS"); do
+        for tool in $TOOLS; do
+          run_one "$tool" "$rw" "$qd" "$jobs" "$rep"
+        done
+      done
+      echo "bench-engine: $rw QD$qd jobs$jobs done" >&2
+    done
+  done
+done
+
+python3 - "$OUT" "$REPS" "$RWS" "$QDS" "$JOBS" "$TOOLS" <<'EOF'
+import json, sys, statistics, os
+out, reps = sys.argv[1], int(sys.argv[2])
+rws, qds, jobs, tools = (a.split() for a in sys.argv[3:7])
+
+def load(tool, rw, qd, j, rep):
+    base = f"{out}/{rw}-qd{qd}-j{j}-{tool}-{rep}"
+    u, s = (float(x) for x in open(base + ".time").read().split()[-2:])
+    d = json.load(open(base + ".json"))
+    if tool == "sgctl":
+        r = d["data"]
+        ios = r["ios"] + r["ramp_ios"]
+        pct = dict((round(p, 3), us) for p, us in r["latency"]["percentiles"])
+        return dict(iops=r["iops"], cpu_us=(u + s) / max(ios, 1) * 1e6,
+                    p50=pct[50.0], p99=pct[99.0], p999=pct[99.9], mean=r["latency"]["mean_us"])
+    jb = d["jobs"][0]
+    side = jb["read"] if rw.endswith("read") else jb["write"]
+    # fio's io counts exclude the ramp; its CPU time includes it: count both ramp and run I/Os
+    # the way sgctl does (total_ios covers the measured part; add the ramp at the same rate).
+    ramp = float(os.environ.get("RAMP", "1"))
+    runtime_s = side["runtime"] / 1000.0 if side["runtime"] else 1
+    ios = side["total_ios"] * (1 + ramp / runtime_s)
+    pc = side["clat_ns"]["percentile"]
+    return dict(iops=side["iops"], cpu_us=(u + s) / max(ios, 1) * 1e6,
+                p50=pc["50.000000"] / 1e3, p99=pc["99.000000"] / 1e3, p999=pc["99.900000"] / 1e3,
+                mean=side["clat_ns"]["mean"] / 1e3)
+
+rows, summary = [], []
+med = lambda xs: statistics.median(xs)
+print()
+print("| cell | tool | IOPS | CPU us/IO | clat p50 us | p99 us | p99.9 us | IOPS ratio | CPU ratio |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+for rw in rws:
+    for qd in qds:
+        for j in jobs:
+            m = {}
+            for t in tools:
+                runs = [load(t, rw, qd, j, r) for r in range(1, reps + 1)]
+                m[t] = {k: med([x[k] for x in runs]) for k in runs[0]}
+                m[t]["iops_runs"] = [round(x["iops"]) for x in runs]
+            cell = f"{rw} QD{qd} j{j}"
+            for t in tools:
+                x = m[t]
+                ri = m["sgctl"]["iops"] / x["iops"] if t != "sgctl" else None
+                rc = m["sgctl"]["cpu_us"] / x["cpu_us"] if t != "sgctl" else None
+                print(f"| {cell} | {t} | {x['iops']:.0f} | {x['cpu_us']:.2f} | {x['p50']:.1f} | "
+                      f"{x['p99']:.1f} | {x['p999']:.1f} | "
+                      f"{'' if ri is None else f'{ri:.2f}'} | {'' if rc is None else f'{rc:.2f}'} |")
+            summary.append(dict(cell=cell, medians=m))
+json.dump(summary, open(f"{out}/summary.json", "w"), indent=1)
+worst_i = min(s["medians"]["sgctl"]["iops"] / max(s["medians"][t]["iops"] for t in tools if t != "sgctl") for s in summary)
+worst_c = max(s["medians"]["sgctl"]["cpu_us"] / min(s["medians"][t]["cpu_us"] for t in tools if t != "sgctl") for s in summary)
+print(f"\nworst cell vs the best fio variant: IOPS ratio {worst_i:.2f} (goal >= 1.0), "
+      f"CPU/IO ratio {worst_c:.2f} (goal <= 1.0); medians of {reps} interleaved runs; {out}/summary.json")
+EOF

@@ -1,0 +1,28 @@
+//! The benchmark suites on top of the engine (issue 13): the SNIA PTS tests
+//! (`sgctl bench pts`) and the review tests (`sgctl bench review`).
+//!
+//! * [`steady`] — the PTS steady-state test (5-round window, 20 % data / 10 % slope excursion).
+//! * [`defs`] — the tests as data (cells, block sizes, mixes, durations).
+//! * [`driver`] — what the suites need from an engine; [`engine_driver`] adapts the engine.
+//! * [`runner`] — stages, the round loop, progress with ETA, resume.
+//! * [`pts`], [`review`] — the tests.
+//! * [`cache`] — WCE off per PTS-E, read back, restored.
+//! * [`purge`] — purge through the `sgctl sanitize`/`format` jobs.
+//! * [`report`] — `report.json`, versioned (docs/bench-report.md).
+
+pub mod cache;
+pub mod defs;
+pub mod driver;
+pub mod engine_driver;
+pub mod pts;
+pub mod purge;
+pub mod report;
+pub mod review;
+pub mod runner;
+pub mod steady;
+
+#[cfg(test)]
+mod fake;
+
+#[cfg(test)]
+mod tests;

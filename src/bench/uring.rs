@@ -1,0 +1,368 @@
+//! The `uring` engine: io_uring on a block device or a file opened with O_DIRECT (no page
+//! cache). One ring per job thread (`SINGLE_ISSUER`, `COOP_TASKRUN` when the kernel has
+//! them), the slots' buffers registered (`READ_FIXED`/`WRITE_FIXED`) and the file registered
+//! (fixed file 0); each pass of the loop queues every free slot's next I/O, submits them with
+//! one `io_uring_enter` that also waits for at least one completion, and reaps every
+//! completion in the CQ ring. `--iopoll` (`IORING_SETUP_IOPOLL`) needs a driver with poll
+//! queues (`/sys/block/X/queue/io_poll` = 1) and is refused otherwise; `--sqpoll` adds a
+//! kernel submission thread.
+#![allow(unsafe_code)] // io_uring SQE pushes and buffer registration: see the SAFETY notes.
+
+use super::engine::{
+    add_cpu, assemble, map_result, require_writable, run_threads, BenchError, Engine, InFlight,
+    IoFailure, JobCore, JobMsg, JobOutcome,
+};
+use super::stats::{Interval, RunResult};
+use super::workload::{IoReq, Workload};
+use io_uring::{opcode, types, IoUring};
+use std::alloc::Layout;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::sync::mpsc::Sender;
+use std::time::Instant;
+
+/// A block device or O_DIRECT file opened for io_uring.
+pub struct UringEngine {
+    fd: OwnedFd,
+    address: String,
+    capacity: u64,
+    block_len: u32,
+    writable: bool,
+    poll_ok: Option<bool>,
+}
+
+mod ioctl {
+    nix::ioctl_read!(blkgetsize64, 0x12, 114, u64);
+    nix::ioctl_read_bad!(blksszget, 0x1268, libc::c_int);
+}
+use ioctl::{blkgetsize64, blksszget};
+
+/// Capacity and logical block length of a block device.
+pub fn block_geometry(fd: &OwnedFd) -> Result<(u64, u32), nix::errno::Errno> {
+    let mut size = 0u64;
+    let mut lbs: libc::c_int = 0;
+    // SAFETY: both ioctls write one integer of the declared type into the pointee.
+    unsafe {
+        blkgetsize64(fd.as_raw_fd(), &mut size)?;
+        blksszget(fd.as_raw_fd(), &mut lbs)?;
+    }
+    Ok((size, lbs.max(1) as u32))
+}
+
+impl UringEngine {
+    /// Opens `addr` with O_DIRECT (and O_EXCL on block devices when writing: the kernel
+    /// refuses a device that is mounted or held).
+    pub fn open(addr: &str, writable: bool) -> Result<UringEngine, BenchError> {
+        use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+        let meta = std::fs::metadata(addr).map_err(|e| {
+            BenchError::Open(crate::Error::Os {
+                op: "open",
+                path: addr.to_string(),
+                errno: nix::errno::Errno::from_raw(e.raw_os_error().unwrap_or(libc::EIO)),
+                hint: None,
+            })
+        })?;
+        let is_block = meta.file_type().is_block_device();
+        if !is_block && !meta.file_type().is_file() {
+            return Err(BenchError::InvalidArgument(format!(
+                "{addr}: the uring engine needs a block device or a regular file"
+            )));
+        }
+        let mut flags = libc::O_DIRECT;
+        if writable && is_block {
+            flags |= libc::O_EXCL;
+        }
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(writable)
+            .custom_flags(flags)
+            .open(addr)
+            .map_err(|e| {
+                let errno = nix::errno::Errno::from_raw(e.raw_os_error().unwrap_or(libc::EIO));
+                if errno == nix::errno::Errno::EBUSY {
+                    BenchError::Refused(format!(
+                        "{addr}: the kernel refused exclusive access (mounted, held or open \
+                         exclusively by another program)"
+                    ))
+                } else {
+                    BenchError::Open(crate::Error::Os {
+                        op: "open",
+                        path: addr.to_string(),
+                        errno,
+                        hint: (errno == nix::errno::Errno::EINVAL)
+                            .then_some("the file system does not support O_DIRECT"),
+                    })
+                }
+            })?;
+        let fd: OwnedFd = f.into();
+        let (capacity, block_len, poll_ok) = if is_block {
+            let (c, b) = block_geometry(&fd).map_err(|e| BenchError::Os(format!("{addr}: {e}")))?;
+            let poll = super::sysfs_block_dir(addr)
+                .and_then(|d| std::fs::read_to_string(d.join("queue/io_poll")).ok())
+                .map(|s| s.trim() == "1");
+            (c, b, poll)
+        } else {
+            // O_DIRECT on files: 4096-byte alignment is what every file system accepts.
+            (meta.len() / 4096 * 4096, 4096, Some(false))
+        };
+        if !block_len.is_power_of_two() {
+            return Err(BenchError::Unsupported(format!(
+                "{addr}: {block_len}-byte logical blocks: use --engine sg"
+            )));
+        }
+        Ok(UringEngine {
+            fd,
+            address: addr.to_string(),
+            capacity,
+            block_len,
+            writable,
+            poll_ok,
+        })
+    }
+}
+
+/// Page-aligned buffers, one slot of `slot_len` bytes per outstanding I/O.
+struct Buffers {
+    ptr: *mut u8,
+    layout: Layout,
+    slot_len: usize,
+}
+
+// SAFETY: the allocation is owned by one job thread at a time (moved, never shared).
+unsafe impl Send for Buffers {}
+
+impl Buffers {
+    fn new(slots: usize, slot_len: usize) -> Result<Buffers, BenchError> {
+        let slot_len = slot_len.div_ceil(4096) * 4096;
+        let layout = Layout::from_size_align(slots * slot_len, 4096)
+            .map_err(|e| BenchError::InvalidArgument(format!("buffers: {e}")))?;
+        // SAFETY: the layout has a non-zero size (slots ≥ 1, slot_len ≥ 4096).
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err(BenchError::Os("out of memory for I/O buffers".into()));
+        }
+        Ok(Buffers {
+            ptr,
+            layout,
+            slot_len,
+        })
+    }
+
+    fn slot_ptr(&self, i: usize) -> *mut u8 {
+        // SAFETY: callers pass i < slots; the offset stays inside the allocation.
+        unsafe { self.ptr.add(i * self.slot_len) }
+    }
+
+    /// The slot's bytes. The caller guarantees the kernel does not own the slot (no I/O in
+    /// flight on it) while the slice lives.
+    fn slot(&mut self, i: usize, len: usize) -> &mut [u8] {
+        // SAFETY: in bounds (len ≤ slot_len), and no I/O is in flight on the slot.
+        unsafe { std::slice::from_raw_parts_mut(self.slot_ptr(i), len.min(self.slot_len)) }
+    }
+}
+
+impl Drop for Buffers {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout; the ring (and its registration) is
+        // dropped before the buffers (declaration order in `job`).
+        unsafe { std::alloc::dealloc(self.ptr, self.layout) }
+    }
+}
+
+impl Engine for UringEngine {
+    fn name(&self) -> &'static str {
+        "uring"
+    }
+
+    fn capacity_bytes(&self) -> u64 {
+        self.capacity
+    }
+
+    fn block_len(&self) -> u32 {
+        self.block_len
+    }
+
+    fn run(
+        &mut self,
+        w: &Workload,
+        progress: &mut dyn FnMut(&Interval),
+    ) -> Result<RunResult, BenchError> {
+        require_writable(w, self.writable, &self.address)?;
+        let range = w
+            .check(self.capacity, self.block_len)
+            .map_err(BenchError::InvalidArgument)?;
+        if w.iopoll && self.poll_ok != Some(true) {
+            return Err(BenchError::Unsupported(format!(
+                "{}: --iopoll needs a driver with poll queues (queue/io_poll is not 1 here); \
+                 run without it",
+                self.address
+            )));
+        }
+        let fd = self.fd.as_raw_fd();
+        let start = Instant::now();
+        let (outcomes, intervals, cpu) =
+            run_threads(w, range, self.block_len, progress, |_, core, tx| {
+                job(w, fd, core, tx, start)
+            })?;
+        let r = assemble(
+            w,
+            outcomes,
+            intervals,
+            ("uring", &self.address, self.block_len),
+        );
+        map_result(r, |r| add_cpu(r, cpu))
+    }
+}
+
+fn setup_ring(w: &Workload, entries: u32) -> Result<(IoUring, Vec<String>), BenchError> {
+    let mut notes = Vec::new();
+    let build = |extras: bool| {
+        let mut b = IoUring::builder();
+        if extras {
+            b.setup_single_issuer().setup_coop_taskrun();
+        }
+        if w.iopoll {
+            b.setup_iopoll();
+        }
+        if w.sqpoll {
+            b.setup_sqpoll(2000);
+        }
+        b.setup_cqsize(entries * 2).build(entries)
+    };
+    let ring = match build(true) {
+        Ok(r) => r,
+        Err(_) => {
+            notes.push("io_uring: SINGLE_ISSUER/COOP_TASKRUN not supported by this kernel".into());
+            build(false).map_err(|e| {
+                if w.sqpoll {
+                    BenchError::Unsupported(format!("io_uring SQPOLL: {e}"))
+                } else {
+                    BenchError::Os(format!("io_uring_setup: {e}"))
+                }
+            })?
+        }
+    };
+    if w.sqpoll {
+        notes.push("io_uring: SQPOLL kernel thread (its CPU time counts as system time)".into());
+    }
+    if w.iopoll {
+        notes.push("io_uring: IOPOLL (completions polled)".into());
+    }
+    Ok((ring, notes))
+}
+
+/// One job thread: its own ring, registered buffers and file.
+fn job(
+    w: &Workload,
+    fd: i32,
+    mut core: JobCore,
+    tx: Sender<JobMsg>,
+    start: Instant,
+) -> Result<JobOutcome, BenchError> {
+    let qd = w.qd as usize;
+    let entries = (w.qd.next_power_of_two()).max(8);
+    let mut bufs = Buffers::new(qd, w.bs.max() as usize)?;
+    let (ring, notes) = setup_ring(w, entries)?;
+    let iov: Vec<libc::iovec> = (0..qd)
+        .map(|i| libc::iovec {
+            iov_base: bufs.slot_ptr(i).cast(),
+            iov_len: bufs.slot_len,
+        })
+        .collect();
+    // SAFETY: the buffers outlive the ring (the ring is dropped at the end of this function,
+    // before `bufs`, which was declared first).
+    unsafe { ring.submitter().register_buffers(&iov) }
+        .map_err(|e| BenchError::Os(format!("io_uring register_buffers: {e}")))?;
+    ring.submitter()
+        .register_files(&[fd])
+        .map_err(|e| BenchError::Os(format!("io_uring register_files: {e}")))?;
+    for i in 0..qd {
+        let s = bufs.slot(i, bufs.slot_len);
+        core.init_buffer(s);
+    }
+    let mut inflight: Vec<Option<InFlight>> = vec![None; qd];
+    let mut free: Vec<usize> = (0..qd).rev().collect();
+    let mut outstanding = 0usize;
+    let mut last = 0u64;
+    let now_ns = |s: Instant| s.elapsed().as_nanos() as u64;
+    let mut ring = ring;
+    loop {
+        let t = now_ns(start);
+        let mut queued = 0;
+        while let Some(&slot) = free.last() {
+            let Some(req) = core.next(t) else { break };
+            free.pop();
+            let len = req.len as usize;
+            let io = core.prepare(&req, bufs.slot(slot, len), t);
+            let e = sqe(&req, bufs.slot_ptr(slot), slot);
+            // SAFETY: the SQE points at slot `slot` of the registered buffers, which stays
+            // untouched until its completion is reaped below. The SQ has `entries` ≥ qd
+            // places and at most qd entries are queued, so push cannot overflow.
+            if unsafe { ring.submission().push(&e) }.is_err() {
+                return Err(BenchError::Os("io_uring submission queue full".into()));
+            }
+            inflight[slot] = Some(io);
+            queued += 1;
+        }
+        outstanding += queued;
+        if outstanding == 0 {
+            break;
+        }
+        match ring.submit_and_wait(1) {
+            Ok(_) => {}
+            Err(e) if e.raw_os_error() == Some(libc::EINTR) => {}
+            Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {}
+            Err(e) => return Err(BenchError::Os(format!("io_uring_enter: {e}"))),
+        }
+        let t = now_ns(start);
+        let mut cq = ring.completion();
+        cq.sync();
+        for cqe in &mut cq {
+            let slot = cqe.user_data() as usize;
+            let Some(io) = inflight.get_mut(slot).and_then(Option::take) else {
+                continue;
+            };
+            outstanding -= 1;
+            let res = cqe.result();
+            let result = if res < 0 {
+                Err(IoFailure::errno(nix::errno::Errno::from_raw(-res)))
+            } else if res as u32 != io.req.len {
+                Err(IoFailure {
+                    kind: "short I/O".into(),
+                    error: format!("short transfer: {res} of {} bytes", io.req.len),
+                    sense: None,
+                    info: None,
+                })
+            } else {
+                Ok(())
+            };
+            let len = io.req.len as usize;
+            // SAFETY-relevant: the slot is ours again (its completion was reaped).
+            let data = bufs.slot(slot, len);
+            core.complete(t, &io, data, result);
+            free.push(slot);
+            last = t;
+        }
+        drop(cq);
+        for p in core.take_parts() {
+            let _ = tx.send(JobMsg::Part(p));
+        }
+    }
+    drop(ring);
+    drop(bufs);
+    Ok(core.finish(last, notes))
+}
+
+fn sqe(req: &IoReq, buf: *mut u8, slot: usize) -> io_uring::squeue::Entry {
+    let fixed = types::Fixed(0);
+    if req.write {
+        opcode::WriteFixed::new(fixed, buf, req.len, slot as u16)
+            .offset(req.offset)
+            .build()
+            .user_data(slot as u64)
+    } else {
+        opcode::ReadFixed::new(fixed, buf, req.len, slot as u16)
+            .offset(req.offset)
+            .build()
+            .user_data(slot as u64)
+    }
+}

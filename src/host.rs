@@ -1,0 +1,299 @@
+//! The host as the safety gate and discovery both see it: the paths of a logical unit and
+//! the reasons it may be in use (mounted, swap, held, boot disk), read from sysfs and procfs
+//! ([`LinuxHost`]) or faked in tests ([`HostView`]). Both `discover` and `ops::safety` use
+//! this module; it uses neither.
+
+use crate::error::{Error, Refusal, Result};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// One path (node) through which the logical unit is reachable.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct PathInfo {
+    /// SCSI address `H:C:T:L`, when the device is known to the kernel.
+    pub hctl: Option<String>,
+    /// Block device name (`sdb`), if the kernel attached sd.
+    pub block: Option<String>,
+    /// SCSI generic name (`sg2`), if any.
+    pub sg: Option<String>,
+}
+
+/// Why a drive is in use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum InUse {
+    /// A block device of this drive (disk, partition or holder) is mounted.
+    Mounted {
+        /// The block device (`sdb1`, `dm-0`).
+        device: String,
+        /// Where it is mounted.
+        mount_point: String,
+    },
+    /// Used as swap.
+    Swap {
+        /// The block device.
+        device: String,
+    },
+    /// Held by another block device (device-mapper, md, multipath).
+    Held {
+        /// The held device (`sdb` or `sdb2`).
+        device: String,
+        /// The holder (`dm-3`, `md0`).
+        holder: String,
+    },
+    /// The root filesystem lives on this drive.
+    BootDisk {
+        /// The block device carrying `/`.
+        device: String,
+    },
+}
+
+impl std::fmt::Display for InUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InUse::Mounted {
+                device,
+                mount_point,
+            } => write!(f, "{device} is mounted on {mount_point}"),
+            InUse::Swap { device } => write!(f, "{device} is used as swap"),
+            InUse::Held { device, holder } => write!(f, "{device} is held by {holder}"),
+            InUse::BootDisk { device } => {
+                write!(f, "{device} holds the root filesystem (boot disk)")
+            }
+        }
+    }
+}
+
+/// What the gate needs to know about the host.
+pub trait HostView: Send + Sync {
+    /// Every path of the logical unit behind `address` (at least one entry).
+    fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>>;
+    /// Reasons any of `paths` is in use (empty = free).
+    fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>>;
+}
+
+/// The real host, read from procfs and sysfs under `root` (`/` normally; a fake tree in
+/// tests). Paths are grouped by the LU's `wwid` (from VPD 0x83) as the kernel reports it.
+#[derive(Debug, Clone)]
+pub struct LinuxHost {
+    root: PathBuf,
+}
+
+impl Default for LinuxHost {
+    fn default() -> Self {
+        LinuxHost { root: "/".into() }
+    }
+}
+
+fn read_trim(p: &Path) -> Option<String> {
+    std::fs::read_to_string(p)
+        .ok()
+        .map(|s| s.trim().to_string())
+}
+
+fn dir_names(p: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(p)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+impl LinuxHost {
+    /// A view of the host rooted at `root`.
+    pub fn with_root(root: impl Into<PathBuf>) -> LinuxHost {
+        LinuxHost { root: root.into() }
+    }
+
+    fn p(&self, rel: &str) -> PathBuf {
+        self.root.join(rel.trim_start_matches('/'))
+    }
+
+    /// `H:C:T:L` of a node: `/dev/sgN`, `/dev/sdX`, `/dev/bsg/H:C:T:L`.
+    fn hctl_of(&self, address: &str) -> Result<String> {
+        let name = address.trim_start_matches("/dev/");
+        if let Some(h) = name.strip_prefix("bsg/") {
+            return Ok(h.to_string());
+        }
+        let dir = if name.starts_with("sg") {
+            self.p(&format!("sys/class/scsi_generic/{name}/device/scsi_device"))
+        } else {
+            self.p(&format!("sys/class/block/{name}/device/scsi_device"))
+        };
+        dir_names(&dir)
+            .into_iter()
+            .next()
+            .ok_or_else(|| Refusal::NotInSysfs {
+                address: address.into(),
+                dir: dir.display().to_string(),
+            })
+            .map_err(Error::from)
+    }
+
+    fn path_info(&self, hctl: &str) -> PathInfo {
+        let dev = self.p(&format!("sys/class/scsi_device/{hctl}/device"));
+        PathInfo {
+            hctl: Some(hctl.to_string()),
+            block: dir_names(&dev.join("block")).into_iter().next(),
+            sg: dir_names(&dev.join("scsi_generic")).into_iter().next(),
+        }
+    }
+
+    /// The block device names to check for `disk`: itself, its partitions and, transitively,
+    /// everything stacked on them.
+    fn stack_of(&self, disk: &str, out: &mut Vec<String>) {
+        let mut todo = vec![disk.to_string()];
+        let base = self.p(&format!("sys/class/block/{disk}"));
+        for e in dir_names(&base) {
+            if e.starts_with(disk) && base.join(&e).join("partition").exists() {
+                todo.push(e);
+            }
+        }
+        while let Some(n) = todo.pop() {
+            if out.contains(&n) {
+                continue;
+            }
+            for h in dir_names(&self.p(&format!("sys/class/block/{n}/holders"))) {
+                todo.push(h);
+            }
+            out.push(n);
+        }
+    }
+}
+
+/// Mount table entry: `(major:minor, mount point, source)` from `/proc/self/mountinfo`
+/// (proc(5): field 3 is `major:minor`, field 5 the mount point, the source follows ` - fstype`).
+fn parse_mountinfo(text: &str) -> Vec<(String, String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            let dash = f.iter().position(|x| *x == "-")?;
+            Some((
+                f.get(2)?.to_string(),
+                unescape_octal(f.get(4)?),
+                f.get(dash + 2).map(|s| s.to_string()).unwrap_or_default(),
+            ))
+        })
+        .collect()
+}
+
+fn unescape_octal(s: &str) -> String {
+    // mountinfo escapes space, tab, newline and backslash as \ooo.
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' {
+            if let Some(oct) = s.get(i + 1..i + 4) {
+                if let Ok(v) = u8::from_str_radix(oct, 8) {
+                    out.push(v);
+                    i += 4;
+                    continue;
+                }
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+impl HostView for LinuxHost {
+    fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>> {
+        if crate::device::is_virtual_address(address) {
+            // Virtual drives live in this process; nothing on the host can mount them.
+            return Ok(vec![PathInfo::default()]);
+        }
+        let hctl = self.hctl_of(address)?;
+        let wwid = read_trim(&self.p(&format!("sys/class/scsi_device/{hctl}/device/wwid")))
+            .filter(|w| !w.is_empty());
+        let mut hctls = vec![hctl.clone()];
+        if let Some(w) = &wwid {
+            for other in dir_names(&self.p("sys/class/scsi_device")) {
+                if other != hctl
+                    && read_trim(&self.p(&format!("sys/class/scsi_device/{other}/device/wwid")))
+                        .as_deref()
+                        == Some(w.as_str())
+                {
+                    hctls.push(other);
+                }
+            }
+        }
+        Ok(hctls.iter().map(|h| self.path_info(h)).collect())
+    }
+
+    fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>> {
+        let mut names = Vec::new();
+        let mut found = Vec::new();
+        for p in paths {
+            if let Some(b) = &p.block {
+                self.stack_of(b, &mut names);
+            }
+        }
+        if names.is_empty() {
+            return Ok(found);
+        }
+        for n in &names {
+            for h in dir_names(&self.p(&format!("sys/class/block/{n}/holders"))) {
+                found.push(InUse::Held {
+                    device: n.clone(),
+                    holder: h,
+                });
+            }
+        }
+        let devnums: Vec<(String, String)> = names
+            .iter()
+            .filter_map(|n| {
+                read_trim(&self.p(&format!("sys/class/block/{n}/dev"))).map(|d| (d, n.clone()))
+            })
+            .collect();
+        let dm_names: Vec<(String, String)> = names
+            .iter()
+            .filter_map(|n| {
+                read_trim(&self.p(&format!("sys/class/block/{n}/dm/name"))).map(|d| (d, n.clone()))
+            })
+            .collect();
+        let matches = |devnum: &str, source: &str| -> Option<String> {
+            if let Some((_, n)) = devnums.iter().find(|(d, _)| d == devnum) {
+                return Some(n.clone());
+            }
+            let base = source.rsplit('/').next().unwrap_or(source);
+            if source.starts_with("/dev/mapper/") {
+                if let Some((_, n)) = dm_names.iter().find(|(d, _)| d == base) {
+                    return Some(n.clone());
+                }
+            }
+            (source.starts_with("/dev/") && names.iter().any(|n| n == base))
+                .then(|| base.to_string())
+        };
+        let mountinfo = std::fs::read_to_string(self.p("proc/self/mountinfo"))
+            .map_err(|e| Error::io("reading /proc/self/mountinfo", e))?;
+        for (devnum, mp, source) in parse_mountinfo(&mountinfo) {
+            if let Some(dev) = matches(&devnum, &source) {
+                if mp == "/" {
+                    found.push(InUse::BootDisk {
+                        device: dev.clone(),
+                    });
+                }
+                found.push(InUse::Mounted {
+                    device: dev,
+                    mount_point: mp,
+                });
+            }
+        }
+        if let Ok(swaps) = std::fs::read_to_string(self.p("proc/swaps")) {
+            for l in swaps.lines().skip(1) {
+                if let Some(src) = l.split_whitespace().next() {
+                    if let Some(dev) = matches("", src) {
+                        found.push(InUse::Swap { device: dev });
+                    }
+                }
+            }
+        }
+        Ok(found)
+    }
+}

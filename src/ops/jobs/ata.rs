@@ -1,0 +1,122 @@
+//! The ATA purge methods ([`crate::ops::ata_sanitize`]) as a [`Job`]: same safety gate,
+//! audit log, job record, verification and certificate as sanitize and format
+//! ([`super::run`]). A sanitize with `Method::Auto` uses it on a SATA drive behind a SATL;
+//! an ATA method by name picks one.
+
+use super::Job;
+use crate::error::{Error, Result};
+use crate::exit;
+use crate::ops::ata_sanitize::{self as asz, AtaMethod, AtaSupport};
+use crate::ops::poll::PollConfig;
+use crate::ops::query;
+use crate::ops::record::{Category, JobMethod, JobRecord, Outcome};
+use crate::ops::safety::{Cleared, PlannedCommand};
+use crate::transport::Transport;
+
+/// Environment variable holding the ATA user password SECURITY ERASE UNIT sets (a secret:
+/// never in argv, logs or records). Without it, [`asz::DEFAULT_PASSWORD`] is used.
+pub const PASSWORD_ENV: &str = "SGCTL_ATA_PASSWORD";
+
+/// One ATA purge of one drive.
+#[derive(Debug, Clone)]
+pub struct AtaEraseJob {
+    /// The method asked for (None = strongest usable).
+    pub want: Option<AtaMethod>,
+    /// Sampled blocks to verify.
+    pub verify: u32,
+    /// Sampling seed.
+    pub seed: u64,
+    chosen: Option<(AtaMethod, AtaSupport)>,
+    sample: Vec<u64>,
+    block_len: u32,
+}
+
+impl AtaEraseJob {
+    /// A job for `want` (None = auto).
+    pub fn new(want: Option<AtaMethod>, verify: u32, seed: u64) -> AtaEraseJob {
+        AtaEraseJob {
+            want,
+            verify,
+            seed,
+            chosen: None,
+            sample: Vec::new(),
+            block_len: 512,
+        }
+    }
+}
+
+impl Job for AtaEraseJob {
+    fn name(&self) -> &'static str {
+        "sanitize"
+    }
+
+    fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
+        let (s, _id) = asz::support(t)?;
+        let m = match asz::choose(&s, self.want) {
+            Ok(m) => m,
+            Err(e) => {
+                rec.advice = s.advice.clone();
+                return Err(e);
+            }
+        };
+        let cap = query::read_capacity16(t)?;
+        self.block_len = cap.block_len;
+        self.sample = crate::ops::sanitize::sample(cap.last_lba, self.verify, self.seed);
+        rec.set_method(JobMethod::Ata(m), Category::from_name(m.category()));
+        self.chosen = Some((m, s));
+        Ok(asz::planned(&m))
+    }
+
+    fn execute(
+        &mut self,
+        t: &mut dyn Transport,
+        rec: &mut JobRecord,
+        _cleared: &Cleared,
+        poll: &PollConfig,
+        progress: &mut dyn FnMut(Option<f64>),
+    ) -> Result<u8> {
+        let (m, s) = self
+            .chosen
+            .clone()
+            .ok_or_else(|| Error::InvalidArgument("ATA sanitize was not planned".into()))?;
+        let before = crate::ops::sanitize::hash_blocks(t, &self.sample, self.block_len);
+        let password = std::env::var(PASSWORD_ENV)
+            .map(String::into_bytes)
+            .unwrap_or_else(|_| asz::DEFAULT_PASSWORD.to_vec());
+        let out = asz::run(t, &m, &password, asz::erase_timeout(&s, &m), poll, progress);
+        let out = match out {
+            Ok(o) => o,
+            Err(e) => {
+                if matches!(e, Error::Refused(_)) {
+                    rec.advice = Some(asz::FROZEN_ADVICE.into());
+                }
+                return Err(e);
+            }
+        };
+        rec.advice = out.advice.clone();
+        if out.ended == "interrupted" {
+            rec.outcome = Outcome::Interrupted;
+            return Ok(exit::OTHER);
+        }
+        if !out.success {
+            rec.outcome = Outcome::Failed;
+            rec.message = Some(format!("{} {}", m.name(), out.ended));
+            return Ok(exit::COMMAND);
+        }
+        let v = (!before.is_empty())
+            .then(|| crate::ops::sanitize::verify_after(t, self.block_len, &before));
+        let ok = v.as_ref().is_none_or(|v| v.passed);
+        rec.verification = v;
+        Ok(if ok {
+            rec.outcome = Outcome::Success;
+            exit::OK
+        } else {
+            rec.outcome = Outcome::CheckFailed;
+            rec.message = Some("verification failed: sampled data survived".into());
+            rec.advice = Some(
+                "sampled blocks still hold their old contents: the drive did not purge them".into(),
+            );
+            exit::CHECK_FAILED
+        })
+    }
+}

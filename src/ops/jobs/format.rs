@@ -1,0 +1,114 @@
+//! FORMAT UNIT as a [`Job`]: MODE SELECT for the new block size, FORMAT UNIT (IMMED), poll,
+//! READ CAPACITY(16) to verify, kernel rescan of every path.
+
+use super::Job;
+use crate::error::{Error, Result};
+use crate::exit;
+use crate::ops::format::{self, FormatOptions, FormatPlan};
+use crate::ops::poll::{Ended, PollConfig, Trail};
+use crate::ops::record::{Category, JobMethod, JobRecord, Outcome};
+use crate::ops::safety::{Cleared, PlannedCommand};
+use crate::transport::Transport;
+
+/// Formats one drive as [`FormatOptions`] say.
+#[derive(Debug, Clone)]
+pub struct FormatJob {
+    opts: FormatOptions,
+    plan: Option<FormatPlan>,
+}
+
+impl FormatJob {
+    /// A format job (planned by the runner).
+    pub fn new(opts: FormatOptions) -> FormatJob {
+        FormatJob { opts, plan: None }
+    }
+
+    /// [`FormatJob::new`] as a `Box<dyn Job>` (what the runner and `sgctl bench` take).
+    pub fn boxed(opts: FormatOptions) -> Box<dyn Job> {
+        Box::new(FormatJob::new(opts))
+    }
+}
+
+impl Job for FormatJob {
+    fn name(&self) -> &'static str {
+        "format"
+    }
+
+    fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
+        let p = format::plan(t, &self.opts)?;
+        // A FORMAT UNIT without security initialize is not a sanitization method.
+        rec.set_method(JobMethod::FormatUnit, Category::None);
+        let cmds = p.commands.clone();
+        self.plan = Some(p);
+        Ok(cmds)
+    }
+
+    fn execute(
+        &mut self,
+        t: &mut dyn Transport,
+        rec: &mut JobRecord,
+        gate: &Cleared,
+        poll: &PollConfig,
+        progress: &mut dyn FnMut(Option<f64>),
+    ) -> Result<u8> {
+        let p = self
+            .plan
+            .as_ref()
+            .ok_or_else(|| Error::InvalidArgument("format was not planned".into()))?;
+        let mut trail = Trail::default();
+        let r = format::start(t, gate, p, &mut trail);
+        rec.sense_trail = trail.0.clone();
+        let without_sp = r?;
+        if without_sp {
+            // Record what was really sent: the drive refused SP=1, the retry used SP=0.
+            if let Some(params) = &p.mode_select {
+                let cdb = crate::ops::query::mode_select10_cdb(false, params.len())?;
+                rec.commands.insert(
+                    1,
+                    PlannedCommand::new("MODE SELECT(10) retry without SP", &cdb, params),
+                );
+            }
+        }
+        let out = format::finish(t, &p.expect, poll, &mut trail, progress);
+        rec.sense_trail = trail.0;
+        let mut out = out?;
+        out.mode_select_without_sp = without_sp;
+        rec.after = serde_json::to_value(&out).unwrap_or_default();
+        match out.ended {
+            Ended::Interrupted => {
+                rec.outcome = Outcome::Interrupted;
+                rec.advice = Some(format!(
+                    "the format continues on the drive; watch it with `sgctl wait {}`",
+                    t.address()
+                ));
+                return Ok(exit::OTHER);
+            }
+            Ended::Completed => {}
+            _ => {
+                rec.outcome = Outcome::Failed;
+                rec.message = Some(format!("FORMAT UNIT {}", out.ended));
+                rec.advice = Some(format!(
+                    "the medium may be left corrupt (31/00); format again with `sgctl format {} --recover`",
+                    t.address()
+                ));
+                return Ok(exit::COMMAND);
+            }
+        }
+        // Ask the kernel to re-read the capacity on every path (a virtual drive has none).
+        let hctls: Vec<String> = gate.paths.iter().filter_map(|p| p.hctl.clone()).collect();
+        let errs = format::rescan(&hctls);
+        if !errs.is_empty() {
+            rec.advice = Some(format!("kernel rescan failed: {}", errs.join("; ")));
+        }
+        if !out.mismatches.is_empty() {
+            rec.outcome = Outcome::CheckFailed;
+            rec.message = Some(format!(
+                "the drive did not format as requested: {}",
+                out.mismatches.join("; ")
+            ));
+            return Ok(exit::CHECK_FAILED);
+        }
+        rec.outcome = Outcome::Success;
+        Ok(exit::OK)
+    }
+}

@@ -1,0 +1,465 @@
+//! The job layer: destructive jobs on one or many drives, below the command line.
+//!
+//! A run has two phases. **Plan and gate**, one drive after the other: open, identify, plan
+//! through [`ReadOnly`] (nothing state-changing can be sent), then the safety gate
+//! ([`safety::clear`]) hands out the capability token [`Cleared`]. **Execute**, in parallel
+//! with at most [`JobOptions::max_per_hba`] jobs per HBA: audit start record, the job (which
+//! needs the token for every state-changing command), audit end record. The result is one
+//! [`JobRecord`] per drive, the certificate when asked for, and an overall exit status.
+//!
+//! The jobs: [`format::FormatJob`], [`sanitize::SanitizeJob`] (with its TCG fallback),
+//! [`tcg::TcgEraseJob`], [`tcg::TcgRevertJob`]; the benchmark's purge is a
+//! [`sanitize::SanitizeJob`] run through [`run`] like any other (see DESIGN.md).
+//!
+//! Progress goes to a [`ProgressSink`]; the CLI renders the same [`JobEvent`]s as bars or
+//! JSON Lines.
+
+pub mod ata;
+pub mod format;
+pub mod sanitize;
+pub mod tcg;
+
+use crate::device::{self, Opened};
+use crate::error::{Error, Refusal, Result};
+use crate::exit;
+use crate::ops::fleet;
+use crate::ops::poll::PollConfig;
+use crate::ops::query;
+use crate::ops::record::{write_certificate_signed, DriveInfo, JobRecord, Outcome};
+use crate::ops::safety::{
+    self, rfc3339, AuditLog, ByRef, Cleared, Confirmation, DriveName, GateRequest, HostView,
+    PlannedCommand, Prompter, ReadOnly,
+};
+use crate::transport::Transport;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+/// How to run a job: a plain struct (the CLI fills it from its flags).
+#[derive(Debug, Clone)]
+pub struct JobOptions {
+    /// Serial numbers or WWNs naming the drives (any of them may name a given drive).
+    pub confirm: Vec<String>,
+    /// Plan and gate only: list the CDBs, send nothing that changes a drive.
+    pub dry_run: bool,
+    /// Audit log; `None`: `$SGCTL_AUDIT_LOG`, else [`safety::DEFAULT_AUDIT_LOG`].
+    pub audit_log: Option<PathBuf>,
+    /// Write a certificate: this file (JSON), the same name with `.txt` (text) and `.html`.
+    pub certificate: Option<PathBuf>,
+    /// Who performs the job, recorded in the certificate.
+    pub operator: Option<String>,
+    /// Sign the certificate with this Ed25519 key; `None`: `$SGCTL_SIGNING_KEY`, else unsigned
+    /// ([`crate::ops::sign::CertSigner::resolve`]).
+    pub signing_key: Option<PathBuf>,
+    /// At most this many jobs at once on drives behind the same HBA.
+    pub max_per_hba: usize,
+    /// Time between progress polls (a virtual drive's clock is advanced instead).
+    pub poll_interval: Duration,
+    /// The job's parameters as requested, recorded in each record.
+    pub parameters: Value,
+}
+
+impl Default for JobOptions {
+    fn default() -> Self {
+        JobOptions {
+            confirm: vec![],
+            dry_run: false,
+            audit_log: None,
+            certificate: None,
+            operator: None,
+            signing_key: None,
+            max_per_hba: 4,
+            poll_interval: Duration::from_secs(5),
+            parameters: Value::Null,
+        }
+    }
+}
+
+/// One destructive job on one drive, in two phases.
+pub trait Job: Send {
+    /// `format`, `sanitize`, `tcg-erase`, `tcg-revert`.
+    fn name(&self) -> &'static str;
+    /// Read-only queries and planning (`t` refuses anything state-changing); fills the
+    /// record's method and category and returns the state-changing commands it will send.
+    fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>>;
+    /// Runs the plan with the gate's token. Returns the drive's exit status and fills the
+    /// record (outcome, trail, verification).
+    fn execute(
+        &mut self,
+        t: &mut dyn Transport,
+        rec: &mut JobRecord,
+        gate: &Cleared,
+        poll: &PollConfig,
+        progress: &mut dyn FnMut(Option<f64>),
+    ) -> Result<u8>;
+}
+
+/// What a run reports while it works (from several threads at once).
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobEvent<'a> {
+    /// The job on `device` passed the gate and starts.
+    Started {
+        /// The device address.
+        device: &'a str,
+    },
+    /// A progress sample.
+    Progress {
+        /// The device address.
+        device: &'a str,
+        /// Percent done, when the drive says.
+        percent: Option<f64>,
+        /// Estimated time left.
+        eta: Option<Duration>,
+    },
+    /// The job ended.
+    Finished {
+        /// The device address.
+        device: &'a str,
+        /// How.
+        outcome: Outcome,
+    },
+}
+
+/// Receives [`JobEvent`]s (progress bars, JSON Lines, a GUI, nothing).
+pub trait ProgressSink: Sync {
+    /// One event.
+    fn event(&self, e: &JobEvent<'_>);
+}
+
+/// Discards events.
+#[derive(Debug, Default)]
+pub struct NoProgress;
+
+impl ProgressSink for NoProgress {
+    fn event(&self, _: &JobEvent<'_>) {}
+}
+
+/// Opens a device address for a job: the transport and how to wait between polls.
+pub type Opener<'a> = dyn Fn(&str) -> Result<(Box<dyn Transport>, PollConfig)> + 'a;
+
+/// Advice for a record that has none yet (the caller knows its own commands).
+pub type Advisor<'a> = dyn Fn(&JobRecord) -> Option<String> + Sync + 'a;
+
+/// What a run needs from the outside world (fakes in tests).
+pub struct JobEnv<'a> {
+    /// Host view for the safety gate.
+    pub host: &'a dyn HostView,
+    /// Opens a device.
+    pub open: &'a Opener<'a>,
+    /// Asks for typed confirmations.
+    pub prompter: &'a mut dyn Prompter,
+    /// Whether a person can be asked (stdin is a terminal).
+    pub interactive: bool,
+    /// Set (by the caller's SIGINT handler) to stop watching; the drives go on.
+    pub interrupted: Arc<AtomicBool>,
+    /// Where progress goes.
+    pub progress: &'a dyn ProgressSink,
+    /// Fills `advice` of records that end without one.
+    pub advise: Option<&'a Advisor<'a>>,
+}
+
+/// Opens `address` with the device factory; a virtual drive with a virtual clock gets a
+/// sleeper that advances the drive's clock instead of waiting.
+pub fn open_for_job(
+    address: &str,
+    verbose: u8,
+    interval: Duration,
+    interrupted: Arc<AtomicBool>,
+) -> Result<(Box<dyn Transport>, PollConfig)> {
+    let Opened {
+        transport, clock, ..
+    } = device::open_device(address, verbose)?;
+    let mut poll = PollConfig::real(interval, interrupted);
+    if let Some(clock) = clock.filter(|c| c.mode() == crate::sim::ClockMode::Virtual) {
+        // Nothing moves a virtual drive's clock but us: advance it instead of sleeping
+        // (at least one second per poll so a zero interval still makes progress).
+        poll.sleep = Arc::new(move |d: Duration| clock.advance(d.max(Duration::from_secs(1))));
+    }
+    Ok((transport, poll))
+}
+
+/// The result of a run.
+#[derive(Debug, Clone)]
+pub struct RunSummary {
+    /// Whether it was a dry run.
+    pub dry_run: bool,
+    /// One record per address, in the order given.
+    pub records: Vec<JobRecord>,
+    /// Overall exit status ([`overall_exit`]).
+    pub exit: u8,
+}
+
+/// Overall exit status: 0 all good; 8 some failed; all failed → the first failure's code.
+pub fn overall_exit(codes: &[u8]) -> u8 {
+    let failed: Vec<u8> = codes.iter().copied().filter(|c| *c != exit::OK).collect();
+    if failed.is_empty() {
+        exit::OK
+    } else if failed.len() < codes.len() {
+        exit::PARTIAL
+    } else {
+        failed[0]
+    }
+}
+
+struct Prepared {
+    address: String,
+    t: Option<Box<dyn Transport>>,
+    poll: Option<PollConfig>,
+    job: Box<dyn Job>,
+    rec: JobRecord,
+    cleared: Option<Cleared>,
+    hba: String,
+}
+
+fn fail(rec: &mut JobRecord, e: &Error) {
+    rec.outcome = Outcome::of_error(e);
+    rec.error_sense = e.sense().map(|s| Box::new(s.clone()));
+    rec.message = Some(e.to_string());
+    rec.exit_status = e.exit_code();
+}
+
+/// Phase 1 for one drive: open, identify, plan (read-only), gate.
+fn prepare(
+    env: &mut JobEnv<'_>,
+    address: &str,
+    opts: &JobOptions,
+    confirmation: &Confirmation,
+    audit: &AuditLog,
+    job: &mut dyn Job,
+    rec: &mut JobRecord,
+) -> Result<(Box<dyn Transport>, PollConfig, Option<Cleared>)> {
+    let (mut t, poll) = (env.open)(address)?;
+    let mut ro = ReadOnly::new(ByRef(&mut *t));
+    let id = query::identity(&mut ro)?;
+    let cap = query::read_capacity16(&mut ro).ok();
+    rec.drive = DriveInfo::new(&id, cap.as_ref());
+    rec.paths = env.host.paths_of(address).unwrap_or_default();
+    rec.commands = job.plan(&mut ro, rec)?;
+    if opts.dry_run {
+        // Report what the gate would say, but never prompt.
+        safety::check_not_in_use(env.host, address)?;
+        return Ok((t, poll, None));
+    }
+    let name = DriveName {
+        serial: id.serial.clone(),
+        wwn: id.wwn.clone(),
+    };
+    let cleared = safety::clear(
+        env.host,
+        GateRequest {
+            job: job.name(),
+            address,
+            name: &name,
+            confirmation,
+            audit: audit.clone(),
+        },
+        &mut *env.prompter,
+    )?;
+    Ok((t, poll, Some(cleared)))
+}
+
+/// Phase 2 for one drive that passed the gate: audit start, run, audit end.
+fn execute(p: &mut Prepared, progress: &dyn ProgressSink, advise: Option<&Advisor<'_>>) {
+    let (Some(mut t), Some(poll), Some(cleared)) = (p.t.take(), p.poll.take(), p.cleared.take())
+    else {
+        return;
+    };
+    let device = p.address.as_str();
+    progress.event(&JobEvent::Started { device });
+    let rec = &mut p.rec;
+    let t0 = Instant::now();
+    rec.started = Some(rfc3339(SystemTime::now()));
+    let start = cleared.record_start(json!({
+        "drive": rec.drive, "parameters": rec.parameters, "commands": rec.commands,
+    }));
+    let result = match start {
+        Err(e) => Err(Refusal::AuditUnwritable {
+            reason: e.to_string(),
+        }
+        .into()),
+        Ok(()) => {
+            let started = Instant::now();
+            p.job
+                .execute(&mut *t, rec, &cleared, &poll, &mut |percent| {
+                    let eta = percent.and_then(|x| crate::ops::poll::eta(started, x));
+                    progress.event(&JobEvent::Progress {
+                        device,
+                        percent,
+                        eta,
+                    })
+                })
+        }
+    };
+    match result {
+        Ok(code) => rec.exit_status = code,
+        Err(e) => fail(rec, &e),
+    }
+    if rec.advice.is_none() {
+        rec.advice = advise.and_then(|a| a(rec));
+    }
+    rec.ended = Some(rfc3339(SystemTime::now()));
+    rec.duration_s = Some(t0.elapsed().as_secs_f64());
+    progress.event(&JobEvent::Finished {
+        device,
+        outcome: rec.outcome,
+    });
+    if let Err(e) = cleared.record_end(
+        rec.outcome.as_str(),
+        json!({"exit_status": rec.exit_status, "message": rec.message,
+               "sense_trail": rec.sense_trail, "verification": rec.verification}),
+    ) {
+        rec.message = Some(format!(
+            "{}; the end audit record could not be written: {e}",
+            rec.message.clone().unwrap_or_default()
+        ));
+    }
+}
+
+/// Plans, gates and runs a job (one from `make_job` per address) on every address.
+pub fn run(
+    mut env: JobEnv<'_>,
+    addresses: &[String],
+    opts: &JobOptions,
+    mut make_job: impl FnMut() -> Box<dyn Job>,
+) -> Result<RunSummary> {
+    if addresses.is_empty() {
+        return Err(Error::InvalidArgument("no DEVICE given".into()));
+    }
+    let audit = AuditLog::resolve(opts.audit_log.as_deref());
+    // A bad signing key fails here, before any drive is touched.
+    let signer = crate::ops::sign::CertSigner::resolve(opts.signing_key.as_deref())?;
+    let confirmation = Confirmation {
+        tokens: opts.confirm.clone(),
+        interactive: opts.confirm.is_empty() && env.interactive,
+    };
+
+    // Phase 1, one drive after the other.
+    let mut prepared = Vec::new();
+    for address in addresses {
+        let mut job = make_job();
+        let mut rec = JobRecord::new(job.name(), address);
+        rec.parameters = opts.parameters.clone();
+        let mut p = Prepared {
+            address: address.clone(),
+            t: None,
+            poll: None,
+            job: Box::new(NoJob),
+            rec: JobRecord::default(),
+            cleared: None,
+            hba: fleet::hba_key(address, None),
+        };
+        let r = prepare(
+            &mut env,
+            address,
+            opts,
+            &confirmation,
+            &audit,
+            &mut *job,
+            &mut rec,
+        );
+        match r {
+            Ok((t, poll, cleared)) => {
+                if let Some(c) = &cleared {
+                    rec.job_id = Some(c.job_id.clone());
+                    rec.paths = c.paths.clone();
+                    p.hba =
+                        fleet::hba_key(address, c.paths.first().and_then(|x| x.hctl.as_deref()));
+                } else {
+                    rec.outcome = Outcome::DryRun;
+                    rec.exit_status = exit::OK;
+                }
+                p.t = Some(t);
+                p.poll = Some(poll);
+                p.cleared = cleared;
+            }
+            Err(e) => {
+                fail(&mut rec, &e);
+                if opts.dry_run && matches!(e, Error::Refused(_)) {
+                    rec.outcome = Outcome::DryRunRefused;
+                }
+            }
+        }
+        p.job = job;
+        p.rec = rec;
+        prepared.push(p);
+    }
+
+    // Phase 2, in parallel (capped per HBA).
+    let (progress, advise) = (env.progress, env.advise);
+    let items: Vec<(String, Prepared)> = prepared.into_iter().map(|p| (p.hba.clone(), p)).collect();
+    let mut records: Vec<JobRecord> = fleet::run(items, opts.max_per_hba, |mut p| {
+        execute(&mut p, progress, advise);
+        p.rec
+    });
+    for r in &mut records {
+        r.operator.clone_from(&opts.operator);
+    }
+    if let (Some(path), false) = (&opts.certificate, opts.dry_run) {
+        write_certificate_signed(path, &records, signer.as_ref())?;
+    }
+    let codes: Vec<u8> = records.iter().map(|r| r.exit_status).collect();
+    Ok(RunSummary {
+        dry_run: opts.dry_run,
+        exit: overall_exit(&codes),
+        records,
+    })
+}
+
+/// [`run`] on the real host and devices, unattended: nobody is asked (the drives must be
+/// named in [`JobOptions::confirm`]), no progress is shown, Ctrl-C is not watched. What a
+/// program such as the benchmark needs for a gated purge.
+pub fn run_unattended(
+    addresses: &[String],
+    opts: &JobOptions,
+    make_job: impl FnMut() -> Box<dyn Job>,
+) -> Result<RunSummary> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = interrupted.clone();
+    let interval = opts.poll_interval;
+    let open = move |a: &str| open_for_job(a, 0, interval, flag.clone());
+    let env = JobEnv {
+        host: &safety::DiscoverHost,
+        open: &open,
+        prompter: &mut safety::NoPrompter,
+        interactive: false,
+        interrupted,
+        progress: &NoProgress,
+        advise: None,
+    };
+    run(env, addresses, opts, make_job)
+}
+
+struct NoJob;
+impl Job for NoJob {
+    fn name(&self) -> &'static str {
+        "none"
+    }
+    fn plan(&mut self, _: &mut dyn Transport, _: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
+        Ok(vec![])
+    }
+    fn execute(
+        &mut self,
+        _: &mut dyn Transport,
+        _: &mut JobRecord,
+        _: &Cleared,
+        _: &PollConfig,
+        _: &mut dyn FnMut(Option<f64>),
+    ) -> Result<u8> {
+        Ok(exit::OK)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_status_of_many() {
+        assert_eq!(overall_exit(&[0, 0]), 0);
+        assert_eq!(overall_exit(&[0, 4]), exit::PARTIAL);
+        assert_eq!(overall_exit(&[6, 4]), 6);
+        assert_eq!(overall_exit(&[5]), 5);
+    }
+}
