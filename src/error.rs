@@ -181,6 +181,22 @@ pub enum Refusal {
         /// The drive's refusal.
         sense: Box<Sense>,
     },
+    /// Another initiator holds a persistent reservation on the drive.
+    #[error(
+        "{address} is reserved by another initiator ({rtype} reservation, key 0x{key:x}, through \
+             target port {port}); nothing was sent (see `sgctl reservations {address}`; \
+             --ignore-reservation to go ahead)"
+    )]
+    Reserved {
+        /// The address given.
+        address: String,
+        /// The reservation type's name.
+        rtype: String,
+        /// The holder's reservation key.
+        key: u64,
+        /// The relative target port it came through.
+        port: u16,
+    },
     /// Another refusal, said in words (modules that have not typed theirs yet: the ATA
     /// methods, the per-LU job lock, the benchmark).
     #[error("{0}")]

@@ -50,6 +50,11 @@ pub struct SafetyArgs {
     /// Progress as JSON Lines events on stderr (instead of progress bars).
     #[arg(long)]
     pub progress_json: bool,
+    /// Go ahead although another initiator holds a persistent reservation on the drive
+    /// (`sgctl reservations DEVICE` shows it; the drive itself may still refuse with
+    /// RESERVATION CONFLICT).
+    #[arg(long)]
+    pub ignore_reservation: bool,
 }
 
 impl SafetyArgs {
@@ -69,6 +74,7 @@ impl SafetyArgs {
             max_per_hba: self.max_per_hba,
             poll_interval: self.interval(),
             parameters,
+            ignore_reservation: self.ignore_reservation,
         }
     }
 
@@ -413,6 +419,7 @@ pub(crate) mod testenv {
             max_per_hba: 4,
             poll_interval: 0.0,
             progress_json: false,
+            ignore_reservation: false,
         }
     }
 

@@ -48,6 +48,8 @@ pub mod bench_suite;
 pub mod paths;
 pub mod scan;
 
+// --- persistent reservations (issue 17) ---
+pub mod reservations;
 // --- signed records (issue 16) ---
 pub mod audit;
 pub mod certificate;
@@ -145,6 +147,9 @@ pub enum Command {
     // --- TCG (issue 8) ---
     /// TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert.
     Tcg(tcg::TcgArgs),
+    // --- persistent reservations (issue 17) ---
+    /// SCSI-3 persistent reservations: keys, holder, type, per target port (read-only).
+    Reservations(reservations::ReservationsArgs),
     // --- signed records (issue 16) ---
     /// Audit log: verify the hash chain (changed, removed or reordered records).
     Audit(audit::AuditArgs),
@@ -185,6 +190,7 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Bench(a) => bench::run(ctx, a),
         // --- TCG ---
         Command::Tcg(a) => tcg::run(ctx, a),
+        Command::Reservations(a) => reservations::run(ctx, a),
         // --- signed records ---
         Command::Audit(a) => audit::run(ctx, a),
         Command::Certificate(a) => certificate::run(ctx, a),

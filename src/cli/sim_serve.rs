@@ -49,10 +49,14 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
     let models = (1..=ports)
         .map(|p| {
             let handle = drive.port(p);
+            // Commands return at once with their service time; the ring answers each when it
+            // has passed, so the queue depth overlaps on the media model's timing.
+            let port = drive.port(p);
+            port.set_deferred_service(true);
             let transport: Box<dyn Transport> = if ctx.verbose > 0 {
-                Box::new(Traced::new(drive.port(p), ctx.verbose))
+                Box::new(Traced::new(port, ctx.verbose))
             } else {
-                Box::new(drive.port(p))
+                Box::new(port)
             };
             let on_tmr = move |t: &Tmr| {
                 eprintln!(
@@ -61,7 +65,7 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
                     t.cmd_ids
                 );
                 // LUN and target resets reset the model (unit attention 29/03 follows); aborted
-                // commands were already answered, since the ring is served in order.
+                // commands still in flight are answered when due (the kernel drops them).
                 if matches!(t.tmr_type, 5..=7 | 128) {
                     handle.lu_reset();
                 }
@@ -70,6 +74,7 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
                 relative_port: p,
                 transport,
                 on_tmr: Some(Box::new(on_tmr)),
+                defer_service: true,
             }
         })
         .collect();

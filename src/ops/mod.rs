@@ -9,6 +9,8 @@ pub(crate) mod mockdrive;
 pub mod poll;
 pub mod query;
 pub mod record;
+// --- persistent reservations (issue 17) ---
+pub mod reservations;
 pub mod safety;
 pub mod sanitize;
 

@@ -216,6 +216,12 @@ pub fn check_not_in_use(host: &dyn HostView, address: &str) -> Result<Vec<PathIn
     Ok(paths)
 }
 
+/// Refuses a destructive job on a drive another initiator holds a persistent reservation on,
+/// unless `allow` (`--ignore-reservation`); see [`crate::ops::reservations`].
+pub fn check_reservation(t: &mut dyn Transport, address: &str, allow: bool) -> Result<()> {
+    crate::ops::reservations::check_not_reserved_by_other(t, address, allow)
+}
+
 /// True when a CDB may change the drive's state (data, format, mode, logs, security).
 /// Everything not on this allow-list of queries counts as state-changing.
 pub fn is_state_changing(cdb: &[u8]) -> bool {
@@ -235,6 +241,8 @@ pub fn is_state_changing(cdb: &[u8]) -> bool {
             | (0x25, _)    // READ CAPACITY(10)
             | (0x9e, 0x10) // READ CAPACITY(16)
             | (0xa3, 0x0c) // REPORT SUPPORTED OPERATION CODES
+            | (0xa3, 0x0a) // REPORT TARGET PORT GROUPS
+            | (0x5e, _)    // PERSISTENT RESERVE IN
             | (0xa3, 0x05) // REPORT IDENTIFYING INFORMATION
             | (0xa0, _)    // REPORT LUNS
             | (0x4d, _)    // LOG SENSE
@@ -517,6 +525,7 @@ pub(crate) fn test_token() -> Cleared {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Error;
     use std::fs;
 
     /// A fake host tree: one dual-ported LU (sdb at 1:0:0:0 and sdc at 2:0:0:0, same wwid),

@@ -354,6 +354,9 @@ pub struct Drive {
     pub saved_unix_ns: u64,
     /// Pending unit attentions per target port (index = relative port - 1).
     pub ua: [Vec<(u8, u8)>; 2],
+    /// Persistent reservations (SPC-5 5.14), per I_T nexus = target port.
+    #[serde(default)]
+    pub pr: crate::sim::cmd::pr::PrState,
     /// A deferred error to report on the next command.
     pub deferred: Option<SimSense>,
     /// Current mode values.
@@ -446,6 +449,7 @@ impl Drive {
             now_ns: u64::from(p.initial_power_on_hours) * 3_600_000_000_000,
             saved_unix_ns: 0,
             ua: [Vec::new(), Vec::new()],
+            pr: Default::default(),
             deferred: None,
             mode: ModeValues::default(),
             mode_saved: ModeValues::default(),

@@ -104,6 +104,15 @@ pub(crate) struct Shared {
     _lock: Option<nix::fcntl::Flock<std::fs::File>>,
     /// Wall time of the last save (state-file drives are saved every few seconds of use).
     last_save: Instant,
+    /// Real clock: commands return without waiting for their service time and report it (in
+    /// wall time) in `Completion::duration`; the caller answers when it has passed (TCMU).
+    pub defer_service: bool,
+    /// The periodic save in progress: serialising and writing a snapshot of the drive, off the
+    /// drive lock.
+    saver: Option<std::thread::JoinHandle<()>>,
+    /// How long the last background save took (ns): the next one waits at least four times
+    /// that, so saving a large drive never takes more than a fifth of a CPU from serving it.
+    save_ns: Arc<std::sync::atomic::AtomicU64>,
 }
 
 const TRACE_MAX: usize = 4096;
@@ -178,41 +187,80 @@ impl Shared {
 
     /// Saves the state file if the last save is more than [`SAVE_EVERY`] ago (long-running
     /// users such as `sgctl sim serve` keep their drive on disk without waiting for exit).
+    ///
+    /// Under the drive lock this only clones the drive (a memory copy); serialising and writing
+    /// the copy happen on a background thread, so the rings keep being served while a large
+    /// drive is written out. A save still running when the next is due postpones that one.
     pub fn save_if_due(&mut self) {
-        if self.state_path.is_some() && self.last_save.elapsed() >= SAVE_EVERY {
-            let _ = self.save();
+        let took = Duration::from_nanos(self.save_ns.load(std::sync::atomic::Ordering::Relaxed));
+        if self.state_path.is_none() || self.last_save.elapsed() < SAVE_EVERY.max(took * 4) {
+            return;
         }
+        if self.saver.as_ref().is_some_and(|h| !h.is_finished()) {
+            return;
+        }
+        if let Some(h) = self.saver.take() {
+            let _ = h.join();
+        }
+        let Some(path) = self.state_path.clone() else {
+            return;
+        };
+        self.last_save = Instant::now();
+        self.sync();
+        self.d.saved_unix_ns = unix_ns();
+        let snapshot = self.d.clone();
+        let save_ns = Arc::clone(&self.save_ns);
+        self.saver = std::thread::Builder::new()
+            .name("sim-save".into())
+            .spawn(move || {
+                let t = Instant::now();
+                if let Err(e) = write_state(&path, &snapshot) {
+                    eprintln!("sgctl: sim: {e}");
+                }
+                let ns = t.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
+                save_ns.store(ns, std::sync::atomic::Ordering::Relaxed);
+            })
+            .ok();
     }
 
     fn save(&mut self) -> Result<()> {
+        // A background save must not overwrite this newer one when it finishes.
+        if let Some(h) = self.saver.take() {
+            let _ = h.join();
+        }
         let Some(path) = self.state_path.clone() else {
             return Ok(());
         };
         self.last_save = Instant::now();
         self.sync();
         self.d.saved_unix_ns = unix_ns();
-        let json = serde_json::to_vec(&self.d).map_err(|e| {
-            Error::io(
-                format!("saving {}", path.display()),
-                std::io::Error::other(e),
-            )
-        })?;
-        // The state holds the drive's TCG credentials (like its flash would): owner-only.
-        let tmp = path.with_extension("tmp");
-        let write = || -> std::io::Result<()> {
-            use std::io::Write;
-            use std::os::unix::fs::OpenOptionsExt;
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .mode(0o600)
-                .open(&tmp)?;
-            f.write_all(&json)?;
-            std::fs::rename(&tmp, &path)
-        };
-        write().map_err(|e| Error::io(format!("saving {}", path.display()), e))
+        write_state(&path, &self.d)
     }
+}
+
+/// Serialises `d` and replaces the state file at `path` with it (write to `.tmp`, rename).
+fn write_state(path: &std::path::Path, d: &Drive) -> Result<()> {
+    let json = serde_json::to_vec(d).map_err(|e| {
+        Error::io(
+            format!("saving {}", path.display()),
+            std::io::Error::other(e),
+        )
+    })?;
+    // The state holds the drive's TCG credentials (like its flash would): owner-only.
+    let tmp = path.with_extension("tmp");
+    let write = || -> std::io::Result<()> {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        f.write_all(&json)?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| Error::io(format!("saving {}", path.display()), e))
 }
 
 fn unix_ns() -> u64 {
@@ -356,6 +404,14 @@ impl SimDevice {
     /// Logical unit reset (shorthand for `inject(Fault::LuReset)`).
     pub fn lu_reset(&self) {
         self.inject(Fault::LuReset);
+    }
+
+    /// Deferred service (real clock only): commands return without sleeping and report their
+    /// service time, in wall time, in `Completion::duration`; the caller answers them when it
+    /// has passed. Lets a front end with a queue (TCMU) keep many commands in flight, each
+    /// completing when the media model says. Affects every port of the drive.
+    pub fn set_deferred_service(&self, on: bool) {
+        lock(&self.shared).defer_service = on;
     }
 
     /// Writes the state file now (also done when the last handle is dropped).
@@ -700,7 +756,7 @@ pub fn open(spec: &str) -> Result<SimDevice> {
         Some(path) if path.exists() => {
             let bytes = std::fs::read(path)
                 .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-            let d: Drive = serde_json::from_slice(&bytes)
+            let mut d: Drive = serde_json::from_slice(&bytes)
                 .map_err(|e| bad(spec, format!("state file {}: {e}", path.display())))?;
             // A hand-edited or damaged file must not make the drive misbehave (or panic).
             if !p.block_lens.contains(&d.lb_len)
@@ -739,6 +795,9 @@ pub fn open(spec: &str) -> Result<SimDevice> {
                     ));
                 }
             }
+            // Opening a state file is a power cycle: persistent reservations survive it only
+            // with APTPL (SPC-5 5.14.5).
+            d.pr = d.pr.after_power_cycle();
             loaded = true;
             d
         }
@@ -769,6 +828,9 @@ pub fn open(spec: &str) -> Result<SimDevice> {
         medium: medium::Medium::default(),
         _lock: lock,
         last_save: Instant::now(),
+        defer_service: false,
+        saver: None,
+        save_ns: Arc::default(),
     };
     if loaded && mode == ClockMode::Real && sh.d.saved_unix_ns > 0 {
         // The drive stayed powered between invocations: catch its clock up.

@@ -95,11 +95,14 @@ fn one() -> u64 {
 
 /// Lower-case hex of `b`.
 pub fn to_hex(b: &[u8]) -> String {
-    let mut s = String::with_capacity(b.len() * 2);
-    for x in b {
-        s.push_str(&format!("{x:02x}"));
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut v = Vec::with_capacity(b.len() * 2);
+    for &x in b {
+        v.push(DIGITS[usize::from(x >> 4)]);
+        v.push(DIGITS[usize::from(x & 15)]);
     }
-    s
+    // Only ASCII hex digits were pushed.
+    String::from_utf8(v).unwrap_or_default()
 }
 
 /// Decodes hex; invalid digits decode as zero nibbles (state files are ours, but never panic).

@@ -94,24 +94,38 @@ pub(crate) fn execute_at(
         service_ns: command_ns,
         wait_ns: 0,
         host_status: 0,
+        status: 0,
         check_with_data: None,
     };
     let result = dispatch(&mut ctx);
+    let scsi_status = ctx.status;
     let service_ns = ctx.service_ns;
     let wait_ns = ctx.wait_ns;
     let host_status = ctx.host_status;
     let check_with_data = ctx.check_with_data.take();
 
+    let mut reported_ns = service_ns;
     match sh.mode {
         ClockMode::Virtual if queued => {}
-        ClockMode::Virtual => sh.d.now_ns = sh.d.now_ns.saturating_add(service_ns),
+        ClockMode::Virtual => {
+            sh.d.now_ns = sh.d.now_ns.saturating_add(service_ns);
+            // Nothing waits on a virtual clock: a deferring caller answers at once.
+            if sh.defer_service {
+                reported_ns = 0;
+            }
+        }
+        // Deferred service: the caller waits (in wall time) before it answers; the clock
+        // follows wall time, so the next command queues behind this one in the media model.
+        ClockMode::Real if sh.defer_service => {
+            reported_ns = (service_ns as f64 / sh.speed) as u64;
+        }
         // Real time: the command takes its service time (without holding the drive).
         ClockMode::Real if service_ns > 0 => sh = wait(shared, sh, service_ns),
         ClockMode::Real => {}
     }
     sh.d.note_activity(service_ns);
     let mut completion = Completion {
-        duration: Duration::from_nanos(service_ns),
+        duration: Duration::from_nanos(reported_ns),
         ..Completion::default()
     };
     if host_status != 0 {
@@ -144,6 +158,9 @@ pub(crate) fn execute_at(
                 let n = bytes.len().min(buf.len());
                 buf[..n].copy_from_slice(&bytes[..n]);
                 completion.resid = buf.len() - n;
+            }
+            if scsi_status != 0 {
+                completion.status = scsi_status;
             }
             if let Some(s) = check_with_data {
                 completion.status = status::CHECK_CONDITION;
@@ -232,6 +249,11 @@ fn dispatch(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         Lookup::BadServiceAction => return Err(SimSense::invalid_cdb(1, Some(4))),
     };
     check_cdb(ctx, def)?;
+    // Persistent reservation held through the other port (SPC-5 5.14.1).
+    if cmd::pr::conflicts(ctx) {
+        ctx.status = cmd::pr::RESERVATION_CONFLICT;
+        return Ok(vec![]);
+    }
     // FORMAT UNIT / SANITIZE in progress (SBC-4 4.34, 4.11): only INQUIRY, REPORT LUNS and
     // REQUEST SENSE are processed.
     if def.flags.not_ready {

@@ -33,6 +33,10 @@ pub struct PortModel {
     pub transport: Box<dyn Transport>,
     /// Called on TMR notifications (LU reset → reset the model).
     pub on_tmr: Option<TmrHandler>,
+    /// The transport returns at once and reports its service time in `Completion::duration`
+    /// (a virtual drive with deferred service): the ring answers each command when that time
+    /// has passed, so up to the queue depth of commands overlap.
+    pub defer_service: bool,
 }
 
 /// How to serve.
@@ -129,7 +133,12 @@ fn ring_thread(
     };
     loop {
         let stopping = stop.load(Ordering::Acquire);
-        if let Err(e) = uio.wait(Duration::from_millis(100)) {
+        // Sleep until the ring has news or the earliest answer is due (at most 100 ms).
+        let wait = server.next_due().map_or(Duration::from_millis(100), |due| {
+            due.saturating_duration_since(Instant::now())
+                .min(Duration::from_millis(100))
+        });
+        if let Err(e) = uio.wait(wait) {
             return fail(e.to_string(), server.stats);
         }
         let n = match server.process(&mut uio) {
@@ -140,7 +149,7 @@ fn ring_thread(
             if let Err(e) = uio.notify() {
                 return fail(e.to_string(), server.stats);
             }
-        } else if stopping {
+        } else if stopping && server.in_flight() == 0 {
             return (server.stats, None);
         }
     }
@@ -230,6 +239,7 @@ fn serve_blocked(
             let dev = uio::Uio::open(Path::new("/dev"), sys_uio, &name)?;
             let mut server = RingServer::new(p.transport);
             server.on_tmr = p.on_tmr;
+            server.defer = p.defer_service;
             let stop2 = stop.clone();
             let handle = std::thread::Builder::new()
                 .name(format!("tcmu-{name}"))

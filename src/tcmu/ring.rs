@@ -13,7 +13,7 @@
 use crate::error::Error;
 use crate::sense::{build_fixed, SenseKey};
 use crate::transport::{status, Completion, DataBuf, Transport};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 // --- struct tcmu_mailbox (packed; cmd_tail aligned to ALIGN_SIZE = 64) ---
 /// `__u16 version` at offset 0.
@@ -334,6 +334,27 @@ pub struct RingServer<T: Transport> {
     pub timeout: Duration,
     /// Why the last malformed command was refused.
     pub last_error: Option<String>,
+    /// Answer each command when the transport's [`Completion::duration`] has passed (wall
+    /// time) instead of at once: the transport returns without waiting (the virtual drive's
+    /// deferred service, [`crate::sim::SimDevice::set_deferred_service`]), so commands overlap
+    /// as the media timing allows and complete out of order.
+    pub defer: bool,
+    /// Ring offset of the next entry to read (entries between `cmd_tail` and here are read,
+    /// and their commands are in flight); `None` until the first call.
+    next: Option<usize>,
+    /// Commands executed whose answers are not written yet.
+    pending: Vec<Pending>,
+    seq: u64,
+}
+
+/// A command's answer, due at `due`.
+struct Pending {
+    due: Instant,
+    seq: u64,
+    cmd_id: u16,
+    status: u8,
+    sense: Vec<u8>,
+    read_len: Option<u32>,
 }
 
 /// A command entry read from the ring, before it is executed.
@@ -363,43 +384,48 @@ impl<T: Transport> RingServer<T> {
             on_tmr: None,
             timeout: Duration::from_secs(60),
             last_error: None,
+            defer: false,
+            next: None,
+            pending: Vec::new(),
+            seq: 0,
         }
     }
 
-    /// Answers every entry between `cmd_tail` and `cmd_head`. Returns how many entries were
-    /// consumed; the caller then pokes the kernel (write to the uio fd) if that is non-zero.
+    /// Commands read from the ring and not answered yet.
+    pub fn in_flight(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// When the earliest unanswered command is due.
+    pub fn next_due(&self) -> Option<Instant> {
+        self.pending.iter().map(|p| p.due).min()
+    }
+
+    /// Reads every new entry up to `cmd_head`, executes its command and answers what is due:
+    /// at once without [`defer`](Self::defer), else when the command's service time has
+    /// passed. Answers go into the entry at `cmd_tail` with the answered command's `cmd_id`
+    /// (the kernel finds the command by id, so answers may come out of order, as libtcmu's
+    /// `tcmulib_command_complete` does it). Returns how many entries the tail moved over; the
+    /// caller then pokes the kernel (write to the uio fd) if that is non-zero.
     pub fn process(&mut self, m: &mut dyn RingMem) -> Result<usize, RingError> {
         let mb = Mailbox::read(m)?;
-        let mut done = 0;
+        let mut next = match self.next {
+            Some(n) => n,
+            None => m.load_tail() as usize,
+        };
         loop {
             let head = m.load_head() as usize;
-            let tail = m.load_tail() as usize;
-            if head == tail {
-                return Ok(done);
+            if head == next {
+                break;
             }
-            if head >= mb.cmdr_size || tail >= mb.cmdr_size || tail % 8 != 0 {
+            if head >= mb.cmdr_size || next >= mb.cmdr_size || next % 8 != 0 {
                 return Err(RingError::Corrupt(format!(
-                    "head {head} / tail {tail} outside a {}-byte ring",
+                    "head {head} / tail {next} outside a {}-byte ring",
                     mb.cmdr_size
                 )));
             }
-            let entry = mb.cmdr_off + tail;
-            let len_op = rd_u32(m, entry + HDR_LEN_OP)
-                .ok_or_else(|| RingError::Corrupt(format!("entry header at {entry}")))?;
-            let len = (len_op & !OP_MASK) as usize;
-            let op = len_op & OP_MASK;
-            // Bytes the kernel has queued from tail to head; an entry may not run past head.
-            let queued = (head + mb.cmdr_size - tail) % mb.cmdr_size;
-            if len < HDR_SIZE || tail + len > mb.cmdr_size || len > queued {
-                // The next entry cannot be found, so neither can the place to answer this one
-                // with certainty. Stop serving this ring (the caller tears down); the kernel
-                // fails whatever is left unanswered after its cmd_time_out, so nobody waits
-                // forever and no memory outside the entry is touched.
-                return Err(RingError::Corrupt(format!(
-                    "entry at ring offset {tail} has length {len} (ring {} bytes)",
-                    mb.cmdr_size
-                )));
-            }
+            let (len, op) = entry_len_op(m, &mb, next, head)?;
+            let entry = mb.cmdr_off + next;
             match op {
                 OP_PAD => self.stats.pads += 1,
                 OP_CMD => self.command(m, &mb, entry, len),
@@ -412,8 +438,57 @@ impl<T: Transport> RingServer<T> {
                 }
                 _ => self.stats.unknown_entries += 1,
             }
+            next = (next + len) % mb.cmdr_size;
+            self.next = Some(next);
+        }
+        self.next = Some(next);
+        self.complete_due(m, &mb, Instant::now())
+    }
+
+    /// Writes the answers due by `now` (earliest first) into the entries at the tail.
+    fn complete_due(
+        &mut self,
+        m: &mut dyn RingMem,
+        mb: &Mailbox,
+        now: Instant,
+    ) -> Result<usize, RingError> {
+        let mut moved = self.skip_to_command(m, mb)?;
+        while let Some(i) = self
+            .pending
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.due <= now)
+            .min_by_key(|(_, p)| (p.due, p.seq))
+            .map(|(i, _)| i)
+        {
+            let p = self.pending.swap_remove(i);
+            let tail = m.load_tail() as usize;
+            let entry = mb.cmdr_off + tail;
+            let (len, _) = entry_len_op(m, mb, tail, self.next.unwrap_or(tail))?;
+            m.write(entry + HDR_CMD_ID, &p.cmd_id.to_ne_bytes());
+            self.answer(m, mb, entry, p.status, &p.sense, p.read_len);
             m.store_tail(((tail + len) % mb.cmdr_size) as u32);
-            done += 1;
+            moved += 1 + self.skip_to_command(m, mb)?;
+        }
+        Ok(moved)
+    }
+
+    /// Moves the tail over entries that need no answer (PAD, TMR, unknown, command entries too
+    /// short to hold one) until it rests on a command entry or reaches the read position.
+    fn skip_to_command(&mut self, m: &mut dyn RingMem, mb: &Mailbox) -> Result<usize, RingError> {
+        let next = self.next.unwrap_or(m.load_tail() as usize);
+        let mut moved = 0;
+        loop {
+            let tail = m.load_tail() as usize;
+            if tail == next {
+                return Ok(moved);
+            }
+            let (len, op) = entry_len_op(m, mb, tail, next)?;
+            if op == OP_CMD && len >= CMD_ENTRY_SIZE {
+                return Ok(moved);
+            }
+            m.store_tail(((tail + len) % mb.cmdr_size) as u32);
+            moved += 1;
         }
     }
 
@@ -438,21 +513,34 @@ impl<T: Transport> RingServer<T> {
             ));
             return;
         }
-        let req = match read_cmd(m, mb, entry, len) {
-            Ok(r) => r,
+        let cmd_id = rd_u16(m, entry + HDR_CMD_ID).unwrap_or(0);
+        let (status, sense, read_len, wait) = match read_cmd(m, mb, entry, len) {
+            Ok(req) => self.execute(m, &req),
             Err(why) => {
                 self.note_malformed(&why);
                 let (st, sense) = internal_failure();
-                self.answer(m, mb, entry, st, &sense, None);
-                return;
+                (st, sense, None, Duration::ZERO)
             }
         };
-        let (st, sense, read_len) = self.execute(m, &req);
-        self.answer(m, mb, entry, st, &sense, read_len);
+        let wait = if self.defer { wait } else { Duration::ZERO };
+        self.seq += 1;
+        self.pending.push(Pending {
+            due: Instant::now() + wait,
+            seq: self.seq,
+            cmd_id,
+            status,
+            sense,
+            read_len,
+        });
     }
 
-    /// Executes on the model; returns status, sense and (for data-in) bytes transferred.
-    fn execute(&mut self, m: &mut dyn RingMem, req: &CmdReq) -> (u8, Vec<u8>, Option<u32>) {
+    /// Executes on the model; returns status, sense, (for data-in) bytes transferred and the
+    /// service time the transport reported.
+    fn execute(
+        &mut self,
+        m: &mut dyn RingMem,
+        req: &CmdReq,
+    ) -> (u8, Vec<u8>, Option<u32>, Duration) {
         let out = is_data_out(&req.cdb);
         let result = if req.total == 0 {
             self.transport
@@ -466,7 +554,7 @@ impl<T: Transport> RingServer<T> {
                     // Checked by read_cmd; unreachable unless the mapping shrank.
                     self.note_malformed("data-out iovec unreadable");
                     let (st, sense) = internal_failure();
-                    return (st, sense, None);
+                    return (st, sense, None, Duration::ZERO);
                 }
                 pos += l;
             }
@@ -499,12 +587,12 @@ impl<T: Transport> RingServer<T> {
         match result {
             Ok((c, read_len)) => {
                 let (st, sense) = completion_to_answer(&c);
-                (st, sense, read_len)
+                (st, sense, read_len, c.duration)
             }
             Err(e) => {
                 self.note_malformed(&format!("model failed: {e}"));
                 let (st, sense) = internal_failure();
-                (st, sense, None)
+                (st, sense, None, Duration::ZERO)
             }
         }
     }
@@ -536,6 +624,32 @@ impl<T: Transport> RingServer<T> {
         }
         m.write(entry + HDR_UFLAGS, &[uflags]);
     }
+}
+
+/// Length and opcode of the entry at ring offset `at`, checked: at least a header, inside the
+/// ring and not past `limit` (the kernel's head, or the read position). A bad length means the
+/// next entry cannot be found, so neither can the place to answer this one with certainty:
+/// the caller stops serving this ring (and tears down); the kernel fails whatever is left
+/// unanswered after its cmd_time_out, so nobody waits forever and no memory outside the entry
+/// is touched.
+fn entry_len_op(
+    m: &dyn RingMem,
+    mb: &Mailbox,
+    at: usize,
+    limit: usize,
+) -> Result<(usize, u32), RingError> {
+    let entry = mb.cmdr_off + at;
+    let len_op = rd_u32(m, entry + HDR_LEN_OP)
+        .ok_or_else(|| RingError::Corrupt(format!("entry header at {entry}")))?;
+    let len = (len_op & !OP_MASK) as usize;
+    let queued = (limit + mb.cmdr_size - at) % mb.cmdr_size;
+    if len < HDR_SIZE || at + len > mb.cmdr_size || len > queued {
+        return Err(RingError::Corrupt(format!(
+            "entry at ring offset {at} has length {len} (ring {} bytes)",
+            mb.cmdr_size
+        )));
+    }
+    Ok((len, len_op & OP_MASK))
 }
 
 /// The answer to give the kernel for a model completion. TCMU can return only a SCSI status
@@ -1127,5 +1241,69 @@ pub(crate) mod tests {
             let mut s = RingServer::new(Toy::default());
             let _ = s.process(&mut k.mem);
         }
+    }
+
+    /// Answers after `cdb[1]` milliseconds (as a deferring virtual drive reports them).
+    struct Timed;
+
+    impl Transport for Timed {
+        fn execute(
+            &mut self,
+            cdb: &[u8],
+            _: DataBuf<'_>,
+            _: Duration,
+        ) -> crate::Result<Completion> {
+            Ok(Completion {
+                duration: Duration::from_millis(u64::from(cdb[1])),
+                ..Completion::good()
+            })
+        }
+        fn address(&self) -> String {
+            "timed".into()
+        }
+    }
+
+    fn cmd_id(k: &FakeKernel, entry: usize) -> u16 {
+        u16::from_ne_bytes(
+            k.mem.0[entry + HDR_CMD_ID..entry + HDR_CMD_ID + 2]
+                .try_into()
+                .unwrap(),
+        )
+    }
+
+    #[test]
+    fn deferred_answers_complete_out_of_order_by_cmd_id() {
+        let mut k = FakeKernel::new(0);
+        let (slow, _) = k.push_cmd(&[0, 40, 0, 0, 0, 0], &[], &[]);
+        let (fast, _) = k.push_cmd(&[0, 0, 0, 0, 0, 0], &[], &[]);
+        k.mem.write(slow + HDR_CMD_ID, &7u16.to_ne_bytes());
+        k.mem.write(fast + HDR_CMD_ID, &9u16.to_ne_bytes());
+        let mut s = RingServer::new(Timed);
+        s.defer = true;
+        // The fast command is answered first, in the slot at the tail (the slow one's entry),
+        // under its own id; the slow one is still in flight.
+        assert_eq!(s.process(&mut k.mem).unwrap(), 1);
+        assert_eq!(cmd_id(&k, slow), 9);
+        assert_eq!(k.status(slow), 0);
+        assert_eq!(s.in_flight(), 1);
+        assert_eq!(k.mem.load_tail() as usize, fast - RING_OFF);
+        assert!(s.next_due().is_some());
+        // Not due yet: nothing moves.
+        assert_eq!(s.process(&mut k.mem).unwrap(), 0);
+        std::thread::sleep(Duration::from_millis(45));
+        assert_eq!(s.process(&mut k.mem).unwrap(), 1);
+        assert_eq!(cmd_id(&k, fast), 7);
+        assert_eq!(k.mem.load_tail(), k.mem.load_head());
+        assert_eq!(s.in_flight(), 0);
+        assert_eq!(s.stats.commands, 2);
+    }
+
+    #[test]
+    fn without_defer_service_times_are_not_waited_for() {
+        let mut k = FakeKernel::new(0);
+        k.push_cmd(&[0, 200, 0, 0, 0, 0], &[], &[]);
+        let mut s = RingServer::new(Timed);
+        assert_eq!(s.process(&mut k.mem).unwrap(), 1);
+        assert_eq!(s.in_flight(), 0);
     }
 }

@@ -6,7 +6,7 @@
 use super::ring::{RingMem, MB_CMD_HEAD, MB_CMD_TAIL};
 use crate::error::{Error, Result};
 use nix::errno::Errno;
-use nix::poll::{PollFd, PollFlags, PollTimeout};
+use nix::poll::{PollFd, PollFlags};
 use nix::sys::mman::{mmap, munmap, MapFlags, ProtFlags};
 use std::ffi::c_void;
 use std::fs::{File, OpenOptions};
@@ -107,9 +107,11 @@ impl Uio {
     /// Waits up to `timeout` for the kernel to signal new entries; consumes the event count.
     /// Returns true if there was an event (callers process the ring either way).
     pub fn wait(&mut self, timeout: Duration) -> Result<bool> {
-        let ms = u16::try_from(timeout.as_millis()).unwrap_or(u16::MAX);
+        // ppoll: nanosecond timeouts, so answers due in tens of microseconds are not rounded
+        // up to a millisecond.
         let mut fds = [PollFd::new(self.file.as_fd(), PollFlags::POLLIN)];
-        match nix::poll::poll(&mut fds, PollTimeout::from(ms)) {
+        let ts = nix::sys::time::TimeSpec::from_duration(timeout);
+        match nix::poll::ppoll(&mut fds, Some(ts), None) {
             Ok(0) | Err(Errno::EINTR) => Ok(false),
             Ok(_) => {
                 let mut count = [0u8; 4];

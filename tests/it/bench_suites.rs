@@ -97,7 +97,10 @@ fn resume_of_another_drives_report_is_refused() {
     );
     assert_eq!(code, 6, "{err}");
     assert!(err.contains("report is from another drive"), "{err}");
-    assert!(err.contains("SOMEONEELSE") && err.contains("SUITE01"), "{err}");
+    assert!(
+        err.contains("SOMEONEELSE") && err.contains("SUITE01"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -145,7 +148,10 @@ fn lat_test_end_to_end_with_report_and_write_cache_restored() {
     assert!(r.settings.time_scale < 1e-3 && r.settings.time_scale_reason.is_some());
     // The audit log has the gate's start and end records.
     let audit = std::fs::read_to_string(d.path().join("audit.jsonl")).unwrap();
-    assert!(audit.contains("\"bench-pts\"") && audit.contains("\"end\""), "{audit}");
+    assert!(
+        audit.contains("\"bench-pts\"") && audit.contains("\"end\""),
+        "{audit}"
+    );
 }
 
 #[test]

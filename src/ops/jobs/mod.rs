@@ -59,6 +59,8 @@ pub struct JobOptions {
     pub poll_interval: Duration,
     /// The job's parameters as requested, recorded in each record.
     pub parameters: Value,
+    /// Go ahead although another initiator holds a persistent reservation on the drive.
+    pub ignore_reservation: bool,
 }
 
 impl Default for JobOptions {
@@ -73,6 +75,7 @@ impl Default for JobOptions {
             max_per_hba: 4,
             poll_interval: Duration::from_secs(5),
             parameters: Value::Null,
+            ignore_reservation: false,
         }
     }
 }
@@ -237,6 +240,7 @@ fn prepare(
     rec.drive = DriveInfo::new(&id, cap.as_ref());
     rec.paths = env.host.paths_of(address).unwrap_or_default();
     rec.commands = job.plan(&mut ro, rec)?;
+    safety::check_reservation(&mut ro, address, opts.ignore_reservation)?;
     if opts.dry_run {
         // Report what the gate would say, but never prompt.
         safety::check_not_in_use(env.host, address)?;

@@ -69,6 +69,9 @@ fn standard(p: &Profile, d: &Drive) -> Vec<u8> {
     r[3] = 0x12; // HISUP, RESPONSE DATA FORMAT 2
     r[4] = 96 - 5; // ADDITIONAL LENGTH
     r[5] = u8::from(p.protect); // PROTECT (byte 5 bit 0)
+    if !p.sata {
+        r[5] |= 0x10; // TPGS = 01b: implicit ALUA (REPORT TARGET PORT GROUPS, super::alua)
+    }
     r[6] = if p.ports >= 2 { 0x10 } else { 0 }; // MULTIP
     r[7] = 0x02; // CMDQUE
     r[8..16].copy_from_slice(&pad(p.vendor, 8));
@@ -96,7 +99,8 @@ fn port_naa(addr: u64) -> Vec<u8> {
 }
 
 /// VPD 0x83: LU NAA (identical through both ports), then for SAS the target port NAA and
-/// relative target port of the port asked through, and the target device NAA [FJ].
+/// relative target port of the port asked through, the target device NAA [FJ] and the port's
+/// target port group.
 fn device_identification(p: &Profile, d: &Drive, port: u16) -> Vec<u8> {
     let mut v = designator(0x01, 0x03, &d.lu_naa.to_be_bytes());
     if p.sata {
@@ -111,6 +115,9 @@ fn device_identification(p: &Profile, d: &Drive, port: u16) -> Vec<u8> {
     v.extend_from_slice(&port_naa(d.port_sas[usize::from(port - 1)]));
     v.extend_from_slice(&designator(0x61, 0x94, &[0, 0, 0, port as u8]));
     v.extend_from_slice(&designator(0x61, 0xA3, &d.target_naa.to_be_bytes()));
+    // Target port group of this port (type 5, association 1), as REPORT TARGET PORT GROUPS.
+    let tpg = super::alua::group_of(port).to_be_bytes();
+    v.extend_from_slice(&designator(0x61, 0x95, &[0, 0, tpg[0], tpg[1]]));
     v
 }
 

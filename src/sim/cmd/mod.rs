@@ -2,6 +2,7 @@
 //! CDB length, CDB usage map (REPORT SUPPORTED OPERATION CODES reports it and the target
 //! rejects any bit outside it), timeouts, processing flags and handler.
 
+pub mod alua;
 pub mod ata;
 pub mod capacity;
 pub mod diag;
@@ -10,6 +11,7 @@ pub mod inquiry;
 pub mod log;
 pub mod misc;
 pub mod mode;
+pub mod pr;
 pub mod rw;
 pub mod sanitize;
 
@@ -38,6 +40,9 @@ pub struct CmdCtx<'a> {
     pub wait_ns: u64,
     /// A host (transport) status to return instead of a SCSI status.
     pub host_status: u16,
+    /// A SCSI status other than GOOD without sense (RESERVATION CONFLICT); 0 = as the result
+    /// says.
+    pub status: u8,
     /// CHECK CONDITION to return after the data-in bytes were transferred (ATA PASS-THROUGH
     /// with CK_COND=1: data and the ATA Status Return descriptor, SAT-4 12.2.2.5).
     pub check_with_data: Option<SimSense>,
@@ -440,6 +445,127 @@ pub static COMMANDS: &[CmdDef] = &[
         handler: mode::mode_sense,
     },
     CmdDef {
+        opcode: 0x5E,
+        sa: Some(0x00),
+        name: "PERSISTENT RESERVE IN (READ KEYS)",
+        len: 10,
+        usage: |_| vec![0x5E, 0x00, 0, 0, 0, 0, 0, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: QUERY,
+        handler: pr::pr_in,
+    },
+    CmdDef {
+        opcode: 0x5E,
+        sa: Some(0x01),
+        name: "PERSISTENT RESERVE IN (READ RESERVATION)",
+        len: 10,
+        usage: |_| vec![0x5E, 0x01, 0, 0, 0, 0, 0, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: QUERY,
+        handler: pr::pr_in,
+    },
+    CmdDef {
+        opcode: 0x5E,
+        sa: Some(0x02),
+        name: "PERSISTENT RESERVE IN (REPORT CAPABILITIES)",
+        len: 10,
+        usage: |_| vec![0x5E, 0x02, 0, 0, 0, 0, 0, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: QUERY,
+        handler: pr::pr_in,
+    },
+    CmdDef {
+        opcode: 0x5E,
+        sa: Some(0x03),
+        name: "PERSISTENT RESERVE IN (READ FULL STATUS)",
+        len: 10,
+        usage: |_| vec![0x5E, 0x03, 0, 0, 0, 0, 0, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: QUERY,
+        handler: pr::pr_in,
+    },
+    CmdDef {
+        opcode: 0x5F,
+        sa: Some(0x00),
+        name: "PERSISTENT RESERVE OUT (REGISTER)",
+        len: 10,
+        usage: |_| vec![0x5F, 0x00, 0xFF, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: CONFIG,
+        handler: pr::pr_out,
+    },
+    CmdDef {
+        opcode: 0x5F,
+        sa: Some(0x01),
+        name: "PERSISTENT RESERVE OUT (RESERVE)",
+        len: 10,
+        usage: |_| vec![0x5F, 0x01, 0xFF, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: CONFIG,
+        handler: pr::pr_out,
+    },
+    CmdDef {
+        opcode: 0x5F,
+        sa: Some(0x02),
+        name: "PERSISTENT RESERVE OUT (RELEASE)",
+        len: 10,
+        usage: |_| vec![0x5F, 0x02, 0xFF, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: CONFIG,
+        handler: pr::pr_out,
+    },
+    CmdDef {
+        opcode: 0x5F,
+        sa: Some(0x03),
+        name: "PERSISTENT RESERVE OUT (CLEAR)",
+        len: 10,
+        usage: |_| vec![0x5F, 0x03, 0xFF, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: CONFIG,
+        handler: pr::pr_out,
+    },
+    CmdDef {
+        opcode: 0x5F,
+        sa: Some(0x04),
+        name: "PERSISTENT RESERVE OUT (PREEMPT)",
+        len: 10,
+        usage: |_| vec![0x5F, 0x04, 0xFF, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: CONFIG,
+        handler: pr::pr_out,
+    },
+    CmdDef {
+        opcode: 0x5F,
+        sa: Some(0x05),
+        name: "PERSISTENT RESERVE OUT (PREEMPT AND ABORT)",
+        len: 10,
+        usage: |_| vec![0x5F, 0x05, 0xFF, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: CONFIG,
+        handler: pr::pr_out,
+    },
+    CmdDef {
+        opcode: 0x5F,
+        sa: Some(0x06),
+        name: "PERSISTENT RESERVE OUT (REGISTER AND IGNORE EXISTING KEY)",
+        len: 10,
+        usage: |_| vec![0x5F, 0x06, 0xFF, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: CONFIG,
+        handler: pr::pr_out,
+    },
+    CmdDef {
         opcode: 0x85,
         sa: None,
         name: "ATA PASS-THROUGH(16)",
@@ -569,6 +695,17 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: quick,
         flags: CONFIG,
         handler: misc::security_protocol_in,
+    },
+    CmdDef {
+        opcode: 0xA3,
+        sa: Some(0x0A),
+        name: "REPORT TARGET PORT GROUPS",
+        len: 12,
+        usage: |_| vec![0xA3, 0xEA, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: QUERY,
+        handler: alua::report_target_port_groups,
     },
     CmdDef {
         opcode: 0xA3,

@@ -96,6 +96,12 @@ pub struct Ftl {
     buf_cap: u64,
     /// Pending buffer releases: (time, units).
     releases: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Controller time of garbage-collection copies not yet worked off (ns), and the share
+    /// each host unit pays (ns per unit; set from the last victim's copies per freed unit).
+    #[serde(default)]
+    ctrl_gc_debt: u64,
+    #[serde(default)]
+    ctrl_gc_pace: u64,
     counters: Counters,
 }
 
@@ -174,6 +180,8 @@ impl Ftl {
             buf_used: 0,
             buf_cap,
             releases: BinaryHeap::new(),
+            ctrl_gc_debt: 0,
+            ctrl_gc_pace: 0,
             counters: Counters::default(),
         })
     }
@@ -509,6 +517,11 @@ impl Ftl {
         // Host pages that fit in the space this collection frees.
         let host_pages = (u64::from(upb) - copies).div_ceil(u64::from(upp)).max(1);
         die.gc_pace = die.gc_die_debt.div_ceil(host_pages);
+        // The copies also pass the controller (ECC, remap): that work is paced over the host
+        // units the freed space takes, at this victim's copies-per-freed-unit ratio.
+        let freed = (u64::from(upb) - copies).max(1);
+        self.ctrl_gc_debt += copies * self.timing.gc_copy_ns;
+        self.ctrl_gc_pace = (copies * self.timing.gc_copy_ns).div_ceil(freed);
         self.counters.nand_read_units += moved.len() as u64;
         self.valid[victim as usize] = 0;
         for u in moved {
@@ -554,10 +567,25 @@ impl Ftl {
     ) -> Result<Completion, MediaError> {
         let (b0, b1) = self.byte_range(lba, blocks)?;
         self.counters.commands += 1;
-        let t0 = now.max(self.ctrl_free);
-        self.ctrl_free = t0 + self.timing.cmd_write_ns;
         let (u0, u1) = (b0 / UNIT_BYTES, b1.div_ceil(UNIT_BYTES));
         let n_units = u1 - u0;
+        // Controller: the command itself, retiring the old copy of every overwritten unit, and
+        // this command's share of pending garbage-collection copy work.
+        let overwrites = if self.timing.overwrite_ns == 0 {
+            0
+        } else {
+            self.l2p[u0 as usize..u1 as usize]
+                .iter()
+                .filter(|&&s| s != NONE)
+                .count() as u64
+        };
+        let gc_pay = self
+            .ctrl_gc_debt
+            .min(self.ctrl_gc_pace * n_units + self.ctrl_gc_debt / 256);
+        self.ctrl_gc_debt -= gc_pay;
+        let t0 = now.max(self.ctrl_free);
+        self.ctrl_free =
+            t0 + self.timing.cmd_write_ns + overwrites * self.timing.overwrite_ns + gc_pay;
         let dies = u64::from(self.geo.dies());
         let chunk = (self.buf_cap / 2).max(1);
         let mut t = self.ctrl_free;
@@ -690,6 +718,8 @@ impl Ftl {
             die.gc_pace = 0;
             done = done.max(die.busy_until);
         }
+        self.ctrl_gc_debt = 0;
+        self.ctrl_gc_pace = 0;
         Completion {
             done_at: done + self.timing.cmd_latency_ns,
         }

@@ -162,6 +162,19 @@ pub struct Timing {
     pub cmd_latency_ns: u64,
     /// Power-loss-protected write buffer; writes complete once their data is in it.
     pub write_buffer_bytes: u64,
+    /// Controller (firmware) occupancy per 4 KiB unit copied by garbage collection: the copy
+    /// passes the controller's ECC engine (decode, correct, re-encode; copyback inside the die
+    /// would carry bit errors forward) and the firmware remaps the unit. Shares the controller
+    /// with host commands, so in steady state GC slows the host even where the dies keep up.
+    #[serde(default)]
+    pub gc_copy_ns: u64,
+    /// Controller occupancy to retire the old copy of an overwritten 4 KiB unit: look up the
+    /// old physical address, clear it in its block's valid-page bitmap, move the block in the
+    /// GC victim index and journal the change for power-loss recovery. Only overwrites pay it
+    /// (a fresh drive's writes hit unmapped units), so it is a steady-state cost per host write
+    /// that does not depend on over-provisioning.
+    #[serde(default)]
+    pub overwrite_ns: u64,
 }
 
 impl Timing {

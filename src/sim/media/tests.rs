@@ -385,3 +385,79 @@ fn bad_geometry_is_refused() {
     let mut f = drive(16, 1500);
     assert!(f.set_block_len(0).is_err());
 }
+
+fn drive_with(t: Timing, blocks_per_die: u32, user_units: u64) -> Ftl {
+    let mut f = Ftl::with_user_units(small_geo(blocks_per_die, 1000), t, user_units).unwrap();
+    f.set_block_len(4096).unwrap();
+    f
+}
+
+/// Steady-state QD32 random-write IOPS of a drive after 3 × capacity of random writes.
+fn ss_iops(f: &mut Ftl, seed: u64) -> f64 {
+    let mut rng = Rng::new(seed);
+    let mut now = 0;
+    let units = f.user_units();
+    write_iops(f, &mut now, 3 * units, &mut rng);
+    write_iops(f, &mut now, 2 * units, &mut rng)
+}
+
+#[test]
+fn overwrite_cost_is_paid_only_by_overwrites() {
+    let mut t = timing();
+    t.overwrite_ns = 500_000;
+    let mut f = drive_with(t, 64, 2000);
+    // QD1, idle drive between commands: the first write of a unit finds it unmapped.
+    let first = f.submit_write(7, 1, 0).unwrap().done_at;
+    let at = f.idle_at() + 1_000_000;
+    let again = f.submit_write(7, 1, at).unwrap().done_at - at;
+    assert!(
+        first < 500_000,
+        "fresh write paid the overwrite cost: {first} ns"
+    );
+    assert!(
+        again >= first + 500_000,
+        "overwrite {again} ns vs fresh {first} ns"
+    );
+    // Unmapping the unit makes the next write a fresh one again.
+    let at = f.idle_at() + 1_000_000;
+    f.trim(7, 1, at).unwrap();
+    let at = f.idle_at() + 1_000_000;
+    let fresh = f.submit_write(7, 1, at).unwrap().done_at - at;
+    assert_eq!(fresh, first);
+}
+
+#[test]
+fn controller_bound_firmware_flattens_the_op_gain() {
+    // The same flash and spare, once with free firmware (steady state bound by the dies, as
+    // greedy GC alone predicts) and once with the MK4001GRZB's firmware costs per GC copy and
+    // per retired copy: the firmware lowers steady state and the gain from extra spare.
+    let fw = timing();
+    assert!(fw.gc_copy_ns > 0 && fw.overwrite_ns > 0);
+    let mut die_only = fw;
+    die_only.gc_copy_ns = 0;
+    die_only.overwrite_ns = 0;
+    let p = profiles::by_name("mk4001grzb").unwrap();
+    let gain = |t: Timing| {
+        let mut q = *p;
+        q.timing = t;
+        let build = |extra: f64| {
+            let mut f = q.build_with_extra_op(128 << 20, extra).unwrap();
+            f.set_block_len(4096).unwrap();
+            f
+        };
+        let base = ss_iops(&mut build(0.0), 3);
+        let roomy = ss_iops(&mut build(0.2), 3);
+        (base, roomy / base - 1.0)
+    };
+    let (ss_die, gain_die) = gain(die_only);
+    let (ss_fw, gain_fw) = gain(fw);
+    assert!(
+        ss_fw < 0.85 * ss_die,
+        "firmware SS {ss_fw} vs dies only {ss_die}"
+    );
+    assert!(gain_fw > 0.0, "extra spare must still help: {gain_fw}");
+    assert!(
+        gain_fw < 0.6 * gain_die,
+        "OP gain with firmware costs {gain_fw:.2} vs dies only {gain_die:.2}"
+    );
+}

@@ -1,8 +1,8 @@
 # Benchmark (not a test: nothing here judges the numbers): fio 4K random read at queue depth 32
 # through the TCMU path (sgctl serving the virtual drive) against LIO's in-kernel ramdisk backstore
 # (rd_mcp) on tcm_loop in the same guest, reported as ratios. Two TCMU numbers: the drive with its
-# modeled media latency (real clock; the ring is answered in order, so that latency is paid once
-# per command) and with `clock=virtual` (no modeled latency: the TCMU path and model CPU cost). CI runs it short (2 s per side) to
+# modeled media latency (real clock; commands overlap and each is answered when the media model
+# says it completes) and with `clock=virtual` (no modeled latency: the TCMU path and model CPU cost). CI runs it short (2 s per side) to
 # keep the plumbing working; scripts/bench-tcmu.sh boots with tcmu_bench=1 for 20 s per side.
 . /vm/guest/lib.sh
 . /vm/groups/tcmu/serve.inc

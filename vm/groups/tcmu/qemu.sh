@@ -3,5 +3,7 @@
 VM_MEM=1536
 # 6x-tcg-*.sh (issue 18) add about two minutes of sg_raw exchanges.
 VM_TIMEOUT=900
-# scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh).
-VM_APPEND="tcmu_bench=${SGCTL_TCMU_BENCH:-0}"
+# scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh);
+# scripts/soak-tcmu.sh sets SGCTL_TCMU_SOAK=1 for the 10-minute write run (45-state-soak.sh).
+VM_APPEND="tcmu_bench=${SGCTL_TCMU_BENCH:-0} tcmu_soak=${SGCTL_TCMU_SOAK:-0}"
+if [ "${SGCTL_TCMU_SOAK:-0}" = 1 ]; then VM_TIMEOUT=1800; fi

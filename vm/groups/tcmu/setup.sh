@@ -9,5 +9,6 @@ modprobe bsg 2>/dev/null || true
 modprobe target_core_user
 modprobe tcm_loop
 grep -q " /sys/kernel/config configfs" /proc/mounts || mount -t configfs none /sys/kernel/config
+rm -f "$TCMU_STATE" "${TCMU_STATE%.*}.lock"
 start_serve speed=5
 lsscsi -g
