@@ -61,6 +61,9 @@ _sgctl() {
             sgctl,readcap)
                 cmd="sgctl__subcmd__readcap"
                 ;;
+            sgctl,reservations)
+                cmd="sgctl__subcmd__reservations"
+                ;;
             sgctl,sanitize)
                 cmd="sgctl__subcmd__sanitize"
                 ;;
@@ -207,6 +210,9 @@ _sgctl() {
                 ;;
             sgctl__subcmd__help,readcap)
                 cmd="sgctl__subcmd__help__subcmd__readcap"
+                ;;
+            sgctl__subcmd__help,reservations)
+                cmd="sgctl__subcmd__help__subcmd__reservations"
                 ;;
             sgctl__subcmd__help,sanitize)
                 cmd="sgctl__subcmd__help__subcmd__sanitize"
@@ -404,7 +410,7 @@ _sgctl() {
 
     case "${cmd}" in
         sgctl)
-            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate ata help"
+            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg reservations audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1080,7 +1086,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__format)
-            opts="-v -h --all-matching --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
+            opts="-v -h --all-matching --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1176,7 +1182,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help)
-            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg audit certificate ata help"
+            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg reservations audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1512,6 +1518,20 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help__subcmd__readcap)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__reservations)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1995,8 +2015,22 @@ _sgctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sgctl__subcmd__reservations)
+            opts="-v -h --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sgctl__subcmd__sanitize)
-            opts="-v -h --all-matching --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --verify --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
+            opts="-v -h --all-matching --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --verify --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2428,7 +2462,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__erase)
-            opts="-v -h --band --all --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
+            opts="-v -h --band --all --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2662,7 +2696,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__revert)
-            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --json --verbose --hex --help"
+            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
