@@ -8,7 +8,13 @@ use std::time::Duration;
 fuzz_target!(|data: &[u8]| {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("drive.json");
-    std::fs::write(&path, data).unwrap();
+    loop {
+        // libFuzzer's timer signal can interrupt the write (EINTR): try again.
+        match std::fs::write(&path, data) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => break r.unwrap(),
+        }
+    }
     let spec = format!("px02smf080?clock=virtual&state={}", path.display());
     let Ok(mut dev) = sgctl::sim::open(&spec) else {
         return;

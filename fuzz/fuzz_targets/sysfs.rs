@@ -4,6 +4,16 @@ use sgctl::discover::{scan, IdentMode, ScanOptions};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+/// Retries a file operation interrupted by libFuzzer's timer signal (EINTR).
+fn io<T>(mut f: impl FnMut() -> std::io::Result<T>) -> T {
+    loop {
+        match f() {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            r => return r.unwrap(),
+        }
+    }
+}
+
 /// A private copy of fixtures/sysfs/mptsas-dualport (made once per process) whose attribute
 /// and replay files the input overwrites.
 struct Tree {
@@ -23,7 +33,7 @@ fn copy(from: &Path, to: &Path, files: &mut Vec<PathBuf>) {
         } else if ft.is_dir() {
             copy(&e.path(), &t, files);
         } else {
-            std::fs::copy(e.path(), &t).unwrap();
+            io(|| std::fs::copy(e.path(), &t));
             files.push(t);
         }
     }
@@ -57,8 +67,8 @@ fuzz_target!(|data: &[u8]| {
         let idx = usize::from(u16::from_be_bytes([d[0], d[1]])) % t.files.len();
         let n = usize::from(d[2]).min(d.len() - 3);
         let path = &t.files[idx];
-        let old = std::fs::read(path).unwrap();
-        std::fs::write(path, &d[3..3 + n]).unwrap();
+        let old = io(|| std::fs::read(path));
+        io(|| std::fs::write(path, &d[3..3 + n]));
         changed.push((path.clone(), old));
         d = &d[3 + n..];
     }
@@ -72,6 +82,6 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = sgctl::tcmu::uio::parse_map_size(&String::from_utf8_lossy(data));
     for (p, old) in changed.into_iter().rev() {
-        std::fs::write(p, old).unwrap();
+        io(|| std::fs::write(&p, &old));
     }
 });
