@@ -33,7 +33,9 @@ fn f(v: &Value, k: &str) -> Option<f64> {
 }
 
 fn arr<'a>(v: &'a Value, k: &str) -> &'a [Value] {
-    v.get(k).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    v.get(k)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }
 
 fn num(x: Option<f64>) -> String {
@@ -61,7 +63,10 @@ fn header_rows(h: &Value) -> Vec<(&'static str, String)> {
         ("Interface", s(h, "interface")),
         ("Address", s(h, "address")),
         ("Engine", s(h, "engine")),
-        ("Host / kernel", format!("{} / {}", s(h, "host"), s(h, "kernel"))),
+        (
+            "Host / kernel",
+            format!("{} / {}", s(h, "host"), s(h, "kernel")),
+        ),
         ("Tool", s(h, "tool")),
     ]
 }
@@ -103,7 +108,10 @@ fn render_suite(r: &Value) -> String {
         );
     } else if !purges.is_empty() {
         let m: Vec<String> = purges.iter().map(|p| s(p, "method")).collect();
-        d.banner(Tone::Good, &format!("Purged before testing: {}", m.join(", ")));
+        d.banner(
+            Tone::Good,
+            &format!("Purged before testing: {}", m.join(", ")),
+        );
     }
     if r.get("complete").and_then(Value::as_bool) != Some(true) {
         d.banner(
@@ -119,7 +127,10 @@ fn render_suite(r: &Value) -> String {
     d.h2("Settings");
     let wc = r.get("write_cache").cloned().unwrap_or(Value::Null);
     d.kv(&[
-        ("Tests", st.get("tests").map(|t| t.to_string()).unwrap_or_default()),
+        (
+            "Tests",
+            st.get("tests").map(|t| t.to_string()).unwrap_or_default(),
+        ),
         (
             "TC × QD (TOIO)",
             format!("{} × {} ({})", s(&st, "tc"), s(&st, "qd"), s(&st, "toio")),
@@ -159,7 +170,13 @@ fn render_suite(r: &Value) -> String {
             })
             .collect();
         d.table(
-            &["requested", "method", "status", "duration (s)", "certificate"],
+            &[
+                "requested",
+                "method",
+                "status",
+                "duration (s)",
+                "certificate",
+            ],
             &rows,
         );
     }
@@ -230,7 +247,11 @@ fn last_run(t: &Value) -> Option<&Value> {
         .rev()
         .flat_map(|stg| arr(stg, "rounds").iter().rev())
         .flat_map(|r| arr(r, "cells").iter().rev())
-        .find_map(|c| c.get("m").and_then(|m| m.get("run")).filter(|x| !x.is_null()))
+        .find_map(|c| {
+            c.get("m")
+                .and_then(|m| m.get("run"))
+                .filter(|x| !x.is_null())
+        })
 }
 
 fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
@@ -298,7 +319,8 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
                 alpha: 0.25,
             },
         ];
-        c.series.push(Series::line("value", vals.clone()).mark(Mark::LinePoints));
+        c.series
+            .push(Series::line("value", vals.clone()).mark(Mark::LinePoints));
         c.series
             .push(Series::line("average", vec![(a, avg), (b, avg)]).mark(Mark::Dashed));
         if let Some((m, k)) = fit {
@@ -334,7 +356,10 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
         ),
         ("Fit", s(&w, "linear_fit_formula")),
         ("Slope", s(&w, "slope")),
-        ("Rounds", format!("{} – {}", s(&w, "start_round"), s(&w, "stop_round"))),
+        (
+            "Rounds",
+            format!("{} – {}", s(&w, "start_round"), s(&w, "stop_round")),
+        ),
     ]);
 }
 
@@ -419,7 +444,8 @@ fn iops(d: &mut Doc, res: &Value) {
                 Some((read, vs[bi]?))
             })
             .collect();
-        c.series.push(Series::line(b.clone(), pts).mark(Mark::LinePoints));
+        c.series
+            .push(Series::line(b.clone(), pts).mark(Mark::LinePoints));
     }
     d.chart(xy_svg(&c), "Each line is one block size (log scale).");
 }
@@ -432,9 +458,16 @@ fn wsat(d: &mut Doc, res: &Value) {
         .collect();
     d.chart(
         xy_svg(
-            &XyChart::new("WSAT: IOPS against total GB written", "total GB written", "IOPS")
-                .with(Series::line("4 KiB random write", by_gb.clone()).mark(Mark::Points))
-                .with(Series::line("moving average (5)", moving_average(&by_gb, 5))),
+            &XyChart::new(
+                "WSAT: IOPS against total GB written",
+                "total GB written",
+                "IOPS",
+            )
+            .with(Series::line("4 KiB random write", by_gb.clone()).mark(Mark::Points))
+            .with(Series::line(
+                "moving average (5)",
+                moving_average(&by_gb, 5),
+            )),
         ),
         "Write saturation: from fresh-out-of-box to the steady state.",
     );
@@ -562,8 +595,10 @@ fn qd_sweep(d: &mut Doc, res: &Value) {
     l.log_x = true;
     l.log_y = true;
     for (dir, label) in [("read_4k", "read"), ("write_4k", "write")] {
-        l.series
-            .push(Series::line(format!("{label} mean"), get(dir, "mean_lat_us")));
+        l.series.push(Series::line(
+            format!("{label} mean"),
+            get(dir, "mean_lat_us"),
+        ));
         l.series.push(
             Series::line(format!("{label} 99.99 %"), get(dir, "p9999_lat_us")).mark(Mark::Dashed),
         );
@@ -579,7 +614,8 @@ fn qd_sweep(d: &mut Doc, res: &Value) {
                 Some((f(x, "iops")?, f(x, "mean_lat_us")?))
             })
             .collect();
-        li.series.push(Series::line(label, pts).mark(Mark::LinePoints));
+        li.series
+            .push(Series::line(label, pts).mark(Mark::LinePoints));
     }
     d.chart(xy_svg(&li), "Each point is one queue depth.");
     let rows: Vec<Vec<String>> = t
@@ -613,7 +649,11 @@ fn qd_sweep(d: &mut Doc, res: &Value) {
 
 fn profiles(d: &mut Doc, res: &Value) {
     let mut rows = Vec::new();
-    let mut c = XyChart::new("Server profiles: IOPS against queue depth", "queue depth", "IOPS");
+    let mut c = XyChart::new(
+        "Server profiles: IOPS against queue depth",
+        "queue depth",
+        "IOPS",
+    );
     c.log_x = true;
     for p in arr(res, "table") {
         let mut pts = Vec::new();
@@ -634,9 +674,20 @@ fn profiles(d: &mut Doc, res: &Value) {
         c.series
             .push(Series::line(s(p, "profile"), pts).mark(Mark::LinePoints));
     }
-    d.chart(xy_svg(&c), "Database/OLTP, e-mail, file server and web server mixes.");
+    d.chart(
+        xy_svg(&c),
+        "Database/OLTP, e-mail, file server and web server mixes.",
+    );
     d.table(
-        &["profile", "read %", "QD", "IOPS", "MB/s", "mean µs", "99.99 % µs"],
+        &[
+            "profile",
+            "read %",
+            "QD",
+            "IOPS",
+            "MB/s",
+            "mean µs",
+            "99.99 % µs",
+        ],
         &rows,
     );
 }
@@ -785,7 +836,10 @@ fn render_run(r: &Value) -> String {
     lc.series
         .push(Series::line("99th percentile", lat_t("p99_lat_us")).mark(Mark::Dashed));
     lc.series.push(Series::line("max", lat_t("max_lat_us")));
-    d.chart(xy_svg(&lc), "Mean, 99th percentile and maximum per interval.");
+    d.chart(
+        xy_svg(&lc),
+        "Mean, 99th percentile and maximum per interval.",
+    );
     d.h2("Latency");
     let rows: Vec<Vec<String>> = arr(&lat, "percentiles")
         .iter()
@@ -831,13 +885,20 @@ mod tests {
         let h = render(&r);
         assert!(h.contains("NOT PURGED"));
         assert!(h.contains("Measurement window") && h.contains("IOPS surface"));
-        assert!(h.matches("data-chart=").count() >= 4, "{}", h.matches("data-chart=").count());
+        assert!(
+            h.matches("data-chart=").count() >= 4,
+            "{}",
+            h.matches("data-chart=").count()
+        );
     }
 
     #[test]
     fn garbage_does_not_panic() {
-        for v in [json!(null), json!({"tests": [1, {"test": "lat", "stages": 3}]}),
-                  json!({"format": "sgctl-bench-run", "result": {"histogram": [[1, 2], "x"]}})] {
+        for v in [
+            json!(null),
+            json!({"tests": [1, {"test": "lat", "stages": 3}]}),
+            json!({"format": "sgctl-bench-run", "result": {"histogram": [[1, 2], "x"]}}),
+        ] {
             assert!(render(&v).contains("</html>"));
         }
     }
