@@ -232,3 +232,57 @@ fn certificate_html_in_a_browser() {
         );
     }
 }
+
+#[test]
+fn bench_report_html_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let rep = dir.path().join("r");
+    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .args([
+            "bench",
+            "pts",
+            "sim:px02smf080?capacity_gib=0.0625&serial=HTML0001",
+            "--test",
+            "lat",
+            "--confirm",
+            "HTML0001",
+        ])
+        .arg("--report")
+        .arg(&rep)
+        .arg("--audit-log")
+        .arg(dir.path().join("audit.jsonl"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = rep.join("report.html");
+    let doc = std::fs::read_to_string(&html).unwrap();
+    assert!(!doc.contains("<script") && !doc.contains("<link") && !doc.contains(" src="));
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(rep.join("report.json")).unwrap()).unwrap();
+    let Some(r) = render(&html, "bench-report") else {
+        return;
+    };
+    // Steady-state convergence and the measurement window at least.
+    assert_clean(&r, 2);
+    let ss = &report["tests"][0]["results"]["steady_state"]["window"];
+    let avg = ss["average"]
+        .as_f64()
+        .expect("window average in report.json");
+    for needle in [
+        "HTML0001".to_string(),
+        "Measurement window".to_string(),
+        "LAT".to_string(),
+        "steady state reached".to_string(),
+        format!("{avg:.2}"),
+    ] {
+        assert!(
+            r.text.to_lowercase().contains(&needle.to_lowercase()),
+            "'{needle}' not in the rendered text:\n{}",
+            r.text
+        );
+    }
+}
