@@ -32,6 +32,14 @@ pub fn read(t: &mut dyn Transport, h: &mut DriveHealth) -> AtaInputs {
     let size = CdbSize::Sixteen;
     match ata::read_identify(t, size) {
         Ok(id) => a.identify = Some(id),
+        // A SCSI device that lists VPD 0x89 but has no ATA PASS-THROUGH (scsi_debug does this)
+        // is no SATA drive behind a SATL: its health comes from the SCSI side alone.
+        Err(e)
+            if super::read::is_unsupported(&e)
+                && h.vendor.as_deref().map(str::trim) != Some("ATA") =>
+        {
+            return a;
+        }
         Err(e) => {
             h.read_errors.push(format!("ATA IDENTIFY DEVICE: {e}"));
             return a;
