@@ -171,6 +171,19 @@ impl Backstore {
         if tmr.exists() {
             let _ = write_attr(&tmr, "1");
         }
+        // Hand PERSISTENT RESERVE IN/OUT to the virtual drive instead of LIO's own emulation
+        // (pgr_support=0 sets TRANSPORT_FLAG_PASSTHROUGH_PGR; writable for user backstores
+        // since Linux 5.9): each port is its own backstore, so LIO would keep two unrelated
+        // reservation tables, while the drive keys one table by the two ports.
+        let pgr = dir.join("attrib/pgr_support");
+        if pgr.exists() {
+            if let Err(e) = write_attr(&pgr, "0") {
+                eprintln!(
+                    "sgctl: {}: {e}; LIO emulates PERSISTENT RESERVE itself (one table per port)",
+                    pgr.display()
+                );
+            }
+        }
         Ok(())
     }
 }
