@@ -39,7 +39,7 @@ b=$(sgctl --json reservations "$sg1" | jq -r '.data.held_by_other_initiator')
 [ "$a/$b" = "true/false" ] && pass sgctl_reservations_per_path || fail sgctl_reservations_per_path "port 2 $a, port 1 $b"
 sgctl reservations "$sg2"
 sg_persist --out --clear --param-rk=0xabc "$sg1" >/dev/null 2>&1 && \
-  [ -z "$(sg_persist --in --read-keys "$sg1" 2>&1 | grep 0x)" ] && pass sg_persist_clear || fail sg_persist_clear "$(sg_persist --in -k "$sg1" 2>&1)"
+  [ -z "$(sg_persist --in --read-keys "$sg1" 2>&1 | grep -E "^ +0x")" ] && pass sg_persist_clear || fail sg_persist_clear "$(sg_persist --in -k "$sg1" 2>&1)"
 # ALUA: each port's VPD 0x83 target port group is the group RTPG lists for that port.
 rt=$(sg_rtpg "$sg1" 2>&1)
 echo "$rt"
