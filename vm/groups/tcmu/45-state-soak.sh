@@ -2,7 +2,8 @@
 # the periodic save (every 5 s: a snapshot taken under the drive lock, serialised and written off
 # it) must never stall the rings, so no SCSI command times out or is aborted (dmesg), fio sees
 # no error, and the state file is rewritten during the run. Then the data survives a restart.
-# CI runs 30 s; scripts/soak-tcmu.sh boots with tcmu_soak=1 for the 10-minute run.
+# CI runs 30 s; scripts/soak-tcmu.sh boots with tcmu_soak=1 for the 10-minute run. The writes stay
+# in 32 MiB so the state file (and the final save at stop) stays small enough for TCG.
 . /vm/guest/lib.sh
 . /vm/groups/tcmu/serve.inc
 soak_secs=30
@@ -11,7 +12,7 @@ sd=$(tcmu_sd)
 lines0=$(dmesg | wc -l)
 m0=$(stat -c %Y "$TCMU_STATE" 2>/dev/null || echo 0)
 out=$(fio --name=soak --filename="$sd" --ioengine=libaio --direct=1 --rw=randwrite --bs=4k \
-          --size=128M --iodepth=32 --runtime="$soak_secs" --time_based --group_reporting 2>&1)
+          --size=32M --iodepth=32 --runtime="$soak_secs" --time_based --group_reporting 2>&1)
 rc=$?
 echo "$out" | tail -n 12
 m1=$(stat -c %Y "$TCMU_STATE" 2>/dev/null || echo 0)
