@@ -207,74 +207,18 @@ impl Mailbox {
     }
 }
 
-/// SCSI data-out commands (SPC-5/SBC-4 opcode tables). A TCMU entry does not say which way the
-/// data goes, so the handler must know, as tcmu-runner's handlers do. Every other command with
-/// a data buffer is data-in.
+/// SCSI data-out commands: the data-direction column of the one opcode table
+/// ([`crate::scsi::opcodes`]). A TCMU entry does not say which way the data goes, so the
+/// handler must know, as tcmu-runner's handlers do. Every other command with a data buffer is
+/// data-in.
 pub fn is_data_out(cdb: &[u8]) -> bool {
-    let Some(&op) = cdb.first() else {
-        return false;
-    };
-    match op {
-        0x04 // FORMAT UNIT (parameter list when FMTDATA)
-        | 0x07 // REASSIGN BLOCKS
-        | 0x0a // WRITE(6)
-        | 0x15 // MODE SELECT(6)
-        | 0x18 // COPY
-        | 0x1d // SEND DIAGNOSTIC
-        | 0x2a // WRITE(10)
-        | 0x2e // WRITE AND VERIFY(10)
-        | 0x39 // COMPARE
-        | 0x3b // WRITE BUFFER
-        | 0x3f // WRITE LONG(10)
-        | 0x41 // WRITE SAME(10)
-        | 0x42 // UNMAP
-        | 0x48 // SANITIZE (OVERWRITE parameter list)
-        | 0x4c // LOG SELECT
-        | 0x55 // MODE SELECT(10)
-        | 0x5f // PERSISTENT RESERVE OUT
-        | 0x83 // EXTENDED COPY
-        | 0x89 // COMPARE AND WRITE
-        | 0x8a // WRITE(16)
-        | 0x8e // WRITE AND VERIFY(16)
-        | 0x93 // WRITE SAME(16)
-        | 0x9f // SERVICE ACTION OUT(16)
-        | 0xa4 // MAINTENANCE OUT
-        | 0xaa // WRITE(12)
-        | 0xae // WRITE AND VERIFY(12)
-        | 0xb5 // SECURITY PROTOCOL OUT
-        => true,
-        // ATA PASS-THROUGH(12)/(16): data-out when T_DIR (byte 2 bit 3) is 0 and T_LENGTH
-        // (bits 1-0) is not (SAT-4 12.2.2.3).
-        0x85 | 0xa1 => cdb.get(2).is_some_and(|b| b & 0x08 == 0 && b & 0x03 != 0),
-        // VERIFY(10/12/16): data-out only when BYTCHK (byte 1 bits 2:1) is non-zero.
-        0x2f | 0xaf | 0x8f => cdb.get(1).is_some_and(|b| b & 0x06 != 0),
-        // Variable length (0x7f): WRITE(32) 0x000b, WRITE SAME(32) 0x000d, WRITE AND VERIFY(32)
-        // 0x000c, VERIFY(32) 0x000a with BYTCHK (byte 10 bits 2:1).
-        0x7f => {
-            let sa = cdb
-                .get(8..10)
-                .map(|b| u16::from_be_bytes([b[0], b[1]]))
-                .unwrap_or(0);
-            matches!(sa, 0x000b..=0x000d)
-                || (sa == 0x000a && cdb.get(10).is_some_and(|b| b & 0x06 != 0))
-        }
-        _ => false,
-    }
+    crate::scsi::opcodes::is_data_out(cdb)
 }
 
-/// CDB length from the opcode group (SPC-5 4.2.5.1), as the kernel's `scsi_command_size`.
+/// CDB length from the opcode group (SPC-5 4.2.5.1), as the kernel's `scsi_command_size`
+/// ([`crate::scsi::opcodes::cdb_len`]).
 pub fn cdb_len(op: u8, byte7: Option<u8>) -> usize {
-    match op >> 5 {
-        0 => 6,
-        1 | 2 => 10,
-        4 => 16,
-        5 => 12,
-        // 0x7f variable length: 8 + ADDITIONAL CDB LENGTH.
-        3 if op == 0x7f => 8 + byte7.map(usize::from).unwrap_or(0),
-        3 => 10,
-        // Vendor-specific groups 6 and 7: the kernel assumes 10 bytes (COMMAND_SIZE).
-        _ => 10,
-    }
+    crate::scsi::opcodes::cdb_len(op, byte7)
 }
 
 /// A task management notification (the kernel expects no answer; we log it and may reset).
