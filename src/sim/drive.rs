@@ -394,6 +394,10 @@ pub struct Drive {
     pub media_ops: Vec<crate::sim::medium::MediaOp>,
     /// Injected faults.
     pub faults: Faults,
+    /// LBAs reallocated after an unrecovered read error (rewritten: AWRE), the grown defect
+    /// list READ DEFECT DATA reports (SBC-4 5.19). Survives FORMAT UNIT.
+    #[serde(default)]
+    pub grown_defects: BTreeSet<u64>,
     /// User data.
     pub store: Store,
     /// TCG state.
@@ -472,6 +476,7 @@ impl Drive {
             pe_cycles,
             media_ops: Vec::new(),
             faults: Faults::default(),
+            grown_defects: BTreeSet::new(),
             store: Store::new(lb, id),
             sed: SedState::new(p.sed, serial, p.ships_locked, lb),
             ata: crate::sim::ata::AtaState::default(),
