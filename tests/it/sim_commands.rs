@@ -332,3 +332,75 @@ fn rsoc_lists_the_new_commands() {
     assert_eq!(&r[4..6], &[0x7F, 0x04]);
     assert_eq!(&r[12..14], &[0x00, 0x09]);
 }
+
+/// LOG SENSE page `page` with PAGE CONTROL `pc`: parameter `code`'s value bytes.
+fn log_param(d: &mut SimDevice, pc: u8, page: u8, code: u16) -> Vec<u8> {
+    let (c, r) = din(
+        d,
+        &[0x4D, 0, (pc << 6) | page, 0, 0, 0, 0, 0x10, 0, 0],
+        4096,
+    );
+    good(&c);
+    let mut off = 4;
+    while off + 4 <= r.len() {
+        let n = usize::from(r[off + 3]);
+        if u16::from_be_bytes([r[off], r[off + 1]]) == code {
+            return r[off + 4..off + 4 + n].to_vec();
+        }
+        off += 4 + n;
+    }
+    panic!("parameter {code:04x} not in page {page:02x}");
+}
+
+fn be(b: &[u8]) -> u64 {
+    b.iter().fold(0, |v, &x| (v << 8) | u64::from(x))
+}
+
+#[test]
+fn log_sense_threshold_values() {
+    let mut d = open(PX);
+    clear_ua(&mut d);
+    // PC=00b: temperature threshold = reference (trip) temperature; endurance 100 %.
+    let trip = log_param(&mut d, 1, 0x0D, 1)[1];
+    assert_eq!(log_param(&mut d, 0, 0x0D, 0)[1], trip);
+    assert!(log_param(&mut d, 1, 0x0D, 0)[1] < trip);
+    assert_eq!(log_param(&mut d, 0, 0x11, 1)[3], 100);
+    assert_eq!(log_param(&mut d, 2, 0x11, 1)[3], 100, "default threshold");
+    assert_eq!(log_param(&mut d, 0, 0x2F, 0)[2], trip);
+    // Counters: cumulative counts, threshold / default cumulative 0.
+    good(&write10(&mut d, 0, &[1; 4096], 512));
+    assert_eq!(be(&log_param(&mut d, 1, 0x02, 5)), 4096);
+    assert_eq!(be(&log_param(&mut d, 0, 0x02, 5)), 0);
+    assert_eq!(be(&log_param(&mut d, 3, 0x02, 5)), 0);
+}
+
+#[test]
+fn a_worn_drive_has_the_history_its_wear_implies() {
+    let mut d = open("px02smf080?clock=virtual&wear=50");
+    clear_ua(&mut d);
+    assert_eq!(log_param(&mut d, 1, 0x11, 1)[3], 50);
+    let cap = 800u64 * 1000 * 1000 * 1000;
+    let written = be(&log_param(&mut d, 1, 0x02, 5));
+    let read = be(&log_param(&mut d, 1, 0x03, 5));
+    let minutes = be(&log_param(&mut d, 1, 0x15, 0)[..4]);
+    let cycles = be(&log_param(&mut d, 1, 0x0E, 4));
+    let hours = minutes as f64 / 60.0;
+    // Written bytes: many drive fills; DWPD over the power-on time within the 10-DWPD
+    // class's rating; a read/write mix; about one power cycle a month.
+    let fills = written as f64 / cap as f64;
+    assert!(fills > 100.0, "{fills} drive writes");
+    let dwpd = fills / (hours / 24.0);
+    assert!((0.5..10.0).contains(&dwpd), "{dwpd} DWPD over {hours} h");
+    assert!(read > written);
+    assert!(cycles > 0 && (hours / cycles as f64 - 730.0).abs() < 10.0);
+    // The ex-array profile: 40 % worn, its stated hours, bytes processed that fit.
+    let mut x = open("exarray?clock=virtual");
+    clear_ua(&mut x);
+    assert_eq!(log_param(&mut x, 1, 0x11, 1)[3], 40);
+    assert!(be(&log_param(&mut x, 1, 0x02, 5)) > 0);
+    // used=1: the whole drive was written at least once.
+    let mut u = open("px02smf080?clock=virtual&capacity_blocks=65536&used=1");
+    clear_ua(&mut u);
+    assert!(be(&log_param(&mut u, 1, 0x02, 5)) >= 65536 * 512);
+    assert!(be(&log_param(&mut u, 1, 0x15, 0)[..4]) > 0);
+}
