@@ -26,6 +26,7 @@ mod sim_alua;
 mod sim_basic;
 mod sim_bench_cli;
 mod sim_cli;
+mod sim_commands;
 mod sim_common;
 mod sim_format;
 mod sim_fuzz;
