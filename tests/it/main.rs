@@ -37,4 +37,5 @@ mod tcg_cli;
 mod tcg_conformance;
 mod tcg_fixtures;
 mod tcg_ops;
+mod util;
 mod vpd_corrupt;
