@@ -128,7 +128,8 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
     let mut failed = false;
     for p in &report.ports {
         text.push_str(&format!(
-            "port {}: /dev/{} {} {} {}: {} commands ({} refused as malformed), {} TMRs\n",
+            "port {}: /dev/{} {} {} {}: {} commands ({} refused as malformed), {} TMRs, \
+             {} out of order, at most {} in flight, {} passes ({} µs busy), {} kicks\n",
             p.relative_port,
             p.uio,
             p.target_wwn,
@@ -136,7 +137,12 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
             p.block.as_deref().unwrap_or("-"),
             p.stats.commands,
             p.stats.malformed,
-            p.stats.tmrs
+            p.stats.tmrs,
+            p.stats.out_of_order,
+            p.stats.max_in_flight,
+            p.stats.passes,
+            p.stats.busy_us,
+            p.stats.kicks
         ));
         if let Some(e) = &p.error {
             text.push_str(&format!("port {}: stopped: {e}\n", p.relative_port));

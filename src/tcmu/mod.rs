@@ -144,10 +144,13 @@ fn ring_thread(
         if let Err(e) = uio.wait(wait) {
             return fail(e.to_string(), server.stats);
         }
+        let t = Instant::now();
         let n = match server.process(&mut uio) {
             Ok(n) => n,
             Err(e) => return fail(format!("/dev/{}: {e}", uio.name), server.stats),
         };
+        server.stats.passes += 1;
+        server.stats.busy_us += t.elapsed().as_micros() as u64;
         if n > 0 {
             // Every answer of the pass is in the ring: one poke tells the kernel about all.
             server.stats.kicks += 1;

@@ -329,6 +329,11 @@ pub struct Stats {
     pub max_in_flight: u64,
     /// Pokes of the kernel (one per batch of answers).
     pub kicks: u64,
+    /// Passes over the ring (wake-ups of the serving thread).
+    pub passes: u64,
+    /// Wall time spent in passes (reading entries, running the model, answering), µs; the
+    /// rest of the serving time the thread waited for the kernel.
+    pub busy_us: u64,
 }
 
 /// Executes a command submitted at virtual drive time `at_ns` without waiting for it; the

@@ -13,4 +13,4 @@ if [ "${SGCTL_TCMU_SOAK:-0}" = 1 ] || [ "${SGCTL_TCMU_BENCH:-0}" = 1 ]; then
   VM_APPEND="$VM_APPEND VM_SCRIPT_TIMEOUT=900"
   VM_TIMEOUT=1800
 fi
-if [ "${SGCTL_TCMU_SOAK:-0}" = 1 ] && [ "${SGCTL_TCMU_BENCH:-0}" = 1 ]; then VM_TIMEOUT=2400; fi
+if [ "${SGCTL_TCMU_SOAK:-0}" = 1 ] && [ "${SGCTL_TCMU_BENCH:-0}" = 1 ]; then VM_TIMEOUT=3000; fi
