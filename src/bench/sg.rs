@@ -313,7 +313,21 @@ fn job(
                     if e == nix::errno::Errno::EAGAIN || e == nix::errno::Errno::EINTR {
                         break;
                     }
-                    return Err(BenchError::Os(format!("{node}: read: {e}")));
+                    // The device went away (ENODEV after removal, EIO ...): the commands
+                    // queued on this file will not come back. Each fails with the errno,
+                    // the run stops and reports what it measured (exit 4).
+                    for (i, s) in slots.iter_mut().enumerate() {
+                        if i / SG_MAX_QUEUE != k {
+                            continue;
+                        }
+                        if let Some(io) = s.io.take() {
+                            outstanding -= 1;
+                            core.reap(t, &io, &[], Outcome::Failed(IoFailure::errno(e)));
+                            free.push(i);
+                        }
+                    }
+                    core.stop();
+                    break;
                 }
                 let i = hdr.pack_id as usize;
                 let Some(s) = slots.get_mut(i) else { continue };
