@@ -305,7 +305,9 @@ fn two_runs(dir: &Path) -> (PathBuf, PathBuf) {
                 "--qd",
                 qd,
                 "--runtime",
-                "20s",
+                "4s",
+                "--log-interval",
+                "200ms",
                 "--confirm",
                 "HTMLRUN1",
             ])
