@@ -17,6 +17,7 @@ mod job_lock;
 mod jobs_lib;
 mod logs_health_cli;
 mod output_errors;
+mod report_schema;
 mod reservations_cli;
 mod sata;
 mod sg3_compare;
