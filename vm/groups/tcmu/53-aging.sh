@@ -1,10 +1,13 @@
-# A consistently aged drive through TCMU: restarted with wear=50, smartctl -x reads 50 %
+# A consistently aged drive through TCMU: served with wear=50, smartctl -x reads 50 %
 # endurance used together with the bytes processed, power-on hours and start-stop cycles that
 # wear implies (src/sim/aging.rs); the written bytes over the power-on time make a drive-writes-
 # per-day figure within the model's rating, and sgctl health agrees and judges the drive OK.
 . /vm/guest/lib.sh
 . /vm/groups/tcmu/serve.inc
+# A second drive in its own state file: the group's drive (and its state) stays as it was.
+BASE=$TCMU_SPEC_BASE
 stop_serve; rc=$?
+TCMU_SPEC_BASE="px02smf080?capacity_gib=1&serial=TCMU0001&state=/tmp/tcmu-worn.state"
 start_serve "speed=5&wear=50" && [ $rc = 0 ] && pass restart_worn || fail restart_worn "stop exit $rc"
 sg=$(tcmu_sg)
 sg_turs "$sg" >/dev/null 2>&1; sg_turs "$sg" >/dev/null 2>&1
@@ -28,3 +31,6 @@ echo "$h" | jq -c '.data.drives[0] | {state, e: .endurance | {used_percent, powe
 [ "$(echo "$h" | jq -r '.data.drives[0].state')" = ok ] \
   && [ "$(echo "$h" | jq -r '.data.drives[0].endurance.power_on_hours | floor')" = "$hours" ] \
   && pass sgctl_health_ok_and_agrees || fail sgctl_health_ok_and_agrees "$(echo "$h" | jq -c '.data.drives[0] | {state, reasons, endurance}')"
+stop_serve; rc=$?
+TCMU_SPEC_BASE=$BASE
+start_serve "speed=5" && [ $rc = 0 ] && pass group_drive_back || fail group_drive_back "stop exit $rc"
