@@ -98,7 +98,7 @@ pub(crate) struct Shared {
     pub speed: f64,
     anchor: Instant,
     pub state_path: Option<PathBuf>,
-    pub trace: Vec<Vec<u8>>,
+    pub trace: std::collections::VecDeque<Vec<u8>>,
     pub address: String,
     pub medium: medium::Medium,
     /// Exclusive lock on `STATE.lock` while the drive is open (one process per state file).
@@ -422,7 +422,7 @@ impl SimDevice {
 
     /// CDBs received so far (most recent last; the oldest are dropped past 4096).
     pub fn trace(&self) -> Vec<Vec<u8>> {
-        lock(&self.shared).trace.clone()
+        lock(&self.shared).trace.iter().cloned().collect()
     }
 
     /// A summary of the drive's state.
@@ -833,7 +833,7 @@ pub fn open(spec: &str) -> Result<SimDevice> {
         speed: o.speed.unwrap_or(1.0),
         anchor: Instant::now(),
         state_path: o.state.clone(),
-        trace: Vec::new(),
+        trace: std::collections::VecDeque::new(),
         address: format!("sim:{spec}"),
         medium: medium::Medium::default(),
         _lock: lock,

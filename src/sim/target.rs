@@ -51,9 +51,9 @@ pub(crate) fn execute_at(
     }
     let queued = queued_at.is_some() && sh.mode == ClockMode::Virtual;
     if sh.trace.len() >= crate::sim::TRACE_MAX {
-        sh.trace.remove(0);
+        sh.trace.pop_front();
     }
-    sh.trace.push(cdb.to_vec());
+    sh.trace.push_back(cdb.to_vec());
 
     // Injected transport faults come first: the command never reaches the device server.
     if sh.d.faults.busy > 0 {
