@@ -313,6 +313,7 @@ fn execute(p: &mut Prepared, progress: &dyn ProgressSink, advise: Option<&Adviso
     if let Err(e) = cleared.record_end(
         rec.outcome.as_str(),
         json!({"exit_status": rec.exit_status, "message": rec.message,
+               "advice": rec.advice,
                "sense_trail": rec.sense_trail, "verification": rec.verification}),
     ) {
         rec.message = Some(format!(
