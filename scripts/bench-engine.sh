@@ -12,11 +12,21 @@
 # included for both). Ratios are sgctl / fio; the goal is IOPS >= 1.0 and CPU/IO <= 1.0.
 # Loop and tmpfs do part of the work in kernel workers: relative numbers only.
 #
-# Usage: scripts/bench-engine.sh [--quick]   (env: REPS=3 RUNTIME=5 RAMP=1 OUT=dir)
+# Latency: sgctl's completion latency runs from just before the I/O is queued to its reap,
+# which is fio's `lat` (fio's `clat` starts after the submitting io_uring_enter returns, so it
+# leaves out the submission syscall). The second table sets sgctl's p50/p99/p99.9/mean beside
+# fio's lat (and clat) with the spread over the repetitions [min-max], and says whether
+# sgctl's range overlaps fio's (fixedbufs+registerfiles, the variant set up like sgctl).
+#
+# Conditions: every run records the 1-minute load average when it starts and the share of its
+# wall time during which some task on the machine was waiting for a CPU
+# (/proc/pressure/cpu "some"); the medians per tool are printed under the tables.
+#
+# Usage: scripts/bench-engine.sh [--quick]   (env: REPS=5 RUNTIME=5 RAMP=0 OUT=dir)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-REPS=${REPS:-3}
+REPS=${REPS:-5}
 RUNTIME=${RUNTIME:-5}
 RAMP=${RAMP:-0}
 RWS=${RWS:-"randread randwrite"}
@@ -64,7 +74,10 @@ run_one() { # tool rw qd jobs rep
   local base="$OUT/$rw-qd$qd-j$jobs-$tool-$rep"
   local fio_common=(--name=cell --filename="$TARGET" --rw="$rw" --bs=4k --direct=1
     --iodepth="$qd" --numjobs="$jobs" --group_reporting --time_based --runtime="$RUNTIME"
-    --ramp_time="$RAMP" --norandommap --randrepeat=0 --output-format=json)
+    --ramp_time="$RAMP" --norandommap --randrepeat=0 --lat_percentiles=1 --output-format=json)
+  cut -d' ' -f1 /proc/loadavg >"$base.load"
+  local psi0 t0
+  psi0=$(psi_some); t0=$(date +%s%N)
   case $tool in
     sgctl)
       { time "$SGCTL" --json bench run "$TARGET" --engine uring --rw "$rw" --bs 4k --qd "$qd" \
@@ -78,6 +91,10 @@ run_one() { # tool rw qd jobs rep
     fio_libaio)
       { time fio "${fio_common[@]}" --ioengine=libaio >"$base.json" 2>"$base.err" ; } 2>"$base.time" ;;
   esac
+  echo "$(( $(psi_some) - psi0 )) $(( ($(date +%s%N) - t0) / 1000 ))" >"$base.psi"
+}
+psi_some() { # microseconds some task waited for a CPU, machine-wide (0 without PSI)
+  sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0
 }
 
 TOOLS="sgctl fio_uring fio_uring_fixed fio_libaio"
@@ -103,49 +120,106 @@ def load(tool, rw, qd, j, rep):
     base = f"{out}/{rw}-qd{qd}-j{j}-{tool}-{rep}"
     u, s = (float(x) for x in open(base + ".time").read().split()[-2:])
     d = json.load(open(base + ".json"))
+    cond = dict(load=float(open(base + ".load").read().split()[0]))
+    try:
+        w, wall = (int(x) for x in open(base + ".psi").read().split())
+        cond["psi"] = 100.0 * w / max(wall, 1)
+    except (OSError, ValueError):
+        cond["psi"] = float("nan")
     if tool == "sgctl":
         r = d["data"]
         ios = r["ios"] + r["ramp_ios"]
         pct = dict((round(p, 3), us) for p, us in r["latency"]["percentiles"])
         return dict(iops=r["iops"], cpu_us=(u + s) / max(ios, 1) * 1e6,
-                    p50=pct[50.0], p99=pct[99.0], p999=pct[99.9], mean=r["latency"]["mean_us"])
+                    p50=pct[50.0], p99=pct[99.0], p999=pct[99.9], mean=r["latency"]["mean_us"],
+                    cp50=float("nan"), cmean=float("nan"), **cond)
     jb = d["jobs"][0]
     side = jb["read"] if rw.endswith("read") else jb["write"]
     # fio's io counts exclude the ramp; its CPU time includes it: count both ramp and run I/Os
     # the way sgctl does (total_ios covers the measured part; add the ramp at the same rate).
-    ramp = float(os.environ.get("RAMP", "1"))
+    ramp = float(os.environ.get("RAMP", "0"))
     runtime_s = side["runtime"] / 1000.0 if side["runtime"] else 1
     ios = side["total_ios"] * (1 + ramp / runtime_s)
-    pc = side["clat_ns"]["percentile"]
+    pl, pc = side["lat_ns"]["percentile"], side["clat_ns"]["percentile"]
     return dict(iops=side["iops"], cpu_us=(u + s) / max(ios, 1) * 1e6,
-                p50=pc["50.000000"] / 1e3, p99=pc["99.000000"] / 1e3, p999=pc["99.900000"] / 1e3,
-                mean=side["clat_ns"]["mean"] / 1e3)
+                p50=pl["50.000000"] / 1e3, p99=pl["99.000000"] / 1e3, p999=pl["99.900000"] / 1e3,
+                mean=side["lat_ns"]["mean"] / 1e3, cp50=pc["50.000000"] / 1e3,
+                cmean=side["clat_ns"]["mean"] / 1e3, **cond)
 
-rows, summary = [], []
-med = lambda xs: statistics.median(xs)
-print()
-print("| cell | tool | IOPS | CPU us/IO | clat p50 us | p99 us | p99.9 us | IOPS ratio | CPU ratio |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+summary = []
+med = statistics.median
+cells = []
 for rw in rws:
     for qd in qds:
         for j in jobs:
-            m = {}
+            m, runs_of = {}, {}
             for t in tools:
                 runs = [load(t, rw, qd, j, r) for r in range(1, reps + 1)]
+                runs_of[t] = runs
                 m[t] = {k: med([x[k] for x in runs]) for k in runs[0]}
                 m[t]["iops_runs"] = [round(x["iops"]) for x in runs]
-            cell = f"{rw} QD{qd} j{j}"
-            for t in tools:
-                x = m[t]
-                ri = m["sgctl"]["iops"] / x["iops"] if t != "sgctl" else None
-                rc = m["sgctl"]["cpu_us"] / x["cpu_us"] if t != "sgctl" else None
-                print(f"| {cell} | {t} | {x['iops']:.0f} | {x['cpu_us']:.2f} | {x['p50']:.1f} | "
-                      f"{x['p99']:.1f} | {x['p999']:.1f} | "
-                      f"{'' if ri is None else f'{ri:.2f}'} | {'' if rc is None else f'{rc:.2f}'} |")
-            summary.append(dict(cell=cell, medians=m))
+            cells.append((f"{rw} QD{qd} j{j}", m, runs_of))
+            summary.append(dict(cell=f"{rw} QD{qd} j{j}", medians=m,
+                                runs={t: runs_of[t] for t in tools}))
+
+print()
+print("| cell | tool | IOPS (median) | IOPS per rep | CPU us/IO | IOPS ratio | CPU ratio |")
+print("|---|---|---:|---|---:|---:|---:|")
+for cell, m, _ in cells:
+    for t in tools:
+        x = m[t]
+        ri = m["sgctl"]["iops"] / x["iops"] if t != "sgctl" else None
+        rc = m["sgctl"]["cpu_us"] / x["cpu_us"] if t != "sgctl" else None
+        print(f"| {cell} | {t} | {x['iops']:.0f} | {' '.join(map(str, x['iops_runs']))} | "
+              f"{x['cpu_us']:.2f} | {'' if ri is None else f'{ri:.2f}'} | "
+              f"{'' if rc is None else f'{rc:.2f}'} |")
+
+def rng(runs, k):
+    v = [x[k] for x in runs]
+    return min(v), med(v), max(v)
+
+def fmt(runs, k):
+    lo, mid, hi = rng(runs, k)
+    return f"{mid:.1f} [{lo:.1f}-{hi:.1f}]"
+
+ref = "fio_uring_fixed" if "fio_uring_fixed" in tools else [t for t in tools if t != "sgctl"][0]
+print()
+print(f"Latency in us, median [min-max over {reps} reps]: sgctl (queue to reap) vs fio lat "
+      f"(fio clat p50/mean for reference); 'overlap' = sgctl's range meets {ref}'s "
+      f"(the ratio is sgctl's median over {ref}'s)")
+print()
+print("| cell | tool | p50 | p99 | p99.9 | mean | fio clat p50 | fio clat mean |")
+print("|---|---|---:|---:|---:|---:|---:|---:|")
+agree = {k: 0 for k in ("p50", "p99", "p999", "mean")}
+for cell, m, runs_of in cells:
+    for t in tools:
+        r = runs_of[t]
+        cl = "" if t == "sgctl" else fmt(r, "cp50")
+        cm = "" if t == "sgctl" else fmt(r, "cmean")
+        print(f"| {cell} | {t} | {fmt(r, 'p50')} | {fmt(r, 'p99')} | {fmt(r, 'p999')} | "
+              f"{fmt(r, 'mean')} | {cl} | {cm} |")
+    ov = []
+    for k in agree:
+        a, b = rng(runs_of["sgctl"], k), rng(runs_of[ref], k)
+        hit = a[0] <= b[2] and b[0] <= a[2]
+        agree[k] += hit
+        ratio = a[1] / b[1] if b[1] else float("nan")
+        ov.append(f"{k} {'yes' if hit else 'no'} ({ratio:.2f}x)")
+    print(f"| {cell} | overlap | {' / '.join(ov)} | | | | | |")
+
 json.dump(summary, open(f"{out}/summary.json", "w"), indent=1)
-worst_i = min(s["medians"]["sgctl"]["iops"] / max(s["medians"][t]["iops"] for t in tools if t != "sgctl") for s in summary)
-worst_c = max(s["medians"]["sgctl"]["cpu_us"] / min(s["medians"][t]["cpu_us"] for t in tools if t != "sgctl") for s in summary)
-print(f"\nworst cell vs the best fio variant: IOPS ratio {worst_i:.2f} (goal >= 1.0), "
-      f"CPU/IO ratio {worst_c:.2f} (goal <= 1.0); medians of {reps} interleaved runs; {out}/summary.json")
+worst_i = min(m["sgctl"]["iops"] / max(m[t]["iops"] for t in tools if t != "sgctl") for _, m, _ in cells)
+worst_c = max(m["sgctl"]["cpu_us"] / min(m[t]["cpu_us"] for t in tools if t != "sgctl") for _, m, _ in cells)
+ok_i = sum(m["sgctl"]["iops"] >= max(m[t]["iops"] for t in tools if t != "sgctl") for _, m, _ in cells)
+ok_c = sum(m["sgctl"]["cpu_us"] <= min(m[t]["cpu_us"] for t in tools if t != "sgctl") for _, m, _ in cells)
+n = len(cells)
+print(f"\ncells with IOPS >= the best fio variant: {ok_i}/{n} (worst ratio {worst_i:.2f}); "
+      f"CPU/IO <= the cheapest fio variant: {ok_c}/{n} (worst ratio {worst_c:.2f})")
+print("latency ranges overlapping " + ref + ": " +
+      ", ".join(f"{k} {v}/{n}" for k, v in agree.items()))
+for t in tools:
+    allr = [x for _, _, ro in cells for x in ro[t]]
+    print(f"conditions during {t} runs: load average median {med([x['load'] for x in allr]):.2f}, "
+          f"CPU pressure (some) median {med([x['psi'] for x in allr]):.0f} % of wall time")
+print(f"medians of {reps} interleaved runs; {out}/summary.json")
 EOF

@@ -5,7 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-stage() { printf '\n=== %s ===\n' "$*"; }
+# Each stage header says when it started; the end prints every stage's duration (suite time budget:
+# 30 minutes, see README).
+T0=$SECONDS; TL=$SECONDS; TIMES=""; CUR=""
+stage() {
+  [[ -n "$CUR" ]] && TIMES+="$(printf '%5ds  %s' $((SECONDS - TL)) "$CUR")"$'\n'
+  CUR="$*"; TL=$SECONDS
+  printf '\n=== %s === (at %ds)\n' "$*" $((SECONDS - T0))
+}
 
 stage "format and lint"
 cargo fmt --all -- --check
@@ -58,4 +65,6 @@ else
   vm/run.sh
 fi
 
+stage "done"
+printf 'test-all: stage times\n%s%5ds  total\n' "$TIMES" $((SECONDS - T0))
 echo "test-all: all stages passed"

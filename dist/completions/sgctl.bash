@@ -2344,7 +2344,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sim__subcmd__serve)
-            opts="-v -h --tcmu --ports --name --ready-file --wait --json --verbose --hex --help"
+            opts="-v -h --tcmu --ports --name --ready-file --wait --overlap --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -455,6 +455,9 @@ pub struct JobOutcome {
     pub fatal: Option<String>,
     /// Notes for the report.
     pub notes: Vec<String>,
+    /// Nanoseconds the job thread waited for a CPU while runnable (filled by
+    /// [`run_threads`]).
+    pub cpu_wait_ns: Option<u64>,
 }
 
 impl JobCore {
@@ -466,6 +469,7 @@ impl JobCore {
             vstats: self.vstats,
             fatal: self.fatal,
             notes,
+            cpu_wait_ns: None,
         }
     }
 }
@@ -485,6 +489,21 @@ pub fn assemble(
     let mut verify = w.verify.then(VerifyStats::default);
     let mut fatal = None;
     let mut notes = Vec::new();
+    let cpu_wait: Option<u64> = outcomes.iter().map(|o| o.cpu_wait_ns).sum();
+    // A job thread that spent a noticeable part of the run runnable but off-CPU measured a
+    // busy machine, not only the device: say so (the fio comparison's swings came from this).
+    if let Some(wait) = cpu_wait.filter(|_| meta.0 != "sim") {
+        let jobs = outcomes.len().max(1) as f64;
+        let share = wait as f64 / 1e9 / jobs / (last as f64 / 1e9).max(1e-9);
+        if share >= 0.05 {
+            notes.push(format!(
+                "the job threads waited {:.2} s for a CPU while runnable ({:.0} % of the run per \
+                 job): other load on this machine lowered the figures",
+                wait as f64 / 1e9,
+                share * 100.0
+            ));
+        }
+    }
     for o in outcomes {
         if let Some(v) = verify.as_mut() {
             v.blocks_checked += o.vstats.blocks_checked;
@@ -558,7 +577,16 @@ where
                 let core = JobCore::new(w, range, j, block_len, verify.clone());
                 let tx = tx.clone();
                 let body = &body;
-                s.spawn(move || body(j, core, tx))
+                s.spawn(move || {
+                    let wait0 = stats::run_queue_wait_ns();
+                    let mut r = body(j, core, tx);
+                    if let (Ok(o), Some(a), Some(b)) =
+                        (r.as_mut(), wait0, stats::run_queue_wait_ns())
+                    {
+                        o.cpu_wait_ns = Some(b.saturating_sub(a));
+                    }
+                    r
+                })
             })
             .collect();
         drop(tx);

@@ -525,6 +525,13 @@ pub fn cpu_times() -> Option<(f64, f64)> {
     Some((tv(ru.user_time()), tv(ru.system_time())))
 }
 
+/// Nanoseconds the calling thread has spent runnable but waiting for a CPU (the run-queue
+/// delay, second field of `/proc/thread-self/schedstat`); `None` without schedstats.
+pub fn run_queue_wait_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().nth(1)?.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

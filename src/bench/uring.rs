@@ -1,6 +1,7 @@
 //! The `uring` engine: io_uring on a block device or a file opened with O_DIRECT (no page
-//! cache). One ring per job thread (`SINGLE_ISSUER`, `COOP_TASKRUN` when the kernel has
-//! them), the slots' buffers registered (`READ_FIXED`/`WRITE_FIXED`) and the file registered
+//! cache). One ring per job thread set up as fio's io_uring engine sets up its ring
+//! (`COOP_TASKRUN`, `SINGLE_ISSUER`, `DEFER_TASKRUN`, falling back when the kernel lacks them),
+//! the slots' buffers registered (`READ_FIXED`/`WRITE_FIXED`) and the file registered
 //! (fixed file 0); each pass of the loop queues every free slot's next I/O, submits them with
 //! one `io_uring_enter` that also waits for at least one completion, and reaps every
 //! completion in the CQ ring. `--iopoll` (`IORING_SETUP_IOPOLL`) needs a driver with poll
@@ -213,12 +214,34 @@ impl Engine for UringEngine {
     }
 }
 
+/// The ring setup flags tried in order, as fio's io_uring engine does: COOP_TASKRUN (no
+/// inter-processor interrupt to run completion work), SINGLE_ISSUER and DEFER_TASKRUN
+/// (completion work runs only when the job thread waits for completions, in its own
+/// `io_uring_enter`, instead of interrupting it); then COOP_TASKRUN alone; then none.
+const SETUPS: [(bool, bool, &str); 3] = [
+    (true, true, ""),
+    (
+        true,
+        false,
+        "io_uring: SINGLE_ISSUER/DEFER_TASKRUN not supported here (COOP_TASKRUN only)",
+    ),
+    (
+        false,
+        false,
+        "io_uring: COOP_TASKRUN/SINGLE_ISSUER/DEFER_TASKRUN not supported by this kernel",
+    ),
+];
+
 fn setup_ring(w: &Workload, entries: u32) -> Result<(IoUring, Vec<String>), BenchError> {
     let mut notes = Vec::new();
-    let build = |extras: bool| {
+    let build = |coop: bool, defer: bool| {
         let mut b = IoUring::builder();
-        if extras {
-            b.setup_single_issuer().setup_coop_taskrun();
+        if coop {
+            b.setup_coop_taskrun();
+        }
+        // DEFER_TASKRUN cannot be combined with SQPOLL (the kernel thread reaps).
+        if defer && !w.sqpoll {
+            b.setup_single_issuer().setup_defer_taskrun();
         }
         if w.iopoll {
             b.setup_iopoll();
@@ -228,18 +251,27 @@ fn setup_ring(w: &Workload, entries: u32) -> Result<(IoUring, Vec<String>), Benc
         }
         b.setup_cqsize(entries * 2).build(entries)
     };
-    let ring = match build(true) {
-        Ok(r) => r,
-        Err(_) => {
-            notes.push("io_uring: SINGLE_ISSUER/COOP_TASKRUN not supported by this kernel".into());
-            build(false).map_err(|e| {
-                if w.sqpoll {
-                    BenchError::Unsupported(format!("io_uring SQPOLL: {e}"))
-                } else {
-                    BenchError::Os(format!("io_uring_setup: {e}"))
+    let mut last_err = None;
+    let mut ring = None;
+    for (coop, defer, note) in SETUPS {
+        match build(coop, defer) {
+            Ok(r) => {
+                if !note.is_empty() {
+                    notes.push(note.to_string());
                 }
-            })?
+                ring = Some(r);
+                break;
+            }
+            Err(e) => last_err = Some(e),
         }
+    }
+    let Some(ring) = ring else {
+        let e = last_err.map(|e| e.to_string()).unwrap_or_default();
+        return Err(if w.sqpoll {
+            BenchError::Unsupported(format!("io_uring SQPOLL: {e}"))
+        } else {
+            BenchError::Os(format!("io_uring_setup: {e}"))
+        });
     };
     if w.sqpoll {
         notes.push("io_uring: SQPOLL kernel thread (its CPU time counts as system time)".into());

@@ -37,6 +37,48 @@ pub enum BenchCommand {
     Pts(super::bench_suite::PtsArgs),
     /// The reviewers' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13).
     Review(super::bench_suite::ReviewArgs),
+    /// Two or more reports side by side: key figures with differences, charts overlaid.
+    #[command(after_help = COMPARE_HELP)]
+    Compare(CompareArgs),
+}
+
+const COMPARE_HELP: &str = "\
+Reads report.json of `bench run --report DIR`, `bench pts` or `bench review` (a report
+directory or the file itself). All reports must be of one kind (run with run, pts with pts,
+review with review) and of the report version this sgctl writes; anything else is refused
+with exit 2. The first report is the baseline: every other report's figures are shown with
+their difference to it, absolute and in percent.
+
+OUTPUT: the difference table on stdout (--json: the same as a document, format
+sgctl-bench-compare); --html FILE writes one self-contained HTML file with the reports'
+charts overlaid (one series per report, named by drive and label) and the table;
+--report DIR writes DIR/compare.json and DIR/compare.html.
+
+EXAMPLES:
+  # the over-provisioning experiment: before and after
+  sgctl bench compare before/ after/ --label 'OP 0%' --label 'OP +20%' --html op.html
+  # two drives of one model, same workload
+  sgctl bench run sim:mk4001grzb --rw randread --qd 32 --report a
+  sgctl bench run sim:mk4001grzb?serial=X2 --rw randread --qd 32 --report b
+  sgctl bench compare a b --json
+
+EXIT STATUS: 0 done; 2 a report is missing, unreadable, of another version or kind.";
+
+/// Arguments of `sgctl bench compare`.
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// Report directories (or their report.json files); the first is the baseline.
+    #[arg(required = true, num_args = 2.., value_name = "REPORT")]
+    pub reports: Vec<std::path::PathBuf>,
+    /// Name of each report in tables and legends, in order [default: its directory's name].
+    #[arg(long, value_name = "NAME")]
+    pub label: Vec<String>,
+    /// Write the comparison as one self-contained HTML file.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
+    /// Write DIR/compare.json and DIR/compare.html.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<std::path::PathBuf>,
 }
 
 const RUN_HELP: &str = "\
@@ -140,6 +182,12 @@ pub struct RunArgs {
     /// Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl].
     #[arg(long, value_name = "FILE")]
     pub audit_log: Option<std::path::PathBuf>,
+    /// Also write DIR/report.json (drive identity, host, engine, settings, write cache, the
+    /// whole result with its time series and latency histogram; docs/bench-report.md) and
+    /// DIR/report.html (charts: IOPS, MB/s and latency against time, latency histogram and
+    /// exceedance, the percentile table). Compare runs with `sgctl bench compare`.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<std::path::PathBuf>,
 }
 
 /// Parses `10`, `10s`, `500ms`, `2m`, `1h`, `1.5s`.
@@ -257,6 +305,8 @@ struct RunData<'a> {
     result: &'a RunResult,
     job_id: Option<String>,
     audit_log: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report_dir: Option<String>,
 }
 
 /// Runs `sgctl bench`.
@@ -265,7 +315,46 @@ pub fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
         BenchCommand::Run(a) => run_one(ctx, a),
         BenchCommand::Pts(a) => super::bench_suite::run_pts(ctx, a),
         BenchCommand::Review(a) => super::bench_suite::run_review(ctx, a),
+        BenchCommand::Compare(a) => run_compare(a),
     }
+}
+
+fn run_compare(a: CompareArgs) -> anyhow::Result<Report> {
+    use crate::report::{compare, load, run::write_atomic};
+    if a.label.len() > a.reports.len() {
+        return Err(usage(format!(
+            "{} --label for {} reports",
+            a.label.len(),
+            a.reports.len()
+        )));
+    }
+    let reports = a
+        .reports
+        .iter()
+        .map(|p| load::load(p).map_err(|e| usage(e.to_string())))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let cmp = compare::compare(&reports, &a.label).map_err(|e| usage(e.0))?;
+    let mut text = cmp.text();
+    if a.html.is_some() || a.report.is_some() {
+        let html = compare::html(&cmp, &reports);
+        if let Some(f) = &a.html {
+            write_atomic(f, html.as_bytes())?;
+            let _ = writeln!(text, "\nHTML: {}", f.display());
+        }
+        if let Some(dir) = &a.report {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+            let json = serde_json::to_vec(&cmp)?;
+            write_atomic(&dir.join("compare.json"), &json)?;
+            write_atomic(&dir.join("compare.html"), html.as_bytes())?;
+            let _ = writeln!(
+                text,
+                "\nreport: {}/compare.json and compare.html",
+                dir.display()
+            );
+        }
+    }
+    Ok(Report::new(None, &cmp, text))
 }
 
 fn bench_err(e: BenchError) -> anyhow::Error {
@@ -279,14 +368,17 @@ fn bench_err(e: BenchError) -> anyhow::Error {
     }
 }
 
-/// The identity the gate checks `--confirm` against, and the host view for in-use checks.
-fn identify(addr: &str) -> anyhow::Result<(DriveName, Box<dyn safety::HostView>)> {
-    let scsi = addr.starts_with("sim:") || {
+fn is_scsi(addr: &str) -> bool {
+    addr.starts_with("sim:") || {
         use std::os::unix::fs::FileTypeExt;
         std::fs::metadata(addr).is_ok_and(|m| m.file_type().is_char_device())
             || crate::bench::block_is_scsi(addr)
-    };
-    if scsi {
+    }
+}
+
+/// The identity the gate checks `--confirm` against, and the host view for in-use checks.
+fn identify(addr: &str) -> anyhow::Result<(DriveName, Box<dyn safety::HostView>)> {
+    if is_scsi(addr) {
         let mut t = crate::device::open(addr)?;
         let id = crate::ops::query::identity(&mut *t)?;
         drop(t);
@@ -351,6 +443,18 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     if let Some(c) = &cleared {
         c.record_start(serde_json::json!({ "workload": &w, "engine": eng.name() }))?;
     }
+    // Identity and the Caching page before the run (read-only), for the report header.
+    let mut report_notes = Vec::new();
+    let pre = a.report.as_ref().map(|_| {
+        crate::report::run::header_of(
+            &dev,
+            is_scsi(&dev),
+            eng.name(),
+            eng.capacity_bytes(),
+            eng.block_len(),
+            &mut report_notes,
+        )
+    });
     let mut prog = Progress::new(&w, a.progress_json);
     let res = eng.run(&w, &mut |i| prog.show(i));
     prog.done();
@@ -379,7 +483,37 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
             }),
         )?;
     }
-    let text = render(&w, &result);
+    // The summary printed is computed from the report document, by the function `bench
+    // compare` and the suites use (crate::report::summary).
+    let (header, wc) = pre.unwrap_or_else(|| {
+        let h = crate::bench::suite::report::Header {
+            address: dev.clone(),
+            engine: eng.name().into(),
+            capacity_bytes: eng.capacity_bytes(),
+            block_len: eng.block_len(),
+            ..Default::default()
+        };
+        (h, Default::default())
+    });
+    let mut rr = crate::report::run::RunReport::new(
+        header,
+        crate::report::run::RunSettings::of(&w, &a.engine, eng.capacity_bytes()),
+        wc,
+        w.clone(),
+        result.clone(),
+        failed.clone(),
+        cleared.as_ref().map(|c| c.job_id.clone()),
+        report_notes,
+    );
+    let mut report_dir = None;
+    if let Some(dir) = &a.report {
+        rr.save(dir)?;
+        report_dir = Some(dir.display().to_string());
+    }
+    let mut text = crate::report::summary::text(&serde_json::to_value(&rr).unwrap_or_default());
+    if let Some(dir) = &report_dir {
+        let _ = writeln!(text, "\nreport: {dir}/report.json and report.html");
+    }
     let data = RunData {
         workload: &w,
         result: &result,
@@ -387,6 +521,7 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
         audit_log: cleared
             .as_ref()
             .map(|c| c.audit_path().display().to_string()),
+        report_dir,
     };
     let mut report = Report::new(Some(&dev), &data, text);
     if let Some(e) = failed {
@@ -456,106 +591,4 @@ impl Progress {
             eprintln!();
         }
     }
-}
-
-fn k(v: f64) -> String {
-    if v >= 1e6 {
-        format!("{:.2}M", v / 1e6)
-    } else if v >= 1e3 {
-        format!("{:.1}k", v / 1e3)
-    } else {
-        format!("{v:.0}")
-    }
-}
-
-fn render(w: &Workload, r: &RunResult) -> String {
-    let mut s = String::new();
-    let bs = if w.bs.0.len() == 1 {
-        format!("{} B", w.bs.0[0].0)
-    } else {
-        let parts: Vec<String> = w.bs.0.iter().map(|(b, x)| format!("{b}/{x}")).collect();
-        format!("bssplit {}", parts.join(":"))
-    };
-    let _ = writeln!(
-        s,
-        "{}: engine {}, {} {}{}, QD{} x {} job(s), {}-byte blocks",
-        r.device,
-        r.engine,
-        w.rw.name(),
-        bs,
-        if w.rw == Rw::RandRw {
-            format!(" ({}% reads)", w.read_pct)
-        } else {
-            String::new()
-        },
-        w.qd,
-        w.jobs,
-        r.block_len
-    );
-    let _ = writeln!(
-        s,
-        "  total: {} IOPS, {:.1} MB/s, {} I/Os in {:.2} s{}",
-        k(r.iops),
-        r.mbps,
-        r.ios,
-        r.elapsed_s,
-        if r.partial { " (PARTIAL)" } else { "" }
-    );
-    for (name, d) in [("read", &r.read), ("write", &r.write)] {
-        if let Some(d) = d {
-            let l = &d.latency;
-            let p = |x: f64| l.percentile(x).unwrap_or(0.0);
-            let _ = writeln!(
-                s,
-                "  {name:<5}: {} IOPS, {:.1} MB/s; lat (us) mean {:.1}, stdev {:.1}, min {:.1}, \
-                 p50 {:.1}, p99 {:.1}, p99.9 {:.1}, p99.99 {:.1}, max {:.1}",
-                k(d.iops),
-                d.mbps,
-                l.mean_us,
-                l.stdev_us,
-                l.min_us,
-                p(50.0),
-                p(99.0),
-                p(99.9),
-                p(99.99),
-                l.max_us
-            );
-        }
-    }
-    if let Some(c) = r.cpu_s_per_io {
-        let _ = writeln!(
-            s,
-            "  cpu  : {:.2} us per I/O (user {:.2} s, sys {:.2} s)",
-            c * 1e6,
-            r.cpu_user_s.unwrap_or(0.0),
-            r.cpu_sys_s.unwrap_or(0.0)
-        );
-    }
-    if r.errors > 0 {
-        let _ = writeln!(s, "  errors: {}", r.errors);
-        for (kind, n) in &r.error_counts {
-            let _ = writeln!(s, "    {n} x {kind}");
-        }
-        for e in r.first_errors.iter().take(5) {
-            let _ = writeln!(
-                s,
-                "    {} LBA {} (+{} B) at {:.3} s: {}",
-                e.op, e.lba, e.len, e.t_s, e.error
-            );
-        }
-    }
-    if let Some(v) = &r.verify {
-        let _ = writeln!(
-            s,
-            "  verify: {} blocks checked, {} never written, {} bad",
-            v.blocks_checked, v.blocks_unwritten, v.failures
-        );
-        for f in &v.first_failures {
-            let _ = writeln!(s, "    bad block at LBA {}: {}", f.lba, f.reason);
-        }
-    }
-    for n in &r.notes {
-        let _ = writeln!(s, "  note: {n}");
-    }
-    s
 }

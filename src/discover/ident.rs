@@ -83,6 +83,42 @@ pub trait IdentSource {
     fn vpd(&mut self, page: u8) -> Result<Option<Vec<u8>>>;
     /// READ CAPACITY(16) data; `Ok(None)` when not supported.
     fn read_capacity16(&mut self) -> Result<Option<Vec<u8>>>;
+    /// The capacity the kernel already holds for this device (sd attached); `None`: ask
+    /// [`IdentSource::read_capacity16`].
+    fn known_capacity(&mut self) -> Option<KernelCapacity> {
+        None
+    }
+}
+
+/// What sd learnt from READ CAPACITY(16) when it attached, as sysfs shows it: the block
+/// device's `size` (512-byte units) and `queue/logical_block_size`,
+/// `queue/physical_block_size`, and `scsi_disk/H:C:T:L/protection_type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KernelCapacity {
+    /// Number of logical blocks.
+    pub lba_count: u64,
+    /// Logical block length in bytes.
+    pub block_len: u32,
+    /// Physical block length in bytes.
+    pub physical_block_len: u64,
+    /// T10 PI type (0 none, 1-3).
+    pub protection_type: u8,
+}
+
+impl KernelCapacity {
+    /// From a sysfs device; `None` unless sd attached and every field is there.
+    pub fn of(d: &super::sysfs::SysDevice) -> Option<KernelCapacity> {
+        let (bytes, block_len) = d.block_capacity?;
+        if block_len == 0 || bytes % u64::from(block_len) != 0 {
+            return None;
+        }
+        Some(KernelCapacity {
+            lba_count: bytes / u64::from(block_len),
+            block_len,
+            physical_block_len: d.physical_block_size?,
+            protection_type: d.protection_type?,
+        })
+    }
 }
 
 /// Builds an [`Identity`] from a source. Errors from INQUIRY are fatal; a missing VPD page or
@@ -123,7 +159,12 @@ pub fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Result<Id
                 Err(e) => notes.push(e.to_string()),
             }
         }
-        if let Some(b) = src.read_capacity16()? {
+        if let Some(c) = src.known_capacity() {
+            id.lba_count = Some(c.lba_count);
+            id.logical_block_size = Some(c.block_len);
+            id.physical_block_size = Some(c.physical_block_len);
+            id.protection_type = Some(c.protection_type);
+        } else if let Some(b) = src.read_capacity16()? {
             match read_capacity::parse16(&b) {
                 Ok(rc) => {
                     id.lba_count = Some(rc.lba_count);
@@ -242,6 +283,116 @@ impl IdentSource for Files {
     }
 }
 
+/// Sysfs first, SG_IO only for what the kernel does not hold (issue 11): the kernel's copies of
+/// INQUIRY (`inquiry`), the VPD pages (`vpd_pg80`, `vpd_pg83`, `vpd_pgb1`; a page that
+/// `vpd_pg0` does not list is absent without asking) and the capacity ([`KernelCapacity`]).
+/// The device is opened only when something is missing (a disk sd did not attach, a kernel
+/// that keeps no VPD copies), and then at most once.
+pub struct SysfsFirst<'a> {
+    /// The device's sysfs copies (no replay).
+    pub sysfs: Files,
+    /// The capacity sd holds, if it attached.
+    pub capacity: Option<KernelCapacity>,
+    /// Opens the device when a command must be sent.
+    pub open: Box<dyn FnMut() -> Result<Box<dyn Transport>> + 'a>,
+    /// Per-command timeout.
+    pub timeout: Duration,
+    t: Option<Box<dyn Transport>>,
+    /// Answers taken from sysfs.
+    pub from_sysfs: u32,
+    /// Commands sent to the device.
+    pub sent: u32,
+}
+
+impl<'a> SysfsFirst<'a> {
+    /// A source for the device in `sysfs_dev` with the capacity sd holds.
+    pub fn new(
+        sysfs_dev: std::path::PathBuf,
+        capacity: Option<KernelCapacity>,
+        timeout: Duration,
+        open: Box<dyn FnMut() -> Result<Box<dyn Transport>> + 'a>,
+    ) -> Self {
+        SysfsFirst {
+            sysfs: Files {
+                replay: None,
+                sysfs_dev,
+            },
+            capacity,
+            open,
+            timeout,
+            t: None,
+            from_sysfs: 0,
+            sent: 0,
+        }
+    }
+
+    /// Where the answers came from: `sysfs` (nothing sent), `sg_io` (nothing from sysfs), or
+    /// `sysfs+sg_io`.
+    pub fn source(&self) -> &'static str {
+        match (self.from_sysfs, self.sent) {
+            (_, 0) => "sysfs",
+            (0, _) => "sg_io",
+            _ => "sysfs+sg_io",
+        }
+    }
+
+    fn live<R>(&mut self, f: impl FnOnce(&mut Live<'_>) -> Result<R>) -> Result<R> {
+        let t = match &mut self.t {
+            Some(t) => t,
+            None => self.t.insert((self.open)()?),
+        };
+        self.sent += 1;
+        f(&mut Live {
+            t: &mut **t,
+            timeout: self.timeout,
+        })
+    }
+
+    /// Whether the kernel's VPD list (`vpd_pg0`) is there and lacks `page`.
+    fn kernel_says_absent(&self, page: u8) -> bool {
+        std::fs::read(self.sysfs.sysfs_dev.join("vpd_pg0"))
+            .ok()
+            .and_then(|b| vpd::supported::parse(&b).ok())
+            .is_some_and(|p| !p.pages.contains(&page))
+    }
+}
+
+impl IdentSource for SysfsFirst<'_> {
+    fn inquiry(&mut self) -> Result<Vec<u8>> {
+        match self.sysfs.read("inquiry.bin", Some("inquiry")) {
+            Some(b) if b.len() >= 36 => {
+                self.from_sysfs += 1;
+                Ok(b)
+            }
+            _ => self.live(|l| l.inquiry()),
+        }
+    }
+
+    fn vpd(&mut self, page: u8) -> Result<Option<Vec<u8>>> {
+        if let Some(b) = self.sysfs.vpd(page)? {
+            self.from_sysfs += 1;
+            return Ok(Some(b));
+        }
+        if self.kernel_says_absent(page) {
+            self.from_sysfs += 1;
+            return Ok(None);
+        }
+        self.live(|l| l.vpd(page))
+    }
+
+    fn read_capacity16(&mut self) -> Result<Option<Vec<u8>>> {
+        self.live(|l| l.read_capacity16())
+    }
+
+    fn known_capacity(&mut self) -> Option<KernelCapacity> {
+        let c = self.capacity;
+        if c.is_some() {
+            self.from_sysfs += 1;
+        }
+        c
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,5 +467,109 @@ mod tests {
         assert_eq!(notes.len(), 1, "{notes:?}");
         // Truncated INQUIRY is fatal for the path.
         assert!(identify(&mut Bufs(vec![0; 20], None), &mut vec![]).is_err());
+    }
+
+    /// A scsi_debug LU as captured in a guest (fixtures/sysfs/scsi-debug): its sysfs device
+    /// and the sg3_utils replay of the same device.
+    fn sdeb() -> (super::super::sysfs::SysDevice, std::path::PathBuf) {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/scsi-debug");
+        let d = super::super::sysfs::device(&root, "0:0:0:0").expect("fixture device");
+        assert_eq!(d.sg.as_deref(), Some("sg0"));
+        (d, root.join("replay/sg0"))
+    }
+
+    /// Answers INQUIRY, VPD and READ CAPACITY(16) from a replay directory; counts commands.
+    struct Replay(
+        std::path::PathBuf,
+        std::sync::Arc<std::sync::atomic::AtomicU32>,
+    );
+    impl Transport for Replay {
+        fn execute(
+            &mut self,
+            cdb: &[u8],
+            data: crate::transport::DataBuf<'_>,
+            _: Duration,
+        ) -> Result<crate::transport::Completion> {
+            self.1.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let file = match (cdb[0], cdb[1] & 1) {
+                (0x12, 1) => format!("vpd_{:02x}.bin", cdb[2]),
+                (0x12, _) => "inquiry.bin".into(),
+                (0x9e, _) => "rc16.bin".into(),
+                _ => panic!("unexpected command {cdb:02x?}"),
+            };
+            let bytes = std::fs::read(self.0.join(file)).unwrap();
+            let crate::transport::DataBuf::In(buf) = data else {
+                panic!("data-in expected");
+            };
+            let n = bytes.len().min(buf.len());
+            buf[..n].copy_from_slice(&bytes[..n]);
+            Ok(crate::transport::Completion {
+                resid: buf.len() - n,
+                ..crate::transport::Completion::good()
+            })
+        }
+        fn address(&self) -> String {
+            "replay".into()
+        }
+    }
+
+    #[test]
+    fn sysfs_first_sends_nothing_when_the_kernel_holds_everything() {
+        let (d, replay) = sdeb();
+        let cap = KernelCapacity::of(&d).expect("sd attached");
+        let mut src = SysfsFirst::new(
+            d.dir.clone(),
+            Some(cap),
+            Duration::from_secs(1),
+            Box::new(|| Err(Error::Unsupported("must not open".into()))),
+        );
+        let mut notes = vec![];
+        let got = identify(&mut src, &mut notes).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!((src.sent, src.source()), (0, "sysfs"));
+        // The same identity as the device's own answers over SG_IO (replayed).
+        let mut files = Files {
+            replay: Some(replay),
+            sysfs_dev: std::path::PathBuf::from("/nonexistent"),
+        };
+        let want = identify(&mut files, &mut vec![]).unwrap();
+        assert_eq!(got, want);
+        assert!(got.lba_count.is_some() && got.lu_name.is_some() && got.serial.is_some());
+    }
+
+    #[test]
+    fn sysfs_first_asks_the_device_only_for_what_is_missing() {
+        let (d, replay) = sdeb();
+        // A device directory holding INQUIRY and the VPD list but no VPD 0x83 copy, and no
+        // block device (sd did not attach): VPD 0x83 and READ CAPACITY(16) go to the device.
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["inquiry", "vpd_pg0", "vpd_pg80", "vpd_pgb1"] {
+            std::fs::copy(d.dir.join(f), dir.path().join(f)).unwrap();
+        }
+        let sent = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let (r, s) = (replay.clone(), sent.clone());
+        let mut src = SysfsFirst::new(
+            dir.path().to_path_buf(),
+            None,
+            Duration::from_secs(1),
+            Box::new(move || Ok(Box::new(Replay(r.clone(), s.clone())) as Box<dyn Transport>)),
+        );
+        let got = identify(&mut src, &mut vec![]).unwrap();
+        assert_eq!(sent.load(std::sync::atomic::Ordering::SeqCst), 2);
+        assert_eq!((src.sent, src.source()), (2, "sysfs+sg_io"));
+        let want = identify(
+            &mut Files {
+                replay: Some(replay),
+                sysfs_dev: dir.path().to_path_buf(),
+            },
+            &mut vec![],
+        )
+        .unwrap();
+        assert_eq!(got, want);
+        // A page the kernel's list does not name is absent without asking.
+        let before = src.sent;
+        assert_eq!(src.vpd(0xb9).unwrap(), None);
+        assert_eq!(src.sent, before);
     }
 }

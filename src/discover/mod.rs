@@ -34,9 +34,11 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How to get identification bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IdentMode {
-    /// SG_IO when the sysroot is `/`, captured files otherwise.
+    /// When the sysroot is `/`: the kernel's sysfs copies first, SG_IO only for what they lack
+    /// ([`ident::SysfsFirst`]); captured files otherwise.
     Auto,
-    /// Always SG_IO on the device nodes (falls back to the sysfs copies on error).
+    /// Always SG_IO on the device nodes, every command (falls back to the sysfs copies on
+    /// error).
     Live,
     /// Never send commands: replay files or the sysfs copies.
     Files,
@@ -73,6 +75,11 @@ impl ScanOptions {
             IdentMode::Live => true,
             IdentMode::Files => false,
         }
+    }
+
+    /// Live, but the kernel's copies first.
+    fn sysfs_first(&self) -> bool {
+        self.mode == IdentMode::Auto
     }
 }
 
@@ -221,6 +228,7 @@ fn probe(
     root: &Path,
     d: &sysfs::SysDevice,
     live: bool,
+    sysfs_first: bool,
     timeout: Duration,
     verbose: u8,
 ) -> DrivePath {
@@ -249,10 +257,15 @@ fn probe(
     };
     let mut notes = Vec::new();
     if live && !p.address.is_empty() {
-        match identify_live(&p.address, timeout, verbose) {
-            Ok((id, n)) => {
+        let got = if sysfs_first {
+            identify_sysfs_first(d, &p.address, timeout, verbose)
+        } else {
+            identify_live(&p.address, timeout, verbose).map(|(id, n)| (id, n, "sg_io"))
+        };
+        match got {
+            Ok((id, n, source)) => {
                 p.identity = Some(id);
-                p.identity_source = Some("sg_io");
+                p.identity_source = Some(source);
                 notes.extend(n);
             }
             Err(e) => p.error = Some(e),
@@ -290,6 +303,25 @@ fn probe(
     p
 }
 
+/// Identifies from the kernel's copies, opening `address` only for what they lack; the error is
+/// rendered for the drive's row.
+fn identify_sysfs_first(
+    d: &sysfs::SysDevice,
+    address: &str,
+    timeout: Duration,
+    verbose: u8,
+) -> std::result::Result<(Identity, Vec<String>, &'static str), String> {
+    let mut src = ident::SysfsFirst::new(
+        d.dir.clone(),
+        ident::KernelCapacity::of(d),
+        timeout,
+        Box::new(move || crate::device::open_with(address, verbose)),
+    );
+    let mut notes = Vec::new();
+    let id = ident::identify(&mut src, &mut notes).map_err(|e| e.to_string())?;
+    Ok((id, notes, src.source()))
+}
+
 /// Opens `address` and identifies it; the error is rendered for the drive's row.
 fn identify_live(
     address: &str,
@@ -318,7 +350,7 @@ fn probe_all(opts: &ScanOptions, devs: &[sysfs::SysDevice]) -> Vec<DrivePath> {
     if !live {
         return devs
             .iter()
-            .map(|d| probe(&opts.sysroot, d, false, opts.timeout, opts.verbose))
+            .map(|d| probe(&opts.sysroot, d, false, false, opts.timeout, opts.verbose))
             .collect();
     }
     let (tx, rx) = mpsc::channel();
@@ -326,12 +358,12 @@ fn probe_all(opts: &ScanOptions, devs: &[sysfs::SysDevice]) -> Vec<DrivePath> {
     let mut spawn_errors = Vec::new();
     for (i, d) in devs.iter().enumerate() {
         let (tx, d, root) = (tx.clone(), d.clone(), opts.sysroot.clone());
-        let (timeout, verbose) = (opts.timeout, opts.verbose);
+        let (timeout, verbose, first) = (opts.timeout, opts.verbose, opts.sysfs_first());
         let r = std::thread::Builder::new()
             .name(format!("probe {}", d.hctl))
             .stack_size(256 * 1024)
             .spawn(move || {
-                let p = probe(&root, &d, true, timeout, verbose);
+                let p = probe(&root, &d, true, first, timeout, verbose);
                 let _ = tx.send((i, p));
             });
         if let Err(e) = r {
@@ -341,7 +373,14 @@ fn probe_all(opts: &ScanOptions, devs: &[sysfs::SysDevice]) -> Vec<DrivePath> {
     drop(tx);
     let mut out: Vec<Option<DrivePath>> = vec![None; devs.len()];
     for (i, e) in spawn_errors {
-        let mut p = probe(&opts.sysroot, &devs[i], false, opts.timeout, opts.verbose);
+        let mut p = probe(
+            &opts.sysroot,
+            &devs[i],
+            false,
+            false,
+            opts.timeout,
+            opts.verbose,
+        );
         p.error = Some(format!("could not start a probe thread: {e}"));
         out[i] = Some(p);
     }
@@ -357,7 +396,14 @@ fn probe_all(opts: &ScanOptions, devs: &[sysfs::SysDevice]) -> Vec<DrivePath> {
         .enumerate()
         .map(|(i, p)| {
             p.unwrap_or_else(|| {
-                let mut p = probe(&opts.sysroot, &devs[i], false, opts.timeout, opts.verbose);
+                let mut p = probe(
+                    &opts.sysroot,
+                    &devs[i],
+                    false,
+                    false,
+                    opts.timeout,
+                    opts.verbose,
+                );
                 p.identity_source = p.identity.as_ref().map(|_| "sysfs");
                 p.error = Some(format!(
                     "no answer within {} ms (timed out; identity from the kernel's sysfs copy)",

@@ -50,6 +50,11 @@ pub struct SysDevice {
     pub link_rate: Option<String>,
     /// From the block device: capacity in bytes (`size` × 512) and logical block size.
     pub block_capacity: Option<(u64, u32)>,
+    /// From the block device: `queue/physical_block_size`.
+    pub physical_block_size: Option<u64>,
+    /// From sd: `scsi_disk/H:C:T:L/protection_type` (0 none, 1-3; the kernel took it from
+    /// READ CAPACITY(16) P_TYPE and PROT_EN).
+    pub protection_type: Option<u8>,
 }
 
 /// Reads a sysfs attribute, trimmed; `None` if absent, unreadable or empty.
@@ -134,6 +139,11 @@ pub fn device(root: &Path, hctl: &str) -> Option<SysDevice> {
         let lbs: u32 = attr(&bdir.join("queue/logical_block_size"))?.parse().ok()?;
         Some((sectors.checked_mul(512)?, lbs))
     });
+    let physical_block_size = block.as_ref().and_then(|b| {
+        attr(&dir.join("block").join(b).join("queue/physical_block_size"))?
+            .parse()
+            .ok()
+    });
     let mut d = SysDevice {
         hctl: hctl.to_string(),
         host,
@@ -147,6 +157,9 @@ pub fn device(root: &Path, hctl: &str) -> Option<SysDevice> {
         rev: attr(&dir.join("rev")),
         wwid: attr(&dir.join("wwid")),
         block_capacity,
+        physical_block_size,
+        protection_type: attr(&dir.join("scsi_disk").join(hctl).join("protection_type"))
+            .and_then(|t| t.parse().ok()),
         dir: dir.clone(),
         ..SysDevice::default()
     };

@@ -222,37 +222,12 @@ pub fn check_reservation(t: &mut dyn Transport, address: &str, allow: bool) -> R
     crate::ops::reservations::check_not_reserved_by_other(t, address, allow)
 }
 
-/// True when a CDB may change the drive's state (data, format, mode, logs, security).
-/// Everything not on this allow-list of queries counts as state-changing.
+/// True when a CDB may change the drive's state (data, format, mode, logs, security): the
+/// "changes state" column of the one opcode table ([`crate::scsi::opcodes`]). Every opcode
+/// not in the table counts as state-changing; ATA PASS-THROUGH is decided by the ATA command
+/// inside (issue 19).
 pub fn is_state_changing(cdb: &[u8]) -> bool {
-    let op = cdb.first().copied().unwrap_or(0xff);
-    // ATA PASS-THROUGH: decided by the ATA command inside (issue 19).
-    if matches!(op, 0x85 | 0xa1) {
-        return !crate::scsi::ata_pass_through::is_read_only(cdb);
-    }
-    let sa = cdb.get(1).map(|b| b & 0x1f).unwrap_or(0);
-    !matches!(
-        (op, sa),
-        (0x00, _)          // TEST UNIT READY
-            | (0x03, _)    // REQUEST SENSE
-            | (0x12, _)    // INQUIRY
-            | (0x1a, _)    // MODE SENSE(6)
-            | (0x5a, _)    // MODE SENSE(10)
-            | (0x25, _)    // READ CAPACITY(10)
-            | (0x9e, 0x10) // READ CAPACITY(16)
-            | (0xa3, 0x0c) // REPORT SUPPORTED OPERATION CODES
-            | (0xa3, 0x0a) // REPORT TARGET PORT GROUPS
-            | (0x5e, _)    // PERSISTENT RESERVE IN
-            | (0xa3, 0x05) // REPORT IDENTIFYING INFORMATION
-            | (0xa0, _)    // REPORT LUNS
-            | (0x4d, _)    // LOG SENSE
-            | (0x28, _)    // READ(10)
-            | (0x88, _)    // READ(16)
-            | (0x1c, _)    // RECEIVE DIAGNOSTIC RESULTS
-            | (0x37, _)    // READ DEFECT DATA(10)
-            | (0xb7, _)    // READ DEFECT DATA(12)
-            | (0xa2, _) // SECURITY PROTOCOL IN (Level 0 discovery, protocol list)
-    )
+    crate::scsi::opcodes::changes_state(cdb)
 }
 
 /// A transport wrapper for `--dry-run`: queries pass, anything state-changing is refused
@@ -720,7 +695,8 @@ mod tests {
         assert!(!is_state_changing(&[
             0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0
         ]));
-        assert!(is_state_changing(&[0x9e, 0x11]));
+        assert!(is_state_changing(&[0x9e, 0x1c]));
+        assert!(is_state_changing(&[0x9f, 0x11]));
         assert!(is_state_changing(&[0x04, 0x18, 0, 0, 0, 0]));
         assert!(is_state_changing(&[0x48, 0x83, 0, 0, 0, 0, 0, 0, 0, 0]));
         assert!(is_state_changing(&[0x55, 0x11]));

@@ -1,5 +1,5 @@
 //! `report.html` of a benchmark run: a view of `report.json` (docs/bench-report.md for the
-//! suites, `sgctl-bench-run` for `bench run`). It reads the JSON, not the Rust structs, so a
+//! suites and for `bench run --report`). It reads the JSON, not the Rust structs, so a
 //! report written by another sgctl version renders as far as its fields go; a missing field
 //! shows as "-", a chart without data says why instead of failing.
 
@@ -44,8 +44,8 @@ fn num(x: Option<f64>) -> String {
 
 /// Renders a suite report (`format` = `sgctl-bench-report`) or a `bench run` report.
 pub fn render(report: &Value) -> String {
-    match report.get("format").and_then(Value::as_str) {
-        Some("sgctl-bench-run") => render_run(report),
+    match report.get("suite").and_then(Value::as_str) {
+        Some("run") => render_run(report),
         _ => render_suite(report),
     }
 }
@@ -241,7 +241,7 @@ fn test_section(d: &mut Doc, t: &Value) {
 }
 
 /// The run of the last measured cell of the last stage with rounds (for latency charts).
-fn last_run(t: &Value) -> Option<&Value> {
+pub(crate) fn last_run(t: &Value) -> Option<&Value> {
     arr(t, "stages")
         .iter()
         .rev()
@@ -754,16 +754,44 @@ fn latency_charts(d: &mut Doc, run: Option<&Value>, title: &str) {
     }
 }
 
+fn run_settings(w: &Value) -> String {
+    let all = arr(w, "bs");
+    let bs: Vec<String> = all
+        .iter()
+        .filter_map(|b| Some((b.get(0)?.as_u64()?, b.get(1)?.as_u64()?)))
+        .map(|(b, x)| {
+            if all.len() == 1 {
+                format!("{b} B")
+            } else {
+                format!("{b} B/{x}")
+            }
+        })
+        .collect();
+    format!(
+        "{} {}, QD{} × {} job(s)",
+        s(w, "rw"),
+        bs.join(" + "),
+        s(w, "qd"),
+        s(w, "jobs")
+    )
+}
+
 fn render_run(r: &Value) -> String {
     let res = r.get("result").cloned().unwrap_or(Value::Null);
     let h = r.get("header").cloned().unwrap_or(Value::Null);
-    let w = r.get("workload").cloned().unwrap_or(Value::Null);
+    let w = r.get("settings").cloned().unwrap_or(Value::Null);
     let mut d = Doc::new(
-        &format!("sgctl bench run — {}", s(&res, "device")),
         &format!(
-            "engine {} · {} · created {}",
+            "sgctl bench run — {} {} (serial {})",
+            s(&h, "vendor"),
+            s(&h, "model"),
+            s(&h, "serial")
+        ),
+        &format!(
+            "{} · engine {} · {} · created {}",
+            s(&res, "device"),
             s(&res, "engine"),
-            s(r, "summary"),
+            run_settings(&w),
             s(r, "created")
         ),
     );
@@ -774,83 +802,130 @@ fn render_run(r: &Value) -> String {
             .find(|x| x.get(0).and_then(Value::as_f64) == Some(p))
             .and_then(|x| x.get(1).and_then(Value::as_f64))
     };
+    let us = |x: Option<f64>| x.map_or_else(|| "-".into(), |x| format!("{x:.1} µs"));
     d.key_figures(&[
         (num(f(&res, "iops")), "IOPS".into()),
         (
-            f(&res, "mbps")
-                .map(|x| format!("{x:.1}"))
-                .unwrap_or_else(|| "-".into()),
+            f(&res, "mbps").map_or_else(|| "-".into(), |x| format!("{x:.1}")),
             "MB/s".into(),
         ),
-        (
-            f(&lat, "mean_us")
-                .map(|x| format!("{x:.1} µs"))
-                .unwrap_or_else(|| "-".into()),
-            "mean latency".into(),
-        ),
-        (
-            pct(99.0)
-                .map(|x| format!("{x:.1} µs"))
-                .unwrap_or_else(|| "-".into()),
-            "99th percentile".into(),
-        ),
-        (
-            pct(99.999)
-                .map(|x| format!("{x:.1} µs"))
-                .unwrap_or_else(|| "-".into()),
-            "99.999th percentile".into(),
-        ),
+        (us(f(&lat, "mean_us")), "mean latency".into()),
+        (us(pct(99.0)), "99th percentile".into()),
+        (us(pct(99.999)), "99.999th percentile".into()),
+        (us(f(&lat, "max_us")), "max latency".into()),
         (s(&res, "errors"), "I/O errors".into()),
     ]);
     if f(&res, "errors").unwrap_or(0.0) > 0.0 {
         d.banner(Tone::Bad, &format!("{} I/O errors", s(&res, "errors")));
     }
+    if res.get("partial").and_then(Value::as_bool) == Some(true) {
+        d.banner(
+            Tone::Bad,
+            &format!(
+                "PARTIAL: the run stopped early — {}",
+                s(&res, "stop_reason")
+            ),
+        );
+    }
+    for n in arr(&res, "notes").iter().chain(arr(r, "notes")) {
+        d.banner(Tone::Note, n.as_str().unwrap_or(""));
+    }
     if !h.is_null() {
         d.h2("Device");
         d.kv(&header_rows(&h));
     }
-    d.h2("Workload");
-    d.pre(&serde_json::to_string_pretty(&w).unwrap_or_default());
-    d.h2("IOPS against time");
-    let iv = arr(&res, "intervals");
-    let pts: Vec<(f64, f64)> = iv
-        .iter()
-        .filter_map(|x| Some((f(x, "t_s")?, f(x, "iops")?)))
-        .collect();
-    d.chart(
-        xy_svg(
-            &XyChart::new("IOPS per interval", "time (s)", "IOPS")
-                .with(Series::line("IOPS", pts.clone()).color(5))
-                .with(Series::line("moving average (10)", moving_average(&pts, 10)).color(1)),
+    d.h2("Settings");
+    let wc = r.get("write_cache").cloned().unwrap_or(Value::Null);
+    d.kv(&[
+        ("Workload", run_settings(&w)),
+        ("Read %", s(&w, "read_pct")),
+        ("Total outstanding I/O", s(&w, "toio")),
+        (
+            "Limit",
+            f(&w, "runtime_s").map_or_else(
+                || format!("{} bytes", s(&w, "limit_bytes")),
+                |t| format!("{t} s"),
+            ),
         ),
-        "One sample per --log-interval.",
-    );
-    let lat_t = |k: &str| -> Vec<(f64, f64)> {
+        ("Ramp (s)", s(&w, "ramp_s")),
+        ("Log interval (s)", s(&w, "log_interval_s")),
+        ("ActiveRange (%)", s(&w, "active_range_pct")),
+        ("Distribution", s(&w, "distribution")),
+        ("Data pattern", s(&w, "data_pattern")),
+        ("Verify", s(&w, "verify")),
+        ("Engine asked for", s(&w, "engine_requested")),
+        (
+            "Write cache",
+            match wc.get("wce_before").and_then(Value::as_bool) {
+                Some(true) => "enabled (WCE=1), not changed".into(),
+                Some(false) => "disabled (WCE=0), not changed".into(),
+                None => "not read".into(),
+            },
+        ),
+        ("State", s(r, "state")),
+    ]);
+    let iv = arr(&res, "intervals");
+    let series = |k: &str| -> Vec<(f64, f64)> {
         iv.iter()
             .filter_map(|x| Some((f(x, "t_s")?, f(x, k)?)))
             .collect()
     };
+    let step = s(&w, "log_interval_s");
+    d.h2("Against time");
+    for (k, title, unit) in [
+        ("iops", "IOPS per interval", "IOPS"),
+        ("mbps", "MB/s per interval", "MB/s"),
+    ] {
+        let pts = series(k);
+        d.chart(
+            xy_svg(
+                &XyChart::new(title, "time (s)", unit)
+                    .with(Series::line(unit, pts.clone()).color(5))
+                    .with(Series::line("moving average (10)", moving_average(&pts, 10)).color(1)),
+            ),
+            &format!("One sample per log interval ({step} s); the moving average over 10."),
+        );
+    }
     let mut lc = XyChart::new("Latency per interval", "time (s)", "latency (µs)");
     lc.log_y = true;
-    lc.series.push(Series::line("mean", lat_t("mean_lat_us")));
+    let mean = series("mean_lat_us");
+    lc.series.push(Series::line("mean", mean.clone()));
+    lc.series.push(
+        Series::line("mean, moving average (10)", moving_average(&mean, 10)).mark(Mark::Dashed),
+    );
     lc.series
-        .push(Series::line("99th percentile", lat_t("p99_lat_us")).mark(Mark::Dashed));
-    lc.series.push(Series::line("max", lat_t("max_lat_us")));
+        .push(Series::line("99th percentile", series("p99_lat_us")).mark(Mark::Dashed));
+    lc.series.push(Series::line("max", series("max_lat_us")));
     d.chart(
         xy_svg(&lc),
-        "Mean, 99th percentile and maximum per interval.",
+        "Mean (with its moving average), 99th percentile and maximum per interval.",
     );
     d.h2("Latency");
-    let rows: Vec<Vec<String>> = arr(&lat, "percentiles")
-        .iter()
-        .filter_map(|p| {
-            Some(vec![
-                format!("{}", p.get(0)?.as_f64()?),
-                format!("{:.1}", p.get(1)?.as_f64()?),
-            ])
-        })
-        .collect();
-    d.table(&["percentile", "µs"], &rows);
+    let mut rows: Vec<Vec<String>> = vec![
+        vec!["min".into(), num(f(&lat, "min_us"))],
+        vec!["mean".into(), num(f(&lat, "mean_us"))],
+        vec!["stdev".into(), num(f(&lat, "stdev_us"))],
+    ];
+    rows.extend(arr(&lat, "percentiles").iter().filter_map(|p| {
+        Some(vec![
+            format!("p{}", p.get(0)?.as_f64()?),
+            format!("{:.1}", p.get(1)?.as_f64()?),
+        ])
+    }));
+    rows.push(vec!["max".into(), num(f(&lat, "max_us"))]);
+    d.table(&["all I/Os", "µs"], &rows);
+    for dir in ["read", "write"] {
+        if let Some(x) = res.get(dir).filter(|x| x.is_object()) {
+            let l = x.get("latency").cloned().unwrap_or(Value::Null);
+            d.p(&format!(
+                "{dir}: {} IOPS, {} MB/s, mean {} µs, max {} µs",
+                num(f(x, "iops")),
+                num(f(x, "mbps")),
+                num(f(&l, "mean_us")),
+                num(f(&l, "max_us"))
+            ));
+        }
+    }
     if let Some(hh) = res.get("histogram") {
         hist_chart(&mut d, hh, "Completion latency");
     }
@@ -897,7 +972,7 @@ mod tests {
         for v in [
             json!(null),
             json!({"tests": [1, {"test": "lat", "stages": 3}]}),
-            json!({"format": "sgctl-bench-run", "result": {"histogram": [[1, 2], "x"]}}),
+            json!({"suite": "run", "result": {"histogram": [[1, 2], "x"]}}),
         ] {
             assert!(render(&v).contains("</html>"));
         }

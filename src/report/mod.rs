@@ -5,8 +5,16 @@
 //! - [`chart`]: x/y, histogram, heat-map and bar charts as SVG.
 //! - [`certificate`]: the printable certificate of sanitization.
 //! - [`bench`]: `report.html` of a benchmark run, from its `report.json`.
+//! - [`run`]: the `bench run --report DIR` report.
+//! - [`load`]: the one checked reader of report files (compare, schema test, fuzz target).
+//! - [`summary`]: the terminal summary and key figures of a report.
+//! - [`compare`]: `bench compare`: figures side by side and the charts overlaid.
 
 pub mod bench;
 pub mod certificate;
 pub mod chart;
+pub mod compare;
 pub mod html;
+pub mod load;
+pub mod run;
+pub mod summary;

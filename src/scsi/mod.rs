@@ -3,6 +3,7 @@
 // --- foundation: identification and query commands (issue 2) ---
 pub mod inquiry;
 pub mod mode;
+pub mod opcodes;
 pub mod persistent_reserve;
 pub mod read_capacity;
 pub mod report_luns;

@@ -8,9 +8,9 @@ use crate::bytes::{hex, Bytes, ParseError, ParseResult};
 use serde::Serialize;
 
 /// MAINTENANCE IN operation code.
-pub const OPCODE: u8 = 0xa3;
+pub const OPCODE: u8 = super::opcodes::code::MAINTENANCE_IN;
 /// REPORT SUPPORTED OPERATION CODES service action.
-pub const SERVICE_ACTION: u8 = 0x0c;
+pub const SERVICE_ACTION: u8 = super::opcodes::code::SA_REPORT_SUPPORTED_OPCODES as u8;
 
 /// REPORTING OPTIONS field (CDB byte 2 bits 2-0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -280,97 +280,10 @@ pub fn decode_one(buf: &[u8]) -> ParseResult<OneCommand> {
     })
 }
 
-/// T10 name of a command (SPC-6/SBC-5 operation codes, the ones a disk reports).
+/// Name of a command as `sg_opcodes` prints it (the one opcode table,
+/// [`super::opcodes`]); `None` for an opcode the table does not know.
 pub fn command_name(opcode: u8, sa: Option<u16>) -> Option<&'static str> {
-    Some(match (opcode, sa) {
-        (0x00, _) => "Test Unit Ready",
-        (0x01, _) => "Rezero Unit",
-        (0x03, _) => "Request Sense",
-        (0x04, _) => "Format Unit",
-        (0x07, _) => "Reassign Blocks",
-        (0x08, _) => "Read(6)",
-        (0x0a, _) => "Write(6)",
-        (0x0b, _) => "Seek(6)",
-        (0x12, _) => "Inquiry",
-        (0x15, _) => "Mode select(6)",
-        (0x16, _) => "Reserve(6)",
-        (0x17, _) => "Release(6)",
-        (0x1a, _) => "Mode sense(6)",
-        (0x1b, _) => "Start stop unit",
-        (0x1c, _) => "Receive diagnostic results",
-        (0x1d, _) => "Send diagnostic",
-        (0x1e, _) => "Prevent allow medium removal",
-        (0x25, _) => "Read capacity(10)",
-        (0x28, _) => "Read(10)",
-        (0x2a, _) => "Write(10)",
-        (0x2b, _) => "Seek(10)",
-        (0x2e, _) => "Write and verify(10)",
-        (0x2f, _) => "Verify(10)",
-        (0x34, _) => "Pre-fetch(10)",
-        (0x35, _) => "Synchronize cache(10)",
-        (0x37, _) => "Read defect data(10)",
-        (0x3b, _) => "Write buffer",
-        (0x3c, _) => "Read buffer(10)",
-        (0x3e, _) => "Read long(10)",
-        (0x3f, _) => "Write long(10)",
-        (0x41, _) => "Write same(10)",
-        (0x42, _) => "Unmap",
-        (0x48, Some(1)) => "Sanitize, overwrite",
-        (0x48, Some(2)) => "Sanitize, block erase",
-        (0x48, Some(3)) => "Sanitize, cryptographic erase",
-        (0x48, Some(0x1f)) => "Sanitize, exit failure mode",
-        (0x48, _) => "Sanitize",
-        (0x4c, _) => "Log select",
-        (0x4d, _) => "Log sense",
-        (0x55, _) => "Mode select(10)",
-        (0x56, _) => "Reserve(10)",
-        (0x57, _) => "Release(10)",
-        (0x5a, _) => "Mode sense(10)",
-        (0x5e, _) => "Persistent reserve in",
-        (0x5f, _) => "Persistent reserve out",
-        (0x7f, _) => "Variable length",
-        (0x83, _) => "Third party copy out",
-        (0x84, _) => "Third party copy in",
-        (0x86, _) => "Access control in",
-        (0x87, _) => "Access control out",
-        (0x88, _) => "Read(16)",
-        (0x89, _) => "Compare and write",
-        (0x8a, _) => "Write(16)",
-        (0x8e, _) => "Write and verify(16)",
-        (0x8f, _) => "Verify(16)",
-        (0x90, _) => "Pre-fetch(16)",
-        (0x91, _) => "Synchronize cache(16)",
-        (0x93, _) => "Write same(16)",
-        (0x9e, Some(0x10)) => "Read capacity(16)",
-        (0x9e, Some(0x11)) => "Read long(16)",
-        (0x9e, Some(0x12)) => "Get LBA status(16)",
-        (0x9e, Some(0x13)) => "Report referrals",
-        (0x9e, Some(0x17)) => "Get physical element status",
-        (0x9e, Some(0x18)) => "Remove element and truncate",
-        (0x9e, _) => "Service action in(16)",
-        (0x9f, Some(0x11)) => "Write long(16)",
-        (0x9f, _) => "Service action out(16)",
-        (0xa0, _) => "Report luns",
-        (0xa2, _) => "Security protocol in",
-        (0xa3, Some(0x05)) => "Report identifying information",
-        (0xa3, Some(0x0a)) => "Report target port groups",
-        (0xa3, Some(0x0b)) => "Report aliases",
-        (0xa3, Some(0x0c)) => "Report supported operation codes",
-        (0xa3, Some(0x0d)) => "Report supported task management functions",
-        (0xa3, Some(0x0e)) => "Report priority",
-        (0xa3, Some(0x0f)) => "Report timestamp",
-        (0xa3, _) => "Maintenance in",
-        (0xa4, Some(0x06)) => "Set identifying information",
-        (0xa4, Some(0x0a)) => "Set target port groups",
-        (0xa4, Some(0x0f)) => "Set timestamp",
-        (0xa4, _) => "Maintenance out",
-        (0xa8, _) => "Read(12)",
-        (0xaa, _) => "Write(12)",
-        (0xaf, _) => "Verify(12)",
-        (0xb5, _) => "Security protocol out",
-        (0xb7, _) => "Read defect data(12)",
-        _ => return None,
-    })
+    super::opcodes::find(opcode, sa).map(|o| o.name)
 }
 
 #[cfg(test)]

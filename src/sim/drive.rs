@@ -394,6 +394,10 @@ pub struct Drive {
     pub media_ops: Vec<crate::sim::medium::MediaOp>,
     /// Injected faults.
     pub faults: Faults,
+    /// LBAs reallocated after an unrecovered read error (rewritten: AWRE), the grown defect
+    /// list READ DEFECT DATA reports (SBC-4 5.19). Survives FORMAT UNIT.
+    #[serde(default)]
+    pub grown_defects: BTreeSet<u64>,
     /// User data.
     pub store: Store,
     /// TCG state.
@@ -424,13 +428,12 @@ impl Drive {
         let lu_naa = naa5(p.oui, id);
         let lb = p.default_block_len;
         let num_blocks = capacity_bytes / u64::from(lb);
-        // A used drive (ex-array) comes pre-aged: the media profile's average erase count,
-        // and the NAND/host bytes that produced it (raw flash per erase, write amplification 2).
-        let (preworn, pe_cycles, op) = p.media().map_or((0, 0, 0.28), |m| {
-            (m.preworn_pe, m.geometry.pe_cycles, m.op_fraction)
-        });
-        let nand_bytes = (f64::from(preworn) * capacity_bytes as f64 * (1.0 + op)) as u64;
-        Drive {
+        // A used drive (ex-array) comes pre-aged: the media profile's average erase count
+        // and what it implies (src/sim/aging.rs), over the hours the profile states.
+        let (preworn, pe_cycles) = p
+            .media()
+            .map_or((0, 0), |m| (m.preworn_pe, m.geometry.pe_cycles));
+        let mut d = Drive {
             version: STATE_VERSION,
             profile: p.name.to_string(),
             serial: serial.to_string(),
@@ -446,7 +449,7 @@ impl Drive {
             op: None,
             format_corrupt: false,
             sanitize_failed: None,
-            now_ns: u64::from(p.initial_power_on_hours) * 3_600_000_000_000,
+            now_ns: 0,
             saved_unix_ns: 0,
             ua: [Vec::new(), Vec::new()],
             pr: Default::default(),
@@ -456,26 +459,28 @@ impl Drive {
             write_errors: ErrorCounters::default(),
             read_errors: ErrorCounters::default(),
             verify_errors: ErrorCounters::default(),
-            stats: Stats {
-                nand_bytes_written: nand_bytes,
-                host_bytes_written: nand_bytes / 2,
-                start_stop_cycles: u64::from(p.initial_power_on_hours / 700),
-                ..Stats::default()
-            },
+            stats: Stats::default(),
             last_format: None,
             self_tests: Vec::new(),
             self_test: None,
             last_format_ns: None,
             activity: 0.0,
             activity_ns: 0,
-            wear_pe: f64::from(preworn),
+            wear_pe: 0.0,
             pe_cycles,
             media_ops: Vec::new(),
             faults: Faults::default(),
+            grown_defects: BTreeSet::new(),
             store: Store::new(lb, id),
             sed: SedState::new(p.sed, serial, p.ships_locked, lb),
             ata: crate::sim::ata::AtaState::default(),
+        };
+        if preworn > 0 || p.initial_power_on_hours > 0 {
+            let hours = (p.initial_power_on_hours > 0).then(|| f64::from(p.initial_power_on_hours));
+            let a = crate::sim::aging::derive(p, capacity_bytes, f64::from(preworn), hours);
+            d.age_to(&a);
         }
+        d
     }
 
     /// The profile this drive was built from.

@@ -21,6 +21,7 @@
 //! `substitute_block=N`, `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
+pub mod aging;
 pub mod ata;
 pub mod cmd;
 pub mod drive;
@@ -97,7 +98,7 @@ pub(crate) struct Shared {
     pub speed: f64,
     anchor: Instant,
     pub state_path: Option<PathBuf>,
-    pub trace: Vec<Vec<u8>>,
+    pub trace: std::collections::VecDeque<Vec<u8>>,
     pub address: String,
     pub medium: medium::Medium,
     /// Exclusive lock on `STATE.lock` while the drive is open (one process per state file).
@@ -421,7 +422,7 @@ impl SimDevice {
 
     /// CDBs received so far (most recent last; the oldest are dropped past 4096).
     pub fn trace(&self) -> Vec<Vec<u8>> {
-        lock(&self.shared).trace.clone()
+        lock(&self.shared).trace.iter().cloned().collect()
     }
 
     /// A summary of the drive's state.
@@ -486,6 +487,11 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
         Fault::Wear(pct) => {
             let pe = if d.pe_cycles > 0 { d.pe_cycles } else { 3000 };
             d.wear_pe = f64::from(pct) * f64::from(pe) / 100.0;
+            // The bytes, hours and cycles that wear implies (src/sim/aging.rs).
+            if let Some(p) = d.profile() {
+                let a = aging::derive(p, d.capacity_bytes, d.wear_pe, None);
+                d.age_to(&a);
+            }
         }
         Fault::SubstituteBlockLength(lb) => d.faults.substitute_lb_len = Some(lb),
         Fault::TcgSpBusy(n) => {
@@ -838,6 +844,10 @@ pub fn open(spec: &str) -> Result<SimDevice> {
             if o.used {
                 let generation = d.sed.key_generation(0);
                 d.store.fill_user_data(generation);
+                // Old data in every block: the whole drive was written at least once.
+                let pe = d.wear_pe.max(aging::one_fill_pe(p));
+                let a = aging::derive(p, d.capacity_bytes, pe, None);
+                d.age_to(&a);
             }
             d
         }
@@ -862,7 +872,7 @@ fn finish(
         speed: o.speed.unwrap_or(1.0),
         anchor: Instant::now(),
         state_path: o.state.clone(),
-        trace: Vec::new(),
+        trace: std::collections::VecDeque::new(),
         address: format!("sim:{spec}"),
         medium: medium::Medium::default(),
         _lock: lock,

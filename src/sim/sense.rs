@@ -23,6 +23,8 @@ pub mod key {
     pub const DATA_PROTECT: u8 = 0x7;
     /// ABORTED COMMAND
     pub const ABORTED_COMMAND: u8 = 0xB;
+    /// MISCOMPARE
+    pub const MISCOMPARE: u8 = 0xE;
 }
 
 /// One sense record. `sks` holds the three sense-key-specific bytes with SKSV already set.

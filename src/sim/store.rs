@@ -56,6 +56,11 @@ pub struct Store {
     seed: u64,
     /// Ranges `[start, end)` unmapped since the background was set: they read as zeros.
     zero_ranges: Vec<(u64, u64)>,
+    /// Protection information the host sent for a block (SBC-4 4.22.2: guard, application
+    /// and reference tag), kept where it differs from what the device server generates for
+    /// a write without PI (guard = CRC of the data, application tag 0, reference tag = the
+    /// LBA's low 32 bits). Cleared when the block is rewritten, unmapped or formatted.
+    pi: BTreeMap<u64, [u8; 8]>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -69,6 +74,9 @@ struct StoreRepr {
     zero_ranges: Vec<(u64, u64)>,
     #[serde(default)]
     extents: Vec<Extent>,
+    /// `(lba, 8 PI bytes as hex)` for blocks whose protection information the host set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pi: Vec<(u64, String)>,
 }
 
 /// A run of `n` identical blocks starting at `lba`.
@@ -146,12 +154,22 @@ impl From<StoreRepr> for Store {
                 );
             }
         }
+        let pi =
+            r.pi.iter()
+                .take(1 << 24)
+                .filter_map(|(lba, h)| {
+                    <[u8; 8]>::try_from(from_hex(h).as_slice())
+                        .ok()
+                        .map(|t| (*lba, t))
+                })
+                .collect();
         Store {
             lb_len: r.lb_len.max(1),
             background: r.background,
             blocks,
             seed: r.seed,
             zero_ranges: r.zero_ranges,
+            pi,
         }
     }
 }
@@ -195,6 +213,7 @@ impl From<Store> for StoreRepr {
             seed: s.seed,
             zero_ranges: s.zero_ranges,
             extents,
+            pi: s.pi.iter().map(|(l, t)| (*l, to_hex(t))).collect(),
         }
     }
 }
@@ -208,6 +227,7 @@ impl Store {
             blocks: BTreeMap::new(),
             seed,
             zero_ranges: Vec::new(),
+            pi: BTreeMap::new(),
         }
     }
 
@@ -225,6 +245,7 @@ impl Store {
     pub fn reset(&mut self, lb_len: u32) {
         self.lb_len = lb_len.max(1);
         self.blocks.clear();
+        self.pi.clear();
         self.background = Background::Zero;
         self.zero_ranges.clear();
     }
@@ -232,6 +253,7 @@ impl Store {
     /// Every block reads as `pattern` repeated (SANITIZE OVERWRITE).
     pub fn fill_pattern(&mut self, pattern: &[u8]) {
         self.blocks.clear();
+        self.pi.clear();
         self.zero_ranges.clear();
         self.background = if pattern.iter().all(|&b| b == 0) || pattern.is_empty() {
             Background::Zero
@@ -308,6 +330,7 @@ impl Store {
 
     /// Writes one block under media key generation `gen`.
     pub fn write(&mut self, lba: u64, data: &[u8], gen: u64) {
+        self.pi.remove(&lba);
         let block = match data.first() {
             Some(&f) if data.iter().all(|&x| x == f) => Block::Fill(f),
             _ => Block::Data(data.into()),
@@ -329,6 +352,7 @@ impl Store {
             .collect();
         for k in keys {
             self.blocks.remove(&k);
+            self.pi.remove(&k);
         }
         if self.background != Background::Zero && count > 0 {
             // Keep the list short: merge with overlapping or adjacent ranges.
@@ -349,7 +373,41 @@ impl Store {
     /// Drops blocks at or beyond `num_blocks` (capacity shrink).
     pub fn truncate(&mut self, num_blocks: u64) {
         self.blocks.split_off(&num_blocks);
+        self.pi.split_off(&num_blocks);
         self.zero_ranges.retain(|&(a, _)| a < num_blocks);
+    }
+
+    /// The protection information the host wrote with block `lba`, if it differs from the
+    /// generated one (see [`Store::set_pi`]).
+    pub fn pi(&self, lba: u64) -> Option<[u8; 8]> {
+        self.pi.get(&lba).copied()
+    }
+
+    /// Keeps the protection information the host sent with block `lba` (after
+    /// [`Store::write`]); `None` = what the device server generates.
+    pub fn set_pi(&mut self, lba: u64, pi: Option<[u8; 8]>) {
+        match pi {
+            Some(t) => {
+                self.pi.insert(lba, t);
+            }
+            None => {
+                self.pi.remove(&lba);
+            }
+        }
+    }
+
+    /// Blocks in `[lba, lba + count)` that hold written data or host protection information
+    /// (the others read as the background, whose protection information is all FFh).
+    pub fn written_in(&self, lba: u64, count: u64) -> Vec<u64> {
+        let r = (
+            Bound::Included(lba),
+            Bound::Excluded(lba.saturating_add(count)),
+        );
+        let mut v: Vec<u64> = self.blocks.range(r).map(|(k, _)| *k).collect();
+        v.extend(self.pi.range(r).map(|(k, _)| *k));
+        v.sort_unstable();
+        v.dedup();
+        v
     }
 
     fn garbage(&self, generation: u64, lba: u64, out: &mut [u8]) {

@@ -51,9 +51,9 @@ pub(crate) fn execute_at(
     }
     let queued = queued_at.is_some() && sh.mode == ClockMode::Virtual;
     if sh.trace.len() >= crate::sim::TRACE_MAX {
-        sh.trace.remove(0);
+        sh.trace.pop_front();
     }
-    sh.trace.push(cdb.to_vec());
+    sh.trace.push_back(cdb.to_vec());
 
     // Injected transport faults come first: the command never reaches the device server.
     if sh.d.faults.busy > 0 {
@@ -246,6 +246,9 @@ fn dispatch(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let def = match found {
         Lookup::Found(d) => d,
         Lookup::NoOpcode => return Err(SimSense::invalid_opcode()),
+        Lookup::BadServiceAction if op == cmd::VARIABLE_LENGTH => {
+            return Err(SimSense::invalid_cdb(8, None))
+        }
         Lookup::BadServiceAction => return Err(SimSense::invalid_cdb(1, Some(4))),
     };
     check_cdb(ctx, def)?;
@@ -304,7 +307,16 @@ fn lookup(ctx: &CmdCtx<'_>) -> Lookup {
     if first.sa.is_none() {
         return Lookup::Found(first);
     }
-    let sa = ctx.cdb.get(1).copied().unwrap_or(0) & 0x1F;
+    // Variable-length CDBs (SPC-5 4.2.5.3, opcode 7Fh) carry a 16-bit SERVICE ACTION in
+    // bytes 8-9; all others five bits in byte 1.
+    let sa = if op == cmd::VARIABLE_LENGTH {
+        match u8::try_from(cmd::be(ctx.cdb, 8, 2)) {
+            Ok(sa) => sa,
+            Err(_) => return Lookup::BadServiceAction,
+        }
+    } else {
+        ctx.cdb.get(1).copied().unwrap_or(0) & 0x1F
+    };
     match with_op.find(|d| d.sa == Some(sa)) {
         Some(d) => Lookup::Found(d),
         None => Lookup::BadServiceAction,
@@ -321,10 +333,14 @@ fn check_cdb(ctx: &CmdCtx<'_>, def: &CmdDef) -> Result<(), SimSense> {
         return Err(SimSense::invalid_cdb(0, None));
     }
     let usage = (def.usage)(ctx.sh.profile);
+    let variable = def.opcode == cmd::VARIABLE_LENGTH;
     for (i, &u) in usage.iter().enumerate().skip(1) {
         let mut mask = u;
-        if i == 1 && def.sa.is_some() {
+        if i == 1 && def.sa.is_some() && !variable {
             mask |= 0x1F;
+        }
+        if variable && (i == 8 || i == 9) {
+            mask = 0xFF; // the service action, matched by the lookup
         }
         let bad = cdb[i] & !mask;
         if bad != 0 {
@@ -333,9 +349,10 @@ fn check_cdb(ctx: &CmdCtx<'_>, def: &CmdDef) -> Result<(), SimSense> {
         }
     }
     // CONTROL: NACA (bit 2) is not supported (standard INQUIRY NORMACA=0), LINK is obsolete.
-    let control = cdb[def.len - 1];
-    if control & 0x04 != 0 {
-        return Err(SimSense::invalid_cdb((def.len - 1) as u16, Some(2)));
+    // A variable-length CDB has its CONTROL byte at byte 1 (SPC-5 4.2.5.3).
+    let control_at = if variable { 1 } else { def.len - 1 };
+    if cdb[control_at] & 0x04 != 0 {
+        return Err(SimSense::invalid_cdb(control_at as u16, Some(2)));
     }
     Ok(())
 }

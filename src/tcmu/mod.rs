@@ -37,6 +37,9 @@ pub struct PortModel {
     /// (a virtual drive with deferred service): the ring answers each command when that time
     /// has passed, so up to the queue depth of commands overlap.
     pub defer_service: bool,
+    /// Virtual-clock service ([`ring::RingServer::queued`]): commands are submitted here at
+    /// modeled drive times and answered without real waits in modeled completion order.
+    pub queued: Option<ring::QueuedExec>,
 }
 
 /// How to serve.
@@ -141,11 +144,16 @@ fn ring_thread(
         if let Err(e) = uio.wait(wait) {
             return fail(e.to_string(), server.stats);
         }
+        let t = Instant::now();
         let n = match server.process(&mut uio) {
             Ok(n) => n,
             Err(e) => return fail(format!("/dev/{}: {e}", uio.name), server.stats),
         };
+        server.stats.passes += 1;
+        server.stats.busy_us += t.elapsed().as_micros() as u64;
         if n > 0 {
+            // Every answer of the pass is in the ring: one poke tells the kernel about all.
+            server.stats.kicks += 1;
             if let Err(e) = uio.notify() {
                 return fail(e.to_string(), server.stats);
             }
@@ -240,6 +248,7 @@ fn serve_blocked(
             let mut server = RingServer::new(p.transport);
             server.on_tmr = p.on_tmr;
             server.defer = p.defer_service;
+            server.queued = p.queued;
             let stop2 = stop.clone();
             let handle = std::thread::Builder::new()
                 .name(format!("tcmu-{name}"))

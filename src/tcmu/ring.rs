@@ -13,6 +13,8 @@
 use crate::error::Error;
 use crate::sense::{build_fixed, SenseKey};
 use crate::transport::{status, Completion, DataBuf, Transport};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
 // --- struct tcmu_mailbox (packed; cmd_tail aligned to ALIGN_SIZE = 64) ---
@@ -207,74 +209,18 @@ impl Mailbox {
     }
 }
 
-/// SCSI data-out commands (SPC-5/SBC-4 opcode tables). A TCMU entry does not say which way the
-/// data goes, so the handler must know, as tcmu-runner's handlers do. Every other command with
-/// a data buffer is data-in.
+/// SCSI data-out commands: the data-direction column of the one opcode table
+/// ([`crate::scsi::opcodes`]). A TCMU entry does not say which way the data goes, so the
+/// handler must know, as tcmu-runner's handlers do. Every other command with a data buffer is
+/// data-in.
 pub fn is_data_out(cdb: &[u8]) -> bool {
-    let Some(&op) = cdb.first() else {
-        return false;
-    };
-    match op {
-        0x04 // FORMAT UNIT (parameter list when FMTDATA)
-        | 0x07 // REASSIGN BLOCKS
-        | 0x0a // WRITE(6)
-        | 0x15 // MODE SELECT(6)
-        | 0x18 // COPY
-        | 0x1d // SEND DIAGNOSTIC
-        | 0x2a // WRITE(10)
-        | 0x2e // WRITE AND VERIFY(10)
-        | 0x39 // COMPARE
-        | 0x3b // WRITE BUFFER
-        | 0x3f // WRITE LONG(10)
-        | 0x41 // WRITE SAME(10)
-        | 0x42 // UNMAP
-        | 0x48 // SANITIZE (OVERWRITE parameter list)
-        | 0x4c // LOG SELECT
-        | 0x55 // MODE SELECT(10)
-        | 0x5f // PERSISTENT RESERVE OUT
-        | 0x83 // EXTENDED COPY
-        | 0x89 // COMPARE AND WRITE
-        | 0x8a // WRITE(16)
-        | 0x8e // WRITE AND VERIFY(16)
-        | 0x93 // WRITE SAME(16)
-        | 0x9f // SERVICE ACTION OUT(16)
-        | 0xa4 // MAINTENANCE OUT
-        | 0xaa // WRITE(12)
-        | 0xae // WRITE AND VERIFY(12)
-        | 0xb5 // SECURITY PROTOCOL OUT
-        => true,
-        // ATA PASS-THROUGH(12)/(16): data-out when T_DIR (byte 2 bit 3) is 0 and T_LENGTH
-        // (bits 1-0) is not (SAT-4 12.2.2.3).
-        0x85 | 0xa1 => cdb.get(2).is_some_and(|b| b & 0x08 == 0 && b & 0x03 != 0),
-        // VERIFY(10/12/16): data-out only when BYTCHK (byte 1 bits 2:1) is non-zero.
-        0x2f | 0xaf | 0x8f => cdb.get(1).is_some_and(|b| b & 0x06 != 0),
-        // Variable length (0x7f): WRITE(32) 0x000b, WRITE SAME(32) 0x000d, WRITE AND VERIFY(32)
-        // 0x000c, VERIFY(32) 0x000a with BYTCHK (byte 10 bits 2:1).
-        0x7f => {
-            let sa = cdb
-                .get(8..10)
-                .map(|b| u16::from_be_bytes([b[0], b[1]]))
-                .unwrap_or(0);
-            matches!(sa, 0x000b..=0x000d)
-                || (sa == 0x000a && cdb.get(10).is_some_and(|b| b & 0x06 != 0))
-        }
-        _ => false,
-    }
+    crate::scsi::opcodes::is_data_out(cdb)
 }
 
-/// CDB length from the opcode group (SPC-5 4.2.5.1), as the kernel's `scsi_command_size`.
+/// CDB length from the opcode group (SPC-5 4.2.5.1), as the kernel's `scsi_command_size`
+/// ([`crate::scsi::opcodes::cdb_len`]).
 pub fn cdb_len(op: u8, byte7: Option<u8>) -> usize {
-    match op >> 5 {
-        0 => 6,
-        1 | 2 => 10,
-        4 => 16,
-        5 => 12,
-        // 0x7f variable length: 8 + ADDITIONAL CDB LENGTH.
-        3 if op == 0x7f => 8 + byte7.map(usize::from).unwrap_or(0),
-        3 => 10,
-        // Vendor-specific groups 6 and 7: the kernel assumes 10 bytes (COMMAND_SIZE).
-        _ => 10,
-    }
+    crate::scsi::opcodes::cdb_len(op, byte7)
 }
 
 /// A task management notification (the kernel expects no answer; we log it and may reset).
@@ -320,7 +266,29 @@ pub struct Stats {
     pub tmrs: u64,
     /// Entries with an opcode this code does not know (skipped).
     pub unknown_entries: u64,
+    /// Answers written while a command read before it was still in flight (out-of-order
+    /// completions).
+    pub out_of_order: u64,
+    /// Most commands in flight at once.
+    pub max_in_flight: u64,
+    /// Pokes of the kernel (one per batch of answers).
+    pub kicks: u64,
+    /// Passes over the ring (wake-ups of the serving thread).
+    pub passes: u64,
+    /// Wall time spent in passes (reading entries, running the model, answering), µs; the
+    /// rest of the serving time the thread waited for the kernel.
+    pub busy_us: u64,
 }
+
+/// Executes a command submitted at virtual drive time `at_ns` without waiting for it; the
+/// completion's `duration` is the modeled time from `at_ns` until it completes
+/// ([`crate::sim::SimDevice::execute_queued`]).
+pub type QueuedExec =
+    Box<dyn FnMut(&[u8], DataBuf<'_>, Duration, u64) -> crate::Result<Completion> + Send>;
+
+/// After this long with nothing in flight and no new entry, the ring is idle: the closed loop
+/// of [`RingServer::queued`] starts again at the latest modeled completion.
+pub const IDLE_RESET: Duration = Duration::from_millis(20);
 
 /// Answers entries from a ring with one transport (one target port).
 pub struct RingServer<T: Transport> {
@@ -339,6 +307,25 @@ pub struct RingServer<T: Transport> {
     /// deferred service, [`crate::sim::SimDevice::set_deferred_service`]), so commands overlap
     /// as the media timing allows and complete out of order.
     pub defer: bool,
+    /// Virtual-clock service: each command is submitted to this at a modeled drive time and
+    /// answered without any real wait, in the order of the modeled completion times (so out
+    /// of order as the media model says), every answer of a pass in one batch. Submission
+    /// times follow a closed loop, as the host's queue does: the n-th command read after a
+    /// batch is submitted at the n-th earliest modeled completion of that batch (the slot it
+    /// freed), later ones at the latest submission time. Under emulation (QEMU TCG) real
+    /// sleeps of tens of microseconds cannot be honoured; this keeps the model's queueing,
+    /// ordering and IOPS without them. Takes precedence over [`defer`](Self::defer).
+    pub queued: Option<QueuedExec>,
+    /// Modeled completion times of answered commands not yet taken by a new command.
+    freed: BinaryHeap<Reverse<u64>>,
+    /// Latest submission time given to [`queued`](Self::queued).
+    last_at: u64,
+    /// Latest modeled completion.
+    max_done: u64,
+    /// Fixed instant all virtual-clock answers are due at (ordered by modeled time instead).
+    epoch: Instant,
+    /// When entries were last read.
+    last_seen: Instant,
     /// Ring offset of the next entry to read (entries between `cmd_tail` and here are read,
     /// and their commands are in flight); `None` until the first call.
     next: Option<usize>,
@@ -353,6 +340,8 @@ pub const ANSWER_SLACK: Duration = Duration::from_micros(50);
 /// A command's answer, due at `due`.
 struct Pending {
     due: Instant,
+    /// Modeled completion time (virtual-clock service), else 0.
+    done_ns: u64,
     seq: u64,
     cmd_id: u16,
     status: u8,
@@ -388,6 +377,12 @@ impl<T: Transport> RingServer<T> {
             timeout: Duration::from_secs(60),
             last_error: None,
             defer: false,
+            queued: None,
+            freed: BinaryHeap::new(),
+            last_at: 0,
+            max_done: 0,
+            epoch: Instant::now(),
+            last_seen: Instant::now(),
             next: None,
             pending: Vec::new(),
             seq: 0,
@@ -406,12 +401,20 @@ impl<T: Transport> RingServer<T> {
 
     /// Reads every new entry up to `cmd_head`, executes its command and answers what is due:
     /// at once without [`defer`](Self::defer), else when the command's service time has
-    /// passed. Answers go into the entry at `cmd_tail` with the answered command's `cmd_id`
+    /// passed; with [`queued`](Self::queued) at once, in the order of the modeled completion
+    /// times. Answers go into the entry at `cmd_tail` with the answered command's `cmd_id`
     /// (the kernel finds the command by id, so answers may come out of order, as libtcmu's
     /// `tcmulib_command_complete` does it). Returns how many entries the tail moved over; the
     /// caller then pokes the kernel (write to the uio fd) if that is non-zero.
     pub fn process(&mut self, m: &mut dyn RingMem) -> Result<usize, RingError> {
         let mb = Mailbox::read(m)?;
+        if self.pending.is_empty()
+            && !self.freed.is_empty()
+            && self.last_seen.elapsed() >= IDLE_RESET
+        {
+            self.freed.clear();
+            self.last_at = self.last_at.max(self.max_done);
+        }
         let mut next = match self.next {
             Some(n) => n,
             None => m.load_tail() as usize,
@@ -428,6 +431,7 @@ impl<T: Transport> RingServer<T> {
                 )));
             }
             let (len, op) = entry_len_op(m, &mb, next, head)?;
+            self.last_seen = Instant::now();
             let entry = mb.cmdr_off + next;
             match op {
                 OP_PAD => self.stats.pads += 1,
@@ -464,10 +468,16 @@ impl<T: Transport> RingServer<T> {
             .iter()
             .enumerate()
             .filter(|(_, p)| p.due <= now)
-            .min_by_key(|(_, p)| (p.due, p.seq))
+            .min_by_key(|(_, p)| (p.due, p.done_ns, p.seq))
             .map(|(i, _)| i)
         {
             let p = self.pending.swap_remove(i);
+            if self.pending.iter().any(|q| q.seq < p.seq) {
+                self.stats.out_of_order += 1;
+            }
+            if self.queued.is_some() {
+                self.freed.push(Reverse(p.done_ns));
+            }
             let tail = m.load_tail() as usize;
             let entry = mb.cmdr_off + tail;
             let (len, _) = entry_len_op(m, mb, tail, self.next.unwrap_or(tail))?;
@@ -520,24 +530,52 @@ impl<T: Transport> RingServer<T> {
             return;
         }
         let cmd_id = rd_u16(m, entry + HDR_CMD_ID).unwrap_or(0);
+        // Virtual-clock service: the slot freed earliest is taken first (closed loop).
+        let at = self.queued.is_some().then(|| {
+            let at = self
+                .freed
+                .pop()
+                .map_or(self.last_at, |Reverse(t)| t)
+                .max(self.last_at);
+            self.last_at = at;
+            at
+        });
         let (status, sense, read_len, wait) = match read_cmd(m, mb, entry, len) {
-            Ok(req) => self.execute(m, &req),
+            Ok(req) => self.execute(m, &req, at),
             Err(why) => {
                 self.note_malformed(&why);
                 let (st, sense) = internal_failure();
                 (st, sense, None, Duration::ZERO)
             }
         };
-        let wait = if self.defer { wait } else { Duration::ZERO };
+        let (due, done_ns) = match at {
+            Some(at) => {
+                let done = at.saturating_add(wait.as_nanos().min(u128::from(u64::MAX)) as u64);
+                self.max_done = self.max_done.max(done);
+                (self.epoch, done)
+            }
+            None if self.defer => (Instant::now() + wait, 0),
+            None => (Instant::now(), 0),
+        };
         self.seq += 1;
         self.pending.push(Pending {
-            due: Instant::now() + wait,
+            due,
+            done_ns,
             seq: self.seq,
             cmd_id,
             status,
             sense,
             read_len,
         });
+        self.stats.max_in_flight = self.stats.max_in_flight.max(self.pending.len() as u64);
+    }
+
+    /// Runs one command on the model: queued at `at` (virtual-clock service) or directly.
+    fn run(&mut self, cdb: &[u8], data: DataBuf<'_>, at: Option<u64>) -> crate::Result<Completion> {
+        match (self.queued.as_mut(), at) {
+            (Some(q), Some(at)) => q(cdb, data, self.timeout, at),
+            _ => self.transport.execute(cdb, data, self.timeout),
+        }
     }
 
     /// Executes on the model; returns status, sense, (for data-in) bytes transferred and the
@@ -546,12 +584,11 @@ impl<T: Transport> RingServer<T> {
         &mut self,
         m: &mut dyn RingMem,
         req: &CmdReq,
+        at: Option<u64>,
     ) -> (u8, Vec<u8>, Option<u32>, Duration) {
         let out = is_data_out(&req.cdb);
         let result = if req.total == 0 {
-            self.transport
-                .execute(&req.cdb, DataBuf::None, self.timeout)
-                .map(|c| (c, None))
+            self.run(&req.cdb, DataBuf::None, at).map(|c| (c, None))
         } else if out {
             let mut buf = vec![0u8; req.total];
             let mut pos = 0;
@@ -564,15 +601,11 @@ impl<T: Transport> RingServer<T> {
                 }
                 pos += l;
             }
-            self.transport
-                .execute(&req.cdb, DataBuf::Out(&buf), self.timeout)
+            self.run(&req.cdb, DataBuf::Out(&buf), at)
                 .map(|c| (c, None))
         } else {
             let mut buf = vec![0u8; req.total];
-            match self
-                .transport
-                .execute(&req.cdb, DataBuf::In(&mut buf), self.timeout)
-            {
+            match self.run(&req.cdb, DataBuf::In(&mut buf), at) {
                 Ok(c) => {
                     // Data moves only with a good status; otherwise nothing was transferred.
                     // Exception: ATA PASS-THROUGH with CK_COND returns its data and then
@@ -795,25 +828,42 @@ pub(crate) mod tests {
 
     pub const RING_OFF: usize = 128;
     pub const RING_SIZE: usize = 1024;
-    pub const DATA_OFF: usize = RING_OFF + RING_SIZE;
 
     /// A fake kernel: queues entries the way target_core_user.c does.
     pub struct FakeKernel {
         pub mem: VecMem,
         data_next: usize,
+        ring_size: usize,
+        /// The kernel's `cmdr_last_cleaned`: answers up to the tail are reaped from here.
+        cleaned: usize,
+        next_id: u16,
     }
 
     impl FakeKernel {
         pub fn new(flags: u16) -> FakeKernel {
-            let mut v = vec![0u8; DATA_OFF + 64 * 1024];
+            FakeKernel::with_sizes(flags, RING_SIZE, 64 * 1024)
+        }
+
+        /// A fake kernel with a ring of `ring_size` bytes and `data` bytes of data area.
+        pub fn with_sizes(flags: u16, ring_size: usize, data: usize) -> FakeKernel {
+            let mut v = vec![0u8; RING_OFF + ring_size + data];
             v[MB_VERSION..MB_VERSION + 2].copy_from_slice(&MAILBOX_VERSION.to_ne_bytes());
             v[MB_FLAGS..MB_FLAGS + 2].copy_from_slice(&flags.to_ne_bytes());
             v[MB_CMDR_OFF..MB_CMDR_OFF + 4].copy_from_slice(&(RING_OFF as u32).to_ne_bytes());
-            v[MB_CMDR_SIZE..MB_CMDR_SIZE + 4].copy_from_slice(&(RING_SIZE as u32).to_ne_bytes());
+            v[MB_CMDR_SIZE..MB_CMDR_SIZE + 4].copy_from_slice(&(ring_size as u32).to_ne_bytes());
             FakeKernel {
                 mem: VecMem(v),
-                data_next: DATA_OFF,
+                data_next: RING_OFF + ring_size,
+                ring_size,
+                cleaned: 0,
+                next_id: 1,
             }
+        }
+
+        /// Data-area offsets are handed out from the start again (the caller knows the
+        /// earlier buffers are answered).
+        pub fn recycle_data(&mut self) {
+            self.data_next = RING_OFF + self.ring_size;
         }
 
         fn head(&self) -> usize {
@@ -827,8 +877,8 @@ pub(crate) mod tests {
         /// Queues a raw entry (header + body) at head, padding to the ring end first if needed.
         pub fn push_raw(&mut self, op: u32, body: &[u8], len: usize) -> usize {
             let mut head = self.head();
-            if head + len > RING_SIZE {
-                let pad = RING_SIZE - head;
+            if head + len > self.ring_size {
+                let pad = self.ring_size - head;
                 let at = RING_OFF + head;
                 self.mem.write(at, &((pad as u32) | OP_PAD).to_ne_bytes());
                 head = 0;
@@ -837,8 +887,69 @@ pub(crate) mod tests {
             self.mem
                 .write(at, &((len as u32 & !OP_MASK) | op).to_ne_bytes());
             self.mem.write(at + HDR_SIZE, body);
-            self.set_head((head + len) % RING_SIZE);
+            self.set_head((head + len) % self.ring_size);
             at
+        }
+
+        /// Whether an entry of `len` bytes fits (with a PAD to the ring end if needed), as
+        /// target_core_user.c's `is_ring_space_avail` counts: up to the last reaped answer.
+        pub fn has_room(&self, len: usize) -> bool {
+            let head = self.head();
+            let free = (self.cleaned + self.ring_size - head - 1) % self.ring_size;
+            let need = if head + len > self.ring_size {
+                len + self.ring_size - head
+            } else {
+                len
+            };
+            free >= need
+        }
+
+        /// Queues a command with data iovecs at the given data-area offsets and lengths and a
+        /// fresh `cmd_id`, if the ring has room. Returns (entry offset, cmd_id).
+        pub fn try_push_at(&mut self, cdb: &[u8], iovs: &[(usize, usize)]) -> Option<(usize, u16)> {
+            let len = (REQ_IOV + iovs.len() * IOVEC_SIZE + cdb.len())
+                .max(CMD_ENTRY_SIZE)
+                .div_ceil(8)
+                * 8;
+            if !self.has_room(len) {
+                return None;
+            }
+            let lens: Vec<usize> = iovs.iter().map(|&(_, l)| l).collect();
+            let saved = self.data_next;
+            let (at, _) = self.push_cmd_iovs(cdb, &lens, &[], Some(iovs));
+            self.data_next = saved;
+            let id = self.next_id;
+            self.next_id = self.next_id.wrapping_add(1).max(1);
+            self.mem.write(at + HDR_CMD_ID, &id.to_ne_bytes());
+            Some((at, id))
+        }
+
+        /// Reaps answers from the last reaped one up to `cmd_tail` as the kernel's
+        /// `tcmu_handle_completions` does (PAD and TMR entries skipped): (cmd_id, status) of
+        /// each, in ring order.
+        pub fn reap(&mut self) -> Vec<(u16, u8)> {
+            let tail = self.mem.load_tail() as usize;
+            let mut out = vec![];
+            while self.cleaned != tail {
+                let at = RING_OFF + self.cleaned;
+                let len_op = u32::from_ne_bytes(self.mem.0[at..at + 4].try_into().unwrap());
+                let (len, op) = ((len_op & !OP_MASK) as usize, len_op & OP_MASK);
+                assert!(
+                    len >= HDR_SIZE,
+                    "entry at {} has length {len}",
+                    self.cleaned
+                );
+                if op == OP_CMD {
+                    let id = u16::from_ne_bytes(
+                        self.mem.0[at + HDR_CMD_ID..at + HDR_CMD_ID + 2]
+                            .try_into()
+                            .unwrap(),
+                    );
+                    out.push((id, self.mem.0[at + RSP_SCSI_STATUS]));
+                }
+                self.cleaned = (self.cleaned + len) % self.ring_size;
+            }
+            out
         }
 
         /// Queues a command with `cdb` and data iovecs of the given lengths (data-out contents
@@ -849,10 +960,23 @@ pub(crate) mod tests {
             iov_lens: &[usize],
             out: &[u8],
         ) -> (usize, Vec<usize>) {
+            self.push_cmd_iovs(cdb, iov_lens, out, None)
+        }
+
+        fn push_cmd_iovs(
+            &mut self,
+            cdb: &[u8],
+            iov_lens: &[usize],
+            out: &[u8],
+            fixed: Option<&[(usize, usize)]>,
+        ) -> (usize, Vec<usize>) {
             let mut iovs = vec![];
             let mut src = out;
-            for &l in iov_lens {
-                let off = self.data_next;
+            for (i, &l) in iov_lens.iter().enumerate() {
+                let off = match fixed {
+                    Some(f) => f[i].0,
+                    None => self.data_next,
+                };
                 self.data_next += l;
                 let n = l.min(src.len());
                 self.mem.write(off, &src[..n]);
@@ -863,7 +987,7 @@ pub(crate) mod tests {
             let len = (base + cdb.len()).max(CMD_ENTRY_SIZE).div_ceil(8) * 8;
             // Reserve to learn the entry offset, then fill the body.
             let mut head = self.head();
-            if head + len > RING_SIZE {
+            if head + len > self.ring_size {
                 head = 0;
             }
             let cdb_off = RING_OFF + head + base;
@@ -1304,6 +1428,169 @@ pub(crate) mod tests {
         assert_eq!(s.stats.commands, 2);
     }
 
+    /// A virtual-clock queued model: each command completes `cdb[1]` µs after it is submitted;
+    /// records (submission time, cdb[1]) of every call.
+    type Calls = std::sync::Arc<std::sync::Mutex<Vec<(u64, u8)>>>;
+
+    fn queued_model() -> (QueuedExec, Calls) {
+        let calls = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
+        let c2 = calls.clone();
+        let exec: QueuedExec = Box::new(move |cdb: &[u8], _: DataBuf<'_>, _, at: u64| {
+            c2.lock().unwrap().push((at, cdb[1]));
+            Ok(Completion {
+                duration: Duration::from_micros(u64::from(cdb[1])),
+                ..Completion::good()
+            })
+        });
+        (exec, calls)
+    }
+
+    #[test]
+    fn virtual_clock_answers_in_modeled_completion_order_at_once() {
+        let mut k = FakeKernel::new(0);
+        let (exec, calls) = queued_model();
+        let mut s = RingServer::new(Timed);
+        s.queued = Some(exec);
+        let ids: Vec<u16> = [30u8, 10, 20]
+            .iter()
+            .map(|&d| k.try_push_at(&[0, d, 0, 0, 0, 0], &[]).unwrap().1)
+            .collect();
+        // All three answered in this pass (no real wait), fastest first, in the slots from the
+        // tail on: the kernel reaps ids 2, 3, 1.
+        assert_eq!(s.process(&mut k.mem).unwrap(), 3);
+        assert_eq!(s.in_flight(), 0);
+        let got: Vec<u16> = k
+            .reap()
+            .iter()
+            .map(|&(id, st)| {
+                assert_eq!(st, 0);
+                id
+            })
+            .collect();
+        assert_eq!(got, vec![ids[1], ids[2], ids[0]]);
+        assert_eq!(s.stats.out_of_order, 2);
+        assert_eq!(s.stats.max_in_flight, 3);
+        // All three were submitted at 0 (the queue filled at once).
+        assert_eq!(
+            calls
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|c| c.0)
+                .collect::<Vec<_>>(),
+            vec![0, 0, 0]
+        );
+        // Closed loop: the next two commands take the slots freed at 10 µs and 20 µs.
+        k.try_push_at(&[0, 5, 0, 0, 0, 0], &[]).unwrap();
+        k.try_push_at(&[0, 5, 0, 0, 0, 0], &[]).unwrap();
+        assert_eq!(s.process(&mut k.mem).unwrap(), 2);
+        let c = calls.lock().unwrap().clone();
+        assert_eq!(c[3].0, 10_000);
+        assert_eq!(c[4].0, 20_000);
+        // Idle: the loop restarts at the latest modeled completion (30 µs), not at the slot
+        // freed at 15 µs by the first of those two.
+        k.reap();
+        std::thread::sleep(IDLE_RESET + Duration::from_millis(5));
+        assert_eq!(s.process(&mut k.mem).unwrap(), 0);
+        k.try_push_at(&[0, 1, 0, 0, 0, 0], &[]).unwrap();
+        s.process(&mut k.mem).unwrap();
+        assert_eq!(calls.lock().unwrap()[5].0, 30_000);
+    }
+
+    #[test]
+    fn out_of_order_answers_wrap_around_with_pads_and_lose_nothing() {
+        // A 1 KiB ring (9 entries) kept full for many rounds: commands answered in modeled
+        // completion order (pseudo-random service times) into the slots from the tail, across
+        // the ring end with PAD entries. Every id is answered exactly once, the tail never
+        // passes the head, and the kernel's reaping (which follows entry lengths from its last
+        // cleaned offset) stays in step with our tail.
+        let mut k = FakeKernel::new(FLAG_CAP_READ_LEN);
+        let (exec, _) = queued_model();
+        let mut s = RingServer::new(Timed);
+        s.queued = Some(exec);
+        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut outstanding = std::collections::BTreeSet::new();
+        let mut answered = 0usize;
+        for round in 0..400 {
+            // Fill what fits; answers of this pass are in modeled order, not submission order.
+            loop {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let d = (seed % 250) as u8 + 1;
+                match k.try_push_at(&[0, d, 0, 0, 0, 0], &[]) {
+                    Some((_, id)) => assert!(outstanding.insert(id), "id {id} reused in flight"),
+                    None => break,
+                }
+            }
+            // Sometimes a PAD-free TMR in between.
+            if round % 37 == 0 && k.has_room(40) {
+                k.push_raw(OP_TMR, &[0u8; 32], 40);
+            }
+            s.process(&mut k.mem).unwrap();
+            let tail = k.mem.load_tail() as usize;
+            assert!(tail < RING_SIZE && tail % 8 == 0);
+            for (id, st) in k.reap() {
+                assert_eq!(st, 0);
+                assert!(
+                    outstanding.remove(&id),
+                    "id {id} answered twice or never sent"
+                );
+                answered += 1;
+            }
+            assert!(
+                outstanding.is_empty(),
+                "round {round}: {outstanding:?} unanswered"
+            );
+        }
+        assert_eq!(s.stats.commands as usize, answered);
+        assert!(s.stats.pads > 10, "{} pads", s.stats.pads);
+        assert!(s.stats.out_of_order > answered as u64 / 2);
+        assert_eq!(k.mem.load_tail(), k.mem.load_head());
+    }
+
+    #[test]
+    fn deferred_answers_out_of_order_across_passes_with_wrap() {
+        // Wall-clock deferral with commands left in flight between passes: each pass answers
+        // only what is due, so slots from the tail receive answers of commands read earlier
+        // or later than the slot's own, across the ring end.
+        let mut k = FakeKernel::new(0);
+        let mut s = RingServer::new(Timed);
+        s.defer = true;
+        let mut outstanding = std::collections::BTreeSet::new();
+        let mut order = vec![];
+        for round in 0..30u32 {
+            while let Some((_, id)) = k.try_push_at(&[0, (round % 3 * 2) as u8, 0, 0, 0, 0], &[]) {
+                outstanding.insert(id);
+                if outstanding.len() >= 4 {
+                    break;
+                }
+            }
+            s.process(&mut k.mem).unwrap();
+            for (id, _) in k.reap() {
+                assert!(outstanding.remove(&id));
+                order.push(id);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Drain.
+        for _ in 0..20 {
+            std::thread::sleep(Duration::from_millis(3));
+            s.process(&mut k.mem).unwrap();
+            for (id, _) in k.reap() {
+                assert!(outstanding.remove(&id));
+                order.push(id);
+            }
+        }
+        assert!(outstanding.is_empty(), "{outstanding:?}");
+        assert!(
+            order.windows(2).any(|w| w[1] < w[0]),
+            "some answers out of order"
+        );
+        assert!(s.stats.pads > 0);
+        assert_eq!(k.mem.load_tail(), k.mem.load_head());
+    }
+
     #[test]
     fn without_defer_service_times_are_not_waited_for() {
         let mut k = FakeKernel::new(0);
@@ -1311,5 +1598,112 @@ pub(crate) mod tests {
         let mut s = RingServer::new(Timed);
         assert_eq!(s.process(&mut k.mem).unwrap(), 1);
         assert_eq!(s.in_flight(), 0);
+    }
+}
+
+#[cfg(test)]
+mod perf {
+    use super::tests::*;
+    use super::*;
+
+    /// Host-side cost of serving 4K reads from the real virtual drive through a fake ring
+    /// (run with `--ignored --nocapture`): the user-space share of a TCMU command.
+    #[test]
+    #[ignore]
+    fn serve_cost_per_command() {
+        for spec in [
+            "px02smf080?capacity_gib=1&clock=virtual",
+            "px02smf080?capacity_gib=1&clock=virtual&state=/tmp/perf-tcmu.state",
+        ] {
+            let drive = crate::sim::open(spec).unwrap();
+            let mut s = RingServer::new(drive.port(1));
+            let mut k = FakeKernel::with_sizes(FLAG_CAP_READ_LEN, 64 * 1024, 32 * 4096);
+            let n = 20_000u32;
+            let t = Instant::now();
+            let mut lba = 1u32;
+            for _ in 0..n / 32 {
+                k.recycle_data();
+                for _ in 0..32 {
+                    lba = lba.wrapping_mul(1_103_515_245).wrapping_add(12345) % 200_000;
+                    let b = lba.to_be_bytes();
+                    k.push_cmd(&[0x28, 0, b[0], b[1], b[2], b[3], 0, 0, 8, 0], &[4096], &[]);
+                }
+                assert!(s.process(&mut k.mem).unwrap() >= 32);
+            }
+            let per = t.elapsed() / n;
+            eprintln!("{spec}: {per:?} per 4K read");
+        }
+    }
+}
+
+#[cfg(test)]
+mod closed_loop {
+    use super::tests::*;
+    use super::*;
+
+    /// QD32 closed loop of 4K writes or reads on a fake ring (run with `--ignored
+    /// --nocapture`): wall-clock deferral on a real-clock drive, and virtual-clock service.
+    #[test]
+    #[ignore]
+    fn qd32_closed_loop() {
+        for (spec, write) in [
+            ("px02smf080?capacity_gib=1", false),
+            ("px02smf080?capacity_gib=1", true),
+            ("px02smf080?capacity_gib=1&clock=virtual", false),
+            ("px02smf080?capacity_gib=1&clock=virtual", true),
+        ] {
+            let drive = crate::sim::open(spec).unwrap();
+            let virt = drive.clock().mode() == crate::sim::ClockMode::Virtual;
+            drive.set_deferred_service(!virt);
+            let mut s = RingServer::new(drive.port(1));
+            s.defer = !virt;
+            if virt {
+                let mut q = drive.port(1);
+                s.queued = Some(Box::new(move |c: &[u8], d: DataBuf<'_>, t, at| {
+                    q.execute_queued(c, d, t, at)
+                }));
+            }
+            let mut k = FakeKernel::with_sizes(FLAG_CAP_READ_LEN, 64 * 1024, 32 * 4096);
+            let data0 = RING_OFF + 64 * 1024;
+            let mut free: Vec<usize> = (0..32).collect();
+            let mut slot_of = std::collections::HashMap::new();
+            let mut lba = 1u32;
+            let t = Instant::now();
+            let mut done = 0u64;
+            let op = if write { 0x2a } else { 0x28 };
+            while t.elapsed() < Duration::from_secs(1) {
+                while let Some(slot) = free.pop() {
+                    lba = lba.wrapping_mul(1_103_515_245).wrapping_add(12345) % 200_000;
+                    let b = lba.to_be_bytes();
+                    let cdb = [op, 0, b[0], b[1], b[2], b[3], 0, 0, 8, 0];
+                    let (_, id) = k.try_push_at(&cdb, &[(data0 + slot * 4096, 4096)]).unwrap();
+                    slot_of.insert(id, slot);
+                }
+                if let Some(due) = s.next_due() {
+                    std::thread::sleep(due.saturating_duration_since(Instant::now()));
+                }
+                s.process(&mut k.mem).unwrap();
+                for (id, st) in k.reap() {
+                    assert_eq!(st, 0);
+                    free.push(slot_of.remove(&id).unwrap());
+                    done += 1;
+                }
+            }
+            let wall = t.elapsed().as_secs_f64();
+            let modeled = if virt {
+                format!(
+                    ", modeled {:.0} IOPS",
+                    done as f64 / (s.max_done as f64 / 1e9)
+                )
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "{spec} {}: {:.0} IOPS wall{modeled}, {} out of order",
+                if write { "write" } else { "read" },
+                done as f64 / wall,
+                s.stats.out_of_order
+            );
+        }
     }
 }

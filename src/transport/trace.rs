@@ -15,60 +15,10 @@ use std::time::Duration;
 /// Bytes of data dumped at `-vv`; `-vvv` dumps everything.
 pub const DUMP_LIMIT: usize = 1024;
 
-/// Name of the command in `cdb` (SPC-5/SBC-4 opcode tables), or "" if not in this short list.
+/// Name of the command in `cdb` (the one opcode table, [`crate::scsi::opcodes`]), or "" when
+/// the table does not know it.
 pub fn opcode_name(cdb: &[u8]) -> &'static str {
-    let Some(&op) = cdb.first() else {
-        return "";
-    };
-    let sa = cdb.get(1).map(|b| b & 0x1f).unwrap_or(0);
-    match op {
-        0x00 => "TEST UNIT READY",
-        0x03 => "REQUEST SENSE",
-        0x04 => "FORMAT UNIT",
-        0x08 => "READ(6)",
-        0x0a => "WRITE(6)",
-        0x12 => "INQUIRY",
-        0x15 => "MODE SELECT(6)",
-        0x1a => "MODE SENSE(6)",
-        0x1b => "START STOP UNIT",
-        0x1c => "RECEIVE DIAGNOSTIC RESULTS",
-        0x1d => "SEND DIAGNOSTIC",
-        0x25 => "READ CAPACITY(10)",
-        0x28 => "READ(10)",
-        0x2a => "WRITE(10)",
-        0x2f => "VERIFY(10)",
-        0x35 => "SYNCHRONIZE CACHE(10)",
-        0x3b => "WRITE BUFFER",
-        0x3c => "READ BUFFER",
-        0x42 => "UNMAP",
-        0x48 => "SANITIZE",
-        0x4c => "LOG SELECT",
-        0x4d => "LOG SENSE",
-        0x55 => "MODE SELECT(10)",
-        0x5a => "MODE SENSE(10)",
-        0x5e => "PERSISTENT RESERVE IN",
-        0x5f => "PERSISTENT RESERVE OUT",
-        0x88 => "READ(16)",
-        0x85 => "ATA PASS-THROUGH(16)",
-        0x8a => "WRITE(16)",
-        0x8f => "VERIFY(16)",
-        0x91 => "SYNCHRONIZE CACHE(16)",
-        0x93 => "WRITE SAME(16)",
-        0x9e if sa == 0x10 => "READ CAPACITY(16)",
-        0x9e if sa == 0x12 => "GET LBA STATUS",
-        0x9e => "SERVICE ACTION IN(16)",
-        0xa0 => "REPORT LUNS",
-        0xa1 => "ATA PASS-THROUGH(12)",
-        0xa2 => "SECURITY PROTOCOL IN",
-        0xa3 if sa == 0x0a => "REPORT TARGET PORT GROUPS",
-        0xa3 if sa == 0x0c => "REPORT SUPPORTED OPERATION CODES",
-        0xa3 if sa == 0x0d => "REPORT SUPPORTED TASK MANAGEMENT FUNCTIONS",
-        0xa3 => "MAINTENANCE IN",
-        0xa8 => "READ(12)",
-        0xaa => "WRITE(12)",
-        0xb5 => "SECURITY PROTOCOL OUT",
-        _ => "",
-    }
+    crate::scsi::opcodes::name(cdb).unwrap_or("")
 }
 
 /// Redaction hook: data-out bytes never dumped because they may carry secrets. SECURITY
@@ -308,12 +258,15 @@ mod tests {
         .unwrap();
         let text = w.text();
         assert!(
-            text.contains("INQUIRY cdb: 12 00 00 00 24 00  [data-in 36 bytes, timeout 30 s]"),
+            text.contains("Inquiry cdb: 12 00 00 00 24 00  [data-in 36 bytes, timeout 30 s]"),
             "{text}"
         );
-        assert!(text.contains("INQUIRY: status GOOD, resid 31"), "{text}");
-        assert!(text.contains("SANITIZE cdb: 48 01"), "{text}");
-        assert!(text.contains("SANITIZE: status CHECK CONDITION"), "{text}");
+        assert!(text.contains("Inquiry: status GOOD, resid 31"), "{text}");
+        assert!(text.contains("Sanitize, overwrite cdb: 48 01"), "{text}");
+        assert!(
+            text.contains("Sanitize, overwrite: status CHECK CONDITION"),
+            "{text}"
+        );
         assert!(text.contains("sense data: 70 00 05"), "{text}");
         assert!(text.contains("(20/00)"), "{text}");
         // No data dump at -v.
@@ -383,21 +336,21 @@ mod tests {
         )
         .unwrap();
         let text = w.text();
-        assert!(text.contains("READ(10) cdb"));
+        assert!(text.contains("Read(10) cdb"));
         assert!(text.contains("... 3072 more bytes"), "{text}");
         assert_eq!(text.matches("\n 0").count(), DUMP_LIMIT / 16, "{text}");
     }
 
     #[test]
     fn names() {
-        assert_eq!(opcode_name(&[0x9e, 0x10]), "READ CAPACITY(16)");
+        assert_eq!(opcode_name(&[0x9e, 0x10]), "Read capacity(16)");
         assert_eq!(
             opcode_name(&[0xa3, 0x0c]),
-            "REPORT SUPPORTED OPERATION CODES"
+            "Report supported operation codes"
         );
         assert_eq!(
             opcode_name(&[0xa3, 0xec]),
-            "REPORT SUPPORTED OPERATION CODES"
+            "Report supported operation codes"
         );
         assert_eq!(opcode_name(&[0xc0]), "");
         assert_eq!(opcode_name(&[]), "");

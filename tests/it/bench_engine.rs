@@ -2,11 +2,10 @@
 //! drive time; nothing here times the host).
 
 use sgctl::bench::{self, EngineKind, Limit, Rw, Workload};
-use std::process::Command;
 use std::time::Duration;
 
 fn sgctl(args: &[&str], audit: &std::path::Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out = crate::util::sgctl_cmd()
         .args(args)
         .env("SGCTL_AUDIT_LOG", audit)
         .output()

@@ -4,10 +4,9 @@
 
 use sgctl::bench::suite::report::{Header, Report, Settings, FORMAT, VERSION};
 use std::path::Path;
-use std::process::Command;
 
 fn sgctl(args: &[&str], audit: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out = crate::util::sgctl_cmd()
         .args(args)
         .env("SGCTL_AUDIT_LOG", audit)
         .output()

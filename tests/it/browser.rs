@@ -184,7 +184,7 @@ pub fn assert_clean(r: &Rendered, min_charts: usize) {
 fn certificate_html_in_a_browser() {
     let dir = tempfile::tempdir().unwrap();
     let cert = dir.path().join("cert.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out = crate::util::sgctl_cmd()
         .args([
             "sanitize",
             "sim:px02smf080?clock=virtual&capacity_blocks=65536&serial=CERT0001&used=1",
@@ -237,7 +237,7 @@ fn certificate_html_in_a_browser() {
 fn bench_report_html_in_a_browser() {
     let dir = tempfile::tempdir().unwrap();
     let rep = dir.path().join("r");
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out = crate::util::sgctl_cmd()
         .args([
             "bench",
             "pts",

@@ -2,10 +2,10 @@
 //! clear line on stderr and the documented exit status (see `sgctl --help`, src/exit.rs);
 //! `decode` turns fixtures into the documented JSON envelope.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn sgctl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    crate::util::sgctl_cmd()
         .args(args)
         .output()
         .expect("run sgctl")

@@ -5,13 +5,13 @@
 //! descriptor-format sense.
 
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 const DEV: &str = "sim:px02smf080";
 
 fn sgctl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    crate::util::sgctl_cmd()
         .args(args)
         .output()
         .expect("run sgctl")

@@ -3,10 +3,10 @@
 //! fails with EPIPE whatever the size of the output.
 
 use std::io::{BufRead, BufReader, Read};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 fn with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let mut child = crate::util::sgctl_cmd()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -37,7 +37,7 @@ fn closed_stdout_is_a_quiet_exit_0() {
 /// `| head -1` as a shell runs it: the first line arrives, sgctl exits 0.
 #[test]
 fn head_1_reads_one_line_and_sgctl_exits_0() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let mut child = crate::util::sgctl_cmd()
         .args(["--json", "opcodes", "sim:px02smf080", "-T"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

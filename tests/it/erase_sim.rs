@@ -9,7 +9,7 @@ use sgctl::ops::{format, sanitize};
 use sgctl::scsi::read_write::{read16, write16, RwFlags};
 use sgctl::transport::{check, DataBuf, Transport};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 struct Drive {
@@ -77,7 +77,7 @@ impl Drive {
 }
 
 fn sgctl_in(_dir: &Path, audit: &Path, args: &[&str]) -> (i32, Value, String) {
-    let out: Output = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out: Output = crate::util::sgctl_cmd()
         .arg("--json")
         .args(args)
         .env("SGCTL_AUDIT_LOG", audit)
@@ -224,7 +224,7 @@ fn confirmation_mismatch_on_the_second_drive_is_refused_and_it_keeps_its_data() 
 fn dry_run_sends_nothing() {
     let d = Drive::new("px02smf080", "DRY001");
     write_marker(&mut d.open(), 0);
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out = crate::util::sgctl_cmd()
         .args(["-v", "sanitize", &d.addr(""), "--block", "--dry-run"])
         .env("SGCTL_AUDIT_LOG", d.audit())
         .output()
@@ -507,7 +507,7 @@ fn ctrl_c_stops_watching_not_the_drive() {
     let d = Drive::new("px02smf080", "INT001");
     // Real clock: the block erase takes 30 s of wall time on the drive.
     let addr = d.addr("").replace("clock=virtual", "clock=real");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let mut child = crate::util::sgctl_cmd()
         .args([
             "--json",
             "sanitize",

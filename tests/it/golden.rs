@@ -14,7 +14,6 @@
 use regex::Regex;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// A drive with a state file in the case's directory (fresh per run).
 const PX02: &str =
@@ -339,7 +338,7 @@ fn run(args: &[&str], json: bool) -> (i32, String, String, tempfile::TempDir) {
         .iter()
         .map(|a| a.replace("{DIR}", &d).replace("{FIX}", &fix))
         .collect();
-    let mut c = Command::new(env!("CARGO_BIN_EXE_sgctl"));
+    let mut c = crate::util::sgctl_cmd();
     if json {
         c.arg("--json");
     }

@@ -7,7 +7,6 @@
 use sgctl::ops::lock::{acquire_in, key_for, read_holder, Holder};
 use sgctl::ops::safety::DriveName;
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn drive_name(addr: &str) -> DriveName {
@@ -49,7 +48,7 @@ fn second_job_on_a_locked_drive_is_refused_naming_the_first() {
     let held = acquire_in(&locks, &key, &holder()).unwrap();
     let audit = d.path().join("audit.jsonl");
     let run = || {
-        Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        crate::util::sgctl_cmd()
             .args([
                 "format",
                 &addr,
@@ -96,7 +95,7 @@ fn lock_is_released_when_its_holder_is_killed() {
     let name = drive_name(&addr);
     let locks = d.path().join("locks");
     let key = key_for(&addr, &name).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let mut child = crate::util::sgctl_cmd()
         .args(["sanitize", &addr, "--overwrite", "--confirm", "LOCK0002"])
         .env("SGCTL_LOCK_DIR", &locks)
         .env("SGCTL_AUDIT_LOG", d.path().join("audit.jsonl"))

@@ -1,19 +1,7 @@
 //! CLI tests for `sgctl logs` and `sgctl health` that need no device: decoding fixture files
 //! with `--inhex`, and the health exit bit mask for usage errors and unopenable devices.
 
-use std::process::Command;
-
-fn sgctl(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
-        .args(args)
-        .output()
-        .expect("run sgctl");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::run as sgctl;
 
 fn fixture(name: &str) -> String {
     format!("{}/fixtures/logpages/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -4,8 +4,6 @@
 //! cases over real SG_IO (audit log and certificate on a full tmpfs) are in
 //! vm/groups/mptsas-dualport/65-full-disk.sh.
 
-use std::process::Command;
-
 #[test]
 fn certificate_write_error_names_the_file() {
     if !std::path::Path::new("/dev/full").exists() {
@@ -18,7 +16,7 @@ fn certificate_write_error_names_the_file() {
         d.path().join("drive.json").display()
     );
     let audit = d.path().join("audit.jsonl");
-    let o = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let o = crate::util::sgctl_cmd()
         .args([
             "format",
             &addr,

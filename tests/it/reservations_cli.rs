@@ -3,10 +3,9 @@
 //! the library, looked at through port 1 and port 2 by the binary.
 
 use serde_json::Value;
-use std::process::Command;
 
 fn sgctl(dir: &std::path::Path, args: &[&str]) -> (i32, Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out = crate::util::sgctl_cmd()
         .arg("--json")
         .args(args)
         .env("SGCTL_AUDIT_LOG", dir.join("audit.jsonl"))
@@ -61,7 +60,7 @@ fn reservations_shown_per_port_and_the_gate_refuses_another_initiators_drive() {
     assert_eq!(code, 0);
     assert_eq!(j["data"]["held_by_other_initiator"], false);
     // Text output names the holder and type.
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out = crate::util::sgctl_cmd()
         .args(["reservations", &p1])
         .output()
         .unwrap();

@@ -11,7 +11,6 @@ use sgctl::scsi::ata_pass_through::{parse_registers, AtaCommand, Protocol};
 use sgctl::scsi::read_write::{read16, write16, RwFlags};
 use sgctl::transport::{check, run_out, DataBuf, Transport, DEFAULT_TIMEOUT};
 use sgctl::Error;
-use std::process::Command;
 use std::time::{Duration, SystemTime};
 
 const SERIAL: &str = "SATA0001";
@@ -51,7 +50,7 @@ fn read_block(t: &mut dyn Transport, lba: u64) -> Vec<u8> {
 }
 
 fn sgctl(args: &[&str], envs: &[(&str, &str)]) -> (i32, Value, String) {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_sgctl"));
+    let mut c = crate::util::sgctl_cmd();
     c.arg("--json").args(args);
     for (k, v) in envs {
         c.env(k, v);
@@ -329,7 +328,7 @@ fn cli_ata_commands_and_inhex_round_trip() {
         .collect();
     assert_eq!(pages, vec![1, 4, 5, 6, 7]);
     // --hex output decodes again with --inhex.
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out = crate::util::sgctl_cmd()
         .args(["--hex", "ata", "identify", &addr])
         .output()
         .unwrap();

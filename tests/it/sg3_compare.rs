@@ -143,7 +143,7 @@ fn vpd_pages_agree_with_sg_vpd() {
     let mut pages_seen = std::collections::BTreeSet::new();
     for f in &files {
         let (sg_ok, sg) = run(Command::new("sg_vpd").arg(format!("--inhex={}", f.display())));
-        let (ok, ours) = run(Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        let (ok, ours) = run(crate::util::sgctl_cmd()
             .args(["decode", "--as", "vpd", "--inhex"])
             .arg(f));
         if !ok {
@@ -199,7 +199,7 @@ fn standard_inquiry_agrees_with_sg_inq() {
     assert!(files.len() >= 3);
     for f in &files {
         let (_, sg) = run(Command::new("sg_inq").arg(format!("--inhex={}", f.display())));
-        let (ok, ours) = run(Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        let (ok, ours) = run(crate::util::sgctl_cmd()
             .args(["decode", "--as", "inquiry", "--inhex"])
             .arg(f));
         assert!(ok, "{}: sgctl failed", f.display());

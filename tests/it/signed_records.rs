@@ -30,7 +30,7 @@ impl Run {
     /// Runs sgctl --json with the audit log in the temp dir and no signing key from the caller's
     /// environment.
     fn sgctl(&self, args: &[&str], env: &[(&str, &Path)]) -> (i32, Value, String) {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_sgctl"));
+        let mut c = crate::util::sgctl_cmd();
         c.arg("--json")
             .args(args)
             .env("SGCTL_AUDIT_LOG", self.p("audit.jsonl"))

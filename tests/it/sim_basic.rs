@@ -81,9 +81,9 @@ fn vpd_pages_and_two_ports() {
     // 0xB1: rotation 1, WABEREQ/WACEREQ 01b, 2.5"
     let (_, bdc) = din(&mut a, &[0x12, 1, 0xB1, 0, 255, 0], 255);
     assert_eq!((be(&bdc[4..6]), bdc[7]), (1, 0x53));
-    // 0xB2: LBPU, LBPRZ=1
+    // 0xB2: LBPU, LBPWS, LBPWS10, LBPRZ=1
     let (_, lbp) = din(&mut a, &[0x12, 1, 0xB2, 0, 255, 0], 255);
-    assert_eq!(lbp[5], 0x84);
+    assert_eq!(lbp[5], 0xE4);
     // unsupported page
     let (c, _) = din(&mut a, &[0x12, 1, 0x89, 0, 255, 0], 255);
     assert_eq!(kcq(&c), (5, 0x24, 0));

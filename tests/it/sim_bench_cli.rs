@@ -1,19 +1,7 @@
 //! CLI tests for `sgctl sim bench` on a tiny simulated drive. They check the document's shape
 //! and the model's relations on its virtual clock; they time nothing on the host.
 
-use std::process::Command;
-
-fn sgctl(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
-        .args(args)
-        .output()
-        .expect("run sgctl");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::run as sgctl;
 
 #[test]
 fn bench_json_reports_fob_steady_state_and_op() {

@@ -1,10 +1,10 @@
 //! `sgctl sim list|info|fault` through the binary, with a state-file drive that keeps its
 //! state (and injected faults) between invocations.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn sgctl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    crate::util::sgctl_cmd()
         .args(args)
         .output()
         .expect("run sgctl")

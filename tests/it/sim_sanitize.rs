@@ -254,8 +254,12 @@ fn report_supported_operation_codes_for_sanitize() {
         let one = sgctl::scsi::rsoc::parse_one(&b).unwrap();
         let usage = one.cdb_usage_bytes;
         for (i, &u) in usage.iter().enumerate().skip(1) {
+            // A variable-length CDB (7Fh) has its service action in bytes 8-9.
+            let variable = cmd.opcode == 0x7F;
             let free = !u
-                & if i == 1 && cmd.service_action.is_some() {
+                & if variable && (i == 8 || i == 9) {
+                    0
+                } else if i == 1 && cmd.service_action.is_some() && !variable {
                     0xE0
                 } else {
                     0xFF
@@ -265,8 +269,13 @@ fn report_supported_operation_codes_for_sanitize() {
             }
             let mut probe = vec![0u8; usage.len()];
             probe[0] = cmd.opcode;
-            if let Some(sa) = cmd.service_action {
-                probe[1] = sa as u8;
+            match cmd.service_action {
+                Some(sa) if cmd.opcode == 0x7F => {
+                    probe[7] = 0x18;
+                    probe[8..10].copy_from_slice(&sa.to_be_bytes());
+                }
+                Some(sa) => probe[1] = sa as u8,
+                None => {}
             }
             let bit = 7 - free.leading_zeros() as u8;
             probe[i] |= 1 << bit;

@@ -1,10 +1,8 @@
 //! `sgctl sim serve` argument errors, checked before anything touches LIO (so they run on any
 //! machine). Serving itself needs a kernel with LIO: the VM group `tcmu` covers it.
 
-use std::process::Command;
-
 fn sgctl(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out = crate::util::sgctl_cmd()
         .args(args)
         .output()
         .expect("run sgctl");

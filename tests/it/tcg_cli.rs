@@ -7,10 +7,9 @@ use sgctl::sense::{Sense, SenseKey};
 use sgctl::sim::tcg::tper::psid_for;
 use sgctl::transport::{check, DataBuf, Transport};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_sgctl");
 const PIN: &str = "Zq7-Known-Test-PIN-4242";
 
 struct Env {
@@ -43,7 +42,7 @@ impl Env {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        let out = Command::new(BIN)
+        let out = crate::util::sgctl_cmd()
             .args(args)
             .env("SGCTL_AUDIT_LOG", self.path("audit.jsonl"))
             .env("TEST_PIN_VAR", PIN)
@@ -319,7 +318,7 @@ fn pins_never_from_argv() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("never taken from the command line"));
     // There is no option that takes a PIN value.
-    let out = Command::new(BIN)
+    let out = crate::util::sgctl_cmd()
         .args(["tcg", "lock", &e.addr, "--pin", "x"])
         .output()
         .unwrap();

@@ -123,12 +123,12 @@ fn corruptions(b: &[u8]) -> Vec<(String, Vec<u8>, bool)> {
 }
 
 fn sgctl_decode(f: &Path) -> (i32, serde_json::Value, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let o = crate::util::sgctl_cmd()
         .args(["--json", "decode", "--as", "vpd", "--inhex"])
         .arg(f)
         .output()
         .unwrap();
-    let t = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let t = crate::util::sgctl_cmd()
         .args(["decode", "--as", "vpd", "--inhex"])
         .arg(f)
         .output()

@@ -210,6 +210,11 @@ fn block_limits(p: &Profile, d: &Drive) -> Vec<u8> {
         v[20..24].copy_from_slice(&64u32.to_be_bytes()); // max UNMAP descriptor count
         v[24..28].copy_from_slice(&u32::from(gran).to_be_bytes()); // optimal unmap granularity
     }
+    if !p.sata {
+        v[0] |= 0x01; // WSNZ: WRITE SAME with NUMBER OF LOGICAL BLOCKS 0 is refused
+                      // 36-43 MAXIMUM WRITE SAME LENGTH.
+        v[32..40].copy_from_slice(&super::write_same::MAX_WRITE_SAME_BLOCKS.to_be_bytes());
+    }
     v
 }
 
@@ -222,11 +227,12 @@ fn block_device_characteristics() -> Vec<u8> {
     v
 }
 
-/// VPD 0xB2 Logical Block Provisioning (SBC-4 6.6.6): LBPU, LBPRZ=001b, resource
-/// provisioned.
+/// VPD 0xB2 Logical Block Provisioning (SBC-4 6.6.6): LBPU (UNMAP), LBPWS (WRITE SAME(16)
+/// with UNMAP), LBPWS10 (WRITE SAME(10) with UNMAP) — the SATA profile's SATL has no WRITE
+/// SAME — LBPRZ=001b, ANC_SUP=0, resource provisioned.
 fn logical_block_provisioning(p: &Profile) -> Vec<u8> {
     let mut v = vec![0u8; 4];
-    v[1] = 0x80 | if p.lbprz { 0x04 } else { 0 };
+    v[1] = 0x80 | if p.sata { 0 } else { 0x60 } | if p.lbprz { 0x04 } else { 0 };
     v[2] = 0x01;
     v
 }

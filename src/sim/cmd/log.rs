@@ -40,8 +40,38 @@ fn u64p(code: u16, control: u8, value: u64) -> Vec<u8> {
     param(code, control, &value.to_be_bytes())
 }
 
+/// PAGE CONTROL (LOG SENSE byte 2 bits 7-6, SPC-5 6.8.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PageControl {
+    /// 00b current threshold values and 10b default threshold values: this drive's
+    /// thresholds are fixed, so both are the same.
+    Threshold,
+    /// 01b current cumulative values.
+    Cumulative,
+    /// 11b default cumulative values: what LOG SELECT PCR=1 resets the counters to.
+    DefaultCumulative,
+}
+
+impl PageControl {
+    fn from_pc(pc: u8) -> PageControl {
+        match pc {
+            1 => PageControl::Cumulative,
+            3 => PageControl::DefaultCumulative,
+            _ => PageControl::Threshold,
+        }
+    }
+}
+
 /// The parameters of a page as (code, bytes) in ascending code order.
-fn page_params(p: &Profile, d: &Drive, page: u8, cumulative: bool) -> Vec<(u16, Vec<u8>)> {
+///
+/// Threshold values are the levels at which the drive itself acts: the temperature at which
+/// it raises the informational exception 0B/01 (the reference temperature), 100 %
+/// endurance used (5D/73). Counters have no threshold (comparison not enabled, value 0),
+/// and list parameters (dates, the self-test log, port data) report their values whatever
+/// the page control.
+fn page_params(p: &Profile, d: &Drive, page: u8, pc: PageControl) -> Vec<(u16, Vec<u8>)> {
+    let cumulative = pc == PageControl::Cumulative;
+    let threshold = pc == PageControl::Threshold;
     let c = |v: u64| if cumulative { v } else { 0 };
     let ms = |ns: u64| ns / 1_000_000;
     match page {
@@ -71,8 +101,23 @@ fn page_params(p: &Profile, d: &Drive, page: u8, cumulative: bool) -> Vec<(u16, 
         // SPC-5 7.3.14: 0000 NON-MEDIUM ERROR COUNT.
         0x06 => vec![(0, u64p(0, COUNTER, c(d.stats.non_medium_errors)))],
         // SPC-5 7.3.21: 0000 temperature (byte 5), 0001 reference temperature (byte 5).
+        // Threshold: the temperature parameter's threshold is the trip temperature.
         0x0D => vec![
-            (0, param(0, BINARY, &[0, d.temperature(p)])),
+            (
+                0,
+                param(
+                    0,
+                    BINARY,
+                    &[
+                        0,
+                        if threshold {
+                            p.trip_temp_c
+                        } else {
+                            d.temperature(p)
+                        },
+                    ],
+                ),
+            ),
             (1, param(1, BINARY, &[0, p.trip_temp_c])),
         ],
         // SPC-5 7.3.20: 0001 date of manufacture "YYYYWW", 0002 accounting date, 0003
@@ -141,7 +186,11 @@ fn page_params(p: &Profile, d: &Drive, page: u8, cumulative: bool) -> Vec<(u16, 
             ]
         }
         // SBC-4 6.4.12: 0001 PERCENTAGE USED ENDURANCE INDICATOR at byte 7.
-        0x11 => vec![(1, param(1, BINARY, &[0, 0, 0, d.endurance_used(p)]))],
+        // Threshold: 100 % (the drive reports 5D/73 from there on).
+        0x11 => {
+            let v = if threshold { 100 } else { d.endurance_used(p) };
+            vec![(1, param(1, BINARY, &[0, 0, 0, v]))]
+        }
         // SBC-4 6.4.2: 0000 status: 4-7 power-on minutes, 9 BMS status, 10-11 scans
         // performed, 12-13 progress, 14-15 medium scans performed; 0001.. one 20-byte entry
         // per LBA found bad: 4-7 minutes, 8 reassign status/sense key, 9 ASC, 10 ASCQ,
@@ -196,9 +245,15 @@ fn page_params(p: &Profile, d: &Drive, page: u8, cumulative: bool) -> Vec<(u16, 
         }
         // SPC-5 7.3.13: 0000: 4 IE ASC, 5 IE ASCQ, 6 most recent temperature, 7 trip
         // temperature (vendor extension used by HGST/IBM/Toshiba).
+        // Threshold: no condition, the temperature at which one is raised.
         _ => {
             let t = d.temperature(p);
-            let (asc, ascq) = d.ie_condition(p).unwrap_or((0, 0));
+            let (asc, ascq) = if threshold {
+                (0, 0)
+            } else {
+                d.ie_condition(p).unwrap_or((0, 0))
+            };
+            let t = if threshold { p.trip_temp_c } else { t };
             vec![(0, param(0, BINARY, &[asc, ascq, t, p.trip_temp_c]))]
         }
     }
@@ -270,7 +325,7 @@ pub fn log_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
             }
         }
         (_, 0x00) => {
-            let params = page_params(p, d, page, pc == 1);
+            let params = page_params(p, d, page, PageControl::from_pc(pc));
             let last = params.last().map(|(c, _)| *c).unwrap_or(0);
             if pointer > last {
                 return Err(SimSense::invalid_cdb(5, None));

@@ -5,15 +5,19 @@
 pub mod alua;
 pub mod ata;
 pub mod capacity;
+pub mod defect;
 pub mod diag;
 pub mod format;
 pub mod inquiry;
 pub mod log;
 pub mod misc;
 pub mod mode;
+pub mod pi;
 pub mod pr;
 pub mod rw;
 pub mod sanitize;
+pub mod verify;
+pub mod write_same;
 
 use crate::sim::profile::Profile;
 use crate::sim::sense::SimSense;
@@ -21,6 +25,9 @@ use crate::sim::Shared;
 
 /// FORMAT UNIT operation code.
 pub const FORMAT_UNIT: u8 = 0x04;
+/// Variable-length CDB operation code (SPC-5 4.2.5.3): 16-bit service action in bytes 8-9,
+/// CONTROL in byte 1.
+pub const VARIABLE_LENGTH: u8 = 0x7F;
 
 /// Per-command state while a command runs.
 pub struct CmdCtx<'a> {
@@ -203,6 +210,45 @@ fn has_crypto_erase(p: &Profile) -> bool {
 // CONTROL byte usage: NACA (bit 2). Kept at the end of each map.
 const C: u8 = 0x04;
 
+/// Protection type 2 formats possible (Extended INQUIRY SPT 001b, 010b, 101b, 111b): the
+/// 32-byte READ/WRITE/VERIFY exist.
+fn has_type2(p: &Profile) -> bool {
+    p.protect && matches!(p.spt, 1 | 2 | 5 | 7)
+}
+
+/// VERIFY byte 1 (byte 10 in VERIFY(32)): VRPROTECT (7-5) with PI support, DPO (4), BYTCHK
+/// (2-1).
+fn verify_byte1(p: &Profile) -> u8 {
+    if p.protect {
+        0xF6
+    } else {
+        0x16
+    }
+}
+
+/// WRITE SAME byte 1: WRPROTECT (7-5) with PI support, UNMAP (3) with logical block
+/// provisioning; ANCHOR (4) is not supported (ANC_SUP=0).
+fn write_same_byte1(p: &Profile) -> u8 {
+    (if p.protect { 0xE0 } else { 0 }) | if p.lbpme { 0x08 } else { 0 }
+}
+
+/// CDB usage data of a 32-byte READ/WRITE/VERIFY (SBC-4 5.16, 5.48, 5.35): 1 CONTROL,
+/// 7 ADDITIONAL CDB LENGTH, 8-9 SERVICE ACTION, 10 flags, 12-19 LBA, 20-23 EXPECTED INITIAL
+/// LOGICAL BLOCK REFERENCE TAG, 24-25 EXPECTED LOGICAL BLOCK APPLICATION TAG, 26-27 LOGICAL
+/// BLOCK APPLICATION TAG MASK, 28-31 TRANSFER / VERIFICATION LENGTH.
+fn usage32(sa: u8, flags: u8) -> Vec<u8> {
+    let mut u = vec![0u8; 32];
+    u[0] = VARIABLE_LENGTH;
+    u[1] = C;
+    u[7] = 0xFF;
+    u[9] = sa;
+    u[10] = flags;
+    for b in &mut u[12..32] {
+        *b = 0xFF;
+    }
+    u
+}
+
 fn rw_byte1(p: &Profile) -> u8 {
     // RDPROTECT/WRPROTECT (7-5) only with PI support; DPO (4), FUA (3).
     if p.protect {
@@ -335,6 +381,30 @@ pub static COMMANDS: &[CmdDef] = &[
         handler: rw::write,
     },
     CmdDef {
+        opcode: 0x2F,
+        sa: None,
+        name: "VERIFY(10)",
+        len: 10,
+        usage: |p| {
+            vec![
+                0x2F,
+                verify_byte1(p),
+                0xFF,
+                0xFF,
+                0xFF,
+                0xFF,
+                0,
+                0xFF,
+                0xFF,
+                C,
+            ]
+        },
+        supported: always,
+        timeouts: io_timeouts,
+        flags: MEDIUM,
+        handler: verify::verify,
+    },
+    CmdDef {
         opcode: 0x35,
         sa: None,
         name: "SYNCHRONIZE CACHE(10)",
@@ -344,6 +414,41 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: io_timeouts,
         flags: MEDIUM,
         handler: rw::synchronize_cache,
+    },
+    CmdDef {
+        opcode: 0x37,
+        sa: None,
+        name: "READ DEFECT DATA(10)",
+        len: 10,
+        usage: |_| vec![0x37, 0, 0x1F, 0, 0, 0, 0, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: QUERY,
+        handler: defect::read_defect_data10,
+    },
+    CmdDef {
+        opcode: 0x41,
+        sa: None,
+        name: "WRITE SAME(10)",
+        len: 10,
+        usage: |p| {
+            vec![
+                0x41,
+                write_same_byte1(p),
+                0xFF,
+                0xFF,
+                0xFF,
+                0xFF,
+                0,
+                0xFF,
+                0xFF,
+                C,
+            ]
+        },
+        supported: sas_only,
+        timeouts: io_timeouts,
+        flags: MEDIUM,
+        handler: write_same::write_same,
     },
     CmdDef {
         opcode: 0x42,
@@ -566,6 +671,39 @@ pub static COMMANDS: &[CmdDef] = &[
         handler: pr::pr_out,
     },
     CmdDef {
+        opcode: VARIABLE_LENGTH,
+        sa: Some(0x09),
+        name: "READ(32)",
+        len: 32,
+        usage: |p| usage32(0x09, rw_byte1(p)),
+        supported: has_type2,
+        timeouts: io_timeouts,
+        flags: MEDIUM,
+        handler: rw::read,
+    },
+    CmdDef {
+        opcode: VARIABLE_LENGTH,
+        sa: Some(0x0A),
+        name: "VERIFY(32)",
+        len: 32,
+        usage: |p| usage32(0x0A, verify_byte1(p)),
+        supported: has_type2,
+        timeouts: io_timeouts,
+        flags: MEDIUM,
+        handler: verify::verify,
+    },
+    CmdDef {
+        opcode: VARIABLE_LENGTH,
+        sa: Some(0x0B),
+        name: "WRITE(32)",
+        len: 32,
+        usage: |p| usage32(0x0B, rw_byte1(p)),
+        supported: has_type2,
+        timeouts: io_timeouts,
+        flags: MEDIUM,
+        handler: rw::write,
+    },
+    CmdDef {
         opcode: 0x85,
         sa: None,
         name: "ATA PASS-THROUGH(16)",
@@ -618,6 +756,24 @@ pub static COMMANDS: &[CmdDef] = &[
         handler: rw::write,
     },
     CmdDef {
+        opcode: 0x8F,
+        sa: None,
+        name: "VERIFY(16)",
+        len: 16,
+        usage: |p| {
+            let mut u = vec![0xFF; 16];
+            u[0] = 0x8F;
+            u[1] = verify_byte1(p);
+            u[14] = 0;
+            u[15] = C;
+            u
+        },
+        supported: always,
+        timeouts: io_timeouts,
+        flags: MEDIUM,
+        handler: verify::verify,
+    },
+    CmdDef {
         opcode: 0x91,
         sa: None,
         name: "SYNCHRONIZE CACHE(16)",
@@ -634,6 +790,24 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: io_timeouts,
         flags: MEDIUM,
         handler: rw::synchronize_cache,
+    },
+    CmdDef {
+        opcode: 0x93,
+        sa: None,
+        name: "WRITE SAME(16)",
+        len: 16,
+        usage: |p| {
+            let mut u = vec![0xFF; 16];
+            u[0] = 0x93;
+            u[1] = write_same_byte1(p) | 0x01; // NDOB
+            u[14] = 0;
+            u[15] = C;
+            u
+        },
+        supported: sas_only,
+        timeouts: io_timeouts,
+        flags: MEDIUM,
+        handler: write_same::write_same,
     },
     CmdDef {
         opcode: 0x9E,
@@ -736,5 +910,20 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: quick,
         flags: CONFIG,
         handler: misc::security_protocol_out,
+    },
+    CmdDef {
+        opcode: 0xB7,
+        sa: None,
+        name: "READ DEFECT DATA(12)",
+        len: 12,
+        usage: |_| {
+            vec![
+                0xB7, 0x1F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, C,
+            ]
+        },
+        supported: sas_only,
+        timeouts: quick,
+        flags: QUERY,
+        handler: defect::read_defect_data12,
     },
 ];

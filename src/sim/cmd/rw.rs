@@ -1,8 +1,8 @@
-//! SBC-4 READ(10/16), WRITE(10/16), SYNCHRONIZE CACHE(10/16), UNMAP: user data kept in the
-//! sparse store, T10 PI (types 1 and 3 through 10/16-byte CDBs), injected medium errors,
-//! locked SED bands.
+//! SBC-4 READ(10/16/32), WRITE(10/16/32), SYNCHRONIZE CACHE(10/16), UNMAP: user data kept
+//! in the sparse store, T10 PI (types 1 and 3 through 10/16-byte CDBs, type 2 through the
+//! 32-byte CDBs; see [`super::pi`]), injected medium errors, locked SED bands.
 
-use super::{alloc, CmdCtx};
+use super::{alloc, pi, CmdCtx};
 use crate::sim::sense::{key, SimSense};
 
 /// Largest transfer in bytes (VPD 0xB0 MAXIMUM TRANSFER LENGTH is 8 MiB worth of blocks).
@@ -27,34 +27,93 @@ pub fn crc16_t10dif(data: &[u8]) -> u16 {
     crc
 }
 
-struct Xfer {
-    lba: u64,
-    blocks: u64,
-    protect: u8,
-    /// CDB offset of the LBA and TRANSFER LENGTH fields (for field pointers).
-    lba_off: u16,
-    len_off: u16,
+/// The fields of a READ/WRITE/VERIFY/WRITE SAME CDB of any length.
+pub(super) struct Xfer {
+    pub lba: u64,
+    pub blocks: u64,
+    /// RDPROTECT / WRPROTECT / VRPROTECT.
+    pub protect: u8,
+    /// CDB byte holding the protect field (1, or 10 in a 32-byte CDB).
+    pub flags_off: u16,
+    /// CDB offset of the TRANSFER LENGTH field (for field pointers).
+    pub len_off: u16,
+    /// A 32-byte CDB (SBC-4 5.16 READ(32), 5.48 WRITE(32), 5.35 VERIFY(32)).
+    pub cdb32: bool,
+    /// Tags the CDB expects (32-byte CDBs carry them; otherwise type 1 rules).
+    pub expect: pi::Expected,
 }
 
-fn decode(ctx: &CmdCtx<'_>) -> Xfer {
-    let protect = ctx.cdb[1] >> 5;
-    if ctx.cdb.len() >= 16 && matches!(ctx.cdb[0], 0x88 | 0x8A | 0x91) {
-        Xfer {
-            lba: ctx.be(2, 8),
-            blocks: ctx.be(10, 4),
-            protect,
-            lba_off: 2,
-            len_off: 10,
+/// Decodes the LBA, length and protection fields of the 10-, 16- and 32-byte layouts.
+pub(super) fn decode(ctx: &CmdCtx<'_>) -> Result<Xfer, SimSense> {
+    let cdb = ctx.cdb;
+    if cdb[0] == super::VARIABLE_LENGTH {
+        // SPC-5 4.2.5.3: ADDITIONAL CDB LENGTH (byte 7) is 18h for these commands.
+        if cdb[7] != 0x18 {
+            return Err(SimSense::invalid_cdb(7, None));
         }
-    } else {
-        Xfer {
-            lba: ctx.be(2, 4),
-            blocks: ctx.be(7, 2),
-            protect,
-            lba_off: 2,
-            len_off: 7,
-        }
+        return Ok(Xfer {
+            lba: ctx.be(12, 8),
+            blocks: ctx.be(28, 4),
+            protect: cdb[10] >> 5,
+            flags_off: 10,
+            len_off: 28,
+            cdb32: true,
+            expect: pi::Expected {
+                initial_ref: Some(ctx.be(20, 4) as u32),
+                app: Some((ctx.be(24, 2) as u16, ctx.be(26, 2) as u16)),
+            },
+        });
     }
+    let type1 = pi::Expected {
+        initial_ref: None,
+        app: None,
+    };
+    let protect = cdb[1] >> 5;
+    Ok(
+        if cdb.len() >= 16 && matches!(cdb[0], 0x88 | 0x8A | 0x8F | 0x91 | 0x93) {
+            Xfer {
+                lba: ctx.be(2, 8),
+                blocks: ctx.be(10, 4),
+                protect,
+                flags_off: 1,
+                len_off: 10,
+                cdb32: false,
+                expect: type1,
+            }
+        } else {
+            Xfer {
+                lba: ctx.be(2, 4),
+                blocks: ctx.be(7, 2),
+                protect,
+                flags_off: 1,
+                len_off: 7,
+                cdb32: false,
+                expect: type1,
+            }
+        },
+    )
+}
+
+/// The protect field against the format (SBC-4 4.22.2 and the READ/WRITE/VERIFY(32)
+/// clauses): a non-zero field needs a PI format and values above 5 are reserved (24/00 on
+/// the field); on a type 2 format the 10/16-byte CDBs cannot carry protection information
+/// (INVALID COMMAND OPERATION CODE, 20/00), and the 32-byte CDBs exist for type 2 only
+/// (20/00 on a type 1 or type 3 format). Returns bytes per block on the wire.
+pub(super) fn check_protect(ctx: &CmdCtx<'_>, x: &Xfer) -> Result<u64, SimSense> {
+    let d = &ctx.sh.d;
+    if x.cdb32 && matches!(d.prot_type, 1 | 3) {
+        return Err(SimSense::invalid_opcode());
+    }
+    if x.protect == 0 {
+        return Ok(u64::from(d.lb_len));
+    }
+    if d.prot_type == 0 || x.protect > 5 {
+        return Err(SimSense::invalid_cdb(x.flags_off, Some(7)));
+    }
+    if d.prot_type == 2 && !x.cdb32 {
+        return Err(SimSense::invalid_opcode());
+    }
+    Ok(u64::from(d.lb_len) + 8)
 }
 
 /// Range and protection checks shared by READ and WRITE. Returns bytes per block on the wire.
@@ -66,27 +125,17 @@ fn check(ctx: &CmdCtx<'_>, x: &Xfer, write: bool) -> Result<u64, SimSense> {
     {
         return Err(SimSense::lba_out_of_range());
     }
-    let lb = u64::from(d.lb_len);
-    let mut wire = lb;
-    if x.protect != 0 {
-        // SBC-4 5.16/5.47: RDPROTECT/WRPROTECT need a PI format; type 2 needs the 32-byte
-        // CDBs; values above 5 are reserved.
-        if d.prot_type == 0 || d.prot_type == 2 || x.protect > 5 {
-            return Err(SimSense::invalid_cdb(1, Some(7)));
-        }
-        wire += 8;
-    }
+    let wire = check_protect(ctx, x)?;
     if x.blocks.saturating_mul(wire) > MAX_TRANSFER_BYTES {
         return Err(SimSense::invalid_cdb(x.len_off, None));
     }
     d.sed.check_access(x.lba, x.blocks, write)?;
-    let _ = x.lba_off;
     Ok(wire)
 }
 
-/// READ(10) / READ(16).
+/// READ(10) / READ(16) / READ(32).
 pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
-    let x = decode(ctx);
+    let x = decode(ctx)?;
     let wire = check(ctx, &x, false)?;
     let sh = &mut *ctx.sh;
     let p = sh.profile;
@@ -102,6 +151,7 @@ pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         return Err(SimSense::new(key::MEDIUM_ERROR, 0x11, 0x00).with_info(bad));
     }
     let mut out = vec![0u8; (x.blocks * wire) as usize];
+    let checks = pi::Checks::for_protect(x.protect);
     for (i, chunk) in out.chunks_mut(wire as usize).enumerate() {
         let lba = x.lba + i as u64;
         d.store
@@ -110,20 +160,12 @@ pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
             chunk[lb / 2] ^= 0x01; // injected silent corruption (Fault::CorruptBlock)
         }
         if wire as usize > lb {
-            let pi = if d.store.is_written(lba) {
-                let mut pi = [0u8; 8];
-                pi[0..2].copy_from_slice(&crc16_t10dif(&chunk[..lb]).to_be_bytes());
-                let rt = if d.prot_type == 3 {
-                    u32::MAX
-                } else {
-                    lba as u32
-                };
-                pi[4..8].copy_from_slice(&rt.to_be_bytes());
-                pi
-            } else {
-                [0xFF; 8] // as FORMAT UNIT left it (SBC-4 4.22.2)
-            };
-            chunk[lb..].copy_from_slice(&pi);
+            let (user, tail) = chunk.split_at_mut(lb);
+            let t = pi::stored(d, lba, user);
+            // RDPROTECT 001b/010b/100b/101b: the device server checks what it read before
+            // it transfers it (SBC-4 READ(10) protect table).
+            pi::check_block(d.prot_type, checks, &x.expect, x.lba, i as u64, user, &t)?;
+            tail.copy_from_slice(&t);
         }
     }
     let bytes = out.len() as u64;
@@ -137,9 +179,9 @@ pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     Ok(out)
 }
 
-/// WRITE(10) / WRITE(16).
+/// WRITE(10) / WRITE(16) / WRITE(32).
 pub fn write(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
-    let x = decode(ctx);
+    let x = decode(ctx)?;
     let wire = check(ctx, &x, true)?;
     let need = (x.blocks * wire) as usize;
     if ctx.short_data_out(need) {
@@ -152,28 +194,34 @@ pub fn write(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let lb = d.lb_len as usize;
     let data = &ctx.out[..need];
     if wire as usize > lb {
-        // WRPROTECT != 0: check guard and (type 1) reference tag of every block first.
+        // WRPROTECT != 0: check every block's protection information before writing any.
+        let checks = pi::Checks::for_protect(x.protect);
         for (i, chunk) in data.chunks(wire as usize).enumerate() {
-            let lba = x.lba + i as u64;
-            let (user, pi) = chunk.split_at(lb);
-            let app = u16::from_be_bytes([pi[2], pi[3]]);
-            if app == 0xFFFF {
-                continue; // application tag escape disables checking
-            }
-            if u16::from_be_bytes([pi[0], pi[1]]) != crc16_t10dif(user) {
-                return Err(SimSense::new(key::ABORTED_COMMAND, 0x10, 0x01).with_info(lba));
-            }
-            let rt = u32::from_be_bytes([pi[4], pi[5], pi[6], pi[7]]);
-            if d.prot_type == 1 && rt != lba as u32 {
-                return Err(SimSense::new(key::ABORTED_COMMAND, 0x10, 0x03).with_info(lba));
-            }
+            let (user, t) = chunk.split_at(lb);
+            pi::check_block(d.prot_type, checks, &x.expect, x.lba, i as u64, user, t)?;
         }
     }
     for (i, chunk) in data.chunks(wire as usize).enumerate() {
         let lba = x.lba + i as u64;
         let gen = d.sed.key_generation(lba);
-        d.store.write(lba, &chunk[..lb], gen);
-        d.faults.medium_errors.remove(&lba);
+        let user = &chunk[..lb];
+        d.store.write(lba, user, gen);
+        if d.prot_type != 0 {
+            // Keep what the host sent (or, for a 32-byte CDB without PI, the reference tag
+            // the CDB asked for) where it differs from what a read would generate.
+            let t = if wire as usize > lb {
+                <[u8; 8]>::try_from(&chunk[lb..]).unwrap_or([0xFF; 8])
+            } else {
+                pi::generated(d.prot_type, x.expect.ref_tag(x.lba, i as u64), user)
+            };
+            let default = pi::generated(d.prot_type, lba as u32, user);
+            d.store.set_pi(lba, (t != default).then_some(t));
+        }
+        if d.faults.medium_errors.remove(&lba) {
+            // Writing a block that failed to read reallocates it (SBC-4 4.14 automatic
+            // write reallocation, AWRE=1): it joins the grown defect list.
+            d.grown_defects.insert(lba);
+        }
     }
     let bytes = (x.blocks as usize * lb) as u64;
     d.stats.write_cmds += 1;
@@ -190,7 +238,7 @@ pub fn write(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 /// SYNCHRONIZE CACHE(10/16): byte 1 bit 1 IMMED; LBA and NUMBER OF LOGICAL BLOCKS (0 = to
 /// the end) must lie within the medium. The cache is power-loss protected, so nothing to do.
 pub fn synchronize_cache(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
-    let x = decode(ctx);
+    let x = decode(ctx)?;
     let d = &ctx.sh.d;
     if x.lba.checked_add(x.blocks).is_none_or(|e| e > d.num_blocks) || x.lba >= d.num_blocks {
         return Err(SimSense::lba_out_of_range());

@@ -736,6 +736,26 @@ impl Ftl {
             .fold(self.ctrl_free.max(self.link_free), u64::max)
     }
 
+    /// NAND bytes written and block erases so far, in O(1) (every command's wear accounting;
+    /// [`Ftl::stats`] walks every block). Each erase adds one to one block's erase count, so
+    /// `block_erases / blocks` moves exactly as `erase_count_avg` does after [`Ftl::set_wear`].
+    pub fn wear_tally(&self) -> (u64, u64) {
+        (
+            self.counters.nand_write_units * UNIT_BYTES,
+            self.counters.block_erases,
+        )
+    }
+
+    /// Rated program/erase cycles of the flash.
+    pub fn pe_cycles(&self) -> u32 {
+        self.geo.pe_cycles
+    }
+
+    /// Erase blocks of the flash.
+    pub fn erase_blocks(&self) -> usize {
+        self.erase_count.len()
+    }
+
     /// Statistics for LOG SENSE and the benchmark.
     pub fn stats(&self) -> Stats {
         let c = &self.counters;

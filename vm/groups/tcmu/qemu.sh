@@ -6,5 +6,11 @@ VM_MEM=1536
 VM_TIMEOUT=1200
 # scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh);
 # scripts/soak-tcmu.sh sets SGCTL_TCMU_SOAK=1 for the 10-minute write run (45-state-soak.sh).
+# Both run past the guest's 300 s per-script limit: VM_SCRIPT_TIMEOUT reaches the guest's init
+# as an environment variable (the kernel hands unknown name=value words to init).
 VM_APPEND="tcmu_bench=${SGCTL_TCMU_BENCH:-0} tcmu_soak=${SGCTL_TCMU_SOAK:-0}"
-if [ "${SGCTL_TCMU_SOAK:-0}" = 1 ]; then VM_TIMEOUT=1800; fi
+if [ "${SGCTL_TCMU_SOAK:-0}" = 1 ] || [ "${SGCTL_TCMU_BENCH:-0}" = 1 ]; then
+  VM_APPEND="$VM_APPEND VM_SCRIPT_TIMEOUT=900"
+  VM_TIMEOUT=1800
+fi
+if [ "${SGCTL_TCMU_SOAK:-0}" = 1 ] && [ "${SGCTL_TCMU_BENCH:-0}" = 1 ]; then VM_TIMEOUT=3000; fi
