@@ -8,7 +8,6 @@
 use serde_json::Value;
 use sgctl::bytes::parse_inhex;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn fixture(rel: &str) -> Vec<u8> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -27,7 +26,7 @@ fn write_hex(dir: &Path, name: &str, b: &[u8]) -> PathBuf {
 /// (exit status, JSON envelope, text stdout, text stderr) of `sgctl ARGS`.
 fn sgctl(args: &[&str], file: &Path) -> (i32, Value, String, String) {
     let run = |json: bool| {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_sgctl"));
+        let mut c = crate::util::sgctl_cmd();
         if json {
             c.arg("--json");
         }

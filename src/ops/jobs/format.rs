@@ -75,8 +75,9 @@ impl Job for FormatJob {
             // The drive accepted the FORMAT UNIT; watching it failed (the path or the drive
             // went away). A power cycle loses a format in progress (31/00).
             rec.advice = Some(format!(
-                "the format was started; when the drive is back, watch it with `sgctl wait {0}`; if it lost power it reports medium format corrupted: `sgctl format {0} --recover`",
-                t.address()
+                "the format was started; when the drive is back, watch it with `sgctl wait {0}`{1}; if it lost power it reports medium format corrupted: `sgctl format {0} --recover`",
+                t.address(),
+                super::other_paths(gate, &t.address())
             ));
         }
         let mut out = out?;

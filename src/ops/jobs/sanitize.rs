@@ -131,8 +131,9 @@ impl Job for SanitizeJob {
             // The drive accepted the SANITIZE; watching it failed (the path or the drive went
             // away). The sanitize goes on, and resumes after a power cycle.
             rec.advice = Some(format!(
-                "the sanitize was started and goes on on the drive (it resumes after a power cycle); when the drive is back, watch it with `sgctl wait {}`",
-                t.address()
+                "the sanitize was started and goes on on the drive (it resumes after a power cycle); when the drive is back, watch it with `sgctl wait {}`{}",
+                t.address(),
+                super::other_paths(gate, &t.address())
             ));
         }
         let out = out?;
