@@ -2,12 +2,14 @@
 //! Add a new test file here as `tests/it/NAME.rs` and list it with `mod NAME;`.
 
 mod bench_engine;
+mod bench_suite_sim;
 mod bench_suites;
 mod browser;
 mod cli_commands;
 mod cli_sim_commands;
 mod commands_fixtures;
 mod commands_proptest;
+mod decode_problems;
 mod discover_fixtures;
 mod epipe;
 mod erase_sim;
@@ -17,6 +19,7 @@ mod job_lock;
 mod jobs_lib;
 mod logs_health_cli;
 mod output_errors;
+mod report_schema;
 mod reservations_cli;
 mod sata;
 mod sg3_compare;
@@ -31,6 +34,7 @@ mod sim_common;
 mod sim_format;
 mod sim_fuzz;
 mod sim_pages;
+mod sim_power_cycle;
 mod sim_pr;
 mod sim_sanitize;
 mod sim_serve_cli;
