@@ -28,7 +28,7 @@ out=$(sg_write_same --unmap --16 --lba=1000 --num=8 "$sg" 2>&1); rc=$?
 sg_dd if="$sg" of=/tmp/rb bs=512 skip=1000 count=16 >/dev/null 2>&1
 { head -c 4096 /dev/zero; head -c 4096 /tmp/a5x16; } > /tmp/want
 [ $rc = 0 ] && cmp -s /tmp/rb /tmp/want && pass write_same_unmap_reads_zeros || fail write_same_unmap_reads_zeros "exit $rc $out"
-gl=$(sg_get_lba_status --lba=1000 "$sg" 2>&1); echo "$gl" | head -n 4
+gl=$(sg_get_lba_status --lba=1000 --maxlen=64 "$sg" 2>&1); echo "$gl" | head -n 4
 echo "$gl" | grep -i "3e8" | grep -qi "deallocated" && echo "$gl" | grep -i "3f0" | grep -qi "mapped" \
   && pass get_lba_status_after_unmap || fail get_lba_status_after_unmap "$(echo "$gl" | tr '\n' '|')"
 out=$(sg_write_same --unmap --anchor --16 --lba=1000 --num=8 "$sg" 2>&1); rc=$?
