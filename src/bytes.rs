@@ -174,19 +174,32 @@ pub fn ascii_trim(b: &[u8]) -> String {
 
 /// Lowercase hex, no separators.
 pub fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
+    crate::ops::audit_chain::hex(b)
 }
 
 /// Classic 16-bytes-per-line hex dump with offsets and ASCII, like `sg_inq --hex`.
 pub fn hexdump(b: &[u8]) -> String {
-    let mut out = String::new();
+    // Built without format! per byte (fuzz targets and `--hex` of large pages render it often).
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(b.len().div_ceil(16) * 78);
     for (i, chunk) in b.chunks(16).enumerate() {
-        out.push_str(&format!(" {:04x}    ", i * 16));
-        for (j, x) in chunk.iter().enumerate() {
+        out.push(' ');
+        let off = i * 16;
+        if off > 0xffff {
+            out.push_str(&format!("{off:04x}"));
+        } else {
+            for sh in [12, 8, 4, 0] {
+                out.push(char::from(D[(off >> sh) & 0xf]));
+            }
+        }
+        out.push_str("    ");
+        for (j, &x) in chunk.iter().enumerate() {
             if j == 8 {
                 out.push(' ');
             }
-            out.push_str(&format!("{x:02x} "));
+            out.push(char::from(D[usize::from(x >> 4)]));
+            out.push(char::from(D[usize::from(x & 0xf)]));
+            out.push(' ');
         }
         for j in chunk.len()..16 {
             if j == 8 {
@@ -247,6 +260,48 @@ pub fn parse_inhex(text: &str) -> ParseResult<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    /// The format!-per-byte dump these functions replaced (the reference).
+    fn hexdump_ref(b: &[u8]) -> String {
+        let mut out = String::new();
+        for (i, chunk) in b.chunks(16).enumerate() {
+            out.push_str(&format!(" {:04x}    ", i * 16));
+            for (j, x) in chunk.iter().enumerate() {
+                if j == 8 {
+                    out.push(' ');
+                }
+                out.push_str(&format!("{x:02x} "));
+            }
+            for j in chunk.len()..16 {
+                if j == 8 {
+                    out.push(' ');
+                }
+                out.push_str("   ");
+            }
+            out.push_str("   ");
+            out.extend(chunk.iter().map(|&c| {
+                if (0x20..0x7f).contains(&c) {
+                    c as char
+                } else {
+                    '.'
+                }
+            }));
+            out.push('\n');
+        }
+        out
+    }
+
+    #[test]
+    fn hexdump_and_hex_match_the_format_reference() {
+        let all: Vec<u8> = (0..=255u8).cycle().take(70_000).collect();
+        for n in [
+            0, 1, 7, 8, 9, 15, 16, 17, 31, 256, 4097, 65_536, 65_537, 70_000,
+        ] {
+            assert_eq!(hexdump(&all[..n]), hexdump_ref(&all[..n]), "{n} bytes");
+            let h: String = all[..n].iter().map(|x| format!("{x:02x}")).collect();
+            assert_eq!(hex(&all[..n]), h, "{n} bytes");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -389,7 +389,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_sub
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from discover" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from discover" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from discover" -l hex -d 'Dump the raw response in hex instead of decoding it'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from discover" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from discover" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -l check-ownership -d 'Also try the MSID as the SID\'s PIN to tell factory from owned credentials. A failed try counts against SID\'s TryLimit (5 on many drives, reset by a power cycle)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'

@@ -39,7 +39,7 @@ pub enum Kind {
 #[command(
     after_help = "EXIT STATUS: 0 decoded; 2 FILE unreadable or not hex; 4 the bytes do \
 not decode as KIND (no header); 9 decoded as far as the bytes go, with problems listed \
-(lengths that overrun, a page cut short, malformed descriptors; VPD pages, mode data, the all-commands RSOC list, sense data)."
+(lengths that overrun, a page cut short, malformed descriptors; VPD pages, mode data, both RSOC forms, sense data, log pages)."
 )]
 pub struct DecodeArgs {
     /// File with the response in ASCII hex (`-` = stdin).
@@ -78,38 +78,70 @@ fn read_hex(path: &str) -> crate::Result<Vec<u8>> {
 
 /// Decodes `bytes` as `kind` into a report (no device).
 pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
+    decode_into(bytes, kind, six, ToReport)
+}
+
+/// Where [`decode_into`] hands the decoded value, its text rendering and its exit status.
+/// [`decode`] builds the `--json` envelope's [`Report`]; the fuzz targets serialize to a sink
+/// instead (the same `Serialize` impls run, without building a `serde_json::Value`).
+pub trait DecodeOut {
+    /// What [`decode_into`] returns.
+    type Out;
+    /// Takes the decoded value, its text and the exit status.
+    fn out<T: serde::Serialize>(self, data: &T, text: String, exit: u8) -> Self::Out;
+}
+
+/// [`DecodeOut`] into a [`Report`] (`sgctl decode`).
+pub struct ToReport;
+
+impl DecodeOut for ToReport {
+    type Out = Report;
+    fn out<T: serde::Serialize>(self, data: &T, text: String, exit: u8) -> Report {
+        Report::new(None, data, text).with_exit(exit)
+    }
+}
+
+/// Decodes `bytes` as `kind`: the parser, the text renderer and the exit status of
+/// `sgctl decode --as KIND`, handed to `out`.
+pub fn decode_into<O: DecodeOut>(
+    bytes: &[u8],
+    kind: Kind,
+    six: bool,
+    out: O,
+) -> crate::Result<O::Out> {
     Ok(match kind {
         Kind::Inquiry => {
             let i = inquiry::parse(bytes)?;
-            Report::new(None, &i, text::inquiry(&i))
+            out.out(&i, text::inquiry(&i), crate::exit::OK)
         }
         Kind::Vpd => {
             let p = vpd::decode_best(bytes)?;
-            Report::new(None, &p, vpd_text::decoded(&p)).with_exit(problems_exit(&p.problems))
+            out.out(&p, vpd_text::decoded(&p), problems_exit(&p.problems))
         }
         Kind::Readcap10 => {
             let r = read_capacity::parse10(bytes)?;
-            Report::new(None, &r, text::readcap10(&r))
+            out.out(&r, text::readcap10(&r), crate::exit::OK)
         }
         Kind::Readcap16 => {
             let r = read_capacity::parse16(bytes)?;
-            Report::new(None, &r, text::readcap16(&r))
+            out.out(&r, text::readcap16(&r), crate::exit::OK)
         }
         Kind::Sense => {
             let s = crate::sense::Sense::parse(bytes)?;
             let txt = text::sense(&s) + &vpd_text::problems(&s.problems);
-            Report::new(None, &s, txt).with_exit(problems_exit(&s.problems))
+            out.out(&s, txt, problems_exit(&s.problems))
         }
         Kind::Opcodes => {
             let a = rsoc::decode_all(bytes)?;
             let txt = text::opcodes_all(&a) + &vpd_text::problems(&a.problems);
-            Report::new(None, &a, txt).with_exit(problems_exit(&a.problems))
+            out.out(&a, txt, problems_exit(&a.problems))
         }
         Kind::Opcode => {
-            let o = rsoc::parse_one(bytes)?;
+            let o = rsoc::decode_one(bytes)?;
             // The opcode is not in the response, but CDB usage byte 0 echoes it.
             let op = o.cdb_usage_bytes.first().copied().unwrap_or(0);
-            Report::new(None, &o, text::opcodes_one(&o, op, None))
+            let txt = text::opcodes_one(&o, op, None) + &vpd_text::problems(&o.problems);
+            out.out(&o, txt, problems_exit(&o.problems))
         }
         Kind::Mode => {
             let k = if six {
@@ -119,11 +151,11 @@ pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
             };
             let m = mode::decode(bytes, k)?;
             let txt = text::mode(&m, None) + &vpd_text::problems(&m.problems);
-            Report::new(None, &m, txt).with_exit(problems_exit(&m.problems))
+            out.out(&m, txt, problems_exit(&m.problems))
         }
         Kind::Luns => {
             let r = report_luns::parse(bytes)?;
-            Report::new(None, &r, text::luns(&r, 0))
+            out.out(&r, text::luns(&r, 0), crate::exit::OK)
         }
         Kind::Logpage => {
             // The page code comes from byte 0; the decoder is the health area's
@@ -131,7 +163,12 @@ pub fn decode(bytes: &[u8], kind: Kind, six: bool) -> crate::Result<Report> {
             let p = crate::logpage::parse(bytes)?;
             let d = crate::logpage::decode(&p);
             let txt = crate::logpage::text::render(&d, false);
-            Report::new(None, &d, txt)
+            let exit = if d.inconsistent {
+                crate::exit::DECODE_PROBLEMS
+            } else {
+                crate::exit::OK
+            };
+            out.out(&d, txt, exit)
         }
     })
 }

@@ -21,7 +21,12 @@ Vendor pages (0x30-0x3E) are listed with their code and shown in hex.
 lost, so it goes through the safety gate like the erase commands: every path of the drive
 must be unused (not mounted, no holders), --confirm SERIAL|WWN must name the drive (or type it
 on a terminal), and a start/end record goes to the audit log. --dry-run prints the CDB and
-sends nothing.")]
+sends nothing.
+
+EXIT STATUS: 0 every page decoded; 8 some pages could not be read (the others are shown);
+9 a page is inconsistent (a length that overruns the page, a parameter shorter than its
+layout): decoded as far as the bytes go, the problems listed under the page (parameter codes
+the standard does not define are listed too, without exit 9).")]
 pub struct LogsArgs {
     /// Device address (/dev/sgN, /dev/sdX, /dev/bsg/H:C:T:L, sim:PROFILE).
     #[arg(required_unless_present = "inhex")]
@@ -161,7 +166,15 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
     };
     let text = render(&data, ctx.hex);
     let exit = if data.errors.is_empty() {
-        crate::exit::OK
+        // Pages decoded as far as their bytes go (a length that overruns, a parameter cut
+        // short): listed under each page, exit 9. A parameter code the standard does not
+        // define is listed too, but is no inconsistency.
+        if data.pages.iter().any(|p| p.inconsistent) {
+            ctx.warn("a log page is inconsistent: decoded as far as the bytes go (see problems)");
+            crate::exit::DECODE_PROBLEMS
+        } else {
+            crate::exit::OK
+        }
     } else {
         for e in &data.errors {
             ctx.warn(format!(
@@ -232,7 +245,7 @@ fn reset(
         ));
     }
     let name = safety::DriveName {
-        serial: id.serial.clone().unwrap_or_default(),
+        serial: id.serial.clone(),
         wwn: id.wwn.clone(),
     };
     let confirmation = safety::Confirmation {

@@ -84,8 +84,11 @@ pub fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
             if ctx.hex {
                 return Ok(fetch::hex_report(dev, &raw));
             }
-            let one = rsoc::parse_one(&raw).map_err(Error::Parse)?;
-            Ok(Report::new(dev, &one, text::opcodes_one(&one, op, args.sa)))
+            let one = rsoc::decode_one(&raw).map_err(Error::Parse)?;
+            let txt =
+                text::opcodes_one(&one, op, args.sa) + &super::vpd_text::problems(&one.problems);
+            let r = Report::new(dev, &one, txt);
+            Ok(super::vpd::with_problems(ctx, r, !one.problems.is_empty()))
         }
     }
 }

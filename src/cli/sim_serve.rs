@@ -52,7 +52,22 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
         ))
         .into());
     }
-    let (dev_size, block_size) = tcmu::model_capacity(&mut drive.port(1))?;
+    // A drive switched off mid-sanitize or mid-format (power_cycle=1) answers READ CAPACITY
+    // with NOT READY (sanitize in progress) or MEDIUM ERROR (medium format corrupted) until the
+    // way out has run: it is served all the same, with the geometry it holds, so that `sgctl
+    // wait` / `sgctl format --recover` can reach it through the LUNs.
+    let (dev_size, block_size) = match tcmu::model_capacity(&mut drive.port(1)) {
+        Ok(c) => c,
+        Err(e) if e.sense().is_some() => {
+            let i = drive.info();
+            ctx.warn(format!(
+                "READ CAPACITY: {e}; serving the drive's {} blocks of {} bytes",
+                i.logical_blocks, i.logical_block_length
+            ));
+            (i.capacity_bytes, i.logical_block_length)
+        }
+        Err(e) => return Err(e.into()),
+    };
     // A virtual-clock drive is served on its own clock: commands overlap and complete in the
     // media model's order without real sleeps (see tcmu::ring::RingServer::queued). -v traces
     // every command through the plain path instead.

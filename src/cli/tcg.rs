@@ -79,6 +79,10 @@ pub struct PsidArgs {
 #[derive(Debug, Subcommand)]
 pub enum TcgCmd {
     /// Security protocols and Level 0 discovery (every feature descriptor).
+    ///
+    /// A Level 0 response that does not add up (a descriptor overrunning the length, one too
+    /// short for its feature) is decoded as far as the bytes go: the descriptors before are
+    /// shown, the problems listed, exit status 9.
     Discover {
         /// Device address.
         device: String,
@@ -454,7 +458,11 @@ fn yn(b: bool) -> &'static str {
 
 fn discover(ctx: &mut Ctx, device: &str) -> anyhow::Result<Report> {
     let mut t = open(ctx, device)?;
-    let (l0, inc, protos) = session::discover(&mut *t).map_err(tcg_err)?;
+    discover_on(ctx, device, &mut *t)
+}
+
+fn discover_on(ctx: &mut Ctx, device: &str, t: &mut dyn Transport) -> anyhow::Result<Report> {
+    let (l0, inc, protos) = session::discover(t).map_err(tcg_err)?;
     let mut text = format!(
         "security protocols: {}\n",
         protos
@@ -469,13 +477,16 @@ fn discover(ctx: &mut Ctx, device: &str) -> anyhow::Result<Report> {
     }
     let ssc = l0.ssc().map(|s| s.ssc.name());
     let _ = writeln!(text, "SSC: {}", ssc.unwrap_or("none"));
+    // Level 0 is decoded as far as the bytes go: what did not add up is listed, exit 9.
+    text.push_str(&super::vpd_text::problems(&l0.problems));
     let d = Discovery {
         security_protocols: protos,
         inc_512: inc,
         level0: &l0,
         ssc,
     };
-    Ok(Report::new(Some(device), &d, text))
+    let r = Report::new(Some(device), &d, text);
+    Ok(super::vpd::with_problems(ctx, r, !l0.problems.is_empty()))
 }
 
 #[derive(Serialize)]
@@ -669,4 +680,77 @@ fn revert(ctx: &mut Ctx, device: &str, psid: &PsidArgs, sa: &SafetyArgs) -> anyh
     run_jobs(ctx, &[device.to_string()], sa, params, move || {
         Box::new(job.clone())
     })
+}
+
+#[cfg(test)]
+mod discover_tests {
+    use super::*;
+    use crate::transport::{Completion, DataBuf};
+    use std::time::Duration;
+
+    /// Answers SECURITY PROTOCOL IN: protocol 0 lists 0x00 and 0x01, protocol 1 returns `0`.
+    struct Level0Drive(Vec<u8>);
+
+    impl Transport for Level0Drive {
+        fn execute(
+            &mut self,
+            cdb: &[u8],
+            data: DataBuf<'_>,
+            _timeout: Duration,
+        ) -> crate::Result<Completion> {
+            assert_eq!(cdb[0], 0xa2, "only SECURITY PROTOCOL IN is expected");
+            let resp = if cdb[1] == 0 {
+                vec![0, 0, 0, 0, 0, 0, 0, 2, 0x00, 0x01]
+            } else {
+                self.0.clone()
+            };
+            let DataBuf::In(b) = data else {
+                panic!("data-in expected")
+            };
+            let n = resp.len().min(b.len());
+            b[..n].copy_from_slice(&resp[..n]);
+            Ok(Completion {
+                resid: b.len() - n,
+                ..Completion::default()
+            })
+        }
+        fn address(&self) -> String {
+            "test:level0".into()
+        }
+    }
+
+    fn level0(overrun: bool) -> Vec<u8> {
+        let mut b = crate::tcg::level0::build(&[(0x0001, 1, vec![0x11; 12])]);
+        if overrun {
+            // A Locking descriptor announcing 12 bytes with 4 present.
+            b.extend_from_slice(&[0x00, 0x02, 0x10, 12, 0x01, 0, 0, 0]);
+            let len = (b.len() - 4) as u32;
+            b[0..4].copy_from_slice(&len.to_be_bytes());
+        }
+        b
+    }
+
+    #[test]
+    fn level0_problems_exit_9_with_what_decoded() {
+        let mut ctx = Ctx::default();
+        let mut t = Level0Drive(level0(true));
+        let r = discover_on(&mut ctx, "test:level0", &mut t).unwrap();
+        assert_eq!(r.exit, crate::exit::DECODE_PROBLEMS);
+        assert!(r.text.contains("TPer (0x0001)"), "{}", r.text);
+        assert!(
+            r.text.contains("Problems (decoded as far as the bytes go)")
+                && r.text.contains("feature 0x0002 at offset 64 overruns"),
+            "{}",
+            r.text
+        );
+        let probs = &r.data["level0"]["problems"];
+        assert_eq!(probs.as_array().map(Vec::len), Some(1), "{probs}");
+        assert!(ctx.messages.iter().any(|m| m.contains("decoded as far as")));
+
+        let mut ctx = Ctx::default();
+        let mut t = Level0Drive(level0(false));
+        let r = discover_on(&mut ctx, "test:level0", &mut t).unwrap();
+        assert_eq!(r.exit, crate::exit::OK, "{}", r.text);
+        assert!(!r.text.contains("Problems"));
+    }
 }

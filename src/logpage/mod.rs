@@ -342,6 +342,11 @@ pub struct DecodedPage {
     pub decoded: Value,
     /// What could not be decoded.
     pub problems: Vec<String>,
+    /// True when a problem is an inconsistency of the bytes (a length that overruns, a
+    /// parameter shorter than its layout, a list cut short), not only parameter codes the
+    /// standard does not define: `sgctl logs` and `decode --as logpage` then exit 9.
+    #[serde(skip)]
+    pub inconsistent: bool,
     /// The page bytes in hex.
     pub hex: String,
     /// The page bytes (for `--hex` text output).
@@ -360,8 +365,10 @@ fn to_value<T: Serialize>(t: &T) -> Value {
 /// Decodes a parsed page with its page-specific decoder, if sgctl has one.
 pub fn decode(page: &LogPage) -> DecodedPage {
     let mut problems = page.problems.clone();
+    let mut inconsistent = !page.problems.is_empty();
     let decoded = match decode_specific(page) {
         Some((v, mut notes)) => {
+            inconsistent |= notes.iter().any(|n| !n.ends_with(UNKNOWN_PARAM));
             problems.append(&mut notes);
             v
         }
@@ -378,6 +385,7 @@ pub fn decode(page: &LogPage) -> DecodedPage {
         parameters: page.params.iter().map(ParamView::from).collect(),
         decoded,
         problems,
+        inconsistent,
         hex: hex(&page.to_bytes()),
         raw: page.to_bytes(),
     }
@@ -417,11 +425,15 @@ fn decode_specific(p: &LogPage) -> Option<Decoded> {
 /// Notes an unknown parameter code in a standard page.
 pub(crate) fn unknown_param(notes: &mut Vec<String>, page: &str, p: &LogParam) {
     notes.push(format!(
-        "{page}: parameter 0x{:04x} ({} bytes) is not defined by the standard; shown in hex only",
+        "{page}: parameter 0x{:04x} ({} bytes){UNKNOWN_PARAM}",
         p.code,
         p.value().len()
     ));
 }
+
+/// The end of an [`unknown_param`] note: a parameter code the standard does not define is
+/// shown, not an inconsistency (real drives report some).
+const UNKNOWN_PARAM: &str = " is not defined by the standard; shown in hex only";
 
 /// Notes a parameter too short for its defined layout.
 pub(crate) fn short_param(notes: &mut Vec<String>, page: &str, p: &LogParam, need: usize) {

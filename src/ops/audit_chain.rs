@@ -32,7 +32,13 @@ pub const SELF: &str = "record_sha256";
 
 /// Lowercase hex.
 pub fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(2 * b.len());
+    for &x in b {
+        s.push(char::from(D[usize::from(x >> 4)]));
+        s.push(char::from(D[usize::from(x & 0xf)]));
+    }
+    s
 }
 
 /// SHA-256 in lowercase hex.

@@ -271,8 +271,11 @@ fn pts(list: &[Value], x: &str, y: &str) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// Points of a chart series.
+type Curve = Vec<(f64, f64)>;
+
 /// `[[upper_us, count], ...]` → (upper, fraction of I/Os in the bucket), and the exceedance.
-fn hist_curves(h: &Value) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+fn hist_curves(h: &Value) -> (Curve, Curve) {
     let bins: Vec<(f64, f64)> = a(h)
         .iter()
         .filter_map(|b| Some((b[0].as_f64()?, b[1].as_f64()?)))

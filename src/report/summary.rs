@@ -355,7 +355,7 @@ fn test_figures(out: &mut Vec<Figure>, t: &Value) {
                     }
                 } else {
                     let w = st(&row["workload"]);
-                    fig(out, g, format!("{w}"), "IOPS", n(&row["iops"]), Higher);
+                    fig(out, g, w.to_string(), "IOPS", n(&row["iops"]), Higher);
                     fig(
                         out,
                         g,

@@ -207,6 +207,9 @@ pub struct OneCommand {
     pub cdb_usage_bytes: Vec<u8>,
     /// Timeouts, when CTDP (byte 1 bit 7) is set.
     pub timeouts: Option<Timeouts>,
+    /// What did not add up (CDB usage data cut short, a bad timeouts descriptor); filled by
+    /// [`decode_one`], an error for [`parse_one`].
+    pub problems: Vec<String>,
 }
 
 impl OneCommand {
@@ -216,17 +219,50 @@ impl OneCommand {
     }
 }
 
-/// Parses a one-command response.
+/// Parses a one-command response. It must be complete: CDB usage data cut short or a bad
+/// timeouts descriptor is an error (see [`decode_one`] for the best-effort decode).
 pub fn parse_one(buf: &[u8]) -> ParseResult<OneCommand> {
-    let b = Bytes::new(buf, "REPORT SUPPORTED OPERATION CODES one-command data");
+    let o = decode_one(buf)?;
+    match o.problems.first() {
+        Some(p) => Err(ParseError::new(WHAT_ONE, p.clone())),
+        None => Ok(o),
+    }
+}
+
+const WHAT_ONE: &str = "REPORT SUPPORTED OPERATION CODES one-command data";
+
+/// Decodes a one-command response as far as the bytes go (issue 15): CDB usage data shorter
+/// than CDB SIZE keeps the bytes present, a timeouts descriptor (CTDP set) that is cut off or of
+/// the wrong length is left out; each is listed in [`OneCommand::problems`]. Only a missing
+/// 4-byte header is an error.
+pub fn decode_one(buf: &[u8]) -> ParseResult<OneCommand> {
+    let b = Bytes::new(buf, WHAT_ONE);
+    b.need(4)?;
     let flags = b.u8(1)?;
     let size = b.be16(2)?;
-    let usage = b.slice(4, usize::from(size))?;
+    let mut problems = Vec::new();
+    let avail = buf.len() - 4;
+    let n = usize::from(size).min(avail);
+    if usize::from(size) > avail {
+        problems.push(format!(
+            "CDB size {size} but only {avail} bytes of CDB usage data follow; decoded what is present"
+        ));
+    }
+    let usage = b.slice(4, n)?;
     let ctdp = flags & 0x80 != 0;
-    let timeouts = if ctdp {
-        Some(parse_timeouts(&b, 4 + usize::from(size))?)
-    } else {
+    let timeouts = if !ctdp {
         None
+    } else if usize::from(size) > avail {
+        problems.push("CTDP is set but the command timeouts descriptor is missing".into());
+        None
+    } else {
+        match parse_timeouts(&b, 4 + n) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                problems.push(format!("CTDP is set but {e}"));
+                None
+            }
+        }
     };
     Ok(OneCommand {
         support: match flags & 0x07 {
@@ -240,6 +276,7 @@ pub fn parse_one(buf: &[u8]) -> ParseResult<OneCommand> {
         cdb_usage: hex(usage),
         cdb_usage_bytes: usage.to_vec(),
         timeouts,
+        problems,
     })
 }
 
@@ -328,5 +365,37 @@ mod tests {
         assert_eq!(o.cdb_usage, "04ff00000307");
         assert_eq!(o.timeouts.unwrap().recommended_seconds, 60);
         assert!(parse_one(&b[..10]).is_err());
+        // Best effort: the usage bytes present, the missing timeouts descriptor listed.
+        let d = decode_one(&b[..8]).unwrap();
+        assert_eq!(d.cdb_usage, "04ff0000");
+        assert!(d.timeouts.is_none());
+        assert_eq!(d.problems.len(), 2, "{:?}", d.problems);
+        assert!(
+            d.problems[0].contains("CDB size 6 but only 4 bytes"),
+            "{:?}",
+            d.problems
+        );
+        assert!(d.problems[1].contains("timeouts descriptor is missing"));
+        // Whole usage data, timeouts descriptor cut short: usage kept, descriptor listed.
+        let d = decode_one(&b[..14]).unwrap();
+        assert_eq!(d.cdb_usage, "04ff00000307");
+        assert!(d.timeouts.is_none());
+        assert_eq!(d.problems.len(), 1, "{:?}", d.problems);
+        assert!(
+            d.problems[0].starts_with("CTDP is set but"),
+            "{:?}",
+            d.problems
+        );
+        // A wrong descriptor length.
+        let mut w = b;
+        w[11] = 9;
+        let d = decode_one(&w).unwrap();
+        assert!(
+            d.problems[0].contains("descriptor length 9, expected 10"),
+            "{:?}",
+            d.problems
+        );
+        assert!(decode_one(&b[..3]).is_err());
+        assert!(decode_one(&b).unwrap().problems.is_empty());
     }
 }

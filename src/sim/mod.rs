@@ -623,7 +623,7 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
 const KEYS: &str =
     "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, used, \
                     busy, disconnect, timeout, medium_error, corrupt, fail_format, fail_sanitize, \
-                    substitute_block, heat, wear, tcg_sp_busy, tcg_session_timeout";
+                    substitute_block, heat, wear, tcg_sp_busy, tcg_session_timeout, power_cycle";
 
 /// Splits `PROFILE?k=v&k=v` and validates the options.
 pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
@@ -744,10 +744,78 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
                     o.faults.push(Fault::FailSanitize)
                 }
             }
+            "power_cycle" => {
+                if flag(v)? {
+                    o.faults.push(Fault::PowerCycle)
+                }
+            }
             _ => return Err(bad(spec, format!("unknown option '{k}' (known: {KEYS})"))),
         }
     }
     Ok((p, o))
+}
+
+/// Checks and loads the bytes of a state file (`name` for messages): a hand-edited or damaged
+/// file is refused with an error, never a drive that misbehaves or panics. Opening a state file
+/// is a power cycle.
+fn load_state(
+    spec: &str,
+    p: &'static Profile,
+    o: &SimOptions,
+    bytes: &[u8],
+    name: &str,
+) -> Result<Drive> {
+    let mut d: Drive =
+        serde_json::from_slice(bytes).map_err(|e| bad(spec, format!("state file {name}: {e}")))?;
+    // A hand-edited or damaged file must not make the drive misbehave (or panic).
+    if !p.block_lens.contains(&d.lb_len)
+        || d.capacity_bytes == 0
+        || d.num_blocks == 0
+        || d.num_blocks > d.max_blocks(d.lb_len)
+        || d.prot_type > 3
+        || d.store.lb_len() != d.lb_len
+    {
+        return Err(bad(
+            spec,
+            format!(
+                "state file {} is inconsistent (block length {}, {} blocks)",
+                name, d.lb_len, d.num_blocks
+            ),
+        ));
+    }
+    if d.profile != p.name {
+        return Err(bad(
+            spec,
+            format!(
+                "state file {} holds a {} drive, not {}",
+                name, d.profile, p.name
+            ),
+        ));
+    }
+    if let Some(s) = &o.serial {
+        if *s != d.serial {
+            return Err(bad(
+                spec,
+                format!("state file holds the drive with serial {}", d.serial),
+            ));
+        }
+    }
+    // Opening a state file is a power cycle: persistent reservations survive it only
+    // with APTPL (SPC-5 5.14.5).
+    d.pr = d.pr.after_power_cycle();
+    Ok(d)
+}
+
+/// Opens a virtual drive from a `sim:` spec and the bytes of a state file, checked as
+/// [`open`] checks a `state=` file; the drive is not saved anywhere. The fuzz target of the
+/// state file uses it (no file system in the loop).
+pub fn open_state_bytes(spec: &str, bytes: &[u8]) -> Result<SimDevice> {
+    let (p, o) = parse_spec(spec)?;
+    if o.state.is_some() {
+        return Err(bad(spec, "state= with the bytes of a state file"));
+    }
+    let d = load_state(spec, p, &o, bytes, "(bytes)")?;
+    Ok(finish(spec, p, o, d, true, None))
 }
 
 /// Opens a virtual drive from a `sim:` spec (without the `sim:` prefix).
@@ -762,48 +830,7 @@ pub fn open(spec: &str) -> Result<SimDevice> {
         Some(path) if path.exists() => {
             let bytes = std::fs::read(path)
                 .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-            let mut d: Drive = serde_json::from_slice(&bytes)
-                .map_err(|e| bad(spec, format!("state file {}: {e}", path.display())))?;
-            // A hand-edited or damaged file must not make the drive misbehave (or panic).
-            if !p.block_lens.contains(&d.lb_len)
-                || d.capacity_bytes == 0
-                || d.num_blocks == 0
-                || d.num_blocks > d.max_blocks(d.lb_len)
-                || d.prot_type > 3
-                || d.store.lb_len() != d.lb_len
-            {
-                return Err(bad(
-                    spec,
-                    format!(
-                        "state file {} is inconsistent (block length {}, {} blocks)",
-                        path.display(),
-                        d.lb_len,
-                        d.num_blocks
-                    ),
-                ));
-            }
-            if d.profile != p.name {
-                return Err(bad(
-                    spec,
-                    format!(
-                        "state file {} holds a {} drive, not {}",
-                        path.display(),
-                        d.profile,
-                        p.name
-                    ),
-                ));
-            }
-            if let Some(s) = &o.serial {
-                if *s != d.serial {
-                    return Err(bad(
-                        spec,
-                        format!("state file holds the drive with serial {}", d.serial),
-                    ));
-                }
-            }
-            // Opening a state file is a power cycle: persistent reservations survive it only
-            // with APTPL (SPC-5 5.14.5).
-            d.pr = d.pr.after_power_cycle();
+            let d = load_state(spec, p, &o, &bytes, &path.display().to_string())?;
             loaded = true;
             d
         }
@@ -825,6 +852,18 @@ pub fn open(spec: &str) -> Result<SimDevice> {
             d
         }
     };
+    Ok(finish(spec, p, o, d, loaded, lock))
+}
+
+/// The rest of [`open`]: the drive's clock, the spec's overrides and faults.
+fn finish(
+    spec: &str,
+    p: &'static Profile,
+    o: SimOptions,
+    d: Drive,
+    loaded: bool,
+    lock: Option<nix::fcntl::Flock<std::fs::File>>,
+) -> SimDevice {
     let mode = o.clock.unwrap_or(ClockMode::Real);
     let mut sh = Shared {
         profile: p,
@@ -842,7 +881,11 @@ pub fn open(spec: &str) -> Result<SimDevice> {
         saver: None,
         save_ns: Arc::default(),
     };
-    if loaded && mode == ClockMode::Real && sh.d.saved_unix_ns > 0 {
+    // power_cycle=1: the drive was off since the state was saved (a killed server, a pulled
+    // plug): no clock catch-up; the power cycle (applied below) loses a format in progress
+    // (31/00) and resumes a sanitize.
+    let off = o.faults.contains(&Fault::PowerCycle);
+    if loaded && !off && mode == ClockMode::Real && sh.d.saved_unix_ns > 0 {
         // The drive stayed powered between invocations: catch its clock up.
         let gap = unix_ns().saturating_sub(sh.d.saved_unix_ns);
         sh.advance((gap as f64 * sh.speed) as u64);
@@ -855,8 +898,8 @@ pub fn open(spec: &str) -> Result<SimDevice> {
         apply_fault(&mut sh.d, f);
     }
     sh.complete_due();
-    Ok(SimDevice {
+    SimDevice {
         shared: Arc::new(Mutex::new(sh)),
         port: o.port.unwrap_or(1),
-    })
+    }
 }

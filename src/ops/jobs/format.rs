@@ -71,6 +71,15 @@ impl Job for FormatJob {
         }
         let out = format::finish(t, &p.expect, poll, &mut trail, progress);
         rec.sense_trail = trail.0;
+        if out.is_err() {
+            // The drive accepted the FORMAT UNIT; watching it failed (the path or the drive
+            // went away). A power cycle loses a format in progress (31/00).
+            rec.advice = Some(format!(
+                "the format was started; when the drive is back, watch it with `sgctl wait {0}`{1}; if it lost power it reports medium format corrupted: `sgctl format {0} --recover`",
+                t.address(),
+                super::other_paths(gate, &t.address())
+            ));
+        }
         let mut out = out?;
         out.mode_select_without_sp = without_sp;
         rec.after = serde_json::to_value(&out).unwrap_or_default();

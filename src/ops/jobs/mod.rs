@@ -217,6 +217,28 @@ struct Prepared {
     hba: String,
 }
 
+/// The drive's other paths (`/dev/sgN`) than `address`, for advice when the job's own path
+/// went away: " (or through another path of the drive: /dev/sg3)", or "" when it has none.
+pub(crate) fn other_paths(gate: &Cleared, address: &str) -> String {
+    let dev = |n: &Option<String>| n.as_ref().map(|n| format!("/dev/{n}"));
+    let others: Vec<String> = gate
+        .paths
+        .iter()
+        .filter(|p| {
+            dev(&p.sg).as_deref() != Some(address) && dev(&p.block).as_deref() != Some(address)
+        })
+        .filter_map(|p| dev(&p.sg))
+        .collect();
+    if others.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (or through another path of the drive: {})",
+            others.join(", ")
+        )
+    }
+}
+
 fn fail(rec: &mut JobRecord, e: &Error) {
     rec.outcome = Outcome::of_error(e);
     rec.error_sense = e.sense().map(|s| Box::new(s.clone()));
@@ -313,6 +335,7 @@ fn execute(p: &mut Prepared, progress: &dyn ProgressSink, advise: Option<&Adviso
     if let Err(e) = cleared.record_end(
         rec.outcome.as_str(),
         json!({"exit_status": rec.exit_status, "message": rec.message,
+               "advice": rec.advice,
                "sense_trail": rec.sense_trail, "verification": rec.verification}),
     ) {
         rec.message = Some(format!(

@@ -127,6 +127,15 @@ impl Job for SanitizeJob {
         r?;
         let out = san::finish(t, p, self.opts.ause, &before, poll, &mut trail, progress);
         rec.sense_trail = trail.0;
+        if out.is_err() {
+            // The drive accepted the SANITIZE; watching it failed (the path or the drive went
+            // away). The sanitize goes on, and resumes after a power cycle.
+            rec.advice = Some(format!(
+                "the sanitize was started and goes on on the drive (it resumes after a power cycle); when the drive is back, watch it with `sgctl wait {}`{}",
+                t.address(),
+                super::other_paths(gate, &t.address())
+            ));
+        }
         let out = out?;
         rec.verification = out.verification.clone();
         rec.advice = out.advice.clone();
