@@ -18,6 +18,13 @@
 # fio's lat (and clat) with the spread over the repetitions [min-max], and says whether
 # sgctl's range overlaps fio's (fixedbufs+registerfiles, the variant set up like sgctl).
 #
+# Scheduling: fio runs each job in a process that calls setsid(), so with autogroup scheduling
+# (/proc/sys/kernel/sched_autogroup_enabled = 1, Debian's default) its job gets a CPU share of
+# its own, apart from everything else started from the caller's session (builds, tests). sgctl's
+# job threads live in the sgctl process: the script starts it with `setsid -w` so that both
+# tools' I/O threads are scheduled alike. Without it, on a loaded machine, sgctl's threads
+# waited for a CPU behind the caller's own builds and its IOPS swung by 10x while fio's did not.
+#
 # Conditions: every run records the 1-minute load average when it starts and the share of its
 # wall time during which some task on the machine was waiting for a CPU
 # (/proc/pressure/cpu "some"); the medians per tool are printed under the tables.
@@ -80,7 +87,7 @@ run_one() { # tool rw qd jobs rep
   psi0=$(psi_some); t0=$(date +%s%N)
   case $tool in
     sgctl)
-      { time "$SGCTL" --json bench run "$TARGET" --engine uring --rw "$rw" --bs 4k --qd "$qd" \
+      { time setsid -w "$SGCTL" --json bench run "$TARGET" --engine uring --rw "$rw" --bs 4k --qd "$qd" \
           --jobs "$jobs" --runtime "$RUNTIME" --ramp "$RAMP" --confirm "${CONFIRM:-none}" \
           >"$base.json" 2>"$base.err" ; } 2>"$base.time" ;;
     fio_uring)

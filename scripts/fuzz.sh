@@ -91,6 +91,7 @@ make_seeds() {
     > fuzz/corpus/sim_cdb/seed-sanitize
   printf '\x00\x00\x00\x05\x00Ahello' > fuzz/corpus/sysfs/seed-one-attr
   printf '{}' > fuzz/corpus/state_file/seed-empty
+  mkdir -p fuzz/corpus/report_load && cp docs/examples/run-mk4001grzb-qd4/report.json fuzz/corpus/report_load/seed-run && printf '{"format":"sgctl-bench-report","version":1,"suite":"run","header":{"model":"M","serial":"S"},"settings":{"bs":[[4096,1]]},"result":{"iops":1e3,"latency":{"percentiles":[[99,5]]},"intervals":[{"t_s":1,"iops":1e3}],"histogram":[[10,5],[20,1]]}}' > fuzz/corpus/report_load/seed-small
   # Committed regression inputs (every crash ever found) join the corpus.
   if [[ -d fuzz/regressions ]]; then
     for d in fuzz/regressions/*/; do

@@ -55,6 +55,16 @@ for t in "${tools[@]}"; do
   copy_with_libs "$p" "/usr/bin/$(basename "$p")"
 done
 
+# multipath-tools (vm/groups/tcmu/54-multipath.sh): multipath and the checker/prioritizer plugins
+# it dlopens from /lib/multipath (ldd does not see them).
+if p=$(command -v multipath); then
+  copy_with_libs "$p" /usr/bin/multipath
+  for so in /lib/multipath/*.so /usr/lib/multipath/*.so; do
+    [[ -e "$so" ]] && [[ ! -e "$ROOT/lib/multipath/$(basename "$so")" ]] \
+      && copy_with_libs "$so" "/lib/multipath/$(basename "$so")"
+  done
+fi
+
 # Debug info is of no use in the guest and slows every boot (the initramfs is unpacked under TCG).
 strip -o "$OUT.sgctl" "$SGCTL" 2>/dev/null || cp "$SGCTL" "$OUT.sgctl"
 copy_with_libs "$OUT.sgctl" /usr/bin/sgctl

@@ -18,6 +18,7 @@ PKGS=(
   sg3-utils:sg_inq lsscsi:/usr/bin/lsscsi smartmontools:smartctl fio:fio sdparm:sdparm
   jq:jq dmsetup:dmsetup
   hdparm:hdparm
+  multipath-tools:/usr/sbin/multipath
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -124,6 +124,9 @@ _sgctl() {
             sgctl__subcmd__audit__subcmd__help,verify)
                 cmd="sgctl__subcmd__audit__subcmd__help__subcmd__verify"
                 ;;
+            sgctl__subcmd__bench,compare)
+                cmd="sgctl__subcmd__bench__subcmd__compare"
+                ;;
             sgctl__subcmd__bench,help)
                 cmd="sgctl__subcmd__bench__subcmd__help"
                 ;;
@@ -135,6 +138,9 @@ _sgctl() {
                 ;;
             sgctl__subcmd__bench,run)
                 cmd="sgctl__subcmd__bench__subcmd__run"
+                ;;
+            sgctl__subcmd__bench__subcmd__help,compare)
+                cmd="sgctl__subcmd__bench__subcmd__help__subcmd__compare"
                 ;;
             sgctl__subcmd__bench__subcmd__help,help)
                 cmd="sgctl__subcmd__bench__subcmd__help__subcmd__help"
@@ -249,6 +255,9 @@ _sgctl() {
                 ;;
             sgctl__subcmd__help__subcmd__audit,verify)
                 cmd="sgctl__subcmd__help__subcmd__audit__subcmd__verify"
+                ;;
+            sgctl__subcmd__help__subcmd__bench,compare)
+                cmd="sgctl__subcmd__help__subcmd__bench__subcmd__compare"
                 ;;
             sgctl__subcmd__help__subcmd__bench,pts)
                 cmd="sgctl__subcmd__help__subcmd__bench__subcmd__pts"
@@ -652,7 +661,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench)
-            opts="-v -h --json --verbose --hex --help run pts review help"
+            opts="-v -h --json --verbose --hex --help run pts review compare help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -665,9 +674,49 @@ _sgctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        sgctl__subcmd__bench__subcmd__help)
-            opts="run pts review help"
+        sgctl__subcmd__bench__subcmd__compare)
+            opts="-v -h --label --html --report --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --html)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__help)
+            opts="run pts review compare help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__bench__subcmd__help__subcmd__compare)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -872,7 +921,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__run)
-            opts="-v -h --rw --mix --bs --bssplit --qd --jobs --runtime --bytes --ramp --range --distribution --align --verify --log-interval --engine --pattern --seed --iopoll --sqpoll --continue-on-error --progress-json --confirm --audit-log --json --verbose --hex --help"
+            opts="-v -h --rw --mix --bs --bssplit --qd --jobs --runtime --bytes --ramp --range --distribution --align --verify --log-interval --engine --pattern --seed --iopoll --sqpoll --continue-on-error --progress-json --confirm --audit-log --report --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -947,6 +996,10 @@ _sgctl() {
                     return 0
                     ;;
                 --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1280,8 +1333,22 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help__subcmd__bench)
-            opts="run pts review"
+            opts="run pts review compare"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__bench__subcmd__compare)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

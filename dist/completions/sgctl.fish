@@ -272,14 +272,15 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l json -d 'Print one 
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -s h -l help -d 'Print help'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -l json -d 'Print one JSON document (envelope + data) instead of text'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -l hex -d 'Dump the raw response in hex instead of decoding it'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -s h -l help -d 'Print help'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory (issue 13)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory (issue 13)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "compare" -d 'Two or more reports side by side: key figures with differences, charts overlaid'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l rw -d 'Access pattern: read, write, randread, randwrite, randrw' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l mix -d 'Read percent for randrw (fio rwmixread)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bs -d 'Block size (4096, 4k, 520, 8320...)' -r
@@ -298,6 +299,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l seed -d 'Random seed for offsets and data' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l confirm -d 'Serial or WWN naming the drive (writing workloads; a file\'s path, a block device\'s kernel name). Without it sgctl asks on a terminal' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l report -d 'Also write DIR/report.json (drive identity, host, engine, settings, write cache, the whole result with its time series and latency histogram; docs/bench-report.md) and DIR/report.html (charts: IOPS, MB/s and latency against time, latency histogram and exceedance, the percentile table). Compare runs with `sgctl bench compare`' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l verify -d 'Every written block carries its LBA, a sequence number and a checksum; reads check them (exit 5 on a bad block)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l iopoll -d 'io_uring: poll for completions (needs driver poll queues; refused when absent)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l sqpoll -d 'io_uring: a kernel thread polls the submission queue'
@@ -358,9 +360,17 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l label -d 'Name of each report in tables and legends, in order [default: its directory\'s name]' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l html -d 'Write the comparison as one self-contained HTML file' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l report -d 'Write DIR/compare.json and DIR/compare.html' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory (issue 13)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "compare" -d 'Two or more reports side by side: key figures with differences, charts overlaid'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
@@ -577,6 +587,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcom
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory (issue 13)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "compare" -d 'Two or more reports side by side: key figures with differences, charts overlaid'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "discover" -d 'Security protocols and Level 0 discovery (every feature descriptor)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "status" -d 'SSC, locking state, MSID-still-default check and (Enterprise) bands'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "bands" -d 'List Enterprise bands (Locking table rows)'

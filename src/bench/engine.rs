@@ -249,6 +249,42 @@ impl IoFailure {
     }
 }
 
+/// How an engine saw one I/O end, before it becomes a verdict ([`verdict`]).
+pub enum Outcome<'a> {
+    /// Bytes transferred, or a negative errno (an io_uring CQE result).
+    Res(i32),
+    /// A SCSI completion (sg, sim): status, sense data, host status, residual.
+    Scsi(&'a Completion),
+    /// The command did not complete (a transport error).
+    Failed(IoFailure),
+}
+
+/// The verdict on one I/O: an error when the engine's outcome is an errno, a transfer short
+/// of `req.len`, a SCSI status other than GOOD (sense decoded), or a read residual.
+pub fn verdict(req: &IoReq, outcome: Outcome<'_>) -> Result<(), IoFailure> {
+    let short = |error: String| IoFailure {
+        kind: "short transfer".into(),
+        error,
+        sense: None,
+        info: None,
+    };
+    match outcome {
+        Outcome::Res(res) if res < 0 => Err(IoFailure::errno(nix::errno::Errno::from_raw(-res))),
+        Outcome::Res(res) if res as u32 != req.len => {
+            Err(short(format!("short transfer: {res} of {} bytes", req.len)))
+        }
+        Outcome::Res(_) => Ok(()),
+        Outcome::Scsi(c) => match IoFailure::from_completion(c) {
+            Some(f) => Err(f),
+            None if !req.write && c.resid > 0 => {
+                Err(short(format!("residual {} of {} bytes", c.resid, req.len)))
+            }
+            None => Ok(()),
+        },
+        Outcome::Failed(f) => Err(f),
+    }
+}
+
 /// One I/O in flight.
 #[derive(Debug, Clone)]
 pub struct InFlight {
@@ -278,6 +314,7 @@ pub struct JobCore {
     rng: Rng,
     /// The first error that stopped the run.
     pub fatal: Option<String>,
+    last_reap: u64,
 }
 
 impl JobCore {
@@ -320,6 +357,7 @@ impl JobCore {
             pattern: w.pattern.clone(),
             rng: Rng::new(w.seed.wrapping_mul(31).wrapping_add(u64::from(job) + 7)),
             fatal: None,
+            last_reap: 0,
         }
     }
 
@@ -437,6 +475,22 @@ impl JobCore {
                 self.rec.record_error(now, f.kind, rec);
             }
         }
+    }
+
+    /// Accounts the end of `io` at `now` the same way for every engine: the engine's
+    /// `outcome` becomes the [`verdict`], then [`JobCore::complete`] with the first
+    /// `io.req.len` bytes of the slot's buffer `buf`.
+    #[inline]
+    pub fn reap(&mut self, now: u64, io: &InFlight, buf: &[u8], outcome: Outcome<'_>) {
+        let result = verdict(&io.req, outcome);
+        let len = (io.req.len as usize).min(buf.len());
+        self.complete(now, io, &buf[..len], result);
+        self.last_reap = self.last_reap.max(now);
+    }
+
+    /// The time of the latest [`JobCore::reap`] (0 before any).
+    pub fn last_reap(&self) -> u64 {
+        self.last_reap
     }
 
     /// Finished interval parts to hand to the merger.
@@ -650,5 +704,56 @@ pub fn map_result(
             Err(BenchError::DeviceFailed { error, partial })
         }
         Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(write: bool) -> IoReq {
+        IoReq {
+            write,
+            offset: 4096,
+            len: 4096,
+        }
+    }
+
+    #[test]
+    fn verdicts_of_every_engine_outcome() {
+        assert!(verdict(&req(false), Outcome::Res(4096)).is_ok());
+        let e = verdict(&req(false), Outcome::Res(-libc::EIO)).unwrap_err();
+        assert_eq!(e.kind, "errno EIO");
+        let e = verdict(&req(true), Outcome::Res(512)).unwrap_err();
+        assert_eq!(e.kind, "short transfer");
+        assert!(e.error.contains("512 of 4096"), "{}", e.error);
+        let good = Completion::default();
+        assert!(verdict(&req(false), Outcome::Scsi(&good)).is_ok());
+        let short = Completion {
+            resid: 1024,
+            ..Completion::default()
+        };
+        let e = verdict(&req(false), Outcome::Scsi(&short)).unwrap_err();
+        assert!(e.error.contains("residual 1024 of 4096"), "{}", e.error);
+        // MEDIUM ERROR, UNRECOVERED READ ERROR (fixed format), INFORMATION = 9.
+        let mut sense = vec![0u8; 18];
+        sense[0] = 0xf0;
+        sense[2] = 0x03;
+        sense[3..7].copy_from_slice(&9u32.to_be_bytes());
+        sense[7] = 10;
+        sense[12] = 0x11;
+        let bad = Completion {
+            status: 0x02,
+            sense,
+            ..Completion::default()
+        };
+        let e = verdict(&req(false), Outcome::Scsi(&bad)).unwrap_err();
+        assert_eq!(e.kind, "sense 03/11/00");
+        assert_eq!(e.info, Some(9));
+        let f = IoFailure::errno(nix::errno::Errno::ENODEV);
+        assert_eq!(
+            verdict(&req(true), Outcome::Failed(f)).unwrap_err().kind,
+            "errno ENODEV"
+        );
     }
 }

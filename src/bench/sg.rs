@@ -11,7 +11,7 @@
 
 use super::engine::{
     add_cpu, assemble, map_result, require_writable, run_threads, BenchError, Engine, InFlight,
-    IoFailure, JobCore, JobMsg, JobOutcome,
+    IoFailure, JobCore, JobMsg, JobOutcome, Outcome,
 };
 use super::stats::{Interval, RunResult};
 use super::workload::Workload;
@@ -192,7 +192,6 @@ fn job(
     }
     let mut free: Vec<usize> = (0..qd).rev().collect();
     let mut outstanding = 0usize;
-    let mut last = 0u64;
     let now_ns = || start.elapsed().as_nanos() as u64;
     let bl = u64::from(block_len);
     let mut notes = Vec::new();
@@ -259,7 +258,7 @@ fn job(
             if n < 0 {
                 let e = nix::errno::Errno::last();
                 // Not queued: account it as a failed I/O now.
-                core.complete(t, &io, &[], Err(IoFailure::errno(e)));
+                core.reap(t, &io, &[], Outcome::Failed(IoFailure::errno(e)));
                 free.push(i);
                 if core.is_stopped() {
                     break;
@@ -314,7 +313,21 @@ fn job(
                     if e == nix::errno::Errno::EAGAIN || e == nix::errno::Errno::EINTR {
                         break;
                     }
-                    return Err(BenchError::Os(format!("{node}: read: {e}")));
+                    // The device went away (ENODEV after removal, EIO ...): the commands
+                    // queued on this file will not come back. Each fails with the errno,
+                    // the run stops and reports what it measured (exit 4).
+                    for (i, s) in slots.iter_mut().enumerate() {
+                        if i / SG_MAX_QUEUE != k {
+                            continue;
+                        }
+                        if let Some(io) = s.io.take() {
+                            outstanding -= 1;
+                            core.reap(t, &io, &[], Outcome::Failed(IoFailure::errno(e)));
+                            free.push(i);
+                        }
+                    }
+                    core.stop();
+                    break;
                 }
                 let i = hdr.pack_id as usize;
                 let Some(s) = slots.get_mut(i) else { continue };
@@ -329,25 +342,14 @@ fn job(
                     driver_status: hdr.driver_status,
                     ..Completion::default()
                 };
-                let result = match IoFailure::from_completion(&c) {
-                    Some(f) => Err(f),
-                    None if !io.req.write && c.resid > 0 => Err(IoFailure {
-                        kind: "short transfer".into(),
-                        error: format!("residual {} of {} bytes", c.resid, io.req.len),
-                        sense: None,
-                        info: None,
-                    }),
-                    None => Ok(()),
-                };
-                let len = io.req.len as usize;
-                core.complete(t, &io, &s.buf[..len], result);
+                core.reap(t, &io, &s.buf, Outcome::Scsi(&c));
                 free.push(i);
-                last = t;
             }
         }
         for p in core.take_parts() {
             let _ = tx.send(JobMsg::Part(p));
         }
     }
+    let last = core.last_reap();
     Ok(core.finish(last, notes))
 }

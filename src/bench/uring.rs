@@ -11,7 +11,7 @@
 
 use super::engine::{
     add_cpu, assemble, map_result, require_writable, run_threads, BenchError, Engine, InFlight,
-    IoFailure, JobCore, JobMsg, JobOutcome,
+    JobCore, JobMsg, JobOutcome, Outcome,
 };
 use super::stats::{Interval, RunResult};
 use super::workload::{IoReq, Workload};
@@ -314,7 +314,6 @@ fn job(
     let mut inflight: Vec<Option<InFlight>> = vec![None; qd];
     let mut free: Vec<usize> = (0..qd).rev().collect();
     let mut outstanding = 0usize;
-    let mut last = 0u64;
     let now_ns = |s: Instant| s.elapsed().as_nanos() as u64;
     let mut ring = ring;
     loop {
@@ -354,25 +353,10 @@ fn job(
                 continue;
             };
             outstanding -= 1;
-            let res = cqe.result();
-            let result = if res < 0 {
-                Err(IoFailure::errno(nix::errno::Errno::from_raw(-res)))
-            } else if res as u32 != io.req.len {
-                Err(IoFailure {
-                    kind: "short I/O".into(),
-                    error: format!("short transfer: {res} of {} bytes", io.req.len),
-                    sense: None,
-                    info: None,
-                })
-            } else {
-                Ok(())
-            };
-            let len = io.req.len as usize;
-            // SAFETY-relevant: the slot is ours again (its completion was reaped).
-            let data = bufs.slot(slot, len);
-            core.complete(t, &io, data, result);
+            // The slot is ours again (its completion was reaped).
+            let data = bufs.slot(slot, io.req.len as usize);
+            core.reap(t, &io, data, Outcome::Res(cqe.result()));
             free.push(slot);
-            last = t;
         }
         drop(cq);
         for p in core.take_parts() {
@@ -381,6 +365,7 @@ fn job(
     }
     drop(ring);
     drop(bufs);
+    let last = core.last_reap();
     Ok(core.finish(last, notes))
 }
 

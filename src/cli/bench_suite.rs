@@ -119,7 +119,8 @@ with its own block size) -> WDPC rounds until steady state (5-round window: data
   dirth  4K random write TC x QD sweep, Max/Mid/Min IOPS histograms
 The write cache is disabled (WCE=0 in the Caching mode page, read back) and restored at the
 end, also after an error or Ctrl-C. Ctrl-C keeps the completed rounds in DIR/report.json;
-`--resume DIR` continues (refused on another drive). On a sim: drive scaled down with
+`--resume DIR` continues the saved tests with the saved settings (refused on another drive,
+and refused with exit 2 when --test names another set). On a sim: drive scaled down with
 capacity_gib the durations scale with the capacity, so each round writes the drive as often.
 EXAMPLES:
   sgctl bench pts 'sim:px02smf080?capacity_gib=1' --test iops --confirm <SERIAL>
@@ -153,7 +154,8 @@ pub fn run_pts(ctx: &mut Ctx, a: PtsArgs) -> anyhow::Result<Report> {
     }
     tests.dedup();
     let names: Vec<String> = tests.iter().map(|t| t.name().to_string()).collect();
-    run_suite(ctx, &a.common, "pts", names, 0.0)
+    let given = !names.is_empty();
+    run_suite(ctx, &a.common, "pts", names, given, 0.0)
 }
 
 /// Runs `sgctl bench review`.
@@ -175,7 +177,14 @@ pub fn run_review(ctx: &mut Ctx, a: ReviewArgs) -> anyhow::Result<Report> {
     if !(0.0..90.0).contains(&a.op_extra) {
         return Err(Error::InvalidArgument("--op-extra must be in [0, 90)".into()).into());
     }
-    run_suite(ctx, &a.common, "review", parts, a.op_extra)
+    run_suite(
+        ctx,
+        &a.common,
+        "review",
+        parts,
+        !a.parts.is_empty(),
+        a.op_extra,
+    )
 }
 
 /// The drive's control path (purge, FORMAT UNIT) under the bench's gate clearance.
@@ -343,6 +352,7 @@ fn run_suite(
     a: &SuiteArgs,
     suite: &str,
     parts: Vec<String>,
+    parts_given: bool,
     op_extra: f64,
 ) -> anyhow::Result<Report> {
     if a.tc == 0 || a.tc > 256 || a.qd == 0 || a.qd > 4096 {
@@ -372,6 +382,28 @@ fn run_suite(
                     .map(|p| p.display().to_string())
                     .unwrap_or_default(),
                 r.suite
+            ))
+            .into());
+        }
+        // --resume continues exactly the saved run's tests: another set is refused (exit 2)
+        // rather than silently ignored or mixed into a report made with other settings.
+        let mut want = parts.clone();
+        let mut have = r.settings.tests.clone();
+        want.sort();
+        want.dedup();
+        have.sort();
+        have.dedup();
+        if parts_given && want != have {
+            let what = if suite == "pts" { "--test" } else { "--part" };
+            return Err(Error::InvalidArgument(format!(
+                "{}: the saved run is of {what} {}; --resume continues exactly those \
+                 (omit {what}, or start a new report for {})",
+                a.resume
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default(),
+                r.settings.tests.join(","),
+                parts.join(",")
             ))
             .into());
         }

@@ -245,7 +245,7 @@ fn reset(
         ));
     }
     let name = safety::DriveName {
-        serial: id.serial.clone().unwrap_or_default(),
+        serial: id.serial.clone(),
         wwn: id.wwn.clone(),
     };
     let confirmation = safety::Confirmation {

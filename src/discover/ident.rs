@@ -12,7 +12,8 @@ use crate::transport::{run_query, Transport};
 use serde::Serialize;
 use std::time::Duration;
 
-/// What one path says about its logical unit.
+/// What one path says about its logical unit: the one identity every command and job reads
+/// ([`read`], `ops::query::Query::identity`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Identity {
     /// Peripheral device type (INQUIRY byte 0 bits 4-0).
@@ -23,10 +24,15 @@ pub struct Identity {
     pub model: String,
     /// Product revision level.
     pub firmware: String,
-    /// Unit serial number (VPD 0x80).
-    pub serial: Option<String>,
-    /// LU name from VPD 0x83 (`naa.…`, `eui.…`, `name.…`), see [`lu_name`].
+    /// Unit serial number (VPD 0x80); empty when the drive has no such page.
+    pub serial: String,
+    /// LU name from VPD 0x83 in the kernel's `wwid` style (`naa.…`, `eui.…`, or the SCSI name
+    /// string), see [`lu_name`].
     pub lu_name: Option<String>,
+    /// The same LU designator as sgctl's one WWN spelling: lowercase hex without prefix
+    /// (`5000c500000000cc`; the SCSI name string as it is). Records, certificates and
+    /// `--confirm` use it.
+    pub wwn: Option<String>,
     /// Target port identifier from VPD 0x83 (association 1, NAA), as `0x…`.
     pub target_port: Option<String>,
     /// Relative target port (VPD 0x83 designator type 4).
@@ -73,6 +79,30 @@ pub fn lu_name(page: &DeviceIdentification) -> Option<String> {
             _ => None,
         })
     })
+}
+
+/// The WWN spelling of an LU name: `naa.`/`eui.` dropped (the hex is already lowercase).
+pub fn wwn_of(lu_name: &str) -> String {
+    lu_name
+        .strip_prefix("naa.")
+        .or_else(|| lu_name.strip_prefix("eui."))
+        .unwrap_or(lu_name)
+        .to_string()
+}
+
+/// Reads the identity over a transport with the one policy: INQUIRY must work; VPD pages and
+/// READ CAPACITY(16) the drive does not have (ILLEGAL REQUEST) leave their fields empty, a VPD
+/// page longer than the first allocation is fetched again at its length, a UNIT ATTENTION is
+/// retried once ([`crate::transport::run_query`]); any other failure of an optional page is a
+/// note, not an error.
+pub fn read(t: &mut dyn Transport) -> Result<Identity> {
+    identify(
+        &mut Live {
+            t,
+            timeout: crate::transport::DEFAULT_TIMEOUT,
+        },
+        &mut Vec::new(),
+    )
 }
 
 /// Where the raw identification bytes come from.
@@ -122,7 +152,8 @@ impl KernelCapacity {
 }
 
 /// Builds an [`Identity`] from a source. Errors from INQUIRY are fatal; a missing VPD page or
-/// READ CAPACITY leaves those fields empty; malformed optional pages are reported in `notes`.
+/// READ CAPACITY leaves those fields empty; malformed or failing optional pages are reported in
+/// `notes`.
 pub fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Result<Identity> {
     let inq = inquiry::parse(&src.inquiry()?)?;
     let mut id = Identity {
@@ -134,17 +165,17 @@ pub fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Result<Id
         multip: inq.multip,
         ..Identity::default()
     };
-    if let Some(b) = src.vpd(0x80)? {
+    if let Some(b) = optional(src.vpd(0x80), notes) {
         match vpd::serial::parse(&b) {
-            Ok(s) if !s.unit_serial_number.is_empty() => id.serial = Some(s.unit_serial_number),
-            Ok(_) => {}
+            Ok(s) => id.serial = s.unit_serial_number,
             Err(e) => notes.push(e.to_string()),
         }
     }
-    if let Some(b) = src.vpd(0x83)? {
+    if let Some(b) = optional(src.vpd(0x83), notes) {
         match vpd::device_id::parse(&b) {
             Ok(page) => {
                 id.lu_name = lu_name(&page);
+                id.wwn = id.lu_name.as_deref().map(wwn_of);
                 id.target_port = page.target_port_naa().map(|v| v.to_ascii_lowercase());
                 id.relative_port = page.relative_target_port();
             }
@@ -153,7 +184,7 @@ pub fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Result<Id
     }
     // Block devices only: direct access, RBC, ZBC (SPC-6 Table 150).
     if matches!(id.peripheral_type, 0x00 | 0x0e | 0x14) {
-        if let Some(b) = src.vpd(0xb1)? {
+        if let Some(b) = optional(src.vpd(0xb1), notes) {
             match vpd::block_characteristics::parse(&b) {
                 Ok(p) => id.rotation_rate = Some(p.medium_rotation_rate),
                 Err(e) => notes.push(e.to_string()),
@@ -164,7 +195,7 @@ pub fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Result<Id
             id.logical_block_size = Some(c.block_len);
             id.physical_block_size = Some(c.physical_block_len);
             id.protection_type = Some(c.protection_type);
-        } else if let Some(b) = src.read_capacity16()? {
+        } else if let Some(b) = optional(src.read_capacity16(), notes) {
             match read_capacity::parse16(&b) {
                 Ok(rc) => {
                     id.lba_count = Some(rc.lba_count);
@@ -177,6 +208,14 @@ pub fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Result<Id
         }
     }
     Ok(id)
+}
+
+/// An optional answer: a failure becomes a note.
+fn optional(r: Result<Option<Vec<u8>>>, notes: &mut Vec<String>) -> Option<Vec<u8>> {
+    r.unwrap_or_else(|e| {
+        notes.push(e.to_string());
+        None
+    })
 }
 
 /// Identification over a live transport (SG_IO / bsg).
@@ -535,7 +574,7 @@ mod tests {
         };
         let want = identify(&mut files, &mut vec![]).unwrap();
         assert_eq!(got, want);
-        assert!(got.lba_count.is_some() && got.lu_name.is_some() && got.serial.is_some());
+        assert!(got.lba_count.is_some() && got.lu_name.is_some() && !got.serial.is_empty());
     }
 
     #[test]

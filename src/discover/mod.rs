@@ -455,7 +455,7 @@ fn fill(drive: &mut Drive, devs: &[sysfs::SysDevice]) {
         drive.vendor = Some(id.vendor.clone());
         drive.model = Some(id.model.clone());
         drive.firmware = Some(id.firmware.clone());
-        drive.serial = id.serial.clone();
+        drive.serial = Some(id.serial.clone()).filter(|s| !s.is_empty());
         drive.peripheral_type = Some(id.peripheral_type);
         drive.rotation_rate = id.rotation_rate;
         drive.protection_type = id.protection_type;

@@ -11,47 +11,91 @@ use crate::sense::Sense;
 use crate::transport::{self, run_query, DataBuf, Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 
-/// Who the drive says it is (SPC-5 6.7 INQUIRY; VPD 0x80, 0x83).
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
-pub struct Identity {
-    /// T10 vendor identification.
-    pub vendor: String,
-    /// Product identification (model).
-    pub model: String,
-    /// Product revision level (firmware).
-    pub firmware: String,
-    /// Unit serial number (VPD 0x80).
-    pub serial: String,
-    /// LU name: NAA designator from VPD 0x83, lowercase hex.
-    pub wwn: Option<String>,
-    /// PROTECT bit (standard INQUIRY byte 5 bit 0): the drive can do T10 PI.
-    pub protect: bool,
+/// Who the drive says it is: the one identity (standard INQUIRY, VPD 0x80/0x83/0xB1, READ
+/// CAPACITY(16)) that discovery, the jobs, health and logs read.
+pub use crate::discover::ident::Identity;
+
+/// The one command layer over any [`Transport`]: the read-only commands every job and
+/// command sends, each with one retry/re-fetch policy (a UNIT ATTENTION is retried once; a
+/// VPD page or log page longer than the first allocation is fetched again at its length; a page
+/// the drive does not have is `None`).
+///
+/// ```no_run
+/// use sgctl::ops::query::Query;
+/// let mut t = sgctl::device::open("sim:px02").unwrap();
+/// let id = t.identity().unwrap();
+/// let cap = t.read_capacity().unwrap();
+/// println!("{} {} {:?} {} bytes", id.vendor, id.serial, id.wwn, cap.bytes());
+/// ```
+pub trait Query {
+    /// Standard INQUIRY (96 bytes asked).
+    fn inquiry(&mut self) -> Result<inquiry::StandardInquiry>;
+    /// VPD page `page` (EVPD=1) as returned; `Ok(None)` when the drive does not have it.
+    fn vpd_page(&mut self, page: u8) -> Result<Option<Vec<u8>>>;
+    /// READ CAPACITY(16).
+    fn read_capacity(&mut self) -> Result<Capacity>;
+    /// LOG SENSE of the current cumulative values of a page.
+    fn log_sense(&mut self, page: u8, subpage: u8) -> Result<crate::scsi::log_sense::Fetched>;
+    /// The drive's identity ([`crate::discover::ident::read`]).
+    fn identity(&mut self) -> Result<Identity>;
 }
 
-/// Standard INQUIRY + VPD 0x80 + VPD 0x83.
+impl Query for dyn Transport + '_ {
+    fn inquiry(&mut self) -> Result<inquiry::StandardInquiry> {
+        let b = crate::discover::ident::IdentSource::inquiry(&mut live(self))?;
+        Ok(inquiry::parse(&b)?)
+    }
+    fn vpd_page(&mut self, page: u8) -> Result<Option<Vec<u8>>> {
+        crate::discover::ident::IdentSource::vpd(&mut live(self), page)
+    }
+    fn read_capacity(&mut self) -> Result<Capacity> {
+        read_capacity16(self)
+    }
+    fn log_sense(&mut self, page: u8, subpage: u8) -> Result<crate::scsi::log_sense::Fetched> {
+        crate::scsi::log_sense::fetch(
+            self,
+            page,
+            subpage,
+            crate::scsi::log_sense::PageControl::Cumulative,
+            0,
+        )
+    }
+    fn identity(&mut self) -> Result<Identity> {
+        crate::discover::ident::read(self)
+    }
+}
+
+/// Every concrete transport (SG_IO, bsg, the virtual drive, `Traced`, `ReadOnly`) has the
+/// same commands as `dyn Transport`.
+impl<T: Transport> Query for T {
+    fn inquiry(&mut self) -> Result<inquiry::StandardInquiry> {
+        (self as &mut dyn Transport).inquiry()
+    }
+    fn vpd_page(&mut self, page: u8) -> Result<Option<Vec<u8>>> {
+        (self as &mut dyn Transport).vpd_page(page)
+    }
+    fn read_capacity(&mut self) -> Result<Capacity> {
+        (self as &mut dyn Transport).read_capacity()
+    }
+    fn log_sense(&mut self, page: u8, subpage: u8) -> Result<crate::scsi::log_sense::Fetched> {
+        (self as &mut dyn Transport).log_sense(page, subpage)
+    }
+    fn identity(&mut self) -> Result<Identity> {
+        (self as &mut dyn Transport).identity()
+    }
+}
+
+fn live(t: &mut dyn Transport) -> crate::discover::ident::Live<'_> {
+    crate::discover::ident::Live {
+        t,
+        timeout: DEFAULT_TIMEOUT,
+    }
+}
+
+/// Standard INQUIRY + VPD 0x80 + VPD 0x83 (+ VPD 0xB1, READ CAPACITY(16) for disks): the one
+/// identity read ([`Query::identity`]).
 pub fn identity(t: &mut dyn Transport) -> Result<Identity> {
-    let mut buf = [0u8; 96];
-    let n = run_query(t, &inquiry::cdb(false, 0, 96), &mut buf, DEFAULT_TIMEOUT)?;
-    let std = inquiry::parse(&buf[..n.min(buf.len())])?;
-    let mut id = Identity {
-        vendor: std.t10_vendor_identification,
-        model: std.product_identification,
-        firmware: std.product_revision_level,
-        protect: std.protect,
-        ..Identity::default()
-    };
-    if let Ok(p) = vpd(t, 0x80) {
-        if let Ok(s) = vpdmod::serial::parse(&p) {
-            id.serial = s.unit_serial_number;
-        }
-    }
-    if let Ok(p) = vpd(t, 0x83) {
-        id.wwn = vpdmod::device_id::parse(&p)
-            .ok()
-            .and_then(|d| d.lu_name())
-            .map(|n| n.trim_start_matches("0x").to_ascii_lowercase());
-    }
-    Ok(id)
+    t.identity()
 }
 
 /// Fetches a VPD page (EVPD=1), trimmed to its PAGE LENGTH.

@@ -392,6 +392,10 @@ pub struct Drive {
     /// Media work of completed long operations, applied by the media link.
     #[serde(default)]
     pub media_ops: Vec<crate::sim::medium::MediaOp>,
+    /// When the long operation that queued `media_ops` started (drive clock ns): its media
+    /// work (the block erases) runs during the operation, not after it.
+    #[serde(default)]
+    pub media_ops_since_ns: u64,
     /// Injected faults.
     pub faults: Faults,
     /// LBAs reallocated after an unrecovered read error (rewritten: AWRE), the grown defect
@@ -469,6 +473,7 @@ impl Drive {
             wear_pe: 0.0,
             pe_cycles,
             media_ops: Vec::new(),
+            media_ops_since_ns: 0,
             faults: Faults::default(),
             grown_defects: BTreeSet::new(),
             store: Store::new(lb, id),
@@ -518,6 +523,8 @@ impl Drive {
             return None;
         }
         let op = self.op.take()?;
+        let (LongOp::Format { start_ns, .. } | LongOp::Sanitize { start_ns, .. }) = op;
+        self.media_ops_since_ns = start_ns;
         match op {
             LongOp::Format { job, .. } => self.finish_format(job),
             LongOp::Sanitize { job, .. } => self.finish_sanitize(job),

@@ -148,7 +148,10 @@ impl Medium {
     /// Applies the media work of completed long operations.
     pub fn apply(&mut self, p: &Profile, d: &mut Drive) {
         let ops = std::mem::take(&mut d.media_ops);
-        let now = d.now_ns;
+        // The erases are the operation's own work: they start with it (a FORMAT UNIT or
+        // SANITIZE is reported complete once its media work is done, so a drive that finished
+        // one is not still erasing — and its first writes do not queue behind the erases).
+        let now = d.media_ops_since_ns.min(d.now_ns);
         for op in ops {
             if let Some(f) = self.ftl(p, d) {
                 match op {

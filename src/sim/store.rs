@@ -410,6 +410,46 @@ impl Store {
         v
     }
 
+    /// Whether block `lba` is mapped (holds data, or the background's old data) rather than
+    /// deallocated (reads as zeros because nothing is stored for it).
+    pub fn mapped(&self, lba: u64) -> bool {
+        if self.blocks.contains_key(&lba) {
+            return true;
+        }
+        self.background != Background::Zero
+            && !self.zero_ranges.iter().any(|&(a, b)| lba >= a && lba < b)
+    }
+
+    /// The run of blocks from `lba` (before `end`) sharing `lba`'s mapped state, at most
+    /// `max` long: (mapped, length).
+    pub fn provisioning_run(&self, lba: u64, end: u64, max: u64) -> (bool, u64) {
+        let mapped = self.mapped(lba);
+        let limit = end.min(lba.saturating_add(max));
+        if self.background == Background::Zero {
+            // Only stored blocks are mapped: walk the keys.
+            let mut next = lba;
+            let mut keys = self.blocks.range(lba..limit).map(|(k, _)| *k);
+            if mapped {
+                for k in keys {
+                    if k != next {
+                        break;
+                    }
+                    next += 1;
+                }
+                return (true, next - lba);
+            }
+            return (false, keys.next().unwrap_or(limit) - lba);
+        }
+        if self.zero_ranges.is_empty() {
+            return (true, limit - lba);
+        }
+        let mut n = 1;
+        while lba + n < limit && self.mapped(lba + n) == mapped {
+            n += 1;
+        }
+        (mapped, n)
+    }
+
     fn garbage(&self, generation: u64, lba: u64, out: &mut [u8]) {
         for (counter, chunk) in out.chunks_mut(32).enumerate() {
             let mut h = Sha256::new();

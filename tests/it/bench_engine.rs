@@ -299,3 +299,55 @@ fn verify_catches_a_corrupted_block_with_its_lba() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["data"]["verify"]["failures"], 0);
 }
+
+/// The sim engine moves the drive's clock to the run's last completion (the next run starts
+/// after this one's commands, not behind them), and a plain write run leaves one-byte fills
+/// on the drive (no block-sized copy kept per written LBA) while a `--verify` run writes its
+/// headers.
+#[test]
+fn sim_engine_advances_the_clock_and_stores_plain_writes_compactly() {
+    use sgctl::bench::Engine;
+    use sgctl::scsi::read_write::{self, RwFlags};
+    use sgctl::transport::{DataBuf, Transport};
+    let mut e = bench::sim::SimEngine::open(DRIVE, true).unwrap();
+    let clock = e.device().clock();
+    let before = clock.now();
+    let mut wl = w(Rw::Write, 8);
+    wl.limit = Limit::Bytes(1 << 20);
+    let r = e.run(&wl, &mut |_| {}).unwrap();
+    assert_eq!(r.bytes, 1 << 20);
+    let after = clock.now();
+    let ran = Duration::from_secs_f64(r.elapsed_s);
+    assert!(
+        after >= before + ran.mul_f64(0.999),
+        "clock {after:?} should be at least {before:?} + {ran:?}"
+    );
+    assert!(
+        r.notes.iter().any(|n| n.contains("one repeated byte")),
+        "{:?}",
+        r.notes
+    );
+    let read_block = |e: &mut bench::sim::SimEngine, lba: u64| {
+        let mut buf = vec![0u8; 512];
+        let mut dev = e.device().port(1);
+        let cdb = read_write::read16(lba, 1, RwFlags::default());
+        let c = dev
+            .execute(&cdb, DataBuf::In(&mut buf), Duration::from_secs(5))
+            .unwrap();
+        assert_eq!(c.status, 0);
+        buf
+    };
+    for lba in [0u64, 7, 2047] {
+        let b = read_block(&mut e, lba);
+        assert!(
+            b[0] != 0 && b.iter().all(|&x| x == b[0]),
+            "LBA {lba}: {:?}",
+            &b[..16]
+        );
+    }
+    // A verified run writes real headers (magic first).
+    wl.verify = true;
+    e.run(&wl, &mut |_| {}).unwrap();
+    let b = read_block(&mut e, 0);
+    assert_eq!(&b[..8], bench::data::MAGIC);
+}

@@ -126,6 +126,7 @@ fn lat_test_end_to_end_with_report_and_write_cache_restored() {
     assert_eq!(code, 0, "{err}\n{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["data"]["state"], "complete");
+    crate::report_schema::assert_valid_dir(&dir);
     let r = Report::load(&dir).unwrap();
     assert!(r.complete);
     // Write cache: WCE was 1, cleared during the run, restored after.
@@ -177,6 +178,7 @@ fn purge_none_says_not_purged() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("NOT PURGED"), "{out}");
+    crate::report_schema::assert_valid_dir(&dir);
     let r = Report::load(&dir).unwrap();
     assert!(r.notes.iter().any(|n| n.starts_with("NOT PURGED")));
     let p = r.tests[0].stages[0].purge.as_ref().unwrap();

@@ -261,6 +261,7 @@ fn bench_report_html_in_a_browser() {
     let html = rep.join("report.html");
     let doc = std::fs::read_to_string(&html).unwrap();
     assert!(!doc.contains("<script") && !doc.contains("<link") && !doc.contains(" src="));
+    crate::report_schema::assert_valid_dir(&rep);
     let report: Value =
         serde_json::from_slice(&std::fs::read(rep.join("report.json")).unwrap()).unwrap();
     let Some(r) = render(&html, "bench-report") else {
@@ -281,6 +282,122 @@ fn bench_report_html_in_a_browser() {
     ] {
         assert!(
             r.text.to_lowercase().contains(&needle.to_lowercase()),
+            "'{needle}' not in the rendered text:\n{}",
+            r.text
+        );
+    }
+}
+
+/// `bench run --report DIR` twice (QD1 and QD16 on one virtual drive).
+fn two_runs(dir: &Path) -> (PathBuf, PathBuf) {
+    let mut out = vec![];
+    for (name, qd) in [("qd1", "1"), ("qd16", "16")] {
+        let rep = dir.join(name);
+        let o = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+            .args([
+                "bench",
+                "run",
+                "sim:mk4001grzb?capacity_gib=0.0625&serial=HTMLRUN1",
+                "--rw",
+                "randrw",
+                "--mix",
+                "70",
+                "--qd",
+                qd,
+                "--runtime",
+                "4s",
+                "--log-interval",
+                "200ms",
+                "--confirm",
+                "HTMLRUN1",
+            ])
+            .arg("--report")
+            .arg(&rep)
+            .env("SGCTL_AUDIT_LOG", dir.join("audit.jsonl"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        crate::report_schema::assert_valid_dir(&rep);
+        out.push(rep);
+    }
+    (out.remove(0), out.remove(0))
+}
+
+fn no_external(html: &Path) {
+    let doc = std::fs::read_to_string(html).unwrap();
+    assert!(!doc.contains("<script") && !doc.contains("<link") && !doc.contains(" src="));
+}
+
+#[test]
+fn bench_run_report_html_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let (rep, _) = two_runs(dir.path());
+    let html = rep.join("report.html");
+    no_external(&html);
+    let v: Value =
+        serde_json::from_slice(&std::fs::read(rep.join("report.json")).unwrap()).unwrap();
+    let Some(r) = render(&html, "bench-run") else {
+        return;
+    };
+    // IOPS, MB/s, latency against time; histogram; exceedance.
+    assert_clean(&r, 5);
+    let iops = v["result"]["iops"].as_f64().unwrap();
+    let mbps = v["result"]["mbps"].as_f64().unwrap();
+    for needle in [
+        "HTMLRUN1".to_string(),
+        "MK4001GRZB".to_string(),
+        "IOPS per interval".to_string(),
+        "exceedance".to_string(),
+        "p99.999".to_string(),
+        sgctl::report::chart::human(iops),
+        format!("{mbps:.1}"),
+    ] {
+        assert!(
+            r.text.to_lowercase().contains(&needle.to_lowercase()),
+            "'{needle}' not in the rendered text:\n{}",
+            r.text
+        );
+    }
+}
+
+#[test]
+fn bench_compare_html_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = two_runs(dir.path());
+    let html = dir.path().join("compare.html");
+    let o = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .args(["--json", "bench", "compare"])
+        .arg(&a)
+        .arg(&b)
+        .args(["--label", "QD1", "--label", "QD16", "--html"])
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let env: Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::report_schema::assert_valid(&env["data"], "bench compare --json");
+    no_external(&html);
+    let Some(r) = render(&html, "bench-compare") else {
+        return;
+    };
+    // IOPS, MB/s, latency against time; histogram; exceedance, overlaid.
+    assert_clean(&r, 5);
+    let iops = env["data"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == "IOPS")
+        .unwrap()
+        .clone();
+    for needle in [
+        "(serial HTMLRUN1) — QD1".to_string(),
+        "(serial HTMLRUN1) — QD16".to_string(),
+        "Differences".to_string(),
+        format!("{:.0}", iops["values"][1].as_f64().unwrap()),
+        format!("{:+.1}%", iops["delta_pct"][1].as_f64().unwrap()),
+    ] {
+        assert!(
+            r.text.contains(&needle),
             "'{needle}' not in the rendered text:\n{}",
             r.text
         );

@@ -2,6 +2,7 @@
 //! Add a new test file here as `tests/it/NAME.rs` and list it with `mod NAME;`.
 
 mod bench_engine;
+mod bench_suite_sim;
 mod bench_suites;
 mod browser;
 mod cli_commands;
@@ -18,6 +19,7 @@ mod job_lock;
 mod jobs_lib;
 mod logs_health_cli;
 mod output_errors;
+mod report_schema;
 mod reservations_cli;
 mod sata;
 mod sg3_compare;

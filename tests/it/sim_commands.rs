@@ -404,3 +404,27 @@ fn a_worn_drive_has_the_history_its_wear_implies() {
     assert!(be(&log_param(&mut u, 1, 0x02, 5)) >= 65536 * 512);
     assert!(be(&log_param(&mut u, 1, 0x15, 0)[..4]) > 0);
 }
+
+#[test]
+fn get_lba_status_follows_writes_and_unmaps() {
+    let mut d = open(PX);
+    clear_ua(&mut d);
+    good(&write10(&mut d, 100, &[9; 512 * 10], 512));
+    good(&write_same16(&mut d, 0x08, 104, 2, &[0u8; 512]));
+    let mut cdb = [0u8; 16];
+    cdb[0] = 0x9E;
+    cdb[1] = 0x12;
+    cdb[2..10].copy_from_slice(&90u64.to_be_bytes());
+    cdb[10..14].copy_from_slice(&(8 + 4 * 16u32).to_be_bytes());
+    let (c, r) = din(&mut d, &cdb, 1024);
+    good(&c);
+    assert_eq!(be(&r[..4]) as usize, r.len() - 4);
+    let descs: Vec<(u64, u64, u8)> = r[8..]
+        .chunks(16)
+        .map(|e| (be(&e[..8]), be(&e[8..12]), e[12]))
+        .collect();
+    // 90-99 deallocated, 100-103 mapped, 104-105 unmapped by WRITE SAME, 106-109 mapped.
+    assert_eq!(descs, [(90, 10, 1), (100, 4, 0), (104, 2, 1), (106, 4, 0)]);
+    cdb[2..10].copy_from_slice(&8192u64.to_be_bytes());
+    assert_eq!(kcq(&din(&mut d, &cdb, 1024).0), (5, 0x21, 0));
+}

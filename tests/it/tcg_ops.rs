@@ -345,7 +345,7 @@ fn traces_redact_credentials() {
         enterprise::take_ownership(&mut h, &pin(secret)).unwrap();
     }
     let out = String::from_utf8(w.0.lock().unwrap().clone()).unwrap();
-    assert!(out.contains("SECURITY PROTOCOL OUT"));
+    assert!(out.contains("Security protocol out"), "{out}");
     assert!(out.contains("<redacted"));
     let hex: String = secret.bytes().map(|b| format!("{b:02x}")).collect();
     let spaced: String = secret.bytes().map(|b| format!("{b:02x} ")).collect();

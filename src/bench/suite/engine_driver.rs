@@ -18,7 +18,8 @@ pub struct EngineDriver {
     seed: u64,
     /// Set when the device failed mid-run (the CLI exits 4).
     pub device_failed: Option<String>,
-    /// A virtual drive's clock: moved to the run's last completion after each run.
+    /// A virtual drive's clock (the sim engine itself moves it to each run's last
+    /// completion; kept for callers that hold it).
     pub sim_clock: Option<crate::sim::SimClock>,
 }
 
@@ -149,21 +150,8 @@ impl Driver for EngineDriver {
     fn run(&mut self, s: &Stimulus, r: &RunSettings) -> Result<Measurement> {
         self.seed = self.seed.wrapping_mul(6364136223846793005).wrapping_add(1);
         let w = workload(s, r, self.seed)?;
-        let t0 = self.sim_clock.as_ref().map(|c| c.now());
         match self.engine.run(&w, &mut |_| {}) {
-            Ok(res) => {
-                // The sim engine runs its closed loop on the drive's clock from `now` but leaves
-                // the clock where it was: without this the next stimulus would start before
-                // this one's commands completed, behind an ever-growing backlog.
-                if let (Some(c), Some(t0)) = (&self.sim_clock, t0) {
-                    let end = t0 + Duration::from_secs_f64(res.elapsed_s.max(0.0));
-                    let now = c.now();
-                    if end > now {
-                        c.advance(end - now);
-                    }
-                }
-                Ok(measurement(&res))
-            }
+            Ok(res) => Ok(measurement(&res)),
             Err(e) => {
                 if let BenchError::DeviceFailed { error, .. } = &e {
                     self.device_failed = Some(error.clone());

@@ -394,8 +394,12 @@ pub fn collect(t: &mut dyn Transport, device: &str, now: SystemTime) -> DriveHea
             h.vendor = Some(id.vendor);
             h.model = Some(id.model);
             h.revision = Some(id.firmware).filter(|r| !r.is_empty());
-            h.serial = id.serial;
-            h.wwn = id.wwn;
+            h.serial = Some(id.serial).filter(|s| !s.is_empty());
+            // Health spells the LU designator as smartctl does (`0x5000…`).
+            h.wwn = id.wwn.map(|w| match id.lu_name.as_deref() {
+                Some(n) if n.starts_with("naa.") || n.starts_with("eui.") => format!("0x{w}"),
+                _ => w,
+            });
         }
         Err(e) => {
             h.read_errors.push(format!("INQUIRY: {e}"));

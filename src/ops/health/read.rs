@@ -98,49 +98,13 @@ pub fn read_all(t: &mut dyn Transport, pc: PageControl) -> Result<AllPages> {
     Ok(all)
 }
 
-/// Who the drive is (standard INQUIRY, VPD 0x80 serial, VPD 0x83 LU name).
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
-pub struct Identity {
-    /// T10 vendor identification.
-    pub vendor: String,
-    /// Product identification.
-    pub model: String,
-    /// Product revision level.
-    pub firmware: String,
-    /// Unit serial number (VPD 0x80), if the page is there.
-    pub serial: Option<String>,
-    /// LU name (VPD 0x83, NAA preferred), if reported.
-    pub wwn: Option<String>,
-}
+/// Who the drive is: the one identity ([`crate::ops::query::Query::identity`]).
+pub use crate::ops::query::Identity;
 
-/// Reads the identity with the shared parsers [`crate::scsi::inquiry`] and [`crate::scsi::vpd`].
-/// A missing or malformed VPD page leaves that field empty; INQUIRY itself must work.
+/// Reads the identity with the one policy ([`crate::discover::ident::read`]): INQUIRY must
+/// work, a missing or failing VPD page leaves its field empty.
 pub fn identity(t: &mut dyn Transport) -> Result<Identity> {
-    use crate::scsi::{inquiry, vpd};
-    let mut buf = [0u8; 96];
-    let n = run_query(t, &inquiry::cdb(false, 0, 96), &mut buf, DEFAULT_TIMEOUT)?;
-    let std = inquiry::parse(&buf[..n.min(buf.len())])?;
-    let mut id = Identity {
-        vendor: std.t10_vendor_identification,
-        model: std.product_identification,
-        firmware: std.product_revision_level,
-        serial: None,
-        wwn: None,
-    };
-    let mut v = vec![0u8; 252];
-    if let Ok(n) = run_query(t, &vpd::cdb(0x80, 252), &mut v, DEFAULT_TIMEOUT) {
-        id.serial = vpd::serial::parse(&v[..n.min(v.len())])
-            .ok()
-            .map(|s| s.unit_serial_number)
-            .filter(|s| !s.is_empty());
-    }
-    let mut v = vec![0u8; 512];
-    if let Ok(n) = run_query(t, &vpd::cdb(0x83, 512), &mut v, DEFAULT_TIMEOUT) {
-        id.wwn = vpd::device_id::parse(&v[..n.min(v.len())])
-            .ok()
-            .and_then(|d| d.lu_name());
-    }
-    Ok(id)
+    crate::discover::ident::read(t)
 }
 
 /// READ CAPACITY(16), falling back to READ CAPACITY(10) for drives without it (shared parsers

@@ -43,3 +43,43 @@ pub fn read_capacity16(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     }
     Ok(alloc(r, alloc_len))
 }
+
+/// GET LBA STATUS (SBC-4 5.8; SERVICE ACTION IN(16) SA 0x12): bytes 2-9 STARTING LOGICAL
+/// BLOCK ADDRESS, 10-13 ALLOCATION LENGTH. Data: 0-3 PARAMETER DATA LENGTH (n-3), 4-7
+/// reserved, then 16-byte LBA status descriptors from the starting LBA on: 0-7 LBA, 8-11
+/// NUMBER OF LOGICAL BLOCKS, 12 bits 3-0 PROVISIONING STATUS (0 mapped, 1 deallocated).
+/// Mapped = the sparse store holds something for the block (written data, or a used drive's
+/// old data); unmapped, formatted or sanitized blocks are deallocated.
+pub fn get_lba_status(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+    let start = ctx.be(2, 8);
+    let alloc_len = ctx.be(10, 4);
+    let d = &ctx.sh.d;
+    if start >= d.num_blocks {
+        return Err(SimSense::lba_out_of_range());
+    }
+    // As many descriptors as the allocation length holds (at most 512, whole ones).
+    let room = (usize::try_from(alloc_len)
+        .unwrap_or(usize::MAX)
+        .saturating_sub(8)
+        / 16)
+        .clamp(1, 512);
+    let mut r = vec![0u8; 8];
+    let mut lba = start;
+    for _ in 0..room {
+        if lba >= d.num_blocks {
+            break;
+        }
+        let (mapped, n) = d
+            .store
+            .provisioning_run(lba, d.num_blocks, u64::from(u32::MAX));
+        let mut e = [0u8; 16];
+        e[0..8].copy_from_slice(&lba.to_be_bytes());
+        e[8..12].copy_from_slice(&(n as u32).to_be_bytes());
+        e[12] = if mapped { 0 } else { 1 };
+        r.extend_from_slice(&e);
+        lba += n.max(1);
+    }
+    let n = (r.len() - 4) as u32;
+    r[0..4].copy_from_slice(&n.to_be_bytes());
+    Ok(alloc(r, alloc_len))
+}

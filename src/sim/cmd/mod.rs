@@ -828,6 +828,24 @@ pub static COMMANDS: &[CmdDef] = &[
         handler: capacity::read_capacity16,
     },
     CmdDef {
+        opcode: 0x9E,
+        sa: Some(0x12),
+        name: "GET LBA STATUS",
+        len: 16,
+        usage: |_| {
+            let mut u = vec![0xFF; 16];
+            u[0] = 0x9E;
+            u[1] = 0x12;
+            u[14] = 0;
+            u[15] = C;
+            u
+        },
+        supported: has_unmap,
+        timeouts: quick,
+        flags: QUERY_MEDIUM,
+        handler: capacity::get_lba_status,
+    },
+    CmdDef {
         opcode: 0xA0,
         sa: None,
         name: "REPORT LUNS",

@@ -1,0 +1,14 @@
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+// A report.json is a file anyone can edit: the loader `bench compare` reads it through must
+// refuse or accept without panicking, and whatever it accepts must summarise, line up and
+// render (terminal summary, key figures, both HTML views) without panicking either.
+fuzz_target!(|data: &[u8]| {
+    let Ok((_, v)) = sgctl::report::load::parse(data) else {
+        return;
+    };
+    let _ = sgctl::report::summary::text(&v);
+    let _ = sgctl::report::summary::key_figures(&v);
+    let _ = sgctl::report::bench::render(&v);
+});

@@ -1,0 +1,108 @@
+# VERIFY, WRITE SAME, READ DEFECT DATA, LOG SENSE thresholds, READ/WRITE/VERIFY(32) with
+# protection information on a PI type 2 format, and a LOGICAL UNIT RESET — through the real
+# kernel over TCMU, with sg3_utils. (sg_dd 1.46 only builds 6..16-byte CDBs: the 32-byte ones are
+# sg_raw CDBs from the SBC-4 READ(32)/WRITE(32)/VERIFY(32) tables.)
+. /vm/guest/lib.sh
+. /vm/groups/tcmu/serve.inc
+sg=$(tcmu_sg); sd=$(tcmu_sd)
+sg_turs "$sg" >/dev/null 2>&1; sg_turs "$sg" >/dev/null 2>&1
+# One block of A5h; 16 of them for BYTCHK=01b.
+head -c 512 /dev/zero | tr '\0' '\245' > /tmp/a5
+for i in $(seq 16); do cat /tmp/a5; done > /tmp/a5x16
+# --- WRITE SAME with data, read back with sg_dd --------------------------------------------------
+out=$(sg_write_same --in=/tmp/a5 --lba=1000 --num=16 "$sg" 2>&1); rc=$?
+sg_dd if="$sg" of=/tmp/rb bs=512 skip=1000 count=16 >/dev/null 2>&1
+[ $rc = 0 ] && cmp -s /tmp/rb /tmp/a5x16 && pass write_same_pattern || fail write_same_pattern "exit $rc $out"
+# --- VERIFY: medium, BYTCHK=01b (16 blocks), 11b (one block against each), a miscompare ----------
+check sg_verify_medium sg_verify --lba=0 --count=2048 "$sg"
+check sg_verify_bytchk1 sg_verify --lba=1000 --count=16 --ndo=8192 --in=/tmp/a5x16 "$sg"
+check sg_verify_bytchk3 sg_verify --lba=1000 --count=16 --ebytchk=3 --ndo=512 --in=/tmp/a5 "$sg"
+# Byte 700 of the data-out differs: MISCOMPARE (exit 14), INFORMATION 700 (0x2bc).
+{ head -c 700 /tmp/a5x16; printf '\000'; tail -c +702 /tmp/a5x16; } > /tmp/bad
+out=$(sg_verify -v --lba=1000 --count=16 --ndo=8192 --in=/tmp/bad "$sg" 2>&1); rc=$?
+echo "$out" | tail -n 4
+[ $rc = 14 ] && echo "$out" | grep -qi "miscompare" && echo "$out" | grep -qi "info.*0x0*2bc" \
+  && pass sg_verify_miscompare_offset || fail sg_verify_miscompare_offset "exit $rc: $(echo "$out" | tr '\n' '|')"
+# --- WRITE SAME(16) UNMAP: zeros read back, GET LBA STATUS says deallocated; ANCHOR refused; VPD ---------------
+out=$(sg_write_same --unmap --16 --lba=1000 --num=8 "$sg" 2>&1); rc=$?
+sg_dd if="$sg" of=/tmp/rb bs=512 skip=1000 count=16 >/dev/null 2>&1
+{ head -c 4096 /dev/zero; head -c 4096 /tmp/a5x16; } > /tmp/want
+[ $rc = 0 ] && cmp -s /tmp/rb /tmp/want && pass write_same_unmap_reads_zeros || fail write_same_unmap_reads_zeros "exit $rc $out"
+gl=$(sg_get_lba_status --lba=1000 "$sg" 2>&1); echo "$gl" | head -n 4
+echo "$gl" | grep -i "3e8" | grep -qi "deallocated" && echo "$gl" | grep -i "3f0" | grep -qi "mapped" \
+  && pass get_lba_status_after_unmap || fail get_lba_status_after_unmap "$(echo "$gl" | tr '\n' '|')"
+out=$(sg_write_same --unmap --anchor --16 --lba=1000 --num=8 "$sg" 2>&1); rc=$?
+[ $rc != 0 ] && echo "$out" | grep -qi "illegal request\|invalid field" && pass write_same_anchor_refused \
+  || fail write_same_anchor_refused "exit $rc $out"
+bl=$(sg_vpd -p bl "$sg" 2>&1); lbp=$(sg_vpd -p lbpv "$sg" 2>&1)
+echo "$bl" | grep -i "write same"; echo "$lbp" | grep -i "LBPWS"
+echo "$bl" | grep -qi "maximum write same length: 0x40000" && echo "$lbp" | grep -qi "(LBPWS): 1" \
+  && echo "$lbp" | grep -qi "(LBPWS10): 1" && pass vpd_advertises_write_same || fail vpd_advertises_write_same "$bl $lbp"
+sg_readcap -l "$sg" | grep -qi "lbpme=1" && pass readcap_lbpme || fail readcap_lbpme "$(sg_readcap -l "$sg")"
+# --- READ DEFECT DATA: sg_reassign --grown and smartctl agree (no reallocations yet) ------------
+g=$(sg_reassign --grown "$sg" 2>&1); echo "$g"
+s=$(smartctl -x "$sg" 2>&1 | grep -i "grown defect"); echo "$s"
+echo "$g" | grep -qi "grown defect list.*: *0" && echo "$s" | grep -q ": 0" && pass grown_defect_list \
+  || fail grown_defect_list "$g / $s"
+# --- LOG SENSE threshold values (PC=00b, sg_logs --control=0): trip temperature, 100 % endurance ---------------------
+t=$(sg_logs --control=0 -p 0xd "$sg" 2>&1); e=$(sg_logs --control=0 -p 0x11 "$sg" 2>&1)
+echo "$t"; echo "$e" | grep -i endurance
+echo "$t" | grep -qi "current temperature *= *70 C" && echo "$e" | grep -qi "endurance.*100" \
+  && pass log_sense_thresholds || fail log_sense_thresholds "$t $e"
+# --- PI type 2: fast format, WRITE(32)/READ(32)/VERIFY(32), each tag's failure ---------------
+out=$(sg_format --format --fmtpinfo=3 --pfu=0 --ffmt=1 --quick "$sg" 2>&1); rc=$?
+rc16=$(sg_readcap -l "$sg" 2>&1)
+[ $rc = 0 ] && echo "$rc16" | grep -qi "p_type=1" && pass format_pi_type2 || fail format_pi_type2 "exit $rc $(echo "$out $rc16" | tail -n 4)"
+# One block of A5h + PI: guard = CRC-16/T10-DIF of 512 x A5h = 9EC6h, application tag 1234h,
+# reference tag 000003E8h (= the EXPECTED INITIAL LOGICAL BLOCK REFERENCE TAG below).
+{ cat /tmp/a5; printf '\236\306\022\064\000\000\003\350'; } > /tmp/pi1
+# 7F, CONTROL, 5 reserved, ADDITIONAL CDB LENGTH 18h, SA, flags (PROTECT=001b), LBA 64,
+# EILBRT, expected app tag, app tag mask, 1 block.
+cdb32() { echo "7f 00 00 00 00 00 00 18 00 $1 $2 00 00 00 00 00 00 00 00 40 $3 $4 ff ff 00 00 00 01"; }
+out=$(sg_raw -s 520 -i /tmp/pi1 "$sg" $(cdb32 0b 20 "00 00 03 e8" "12 34") 2>&1); rcw=$?
+r=$(sg_raw -r 520 -o /tmp/rd "$sg" $(cdb32 09 20 "00 00 03 e8" "12 34") 2>&1); rcr=$?
+[ $rcw = 0 ] && [ $rcr = 0 ] && cmp -s /tmp/rd /tmp/pi1 && pass write32_read32_roundtrip || fail write32_read32_roundtrip "write: $out read: $r"
+r=$(sg_raw -r 520 "$sg" $(cdb32 09 20 "00 00 03 e9" "12 34") 2>&1)
+echo "$r" | grep -qi "reference tag check failed" && pass read32_ref_tag_mismatch_10_03 || fail read32_ref_tag_mismatch_10_03 "$r"
+r=$(sg_raw -r 520 "$sg" $(cdb32 09 20 "00 00 03 e8" "12 35") 2>&1)
+echo "$r" | grep -qi "application tag check failed" && pass read32_app_tag_mismatch_10_02 || fail read32_app_tag_mismatch_10_02 "$r"
+# A corrupted guard in the data-out: WRITE(32) fails with 10/01 and writes nothing.
+{ cat /tmp/a5; printf '\236\307\022\064\000\000\003\350'; } > /tmp/pi1bad
+r=$(sg_raw -s 520 -i /tmp/pi1bad "$sg" $(cdb32 0b 20 "00 00 03 e8" "12 34") 2>&1)
+echo "$r" | grep -qi "guard check failed" && pass write32_guard_mismatch_10_01 || fail write32_guard_mismatch_10_01 "$r"
+r=$(sg_raw "$sg" $(cdb32 0a 20 "00 00 03 e8" "12 34") 2>&1); rcv=$?
+[ $rcv = 0 ] && pass verify32_checks_stored_pi || fail verify32_checks_stored_pi "$r"
+r=$(sg_raw -r 520 "$sg" 28 20 00 00 00 40 00 00 01 00 2>&1)
+echo "$r" | grep -qi "invalid command operation code" && pass read10_rdprotect_on_type2_20_00 || fail read10_rdprotect_on_type2_20_00 "$r"
+# The sg bench engine issues READ/WRITE(32) on type 2: a short run must complete without errors.
+b=$(SGCTL_AUDIT_LOG=/tmp/audit.jsonl timeout 60 sgctl --json bench run "$sg" --engine sg --rw randrw --bs 4k \
+  --qd 4 --runtime 2 --confirm TCMU0001 2>/tmp/bench.err); rc=$?
+echo "$b" | jq -c '.data.summary // .data | {iops: .iops?, errors: .errors?}' 2>/dev/null | head -c 300; echo
+[ $rc = 0 ] && pass bench_sg_engine_pi_type2 || fail bench_sg_engine_pi_type2 "exit $rc $(tail -n 3 /tmp/bench.err)"
+out=$(sg_format --format --fmtpinfo=0 --ffmt=1 --quick "$sg" 2>&1); rc=$?
+[ $rc = 0 ] && sg_readcap -l "$sg" | grep -qi "prot_en=0" && pass format_back_no_pi || fail format_back_no_pi "exit $rc $out"
+for s in $(lsscsi | awk '/PX02SMF080/ {print $NF}'); do echo 1 > "/sys/block/$(basename "$s")/device/rescan"; done
+# --- LOGICAL UNIT RESET (sg_reset -d): what the next command on each I_T nexus sees ---------
+# SAM-5: a LOGICAL UNIT RESET establishes a unit attention 29/03 for every I_T nexus. LIO handles
+# the TMF itself and, with tmr_notification=1 (Linux >= 5.10), tells the user backstore, whose
+# drive model then queues 29/03 on both ports; LIO adds its own 29/03 for the nexus that asked.
+sg2=""; for s in $(lsscsi -g | awk '/PX02SMF080/ {print $NF}'); do [ "$s" != "$sg" ] && sg2=$s; done
+for x in "$sg" "$sg2"; do sg_turs "$x" >/dev/null 2>&1; sg_turs "$x" >/dev/null 2>&1; done
+out=$(sg_reset -d "$sd" 2>&1); rc=$?
+echo "sg_reset -d $sd: exit $rc $out"
+turs_until_good() {  # the senses of up to 4 TURs, one per line, until one is GOOD
+  for i in 1 2 3 4; do
+    o=$(sg_turs -v "$1" 2>&1) && { echo "GOOD"; return; }
+    echo "$o" | grep -i "sense\|attention\|reset" | tr '\n' ' '; echo
+  done
+}
+p1=$(turs_until_good "$sg"); p2=$(turs_until_good "$sg2")
+echo "port of $sg after the reset:"; echo "$p1"; echo "other port $sg2:"; echo "$p2"
+grep -i "task management" /tmp/serve.err | tail -n 2
+if grep -qi "task management: LOGICAL UNIT RESET" /tmp/serve.err; then
+  echo "$p1" | head -n 1 | grep -qi "reset" && echo "$p2" | head -n 1 | grep -qi "reset" \
+    && echo "$p1" | grep -q GOOD && echo "$p2" | grep -q GOOD && pass lu_reset_unit_attention_every_nexus \
+    || fail lu_reset_unit_attention_every_nexus "port: $(echo "$p1" | tr '\n' '|') other: $(echo "$p2" | tr '\n' '|')"
+else
+  skip lu_reset_unit_attention_every_nexus "LIO did not pass the LUN RESET to userspace (no TMR notification); port: $(echo "$p1" | tr '\n' '|') other: $(echo "$p2" | tr '\n' '|')"
+fi
