@@ -830,7 +830,7 @@ pub static COMMANDS: &[CmdDef] = &[
     CmdDef {
         opcode: 0x9E,
         sa: Some(0x12),
-        name: "GET LBA STATUS",
+        name: "GET LBA STATUS(16)",
         len: 16,
         usage: |_| {
             let mut u = vec![0xFF; 16];
