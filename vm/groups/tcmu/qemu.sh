@@ -3,7 +3,9 @@
 VM_MEM=1536
 # The group's checks took ~600 s on a loaded 2-core host before 45-state-soak.sh (30 s) and
 # 50-persist.sh; 6x-tcg-*.sh (issue 18) add about two minutes of sg_raw exchanges.
-VM_TIMEOUT=1200
+# 63-server-stop.sh and 64-sigint-phases.sh (issue 15) add ~230 s under load (mostly drive time:
+# a sanitize and two formats they interrupt and recover).
+VM_TIMEOUT=1500
 # scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh);
 # scripts/soak-tcmu.sh sets SGCTL_TCMU_SOAK=1 for the 10-minute write run (45-state-soak.sh).
 # Both run past the guest's 300 s per-script limit: VM_SCRIPT_TIMEOUT reaches the guest's init
