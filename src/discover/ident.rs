@@ -136,10 +136,12 @@ pub struct KernelCapacity {
 }
 
 impl KernelCapacity {
-    /// From a sysfs device; `None` unless sd attached and every field is there.
+    /// From a sysfs device; `None` unless sd attached with a capacity and every field is there.
+    /// A zero `size` is what sd leaves when it refused the drive's geometry ("Unsupported sector
+    /// size 520": the queue then still says 512), so the device is asked instead.
     pub fn of(d: &super::sysfs::SysDevice) -> Option<KernelCapacity> {
         let (bytes, block_len) = d.block_capacity?;
-        if block_len == 0 || bytes % u64::from(block_len) != 0 {
+        if bytes == 0 || block_len == 0 || bytes % u64::from(block_len) != 0 {
             return None;
         }
         Some(KernelCapacity {
@@ -575,6 +577,21 @@ mod tests {
         let want = identify(&mut files, &mut vec![]).unwrap();
         assert_eq!(got, want);
         assert!(got.lba_count.is_some() && got.lu_name.is_some() && !got.serial.is_empty());
+    }
+
+    /// sd refusing a 520-byte drive leaves `size` 0 and the queue's default 512: that is not a
+    /// capacity (VM tcmu 30-scan-520 saw "512|0" until the device was asked instead).
+    #[test]
+    fn a_refused_geometry_is_not_a_kernel_capacity() {
+        let mut d = super::super::sysfs::SysDevice {
+            block_capacity: Some((0, 512)),
+            physical_block_size: Some(512),
+            protection_type: Some(0),
+            ..Default::default()
+        };
+        assert_eq!(KernelCapacity::of(&d), None);
+        d.block_capacity = Some((1 << 30, 512));
+        assert_eq!(KernelCapacity::of(&d).map(|c| c.lba_count), Some(1 << 21));
     }
 
     #[test]
