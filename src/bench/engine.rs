@@ -11,7 +11,21 @@ use super::stats::{
 use super::workload::{DataPattern, IoGen, IoReq, Limit, Range, Rng, Workload};
 use crate::ops::safety::Cleared;
 use crate::transport::Completion;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The run's stop request: set by the caller's SIGINT handler (`sgctl bench run` registers
+/// it), it makes every job stop submitting; what is outstanding is reaped and the run returns
+/// its partial results.
+pub fn interrupt_flag() -> &'static Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)))
+}
+
+/// Whether [`interrupt_flag`] was set.
+pub fn interrupted() -> bool {
+    interrupt_flag().load(Ordering::Relaxed)
+}
 
 /// Errors of a benchmark run.
 #[derive(Debug, thiserror::Error)]
@@ -315,6 +329,7 @@ pub struct JobCore {
     /// The first error that stopped the run.
     pub fatal: Option<String>,
     last_reap: u64,
+    interrupt: Arc<AtomicBool>,
 }
 
 impl JobCore {
@@ -358,6 +373,7 @@ impl JobCore {
             rng: Rng::new(w.seed.wrapping_mul(31).wrapping_add(u64::from(job) + 7)),
             fatal: None,
             last_reap: 0,
+            interrupt: interrupt_flag().clone(),
         }
     }
 
@@ -370,6 +386,10 @@ impl JobCore {
     #[inline]
     pub fn next(&mut self, now: u64) -> Option<IoReq> {
         if self.stopped {
+            return None;
+        }
+        if self.interrupt.load(Ordering::Relaxed) {
+            self.stopped = true;
             return None;
         }
         if self.deadline.is_some_and(|d| now >= d) {

@@ -102,9 +102,14 @@ EXAMPLES:
   sgctl bench run sim:px02smf080 --rw randrw --mix 70 --bssplit 4k/67:8k/33 \\
       --distribution zoned:50/5:30/15:20/80 --range 50% --runtime 600 --confirm ...
 
-EXIT STATUS: 0 done; 2 bad option; 3 cannot open; 4 the device failed mid-run (the sense
-data and partial results are reported); 5 --verify found a bad block; 6 refused by the
-safety gate; 7 not supported (engine, block length, IOPOLL...).";
+INTERRUPTING: Ctrl-C stops submitting, reaps what is outstanding and reports the partial
+results (and --report), with the audit record ended \"interrupted\"; exit 1. A second
+Ctrl-C exits at once (130).
+
+EXIT STATUS: 0 done; 1 interrupted (partial results reported); 2 bad option; 3 cannot
+open; 4 the device failed mid-run (the sense data and partial results are reported); 5
+--verify found a bad block; 6 refused by the safety gate; 7 not supported (engine, block
+length, IOPOLL...).";
 
 /// Arguments of `sgctl bench run`.
 #[derive(Debug, clap::Args)]
@@ -455,9 +460,25 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
             &mut report_notes,
         )
     });
+    // Ctrl-C stops submitting: what is outstanding is reaped, the partial results are
+    // reported and the audit record ends "interrupted". A second Ctrl-C exits at once (130).
+    let stop = engine::interrupt_flag().clone();
+    let _ = signal_hook::flag::register_conditional_shutdown(
+        signal_hook::consts::SIGINT,
+        130,
+        stop.clone(),
+    );
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, stop);
     let mut prog = Progress::new(&w, a.progress_json);
     let res = eng.run(&w, &mut |i| prog.show(i));
     prog.done();
+    let interrupted = engine::interrupted();
+    if interrupted {
+        report_notes.push(format!(
+            "interrupted (SIGINT) after {:.1} s: the results are partial",
+            res.as_ref().map_or(0.0, |r| r.elapsed_s)
+        ));
+    }
     let (result, failed) = match res {
         Ok(r) => (r, None),
         Err(BenchError::DeviceFailed { error, partial }) => (*partial, Some(error)),
@@ -472,6 +493,8 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     if let Some(c) = &cleared {
         let outcome = if failed.is_some() {
             "failure"
+        } else if interrupted {
+            "interrupted"
         } else {
             "success"
         };
@@ -505,6 +528,10 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
         cleared.as_ref().map(|c| c.job_id.clone()),
         report_notes,
     );
+    if interrupted && failed.is_none() {
+        rr.complete = false;
+        rr.state = "interrupted".into();
+    }
     let mut report_dir = None;
     if let Some(dir) = &a.report {
         rr.save(dir)?;
@@ -529,6 +556,9 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
             "the device failed mid-run; partial results above: {e}"
         ));
         report = report.with_exit(crate::exit::COMMAND);
+    } else if interrupted {
+        ctx.warn("interrupted (Ctrl-C): the results above are partial; the audit record says so");
+        report = report.with_exit(crate::exit::OTHER);
     } else if verify_bad {
         ctx.warn("--verify found bad blocks (listed above)");
         report = report.with_exit(crate::exit::CHECK_FAILED);

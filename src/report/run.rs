@@ -25,7 +25,7 @@ pub struct RunReport {
     pub updated: String,
     /// The run measured its whole window (not stopped by a device failure).
     pub complete: bool,
-    /// `complete` or `failed: <error>`.
+    /// `complete`, `interrupted` (Ctrl-C: partial results) or `failed: <error>`.
     pub state: String,
     /// Drive identity, host and engine (the suites' header).
     pub header: Header,

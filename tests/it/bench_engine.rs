@@ -351,3 +351,79 @@ fn sim_engine_advances_the_clock_and_stores_plain_writes_compactly() {
     let b = read_block(&mut e, 0);
     assert_eq!(&b[..8], bench::data::MAGIC);
 }
+
+/// Ctrl-C during a writing run: the jobs stop submitting, the partial results are reported
+/// (JSON envelope and --report), the audit record ends "interrupted", exit 1 (issue 15: Ctrl-C
+/// at each phase of a benchmark).
+#[test]
+fn sigint_mid_run_reports_partial_results_and_an_interrupted_audit_record() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let d = tempfile::tempdir().unwrap();
+    let audit = d.path().join("audit.jsonl");
+    let rep = d.path().join("rep");
+    let child = crate::util::sgctl_cmd()
+        .args([
+            "--json",
+            "bench",
+            "run",
+            "sim:hk4e?capacity_gib=1&serial=BENCHINT",
+            "--rw",
+            "randwrite",
+            "--qd",
+            "8",
+            // far longer than the test waits, even on the virtual clock
+            "--runtime",
+            "1000000",
+            "--confirm",
+            "BENCHINT",
+            "--report",
+            rep.to_str().unwrap(),
+        ])
+        .env("SGCTL_AUDIT_LOG", &audit)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the start record: the run is past the gate and issuing I/O.
+    let t0 = std::time::Instant::now();
+    while !std::fs::read_to_string(&audit).is_ok_and(|s| s.contains("\"start\"")) {
+        assert!(t0.elapsed() < Duration::from_secs(60), "no start record");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(700));
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{stderr}\n{stdout}");
+    // --json: the warning is in the envelope's messages
+    assert!(stdout.contains("interrupted (Ctrl-C)"), "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let ios = v["data"]["ios"].as_u64().unwrap();
+    assert!(ios > 0, "{stdout}");
+    let records: Vec<serde_json::Value> = std::fs::read_to_string(&audit)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let end = records
+        .iter()
+        .find(|r| r["event"] == "end")
+        .expect("end record");
+    assert_eq!(end["outcome"], "interrupted", "{end}");
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(rep.join("report.json")).unwrap()).unwrap();
+    assert_eq!(saved["result"]["ios"].as_u64(), Some(ios));
+    assert_eq!(
+        (&saved["state"], &saved["complete"]),
+        (&"interrupted".into(), &false.into())
+    );
+    assert!(
+        saved.to_string().contains("interrupted (SIGINT)"),
+        "the report says it is partial"
+    );
+    crate::report_schema::assert_valid_dir(&rep);
+}

@@ -10,10 +10,9 @@
 use serde_json::Value;
 use sgctl::bench::suite::report::Report;
 use std::path::Path;
-use std::process::Command;
 
 fn sgctl(args: &[&str], audit: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out = crate::util::sgctl_cmd()
         .args(args)
         .env("SGCTL_AUDIT_LOG", audit)
         .output()
@@ -48,6 +47,7 @@ fn run(test: &str, serial: &str, dir: &Path) -> Report {
     assert_eq!(code, 0, "{err}\n{out}");
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["data"]["state"], "complete", "{out}");
+    crate::report_schema::assert_valid_dir(&dir.join("r"));
     let r = Report::load(&dir.join("r")).unwrap();
     assert!(r.complete);
     assert_eq!(r.tests.len(), 1);

@@ -293,7 +293,7 @@ fn two_runs(dir: &Path) -> (PathBuf, PathBuf) {
     let mut out = vec![];
     for (name, qd) in [("qd1", "1"), ("qd16", "16")] {
         let rep = dir.join(name);
-        let o = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        let o = crate::util::sgctl_cmd()
             .args([
                 "bench",
                 "run",
@@ -365,7 +365,7 @@ fn bench_compare_html_in_a_browser() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = two_runs(dir.path());
     let html = dir.path().join("compare.html");
-    let o = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let o = crate::util::sgctl_cmd()
         .args(["--json", "bench", "compare"])
         .arg(&a)
         .arg(&b)

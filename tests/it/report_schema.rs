@@ -6,7 +6,6 @@
 
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 use std::sync::OnceLock;
 
 fn validator() -> &'static jsonschema::Validator {
@@ -49,7 +48,7 @@ pub fn assert_valid_dir(dir: &Path) {
 }
 
 fn sgctl(args: &[&str], dir: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+    let out = crate::util::sgctl_cmd()
         .args(args)
         .env("SGCTL_AUDIT_LOG", dir.join("audit.jsonl"))
         .output()
