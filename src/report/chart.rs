@@ -178,6 +178,23 @@ fn span(lo: f64, hi: f64, log: bool, from_zero: bool) -> Range<f64> {
     lo..hi + pad
 }
 
+/// Raises the top of the y range so the legend (drawn in the upper right when there is more
+/// than one entry, ~16 px per entry) sits above the data instead of covering it.
+fn legend_headroom(r: Range<f64>, log: bool, entries: usize, height: u32) -> Range<f64> {
+    if entries <= 1 {
+        return r;
+    }
+    // The plot area is the height less the caption, margins and x labels (~90 px).
+    let plot = f64::from(height.saturating_sub(90).max(60));
+    let frac = ((entries as f64 * 16.0 + 14.0) / plot).min(0.6);
+    if log {
+        let (lo, hi) = (r.start.ln(), r.end.ln());
+        lo.exp()..(lo + (hi - lo) / (1.0 - frac)).exp()
+    } else {
+        r.start..r.start + (r.end - r.start) / (1.0 - frac)
+    }
+}
+
 fn finite(
     points: &[(f64, f64)],
     log_x: bool,
@@ -212,7 +229,12 @@ pub fn xy_svg(c: &XyChart) -> Result<String, ChartError> {
         }
     }
     let xr = span(x0, x1, c.log_x, false);
-    let yr = span(y0, y1, c.log_y, c.y_from_zero);
+    let yr = legend_headroom(
+        span(y0, y1, c.log_y, c.y_from_zero),
+        c.log_y,
+        c.series.len() + c.bands.len(),
+        c.size.1,
+    );
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, c.size).into_drawing_area();
