@@ -111,8 +111,9 @@ pub fn decode_into<O: DecodeOut>(
 ) -> crate::Result<O::Out> {
     Ok(match kind {
         Kind::Inquiry => {
-            let i = inquiry::parse(bytes)?;
-            out.out(&i, text::inquiry(&i), crate::exit::OK)
+            let i = inquiry::parse_best(bytes)?;
+            let txt = text::inquiry(&i) + &vpd_text::problems(&i.problems);
+            out.out(&i, txt, problems_exit(&i.problems))
         }
         Kind::Vpd => {
             let p = vpd::decode_best(bytes)?;

@@ -26,7 +26,7 @@ pub fn run(ctx: &mut Ctx, args: InquiryArgs) -> anyhow::Result<Report> {
     if ctx.hex {
         return Ok(fetch::hex_report(Some(&args.device), &raw));
     }
-    let standard = inquiry::parse(&raw).map_err(crate::Error::Parse)?;
+    let standard = inquiry::parse_best(&raw).map_err(crate::Error::Parse)?;
     // The serial number is optional: devices without page 0x80 still answer INQUIRY.
     let serial = match fetch::vpd(t.as_mut(), 0x80) {
         Ok(b) => vpd::serial::parse(&b).ok().map(|s| s.unit_serial_number),
@@ -41,9 +41,11 @@ pub fn run(ctx: &mut Ctx, args: InquiryArgs) -> anyhow::Result<Report> {
     if let Some(s) = &serial {
         txt.push_str(&format!(" Unit serial number: {s}\n"));
     }
+    txt.push_str(&super::vpd_text::problems(&standard.problems));
+    let exit = super::decode::problems_exit(&standard.problems);
     let out = Out {
         standard,
         unit_serial_number: serial,
     };
-    Ok(Report::new(Some(&args.device), &out, txt))
+    Ok(Report::new(Some(&args.device), &out, txt).with_exit(exit))
 }

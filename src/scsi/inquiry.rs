@@ -87,6 +87,10 @@ pub struct StandardInquiry {
     pub vendor_specific: Option<String>,
     /// Bytes 58–73: up to eight version descriptors (non-zero ones), if present.
     pub version_descriptors: Vec<u16>,
+    /// What is wrong with the data (cut short of the 36 mandatory bytes, an ADDITIONAL LENGTH
+    /// below 31): it is decoded as far as the bytes go, as sg_inq does. Absent when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
 }
 
 /// Name of a peripheral device type (SPC-6 Table 150), as sg3_utils prints it.
@@ -135,27 +139,71 @@ pub fn version_name(v: u8) -> &'static str {
 /// Minimum standard INQUIRY length (SPC-6 6.7.2: "shall contain at least 36 bytes").
 pub const MIN_LEN: usize = 36;
 
-/// Parses standard INQUIRY data. Needs the 36 mandatory bytes; optional fields are decoded
-/// only as far as both the buffer and the ADDITIONAL LENGTH field reach.
+/// Parses standard INQUIRY data strictly: the 36 mandatory bytes and an ADDITIONAL LENGTH of
+/// at least 31 (SPC-6 6.7.2), else an error; optional fields are decoded only as far as both
+/// the buffer and the ADDITIONAL LENGTH field reach. [`parse_best`] decodes what is there.
 #[doc(alias = "sg_simple_inquiry")]
 pub fn parse(buf: &[u8]) -> ParseResult<StandardInquiry> {
     const WHAT: &str = "standard INQUIRY data";
-    let (raw, _) = StandardRaw::ref_from_prefix(buf).map_err(|_| {
-        ParseError::new(
+    if buf.len() < MIN_LEN {
+        return Err(ParseError::new(
             WHAT,
             format!("truncated: need {MIN_LEN} bytes, have {}", buf.len()),
-        )
-    })?;
-    let b = Bytes::new(buf, WHAT);
-    if raw.additional_length < 31 {
+        ));
+    }
+    if buf[4] < 31 {
         // SPC requires ADDITIONAL LENGTH >= 31; anything smaller contradicts the 36 bytes
-        // we would decode (or is pre-SCSI-2 data this tool does not decode).
+        // we would decode (or is pre-SCSI-2 data).
         return Err(ParseError::new(
             WHAT,
             format!(
                 "additional length {} is less than the 31 bytes SPC requires",
-                raw.additional_length
+                buf[4]
             ),
+        ));
+    }
+    parse_best(buf)
+}
+
+/// Parses standard INQUIRY data as far as the bytes go. Fewer than the 36 mandatory bytes, or
+/// an ADDITIONAL LENGTH below the 31 SPC requires, are listed in `problems` (the fields that
+/// are missing read as empty/zero), as sg_inq decodes what is there; fewer than 5 bytes (no
+/// ADDITIONAL LENGTH) is an error. Optional fields are decoded only as far as both the buffer
+/// and the ADDITIONAL LENGTH field reach.
+pub fn parse_best(buf: &[u8]) -> ParseResult<StandardInquiry> {
+    const WHAT: &str = "standard INQUIRY data";
+    if buf.len() < 5 {
+        return Err(ParseError::new(
+            WHAT,
+            format!(
+                "truncated: {} bytes, not even the 5-byte header with ADDITIONAL LENGTH",
+                buf.len()
+            ),
+        ));
+    }
+    let mut problems = Vec::new();
+    // The mandatory 36 bytes; a short response is padded (flags 0, text blank) and said so.
+    let mut fixed = [b' '; MIN_LEN];
+    fixed[..8].fill(0);
+    let n = buf.len().min(MIN_LEN);
+    fixed[..n].copy_from_slice(&buf[..n]);
+    if buf.len() < MIN_LEN {
+        problems.push(format!(
+            "truncated: {} of the {MIN_LEN} mandatory bytes; the fields from byte {} on are missing (shown empty)",
+            buf.len(),
+            buf.len()
+        ));
+    }
+    let Ok((raw, _)) = StandardRaw::ref_from_prefix(&fixed[..]) else {
+        unreachable!("36 bytes hold StandardRaw");
+    };
+    let b = Bytes::new(buf, WHAT);
+    if raw.additional_length < 31 {
+        // SPC requires ADDITIONAL LENGTH >= 31: anything smaller contradicts the 36 bytes (or
+        // is pre-SCSI-2 data); decode the bytes present anyway.
+        problems.push(format!(
+            "additional length {} is less than the 31 bytes SPC requires",
+            raw.additional_length
         ));
     }
     let total = (usize::from(raw.additional_length) + 5).min(buf.len());
@@ -202,6 +250,7 @@ pub fn parse(buf: &[u8]) -> ParseResult<StandardInquiry> {
         product_revision_level: ascii_trim(&raw.revision),
         vendor_specific,
         version_descriptors,
+        problems,
     })
 }
 
@@ -216,13 +265,35 @@ mod tests {
     }
 
     #[test]
-    fn rejects_short_and_lying() {
-        assert!(parse(&[0u8; 35]).is_err());
-        let mut b = [0x20u8; 36];
+    fn short_and_lying_decode_as_far_as_the_bytes_go() {
+        assert!(parse_best(&[0u8; 4]).is_err(), "no ADDITIONAL LENGTH");
+        // Cut inside the product identification: vendor and the first product bytes decode.
+        let mut full = [0x20u8; 36];
+        full[0] = 0;
+        full[4] = 31;
+        full[5] = 0x10; // TPGS 01b
+        full[8..16].copy_from_slice(b"TOSHIBA ");
+        full[16..26].copy_from_slice(b"PX02SMF080");
+        let i = parse_best(&full[..20]).unwrap();
+        assert_eq!(i.t10_vendor_identification, "TOSHIBA");
+        assert_eq!(i.product_identification, "PX02");
+        assert_eq!(i.product_revision_level, "");
+        assert_eq!(i.tpgs, 1);
+        assert_eq!(i.problems.len(), 1, "{:?}", i.problems);
+        assert!(i.problems[0].contains("20 of the 36"), "{:?}", i.problems);
+        // A lying ADDITIONAL LENGTH is listed; the 36 bytes still decode.
+        let mut b = full;
         b[4] = 10; // claims only 15 bytes
-        assert!(parse(&b).is_err());
+        let i = parse_best(&b).unwrap();
+        assert!(parse(&b).is_err(), "strict");
+        assert_eq!(i.product_identification, "PX02SMF080");
+        assert!(
+            i.problems[0].contains("additional length 10"),
+            "{:?}",
+            i.problems
+        );
         b[4] = 31;
-        b[0] = 0;
-        assert!(parse(&b).is_ok());
+        assert!(parse(&b).unwrap().problems.is_empty());
+        assert!(parse(&full[..20]).is_err(), "strict");
     }
 }

@@ -192,6 +192,11 @@ fn truncation_before_the_declared_length_is_an_error() {
                 assert!(inquiry::parse(&b).is_ok());
                 for n in 0..36 {
                     assert!(inquiry::parse(&b[..n]).is_err(), "{name} cut at {n}");
+                    // The best-effort decoder keeps what is there and lists the cut.
+                    match inquiry::parse_best(&b[..n]) {
+                        Ok(i) => assert!(n >= 5 && !i.problems.is_empty(), "{name} cut at {n}"),
+                        Err(_) => assert!(n < 5, "{name} cut at {n}"),
+                    }
                 }
             }
         }

@@ -141,3 +141,54 @@ fn log_page_problems_exit_9_in_decode_and_logs() {
         }
     }
 }
+
+/// Standard INQUIRY cut short of its 36 mandatory bytes is decoded as far as the bytes go (as
+/// sg_inq does), the problem listed, exit 9; sg_inq --inhex prints the same vendor and product
+/// from the same bytes (when sg3_utils is installed; test-all makes it mandatory).
+#[test]
+fn inquiry_cut_short_exits_9_with_the_fields_present() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = fixture("commands/scsi_debug/inquiry.hex");
+    let args = ["decode", "--as", "inquiry", "--inhex"];
+    let (rc, json, text, _) = sgctl(&args, &write_hex(dir.path(), "ok.hex", &b));
+    assert_eq!(rc, 0, "{text}");
+    assert!(json["data"].get("problems").is_none(), "absent when clean");
+    let short = write_hex(dir.path(), "short.hex", &b[..20]);
+    let (rc, json, text, _) = sgctl(&args, &short);
+    assert_eq!(rc, 9, "{text}");
+    assert_eq!(json["data"]["t10_vendor_identification"], "Linux");
+    assert_eq!(json["data"]["product_identification"], "scsi");
+    assert_eq!(json["data"]["product_revision_level"], "");
+    let p = json["data"]["problems"].as_array().unwrap();
+    assert!(p[0].as_str().unwrap().contains("20 of the 36"), "{p:?}");
+    assert!(text.contains("Problems (decoded as far as the bytes go)"));
+    // A header alone (4 bytes: no ADDITIONAL LENGTH) is refused (exit 4).
+    let (rc, _, _, _) = sgctl(&args, &write_hex(dir.path(), "h.hex", &b[..4]));
+    assert_eq!(rc, 4);
+    let sg_inq = std::process::Command::new("sg_inq")
+        .arg(format!("--inhex={}", short.display()))
+        .output();
+    match sg_inq {
+        Ok(o) => {
+            let s = String::from_utf8_lossy(&o.stdout);
+            let field = |name: &str| {
+                s.lines()
+                    .find_map(|l| l.trim().strip_prefix(name).map(|v| v.trim().to_string()))
+            };
+            assert_eq!(
+                field("Vendor identification:").as_deref(),
+                Some("Linux"),
+                "{s}"
+            );
+            assert_eq!(
+                field("Product identification:").as_deref(),
+                Some("scsi"),
+                "{s}"
+            );
+        }
+        Err(_) => assert!(
+            std::env::var_os("SGCTL_REQUIRE_SG3").is_none(),
+            "sg_inq required (SGCTL_REQUIRE_SG3)"
+        ),
+    }
+}
