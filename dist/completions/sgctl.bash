@@ -2159,7 +2159,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__scan)
-            opts="-v -h --sysroot --timeout-ms --no-io --json --verbose --hex --help"
+            opts="-v -h --sysroot --timeout-ms --no-io --live --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

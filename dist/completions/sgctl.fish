@@ -180,6 +180,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l sysroot -d 'Read this directory instead of / (a captured tree with sys/, proc/ and optionally replay/<sgN>/*.bin; nothing is sent to devices then)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l timeout-ms -d 'Per-device timeout in milliseconds; a device that does not answer in time is reported with an error in its row and the scan goes on' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l no-io -d 'Do not send commands even on the live system: use the kernel\'s cached INQUIRY/VPD copies'
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l live -d 'Ask every device itself (INQUIRY, VPD, READ CAPACITY over SG_IO) instead of reading the kernel\'s copies first: slower, but a device that no longer answers shows up with an error in its row (exit 8). By default the scan sends commands only for what sysfs lacks'
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l hex -d 'Dump the raw response in hex instead of decoding it'

@@ -18,8 +18,13 @@ pub struct ScanArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub timeout_ms: u64,
     /// Do not send commands even on the live system: use the kernel's cached INQUIRY/VPD copies.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "live")]
     pub no_io: bool,
+    /// Ask every device itself (INQUIRY, VPD, READ CAPACITY over SG_IO) instead of reading the
+    /// kernel's copies first: slower, but a device that no longer answers shows up with an
+    /// error in its row (exit 8). By default the scan sends commands only for what sysfs lacks.
+    #[arg(long)]
+    pub live: bool,
 }
 
 impl ScanArgs {
@@ -31,6 +36,8 @@ impl ScanArgs {
             verbose,
             mode: if self.no_io {
                 IdentMode::Files
+            } else if self.live {
+                IdentMode::Live
             } else {
                 IdentMode::Auto
             },

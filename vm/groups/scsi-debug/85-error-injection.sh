@@ -1,7 +1,7 @@
 # scsi_debug error injection (every_nth + opts, set at run time in
-# /sys/bus/pseudo/drivers/scsi_debug): a device that times out every command is reported with a
-# timeout error in its own row, the scan finishes within its per-device timeout, exits 8 (partial),
-# and the healthy drives are intact.
+# /sys/bus/pseudo/drivers/scsi_debug): a device that times out every command is reported by
+# `sgctl scan --live` with a timeout error in its own row, the scan finishes within its
+# per-device timeout, exits 8 (partial), and the healthy drives are intact.
 . /vm/guest/lib.sh
 P=/sys/bus/pseudo/drivers/scsi_debug
 sdebug_reload num_tgts=1 max_luns=4 dev_size_mb=8 || fail reload "scsi_debug num_tgts=1 max_luns=4"
@@ -9,7 +9,8 @@ sdebug_reload num_tgts=1 max_luns=4 dev_size_mb=8 || fail reload "scsi_debug num
 echo 1 > $P/every_nth
 echo 4 > $P/opts
 t0=$(date +%s)
-timeout 120 sgctl --json scan --timeout-ms 2000 > /tmp/err.json; rc=$?
+# --live: the default scan reads the kernel's copies (sysfs) and would send nothing to them.
+timeout 120 sgctl --json scan --live --timeout-ms 2000 > /tmp/err.json; rc=$?
 t1=$(date +%s)
 echo 0 > $P/opts; echo 0 > $P/every_nth
 [ $rc = 8 ] && pass timeout_scan_exit_8 || fail timeout_scan_exit_8 "exit $rc (want 8 = partial)"
