@@ -34,6 +34,9 @@ if ! command -v chromium >/dev/null 2>&1; then
   apt-get install -y -qq --no-install-recommends chromium >/dev/null
 fi
 SGCTL_REQUIRE_SG3=1 SGCTL_REQUIRE_CHROMIUM=1 cargo test --workspace
+# The two fake-ring measurements are #[ignore]d in plain `cargo test` (they print figures);
+# here they run, and their checks (every command answered, status GOOD) must pass.
+cargo test -q --lib tcmu::ring -- --ignored --nocapture
 
 stage "bindings freshness (sys/src/x86_64.rs regenerated with bindgen must match the committed file)"
 # bindgen needs libclang at run time; the default build never does. Install it only if missing.

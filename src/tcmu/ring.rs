@@ -1609,7 +1609,7 @@ mod perf {
     /// Host-side cost of serving 4K reads from the real virtual drive through a fake ring
     /// (run with `--ignored --nocapture`): the user-space share of a TCMU command.
     #[test]
-    #[ignore]
+    #[ignore = "a measurement (prints the cost per command); scripts/test-all.sh runs it with --ignored"]
     fn serve_cost_per_command() {
         for spec in [
             "px02smf080?capacity_gib=1&clock=virtual",
@@ -1644,7 +1644,7 @@ mod closed_loop {
     /// QD32 closed loop of 4K writes or reads on a fake ring (run with `--ignored
     /// --nocapture`): wall-clock deferral on a real-clock drive, and virtual-clock service.
     #[test]
-    #[ignore]
+    #[ignore = "a measurement (prints IOPS and out-of-order counts); scripts/test-all.sh runs it with --ignored"]
     fn qd32_closed_loop() {
         for (spec, write) in [
             ("px02smf080?capacity_gib=1", false),
