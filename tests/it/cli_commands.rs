@@ -1,5 +1,5 @@
 //! CLI tests of the identification/query commands and `decode`: bad input gives exactly one
-//! clear line on stderr and the documented exit status (see `sgctl --help`, src/exit.rs);
+//! clear line on stderr and the documented exit status (see `sgctl --help`, proto/src/exit.rs);
 //! `decode` turns fixtures into the documented JSON envelope.
 
 use std::process::Output;

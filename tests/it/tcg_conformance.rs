@@ -740,7 +740,7 @@ fn fixture_uids_match_src_tcg_uid() {
         n += 1;
     }
     assert_eq!(n, 39);
-    // The authority ↔ C_PIN pairs of the fixture are the ones src/tcg/uid.rs maps.
+    // The authority ↔ C_PIN pairs of the fixture are the ones proto/src/tcg/uid.rs maps.
     for (a, c) in [
         (u::AUTH_SID, u::C_PIN_SID),
         (u::AUTH_MSID, u::C_PIN_MSID),

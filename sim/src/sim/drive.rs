@@ -406,7 +406,7 @@ pub struct Drive {
     pub store: Store,
     /// TCG state.
     pub sed: SedState,
-    /// ATA state of a SATA profile behind the SATL (src/sim/ata).
+    /// ATA state of a SATA profile behind the SATL (sim/src/sim/ata).
     #[serde(default)]
     pub ata: crate::sim::ata::AtaState,
 }
@@ -433,7 +433,7 @@ impl Drive {
         let lb = p.default_block_len;
         let num_blocks = capacity_bytes / u64::from(lb);
         // A used drive (ex-array) comes pre-aged: the media profile's average erase count
-        // and what it implies (src/sim/aging.rs), over the hours the profile states.
+        // and what it implies (sim/src/sim/aging.rs), over the hours the profile states.
         let (preworn, pe_cycles) = p
             .media()
             .map_or((0, 0), |m| (m.preworn_pe, m.geometry.pe_cycles));

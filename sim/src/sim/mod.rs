@@ -487,7 +487,7 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
         Fault::Wear(pct) => {
             let pe = if d.pe_cycles > 0 { d.pe_cycles } else { 3000 };
             d.wear_pe = f64::from(pct) * f64::from(pe) / 100.0;
-            // The bytes, hours and cycles that wear implies (src/sim/aging.rs).
+            // The bytes, hours and cycles that wear implies (sim/src/sim/aging.rs).
             if let Some(p) = d.profile() {
                 let a = aging::derive(p, d.capacity_bytes, d.wear_pe, None);
                 d.age_to(&a);

@@ -1,7 +1,7 @@
 //! Drive profiles: data, not logic (protocols.md §G.2). Identity, supported block sizes and
 //! protection types, sanitize methods, TCG, SAS ports, durations of long operations. NAND
 //! geometry, timing and the datasheet/review performance figures are the media model's
-//! (src/sim/media/profiles.rs, same profile names).
+//! (sim/src/sim/media/profiles.rs, same profile names).
 //!
 //! Figures come from shared/reference/reviews/ (TweakTown PX02SMF080 review, StorageReview
 //! PX03SN review, TheSSDReview MK4001GRZB review, TweakTown HK4E review) and the issue text.
@@ -118,7 +118,7 @@ impl Profile {
         self.capacity_bytes / (mbs * 1_000_000)
     }
 
-    /// The media model's parameters for this drive (src/sim/media/profiles.rs).
+    /// The media model's parameters for this drive (sim/src/sim/media/profiles.rs).
     pub fn media(&self) -> Option<&'static crate::sim::media::MediaProfile> {
         crate::sim::media::profiles::by_name(self.name).ok()
     }

@@ -1,6 +1,6 @@
 # A consistently aged drive through TCMU: served with wear=50, smartctl -x reads 50 %
 # endurance used together with the bytes processed, power-on hours and start-stop cycles that
-# wear implies (src/sim/aging.rs); the written bytes over the power-on time make a drive-writes-
+# wear implies (sim/src/sim/aging.rs); the written bytes over the power-on time make a drive-writes-
 # per-day figure within the model's rating, and sgctl health agrees and judges the drive OK.
 . /vm/guest/lib.sh
 . /vm/groups/tcmu/serve.inc

@@ -7,7 +7,7 @@ sg=$(lsscsi -g | awk '/PX02SMF080/ {print $NF; exit}')
 log=/tmp/tcg60.log; : > $log
 
 # The PSID the simulator prints on the label of serial TCMU0001: SHA-256("psid:SERIAL"), each
-# byte & 31 indexing a 32-letter alphabet (src/sim/tcg/tper.rs psid_for).
+# byte & 31 indexing a 32-letter alphabet (sim/src/sim/tcg/tper.rs psid_for).
 psid=$(printf 'psid:TCMU0001' | sha256sum | cut -c1-64 | sed 's/../& /g' | awk '
   BEGIN { A = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"; h = "0123456789abcdef" }
   { for (i = 1; i <= NF; i++) { v = (index(h, substr($i,1,1)) - 1) * 16 + index(h, substr($i,2,1)) - 1; printf "%s", substr(A, v % 32 + 1, 1) } }')

@@ -67,7 +67,7 @@ pub fn identify(p: &Profile, d: &Drive) -> Vec<u8> {
     put(&mut b, 88, 0x407F); // UDMA 0-6 supported, UDMA6 selected
                              // Security erase times: extended format (bit 15), minutes/2 in 14:0.
                              // Normal erase writes every block (one overwrite pass); enhanced is a block erase (the
-                             // durations src/sim/cmd/ata.rs uses).
+                             // durations sim/src/sim/cmd/ata.rs uses).
     let normal_min = p.overwrite_pass_secs().div_ceil(60).clamp(2, 0xFFFE);
     let enhanced_min = u64::from(p.block_erase_secs).div_ceil(60).clamp(2, 0xFFFE);
     put(&mut b, 89, 0x8000 | (normal_min / 2) as u16);

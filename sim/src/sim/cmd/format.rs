@@ -42,7 +42,7 @@ pub fn format_unit(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let longlist = ctx.cdb[1] & 0x20 != 0;
     let fmtdata = ctx.cdb[1] & 0x10 != 0;
     let ffmt = ctx.cdb[4] & 0x03;
-    // A locked SED refuses to be formatted (src/sim/tcg).
+    // A locked SED refuses to be formatted (sim/src/sim/tcg).
     ctx.sh.d.sed.check_destructive()?;
     if ctx.sh.d.sanitize_failed.is_some() {
         // Only a successful SANITIZE (or EXIT FAILURE MODE) leaves sanitize failure mode.

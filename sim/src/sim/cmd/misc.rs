@@ -144,7 +144,7 @@ fn security_len(ctx: &CmdCtx<'_>) -> u64 {
     }
 }
 
-/// SPC-5 6.40 SECURITY PROTOCOL IN → src/sim/tcg.
+/// SPC-5 6.40 SECURITY PROTOCOL IN → sim/src/sim/tcg.
 pub fn security_protocol_in(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let protocol = ctx.cdb[1];
     let sps = ctx.be(2, 2) as u16;
@@ -158,7 +158,7 @@ pub fn security_protocol_in(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     Ok(alloc(r, len))
 }
 
-/// SPC-5 6.41 SECURITY PROTOCOL OUT → src/sim/tcg.
+/// SPC-5 6.41 SECURITY PROTOCOL OUT → sim/src/sim/tcg.
 pub fn security_protocol_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let protocol = ctx.cdb[1];
     let sps = ctx.be(2, 2) as u16;

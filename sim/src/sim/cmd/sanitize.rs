@@ -44,7 +44,7 @@ pub fn sanitize(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     if !len_ok {
         return Err(SimSense::invalid_cdb(7, None));
     }
-    // A locked SED refuses to be sanitized (src/sim/tcg).
+    // A locked SED refuses to be sanitized (sim/src/sim/tcg).
     ctx.sh.d.sed.check_destructive()?;
     // Behind the SATL the SANITIZE becomes an ATA SANITIZE DEVICE command (SAT-4 8.x): it
     // aborts in the Sanitize Frozen state, and its status shows in SANITIZE STATUS EXT.

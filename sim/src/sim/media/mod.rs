@@ -1,7 +1,7 @@
 //! Media model of the virtual SSD: NAND geometry, a page-mapped FTL with greedy garbage
 //! collection, wear, and a virtual-clock timing model (see docs/sim-media.md).
 //!
-//! # Contract (for the SCSI target model in `src/sim/`)
+//! # Contract (for the SCSI target model in `sim/src/sim/`)
 //!
 //! * Build a drive with [`profiles::by_name`]`(name)?.build(user_bytes)` (capacity scaled as the
 //!   `sim:` options say) or [`Ftl::new`]`(geometry, timing, op_fraction)`. Names:

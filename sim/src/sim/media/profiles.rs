@@ -1,5 +1,5 @@
 //! Media parameters of the simulated drives, keyed by the same profile names as the SCSI-level
-//! profiles in `src/sim/`.
+//! profiles in `sim/src/sim/`.
 //!
 //! What is a *parameter* here and what is an *outcome*: geometry, raw capacity, NAND times,
 //! channel/link rates and controller (firmware) times — per command, per garbage-collection

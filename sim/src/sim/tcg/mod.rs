@@ -1,6 +1,6 @@
 //! TCG Storage inside the virtual drive: SECURITY PROTOCOL IN/OUT land here.
 //!
-//! Interface with the SCSI target model (src/sim/cmd/misc.rs, rw.rs, drive.rs) — keep it this
+//! Interface with the SCSI target model (sim/src/sim/cmd/misc.rs, rw.rs, drive.rs) — keep it this
 //! small:
 //! * [`SedState`] is persisted in the drive's state file (serde), created by
 //!   [`SedState::new`] from the profile; on SED profiles it holds the Enterprise TPer
