@@ -17,6 +17,10 @@ stage() {
 stage "format and lint"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
+# The product library without the virtual drive (the default `sim` feature, crate sgctl-sim)
+# must build warning-free and pass its unit tests (tests/it and the sim example need `sim`).
+cargo clippy -q -p sgctl --no-default-features --all-targets -- -D warnings
+cargo test -q -p sgctl --no-default-features --lib
 
 stage "unit, fixture, simulator and CLI tests"
 # tests/sg3_compare.rs compares `sgctl decode` with Debian's sg3_utils (sg_vpd, sg_inq,
@@ -36,7 +40,7 @@ fi
 SGCTL_REQUIRE_SG3=1 SGCTL_REQUIRE_CHROMIUM=1 cargo test --workspace
 # The two fake-ring measurements are #[ignore]d in plain `cargo test` (they print figures);
 # here they run, and their checks (every command answered, status GOOD) must pass.
-cargo test -q --lib tcmu::ring -- --ignored --nocapture
+cargo test -q -p sgctl-sim --lib tcmu::ring -- --ignored --nocapture
 
 stage "bindings freshness (sys/src/x86_64.rs regenerated with bindgen must match the committed file)"
 # bindgen needs libclang at run time; the default build never does. Install it only if missing.
