@@ -14,7 +14,7 @@ sg=$(tcmu_sg)
 fmt() { sgctl format --block-size 512 --pi "$1" --fast --confirm TCMU0001 --poll-interval 1 "$sg" >/tmp/fmt.out 2>&1; }
 if fmt 2 && sg_readcap -l "$sg" | grep -q "prot_en=1, p_type=1"; then
   pass format_pi2
-  common="--engine sg --bs 4k --qd 8 --range 0:2m --bytes 1m --verify"
+  common="--engine sg --bs 4k --qd 8 --range 0:1m --bytes 256k --verify"
   sgctl --json bench run "$sg" $common --rw randwrite --confirm TCMU0001 </dev/null >/tmp/w.json 2>/tmp/b.err; rcw=$?
   sgctl --json bench run "$sg" $common --rw randread </dev/null >/tmp/r.json 2>/tmp/b2.err; rcr=$?
   w=$(jq -r '"\(.data.errors) \(.data.ios) \([.data.notes[] | select(test("READ/WRITE\\(32\\)"))] | length)"' /tmp/w.json)
