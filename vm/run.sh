@@ -5,6 +5,10 @@
 #
 #   vm/run.sh                 all groups (vm/groups/*)
 #   vm/run.sh GROUP...        only these groups
+#   VM_ONLY=04-format,63 vm/run.sh tcmu   only the group's scripts whose names start so
+# Groups run VM_JOBS at a time (default 2: the groups mostly wait on emulated devices and timers;
+# the longest group, by script count, starts first). Each group's verdict is printed when it
+# ends; failure details (console tail, qemu output) after all have ended.
 # Environment: VM_KEEP=1 keeps vm/out/<group> work dirs (console.log, results.log);
 #   VM_SGCTL=path uses this sgctl binary instead of building one (static or dynamic);
 #   VM_PROFILE=release builds the guest's sgctl with that cargo profile (default dev);
@@ -39,8 +43,7 @@ fi
 log "building initramfs (kernel $KVER)"
 "$VM_DIR/build-initramfs.sh" "$KVER" "$SGCTL" "$OUT/initramfs.cpio.gz"
 
-# --- one boot ---------------------------------------------------------------------------------------
-TOTAL_PASS=0; TOTAL_FAIL=0; TOTAL_SKIP=0; FAILED_GROUPS=()
+# --- one boot (runs in a background job; leaves $W/verdict "pass fail skip") -------------------------
 
 run_group() {
   local g="$1" W="$OUT/$1"
@@ -58,7 +61,7 @@ run_group() {
   qemu-system-x86_64 -machine "$VM_MACHINE" -accel tcg -m "$VM_MEM" -smp "$VM_SMP" \
     -nographic -nodefaults -no-reboot \
     -kernel "$KERNEL" -initrd "$OUT/initramfs.cpio.gz" \
-    -append "console=ttyS0 panic=-1 no_timer_check rdinit=/init quiet vmgroup=$g $VM_APPEND ${VM_APPEND_EXTRA:-}" \
+    -append "console=ttyS0 panic=-1 no_timer_check rdinit=/init quiet vmgroup=$g ${VM_ONLY:+vmonly=$VM_ONLY} $VM_APPEND ${VM_APPEND_EXTRA:-}" \
     -serial "file:$W/console.log" \
     -chardev "pipe,id=res,path=$W/res" -serial chardev:res \
     -chardev "pipe,id=mon,path=$W/mon" -mon chardev=mon,mode=readline \
@@ -123,14 +126,14 @@ run_group() {
   [[ -z "$cur" ]] || problems+=("script $cur did not end")
 
   grep -E '^VMTEST (FAIL|SKIP) ' "$W/results.txt" | sed "s/^VMTEST /vm: $g: /" >&2 || true
-  TOTAL_PASS=$((TOTAL_PASS + pass)); TOTAL_FAIL=$((TOTAL_FAIL + fail + ${#problems[@]}))
-  TOTAL_SKIP=$((TOTAL_SKIP + skip))
+  echo "$pass $((fail + ${#problems[@]})) $skip" > "$W/verdict"
   if (( fail > 0 || ${#problems[@]} > 0 )); then
-    FAILED_GROUPS+=("$g")
-    local p; for p in "${problems[@]}"; do log "$g: FAIL: $p"; done
-    log "$g: guest console (last 80 lines of $W/console.log):"
-    tail -n 80 "$W/console.log" | sed 's/^/  | /' >&2
-    [[ -s "$W/qemu.log" ]] && { log "$g: qemu said:"; sed 's/^/  | /' "$W/qemu.log" >&2; }
+    {
+      local p; for p in "${problems[@]}"; do log "$g: FAIL: $p"; done
+      log "$g: guest console (last 80 lines of $W/console.log):"
+      tail -n 80 "$W/console.log" | sed 's/^/  | /' >&2
+      [[ -s "$W/qemu.log" ]] && { log "$g: qemu said:"; sed 's/^/  | /' "$W/qemu.log" >&2; }
+    } 2> "$W/failure.txt"
     log "$g: $pass passed, $fail failed, $skip skipped in ${secs}s -- FAILED"
   else
     log "$g: $pass passed, $skip skipped in ${secs}s"
@@ -144,10 +147,33 @@ if ((${#groups[@]} == 0)); then
 fi
 for g in "${groups[@]}"; do
   [[ -d "$VM_DIR/groups/$g" ]] || { log "no such group: $g"; exit 2; }
-  run_group "$g"
+done
+# Longest first (script count as the estimate), so the pool ends close together.
+mapfile -t groups < <(for g in "${groups[@]}"; do
+  printf '%s %s\n' "$(ls "$VM_DIR/groups/$g"/[0-9]*.sh 2>/dev/null | wc -l)" "$g"; done | sort -k1,1nr -k2 | cut -d' ' -f2)
+
+JOBS=${VM_JOBS:-2}
+running=()
+for g in "${groups[@]}"; do
+  while (( $(jobs -rp | wc -l) >= JOBS )); do wait -n || true; done
+  log "$g: starting"
+  run_group "$g" &
+  running+=($!)
+done
+wait || true
+
+TOTAL_PASS=0; TOTAL_FAIL=0; TOTAL_SKIP=0; FAILED_GROUPS=()
+for g in "${groups[@]}"; do
+  W="$OUT/$g"
+  if [[ -s "$W/verdict" ]]; then read -r p f k < "$W/verdict"; else p=0 f=1 k=0; log "$g: no verdict"; fi
+  TOTAL_PASS=$((TOTAL_PASS + p)); TOTAL_FAIL=$((TOTAL_FAIL + f)); TOTAL_SKIP=$((TOTAL_SKIP + k))
+  if (( f > 0 )); then
+    FAILED_GROUPS+=("$g")
+    [[ -s "$W/failure.txt" ]] && cat "$W/failure.txt" >&2
+  fi
 done
 
-echo "vm: $TOTAL_PASS passed, $TOTAL_FAIL failed, $TOTAL_SKIP skipped, ${#groups[@]} boots, $((SECONDS - T0))s"
+echo "vm: $TOTAL_PASS passed, $TOTAL_FAIL failed, $TOTAL_SKIP skipped, ${#groups[@]} boots ($JOBS at a time), $((SECONDS - T0))s"
 if ((${#FAILED_GROUPS[@]})); then
   echo "vm: FAILED groups: ${FAILED_GROUPS[*]} (work dirs in $OUT)"
   exit 1

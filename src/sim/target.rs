@@ -136,8 +136,14 @@ pub(crate) fn execute_at(
     let dsense = sh.d.mode.d_sense;
     let result = match result {
         Ok(bytes) if wait_ns > 0 => {
-            // IMMED=0 FORMAT UNIT / SANITIZE: status only when the operation ends.
-            if wait_ns > timeout_ns {
+            // IMMED=0 FORMAT UNIT / SANITIZE: status only when the operation ends. The host's
+            // timeout is wall time; on a real clock running `speed` times wall time it covers
+            // `speed` times as much drive time.
+            let budget_ns = match sh.mode {
+                ClockMode::Real => (timeout_ns as f64 * sh.speed) as u64,
+                ClockMode::Virtual => timeout_ns,
+            };
+            if wait_ns > budget_ns {
                 return timed_out(shared, sh, timeout_ns);
             }
             sh = wait(shared, sh, wait_ns);
@@ -213,7 +219,13 @@ fn timed_out(
     sh: MutexGuard<'_, Shared>,
     timeout_ns: u64,
 ) -> Completion {
-    let mut sh = wait(shared, sh, timeout_ns);
+    // The host gives up after `timeout_ns` of wall time: that much drive time on a virtual
+    // clock, `speed` times as much on a real one.
+    let drive_ns = match sh.mode {
+        ClockMode::Real => (timeout_ns as f64 * sh.speed) as u64,
+        ClockMode::Virtual => timeout_ns,
+    };
+    let mut sh = wait(shared, sh, drive_ns);
     sh.d.lu_reset();
     sh.complete_due();
     Completion {

@@ -268,3 +268,35 @@ fn blocking_format_longer_than_the_timeout_times_out_and_corrupts() {
 }
 
 use sgctl::transport::Transport;
+
+/// The host's timeout is wall time: on a real clock running 1000× wall time, a blocking FORMAT
+/// UNIT of 90 s of drive time takes 0.09 s and fits in a 20 s timeout (it used to be compared
+/// with the drive time and time out, which broke `sg_format --wait` on a served drive at
+/// speed=30). Slower than the timeout in wall time, it still times out.
+#[test]
+fn blocking_format_on_a_fast_real_clock_is_judged_by_wall_time() {
+    let mut d = open("px02smf080?clock=real&speed=1000&capacity_blocks=8192");
+    let t = std::time::Instant::now();
+    let c = d
+        .execute(
+            &[0x04, 0, 0, 0, 0, 0],
+            sgctl::DataBuf::None,
+            Duration::from_secs(20),
+        )
+        .unwrap();
+    good(&c);
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    good(&tur(&mut d));
+    // 90 s of drive time at speed 100 is 0.9 s of wall time: longer than a 0.2 s timeout.
+    let mut d = open("px02smf080?clock=real&speed=100&capacity_blocks=8192");
+    let t = std::time::Instant::now();
+    let c = d
+        .execute(
+            &[0x04, 0, 0, 0, 0, 0],
+            sgctl::DataBuf::None,
+            Duration::from_millis(200),
+        )
+        .unwrap();
+    assert_eq!(c.host_status, 0x03);
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+}
