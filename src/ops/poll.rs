@@ -64,6 +64,30 @@ impl Trail {
         });
     }
 
+    /// Records a poll that failed without sense (the path or the drive went away, BUSY after
+    /// a target restart), skipping a repeat of the last failure: the record shows the
+    /// interruption even when the job then goes on.
+    pub fn push_error(&mut self, command: &str, e: &Error) {
+        let description = format!("command failed: {e}");
+        if self
+            .0
+            .last()
+            .is_some_and(|l| l.command == command && l.description == description)
+        {
+            return;
+        }
+        self.0.push(TrailEntry {
+            time: rfc3339(SystemTime::now()),
+            command: command.into(),
+            sense_key: "(no sense data)".into(),
+            asc: 0,
+            ascq: 0,
+            description,
+            deferred: false,
+            progress_percent: None,
+        });
+    }
+
     /// Records a clean completion.
     pub fn push_clean(&mut self, command: &str) {
         self.0.push(TrailEntry {
@@ -242,6 +266,7 @@ pub fn poll(
             Err(Error::Sense(s)) => Some(*s),
             Err(e) => {
                 // Drive resetting after a power cycle, path flapping: keep trying for a while.
+                trail.push_error("REQUEST SENSE", &e);
                 errors += 1;
                 if errors > cfg.max_errors {
                     return Err(e);

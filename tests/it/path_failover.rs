@@ -234,4 +234,11 @@ fn without_another_path_the_job_fails_and_says_so() {
     assert!(r.path_switches.is_empty());
     assert!(r.message.as_deref().unwrap().contains("ENODEV"), "{r:?}");
     assert!(r.advice.as_deref().unwrap().contains("sgctl wait"), "{r:?}");
+    // The failed polls are in the record once (repeats of the same failure are not).
+    let failed: Vec<_> = r
+        .sense_trail
+        .iter()
+        .filter(|t| t.description.starts_with("command failed") && t.description.contains("ENODEV"))
+        .collect();
+    assert_eq!(failed.len(), 1, "{:?}", r.sense_trail);
 }

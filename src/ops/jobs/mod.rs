@@ -352,6 +352,10 @@ fn execute(
             rec.message.clone().unwrap_or_default()
         ));
     }
+    // The drive handle goes last: a virtual drive with a state file saves itself when its last
+    // handle is dropped, and the poll config's sleeper holds its clock.
+    drop(poll);
+    drop(t);
 }
 
 /// Plans, gates and runs a job (one from `make_job` per address) on every address.
