@@ -22,6 +22,9 @@ SECS=${FUZZ_SECONDS:-10}
 BIN_DIR=${FUZZ_BIN_DIR:-}
 CORPUS=${FUZZ_CORPUS:-fuzz/corpus}
 ART=${FUZZ_ARTIFACTS:-fuzz/artifacts}
+# FUZZ_TIMEOUT: seconds one input may take (libFuzzer counts wall time: a nice -n 19 campaign
+# on a loaded host needs far more than the suite's 10, or a starved process reports timeouts).
+TIMEOUT=${FUZZ_TIMEOUT:-10}
 RUNS=${FUZZ_RUNS:-}
 SAN=${FUZZ_SANITIZER:-none}
 TOOLCHAIN=${FUZZ_TOOLCHAIN:-nightly}
@@ -135,7 +138,7 @@ for t in "${targets[@]}"; do
   fi
   t0=$SECONDS
   mkdir -p "$ART/$t" "$CORPUS/$t"
-  if "$BIN_DIR/$t" "$CORPUS/$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+  if "$BIN_DIR/$t" "$CORPUS/$t" "${limit[@]}" -timeout="$TIMEOUT" -rss_limit_mb=2048 -max_len=8192 \
       -print_final_stats=1 -artifact_prefix="$ART/$t/" >"$log" 2>&1; then
     result=ok
   else
