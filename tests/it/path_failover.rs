@@ -90,6 +90,7 @@ fn run_with_path_removal(
         sleep: Arc::new(move |d: Duration| clock.advance(d.max(Duration::from_secs(1)))),
         interrupted: stop.clone(),
         max_errors: 3,
+        stall: sgctl::ops::poll::STALL,
     };
     let open = |a: &str| -> Result<(Box<dyn Transport>, PollConfig)> {
         let (port, after) = match a {
@@ -195,6 +196,7 @@ fn without_another_path_the_job_fails_and_says_so() {
         sleep: Arc::new(move |d: Duration| clock.advance(d.max(Duration::from_secs(1)))),
         interrupted: stop.clone(),
         max_errors: 3,
+        stall: sgctl::ops::poll::STALL,
     };
     let (seen, armed) = (
         Arc::new(AtomicU32::new(0)),
