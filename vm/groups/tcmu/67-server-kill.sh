@@ -29,6 +29,9 @@ kill -9 "$(cat /tmp/serve.pid)"
 wait_for 10 test -f /tmp/serve.rc
 [ "$(cat /tmp/serve.rc 2>/dev/null)" = 137 ] && pass server_killed || fail server_killed "rc $(cat /tmp/serve.rc 2>/dev/null)"
 [ "$(lsscsi -g | grep -c PX02SMF080)" = 2 ] && pass luns_survive_the_kill || fail luns_survive_the_kill "$(lsscsi -g)"
+# The server stays down for 6 s (longer than the job's 5-s stall mark, well inside sd's 30-s
+# command timeout): the job's next poll waits in the dead ring meanwhile.
+sleep 6
 start_serve "speed=2&power_cycle=1" || fail serve_again "$(tail -n 5 /tmp/serve.err)"
 grep -q "taking over the LUNs" /tmp/serve.err && pass server_takes_over \
   || fail server_takes_over "$(tail -n 5 /tmp/serve.err)"
