@@ -722,7 +722,7 @@ impl<T: Transport> RingServer<T> {
                             data[n..].fill(0);
                             (c, Some(n as u32))
                         }),
-                        None => Err(crate::Error::Unsupported("data-in iovec unwritable".into())),
+                        None => Err(Error::Unsupported("data-in iovec unwritable".into())),
                     }
                 }
                 _ => {

@@ -23,9 +23,10 @@ r=$(sg_raw -r 1560 -o /tmp/rd "$sg" $r32 2>&1); rcr=$?
 { pi 0; pi 1; pi 2; } > /tmp/want
 [ $rc = 0 ] && [ $rcr = 0 ] && cmp -s /tmp/rd /tmp/want && pass write_same32_pi_tags \
   || fail write_same32_pi_tags "write exit $rc $out; read exit $rcr $r"
-# A block whose reference tag is not the expected initial one: 10/03.
+# A block whose reference tag is not the expected initial one: ABORTED COMMAND, 10/03 (-v: the
+# sense decoded; without it sg_write_same names only the category, "protection error").
 pi 5 > /tmp/ws32bad
-out=$(sg_write_same --32 --wrprotect=1 --in=/tmp/ws32bad --xferlen=520 --lba=200 --num=1 "$sg" 2>&1)
+out=$(sg_write_same -v --32 --wrprotect=1 --in=/tmp/ws32bad --xferlen=520 --lba=200 --num=1 "$sg" 2>&1)
 echo "$out" | grep -qi "reference tag check failed" && pass write_same32_ref_tag_10_03 \
   || fail write_same32_ref_tag_10_03 "$out"
 # UNMAP=1 (zeros, no PI): LBA 201 deallocated.
