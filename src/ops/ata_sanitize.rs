@@ -13,7 +13,7 @@
 use crate::ata::{self, cmd, identify::Identify, sanitize_fn, SanitizeStatus, SecurityBlock};
 use crate::error::{Error, Result};
 use crate::ops::poll::PollConfig;
-use crate::ops::safety::PlannedCommand;
+use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::ata_pass_through::{AtaCommand, Protocol};
 use crate::transport::Transport;
 use serde::Serialize;
@@ -355,8 +355,19 @@ pub struct AtaOutcome {
 /// Runs the method to its end: SANITIZE DEVICE then SANITIZE STATUS EXT until it is no longer
 /// in progress; or SET PASSWORD, ERASE PREPARE, ERASE UNIT (blocking) then IDENTIFY to check
 /// the security state is back to disabled. `password` is used by SECURITY ERASE only.
+///
+/// `_gate` is the safety gate's token ([`crate::ops::safety::clear`]): without it the call
+/// does not compile (E0061: wrong number of arguments):
+///
+/// ```compile_fail,E0061
+/// # fn f(t: &mut dyn sgctl::Transport, m: &sgctl::ops::ata_sanitize::AtaMethod,
+/// #      cfg: &sgctl::ops::poll::PollConfig) -> sgctl::Result<()> {
+/// sgctl::ops::ata_sanitize::run(t, m, b"pw", std::time::Duration::from_secs(60), cfg, &mut |_| {})?;
+/// # Ok(()) }
+/// ```
 pub fn run(
     t: &mut dyn Transport,
+    _gate: &Cleared,
     m: &AtaMethod,
     password: &[u8],
     erase_timeout: Duration,
