@@ -11,7 +11,7 @@
 //! planned commands list the CDB only, and the `-vv` trace redacts ATA PASS-THROUGH data-out.
 
 use crate::ata::{self, cmd, identify::Identify, sanitize_fn, SanitizeStatus, SecurityBlock};
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::ops::poll::PollConfig;
 use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::ata_pass_through::{AtaCommand, Protocol};
@@ -218,10 +218,7 @@ pub fn support_from(id: &Identify, st: Option<&SanitizeStatus>) -> AtaSupport {
 /// when the wanted (or every) method is blocked by a frozen/locked state.
 pub fn choose(s: &AtaSupport, want: Option<AtaMethod>) -> Result<AtaMethod> {
     if s.sanitize_in_progress {
-        return Err(Error::Refused(
-            "an ATA sanitize is already running (SANITIZE STATUS EXT); watch it with `sgctl wait`"
-                .into(),
-        ));
+        return Err(Refusal::AtaSanitizeRunning.into());
     }
     let same = |a: &AtaMethod, b: &AtaMethod| {
         std::mem::discriminant(a) == std::mem::discriminant(b)
@@ -270,7 +267,12 @@ fn refusal(s: &AtaSupport, m: &MethodSupport) -> Error {
     } else {
         "power-cycle the drive to reset the attempt counter".to_string()
     };
-    Error::Refused(format!("{} cannot run: {why}; {advice}", m.name).into())
+    Refusal::AtaMethodBlocked {
+        method: m.name.to_string(),
+        why,
+        advice,
+    }
+    .into()
 }
 
 /// The CDBs the method sends, for `--dry-run` and the record (the SECURITY data blocks carry
@@ -391,13 +393,12 @@ pub fn run(
 /// turns out to be frozen (the state can change between planning and starting).
 fn frozen_hint(e: Error, m: &AtaMethod) -> Error {
     match e {
-        Error::Ata(a) => Error::Refused(
-            format!(
-                "{} was aborted by the drive ({a}); if it is frozen: {FROZEN_ADVICE}",
-                m.name()
-            )
-            .into(),
-        ),
+        Error::Ata(a) => Refusal::AtaAborted {
+            method: m.name().to_string(),
+            error: a,
+            advice: FROZEN_ADVICE.into(),
+        }
+        .into(),
         e => e,
     }
 }
