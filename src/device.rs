@@ -6,6 +6,8 @@
 
 use crate::error::Result;
 use crate::transport::Transport;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// What kind of device an address named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +44,25 @@ pub struct Opened {
     /// What was opened.
     pub kind: DeviceKind,
     /// A virtual drive's clock (advance it instead of sleeping when it is virtual time).
+    #[cfg(feature = "sim")]
     pub clock: Option<crate::sim::SimClock>,
+}
+
+impl Opened {
+    /// For a virtual drive on virtual time: a sleep that advances the drive's clock by the
+    /// duration instead of waiting (nothing else moves that clock). `None` for real devices
+    /// and for a virtual drive on real time.
+    pub fn virtual_sleep(&self) -> Option<Arc<dyn Fn(Duration) + Send + Sync>> {
+        #[cfg(feature = "sim")]
+        if let Some(clock) = self
+            .clock
+            .clone()
+            .filter(|c| c.mode() == crate::sim::ClockMode::Virtual)
+        {
+            return Some(Arc::new(move |d: Duration| clock.advance(d)));
+        }
+        None
+    }
 }
 
 /// Opens any device address sgctl accepts and returns its transport.
@@ -64,25 +84,54 @@ pub fn open_with(address: &str, verbose: u8) -> Result<Box<dyn Transport>> {
 /// Opens `address` and says what it opened (kind, the virtual drive's clock); traced when
 /// `verbose > 0` as [`open_with`].
 pub fn open_device(address: &str, verbose: u8) -> Result<Opened> {
-    let (t, kind, clock) = if let Some(spec) = address.strip_prefix("sim:") {
-        let dev = crate::sim::open(spec)?;
-        let clock = dev.clock();
-        let t: Box<dyn Transport> = Box::new(dev);
-        (t, DeviceKind::Virtual, Some(clock))
+    let opened = if let Some(spec) = address.strip_prefix("sim:") {
+        open_virtual(address, spec)?
     } else {
-        let (t, kind) = open_real(address)?;
-        (t, kind, None)
+        let (transport, kind) = open_real(address)?;
+        Opened {
+            transport,
+            kind,
+            #[cfg(feature = "sim")]
+            clock: None,
+        }
     };
-    let transport = if verbose == 0 {
-        t
-    } else {
-        Box::new(crate::transport::trace::Traced::new(t, verbose))
-    };
+    if verbose == 0 {
+        return Ok(opened);
+    }
     Ok(Opened {
-        transport,
-        kind,
-        clock,
+        transport: Box::new(crate::transport::trace::Traced::new(
+            opened.transport,
+            verbose,
+        )),
+        ..opened
     })
+}
+
+/// A virtual drive (`sim:PROFILE[?opts]`), from the sgctl-sim crate.
+#[cfg(feature = "sim")]
+fn open_virtual(_address: &str, spec: &str) -> Result<Opened> {
+    let dev = crate::sim::open(spec)?;
+    let clock = dev.clock();
+    Ok(Opened {
+        transport: Box::new(dev),
+        kind: DeviceKind::Virtual,
+        clock: Some(clock),
+    })
+}
+
+/// Built without the virtual drive: a `sim:` address is refused as a bad address (exit 3).
+#[cfg(not(feature = "sim"))]
+fn open_virtual(address: &str, _spec: &str) -> Result<Opened> {
+    Err(without_sim(address))
+}
+
+/// The error for a `sim:` address when sgctl is built without the virtual drive.
+#[cfg(not(feature = "sim"))]
+pub(crate) fn without_sim(address: &str) -> crate::Error {
+    crate::Error::BadAddress {
+        address: address.to_string(),
+        reason: "this sgctl was built without the virtual drive (cargo feature `sim`)".into(),
+    }
 }
 
 /// Real device nodes: bsg nodes get sg_io_v4, everything else SG_IO v3 (sg or block layer);

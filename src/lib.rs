@@ -1,28 +1,25 @@
 //! sgctl: manage, health-check, format and sanitize SAS/SCSI drives on Linux.
 //!
 //! Layers (see DESIGN.md at the repository root): [`transport`] executes CDBs (SG_IO, bsg, the
-//! [`sim`] virtual drive); [`scsi`], [`sense`] build CDBs and parse responses without I/O;
+//! `sim` virtual drive); [`scsi`], [`sense`] build CDBs and parse responses without I/O;
 //! `ops` runs the high-level jobs; `cli` is the command line. The references the comments cite
 //! as `protocols.md §X` are in `docs/protocols.md`.
 
-pub mod ata;
 pub mod bench;
-pub mod bytes;
 pub mod cli;
 pub mod device;
 pub mod discover;
-pub mod error;
-pub mod exit;
 pub mod host;
-pub mod logpage;
 pub mod ops;
 pub mod report;
-pub mod scsi;
-pub mod sense;
-pub mod sim;
-pub mod tcg;
-pub mod tcmu;
-pub mod transport;
 
-pub use error::{Error, Result};
-pub use transport::{Completion, DataBuf, Transport};
+// The pure layers and the transport live in the sgctl-proto crate (proto/); they keep their
+// paths here, so `crate::scsi::...` and `sgctl::scsi::...` name the same items.
+pub use sgctl_proto::{ata, bytes, error, exit, logpage, scsi, sense, tcg, transport};
+pub use sgctl_proto::{Completion, DataBuf, Error, Result, Transport};
+
+// The virtual drive and its TCMU server live in the sgctl-sim crate (sim/), enabled by the
+// default `sim` feature; without it the library has no virtual drive and a `sim:` address is
+// refused by the device factory.
+#[cfg(feature = "sim")]
+pub use sgctl_sim::{sim, tcmu};

@@ -49,7 +49,7 @@ run_group() {
   local g="$1" W="$OUT/$1"
   rm -rf "$W"; mkdir -p "$W"
   # Group definition (host side): QEMU_ARGS, VM_TIMEOUT, VM_MEM, VM_SMP, VM_MACHINE, VM_APPEND.
-  local QEMU_ARGS=() VM_TIMEOUT=240 VM_MEM=1024 VM_SMP=2 VM_MACHINE=pc VM_APPEND=""
+  local QEMU_ARGS=() VM_TIMEOUT=480 VM_MEM=1024 VM_SMP=2 VM_MACHINE=pc VM_APPEND=""
   # shellcheck disable=SC1090
   [[ -f "$VM_DIR/groups/$g/qemu.sh" ]] && WORK="$W" source "$VM_DIR/groups/$g/qemu.sh"
 

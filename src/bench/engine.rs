@@ -168,10 +168,7 @@ pub fn open(
     }
     let is_sim = addr.starts_with("sim:");
     match (kind, is_sim) {
-        (EngineKind::Sim | EngineKind::Auto, true) => Ok(Box::new(super::sim::SimEngine::open(
-            addr,
-            writable.is_some(),
-        )?)),
+        (EngineKind::Sim | EngineKind::Auto, true) => open_sim(addr, writable.is_some()),
         (EngineKind::Sim, false) => Err(BenchError::InvalidArgument(format!(
             "--engine sim needs a sim: address, not {addr}"
         ))),
@@ -180,6 +177,18 @@ pub fn open(
         ))),
         (k, false) => super::open_real(addr, k, writable.is_some()),
     }
+}
+
+/// The sim engine on a virtual drive (the `sim` feature).
+#[cfg(feature = "sim")]
+fn open_sim(addr: &str, writable: bool) -> Result<Box<dyn Engine>, BenchError> {
+    Ok(Box::new(super::sim::SimEngine::open(addr, writable)?))
+}
+
+/// Built without the virtual drive: refused like any address the factory cannot open.
+#[cfg(not(feature = "sim"))]
+fn open_sim(addr: &str, _writable: bool) -> Result<Box<dyn Engine>, BenchError> {
+    Err(BenchError::Open(crate::device::without_sim(addr)))
 }
 
 /// Refuses a writing workload without authorization.

@@ -8,6 +8,7 @@
 pub mod data;
 pub mod engine;
 pub mod sg;
+#[cfg(feature = "sim")]
 pub mod sim;
 pub mod stats;
 pub mod suite;

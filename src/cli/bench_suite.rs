@@ -268,6 +268,7 @@ fn uname_r() -> String {
 
 /// Time scale of a `sim:` drive scaled down with capacity_gib/capacity_blocks: its capacity
 /// over the profile's.
+#[cfg(feature = "sim")]
 fn sim_time_scale(addr: &str, capacity: u64) -> Option<f64> {
     let spec = addr.strip_prefix("sim:")?;
     let (p, o) = crate::sim::parse_spec(spec).ok()?;
@@ -275,6 +276,12 @@ fn sim_time_scale(addr: &str, capacity: u64) -> Option<f64> {
     let full = p.capacity_bytes.max(1) as f64;
     let f = capacity as f64 / full;
     (f < 1.0).then_some(f)
+}
+
+/// Built without the virtual drive: no `sim:` drive, no time scale.
+#[cfg(not(feature = "sim"))]
+fn sim_time_scale(_addr: &str, _capacity: u64) -> Option<f64> {
+    None
 }
 
 /// Opens the engine and the control transport on the same drive, after the gate.
@@ -286,6 +293,8 @@ fn open_drive(
     interrupted: &Arc<AtomicBool>,
 ) -> Result<(EngineDriver, Box<dyn Transport>, PollConfig, PollConfig)> {
     let interval = Duration::from_secs(5);
+    // Without the `sim` feature a `sim:` address goes on to `bench::open`, which refuses it.
+    #[cfg(feature = "sim")]
     if addr.starts_with("sim:") {
         if !matches!(kind, EngineKind::Auto | EngineKind::Sim) {
             return Err(Error::InvalidArgument(format!(

@@ -4,7 +4,7 @@ use super::{Ctx, Report};
 use crate::logpage::{self, text, DecodedPage};
 use crate::ops::health::read::{self, PageError};
 use crate::ops::safety;
-use crate::scsi::log_select::{self, LogSelect};
+use crate::scsi::log_select::LogSelect;
 use crate::scsi::log_sense::PageControl;
 use anyhow::{anyhow, bail, Context};
 use serde::Serialize;
@@ -265,7 +265,7 @@ fn reset(
     )?;
     cleared
         .record_start(serde_json::json!({"cdb": safety::spaced_hex(&cdb), "serial": id.serial}))?;
-    let r = log_select::send_reset(t, &cleared, &cmd);
+    let r = crate::ops::logs::send_reset(t, &cleared, &cmd);
     let outcome = if r.is_ok() { "success" } else { "failure" };
     let end = cleared.record_end(
         outcome,

@@ -30,10 +30,13 @@ pub mod vpd;
 pub mod vpd_text;
 pub mod vpd_text_more;
 
-// --- virtual drive (issue 3) ---
+// --- virtual drive (issue 3; the `sim` feature) ---
+#[cfg(feature = "sim")]
 pub mod sim;
+#[cfg(feature = "sim")]
 pub mod sim_bench;
 // --- TCMU serving (issue 5) ---
+#[cfg(feature = "sim")]
 pub mod sim_serve;
 
 // --- benchmark engine (issue 12) ---
@@ -119,6 +122,7 @@ pub enum Command {
     Decode(decode::DecodeArgs),
     // --- virtual drive (issue 3) ---
     /// Virtual drives: list profiles, show state, inject faults, benchmark the media model.
+    #[cfg(feature = "sim")]
     Sim(sim::SimArgs),
     // --- discovery (issue 4) ---
     /// List SCSI drives grouped by logical unit with all their paths.
@@ -175,6 +179,7 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Modes(a) => modes::run(ctx, a),
         Command::Decode(a) => decode::run(ctx, a),
         // --- virtual drive ---
+        #[cfg(feature = "sim")]
         Command::Sim(a) => sim::run(ctx, a),
         // --- discovery ---
         Command::Scan(a) => scan::run(ctx, a),

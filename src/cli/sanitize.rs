@@ -315,9 +315,7 @@ mod tests {
     use crate::cli::erase::testenv;
     use crate::exit;
     use crate::ops::jobs::Job;
-    use crate::ops::poll::PollConfig;
     use crate::ops::safety::is_state_changing;
-    use crate::transport::Transport;
 
     fn job(m: Method, verify: u32, ause: bool) -> impl FnMut() -> Box<dyn Job> {
         move || -> Box<dyn Job> {
@@ -468,9 +466,11 @@ mod tests {
     /// `--method auto` on a TCG Enterprise drive whose RSOC lists no SANITIZE: the job falls
     /// back to the TCG erase of every band (issue 8) and the data no longer reads back.
     #[test]
+    #[cfg(feature = "sim")]
     fn auto_falls_back_to_tcg_erase_without_sanitize() {
         use crate::cli::erase::{run_jobs_in, JobEnv};
-        use crate::transport::{Completion, DataBuf};
+        use crate::ops::poll::PollConfig;
+        use crate::transport::{Completion, DataBuf, Transport};
         struct NoSanitize(crate::sim::SimDevice);
         impl Transport for NoSanitize {
             fn execute(

@@ -32,13 +32,7 @@ pub const SELF: &str = "record_sha256";
 
 /// Lowercase hex.
 pub fn hex(b: &[u8]) -> String {
-    const D: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(2 * b.len());
-    for &x in b {
-        s.push(char::from(D[usize::from(x >> 4)]));
-        s.push(char::from(D[usize::from(x & 0xf)]));
-    }
-    s
+    crate::bytes::hex(b)
 }
 
 /// SHA-256 in lowercase hex.

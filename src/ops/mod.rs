@@ -4,6 +4,7 @@
 pub mod fleet;
 pub mod format;
 pub mod jobs;
+pub mod logs;
 #[cfg(test)]
 pub(crate) mod mockdrive;
 pub mod poll;

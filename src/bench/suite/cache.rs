@@ -167,7 +167,8 @@ pub fn restore(t: &mut dyn Transport, wc: &mut WriteCache) -> Result<()> {
     }
 }
 
-#[cfg(test)]
+// Every test here runs on the virtual drive.
+#[cfg(all(test, feature = "sim"))]
 mod tests {
     use super::*;
 

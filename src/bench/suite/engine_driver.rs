@@ -20,6 +20,7 @@ pub struct EngineDriver {
     pub device_failed: Option<String>,
     /// A virtual drive's clock (the sim engine itself moves it to each run's last
     /// completion; kept for callers that hold it).
+    #[cfg(feature = "sim")]
     pub sim_clock: Option<crate::sim::SimClock>,
 }
 
@@ -31,6 +32,7 @@ impl EngineDriver {
             idle,
             seed: 0x5eed_2026,
             device_failed: None,
+            #[cfg(feature = "sim")]
             sim_clock: None,
         }
     }

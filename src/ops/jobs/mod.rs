@@ -20,7 +20,7 @@ pub mod format;
 pub mod sanitize;
 pub mod tcg;
 
-use crate::device::{self, Opened};
+use crate::device;
 use crate::error::{Error, Refusal, Result};
 use crate::exit;
 use crate::ops::fleet;
@@ -172,16 +172,14 @@ pub fn open_for_job(
     interval: Duration,
     interrupted: Arc<AtomicBool>,
 ) -> Result<(Box<dyn Transport>, PollConfig)> {
-    let Opened {
-        transport, clock, ..
-    } = device::open_device(address, verbose)?;
+    let opened = device::open_device(address, verbose)?;
     let mut poll = PollConfig::real(interval, interrupted);
-    if let Some(clock) = clock.filter(|c| c.mode() == crate::sim::ClockMode::Virtual) {
+    if let Some(advance) = opened.virtual_sleep() {
         // Nothing moves a virtual drive's clock but us: advance it instead of sleeping
         // (at least one second per poll so a zero interval still makes progress).
-        poll.sleep = Arc::new(move |d: Duration| clock.advance(d.max(Duration::from_secs(1))));
+        poll.sleep = Arc::new(move |d: Duration| advance(d.max(Duration::from_secs(1))));
     }
-    Ok((transport, poll))
+    Ok((opened.transport, poll))
 }
 
 /// The result of a run.

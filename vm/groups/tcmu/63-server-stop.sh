@@ -10,7 +10,7 @@
 . /vm/groups/tcmu/serve.inc
 export SGCTL_AUDIT_LOG=/tmp/audit63.jsonl
 : > "$SGCTL_AUDIT_LOG"
-SPEED=2
+SPEED=1
 stop_serve || true
 start_serve speed=$SPEED || fail serve_start "$(tail -n 5 /tmp/serve.err)"
 
@@ -42,7 +42,7 @@ stop_mid() {
 # audit_end JOB: the last end record of JOB, compact JSON.
 audit_end() { grep '"event":"end"' "$SGCTL_AUDIT_LOG" | grep "\"job\":\"$1\"" | tail -n 1; }
 
-# --- SANITIZE BLOCK ERASE (30 s of drive time; at speed 2, 15 s)
+# --- SANITIZE BLOCK ERASE (30 s of drive time at speed 1: the check after the power cycle needs it still running)
 dd if=/dev/urandom of="$(tcmu_sd)" bs=4k count=4 oflag=direct 2>/dev/null
 before=$(dd if="$(tcmu_sd)" bs=4k count=4 iflag=direct 2>/dev/null | md5sum)
 stop_mid sanitize sanitize --block

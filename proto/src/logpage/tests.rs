@@ -6,7 +6,7 @@ use super::*;
 use crate::bytes::parse_inhex;
 
 fn fixture(name: &str) -> Vec<Vec<u8>> {
-    let path = format!("{}/fixtures/logpages/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../fixtures/logpages/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let bytes = parse_inhex(&text).unwrap();
     split_pages(&bytes)

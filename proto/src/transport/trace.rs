@@ -3,7 +3,7 @@
 //! then status, residual, duration, host/driver bytes and sense (bytes and decoded summary).
 //! With `-vv` the data-out and data-in bytes are hex-dumped too (first 1 KiB; `-vvv` all).
 //!
-//! Callers get it through [`crate::device::open_with`].
+//! Callers get it through `sgctl::device::open_with`.
 
 use super::{Completion, DataBuf, Transport};
 use crate::bytes::hexdump;

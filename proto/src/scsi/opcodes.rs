@@ -5,8 +5,8 @@
 //!
 //! Users: the `-v` trace names commands with it ([`crate::transport::trace`]), REPORT
 //! SUPPORTED OPERATION CODES decoding names the descriptors ([`super::rsoc`]), the gate's
-//! read-only transport classifies commands ([`crate::ops::safety::is_state_changing`]), the
-//! TCMU server decides the data direction of an entry ([`crate::tcmu::ring::is_data_out`]), and
+//! read-only transport classifies commands (`sgctl::ops::safety::is_state_changing`), the
+//! TCMU server decides the data direction of an entry (`sgctl_sim::tcmu::ring::is_data_out`), and
 //! the CDB builders take their operation codes from here.
 //!
 //! Names are spelled as sg3_utils `sg_opcodes` spells them (`sg_lib_data.c`), so `sgctl
@@ -533,33 +533,5 @@ mod tests {
         );
         assert!(changes_state(&[0xee]));
         assert!(changes_state(&[]));
-    }
-
-    /// Normalized for comparing spellings: letters and digits, upper case.
-    fn norm(s: &str) -> String {
-        s.chars()
-            .filter(char::is_ascii_alphanumeric)
-            .map(|c| c.to_ascii_uppercase())
-            .collect()
-    }
-
-    /// Every command the virtual drive answers is in the table, with the same length and a
-    /// name that starts with the table's (the drive's dispatch adds the service action's name
-    /// for PERSISTENT RESERVE IN/OUT, and may leave out the CDB length).
-    #[test]
-    fn the_virtual_drive_answers_only_known_commands() {
-        for c in crate::sim::cmd::COMMANDS {
-            let o = find(c.opcode, c.sa.map(u16::from))
-                .unwrap_or_else(|| panic!("{} (0x{:02x}) not in the table", c.name, c.opcode));
-            assert_eq!(usize::from(o.cdb_len), c.len, "{}", c.name);
-            // The CDB length in the name may be left out (checked above).
-            let bare = o.name.rsplit_once('(').map_or(o.name, |(b, _)| b);
-            assert!(
-                norm(c.name).starts_with(&norm(bare)),
-                "sim {:?} vs table {:?}",
-                c.name,
-                o.name
-            );
-        }
     }
 }

@@ -3,11 +3,10 @@
 //! Layout restated in shared/reference/protocols.md §E.1 (source: sg3_utils
 //! `lib/sg_cmds_basic2.c` `sg_ll_log_select`): byte 1 bit1 PCR, bit0 SP; byte 2 bits 7-6 PC,
 //! bits 5-0 page code; byte 3 subpage; bytes 7-8 parameter list length.
-//! Resetting counters destroys history, so callers go through the safety gate first.
+//! Resetting counters destroys history, so it is sent by `sgctl::ops::logs::send_reset`, which
+//! takes the safety gate's token.
 
-use crate::error::Result;
 use crate::scsi::log_sense::PageControl;
-use crate::transport::{run_none, Transport, DEFAULT_TIMEOUT};
 
 /// LOG SELECT operation code.
 pub const OPCODE: u8 = 0x4C;
@@ -58,16 +57,6 @@ impl LogSelect {
             0,
         ]
     }
-}
-
-/// Sends a LOG SELECT without parameter data (a reset). It changes the drive's counters, so it
-/// takes the safety gate's token (`_gate`): the gate has checked the confirmation.
-pub fn send_reset(
-    t: &mut dyn Transport,
-    _gate: &crate::ops::safety::Cleared,
-    cmd: &LogSelect,
-) -> Result<()> {
-    run_none(t, &cmd.cdb(), DEFAULT_TIMEOUT)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use super::{identify, log, smart};
 
 fn fixture(name: &str) -> Vec<u8> {
-    let p = format!("{}/fixtures/ata/{name}", env!("CARGO_MANIFEST_DIR"));
+    let p = format!("{}/../fixtures/ata/{name}", env!("CARGO_MANIFEST_DIR"));
     let s = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"));
     crate::bytes::parse_inhex(&s).unwrap()
 }

@@ -1,7 +1,6 @@
 //! The library's one error type (style.md rule 4). `anyhow` lives only in `main`/`cli`.
 
 use crate::bytes::ParseError;
-use crate::host::InUse;
 use crate::sense::Sense;
 use serde::Serialize;
 use thiserror::Error;
@@ -417,6 +416,53 @@ impl Error {
             Error::CheckFailed(_) => exit::CHECK_FAILED,
             Error::InvalidArgument(_) => exit::USAGE,
             Error::Io { .. } => exit::OTHER,
+        }
+    }
+}
+
+/// Why a drive is in use (the host view, `sgctl::host`, finds these; [`Refusal::InUse`]
+/// carries them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum InUse {
+    /// A block device of this drive (disk, partition or holder) is mounted.
+    Mounted {
+        /// The block device (`sdb1`, `dm-0`).
+        device: String,
+        /// Where it is mounted.
+        mount_point: String,
+    },
+    /// Used as swap.
+    Swap {
+        /// The block device.
+        device: String,
+    },
+    /// Held by another block device (device-mapper, md, multipath).
+    Held {
+        /// The held device (`sdb` or `sdb2`).
+        device: String,
+        /// The holder (`dm-3`, `md0`).
+        holder: String,
+    },
+    /// The root filesystem lives on this drive.
+    BootDisk {
+        /// The block device carrying `/`.
+        device: String,
+    },
+}
+
+impl std::fmt::Display for InUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InUse::Mounted {
+                device,
+                mount_point,
+            } => write!(f, "{device} is mounted on {mount_point}"),
+            InUse::Swap { device } => write!(f, "{device} is used as swap"),
+            InUse::Held { device, holder } => write!(f, "{device} is held by {holder}"),
+            InUse::BootDisk { device } => {
+                write!(f, "{device} holds the root filesystem (boot disk)")
+            }
         }
     }
 }

@@ -174,7 +174,13 @@ pub fn ascii_trim(b: &[u8]) -> String {
 
 /// Lowercase hex, no separators.
 pub fn hex(b: &[u8]) -> String {
-    crate::ops::audit_chain::hex(b)
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(2 * b.len());
+    for &x in b {
+        s.push(char::from(D[usize::from(x >> 4)]));
+        s.push(char::from(D[usize::from(x & 0xf)]));
+    }
+    s
 }
 
 /// Classic 16-bytes-per-line hex dump with offsets and ASCII, like `sg_inq --hex`.
