@@ -19,17 +19,27 @@
 # sgctl's range overlaps fio's (fixedbufs+registerfiles, the variant set up like sgctl).
 #
 # Scheduling: fio runs each job in a process that calls setsid(), so with autogroup scheduling
-# (/proc/sys/kernel/sched_autogroup_enabled = 1, Debian's default) its job gets a CPU share of
-# its own, apart from everything else started from the caller's session (builds, tests). sgctl's
-# job threads live in the sgctl process: the script starts it with `setsid -w` so that both
-# tools' I/O threads are scheduled alike. Without it, on a loaded machine, sgctl's threads
-# waited for a CPU behind the caller's own builds and its IOPS swung by 10x while fio's did not.
+# (/proc/sys/kernel/sched_autogroup_enabled = 1, Debian's default) each fio job gets a CPU
+# share of its own, while sgctl's job threads (one process, one session) share one: at jobs=2
+# fio had two shares to sgctl's one. By default (AUTOGROUP=off) the script therefore turns
+# autogroup off for the measurement (root only; restored at exit, also on Ctrl-C, and said in
+# the output), so every I/O thread of either tool is one task of the same scheduling group.
+# AUTOGROUP=keep leaves it as it is (the A/B in docs/bench-engine.md). sgctl is also started
+# with `setsid -w`, as fio's jobs are (with autogroup on, that keeps it out of the caller's
+# session and its builds).
 #
 # Conditions: every run records the 1-minute load average when it starts and the share of its
 # wall time during which some task on the machine was waiting for a CPU
 # (/proc/pressure/cpu "some"); the medians per tool are printed under the tables.
 #
-# Usage: scripts/bench-engine.sh [--quick]   (env: REPS=5 RUNTIME=5 RAMP=0 OUT=dir)
+# Output: the per-tool tables, then "Paste-ready" tables for the note (per cell: sgctl and
+# the best/cheapest fio variant with [min-max], the IOPS and CPU-per-I/O ratios, latency
+# p50/p99/p99.9/mean against fio's lat), the conditions (load, CPU pressure, autogroup).
+#
+# Usage: scripts/bench-engine.sh [--quick]
+#   env: REPS=5 RUNTIME=5 RAMP=0 OUT=dir AUTOGROUP=off|keep SGCTL=binary TARGET=/dev/X
+#        SUMMARY=dir (only print the tables of an earlier run's raw results again)
+#        RWS="randread randwrite" QDS="1 32 128" JOBS="1 2"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,6 +52,14 @@ JOBS=${JOBS:-"1 2"}
 if [[ "${1:-}" == "--quick" ]]; then
   REPS=${REPS_QUICK:-3}; RUNTIME=${RUNTIME_QUICK:-2}
 fi
+TOOLS="sgctl fio_uring fio_uring_fixed fio_libaio"
+if [[ -n "${SUMMARY:-}" ]]; then
+  # SUMMARY=dir: print the tables again from an earlier run's raw results (same REPS, RWS,
+  # QDS, JOBS as that run), without measuring anything.
+  OUT=$SUMMARY
+  AG_STATE=$(cat "$OUT/autogroup" 2>/dev/null || echo "not recorded")
+  export AG_STATE
+else
 OUT=${OUT:-$(mktemp -d /tmp/bench-engine.XXXXXX)}
 mkdir -p "$OUT"
 
@@ -56,7 +74,12 @@ if [[ -z "$SGCTL" ]]; then
   SGCTL=target/release/sgctl
 fi
 
+AG=/proc/sys/kernel/sched_autogroup_enabled
+AUTOGROUP=${AUTOGROUP:-off}
 cleanup() {
+  if [[ -n "${AG_SAVED:-}" ]]; then
+    echo "$AG_SAVED" >"$AG" && echo "bench-engine: sched_autogroup_enabled restored to $AG_SAVED" >&2
+  fi
   if [[ -n "${LOOP:-}" ]]; then losetup -d "$LOOP" || true; fi
   if [[ -n "${IMG:-}" ]]; then rm -f "$IMG"; fi
 }
@@ -72,6 +95,22 @@ if [[ -z "${TARGET:-}" ]]; then
   CONFIRM=${CONFIRM:-$(basename "$LOOP")}
 fi
 echo "bench-engine: target $TARGET ($(cat /sys/block/"$(basename "$TARGET")"/loop/dio 2>/dev/null | sed 's/1/direct I\/O/;s/0/buffered/')), fio $(fio --version), kernel $(uname -r), $(nproc) CPUs"
+# Scheduling: with autogroup on, every session is its own scheduling group: fio's job
+# processes (each calls setsid()) get one CPU share per job, sgctl's job threads (one process,
+# one session) share one. AUTOGROUP=off (the default) turns autogroup off machine-wide for the
+# measurement, so every I/O thread of both tools is one task of the same group, and restores
+# it at exit; AUTOGROUP=keep leaves it as it is (the A/B of the note).
+AG_STATE=$(cat "$AG" 2>/dev/null || echo absent)
+if [[ "$AUTOGROUP" == off && "$AG_STATE" == 1 ]]; then
+  if echo 0 >"$AG" 2>/dev/null; then
+    AG_SAVED=1; AG_STATE="0 (turned off for the measurement, restored at exit)"
+  else
+    AG_STATE="1 (could not turn it off: not root?)"
+  fi
+fi
+echo "bench-engine: sched_autogroup_enabled $AG_STATE"
+echo "$AG_STATE" >"$OUT/autogroup"
+export AG_STATE
 echo "bench-engine: $REPS interleaved repetitions, runtime ${RUNTIME}s, ramp ${RAMP}s; raw results in $OUT"
 export SGCTL_AUDIT_LOG="$OUT/audit.jsonl"
 
@@ -104,7 +143,6 @@ psi_some() { # microseconds some task waited for a CPU, machine-wide (0 without 
   sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0
 }
 
-TOOLS="sgctl fio_uring fio_uring_fixed fio_libaio"
 for rw in $RWS; do
   for qd in $QDS; do
     for jobs in $JOBS; do
@@ -117,6 +155,7 @@ for rw in $RWS; do
     done
   done
 done
+fi
 
 python3 - "$OUT" "$REPS" "$RWS" "$QDS" "$JOBS" "$TOOLS" <<'EOF'
 import json, sys, statistics, os
@@ -214,6 +253,32 @@ for cell, m, runs_of in cells:
         ov.append(f"{k} {'yes' if hit else 'no'} ({ratio:.2f}x)")
     print(f"| {cell} | overlap | {' / '.join(ov)} | | | | | |")
 
+# The note's tables, ready to paste: per cell sgctl against the best fio variant (IOPS: the
+# highest fio median; CPU per I/O: the lowest), medians with [min-max] over the repetitions;
+# latency against the reference fio variant's `lat`.
+fios = [t for t in tools if t != "sgctl"]
+def mm(runs, k, f="{:.0f}"):
+    lo, mid, hi = rng(runs, k)
+    return f"{f.format(mid)} [{f.format(lo)}-{f.format(hi)}]"
+print()
+print(f"Paste-ready (medians [min-max] of {reps} interleaved reps; ratio = sgctl / best fio variant):")
+print()
+print("| cell | sgctl IOPS | best fio IOPS (variant) | IOPS ratio | sgctl CPU us/IO | cheapest fio CPU us/IO (variant) | CPU ratio |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for cell, m, runs_of in cells:
+    bi = max(fios, key=lambda t: m[t]["iops"])
+    bc = min(fios, key=lambda t: m[t]["cpu_us"])
+    print(f"| {cell} | {mm(runs_of['sgctl'], 'iops')} | {mm(runs_of[bi], 'iops')} ({bi}) | "
+          f"{m['sgctl']['iops'] / m[bi]['iops']:.2f} | {mm(runs_of['sgctl'], 'cpu_us', '{:.2f}')} | "
+          f"{mm(runs_of[bc], 'cpu_us', '{:.2f}')} ({bc}) | {m['sgctl']['cpu_us'] / m[bc]['cpu_us']:.2f} |")
+print()
+print(f"| cell | p50 sgctl / {ref} lat | p99 | p99.9 | mean |")
+print("|---|---:|---:|---:|---:|")
+for cell, m, runs_of in cells:
+    cols = [f"{mm(runs_of['sgctl'], k, '{:.1f}')} / {mm(runs_of[ref], k, '{:.1f}')}"
+            for k in ("p50", "p99", "p999", "mean")]
+    print(f"| {cell} | " + " | ".join(cols) + " |")
+
 json.dump(summary, open(f"{out}/summary.json", "w"), indent=1)
 worst_i = min(m["sgctl"]["iops"] / max(m[t]["iops"] for t in tools if t != "sgctl") for _, m, _ in cells)
 worst_c = max(m["sgctl"]["cpu_us"] / min(m[t]["cpu_us"] for t in tools if t != "sgctl") for _, m, _ in cells)
@@ -228,5 +293,6 @@ for t in tools:
     allr = [x for _, _, ro in cells for x in ro[t]]
     print(f"conditions during {t} runs: load average median {med([x['load'] for x in allr]):.2f}, "
           f"CPU pressure (some) median {med([x['psi'] for x in allr]):.0f} % of wall time")
+print(f"scheduling: sched_autogroup_enabled {os.environ.get('AG_STATE', '?')}; sgctl started with setsid -w")
 print(f"medians of {reps} interleaved runs; {out}/summary.json")
 EOF

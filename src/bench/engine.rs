@@ -579,11 +579,22 @@ pub fn assemble(
         let jobs = outcomes.len().max(1) as f64;
         let share = wait as f64 / 1e9 / jobs / (last as f64 / 1e9).max(1e-9);
         if share >= 0.05 {
+            // With autogroup scheduling the job threads of this one process share one CPU
+            // share, where fio's jobs (one process each, each calling setsid()) get one each.
+            let autogroup = outcomes.len() > 1
+                && std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled")
+                    .is_ok_and(|v| v.trim() == "1");
             notes.push(format!(
                 "the job threads waited {:.2} s for a CPU while runnable ({:.0} % of the run per \
-                 job): other load on this machine lowered the figures",
+                 job): other load on this machine lowered the figures{}",
                 wait as f64 / 1e9,
-                share * 100.0
+                share * 100.0,
+                if autogroup {
+                    "; with sched_autogroup_enabled=1 the job threads share one scheduling \
+                     group, where fio's jobs get one each (docs/bench-engine.md, Scheduling)"
+                } else {
+                    ""
+                }
             ));
         }
     }

@@ -2,6 +2,7 @@
 //! Add a new test file here as `tests/it/NAME.rs` and list it with `mod NAME;`.
 
 mod bench_engine;
+mod bench_pi;
 mod bench_suite_sim;
 mod bench_suites;
 mod browser;

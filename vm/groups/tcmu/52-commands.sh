@@ -75,8 +75,10 @@ r=$(sg_raw "$sg" $(cdb32 0a 20 "00 00 03 e8" "12 34") 2>&1); rcv=$?
 r=$(sg_raw -r 520 "$sg" 28 20 00 00 00 40 00 00 01 00 2>&1)
 echo "$r" | grep -qi "invalid command operation code" && pass read10_rdprotect_on_type2_20_00 || fail read10_rdprotect_on_type2_20_00 "$r"
 # The sg bench engine issues READ/WRITE(32) on type 2: a short run must complete without errors.
+# It stays above LBA 64, whose reference tag (3E8h) is not its LBA: the drive checks it on the
+# engine's READ(32) (RDPROTECT 000b, EILBRT = LBA) and would fail the read with 10/03.
 b=$(SGCTL_AUDIT_LOG=/tmp/audit.jsonl timeout 60 sgctl --json bench run "$sg" --engine sg --rw randrw --bs 4k \
-  --qd 4 --runtime 2 --confirm TCMU0001 2>/tmp/bench.err); rc=$?
+  --qd 4 --runtime 2 --range 1m:64m --confirm TCMU0001 2>/tmp/bench.err); rc=$?
 echo "$b" | jq -c '.data.summary // .data | {iops: .iops?, errors: .errors?}' 2>/dev/null | head -c 300; echo
 [ $rc = 0 ] && pass bench_sg_engine_pi_type2 || fail bench_sg_engine_pi_type2 "exit $rc $(tail -n 3 /tmp/bench.err)"
 out=$(sg_format --format --fmtpinfo=0 --ffmt=1 --quick "$sg" 2>&1); rc=$?

@@ -51,6 +51,22 @@ impl Checks {
     }
 }
 
+impl Checks {
+    /// The checks of a read with RDPROTECT 000b on a drive formatted with protection
+    /// information (SBC-4 READ(10) protect table, 000b row; VPD 0x86 reports GRD_CHK,
+    /// APP_CHK and REF_CHK set): the guard always; the reference tag on type 1 (the LBA) and,
+    /// on type 2, when the CDB carries the EXPECTED INITIAL LOGICAL BLOCK REFERENCE TAG
+    /// (32-byte CDBs: otherwise the device server has no knowledge of it); the application
+    /// tag only where the CDB carries the expected tag and mask (32-byte CDBs).
+    pub fn unprotected_read(prot_type: u8, cdb32: bool) -> Checks {
+        Checks {
+            guard: prot_type != 0,
+            app: prot_type != 0 && cdb32,
+            reference: prot_type == 1 || (prot_type == 2 && cdb32),
+        }
+    }
+}
+
 /// What the CDB expects of the tags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Expected {

@@ -151,7 +151,11 @@ pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         return Err(SimSense::new(key::MEDIUM_ERROR, 0x11, 0x00).with_info(bad));
     }
     let mut out = vec![0u8; (x.blocks * wire) as usize];
-    let checks = pi::Checks::for_protect(x.protect);
+    let checks = if wire as usize > lb {
+        pi::Checks::for_protect(x.protect)
+    } else {
+        pi::Checks::unprotected_read(d.prot_type, x.cdb32)
+    };
     for (i, chunk) in out.chunks_mut(wire as usize).enumerate() {
         let lba = x.lba + i as u64;
         d.store
@@ -166,6 +170,20 @@ pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
             // it transfers it (SBC-4 READ(10) protect table).
             pi::check_block(d.prot_type, checks, &x.expect, x.lba, i as u64, user, &t)?;
             tail.copy_from_slice(&t);
+        } else if let Some(t) = d.store.pi(lba) {
+            // RDPROTECT 000b on a PI format: the device server still checks the block's
+            // protection information, without transferring it. Only blocks whose tags the
+            // host sent can fail: what the drive generated itself (WRPROTECT 000b) is the
+            // CRC of these very bytes and the LBA as reference tag.
+            pi::check_block(
+                d.prot_type,
+                checks,
+                &x.expect,
+                x.lba,
+                i as u64,
+                &chunk[..lb],
+                &t,
+            )?;
         }
     }
     let bytes = out.len() as u64;
