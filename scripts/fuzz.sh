@@ -11,15 +11,20 @@
 # Installs what it needs when missing: the nightly toolchain (rustup), cargo-fuzz, xxd.
 # Builds with debug assertions (overflow checks) and without a sanitizer by default: the code
 # under test is safe Rust, where ASan finds nothing the bounds checks do not, at 2-3x the cost
-# (FUZZ_SANITIZER=address to use it anyway). Counts go to fuzz/artifacts/summary.tsv.
+# (FUZZ_SANITIZER=address to use it anyway). Counts go to $FUZZ_ARTIFACTS/summary.tsv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECS=${FUZZ_SECONDS:-10}
 # FUZZ_BIN_DIR: run already built target binaries from there (a snapshot for a long campaign
-# while the tree changes); FUZZ_CORPUS: corpus root (default fuzz/corpus).
+# while the tree changes); FUZZ_CORPUS: corpus root (default fuzz/corpus); FUZZ_ARTIFACTS:
+# where logs, crash inputs and summary.tsv go (default fuzz/artifacts).
 BIN_DIR=${FUZZ_BIN_DIR:-}
 CORPUS=${FUZZ_CORPUS:-fuzz/corpus}
+ART=${FUZZ_ARTIFACTS:-fuzz/artifacts}
+# FUZZ_TIMEOUT: seconds one input may take (libFuzzer counts wall time: a nice -n 19 campaign
+# on a loaded host needs far more than the suite's 10, or a starved process reports timeouts).
+TIMEOUT=${FUZZ_TIMEOUT:-10}
 RUNS=${FUZZ_RUNS:-}
 SAN=${FUZZ_SANITIZER:-none}
 TOOLCHAIN=${FUZZ_TOOLCHAIN:-nightly}
@@ -117,13 +122,13 @@ if [[ -z $BIN_DIR ]]; then
   BIN_DIR=fuzz/target/x86_64-unknown-linux-gnu/release
 fi
 
-mkdir -p fuzz/artifacts
-summary=fuzz/artifacts/summary.tsv
+mkdir -p "$ART"
+summary=$ART/summary.tsv
 [[ -f $summary ]] || printf 'date\ttarget\truns\tseconds\tresult\n' > "$summary"
 fail=0
 start_all=$SECONDS
 for t in "${targets[@]}"; do
-  log=fuzz/artifacts/$t.log
+  log=$ART/$t.log
   if [[ -n $RUNS ]]; then
     limit=(-runs="$RUNS")
     # FUZZ_MAX_SECONDS caps a campaign target's time too (whichever comes first).
@@ -132,9 +137,9 @@ for t in "${targets[@]}"; do
     limit=(-max_total_time="$SECS")
   fi
   t0=$SECONDS
-  mkdir -p "fuzz/artifacts/$t" "$CORPUS/$t"
-  if "$BIN_DIR/$t" "$CORPUS/$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
-      -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/" >"$log" 2>&1; then
+  mkdir -p "$ART/$t" "$CORPUS/$t"
+  if "$BIN_DIR/$t" "$CORPUS/$t" "${limit[@]}" -timeout="$TIMEOUT" -rss_limit_mb=2048 -max_len=8192 \
+      -print_final_stats=1 -artifact_prefix="$ART/$t/" >"$log" 2>&1; then
     result=ok
   else
     result=CRASH
@@ -145,7 +150,7 @@ for t in "${targets[@]}"; do
   printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "${runs:-?}" "$((SECONDS - t0))" "$result" \
     | tee -a "$summary"
   if [[ $result != ok ]]; then
-    echo "fuzz: $t crashed; the input is in fuzz/artifacts/$t/ (log: $log):" >&2
+    echo "fuzz: $t crashed; the input is in $ART/$t/ (log: $log):" >&2
     grep -E 'panicked|ERROR|SUMMARY|Test unit written' "$log" | head -5 >&2
   fi
 done

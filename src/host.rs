@@ -42,10 +42,34 @@ impl Default for LinuxHost {
     }
 }
 
+/// Reads a whole (small) file: `open`, `read` until end of file, `close` — without the
+/// `statx` that `std::fs::read` spends on a size hint (sysfs reports 4096 for every attribute
+/// anyway). A scan reads ~20 attributes per device, so under emulation this is measurable
+/// (issue 11: `sgctl scan` of 256 LUs).
+pub fn read_file(p: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(p)?;
+    let mut buf = vec![0u8; 4096];
+    let mut len = 0;
+    loop {
+        if len == buf.len() {
+            buf.resize(len * 2, 0);
+        }
+        match f.read(&mut buf[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(len);
+    Ok(buf)
+}
+
 fn read_trim(p: &Path) -> Option<String> {
-    std::fs::read_to_string(p)
+    read_file(p)
         .ok()
-        .map(|s| s.trim().to_string())
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
 }
 
 fn dir_names(p: &Path) -> Vec<String> {
@@ -184,6 +208,46 @@ impl HostView for LinuxHost {
     }
 
     fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>> {
+        if paths.iter().all(|p| p.block.is_none()) {
+            return Ok(Vec::new()); // no block device: nothing can mount it or hold it
+        }
+        self.in_use_in(paths, &self.tables()?)
+    }
+}
+
+/// The host's mount table and swap list, read once: a scan checks every drive against one
+/// snapshot instead of re-reading `/proc/self/mountinfo` per drive.
+#[derive(Debug, Clone, Default)]
+pub struct MountTables {
+    /// `(major:minor, mount point, source)` per mount.
+    mounts: Vec<(String, String, String)>,
+    /// The swap devices' paths (`/proc/swaps`, first column).
+    swaps: Vec<String>,
+}
+
+impl LinuxHost {
+    /// Reads `proc/self/mountinfo` (an error: the in-use state is unknown) and `proc/swaps`
+    /// (absent: no swap).
+    pub fn tables(&self) -> Result<MountTables> {
+        let mountinfo = std::fs::read_to_string(self.p("proc/self/mountinfo"))
+            .map_err(|e| Error::io("reading /proc/self/mountinfo", e))?;
+        let swaps = std::fs::read_to_string(self.p("proc/swaps"))
+            .map(|t| {
+                t.lines()
+                    .skip(1)
+                    .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(MountTables {
+            mounts: parse_mountinfo(&mountinfo),
+            swaps,
+        })
+    }
+
+    /// [`HostView::in_use`] against tables read before ([`LinuxHost::tables`]); sysfs (the
+    /// partitions and holders) is read now.
+    pub fn in_use_in(&self, paths: &[PathInfo], tables: &MountTables) -> Result<Vec<InUse>> {
         let mut names = Vec::new();
         let mut found = Vec::new();
         for p in paths {
@@ -227,10 +291,8 @@ impl HostView for LinuxHost {
             (source.starts_with("/dev/") && names.iter().any(|n| n == base))
                 .then(|| base.to_string())
         };
-        let mountinfo = std::fs::read_to_string(self.p("proc/self/mountinfo"))
-            .map_err(|e| Error::io("reading /proc/self/mountinfo", e))?;
-        for (devnum, mp, source) in parse_mountinfo(&mountinfo) {
-            if let Some(dev) = matches(&devnum, &source) {
+        for (devnum, mp, source) in &tables.mounts {
+            if let Some(dev) = matches(devnum, source) {
                 if mp == "/" {
                     found.push(InUse::BootDisk {
                         device: dev.clone(),
@@ -238,17 +300,13 @@ impl HostView for LinuxHost {
                 }
                 found.push(InUse::Mounted {
                     device: dev,
-                    mount_point: mp,
+                    mount_point: mp.clone(),
                 });
             }
         }
-        if let Ok(swaps) = std::fs::read_to_string(self.p("proc/swaps")) {
-            for l in swaps.lines().skip(1) {
-                if let Some(src) = l.split_whitespace().next() {
-                    if let Some(dev) = matches("", src) {
-                        found.push(InUse::Swap { device: dev });
-                    }
-                }
+        for src in &tables.swaps {
+            if let Some(dev) = matches("", src) {
+                found.push(InUse::Swap { device: dev });
             }
         }
         Ok(found)

@@ -2,7 +2,6 @@
 
 use crate::bytes::ParseError;
 use crate::sense::Sense;
-use crate::transport::HostStatus;
 use serde::Serialize;
 use thiserror::Error;
 
@@ -197,10 +196,60 @@ pub enum Refusal {
         /// The relative target port it came through.
         port: u16,
     },
-    /// Another refusal, said in words (modules that have not typed theirs yet: the ATA
-    /// methods, the per-LU job lock, the benchmark).
-    #[error("{0}")]
-    Other(String),
+    /// An ATA sanitize is already running (SANITIZE STATUS EXT reports it in progress).
+    #[error(
+        "an ATA sanitize is already running (SANITIZE STATUS EXT); watch it with `sgctl wait`"
+    )]
+    AtaSanitizeRunning,
+    /// The ATA method the drive offers cannot run in the drive's state (frozen, locked,
+    /// attempts exhausted); `advice` is the way out.
+    #[error("{method} cannot run: {why}; {advice}")]
+    AtaMethodBlocked {
+        /// The method's name (`SANITIZE BLOCK ERASE`, `SECURITY ERASE UNIT`, ...).
+        method: String,
+        /// What blocks it (from IDENTIFY DEVICE).
+        why: String,
+        /// What the admin can do about it.
+        advice: String,
+    },
+    /// The drive aborted an ATA sanitize/security command (ABRT): frozen since planning?
+    #[error("{method} was aborted by the drive ({error}); if it is frozen: {advice}")]
+    AtaAborted {
+        /// The method's name.
+        method: String,
+        /// The device's error registers.
+        error: Box<crate::ata::exec::AtaDeviceError>,
+        /// What to do if it is frozen.
+        advice: String,
+    },
+    /// Another sgctl job holds the drive's lock (one job per drive at a time).
+    #[error("{device}: the drive is busy with another sgctl job: {} (one job per drive at a time; lock {lock} for {key})",
+            holder.as_deref().unwrap_or("another sgctl process holds it (holder not recorded)"))]
+    JobLocked {
+        /// The device the job was started on.
+        device: String,
+        /// The lock's key (the drive's name).
+        key: String,
+        /// The lock file.
+        lock: String,
+        /// Who holds it (`pid N is running `JOB` on DEV (job id ID) since T`), if recorded.
+        holder: Option<String>,
+    },
+    /// A benchmark suite report given to resume was written for another drive.
+    #[error("the report is from another drive ({report}); this is {drive}")]
+    ReportOfAnotherDrive {
+        /// The report's drive: vendor, model, serial and WWN.
+        report: String,
+        /// The drive given, likewise.
+        drive: String,
+    },
+    /// The benchmark refused the run (a writing workload without the gate's authorization, an
+    /// authorization for another drive, an engine that cannot run the workload).
+    #[error("{reason}")]
+    Benchmark {
+        /// The benchmark's reason.
+        reason: String,
+    },
     /// `--method auto` fell back to a TCG erase with the MSID, but the drive is owned.
     #[error(
         "the EraseMaster PIN is no longer the MSID (the drive is owned): run \
@@ -216,18 +265,6 @@ fn join<T: std::fmt::Display>(v: &[T], sep: &str) -> String {
         .join(sep)
 }
 
-impl From<String> for Refusal {
-    fn from(s: String) -> Self {
-        Refusal::Other(s)
-    }
-}
-
-impl From<&str> for Refusal {
-    fn from(s: &str) -> Self {
-        Refusal::Other(s.to_string())
-    }
-}
-
 impl From<Refusal> for Error {
     fn from(r: Refusal) -> Self {
         Error::Refused(r)
@@ -237,6 +274,88 @@ impl From<Refusal> for Error {
 impl From<ParseError> for Error {
     fn from(e: ParseError) -> Self {
         Error::Parse(e)
+    }
+}
+
+/// Linux host byte values (K-status `include/scsi/scsi_status.h`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HostStatus {
+    /// DID_NO_CONNECT 0x01: could not connect before timeout (device gone).
+    NoConnect,
+    /// DID_BUS_BUSY 0x02
+    BusBusy,
+    /// DID_TIME_OUT 0x03: the midlayer timed the command out and aborted it.
+    TimeOut,
+    /// DID_BAD_TARGET 0x04
+    BadTarget,
+    /// DID_ABORT 0x05
+    Abort,
+    /// DID_PARITY 0x06
+    Parity,
+    /// DID_ERROR 0x07: internal HBA error.
+    Error,
+    /// DID_RESET 0x08
+    Reset,
+    /// DID_SOFT_ERROR 0x0b
+    SoftError,
+    /// DID_TRANSPORT_DISRUPTED 0x0e
+    TransportDisrupted,
+    /// DID_TRANSPORT_FAILFAST 0x0f
+    TransportFailfast,
+    /// DID_TARGET_FAILURE 0x10
+    TargetFailure,
+    /// DID_NEXUS_FAILURE 0x11
+    NexusFailure,
+    /// DID_MEDIUM_ERROR 0x13
+    MediumError,
+    /// Any other value.
+    Other(u16),
+}
+
+impl HostStatus {
+    /// Decodes a non-zero host byte.
+    pub fn from_u16(v: u16) -> HostStatus {
+        use HostStatus::*;
+        match v {
+            0x01 => NoConnect,
+            0x02 => BusBusy,
+            0x03 => TimeOut,
+            0x04 => BadTarget,
+            0x05 => Abort,
+            0x06 => Parity,
+            0x07 => Error,
+            0x08 => Reset,
+            0x0b => SoftError,
+            0x0e => TransportDisrupted,
+            0x0f => TransportFailfast,
+            0x10 => TargetFailure,
+            0x11 => NexusFailure,
+            0x13 => MediumError,
+            o => Other(o),
+        }
+    }
+
+    /// The kernel's name.
+    pub fn name(self) -> String {
+        use HostStatus::*;
+        match self {
+            NoConnect => "DID_NO_CONNECT".into(),
+            BusBusy => "DID_BUS_BUSY".into(),
+            TimeOut => "DID_TIME_OUT".into(),
+            BadTarget => "DID_BAD_TARGET".into(),
+            Abort => "DID_ABORT".into(),
+            Parity => "DID_PARITY".into(),
+            Error => "DID_ERROR".into(),
+            Reset => "DID_RESET".into(),
+            SoftError => "DID_SOFT_ERROR".into(),
+            TransportDisrupted => "DID_TRANSPORT_DISRUPTED".into(),
+            TransportFailfast => "DID_TRANSPORT_FAILFAST".into(),
+            TargetFailure => "DID_TARGET_FAILURE".into(),
+            NexusFailure => "DID_NEXUS_FAILURE".into(),
+            MediumError => "DID_MEDIUM_ERROR".into(),
+            Other(v) => format!("host status 0x{v:02x}"),
+        }
     }
 }
 

@@ -367,7 +367,9 @@ fn bench_err(e: BenchError) -> anyhow::Error {
         BenchError::InvalidArgument(m) => Error::InvalidArgument(m).into(),
         BenchError::Open(e) => e.into(),
         BenchError::Unsupported(m) => Error::Unsupported(m).into(),
-        BenchError::Refused(m) => Error::Refused(m.into()).into(),
+        BenchError::Refused(m) => {
+            Error::Refused(crate::error::Refusal::Benchmark { reason: m }).into()
+        }
         BenchError::Os(m) => Error::io(m, std::io::Error::other("benchmark")).into(),
         e @ BenchError::DeviceFailed { .. } => anyhow::anyhow!("{e}"),
     }

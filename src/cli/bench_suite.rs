@@ -342,7 +342,9 @@ fn bench_open(e: crate::bench::BenchError) -> Error {
         crate::bench::BenchError::Open(e) => e,
         crate::bench::BenchError::InvalidArgument(m) => Error::InvalidArgument(m),
         crate::bench::BenchError::Unsupported(m) => Error::Unsupported(m),
-        crate::bench::BenchError::Refused(m) => Error::Refused(m.into()),
+        crate::bench::BenchError::Refused(m) => {
+            Error::Refused(crate::error::Refusal::Benchmark { reason: m })
+        }
         other => Error::io(other.to_string(), std::io::Error::other("engine")),
     }
 }

@@ -291,11 +291,11 @@ pub struct Files {
 impl Files {
     fn read(&self, replay_name: &str, sysfs_name: Option<&str>) -> Option<Vec<u8>> {
         if let Some(r) = &self.replay {
-            if let Ok(b) = std::fs::read(r.join(replay_name)) {
+            if let Ok(b) = crate::host::read_file(&r.join(replay_name)) {
                 return Some(b);
             }
         }
-        std::fs::read(self.sysfs_dev.join(sysfs_name?))
+        crate::host::read_file(&self.sysfs_dev.join(sysfs_name?))
             .ok()
             .filter(|b| !b.is_empty())
     }
@@ -391,7 +391,7 @@ impl<'a> SysfsFirst<'a> {
 
     /// Whether the kernel's VPD list (`vpd_pg0`) is there and lacks `page`.
     fn kernel_says_absent(&self, page: u8) -> bool {
-        std::fs::read(self.sysfs.sysfs_dev.join("vpd_pg0"))
+        crate::host::read_file(&self.sysfs.sysfs_dev.join("vpd_pg0"))
             .ok()
             .and_then(|b| vpd::supported::parse(&b).ok())
             .is_some_and(|p| !p.pages.contains(&page))

@@ -3,9 +3,11 @@
 //!
 //! - [`scan`] walks `/sys/class/scsi_device` (or a captured tree with `--sysroot`), reads each
 //!   device's nodes and SAS topology ([`sysfs`]), identifies it with INQUIRY, VPD 0x80/0x83/0xB1
-//!   and READ CAPACITY(16) ([`ident`]), and groups paths by LU name. Each device is probed in its
-//!   own thread with a deadline, so one hung device costs at most the timeout and shows up as an
-//!   error in its own row while the rest of the scan completes.
+//!   and READ CAPACITY(16) ([`ident`]), and groups paths by LU name. A device the kernel's
+//!   copies identify is read in the calling thread (no command is sent); every other device is
+//!   probed in its own thread with a deadline, so one hung device costs at most the timeout and
+//!   shows up as an error in its own row while the rest of the scan completes. The mount table
+//!   and swap list are read once per scan.
 //! - [`paths_of`] returns the drive a device address belongs to, with every path — the entry
 //!   point of the safety gate (issue 7): `discover::paths_of(address)?.in_use()?` lists why the
 //!   drive must not be touched ([`Drive::in_use`]).
@@ -18,7 +20,7 @@ pub mod ident;
 pub mod sysfs;
 
 use crate::error::{Error, Result};
-use crate::host::{HostView, LinuxHost, PathInfo};
+use crate::host::{HostView, LinuxHost, MountTables, PathInfo};
 use ident::{Files, Identity, Live};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -194,16 +196,35 @@ impl Drive {
     /// holding `/`). Empty means free. Errors (an unreadable `/proc/self/mountinfo`) mean the
     /// state is unknown: callers gating destructive work must refuse then.
     pub fn in_use(&self) -> Result<Vec<InUseReason>> {
+        match self.host_paths() {
+            None => Ok(Vec::new()), // sim: drives live in this process
+            Some(paths) => LinuxHost::with_root(&self.root).in_use(&paths),
+        }
+    }
+
+    /// [`Drive::in_use`] against mount tables read once for a whole scan.
+    fn in_use_with(
+        &self,
+        tables: &std::result::Result<MountTables, String>,
+    ) -> std::result::Result<Vec<InUseReason>, String> {
+        match self.host_paths() {
+            None => Ok(Vec::new()),
+            Some(paths) if paths.iter().all(|p| p.block.is_none()) => Ok(Vec::new()),
+            Some(paths) => LinuxHost::with_root(&self.root)
+                .in_use_in(&paths, tables.as_ref().map_err(String::clone)?)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The paths the host knows (with an H:C:T:L); `None` for a virtual drive.
+    fn host_paths(&self) -> Option<Vec<PathInfo>> {
         let paths: Vec<PathInfo> = self
             .paths
             .iter()
             .filter(|p| p.hctl.is_some())
             .map(DrivePath::to_path_info)
             .collect();
-        if paths.is_empty() {
-            return Ok(Vec::new()); // sim: drives live in this process
-        }
-        LinuxHost::with_root(&self.root).in_use(&paths)
+        (!paths.is_empty()).then_some(paths)
     }
 
     /// True if any path had an error.
@@ -232,33 +253,11 @@ fn probe(
     timeout: Duration,
     verbose: u8,
 ) -> DrivePath {
-    let dev = |n: &Option<String>, pre: &str| n.as_ref().map(|x| format!("/dev/{pre}{x}"));
-    let sg = dev(&d.sg, "");
-    let block = dev(&d.block, "");
-    let bsg = dev(&d.bsg, "bsg/");
-    let address = sg
-        .clone()
-        .or_else(|| bsg.clone())
-        .or_else(|| block.clone())
-        .unwrap_or_default();
-    let mut p = DrivePath {
-        address,
-        sg,
-        block,
-        bsg,
-        host: Some(d.host),
-        hctl: Some(d.hctl.clone()),
-        sas_address: d.sas_address.clone(),
-        end_device: d.end_device.clone(),
-        hba_phy: (!d.hba_phys.is_empty()).then(|| d.hba_phys.join(",")),
-        link_rate: d.link_rate.clone(),
-        state: d.state.clone(),
-        ..DrivePath::default()
-    };
+    let mut p = path_of(d);
     let mut notes = Vec::new();
     if live && !p.address.is_empty() {
         let got = if sysfs_first {
-            identify_sysfs_first(d, &p.address, timeout, verbose)
+            identify_sysfs_first(d, &p.address, timeout, verbose, true)
         } else {
             identify_live(&p.address, timeout, verbose).map(|(id, n)| (id, n, "sg_io"))
         };
@@ -289,6 +288,38 @@ fn probe(
             Err(_) => {}
         }
     }
+    finish(p, notes)
+}
+
+/// A path's nodes and SAS topology from sysfs, not identified yet.
+fn path_of(d: &sysfs::SysDevice) -> DrivePath {
+    let dev = |n: &Option<String>, pre: &str| n.as_ref().map(|x| format!("/dev/{pre}{x}"));
+    let sg = dev(&d.sg, "");
+    let block = dev(&d.block, "");
+    let bsg = dev(&d.bsg, "bsg/");
+    let address = sg
+        .clone()
+        .or_else(|| bsg.clone())
+        .or_else(|| block.clone())
+        .unwrap_or_default();
+    DrivePath {
+        address,
+        sg,
+        block,
+        bsg,
+        host: Some(d.host),
+        hctl: Some(d.hctl.clone()),
+        sas_address: d.sas_address.clone(),
+        end_device: d.end_device.clone(),
+        hba_phy: (!d.hba_phys.is_empty()).then(|| d.hba_phys.join(",")),
+        link_rate: d.link_rate.clone(),
+        state: d.state.clone(),
+        ..DrivePath::default()
+    }
+}
+
+/// Copies the port designators out of the identity and appends the notes to the error.
+fn finish(mut p: DrivePath, notes: Vec<String>) -> DrivePath {
     if let Some(id) = &p.identity {
         p.target_port = id.target_port.clone();
         p.relative_port = id.relative_port;
@@ -310,16 +341,48 @@ fn identify_sysfs_first(
     address: &str,
     timeout: Duration,
     verbose: u8,
+    may_open: bool,
 ) -> std::result::Result<(Identity, Vec<String>, &'static str), String> {
+    let wanted = std::cell::Cell::new(false);
     let mut src = ident::SysfsFirst::new(
         d.dir.clone(),
         ident::KernelCapacity::of(d),
         timeout,
-        Box::new(move || crate::device::open_with(address, verbose)),
+        Box::new(|| {
+            wanted.set(true);
+            if may_open {
+                crate::device::open_with(address, verbose)
+            } else {
+                Err(Error::Unsupported(NEEDS_DEVICE.into()))
+            }
+        }),
     );
     let mut notes = Vec::new();
-    let id = ident::identify(&mut src, &mut notes).map_err(|e| e.to_string())?;
-    Ok((id, notes, src.source()))
+    let id = ident::identify(&mut src, &mut notes).map_err(|e| e.to_string());
+    let source = src.source();
+    drop(src);
+    if !may_open && wanted.get() {
+        return Err(NEEDS_DEVICE.into());
+    }
+    Ok((id?, notes, source))
+}
+
+/// Marks a kernel-copies-only identification that would have had to send a command.
+const NEEDS_DEVICE: &str = "the kernel's copies are not enough";
+
+/// Identifies `d` from the kernel's copies alone, in the calling thread (reading sysfs
+/// attributes does not wait on the device). `None` when a command would have to be sent: that
+/// device is then probed in a thread of its own, under the scan's deadline.
+fn probe_kernel_only(d: &sysfs::SysDevice) -> Option<DrivePath> {
+    let mut p = path_of(d);
+    if p.address.is_empty() {
+        return None;
+    }
+    let (id, notes, source) =
+        identify_sysfs_first(d, &p.address, DEFAULT_TIMEOUT, 0, false).ok()?;
+    p.identity = Some(id);
+    p.identity_source = Some(source);
+    Some(finish(p, notes))
 }
 
 /// Opens `address` and identifies it; the error is rendered for the drive's row.
@@ -353,10 +416,20 @@ fn probe_all(opts: &ScanOptions, devs: &[sysfs::SysDevice]) -> Vec<DrivePath> {
             .map(|d| probe(&opts.sysroot, d, false, false, opts.timeout, opts.verbose))
             .collect();
     }
+    let mut out: Vec<Option<DrivePath>> = vec![None; devs.len()];
+    if opts.sysfs_first() {
+        // Most devices need nothing but the kernel's copies: no thread for those.
+        for (i, d) in devs.iter().enumerate() {
+            out[i] = probe_kernel_only(d);
+        }
+    }
     let (tx, rx) = mpsc::channel();
     let start = Instant::now();
     let mut spawn_errors = Vec::new();
     for (i, d) in devs.iter().enumerate() {
+        if out[i].is_some() {
+            continue;
+        }
         let (tx, d, root) = (tx.clone(), d.clone(), opts.sysroot.clone());
         let (timeout, verbose, first) = (opts.timeout, opts.verbose, opts.sysfs_first());
         let r = std::thread::Builder::new()
@@ -371,7 +444,6 @@ fn probe_all(opts: &ScanOptions, devs: &[sysfs::SysDevice]) -> Vec<DrivePath> {
         }
     }
     drop(tx);
-    let mut out: Vec<Option<DrivePath>> = vec![None; devs.len()];
     for (i, e) in spawn_errors {
         let mut p = probe(
             &opts.sysroot,
@@ -442,13 +514,21 @@ fn group(root: &Path, devs: &[sysfs::SysDevice], paths: Vec<DrivePath>) -> Vec<D
             }),
         }
     }
+    // One read of the mount table and swap list for every drive of the scan.
+    let tables = LinuxHost::with_root(root)
+        .tables()
+        .map_err(|e| e.to_string());
     for drive in &mut drives {
-        fill(drive, devs);
+        fill(drive, devs, &tables);
     }
     drives
 }
 
-fn fill(drive: &mut Drive, devs: &[sysfs::SysDevice]) {
+fn fill(
+    drive: &mut Drive,
+    devs: &[sysfs::SysDevice],
+    tables: &std::result::Result<MountTables, String>,
+) {
     let id = drive.paths.iter().find_map(|p| p.identity.clone());
     let sysdev = |p: &DrivePath| devs.iter().find(|d| Some(&d.hctl) == p.hctl.as_ref());
     if let Some(id) = &id {
@@ -496,7 +576,7 @@ fn fill(drive: &mut Drive, devs: &[sysfs::SysDevice]) {
     drive.device_type = drive
         .peripheral_type
         .map(|t| crate::scsi::inquiry::pdt_name(t).to_string());
-    match drive.in_use() {
+    match drive.in_use_with(tables) {
         Ok(v) => drive.in_use = v,
         Err(e) => drive.errors.push(format!("in-use check failed: {e}")),
     }
@@ -542,7 +622,7 @@ pub fn paths_of_with(address: &str, opts: &ScanOptions) -> Result<Drive> {
             }],
             ..Drive::default()
         };
-        fill(&mut d, &[]);
+        fill(&mut d, &[], &Ok(MountTables::default()));
         return Ok(d);
     }
     // Follow /dev/disk/by-id/... style symlinks on the live system.
@@ -567,4 +647,74 @@ pub fn paths_of_with(address: &str, opts: &ScanOptions) -> Result<Drive> {
                 s.sysroot.trim_end_matches('/')
             ),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture_dev(hctl: &str) -> (tempfile::TempDir, sysfs::SysDevice) {
+        // A copy, so a test can take a kernel copy away.
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/scsi-debug");
+        let tmp = tempfile::tempdir().unwrap();
+        let ok = std::process::Command::new("cp")
+            .args(["-a", &format!("{}/.", src.display())])
+            .arg(tmp.path())
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "cp -a fixture");
+        let d = sysfs::device(tmp.path(), hctl).expect("fixture device");
+        (tmp, d)
+    }
+
+    /// The threadless fast path gives the row a threaded sysfs-first probe gives, when the
+    /// kernel's copies hold everything (scsi_debug: INQUIRY, VPD 0x80/0x83/0xB1, sd capacity).
+    #[test]
+    fn kernel_copies_identify_without_a_thread() {
+        let (_tmp, d) = fixture_dev("0:0:0:3");
+        let p = probe_kernel_only(&d).expect("identified from the kernel's copies");
+        assert_eq!(p.identity_source, Some("sysfs"));
+        assert_eq!(p.address, "/dev/sg3");
+        let id = p.identity().unwrap();
+        assert!(id.lu_name.as_deref().unwrap().starts_with("naa."), "{id:?}");
+        assert!(id.lba_count.is_some());
+        assert_eq!(p.error, None);
+    }
+
+    /// A device whose identification needs a command (here: sd did not attach, so no
+    /// capacity) is left to a probe thread: nothing is opened on the caller's thread.
+    #[test]
+    fn a_device_needing_a_command_is_left_to_a_thread() {
+        let (_tmp, mut d) = fixture_dev("0:0:0:3");
+        d.block_capacity = None;
+        assert!(probe_kernel_only(&d).is_none());
+        let (_tmp, d) = fixture_dev("0:0:0:4");
+        std::fs::remove_file(d.dir.join("vpd_pg83")).unwrap();
+        std::fs::remove_file(d.dir.join("vpd_pg0")).unwrap();
+        assert!(probe_kernel_only(&d).is_none());
+    }
+
+    /// One snapshot of the mount table serves every drive; an unreadable one is an error row
+    /// for the drives with a block device, as the per-drive read was.
+    #[test]
+    fn in_use_with_one_snapshot() {
+        let (tmp, _) = fixture_dev("0:0:0:0");
+        let devs = sysfs::devices(tmp.path());
+        let opts = ScanOptions {
+            sysroot: tmp.path().into(),
+            ..ScanOptions::default()
+        };
+        let paths = probe_all(&opts, &devs);
+        let drives = group(tmp.path(), &devs, paths.clone());
+        assert!(drives
+            .iter()
+            .all(|d| d.errors.is_empty() && d.in_use.is_empty()));
+        std::fs::remove_file(tmp.path().join("proc/self/mountinfo")).unwrap();
+        let drives = group(tmp.path(), &devs, paths);
+        assert!(drives.iter().all(|d| d
+            .errors
+            .iter()
+            .any(|e| e.starts_with("in-use check failed: reading /proc/self/mountinfo"))));
+    }
 }

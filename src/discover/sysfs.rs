@@ -59,9 +59,9 @@ pub struct SysDevice {
 
 /// Reads a sysfs attribute, trimmed; `None` if absent, unreadable or empty.
 pub fn attr(p: &Path) -> Option<String> {
-    std::fs::read_to_string(p)
+    crate::host::read_file(p)
         .ok()
-        .map(|s| s.trim().to_string())
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
         .filter(|s| !s.is_empty())
 }
 
@@ -116,20 +116,58 @@ pub fn sys(root: &Path) -> PathBuf {
 /// Every SCSI device under `root`/sys/class/scsi_device, in H:C:T:L order. A missing class
 /// directory (no SCSI subsystem, as on machines without SCSI) gives an empty list.
 pub fn devices(root: &Path) -> Vec<SysDevice> {
-    let class = sys(root).join("class/scsi_device");
+    // Resolve the sysroot once, so each device costs two readlinks instead of a realpath.
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let class = sys(&root).join("class/scsi_device");
     names(&class)
         .into_iter()
-        .filter_map(|hctl| device(root, &hctl))
+        .filter_map(|hctl| device(&root, &hctl))
         .collect()
+}
+
+/// Follows the symlink `link` whose parent directory is already resolved: a relative target
+/// is joined to the parent and `..` removed lexically (sysfs links are relative and point into
+/// `/sys/devices`, a tree of real directories). `None` when `link` is not a symlink or its
+/// target is absolute (the caller falls back to `canonicalize`).
+fn follow(link: &Path) -> Option<PathBuf> {
+    let target = std::fs::read_link(link).ok()?;
+    if target.is_absolute() {
+        return None;
+    }
+    let mut out = link.parent()?.to_path_buf();
+    for c in target.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            std::path::Component::Normal(n) => out.push(n),
+            std::path::Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The resolved sysfs directory of `class/scsi_device/H:C:T:L/device`: two readlinks (the
+/// class entry, then its `device` link) when the sysroot is resolved, `canonicalize`
+/// otherwise.
+fn device_dir(root: &Path, hctl: &str) -> Option<PathBuf> {
+    let entry = sys(root).join("class/scsi_device").join(hctl);
+    let fast = || {
+        let real = follow(&entry)?;
+        let dir = follow(&real.join("device"))?;
+        // A relative sysroot ("fixtures/...") or a link we could not follow lexically:
+        // let the kernel resolve it.
+        dir.is_absolute().then_some(dir)
+    };
+    fast().or_else(|| std::fs::canonicalize(entry.join("device")).ok())
 }
 
 /// One SCSI device by `H:C:T:L`; `None` if sysfs has no such device.
 pub fn device(root: &Path, hctl: &str) -> Option<SysDevice> {
-    let link = sys(root)
-        .join("class/scsi_device")
-        .join(hctl)
-        .join("device");
-    let dir = std::fs::canonicalize(&link).ok()?;
+    let dir = device_dir(root, hctl)?;
     let host = hctl.split(':').next()?.parse().ok()?;
     let first = |sub: &str| names(&dir.join(sub)).into_iter().next();
     let block = first("block");
@@ -230,6 +268,29 @@ fn sas_chain(dir: &Path, d: &mut SysDevice) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The two-readlink resolution gives what `canonicalize` gives, for every device of every
+    /// captured tree (SAS chains with expanders and ports, scsi_debug's pseudo bus).
+    #[test]
+    fn device_dir_is_the_canonical_path() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs");
+        let mut n = 0;
+        for f in names(&fixtures) {
+            let root = std::fs::canonicalize(fixtures.join(&f)).unwrap();
+            for hctl in names(&sys(&root).join("class/scsi_device")) {
+                let link = sys(&root)
+                    .join("class/scsi_device")
+                    .join(&hctl)
+                    .join("device");
+                let entry = sys(&root).join("class/scsi_device").join(&hctl);
+                let fast = follow(&entry).and_then(|r| follow(&r.join("device")));
+                assert_eq!(fast, std::fs::canonicalize(&link).ok(), "{f} {hctl}");
+                assert_eq!(device_dir(&root, &hctl), fast);
+                n += 1;
+            }
+        }
+        assert!(n >= 18, "only {n} fixture devices");
+    }
 
     #[test]
     fn natural_order() {

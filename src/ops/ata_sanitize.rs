@@ -11,9 +11,9 @@
 //! planned commands list the CDB only, and the `-vv` trace redacts ATA PASS-THROUGH data-out.
 
 use crate::ata::{self, cmd, identify::Identify, sanitize_fn, SanitizeStatus, SecurityBlock};
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::ops::poll::PollConfig;
-use crate::ops::safety::PlannedCommand;
+use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::ata_pass_through::{AtaCommand, Protocol};
 use crate::transport::Transport;
 use serde::Serialize;
@@ -218,10 +218,7 @@ pub fn support_from(id: &Identify, st: Option<&SanitizeStatus>) -> AtaSupport {
 /// when the wanted (or every) method is blocked by a frozen/locked state.
 pub fn choose(s: &AtaSupport, want: Option<AtaMethod>) -> Result<AtaMethod> {
     if s.sanitize_in_progress {
-        return Err(Error::Refused(
-            "an ATA sanitize is already running (SANITIZE STATUS EXT); watch it with `sgctl wait`"
-                .into(),
-        ));
+        return Err(Refusal::AtaSanitizeRunning.into());
     }
     let same = |a: &AtaMethod, b: &AtaMethod| {
         std::mem::discriminant(a) == std::mem::discriminant(b)
@@ -270,7 +267,12 @@ fn refusal(s: &AtaSupport, m: &MethodSupport) -> Error {
     } else {
         "power-cycle the drive to reset the attempt counter".to_string()
     };
-    Error::Refused(format!("{} cannot run: {why}; {advice}", m.name).into())
+    Refusal::AtaMethodBlocked {
+        method: m.name.to_string(),
+        why,
+        advice,
+    }
+    .into()
 }
 
 /// The CDBs the method sends, for `--dry-run` and the record (the SECURITY data blocks carry
@@ -355,8 +357,19 @@ pub struct AtaOutcome {
 /// Runs the method to its end: SANITIZE DEVICE then SANITIZE STATUS EXT until it is no longer
 /// in progress; or SET PASSWORD, ERASE PREPARE, ERASE UNIT (blocking) then IDENTIFY to check
 /// the security state is back to disabled. `password` is used by SECURITY ERASE only.
+///
+/// `_gate` is the safety gate's token ([`crate::ops::safety::clear`]): without it the call
+/// does not compile (E0061: wrong number of arguments):
+///
+/// ```compile_fail,E0061
+/// # fn f(t: &mut dyn sgctl::Transport, m: &sgctl::ops::ata_sanitize::AtaMethod,
+/// #      cfg: &sgctl::ops::poll::PollConfig) -> sgctl::Result<()> {
+/// sgctl::ops::ata_sanitize::run(t, m, b"pw", std::time::Duration::from_secs(60), cfg, &mut |_| {})?;
+/// # Ok(()) }
+/// ```
 pub fn run(
     t: &mut dyn Transport,
+    _gate: &Cleared,
     m: &AtaMethod,
     password: &[u8],
     erase_timeout: Duration,
@@ -380,13 +393,12 @@ pub fn run(
 /// turns out to be frozen (the state can change between planning and starting).
 fn frozen_hint(e: Error, m: &AtaMethod) -> Error {
     match e {
-        Error::Ata(a) => Error::Refused(
-            format!(
-                "{} was aborted by the drive ({a}); if it is frozen: {FROZEN_ADVICE}",
-                m.name()
-            )
-            .into(),
-        ),
+        Error::Ata(a) => Refusal::AtaAborted {
+            method: m.name().to_string(),
+            error: a,
+            advice: FROZEN_ADVICE.into(),
+        }
+        .into(),
         e => e,
     }
 }

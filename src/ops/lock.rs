@@ -14,7 +14,7 @@
 //! (two state files are two drives even when their WWNs are equal).
 
 use super::safety::{rfc3339, DriveName};
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use nix::fcntl::{Flock, FlockArg};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -141,9 +141,9 @@ pub fn acquire_in(dir: &Path, key: &str, holder: &Holder) -> Result<JobLock> {
                 key: key.to_string(),
             })
         }
-        Err((_, nix::errno::Errno::EWOULDBLOCK)) => Err(Error::Refused(
-            refusal(&holder.device, key, &path, read_holder(&path).as_ref()).into(),
-        )),
+        Err((_, nix::errno::Errno::EWOULDBLOCK)) => {
+            Err(refusal(&holder.device, key, &path, read_holder(&path).as_ref()).into())
+        }
         Err((_, e)) => Err(Error::io(ctx(), std::io::Error::from(e))),
     }
 }
@@ -154,19 +154,18 @@ pub fn read_holder(path: &Path) -> Option<Holder> {
     serde_json::from_slice(&text).ok()
 }
 
-fn refusal(device: &str, key: &str, path: &Path, h: Option<&Holder>) -> String {
-    let who = match h {
-        Some(h) => format!(
-            "pid {} is running `{}` on {} (job id {}) since {}",
-            h.pid, h.job, h.device, h.job_id, h.since
-        ),
-        None => "another sgctl process holds it (holder not recorded)".to_string(),
-    };
-    format!(
-        "{device}: the drive is busy with another sgctl job: {who} (one job per drive at a time; \
-         lock {} for {key})",
-        path.display()
-    )
+fn refusal(device: &str, key: &str, path: &Path, h: Option<&Holder>) -> Refusal {
+    Refusal::JobLocked {
+        device: device.to_string(),
+        key: key.to_string(),
+        lock: path.display().to_string(),
+        holder: h.map(|h| {
+            format!(
+                "pid {} is running `{}` on {} (job id {}) since {}",
+                h.pid, h.job, h.device, h.job_id, h.since
+            )
+        }),
+    }
 }
 
 /// What the safety gate calls: the lock for `job` on the drive named `name` at `address`, or

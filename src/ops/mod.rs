@@ -14,6 +14,7 @@ pub mod record;
 pub mod reservations;
 pub mod safety;
 pub mod sanitize;
+pub mod tcg_erase;
 
 // --- health and logs (issue 6) ---
 pub mod health;

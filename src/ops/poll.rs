@@ -64,6 +64,48 @@ impl Trail {
         });
     }
 
+    /// Records a poll that failed without sense (the path or the drive went away, BUSY after
+    /// a target restart), skipping a repeat of the last failure: the record shows the
+    /// interruption even when the job then goes on.
+    pub fn push_error(&mut self, command: &str, e: &Error) {
+        let description = format!("command failed: {e}");
+        if self
+            .0
+            .last()
+            .is_some_and(|l| l.command == command && l.description == description)
+        {
+            return;
+        }
+        self.0.push(TrailEntry {
+            time: rfc3339(SystemTime::now()),
+            command: command.into(),
+            sense_key: "(no sense data)".into(),
+            asc: 0,
+            ascq: 0,
+            description,
+            deferred: false,
+            progress_percent: None,
+        });
+    }
+
+    /// Records a poll answered only after `took` (the drive or its path stalled: a target
+    /// restart, a reset, a path change): the record shows the interruption when the job goes on.
+    pub fn push_stall(&mut self, command: &str, took: Duration) {
+        self.0.push(TrailEntry {
+            time: rfc3339(SystemTime::now()),
+            command: command.into(),
+            sense_key: "(stalled)".into(),
+            asc: 0,
+            ascq: 0,
+            description: format!(
+                "answered after {:.1} s: the drive or its path stalled (restart, reset or path change)",
+                took.as_secs_f64()
+            ),
+            deferred: false,
+            progress_percent: None,
+        });
+    }
+
     /// Records a clean completion.
     pub fn push_clean(&mut self, command: &str) {
         self.0.push(TrailEntry {
@@ -91,7 +133,12 @@ pub struct PollConfig {
     pub interrupted: Arc<AtomicBool>,
     /// Consecutive transport errors tolerated (drive resetting, path flapping).
     pub max_errors: u32,
+    /// A poll answered after this long is recorded in the trail as a stall.
+    pub stall: Duration,
 }
+
+/// [`PollConfig::stall`] of real-time polling: REQUEST SENSE answers in milliseconds.
+pub const STALL: Duration = Duration::from_secs(5);
 
 impl PollConfig {
     /// Real-time polling every `interval`, sleeping in short slices so Ctrl-C is prompt.
@@ -107,6 +154,7 @@ impl PollConfig {
             }),
             interrupted,
             max_errors: 10,
+            stall: STALL,
         }
     }
 
@@ -117,6 +165,7 @@ impl PollConfig {
             sleep: Arc::new(|_| {}),
             interrupted: Arc::new(AtomicBool::new(false)),
             max_errors: 3,
+            stall: Duration::MAX,
         }
     }
 }
@@ -234,7 +283,12 @@ pub fn poll(
         if cfg.interrupted.load(Ordering::Relaxed) {
             return Ok(PollEnd::Interrupted);
         }
-        let s = match query::request_sense(t) {
+        let asked = std::time::Instant::now();
+        let r = query::request_sense(t);
+        if asked.elapsed() >= cfg.stall {
+            trail.push_stall("REQUEST SENSE", asked.elapsed());
+        }
+        let s = match r {
             Ok(s) => {
                 errors = 0;
                 s
@@ -242,6 +296,7 @@ pub fn poll(
             Err(Error::Sense(s)) => Some(*s),
             Err(e) => {
                 // Drive resetting after a power cycle, path flapping: keep trying for a while.
+                trail.push_error("REQUEST SENSE", &e);
                 errors += 1;
                 if errors > cfg.max_errors {
                     return Err(e);
@@ -284,4 +339,73 @@ pub fn eta(started: std::time::Instant, percent: f64) -> Option<Duration> {
     }
     let el = started.elapsed().as_secs_f64();
     Some(Duration::from_secs_f64(el * (100.0 - percent) / percent))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::{Completion, DataBuf};
+
+    /// Answers REQUEST SENSE "sanitize in progress" once, then "no sense", each after `delay`.
+    struct Slow {
+        delay: Duration,
+        n: u32,
+    }
+
+    impl Transport for Slow {
+        fn execute(&mut self, _: &[u8], d: DataBuf<'_>, _: Duration) -> Result<Completion> {
+            std::thread::sleep(self.delay);
+            self.n += 1;
+            if let DataBuf::In(b) = d {
+                b.fill(0);
+                b[0] = 0x70;
+                b[7] = 10;
+                if self.n == 1 {
+                    b[2] = 0x02;
+                    b[12] = 0x04;
+                    b[13] = 0x1b;
+                }
+                return Ok(Completion {
+                    resid: b.len() - 18,
+                    ..Completion::good()
+                });
+            }
+            unreachable!()
+        }
+        fn address(&self) -> String {
+            "slow".into()
+        }
+    }
+
+    #[test]
+    fn a_stalled_poll_is_in_the_trail() {
+        let mut cfg = PollConfig::immediate();
+        cfg.stall = Duration::from_millis(20);
+        let mut trail = Trail::default();
+        let mut t = Slow {
+            delay: Duration::from_millis(30),
+            n: 0,
+        };
+        let end = poll(&mut t, &cfg, &mut trail, &mut |_| {}).unwrap();
+        assert_eq!(end, PollEnd::Done);
+        let stalls = trail
+            .0
+            .iter()
+            .filter(|e| e.sense_key == "(stalled)")
+            .count();
+        assert_eq!(stalls, 2, "{:?}", trail.0);
+        // Answers in time leave no such entry.
+        let mut trail = Trail::default();
+        let mut t = Slow {
+            delay: Duration::ZERO,
+            n: 0,
+        };
+        cfg.stall = Duration::from_secs(5);
+        poll(&mut t, &cfg, &mut trail, &mut |_| {}).unwrap();
+        assert!(
+            trail.0.iter().all(|e| e.sense_key != "(stalled)"),
+            "{:?}",
+            trail.0
+        );
+    }
 }

@@ -212,6 +212,9 @@ pub struct JobRecord {
     pub duration_s: Option<f64>,
     /// Sense conditions seen.
     pub sense_trail: Vec<TrailEntry>,
+    /// Paths the job moved to when its path went away (issue 15), in order; none usually.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub path_switches: Vec<crate::ops::jobs::failover::PathSwitch>,
     /// Verification.
     pub verification: Option<Verification>,
     /// Checks after the job (format: READ CAPACITY(16) after).
@@ -321,6 +324,13 @@ impl JobRecord {
                     .map(|p| format!(" {p:.1}%"))
                     .unwrap_or_default(),
                 if t.deferred { " [deferred]" } else { "" }
+            );
+        }
+        for p in &self.path_switches {
+            let _ = writeln!(
+                s,
+                "  path switch:  {} {} -> {} ({} sent again: {})",
+                p.time, p.from, p.to, p.command, p.reason
             );
         }
         if let Some(v) = &self.verification {

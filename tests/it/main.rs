@@ -20,6 +20,7 @@ mod job_lock;
 mod jobs_lib;
 mod logs_health_cli;
 mod output_errors;
+mod path_failover;
 mod report_schema;
 mod reservations_cli;
 mod sata;

@@ -1,4 +1,4 @@
-//! Virtual drive: VERIFY(10/16/32), WRITE SAME(10/16), READ/WRITE(32) with protection
+//! Virtual drive: VERIFY(10/16/32), WRITE SAME(10/16/32), READ/WRITE(32) with protection
 //! information on a type 2 format, READ DEFECT DATA(10/12), LOG SENSE threshold values and
 //! the aged drive — CDBs and expected bytes built from the SBC-4 / SPC-5 tables.
 
@@ -239,8 +239,67 @@ fn type2_read_write_verify32_check_every_tag() {
     let mut c = cdb32(0x09, 0, 64, 1, 0, 0, 0);
     c[7] = 0x10;
     assert_eq!(kcq(&din(&mut d, &c, 512).0), (5, 0x24, 0x00));
-    let c = cdb32(0x0D, 0, 64, 1, 0, 0, 0);
+    // ORWRITE(32) (service action 000Eh) is not implemented.
+    let c = cdb32(0x0E, 0, 64, 1, 0, 0, 0);
     assert_eq!(kcq(&din(&mut d, &c, 512).0), (5, 0x24, 0x00));
+}
+
+#[test]
+fn write_same32_on_type2_writes_tags_unmaps_and_checks() {
+    let mut d = open(PX);
+    clear_ua(&mut d);
+    format_type2(&mut d);
+    // WRPROTECT=001b: one protected block (ref tag 9000 = EILBRT) written to 4 blocks at
+    // 100; type 2: the reference tags follow from the first block's, one per block.
+    let block = protected(&[0x3C; 512], 0x0777, 9000);
+    good(&dout(
+        &mut d,
+        &cdb32(0x0D, 0x20, 100, 4, 9000, 0x0777, 0xFFFF),
+        &block,
+    ));
+    let (c, r) = din(
+        &mut d,
+        &cdb32(0x09, 0x20, 100, 4, 9000, 0x0777, 0xFFFF),
+        4 * 520,
+    );
+    good(&c);
+    for (i, b) in r.chunks(520).enumerate() {
+        assert_eq!(b, protected(&[0x3C; 512], 0x0777, 9000 + i as u32));
+    }
+    // The reference tag of the block sent must be the expected initial one: 10/03.
+    let c = dout(
+        &mut d,
+        &cdb32(0x0D, 0x20, 100, 4, 8999, 0x0777, 0xFFFF),
+        &block,
+    );
+    assert_eq!(kcq(&c), (0x0B, 0x10, 0x03));
+    // UNMAP=1 with a zero block, WRPROTECT=000b: deallocated, reads zeros.
+    good(&dout(
+        &mut d,
+        &cdb32(0x0D, 0x08, 101, 2, 0, 0, 0),
+        &[0u8; 512],
+    ));
+    let (_, r) = read10(&mut d, 100, 4, 512);
+    assert_eq!(&r[..512], &[0x3C; 512]);
+    assert!(r[512..1536].iter().all(|&b| b == 0));
+    // NDOB=1: no data-out, zeros; with WRPROTECT it is refused (nothing to check), field
+    // pointer on byte 10.
+    good(&none(&mut d, &cdb32(0x0D, 0x01, 103, 1, 0, 0, 0)));
+    let (_, r) = read10(&mut d, 103, 1, 512);
+    assert!(r.iter().all(|&b| b == 0));
+    let s = check(&none(&mut d, &cdb32(0x0D, 0x21, 103, 1, 0, 0, 0)));
+    assert_eq!((s.key.code(), s.asc), (5, 0x24));
+    // ANCHOR (ANC_SUP=0) and zero blocks (WSNZ=1) refused.
+    let s = check(&dout(
+        &mut d,
+        &cdb32(0x0D, 0x10, 100, 1, 0, 0, 0),
+        &[0u8; 512],
+    ));
+    assert_eq!((s.key.code(), s.asc), (5, 0x24));
+    assert_eq!(
+        kcq(&dout(&mut d, &cdb32(0x0D, 0, 100, 0, 0, 0, 0), &[0u8; 512])),
+        (5, 0x24, 0)
+    );
 }
 
 #[test]
@@ -315,6 +374,7 @@ fn rsoc_lists_the_new_commands() {
         (0x7F, 0x09, 32),
         (0x7F, 0x0A, 32),
         (0x7F, 0x0B, 32),
+        (0x7F, 0x0D, 32),
     ] {
         assert!(
             found.contains(&want),

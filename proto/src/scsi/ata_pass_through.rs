@@ -13,10 +13,10 @@ use serde::Serialize;
 
 /// ATA PASS-THROUGH(12) operation code.
 #[doc(alias = "SAT_ATA_PASSTHROUGH_12")]
-pub const OPCODE_12: u8 = 0xA1;
+pub const OPCODE_12: u8 = crate::scsi::opcodes::code::ATA_PASS_THROUGH_12;
 /// ATA PASS-THROUGH(16) operation code.
 #[doc(alias = "SAT_ATA_PASSTHROUGH_16")]
-pub const OPCODE_16: u8 = 0x85;
+pub const OPCODE_16: u8 = crate::scsi::opcodes::code::ATA_PASS_THROUGH_16;
 /// Variable-length CDB operation code; ATA PASS-THROUGH(32) is service action 1FF0h.
 pub const OPCODE_32: u8 = 0x7F;
 /// ATA PASS-THROUGH(32) service action.

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use serde::Serialize;
 
 /// FORMAT UNIT operation code.
-pub const OPCODE: u8 = 0x04;
+pub const OPCODE: u8 = crate::scsi::opcodes::code::FORMAT_UNIT;
 
 /// T10 protection information type to format with (SBC-4 4.22.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -103,7 +103,7 @@ pub struct FormatUnitCdb {
 
 impl FormatUnitCdb {
     /// The 6 CDB bytes.
-    pub fn to_bytes(&self) -> [u8; 6] {
+    pub fn cdb(&self) -> [u8; 6] {
         let mut c = [0u8; 6];
         c[0] = OPCODE;
         c[1] = ((self.fmtpinfo & 0x3) << 6)
@@ -262,7 +262,7 @@ impl FormatRequest {
             protection_interval_exponent: self.pi_exponent,
             ..FormatParameters::default()
         };
-        Ok((cdb.to_bytes(), params.to_bytes(longlist)?))
+        Ok((cdb.cdb(), params.to_bytes(longlist)?))
     }
 }
 
@@ -280,7 +280,7 @@ mod tests {
             fmtdata: true,
             ..Default::default()
         };
-        assert_eq!(cdb.to_bytes(), [0x04, 0x90, 0, 0, 0, 0]);
+        assert_eq!(cdb.cdb(), [0x04, 0x90, 0, 0, 0, 0]);
         let p = FormatParameters {
             pfu,
             fov: true,
@@ -299,7 +299,7 @@ mod tests {
             fmtdata: true,
             ..Default::default()
         };
-        assert_eq!(cdb.to_bytes(), [0x04, 0xD0, 0, 0, 0, 0]);
+        assert_eq!(cdb.cdb(), [0x04, 0xD0, 0, 0, 0, 0]);
         assert_eq!(pfu, 0);
     }
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 /// INQUIRY operation code.
-pub const OPCODE: u8 = 0x12;
+pub const OPCODE: u8 = crate::scsi::opcodes::code::INQUIRY;
 
 /// SPC-6 6.7.1 INQUIRY CDB: byte 1 bit 0 EVPD, byte 2 page code, bytes 3–4 allocation length.
 #[doc(alias = "sg_ll_inquiry")]

@@ -9,7 +9,7 @@
 use crate::scsi::log_sense::PageControl;
 
 /// LOG SELECT operation code.
-pub const OPCODE: u8 = 0x4C;
+pub const OPCODE: u8 = crate::scsi::opcodes::code::LOG_SELECT;
 
 /// The fields of a LOG SELECT CDB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use crate::transport::{run_query, Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 
 /// LOG SENSE operation code.
-pub const OPCODE: u8 = 0x4D;
+pub const OPCODE: u8 = crate::scsi::opcodes::code::LOG_SENSE;
 
 /// Largest allocation length the 16-bit field can carry.
 pub const MAX_ALLOCATION: usize = 0xFFFF;

@@ -8,7 +8,7 @@ use crate::bytes::{hex, Bytes, ParseError, ParseResult};
 use serde::Serialize;
 
 /// REPORT LUNS operation code.
-pub const OPCODE: u8 = 0xa0;
+pub const OPCODE: u8 = crate::scsi::opcodes::code::REPORT_LUNS;
 
 /// SPC-6 6.35.1 REPORT LUNS CDB: byte 2 SELECT REPORT (0 all addressable LUs, 1 well-known
 /// LUs, 2 all), bytes 6–9 allocation length.

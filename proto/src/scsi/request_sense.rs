@@ -6,7 +6,7 @@ use crate::bytes::{ParseError, ParseResult};
 use crate::sense::Sense;
 
 /// REQUEST SENSE operation code.
-pub const OPCODE: u8 = 0x03;
+pub const OPCODE: u8 = crate::scsi::opcodes::code::REQUEST_SENSE;
 
 /// Allocation length sgctl asks for: 252 bytes is the SPC maximum for sense data.
 pub const ALLOCATION: u8 = 252;

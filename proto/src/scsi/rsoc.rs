@@ -8,7 +8,7 @@ use crate::bytes::{hex, Bytes, ParseError, ParseResult};
 use serde::Serialize;
 
 /// MAINTENANCE IN operation code.
-pub const OPCODE: u8 = super::opcodes::code::MAINTENANCE_IN;
+pub const OPCODE: u8 = crate::scsi::opcodes::code::MAINTENANCE_IN;
 /// REPORT SUPPORTED OPERATION CODES service action.
 pub const SERVICE_ACTION: u8 = super::opcodes::code::SA_REPORT_SUPPORTED_OPCODES as u8;
 

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use serde::Serialize;
 
 /// SANITIZE operation code.
-pub const OPCODE: u8 = 0x48;
+pub const OPCODE: u8 = crate::scsi::opcodes::code::SANITIZE;
 
 /// SANITIZE service actions (SBC-4 Table 170).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -83,7 +83,7 @@ pub struct SanitizeCdb {
 
 impl SanitizeCdb {
     /// The 10 CDB bytes.
-    pub fn to_bytes(&self) -> [u8; 10] {
+    pub fn cdb(&self) -> [u8; 10] {
         let mut c = [0u8; 10];
         c[0] = OPCODE;
         c[1] = (u8::from(self.immed) << 7)
@@ -192,7 +192,7 @@ pub fn build(
         ause,
         parameter_list_length: len,
     };
-    Ok((cdb.to_bytes(), params))
+    Ok((cdb.cdb(), params))
 }
 
 #[cfg(test)]

@@ -17,10 +17,10 @@ use std::time::Duration;
 
 /// Operation code of SECURITY PROTOCOL IN.
 #[doc(alias = "SECURITY_PROTOCOL_IN")]
-pub const OPCODE_IN: u8 = 0xA2;
+pub const OPCODE_IN: u8 = crate::scsi::opcodes::code::SECURITY_PROTOCOL_IN;
 /// Operation code of SECURITY PROTOCOL OUT.
 #[doc(alias = "SECURITY_PROTOCOL_OUT")]
-pub const OPCODE_OUT: u8 = 0xB5;
+pub const OPCODE_OUT: u8 = crate::scsi::opcodes::code::SECURITY_PROTOCOL_OUT;
 
 /// Security protocol 0x00: security protocol information (SPC-5 7.7.1).
 pub const PROTOCOL_INFO: u8 = 0x00;

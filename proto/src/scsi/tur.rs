@@ -1,7 +1,7 @@
 //! SPC-6 6.47 TEST UNIT READY (0x00): no data; the answer is the status (and sense).
 
 /// TEST UNIT READY operation code.
-pub const OPCODE: u8 = 0x00;
+pub const OPCODE: u8 = crate::scsi::opcodes::code::TEST_UNIT_READY;
 
 /// SPC-6 6.47 TEST UNIT READY CDB (6 bytes, all zero but the control byte).
 #[doc(alias = "sg_ll_test_unit_ready")]

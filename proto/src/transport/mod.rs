@@ -130,87 +130,9 @@ impl<T: Transport + ?Sized> Transport for Box<T> {
     }
 }
 
-/// Linux host byte values (K-status `include/scsi/scsi_status.h`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HostStatus {
-    /// DID_NO_CONNECT 0x01: could not connect before timeout (device gone).
-    NoConnect,
-    /// DID_BUS_BUSY 0x02
-    BusBusy,
-    /// DID_TIME_OUT 0x03: the midlayer timed the command out and aborted it.
-    TimeOut,
-    /// DID_BAD_TARGET 0x04
-    BadTarget,
-    /// DID_ABORT 0x05
-    Abort,
-    /// DID_PARITY 0x06
-    Parity,
-    /// DID_ERROR 0x07: internal HBA error.
-    Error,
-    /// DID_RESET 0x08
-    Reset,
-    /// DID_SOFT_ERROR 0x0b
-    SoftError,
-    /// DID_TRANSPORT_DISRUPTED 0x0e
-    TransportDisrupted,
-    /// DID_TRANSPORT_FAILFAST 0x0f
-    TransportFailfast,
-    /// DID_TARGET_FAILURE 0x10
-    TargetFailure,
-    /// DID_NEXUS_FAILURE 0x11
-    NexusFailure,
-    /// DID_MEDIUM_ERROR 0x13
-    MediumError,
-    /// Any other value.
-    Other(u16),
-}
-
-impl HostStatus {
-    /// Decodes a non-zero host byte.
-    pub fn from_u16(v: u16) -> HostStatus {
-        use HostStatus::*;
-        match v {
-            0x01 => NoConnect,
-            0x02 => BusBusy,
-            0x03 => TimeOut,
-            0x04 => BadTarget,
-            0x05 => Abort,
-            0x06 => Parity,
-            0x07 => Error,
-            0x08 => Reset,
-            0x0b => SoftError,
-            0x0e => TransportDisrupted,
-            0x0f => TransportFailfast,
-            0x10 => TargetFailure,
-            0x11 => NexusFailure,
-            0x13 => MediumError,
-            o => Other(o),
-        }
-    }
-
-    /// The kernel's name.
-    pub fn name(self) -> String {
-        use HostStatus::*;
-        match self {
-            NoConnect => "DID_NO_CONNECT".into(),
-            BusBusy => "DID_BUS_BUSY".into(),
-            TimeOut => "DID_TIME_OUT".into(),
-            BadTarget => "DID_BAD_TARGET".into(),
-            Abort => "DID_ABORT".into(),
-            Parity => "DID_PARITY".into(),
-            Error => "DID_ERROR".into(),
-            Reset => "DID_RESET".into(),
-            SoftError => "DID_SOFT_ERROR".into(),
-            TransportDisrupted => "DID_TRANSPORT_DISRUPTED".into(),
-            TransportFailfast => "DID_TRANSPORT_FAILFAST".into(),
-            TargetFailure => "DID_TARGET_FAILURE".into(),
-            NexusFailure => "DID_NEXUS_FAILURE".into(),
-            MediumError => "DID_MEDIUM_ERROR".into(),
-            Other(v) => format!("host status 0x{v:02x}"),
-        }
-    }
-}
+/// The host byte's decoding lives beside the error that carries it ([`crate::error`] does not
+/// depend on this module; issue 11).
+pub use crate::error::HostStatus;
 
 /// Turns a completion into success or a typed error, in the order sg3_utils uses
 /// (docs/protocols.md §A.5): host byte, legacy driver byte, CHECK CONDITION, other status.

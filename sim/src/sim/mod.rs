@@ -98,7 +98,8 @@ pub(crate) struct Shared {
     pub speed: f64,
     anchor: Instant,
     pub state_path: Option<PathBuf>,
-    pub trace: std::collections::VecDeque<Vec<u8>>,
+    /// The last [`TRACE_MAX`] CDBs, kept inline (no allocation per command).
+    pub trace: std::collections::VecDeque<TracedCdb>,
     pub address: String,
     pub medium: medium::Medium,
     /// Exclusive lock on `STATE.lock` while the drive is open (one process per state file).
@@ -117,6 +118,31 @@ pub(crate) struct Shared {
 }
 
 const TRACE_MAX: usize = 4096;
+
+/// One traced CDB (at most 32 bytes; longer ones are cut).
+#[derive(Clone, Copy)]
+pub struct TracedCdb {
+    len: u8,
+    bytes: [u8; 32],
+}
+
+impl TracedCdb {
+    /// Keeps the first 32 bytes of `cdb`.
+    pub fn new(cdb: &[u8]) -> TracedCdb {
+        let n = cdb.len().min(32);
+        let mut bytes = [0u8; 32];
+        bytes[..n].copy_from_slice(&cdb[..n]);
+        TracedCdb {
+            len: n as u8,
+            bytes,
+        }
+    }
+
+    /// The CDB.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
 /// The emulated HBA's largest transfer (`max_hw_sectors_kb` = 32768).
 pub const MAX_HW_BYTES: usize = 32 << 20;
 /// How often a state-file drive in use is written back.
@@ -422,7 +448,11 @@ impl SimDevice {
 
     /// CDBs received so far (most recent last; the oldest are dropped past 4096).
     pub fn trace(&self) -> Vec<Vec<u8>> {
-        lock(&self.shared).trace.iter().cloned().collect()
+        lock(&self.shared)
+            .trace
+            .iter()
+            .map(|c| c.as_slice().to_vec())
+            .collect()
     }
 
     /// A summary of the drive's state.

@@ -53,7 +53,7 @@ pub(crate) fn execute_at(
     if sh.trace.len() >= crate::sim::TRACE_MAX {
         sh.trace.pop_front();
     }
-    sh.trace.push_back(cdb.to_vec());
+    sh.trace.push_back(crate::sim::TracedCdb::new(cdb));
 
     // Injected transport faults come first: the command never reaches the device server.
     if sh.d.faults.busy > 0 {
@@ -80,10 +80,10 @@ pub(crate) fn execute_at(
         .profile
         .media()
         .map_or(crate::sim::medium::FALLBACK_NS, |m| m.timing.cmd_latency_ns);
-    let (out, in_len): (&[u8], usize) = match &data {
-        DataBuf::Out(b) => (b, 0),
-        DataBuf::In(b) => (&[], b.len()),
-        DataBuf::None => (&[], 0),
+    let (out, in_len, mut in_buf): (&[u8], usize, Option<&mut [u8]>) = match data {
+        DataBuf::Out(b) => (b, 0, None),
+        DataBuf::In(b) => (&[], b.len(), Some(b)),
+        DataBuf::None => (&[], 0, None),
     };
     let mut ctx = CmdCtx {
         sh: &mut sh,
@@ -91,6 +91,8 @@ pub(crate) fn execute_at(
         cdb,
         out,
         in_len,
+        in_buf: in_buf.as_deref_mut(),
+        in_place: None,
         service_ns: command_ns,
         wait_ns: 0,
         host_status: 0,
@@ -103,6 +105,7 @@ pub(crate) fn execute_at(
     let wait_ns = ctx.wait_ns;
     let host_status = ctx.host_status;
     let check_with_data = ctx.check_with_data.take();
+    let in_place = ctx.in_place;
 
     let mut reported_ns = service_ns;
     match sh.mode {
@@ -160,9 +163,15 @@ pub(crate) fn execute_at(
     };
     match result {
         Ok(bytes) => {
-            if let DataBuf::In(buf) = data {
-                let n = bytes.len().min(buf.len());
-                buf[..n].copy_from_slice(&bytes[..n]);
+            if let Some(buf) = in_buf.as_mut() {
+                let n = match in_place {
+                    Some(n) => n.min(buf.len()),
+                    None => {
+                        let n = bytes.len().min(buf.len());
+                        buf[..n].copy_from_slice(&bytes[..n]);
+                        n
+                    }
+                };
                 completion.resid = buf.len() - n;
             }
             if scsi_status != 0 {
@@ -181,7 +190,7 @@ pub(crate) fn execute_at(
             completion.status = status::CHECK_CONDITION;
             completion.sense = s.render(dsense);
             completion.driver_status = 0x08; // DRIVER_SENSE
-            if let DataBuf::In(buf) = data {
+            if let Some(buf) = in_buf {
                 completion.resid = buf.len();
             }
         }

@@ -7,8 +7,10 @@
 //! kernel sees one LU on two SCSI hosts. Layers:
 //! - [`ring`]: the command ring layout and the loop answering entries (pure, unit-tested),
 //! - [`uio`]: the `/dev/uioN` mapping (the only unsafe code here),
-//! - [`configfs`]: creating and removing the LIO objects.
+//! - [`configfs`]: creating and removing the LIO objects,
+//! - [`adopt`]: taking over the objects a killed server left (same uio, ring reset).
 
+pub mod adopt;
 pub mod configfs;
 pub mod ring;
 pub mod uio;
@@ -216,7 +218,18 @@ fn serve_blocked(
 ) -> Result<ServeReport> {
     let root = opts.root.as_path();
     let start = Instant::now();
-    let hba = configfs::free_hba(root);
+    // A server of this drive killed with SIGKILL left its LUNs and rings: take them over.
+    let port_numbers: Vec<u16> = ports.iter().map(|p| p.relative_port).collect();
+    let stale = adopt::find(
+        root,
+        Path::new("/sys/class/uio"),
+        Path::new("/proc"),
+        &opts.dev_config,
+        &port_numbers,
+    );
+    let hba = stale
+        .as_ref()
+        .map_or_else(|| configfs::free_hba(root), |s| s.hba);
     let stop = Arc::new(AtomicBool::new(false));
     let mut backstore_undo = Undo::default();
     let mut fabric_undo = Undo::default();
@@ -228,15 +241,35 @@ fn serve_blocked(
         // 1. Backstores and their rings, served before any LUN exists (the kernel's scan sends
         //    INQUIRY and friends as soon as the LUN is linked).
         let mut paths = vec![];
+        if let Some(s) = &stale {
+            eprintln!(
+                "sgctl: taking over the LUNs a killed server of this drive left (core/user_{}: {}); resetting their rings",
+                s.hba,
+                s.ports.iter().map(|p| p.dev.as_str()).collect::<Vec<_>>().join(", ")
+            );
+            adopt::undo_backstores(root, s, &mut backstore_undo);
+        }
+        let stale_port = |port: u16| {
+            stale
+                .as_ref()
+                .and_then(|s| s.ports.iter().find(|p| p.relative_port == port))
+        };
         for p in ports {
             let bs = Backstore {
                 hba,
-                dev: format!("{}_p{}", opts.name, p.relative_port),
+                dev: stale_port(p.relative_port).map_or_else(
+                    || format!("{}_p{}", opts.name, p.relative_port),
+                    |s| s.dev.clone(),
+                ),
                 dev_config: format!("{}-p{}", opts.dev_config, p.relative_port),
                 dev_size: opts.dev_size,
                 block_size: opts.block_size,
             };
-            bs.create(root, &mut backstore_undo)?;
+            if stale_port(p.relative_port).is_some() {
+                adopt::reset_ring(&bs.path(root))?;
+            } else {
+                bs.create(root, &mut backstore_undo)?;
+            }
             let sys_uio = Path::new("/sys/class/uio");
             let name = uio::find_uio(sys_uio, hba, &bs.dev).ok_or_else(|| {
                 Error::Unsupported(format!(
@@ -259,16 +292,23 @@ fn serve_blocked(
                 uio: name.clone(),
                 handle,
             });
-            paths.push((p.relative_port, name, bs.path(root)));
+            let wwn = stale_port(p.relative_port).map(|s| s.wwn.clone());
+            paths.push((p.relative_port, name, bs.path(root), wwn));
         }
         // 2. One tcm_loop target per port: target, TPG, nexus, then LUN 0.
-        for (i, (port, uio_name, bs_path)) in paths.into_iter().enumerate() {
+        for (i, (port, uio_name, bs_path, stale_wwn)) in paths.into_iter().enumerate() {
             let seed = opts.wwn_seed.wrapping_mul(16).wrapping_add(i as u64 * 2);
             let t = LoopTarget {
-                wwn: configfs::naa_name(seed),
+                wwn: stale_wwn
+                    .clone()
+                    .unwrap_or_else(|| configfs::naa_name(seed)),
                 initiator: configfs::naa_name(seed + 1),
             };
-            t.create(root, &bs_path, &mut fabric_undo)?;
+            if stale_wwn.is_some() {
+                adopt::undo_target(root, &t.wwn, &mut fabric_undo);
+            } else {
+                t.create(root, &bs_path, &mut fabric_undo)?;
+            }
             reports.push(PortReport {
                 relative_port: port,
                 uio: uio_name,

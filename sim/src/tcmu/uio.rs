@@ -196,6 +196,25 @@ impl RingMem for Uio {
         // SAFETY: as in load_tail; aligned, in bounds, written only by us.
         unsafe { std::ptr::write_volatile(self.ptr(MB_CMD_TAIL).cast::<u32>(), v) }
     }
+
+    fn slice(&self, off: usize, len: usize) -> Option<&[u8]> {
+        let end = off.checked_add(len)?;
+        (end <= self.len).then(|| {
+            // SAFETY: inside the mapping (checked), which lives as long as `self`. Only a
+            // command's data area is lent, while the command is ours: the kernel wrote it
+            // before queueing the entry and reads it after our answer (target_core_user.c),
+            // so nothing else writes it while the slice lives.
+            unsafe { std::slice::from_raw_parts(self.ptr(off), len) }
+        })
+    }
+
+    fn slice_mut(&mut self, off: usize, len: usize) -> Option<&mut [u8]> {
+        let end = off.checked_add(len)?;
+        (end <= self.len).then(|| {
+            // SAFETY: as in `slice`; `&mut self` keeps this the only slice we hand out.
+            unsafe { std::slice::from_raw_parts_mut(self.ptr(off), len) }
+        })
+    }
 }
 
 impl Drop for Uio {

@@ -131,7 +131,7 @@ fn bench_error(e: BenchError) -> Error {
         BenchError::InvalidArgument(m) => Error::InvalidArgument(m),
         BenchError::Open(e) => e,
         BenchError::Unsupported(m) => Error::Unsupported(m),
-        BenchError::Refused(m) => Error::Refused(m.into()),
+        BenchError::Refused(m) => Error::Refused(crate::error::Refusal::Benchmark { reason: m }),
         BenchError::Os(m) => Error::io(m, std::io::Error::other("benchmark engine")),
         BenchError::DeviceFailed { error, .. } => {
             Error::CheckFailed(format!("the device failed mid-run: {error}"))

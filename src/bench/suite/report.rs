@@ -239,26 +239,23 @@ impl Report {
         if same {
             Ok(())
         } else {
-            Err(Error::Refused(
+            let name = |x: &Header| {
                 format!(
-                "the report is from another drive ({} {} serial {}{}); this is {} {} serial {}{}",
-                a.vendor,
-                a.model,
-                a.serial,
-                a.wwn
-                    .as_deref()
-                    .map(|w| format!(" wwn {w}"))
-                    .unwrap_or_default(),
-                h.vendor,
-                h.model,
-                h.serial,
-                h.wwn
-                    .as_deref()
-                    .map(|w| format!(" wwn {w}"))
-                    .unwrap_or_default(),
-            )
-                .into(),
-            ))
+                    "{} {} serial {}{}",
+                    x.vendor,
+                    x.model,
+                    x.serial,
+                    x.wwn
+                        .as_deref()
+                        .map(|w| format!(" wwn {w}"))
+                        .unwrap_or_default()
+                )
+            };
+            Err(crate::error::Refusal::ReportOfAnotherDrive {
+                report: name(a),
+                drive: name(h),
+            }
+            .into())
         }
     }
 

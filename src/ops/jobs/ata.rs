@@ -71,7 +71,7 @@ impl Job for AtaEraseJob {
         &mut self,
         t: &mut dyn Transport,
         rec: &mut JobRecord,
-        _cleared: &Cleared,
+        cleared: &Cleared,
         poll: &PollConfig,
         progress: &mut dyn FnMut(Option<f64>),
     ) -> Result<u8> {
@@ -83,7 +83,15 @@ impl Job for AtaEraseJob {
         let password = std::env::var(PASSWORD_ENV)
             .map(String::into_bytes)
             .unwrap_or_else(|_| asz::DEFAULT_PASSWORD.to_vec());
-        let out = asz::run(t, &m, &password, asz::erase_timeout(&s, &m), poll, progress);
+        let out = asz::run(
+            t,
+            cleared,
+            &m,
+            &password,
+            asz::erase_timeout(&s, &m),
+            poll,
+            progress,
+        );
         let out = match out {
             Ok(o) => o,
             Err(e) => {

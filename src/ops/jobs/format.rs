@@ -103,8 +103,18 @@ impl Job for FormatJob {
                 return Ok(exit::COMMAND);
             }
         }
-        // Ask the kernel to re-read the capacity on every path (a virtual drive has none).
-        let hctls: Vec<String> = gate.paths.iter().filter_map(|p| p.hctl.clone()).collect();
+        // Ask the kernel to re-read the capacity on every path (a virtual drive has none) that
+        // is still there: one the kernel removed mid-format is in the record's path switches.
+        let hctls: Vec<String> = gate
+            .paths
+            .iter()
+            .filter_map(|p| p.hctl.clone())
+            .filter(|h| {
+                std::path::Path::new("/sys/class/scsi_device")
+                    .join(h)
+                    .exists()
+            })
+            .collect();
         let errs = format::rescan(&hctls);
         if !errs.is_empty() {
             rec.advice = Some(format!("kernel rescan failed: {}", errs.join("; ")));

@@ -16,6 +16,7 @@
 //! JSON Lines.
 
 pub mod ata;
+pub mod failover;
 pub mod format;
 pub mod sanitize;
 pub mod tcg;
@@ -141,7 +142,7 @@ impl ProgressSink for NoProgress {
 }
 
 /// Opens a device address for a job: the transport and how to wait between polls.
-pub type Opener<'a> = dyn Fn(&str) -> Result<(Box<dyn Transport>, PollConfig)> + 'a;
+pub type Opener<'a> = dyn Fn(&str) -> Result<(Box<dyn Transport>, PollConfig)> + Sync + 'a;
 
 /// Advice for a record that has none yet (the caller knows its own commands).
 pub type Advisor<'a> = dyn Fn(&JobRecord) -> Option<String> + Sync + 'a;
@@ -286,12 +287,20 @@ fn prepare(
 }
 
 /// Phase 2 for one drive that passed the gate: audit start, run, audit end.
-fn execute(p: &mut Prepared, progress: &dyn ProgressSink, advise: Option<&Advisor<'_>>) {
-    let (Some(mut t), Some(poll), Some(cleared)) = (p.t.take(), p.poll.take(), p.cleared.take())
-    else {
+fn execute(
+    p: &mut Prepared,
+    open: &Opener<'_>,
+    progress: &dyn ProgressSink,
+    advise: Option<&Advisor<'_>>,
+) {
+    let (Some(t), Some(poll), Some(cleared)) = (p.t.take(), p.poll.take(), p.cleared.take()) else {
         return;
     };
     let device = p.address.as_str();
+    // The job goes on through another path of the LU if its own goes away.
+    let reopen = move |a: &str| open(a).map(|(t, _)| t);
+    let mut t =
+        failover::Failover::new(t, failover::alternates(&cleared, device), Box::new(reopen));
     progress.event(&JobEvent::Started { device });
     let rec = &mut p.rec;
     let t0 = Instant::now();
@@ -306,21 +315,21 @@ fn execute(p: &mut Prepared, progress: &dyn ProgressSink, advise: Option<&Adviso
         .into()),
         Ok(()) => {
             let started = Instant::now();
-            p.job
-                .execute(&mut *t, rec, &cleared, &poll, &mut |percent| {
-                    let eta = percent.and_then(|x| crate::ops::poll::eta(started, x));
-                    progress.event(&JobEvent::Progress {
-                        device,
-                        percent,
-                        eta,
-                    })
+            p.job.execute(&mut t, rec, &cleared, &poll, &mut |percent| {
+                let eta = percent.and_then(|x| crate::ops::poll::eta(started, x));
+                progress.event(&JobEvent::Progress {
+                    device,
+                    percent,
+                    eta,
                 })
+            })
         }
     };
     match result {
         Ok(code) => rec.exit_status = code,
         Err(e) => fail(rec, &e),
     }
+    rec.path_switches = t.switches().to_vec();
     if rec.advice.is_none() {
         rec.advice = advise.and_then(|a| a(rec));
     }
@@ -333,7 +342,7 @@ fn execute(p: &mut Prepared, progress: &dyn ProgressSink, advise: Option<&Adviso
     if let Err(e) = cleared.record_end(
         rec.outcome.as_str(),
         json!({"exit_status": rec.exit_status, "message": rec.message,
-               "advice": rec.advice,
+               "advice": rec.advice, "path_switches": rec.path_switches,
                "sense_trail": rec.sense_trail, "verification": rec.verification}),
     ) {
         rec.message = Some(format!(
@@ -341,6 +350,10 @@ fn execute(p: &mut Prepared, progress: &dyn ProgressSink, advise: Option<&Adviso
             rec.message.clone().unwrap_or_default()
         ));
     }
+    // The drive handle goes last: a virtual drive with a state file saves itself when its last
+    // handle is dropped, and the poll config's sleeper holds its clock.
+    drop(poll);
+    drop(t);
 }
 
 /// Plans, gates and runs a job (one from `make_job` per address) on every address.
@@ -413,10 +426,10 @@ pub fn run(
     }
 
     // Phase 2, in parallel (capped per HBA).
-    let (progress, advise) = (env.progress, env.advise);
+    let (progress, advise, open) = (env.progress, env.advise, env.open);
     let items: Vec<(String, Prepared)> = prepared.into_iter().map(|p| (p.hba.clone(), p)).collect();
     let mut records: Vec<JobRecord> = fleet::run(items, opts.max_per_hba, |mut p| {
-        execute(&mut p, progress, advise);
+        execute(&mut p, open, progress, advise);
         p.rec
     });
     for r in &mut records {

@@ -8,10 +8,11 @@ use crate::exit;
 use crate::ops::poll::PollConfig;
 use crate::ops::record::{Category, JobMethod, JobRecord, Outcome};
 use crate::ops::safety::{Cleared, PlannedCommand};
+use crate::ops::tcg_erase;
 use crate::scsi::security_protocol as sp;
 use crate::tcg::enterprise;
 use crate::tcg::session::{Dialect, Tper};
-use crate::tcg::{opal, Pin, TcgError};
+use crate::tcg::{Pin, TcgError};
 use crate::transport::Transport;
 use serde_json::json;
 
@@ -93,7 +94,7 @@ impl Job for TcgEraseJob {
         &mut self,
         t: &mut dyn Transport,
         rec: &mut JobRecord,
-        _gate: &Cleared,
+        gate: &Cleared,
         _poll: &PollConfig,
         progress: &mut dyn FnMut(Option<f64>),
     ) -> Result<u8> {
@@ -104,7 +105,7 @@ impl Job for TcgEraseJob {
             None => (0..=enterprise::max_ranges(&mut h)?).collect(),
         };
         progress(Some(0.0));
-        match enterprise::erase_bands(&mut h, &list, &pin) {
+        match tcg_erase::erase_bands(&mut h, gate, &list, &pin) {
             Err(TcgError::AuthFailed(_)) if matches!(self.credential, Credential::Msid) => {
                 return Err(Refusal::TcgOwned.into())
             }
@@ -144,16 +145,13 @@ impl Job for TcgRevertJob {
         &mut self,
         t: &mut dyn Transport,
         rec: &mut JobRecord,
-        _gate: &Cleared,
+        gate: &Cleared,
         _poll: &PollConfig,
         progress: &mut dyn FnMut(Option<f64>),
     ) -> Result<u8> {
         let mut h = Tper::open(t)?;
         progress(Some(0.0));
-        match h.dialect {
-            Dialect::Enterprise => enterprise::psid_revert(&mut h, &self.psid)?,
-            Dialect::Opal => opal::psid_revert(&mut h, &self.psid)?,
-        }
+        tcg_erase::psid_revert(&mut h, gate, &self.psid)?;
         progress(Some(100.0));
         drop(h);
         // Level 0 after the revert: nothing should be locked.

@@ -25,6 +25,13 @@ if grep -q "tcmu_bench=1" /proc/cmdline; then
   cells="randread:1 randread:32 randwrite:1 randwrite:32"
   modes="virtual real overlap pinned"
 fi
+# Narrower runs for repeated measurements (words on the kernel command line, e.g. through
+# VM_APPEND_EXTRA): tcmu_bench_cells=randread:32,randwrite:32 tcmu_bench_modes=virtual
+# tcmu_bench_reps=3 (each repetition measures rd_mcp before and after the TCMU servings).
+arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1 | tr ',' ' '; }
+[ -n "$(arg tcmu_bench_cells)" ] && cells=$(arg tcmu_bench_cells)
+[ -n "$(arg tcmu_bench_modes)" ] && modes=$(arg tcmu_bench_modes)
+reps=$(arg tcmu_bench_reps); reps=${reps:-1}
 C=/sys/kernel/config/target
 mkdir -p $C/core/rd_mcp_90/bench
 echo rd_pages=65536 > $C/core/rd_mcp_90/bench/control
@@ -61,13 +68,16 @@ measure() {
   done
 }
 get() { eval "echo \${R_$1_$2_$3:-0}"; }
+stop_serve || fail bench_stop "serve exited $?"
+ok=1
+rep=1
+while [ "$rep" -le "$reps" ]; do
 measure rd "$rd"
 if [ "${modes%pinned}" != "$modes" ]; then
   fio_extra="--cpus_allowed=0"; cells_all=$cells; cells="randread:1 randread:32"
   measure rdpinned "$rd"
   fio_extra=""; cells=$cells_all
 fi
-stop_serve || fail bench_stop "serve exited $?"
 for mode in $modes; do
   case $mode in
     virtual) bench_serve clock=virtual ;;
@@ -90,7 +100,6 @@ done
 # rd_mcp again after the TCMU runs: the host's load drifts (other VMs), so each ratio is against
 # the mean of the ramdisk's figures before and after.
 measure rd2 "$rd"
-ok=1
 for c in $cells; do
   rw=${c%:*}; qd=${c#*:}; b1=$(get rd $rw $qd); b2=$(get rd2 $rw $qd)
   b=$(( (b1 + b2) / 2 ))
@@ -106,8 +115,11 @@ for c in $cells; do
     line="$line rd_mcp_pinned_iops=$bp tcmu_virtual_pinned_iops=$a ratio_pinned=$(ratio "$a" "$bp")"
   fi
   [ "$b1" -gt 0 ] 2>/dev/null && [ "$b2" -gt 0 ] 2>/dev/null || ok=0
+  [ "$reps" -gt 1 ] && line="rep=$rep $line"
   echo "BENCH $line secs=$bench_secs (4K)"
   vm_result "BENCH $line secs=$bench_secs (4K)"
+done
+rep=$((rep + 1))
 done
 [ $ok = 1 ] && pass bench_ran || fail bench_ran "fio gave no numbers: $(set | grep '^R_')"
 rm $C/loopback/$W/tpgt_1/lun/lun_0/rd

@@ -41,6 +41,12 @@ pub struct CmdCtx<'a> {
     pub out: &'a [u8],
     /// Size of the initiator's data-in buffer.
     pub in_len: usize,
+    /// The initiator's data-in buffer, for a handler that builds its data in place (READ):
+    /// it sets [`in_place`](Self::in_place) and returns no bytes. Bytes written here count
+    /// only with a good status (as returned bytes do).
+    pub in_buf: Option<&'a mut [u8]>,
+    /// Bytes the handler wrote at the start of [`in_buf`](Self::in_buf).
+    pub in_place: Option<usize>,
     /// Service time to charge, ns.
     pub service_ns: u64,
     /// A blocking long operation: the command completes after this much drive time.
@@ -702,6 +708,18 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: io_timeouts,
         flags: MEDIUM,
         handler: rw::write,
+    },
+    CmdDef {
+        opcode: VARIABLE_LENGTH,
+        sa: Some(0x0D),
+        name: "WRITE SAME(32)",
+        len: 32,
+        // SBC-4 5.52: byte 10 WRPROTECT, ANCHOR (not supported), UNMAP, NDOB (bit 0).
+        usage: |p| usage32(0x0D, write_same_byte1(p) | 0x01),
+        supported: has_type2,
+        timeouts: io_timeouts,
+        flags: MEDIUM,
+        handler: write_same::write_same,
     },
     CmdDef {
         opcode: 0x85,

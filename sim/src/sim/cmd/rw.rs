@@ -150,13 +150,24 @@ pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         ctx.service_ns = sh.medium.read(p, d, x.lba, bad - x.lba + 1, now) + 50_000_000;
         return Err(SimSense::new(key::MEDIUM_ERROR, 0x11, 0x00).with_info(bad));
     }
-    let mut out = vec![0u8; (x.blocks * wire) as usize];
+    let need = (x.blocks * wire) as usize;
+    // Built in the initiator's buffer when it holds the whole transfer (no copy), else in
+    // a buffer of our own (a short buffer gets the first bytes).
+    let direct = need > 0 && ctx.in_buf.as_deref().is_some_and(|b| b.len() >= need);
+    let mut own = Vec::new();
+    let in_place = match ctx.in_buf.as_deref_mut() {
+        Some(b) if b.len() >= need => &mut b[..need],
+        _ => {
+            own.resize(need, 0);
+            &mut own[..]
+        }
+    };
     let checks = if wire as usize > lb {
         pi::Checks::for_protect(x.protect)
     } else {
         pi::Checks::unprotected_read(d.prot_type, x.cdb32)
     };
-    for (i, chunk) in out.chunks_mut(wire as usize).enumerate() {
+    for (i, chunk) in in_place.chunks_mut(wire as usize).enumerate() {
         let lba = x.lba + i as u64;
         d.store
             .read_into(lba, &mut chunk[..lb], d.sed.key_generation(lba));
@@ -186,7 +197,7 @@ pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
             )?;
         }
     }
-    let bytes = out.len() as u64;
+    let bytes = need as u64;
     d.stats.blocks_read += x.blocks;
     d.stats.host_bytes_read += bytes;
     d.read_errors.bytes += bytes;
@@ -194,7 +205,10 @@ pub fn read(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let t = sh.medium.read(p, d, x.lba, x.blocks, now);
     d.stats.read_busy_ns += t;
     ctx.service_ns = t;
-    Ok(out)
+    if direct {
+        ctx.in_place = Some(need);
+    }
+    Ok(own)
 }
 
 /// WRITE(10) / WRITE(16) / WRITE(32).

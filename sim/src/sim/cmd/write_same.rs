@@ -1,7 +1,8 @@
-//! SBC-4 5.50 WRITE SAME(10) and 5.51 WRITE SAME(16): one block of data-out written to
+//! SBC-4 5.50 WRITE SAME(10), 5.51 WRITE SAME(16) and 5.52 WRITE SAME(32) (the variable-length
+//! CDB of PI type 2: flags in byte 10, the expected tags of bytes 20-27): one block of data-out written to
 //! NUMBER OF LOGICAL BLOCKS blocks; UNMAP=1 with all-zero data (or NDOB=1) deallocates them
 //! instead (LBPWS/LBPWS10 in VPD 0xB2; unmapped blocks read as zeros, LBPRZ=1); NDOB=1
-//! (16 only): no Data-Out Buffer, the blocks become zeros. ANCHOR is refused by the CDB
+//! (16 and 32): no Data-Out Buffer, the blocks become zeros. ANCHOR is refused by the CDB
 //! usage map (ANC_SUP=0: 24/00 on byte 1 bit 4); NUMBER OF LOGICAL BLOCKS 0 is refused
 //! (WSNZ=1); more than [`MAX_WRITE_SAME_BLOCKS`] is 24/00 on the field.
 
@@ -12,11 +13,14 @@ use crate::sim::sense::SimSense;
 /// MAXIMUM WRITE SAME LENGTH of VPD 0xB0 (blocks).
 pub const MAX_WRITE_SAME_BLOCKS: u64 = 0x0004_0000;
 
-/// WRITE SAME(10/16).
+/// WRITE SAME(10/16/32).
 pub fn write_same(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let x = decode(ctx)?;
-    let unmap = ctx.cdb[1] & 0x08 != 0;
-    let ndob = ctx.cdb[0] == 0x93 && ctx.cdb[1] & 0x01 != 0;
+    let flags = ctx.cdb[usize::from(x.flags_off)];
+    let unmap = flags & 0x08 != 0;
+    // NDOB is bit 0 of the flags in the 16- and 32-byte CDBs (reserved in WRITE SAME(10),
+    // refused there by the usage map).
+    let ndob = (ctx.cdb[0] == 0x93 || x.cdb32) && flags & 0x01 != 0;
     if x.blocks == 0 || x.blocks > MAX_WRITE_SAME_BLOCKS {
         return Err(SimSense::invalid_cdb(x.len_off, None));
     }
@@ -30,7 +34,7 @@ pub fn write_same(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let wire = check_protect(ctx, &x)? as usize;
     if ndob && x.protect != 0 {
         // No Data-Out Buffer: there is no protection information to check.
-        return Err(SimSense::invalid_cdb(1, Some(7)));
+        return Err(SimSense::invalid_cdb(x.flags_off, Some(7)));
     }
     d.sed.check_access(x.lba, x.blocks, true)?;
     let lb = d.lb_len as usize;
