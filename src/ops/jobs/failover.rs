@@ -147,7 +147,8 @@ impl Transport for Failover<'_> {
     }
 }
 
-#[cfg(test)]
+// The tests run on the virtual drive (the `sim` feature).
+#[cfg(all(test, feature = "sim"))]
 mod tests {
     use super::*;
     use crate::sim::SimDevice;
