@@ -5,7 +5,7 @@
 # (4, the command failed), say what happened, leave an audit end record naming the way out, and
 # that way out must work: `sgctl wait` sees the sanitize resume and complete; the lost format
 # reports 31/00 and `sgctl format --recover` brings the drive back.
-# (SIGKILL is not covered: LIO keeps the dead ring's LUNs until their commands time out.)
+# (SIGKILL: 67-server-kill.sh — the restarted server takes over the LUNs and rings left behind.)
 . /vm/guest/lib.sh
 . /vm/groups/tcmu/serve.inc
 export SGCTL_AUDIT_LOG=/tmp/audit63.jsonl
