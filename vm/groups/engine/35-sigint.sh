@@ -12,7 +12,12 @@ serial=$(jq -r --arg b "$sd" '.data.drives[] | select(any(.paths[]; .block == $b
 [ -n "$serial" ] || { fail setup "no serial for $sd: $(head -c 300 /tmp/si-scan.json)"; exit 0; }
 for e in sg uring; do
   case $e in sg) dev=$sg ;; *) dev=$sd ;; esac
-  rm -rf /tmp/si-rep; : > $SGCTL_AUDIT_LOG
+  rm -rf /tmp/si-rep /tmp/si.json; : > $SGCTL_AUDIT_LOG
+  # Emptied here, before the background start: the child's own `2>` truncation may come after
+  # wait_for has already found the previous run's progress lines, and a SIGINT that reaches
+  # sgctl before its handler is installed is ignored (an asynchronous command of a
+  # non-interactive shell starts with SIGINT ignored) — the run then goes its full 120 s.
+  : > /tmp/si.err
   sgctl --json bench run "$dev" --engine $e --rw randwrite --bs 4k --qd 8 --runtime 120 \
     --range 16m --confirm "$serial" --report /tmp/si-rep --progress-json \
     </dev/null >/tmp/si.json 2>/tmp/si.err &
