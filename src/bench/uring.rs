@@ -2,8 +2,9 @@
 //! cache). One ring per job thread set up as fio's io_uring engine sets up its ring
 //! (`COOP_TASKRUN`, `SINGLE_ISSUER`, `DEFER_TASKRUN`, falling back when the kernel lacks them),
 //! the slots' buffers registered (`READ_FIXED`/`WRITE_FIXED`) and the file registered
-//! (fixed file 0); each pass of the loop queues every free slot's next I/O, submits them with
-//! one `io_uring_enter` that also waits for at least one completion, and reaps every
+//! (fixed file 0); each pass of the loop queues every free slot's next I/O, submits them as
+//! fio does (one `io_uring_enter` that submits without sleeping; a second one that waits for
+//! a completion only if none is in the CQ ring yet: [`submit_then_wait`]), and reaps every
 //! completion in the CQ ring. `--iopoll` (`IORING_SETUP_IOPOLL`) needs a driver with poll
 //! queues (`/sys/block/X/queue/io_poll` = 1) and is refused otherwise; `--sqpoll` adds a
 //! kernel submission thread.
@@ -282,6 +283,35 @@ fn setup_ring(w: &Workload, entries: u32) -> Result<(IoUring, Vec<String>), Benc
     Ok((ring, notes))
 }
 
+/// The job's ring, which gives the registered file back when it is dropped. A closed ring
+/// is torn down by the kernel asynchronously (a workqueue), and until then its file table
+/// keeps the block device open — opened with O_EXCL for writing, so the next run on the
+/// same device (the next `sgctl bench run` of a script, a suite's next phase) was refused
+/// with EBUSY in about half of back-to-back write runs. Unregistering the files first
+/// releases the device before the job returns.
+struct FilesReleased(IoUring);
+
+impl std::ops::Deref for FilesReleased {
+    type Target = IoUring;
+    fn deref(&self) -> &IoUring {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for FilesReleased {
+    fn deref_mut(&mut self) -> &mut IoUring {
+        &mut self.0
+    }
+}
+
+impl Drop for FilesReleased {
+    fn drop(&mut self) {
+        // After the loop nothing is in flight (it drains every I/O), and the kernel puts the
+        // file before the call returns; after an error return, when the last request ends.
+        let _ = self.0.submitter().unregister_files();
+    }
+}
+
 /// One job thread: its own ring, registered buffers and file.
 fn job(
     w: &Workload,
@@ -315,7 +345,7 @@ fn job(
     let mut free: Vec<usize> = (0..qd).rev().collect();
     let mut outstanding = 0usize;
     let now_ns = |s: Instant| s.elapsed().as_nanos() as u64;
-    let mut ring = ring;
+    let mut ring = FilesReleased(ring);
     loop {
         let t = now_ns(start);
         let mut queued = 0;
@@ -338,8 +368,8 @@ fn job(
         if outstanding == 0 {
             break;
         }
-        match ring.submit_and_wait(1) {
-            Ok(_) => {}
+        match submit_then_wait(&mut ring, w.sqpoll) {
+            Ok(()) => {}
             Err(e) if e.raw_os_error() == Some(libc::EINTR) => {}
             Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {}
             Err(e) => return Err(BenchError::Os(format!("io_uring_enter: {e}"))),
@@ -367,6 +397,37 @@ fn job(
     drop(bufs);
     let last = core.last_reap();
     Ok(core.finish(last, notes))
+}
+
+/// `IORING_ENTER_GETEVENTS` (linux/io_uring.h): run the ring's deferred completion work
+/// and, with `min_complete` > 0, wait.
+const ENTER_GETEVENTS: u32 = 1;
+
+/// Submits what is queued the way fio's io_uring engine does, then waits only if nothing has
+/// completed: one `io_uring_enter(n, 0, GETEVENTS)` that submits and posts the completions
+/// already there without sleeping, a look at the CQ ring, and — only when it is empty — a
+/// second `io_uring_enter(0, 1, GETEVENTS)` that sleeps until one completion. The engine used
+/// to submit and sleep in one call (`submit_and_wait(1)`); docs/bench-engine.md ("The QD1
+/// gap") has the A/B of the two orders and what decides QD1 on this machine.
+fn submit_then_wait(ring: &mut IoUring, sqpoll: bool) -> std::io::Result<()> {
+    if sqpoll {
+        // The kernel thread submits; `submit` wakes it when it sleeps.
+        ring.submit()?;
+    } else {
+        let n = ring.submission().len() as u32;
+        if n > 0 {
+            // SAFETY: no argument structure is passed (`None`).
+            unsafe {
+                ring.submitter()
+                    .enter::<libc::sigset_t>(n, 0, ENTER_GETEVENTS, None)?;
+            }
+        }
+    }
+    ring.completion().sync();
+    if ring.completion().is_empty() {
+        ring.submit_and_wait(1)?;
+    }
+    Ok(())
 }
 
 fn sqe(req: &IoReq, buf: *mut u8, slot: usize) -> io_uring::squeue::Entry {

@@ -5,6 +5,7 @@ mod bench_engine;
 mod bench_pi;
 mod bench_suite_sim;
 mod bench_suites;
+mod bench_uring;
 mod browser;
 mod cli_commands;
 mod cli_sim_commands;
