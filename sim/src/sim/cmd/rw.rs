@@ -252,7 +252,7 @@ pub fn write(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         if d.faults.medium_errors.remove(&lba) {
             // Writing a block that failed to read reallocates it (SBC-4 4.14 automatic
             // write reallocation, AWRE=1): it joins the grown defect list.
-            d.grown_defects.insert(lba);
+            d.reallocate(lba);
         }
     }
     let bytes = (x.blocks as usize * lb) as u64;
