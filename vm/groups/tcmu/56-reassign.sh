@@ -16,7 +16,9 @@ out8=$(sg_reassign --eight=1 --longlist=1 --address=0x1000 "$sg" 2>&1); rc8=$?
 after=$(grown)
 [ $rc = 0 ] && [ $rc8 = 0 ] && [ -n "$before" ] && [ "$after" = $((before + 3)) ] \
   && pass reassign_grown_count || fail reassign_grown_count "exit $rc/$rc8 $out $out8; grown $before -> $after"
+echo "grown defect list: $before -> $after; $(echo "$out" | tail -n 1)"
 s=$(smartctl -x "$sg" 2>&1 | sed -n 's/.*Elements in grown defect list: *\([0-9]*\).*/\1/p')
+echo "smartctl -x: Elements in grown defect list: $s"
 [ "$s" = "$after" ] && pass smartctl_grown_agrees || fail smartctl_grown_agrees "smartctl '$s', sg_reassign '$after'"
 cap1=$(sg_readcap "$sg" 2>&1 | grep -i "last LBA\|last logical block")
 [ -n "$cap0" ] && [ "$cap0" = "$cap1" ] && pass readcap_unchanged || fail readcap_unchanged "'$cap0' -> '$cap1'"
