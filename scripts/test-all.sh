@@ -15,8 +15,8 @@ stage() {
 }
 
 # The run's build trees (debug, release, the fuzz targets, the guest's initramfs) take about
-# 6 GB (a fresh clone after a whole run: 5.6 GB) and more while linking; a full disk fails a later stage with a bare "No space left on device" from the linker.
-# Say it up front, with the figure.
+# 6 GB (a fresh clone after a whole run: 5.6 GB), more while linking; a full disk fails a later
+# stage with a bare "No space left on device" from the linker. Say it up front, with the figure.
 free_gb=$(df -Pk . | awk 'NR==2 {printf "%d", $4 / 1048576}')
 echo "test-all: ${free_gb} GB free on $(df -P . | awk 'NR==2 {print $6}') (a whole run needs about 10 GB)"
 if (( free_gb < 10 )); then
