@@ -228,13 +228,7 @@ fn an_unreadable_block_on_a_pi_format_gets_the_default_protection_information() 
     d.inject(Fault::MediumError(64));
     good(&reassign(&mut d, &[64], false, false));
     // READ(32) RDPROTECT=011b (no checks), LBA 64, 1 block: the user data and PI as stored.
-    let mut cdb = [0u8; 32];
-    cdb[0] = 0x7F;
-    cdb[7] = 0x18;
-    cdb[9] = 0x09;
-    cdb[10] = 0x60;
-    cdb[12..20].copy_from_slice(&64u64.to_be_bytes());
-    cdb[31] = 1;
+    let cdb = cdb32(0x09, 0x60, 64, 1, 0, 0, 0);
     let (c, r) = din(&mut d, &cdb, 520);
     good(&c);
     assert_eq!(r[512..], [0xFF; 8]);
