@@ -38,10 +38,11 @@ pub fn workload(s: &Stimulus, r: &RunSettings, seed: u64) -> Result<Workload> {
         (Access::Sequential, 100) => Rw::Read,
         (Access::Sequential, 0) => Rw::Write,
         (Access::Sequential, p) => {
-            return Err(Error::InvalidArgument(format!(
-                "{}: a sequential stimulus must be all reads or all writes, not {p} % reads",
-                s.label
-            )))
+            return Err(crate::error::Invalid::SequentialMix {
+                label: s.label.to_string(),
+                read_pct: p,
+            }
+            .into())
         }
         (Access::Random, 100) => Rw::RandRead,
         (Access::Random, 0) => Rw::RandWrite,
