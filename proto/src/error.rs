@@ -153,6 +153,16 @@ pub enum Refusal {
         /// The drive's serial and WWN as the user would type them.
         drive: String,
     },
+    /// Ctrl-C (SIGINT) at the confirmation prompt, or before any drive's job had started.
+    #[error(
+        "{address}: {job} interrupted (Ctrl-C) before it started; nothing was sent to the drive"
+    )]
+    ConfirmationInterrupted {
+        /// The address given.
+        address: String,
+        /// The job (`format`, `sanitize`, ...).
+        job: String,
+    },
     /// The name typed at the prompt does not match the drive.
     #[error("{address}: the typed name does not match this drive; nothing was sent")]
     TypedMismatch {

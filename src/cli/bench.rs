@@ -429,7 +429,7 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
                 confirmation: &confirmation,
                 audit: AuditLog::resolve(a.audit_log.as_deref()),
             },
-            &mut safety::TtyPrompter,
+            &mut safety::TtyPrompter::default(),
         )?;
         let auth = Authorization::from_cleared(&c, &dev);
         cleared = Some(c);

@@ -471,7 +471,7 @@ fn run_suite(
             confirmation: &confirmation,
             audit: AuditLog::resolve(a.audit_log.as_deref()),
         },
-        &mut safety::TtyPrompter,
+        &mut safety::TtyPrompter::default(),
     )?;
     let auth = Authorization::from_cleared(&cleared, &addr);
     let interrupted = Arc::new(AtomicBool::new(false));

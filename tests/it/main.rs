@@ -26,6 +26,7 @@ mod reservations_cli;
 mod sata;
 mod sg3_compare;
 mod sg_logs_compare;
+mod sigint_confirm;
 mod signed_records;
 mod sim_alua;
 mod sim_basic;

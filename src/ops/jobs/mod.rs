@@ -35,7 +35,7 @@ use crate::ops::safety::{
 use crate::transport::Transport;
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -252,6 +252,46 @@ fn fail(rec: &mut JobRecord, e: Error, advise: Option<&dyn Advise>) {
     rec.error = Some(Arc::new(e));
 }
 
+/// Advice of a job stopped by Ctrl-C before it sent anything.
+const NOTHING_SENT: &str = "nothing to recover: run the command again to start the job";
+
+impl Prepared {
+    /// A drive that phase 2 skips (its record says why).
+    fn refused(address: &str, job: Box<dyn Job>, rec: JobRecord) -> Prepared {
+        Prepared {
+            address: address.to_string(),
+            t: None,
+            poll: None,
+            job,
+            rec,
+            cleared: None,
+            hba: fleet::hba_key(address, None),
+        }
+    }
+}
+
+/// Marks `rec` refused because the user pressed Ctrl-C before the run's jobs started (at
+/// `phase`: the confirmation prompt or the gate) and, unless the gate already did
+/// (`recorded`), writes that to the audit log. Nothing was sent to the drive.
+fn interrupted_before_start(rec: &mut JobRecord, audit: &AuditLog, phase: &str, recorded: bool) {
+    let e: Error = Refusal::ConfirmationInterrupted {
+        address: rec.device.clone(),
+        job: rec.job.clone(),
+    }
+    .into();
+    fail(rec, e, None);
+    rec.advice = Some(NOTHING_SENT.into());
+    if recorded {
+        return;
+    }
+    if let Err(e) = safety::record_interrupted(audit, &rec.job, &rec.device, phase) {
+        rec.message = Some(format!(
+            "{}; the audit record could not be written: {e}",
+            rec.message.as_deref().unwrap_or_default()
+        ));
+    }
+}
+
 /// Phase 1 for one drive: open, identify, plan (read-only), gate.
 fn prepare(
     env: &mut JobEnv<'_>,
@@ -320,6 +360,15 @@ fn execute(
             reason: e.to_string(),
         }
         .into()),
+        // Ctrl-C after the gate (while the start record waited for the audit log's lock, or
+        // while other drives were being prepared): the job does not start.
+        Ok(()) if poll.interrupted.load(Ordering::SeqCst) => {
+            Err(Refusal::ConfirmationInterrupted {
+                address: device.to_string(),
+                job: rec.job.clone(),
+            }
+            .into())
+        }
         Ok(()) => {
             let started = Instant::now();
             p.job.execute(&mut t, rec, &cleared, &poll, &mut |percent| {
@@ -334,7 +383,12 @@ fn execute(
     };
     match result {
         Ok(code) => rec.exit_status = code,
-        Err(e) => fail(rec, e, advise),
+        Err(e) => {
+            if matches!(e, Error::Refused(Refusal::ConfirmationInterrupted { .. })) {
+                rec.advice = Some(NOTHING_SENT.into());
+            }
+            fail(rec, e, advise)
+        }
     }
     rec.path_switches = t.switches().to_vec();
     if rec.advice.is_none() {
@@ -381,10 +435,19 @@ pub fn run(
         interactive: opts.confirm.is_empty() && env.interactive,
     };
 
-    // Phase 1, one drive after the other.
+    // Phase 1, one drive after the other. Ctrl-C at a confirmation prompt (or anywhere in
+    // this phase) ends the whole run before any drive's job has started.
     let mut prepared = Vec::new();
+    let mut stopped: Option<&'static str> = None;
     for address in addresses {
         let mut job = make_job();
+        if let Some(phase) = stopped {
+            let mut rec = JobRecord::new(job.name(), address);
+            rec.parameters = opts.parameters.clone();
+            interrupted_before_start(&mut rec, &audit, phase, false);
+            prepared.push(Prepared::refused(address, job, rec));
+            continue;
+        }
         let mut rec = JobRecord::new(job.name(), address);
         rec.parameters = opts.parameters.clone();
         let mut p = Prepared {
@@ -422,6 +485,8 @@ pub fn run(
             }
             Err(e) => {
                 let refused = matches!(e, Error::Refused(_));
+                let interrupted =
+                    matches!(e, Error::Refused(Refusal::ConfirmationInterrupted { .. }));
                 fail(&mut rec, e, env.advise);
                 if opts.dry_run && refused {
                     rec.outcome = Outcome::DryRunRefused;
@@ -431,11 +496,26 @@ pub fn run(
                     rec.advice =
                         (rec.next.as_ref()).and_then(|n| env.advise.and_then(|a| a.next(n)));
                 }
+                if interrupted {
+                    stopped = Some("confirmation");
+                    interrupted_before_start(&mut rec, &audit, "confirmation", true);
+                }
             }
         }
         p.job = job;
         p.rec = rec;
         prepared.push(p);
+        if stopped.is_none() && env.interrupted.load(Ordering::SeqCst) {
+            stopped = Some("gate");
+        }
+    }
+    if let Some(phase) = stopped {
+        // Drives already cleared give their token (and lock) back: nothing has been sent.
+        for p in &mut prepared {
+            if p.cleared.take().is_some() {
+                interrupted_before_start(&mut p.rec, &audit, phase, false);
+            }
+        }
     }
 
     // Phase 2, in parallel (capped per HBA).
