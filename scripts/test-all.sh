@@ -14,6 +14,15 @@ stage() {
   printf '\n=== %s === (at %ds)\n' "$*" $((SECONDS - T0))
 }
 
+# The run's build trees (debug, release, the fuzz targets, the guest's initramfs) take about
+# 6 GB (a fresh clone after a whole run: 5.6 GB), more while linking; a full disk fails a later
+# stage with a bare "No space left on device" from the linker. Say it up front, with the figure.
+free_gb=$(df -Pk . | awk 'NR==2 {printf "%d", $4 / 1048576}')
+echo "test-all: ${free_gb} GB free on $(df -P . | awk 'NR==2 {print $6}') (a whole run needs about 10 GB)"
+if (( free_gb < 10 )); then
+  echo "test-all: WARNING: less than 10 GB free; stages that build may fail with ENOSPC" >&2
+fi
+
 stage "format and lint"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
@@ -87,4 +96,5 @@ cat "$FUZZ_LOG"; rm -f "$FUZZ_LOG"
 
 stage "done"
 printf 'test-all: stage times\n%s%5ds  total\n' "$TIMES" $((SECONDS - T0))
+echo "test-all: build trees: $(du -sh target fuzz/target 2>/dev/null | tr '\t\n' ' ')"
 echo "test-all: all stages passed"

@@ -38,7 +38,9 @@ depmod -b "$ROOT" "$KVER"
 # fio brings its rbd/ceph/icu libraries (~80 MB, seconds per boot under TCG), but issue 5's checks
 # need it: verified random writes and the TCMU vs rd_mcp benchmark (vm/groups/tcmu).
 # flock (util-linux): holds a file lock from a guest script (vm/groups/mptsas-dualport/55-*).
-tools=(lsscsi smartctl sdparm jq dmsetup fio hdparm flock ${VM_EXTRA_TOOLS:-})
+# script (util-linux): runs sgctl on a pseudo-terminal, so its confirmation prompt appears and a
+# typed Ctrl-C reaches it as from a keyboard (vm/groups/mptsas-dualport/66-*).
+tools=(lsscsi smartctl sdparm jq dmsetup fio hdparm flock script ${VM_EXTRA_TOOLS:-})
 for t in /usr/bin/sg_*; do tools+=("$t"); done
 copy_with_libs() {
   local src="$1" dst="$2"

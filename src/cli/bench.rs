@@ -376,7 +376,7 @@ fn bench_err(e: BenchError) -> anyhow::Error {
 }
 
 fn is_scsi(addr: &str) -> bool {
-    addr.starts_with("sim:") || {
+    crate::device::is_virtual_address(addr) || {
         use std::os::unix::fs::FileTypeExt;
         std::fs::metadata(addr).is_ok_and(|m| m.file_type().is_char_device())
             || crate::bench::block_is_scsi(addr)
@@ -429,7 +429,7 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
                 confirmation: &confirmation,
                 audit: AuditLog::resolve(a.audit_log.as_deref()),
             },
-            &mut safety::TtyPrompter,
+            &mut safety::TtyPrompter::default(),
         )?;
         let auth = Authorization::from_cleared(&c, &dev);
         cleared = Some(c);

@@ -97,7 +97,7 @@ pub fn run_jobs(
     let verbose = ctx.verbose;
     let flag = interrupted.clone();
     let open = move |a: &str| jobs::open_for_job(a, verbose, interval, flag.clone());
-    let mut prompter = TtyPrompter;
+    let mut prompter = TtyPrompter::default();
     // Ctrl-C stops watching (the drives go on); the records say "interrupted".
     let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
     let bars = Progress::new(ctx.json || sa.progress_json, sa.progress_json);
@@ -122,7 +122,7 @@ pub fn run_jobs_in(
     params: serde_json::Value,
     make_job: impl FnMut() -> Box<dyn Job>,
 ) -> anyhow::Result<Report> {
-    env.advise = Some(&crate::cli::tcg_jobs::locked_sed_advice);
+    env.advise = Some(&crate::cli::advice::CliAdvice);
     let summary = jobs::run(env, addresses, &sa.options(params), make_job)?;
     Ok(finish_report(ctx, summary))
 }

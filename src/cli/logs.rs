@@ -123,7 +123,7 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         }
         let mut t = crate::device::open(dev)?;
         let host = crate::ops::safety::DiscoverHost;
-        let mut prompter = ResetPrompter;
+        let mut prompter = ResetPrompter::default();
         return reset(ctx, &args, pc, want, t.as_mut(), &host, &mut prompter);
     }
     let data = if let Some(path) = &args.inhex {
@@ -188,11 +188,16 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
 }
 
 /// Asks in words that fit a counter reset (the gate's own prompt talks about erasing data).
-struct ResetPrompter;
+#[derive(Default)]
+struct ResetPrompter(safety::TtyPrompter);
 
 impl safety::Prompter for ResetPrompter {
+    fn interrupted(&self) -> bool {
+        self.0.interrupted()
+    }
+
     fn ask(&mut self, _question: &str) -> Option<String> {
-        safety::TtyPrompter.ask(
+        self.0.ask(
             "sgctl: logs --reset clears the drive's log counters (error counters, statistics, \
              self-test and scan history may be lost; user data is not touched).\n\
              Type its serial number or WWN to continue: ",
@@ -411,7 +416,7 @@ mod tests {
             &mut Nobody,
         )
         .unwrap_err();
-        assert!(e.to_string().contains("--confirm"), "{e}");
+        assert!(crate::cli::advice::chain(&e).contains("--confirm"), "{e}");
         let a = args(&["--confirm", "S999", "--audit-log", audit_s]);
         let e = reset(
             &mut ctx,

@@ -41,7 +41,9 @@ pub struct ServeArgs {
 
 /// Runs `sgctl sim serve`.
 pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
-    let spec = args.tcmu.strip_prefix("sim:").unwrap_or(&args.tcmu);
+    let spec = crate::device::classify(&args.tcmu)
+        .virtual_spec()
+        .map_or(args.tcmu.as_str(), |v| v.as_str());
     let drive = sim::open(spec)?;
     let have = drive.profile().ports.max(1);
     let ports = args.ports.unwrap_or(have);
@@ -144,7 +146,8 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
     for p in &report.ports {
         text.push_str(&format!(
             "port {}: /dev/{} {} {} {}: {} commands ({} refused as malformed), {} TMRs, \
-             {} out of order, at most {} in flight, {} passes ({} µs busy), {} kicks\n",
+             {} out of order, at most {} in flight, {} passes ({} µs busy), {} kicks, \
+             {} poll waits, {} spin hits ({} µs spinning)\n",
             p.relative_port,
             p.uio,
             p.target_wwn,
@@ -157,7 +160,10 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
             p.stats.max_in_flight,
             p.stats.passes,
             p.stats.busy_us,
-            p.stats.kicks
+            p.stats.kicks,
+            p.stats.waits,
+            p.stats.spin_hits,
+            p.stats.spin_us
         ));
         if let Some(e) = &p.error {
             text.push_str(&format!("port {}: stopped: {e}\n", p.relative_port));

@@ -118,6 +118,10 @@ pub struct Confirmation {
 pub trait Prompter {
     /// Shows `question` and returns the typed line, or `None` when nobody can answer.
     fn ask(&mut self, question: &str) -> Option<String>;
+    /// True when the last [`Prompter::ask`] ended because the user pressed Ctrl-C (SIGINT).
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 /// Nobody to ask (unattended runs): every question goes unanswered.
@@ -131,20 +135,68 @@ impl Prompter for NoPrompter {
 }
 
 /// Prompts on stderr, reads stdin — only when stdin is a terminal.
+///
+/// Ctrl-C at the prompt ends it (the question goes unanswered and [`Prompter::interrupted`]
+/// says why), also when the caller has a SIGINT handler installed with `SA_RESTART`, which
+/// would otherwise restart the blocked read and swallow the Ctrl-C: the prompt registers its
+/// own flag for the time it waits and polls stdin.
 #[derive(Debug, Default)]
-pub struct TtyPrompter;
+pub struct TtyPrompter {
+    interrupted: bool,
+}
 
 impl Prompter for TtyPrompter {
     fn ask(&mut self, question: &str) -> Option<String> {
         use std::io::IsTerminal;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        self.interrupted = false;
         if !std::io::stdin().is_terminal() {
             return None;
         }
+        let flag = Arc::new(AtomicBool::new(false));
+        let id = signal_hook::flag::register(signal_hook::consts::SIGINT, flag.clone()).ok();
         eprint!("{question}");
         let _ = std::io::stderr().flush();
-        let mut line = String::new();
-        std::io::stdin().lock().read_line(&mut line).ok()?;
-        Some(line.trim().to_string())
+        let line = read_line_unless(&flag);
+        if let Some(id) = id {
+            signal_hook::low_level::unregister(id);
+        }
+        if flag.load(Ordering::SeqCst) {
+            eprintln!();
+            self.interrupted = true;
+            return None;
+        }
+        line.map(|l| l.trim().to_string())
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+}
+
+/// Reads one line from stdin, waiting in poll() a tenth of a second at a time so that `stop`
+/// (set by a signal handler) ends the wait. `None` on end of file, error or `stop`.
+fn read_line_unless(stop: &std::sync::atomic::AtomicBool) -> Option<String> {
+    use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+    use std::os::fd::AsFd;
+    use std::sync::atomic::Ordering;
+    let stdin = std::io::stdin();
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+        match poll(&mut fds, PollTimeout::from(100u16)) {
+            Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
+            Ok(_) => break,
+            Err(_) => return None,
+        }
+    }
+    let mut line = String::new();
+    match stdin.lock().read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line),
     }
 }
 
@@ -177,6 +229,13 @@ pub fn confirm(
             Some(_) => {
                 return Err(Refusal::TypedMismatch {
                     address: address.into(),
+                }
+                .into())
+            }
+            None if prompter.interrupted() => {
+                return Err(Refusal::ConfirmationInterrupted {
+                    address: address.into(),
+                    job: job.into(),
                 }
                 .into())
             }
@@ -470,7 +529,12 @@ pub fn clear(
     let job_id = format!("{:x}-{:x}", nanos, std::process::id());
     // One job per drive (src/ops/lock.rs), taken before the confirmation prompt.
     let lock = super::lock::for_job(req.job, &job_id, req.address, req.name)?;
-    confirm(req.job, req.address, req.name, req.confirmation, prompter)?;
+    let confirmed = confirm(req.job, req.address, req.name, req.confirmation, prompter);
+    if let Err(crate::Error::Refused(Refusal::ConfirmationInterrupted { .. })) = &confirmed {
+        // The audit log says that someone started a destructive job here and stopped it.
+        let _ = record_interrupted(&req.audit, req.job, req.address, "confirmation");
+    }
+    confirmed?;
     Ok(Cleared {
         job_id,
         _lock: lock,
@@ -480,6 +544,27 @@ pub fn clear(
         job: req.job.to_string(),
         address: req.address.to_string(),
     })
+}
+
+/// Appends the record of a job stopped by Ctrl-C before anything was sent to the drive
+/// (`phase`: `confirmation` at the prompt, `gate` between the gate and the job's start).
+pub(crate) fn record_interrupted(
+    audit: &AuditLog,
+    job: &str,
+    address: &str,
+    phase: &str,
+) -> Result<()> {
+    audit.append(&json!({
+        "event": "interrupted",
+        "time": rfc3339(SystemTime::now()),
+        "job": job,
+        "device": address,
+        "phase": phase,
+        "sent": false,
+        "host": hostname(),
+        "uid": current_uid(),
+        "tool": format!("sgctl {}", env!("CARGO_PKG_VERSION")),
+    }))
 }
 
 /// A token for the library's own unit tests of the state-changing operations (the mock

@@ -24,34 +24,12 @@ fn format(d: &mut SimDevice, byte1: u8) {
     good(&c);
 }
 
-fn cdb32(sa: u8, flags: u8, lba: u64, n: u32, ref_tag: u32, app: u16, mask: u16) -> [u8; 32] {
-    let mut c = [0u8; 32];
-    c[0] = 0x7F;
-    c[7] = 0x18;
-    c[9] = sa;
-    c[10] = flags;
-    c[12..20].copy_from_slice(&lba.to_be_bytes());
-    c[20..24].copy_from_slice(&ref_tag.to_be_bytes());
-    c[24..26].copy_from_slice(&app.to_be_bytes());
-    c[26..28].copy_from_slice(&mask.to_be_bytes());
-    c[28..32].copy_from_slice(&n.to_be_bytes());
-    c
-}
-
 fn read16(lba: u64, n: u32) -> [u8; 16] {
     let mut c = [0u8; 16];
     c[0] = 0x88;
     c[2..10].copy_from_slice(&lba.to_be_bytes());
     c[10..14].copy_from_slice(&n.to_be_bytes());
     c
-}
-
-fn block_pi(user: &[u8], app: u16, ref_tag: u32) -> Vec<u8> {
-    let mut v = user.to_vec();
-    v.extend_from_slice(&sgctl::sim::cmd::rw::crc16_t10dif(user).to_be_bytes());
-    v.extend_from_slice(&app.to_be_bytes());
-    v.extend_from_slice(&ref_tag.to_be_bytes());
-    v
 }
 
 #[test]
@@ -63,7 +41,7 @@ fn type2_read32_rdprotect0_checks_the_stored_tags() {
     good(&dout(
         &mut d,
         &cdb32(0x0B, 0x60, 64, 1, 0, 0, 0),
-        &block_pi(&[0xA5; 512], 0, 1000),
+        &protected(&[0xA5; 512], 0, 1000),
     ));
     good(&dout(
         &mut d,
@@ -84,7 +62,7 @@ fn type2_read32_rdprotect0_checks_the_stored_tags() {
     assert_eq!(r, vec![0xA5; 512]);
     good(&din(&mut d, &read16(64, 1), 512).0);
     // A host guard that does not match the data: 10/01 on every read, whatever the CDB.
-    let mut bad = block_pi(&[0xA5; 512], 0, 66);
+    let mut bad = protected(&[0xA5; 512], 0, 66);
     bad[512] ^= 1;
     good(&dout(&mut d, &cdb32(0x0B, 0x60, 66, 1, 0, 0, 0), &bad));
     let (c, _) = din(&mut d, &read16(66, 1), 512);
@@ -93,7 +71,7 @@ fn type2_read32_rdprotect0_checks_the_stored_tags() {
     let (c, _) = din(&mut d, &cdb32(0x09, 0, 66, 1, 66, 0, 0), 512);
     assert_eq!(kcq(&c), (0x0B, 0x10, 0x01));
     // The escape: application tag FFFFh disables checking of that block.
-    let mut esc = block_pi(&[0xA5; 512], 0xFFFF, 7);
+    let mut esc = protected(&[0xA5; 512], 0xFFFF, 7);
     esc[512] ^= 1;
     good(&dout(&mut d, &cdb32(0x0B, 0x60, 67, 1, 0, 0, 0), &esc));
     good(&din(&mut d, &cdb32(0x09, 0, 67, 1, 67, 0, 0), 512).0);
@@ -108,8 +86,8 @@ fn type1_read16_rdprotect0_checks_the_reference_tag_against_the_lba() {
     w[1] = 0x60; // WRPROTECT=011b
     w[2..10].copy_from_slice(&100u64.to_be_bytes());
     w[10..14].copy_from_slice(&2u32.to_be_bytes());
-    let mut data = block_pi(&[1; 512], 0, 100);
-    data.extend(block_pi(&[2; 512], 0, 7)); // LBA 101 with reference tag 7
+    let mut data = protected(&[1; 512], 0, 100);
+    data.extend(protected(&[2; 512], 0, 7)); // LBA 101 with reference tag 7
     good(&dout(&mut d, &w, &data));
     good(&din(&mut d, &read16(100, 1), 512).0);
     let (c, _) = din(&mut d, &read16(100, 2), 1024);

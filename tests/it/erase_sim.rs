@@ -66,7 +66,7 @@ impl Drive {
                 },
                 audit: AuditLog::at(self.audit()),
             },
-            &mut TtyPrompter,
+            &mut TtyPrompter::default(),
         )
         .expect("the gate clears a free virtual drive named by its serial")
     }

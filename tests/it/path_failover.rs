@@ -69,9 +69,11 @@ impl Transport for Path {
 }
 
 /// Runs `job` on `/dev/sga` of a fresh drive whose first path goes away 3 commands after the
-/// long operation started; returns the record and the audit log.
+/// long operation started (`host` says which paths the drive has); returns the record and the
+/// audit log.
 fn run_with_path_removal(
     serial: &str,
+    host: &dyn HostView,
     job: impl FnMut() -> Box<dyn jobs::Job>,
 ) -> (sgctl::ops::record::JobRecord, String) {
     let dir = tempfile::tempdir().unwrap();
@@ -108,7 +110,7 @@ fn run_with_path_removal(
         Ok((Box::new(p), poll.clone()))
     };
     let env = JobEnv {
-        host: &TwoPaths,
+        host,
         open: &open,
         prompter: &mut NoPrompter,
         interactive: false,
@@ -152,7 +154,9 @@ fn format_goes_on_through_the_other_path() {
         fast: false,
         recover: false,
     };
-    let (r, audit) = run_with_path_removal("FAILOVER1", || Box::new(FormatJob::new(fmt.clone())));
+    let (r, audit) = run_with_path_removal("FAILOVER1", &TwoPaths, || {
+        Box::new(FormatJob::new(fmt.clone()))
+    });
     check_switched(&r, &audit);
     assert_eq!(r.path_switches[0].command, "Request Sense");
     // Verified on the other path: READ CAPACITY(16) says 4096-byte blocks.
@@ -163,8 +167,9 @@ fn format_goes_on_through_the_other_path() {
 fn sanitize_goes_on_through_the_other_path_and_verifies_there() {
     let mut o = SanitizeOptions::new(Method::Block);
     o.verify = 8;
-    let (r, audit) =
-        run_with_path_removal("FAILOVER2", || Box::new(SanitizeJob::new(o.clone(), 3)));
+    let (r, audit) = run_with_path_removal("FAILOVER2", &TwoPaths, || {
+        Box::new(SanitizeJob::new(o.clone(), 3))
+    });
     check_switched(&r, &audit);
     let v = r.verification.as_ref().expect("verified");
     assert_eq!(v.survived, 0, "{v:?}");
@@ -186,56 +191,24 @@ fn without_another_path_the_job_fails_and_says_so() {
             Ok(vec![])
         }
     }
-    let dir = tempfile::tempdir().unwrap();
-    let dev = sgctl::sim::open("px02smf080?clock=virtual&capacity_blocks=65536&serial=FAILOVER3")
-        .unwrap();
-    let stop = Arc::new(AtomicBool::new(false));
-    let clock = dev.clock();
-    let poll = PollConfig {
-        interval: Duration::from_secs(1),
-        sleep: Arc::new(move |d: Duration| clock.advance(d.max(Duration::from_secs(1)))),
-        interrupted: stop.clone(),
-        max_errors: 3,
-        stall: sgctl::ops::poll::STALL,
-    };
-    let (seen, armed) = (
-        Arc::new(AtomicU32::new(0)),
-        Arc::new(AtomicBool::new(false)),
-    );
-    let open = |a: &str| -> Result<(Box<dyn Transport>, PollConfig)> {
-        let p = Path {
-            dev: dev.port(1),
-            name: a.into(),
-            after: Some(3),
-            seen: seen.clone(),
-            armed: armed.clone(),
-        };
-        Ok((Box::new(p), poll.clone()))
-    };
-    let env = JobEnv {
-        host: &OnePath,
-        open: &open,
-        prompter: &mut NoPrompter,
-        interactive: false,
-        interrupted: stop,
-        progress: &jobs::NoProgress,
-        advise: None,
-    };
-    let opts = JobOptions {
-        confirm: vec!["FAILOVER3".into()],
-        audit_log: Some(dir.path().join("audit.jsonl")),
-        ..JobOptions::default()
-    };
-    let run = jobs::run(env, &["/dev/sga".to_string()], &opts, || {
+    let (r, _) = run_with_path_removal("FAILOVER3", &OnePath, || {
         Box::new(SanitizeJob::new(SanitizeOptions::new(Method::Block), 3))
-    })
-    .unwrap();
-    let r = &run.records[0];
+    });
+    let r = &r;
     assert_eq!(r.outcome, Outcome::Failed, "{r:?}");
     assert_eq!(r.exit_status, sgctl::exit::COMMAND);
     assert!(r.path_switches.is_empty());
     assert!(r.message.as_deref().unwrap().contains("ENODEV"), "{r:?}");
-    assert!(r.advice.as_deref().unwrap().contains("sgctl wait"), "{r:?}");
+    // The library keeps the advice typed; the CLI words it.
+    let next = r.next.as_ref().expect("typed advice");
+    assert!(
+        matches!(next, sgctl::error::Next::SanitizeWatchLost { .. }),
+        "{next:?}"
+    );
+    assert!(
+        sgctl::cli::advice::next(next).contains("sgctl wait"),
+        "{r:?}"
+    );
     // The failed polls are in the record once (repeats of the same failure are not).
     let failed: Vec<_> = r
         .sense_trail

@@ -142,29 +142,6 @@ fn format_type2(d: &mut SimDevice) {
     assert_eq!(rc[12] & 0x0F, 0x03, "PROT_EN=1, P_TYPE=001b");
 }
 
-/// A 32-byte CDB (SBC-4 READ(32) / WRITE(32) / VERIFY(32)).
-fn cdb32(sa: u8, flags: u8, lba: u64, n: u32, ref_tag: u32, app: u16, mask: u16) -> [u8; 32] {
-    let mut c = [0u8; 32];
-    c[0] = 0x7F;
-    c[7] = 0x18;
-    c[9] = sa;
-    c[10] = flags;
-    c[12..20].copy_from_slice(&lba.to_be_bytes());
-    c[20..24].copy_from_slice(&ref_tag.to_be_bytes());
-    c[24..26].copy_from_slice(&app.to_be_bytes());
-    c[26..28].copy_from_slice(&mask.to_be_bytes());
-    c[28..32].copy_from_slice(&n.to_be_bytes());
-    c
-}
-
-fn protected(user: &[u8], app: u16, ref_tag: u32) -> Vec<u8> {
-    let mut v = user.to_vec();
-    v.extend_from_slice(&sgctl::sim::cmd::rw::crc16_t10dif(user).to_be_bytes());
-    v.extend_from_slice(&app.to_be_bytes());
-    v.extend_from_slice(&ref_tag.to_be_bytes());
-    v
-}
-
 #[test]
 fn type2_read_write_verify32_check_every_tag() {
     let mut d = open(PX);

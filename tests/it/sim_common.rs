@@ -85,3 +85,28 @@ pub fn read_capacity16(d: &mut SimDevice) -> Vec<u8> {
 pub fn be(b: &[u8]) -> u64 {
     b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x))
 }
+
+/// A 32-byte CDB (SBC-4 READ(32) / WRITE(32) / VERIFY(32)).
+pub fn cdb32(sa: u8, flags: u8, lba: u64, n: u32, ref_tag: u32, app: u16, mask: u16) -> [u8; 32] {
+    let mut c = [0u8; 32];
+    c[0] = 0x7F;
+    c[7] = 0x18;
+    c[9] = sa;
+    c[10] = flags;
+    c[12..20].copy_from_slice(&lba.to_be_bytes());
+    c[20..24].copy_from_slice(&ref_tag.to_be_bytes());
+    c[24..26].copy_from_slice(&app.to_be_bytes());
+    c[26..28].copy_from_slice(&mask.to_be_bytes());
+    c[28..32].copy_from_slice(&n.to_be_bytes());
+    c
+}
+
+/// One protected block: the user data, then its 8 bytes of PI (T10-DIF guard, application
+/// tag, reference tag).
+pub fn protected(user: &[u8], app: u16, ref_tag: u32) -> Vec<u8> {
+    let mut v = user.to_vec();
+    v.extend_from_slice(&sgctl::sim::cmd::rw::crc16_t10dif(user).to_be_bytes());
+    v.extend_from_slice(&app.to_be_bytes());
+    v.extend_from_slice(&ref_tag.to_be_bytes());
+    v
+}

@@ -13,7 +13,8 @@ use serde::Serialize;
 /// Bands assumed when the drive does not report LockingInfo.MaxRanges.
 pub const DEFAULT_MAX_BANDS: u16 = 16;
 
-fn need_enterprise(t: &Tper<'_>) -> Result<(), TcgError> {
+/// Refuses an Opal-family drive for the Enterprise band operations.
+pub fn need_enterprise(t: &Tper<'_>) -> Result<(), TcgError> {
     if t.dialect != Dialect::Enterprise {
         return Err(TcgError::Unsupported(
             "this is an Opal-family drive; Enterprise band operations do not apply".into(),
@@ -250,34 +251,9 @@ pub fn set_locked(t: &mut Tper<'_>, n: u16, pin: &Pin, locked: bool) -> Result<(
     s.end()
 }
 
-/// Cryptographic erase of band `n` as EraseMaster: `Band n.Erase` (protocols.md §F.10 step 5).
-/// The drive generates a new media key, unlocks the band and resets BandMaster n's PIN to
-/// the MSID.
-pub fn erase_band(t: &mut Tper<'_>, n: u16, erasemaster_pin: &Pin) -> Result<(), TcgError> {
-    erase_bands(t, &[n], erasemaster_pin)
-}
-
-/// Erases several bands in one EraseMaster session.
-pub fn erase_bands(t: &mut Tper<'_>, bands: &[u16], erasemaster_pin: &Pin) -> Result<(), TcgError> {
-    need_enterprise(t)?;
-    let mut s = t.start_session(
-        uid::LOCKING_SP_ENTERPRISE,
-        true,
-        Some((uid::AUTH_ERASEMASTER, erasemaster_pin)),
-    )?;
-    for &n in bands {
-        s.call(uid::band(n), uid::method::ERASE, &[])?;
-    }
-    s.end()
-}
-
-/// PSID revert on an Enterprise drive: Admin SP session, Authenticate(PSID), `ThisSP.RevertSP`;
-/// the TPer ends the session itself [SEDU `revertTPer`, SEDU-ISS #469]. Vendor-dependent.
-pub fn psid_revert(t: &mut Tper<'_>, psid: &Pin) -> Result<(), TcgError> {
-    need_enterprise(t)?;
-    let s = t.start_session(uid::ADMIN_SP, true, Some((uid::AUTH_PSID, psid)))?;
-    s.call_and_drop(uid::THIS_SP, uid::method::REVERT_SP)
-}
+// The methods that destroy data (`Band n.Erase`, `ThisSP.RevertSP`, Opal `AdminSP.Revert`)
+// are not here: they take the safety gate's token, so they live above the gate, in
+// `sgctl::ops::tcg_erase`.
 
 /// Names the authority for an error message.
 pub fn describe(u: Uid) -> String {
