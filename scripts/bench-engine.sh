@@ -36,8 +36,18 @@
 # the best/cheapest fio variant with [min-max], the IOPS and CPU-per-I/O ratios, latency
 # p50/p99/p99.9/mean against fio's lat), the conditions (load, CPU pressure, autogroup).
 #
+# Intervals: both tools also log IOPS per 100 ms (sgctl --log-interval, fio write_iops_log),
+# and a third table gives, per cell, the median and the 90th percentile of those interval
+# IOPS pooled over the repetitions. At QD1 on this machine a run is in one of two modes for
+# long stretches — the loop device's worker on the I/O thread's CPU, or on the other one
+# (docs/bench-engine.md, "The QD1 gap") — so a median over a few runs says which mode the
+# runs happened to land in; the interval p90 compares the tools within the fast mode.
+#
+# Before/after: SGCTL_BASE=binary adds a fifth tool, `sgctl_base` (an earlier build), run
+# interleaved like the others and shown beside sgctl in the per-tool tables.
+#
 # Usage: scripts/bench-engine.sh [--quick]
-#   env: REPS=5 RUNTIME=5 RAMP=0 OUT=dir AUTOGROUP=off|keep SGCTL=binary TARGET=/dev/X
+#   env: REPS=5 RUNTIME=5 RAMP=0 OUT=dir AUTOGROUP=off|keep SGCTL=binary SGCTL_BASE=binary TARGET=/dev/X
 #        SUMMARY=dir (only print the tables of an earlier run's raw results again)
 #        RWS="randread randwrite" QDS="1 32 128" JOBS="1 2"
 set -euo pipefail
@@ -53,6 +63,7 @@ if [[ "${1:-}" == "--quick" ]]; then
   REPS=${REPS_QUICK:-3}; RUNTIME=${RUNTIME_QUICK:-2}
 fi
 TOOLS="sgctl fio_uring fio_uring_fixed fio_libaio"
+if [[ -n "${SGCTL_BASE:-}" ]]; then TOOLS="sgctl sgctl_base fio_uring fio_uring_fixed fio_libaio"; fi
 if [[ -n "${SUMMARY:-}" ]]; then
   # SUMMARY=dir: print the tables again from an earlier run's raw results (same REPS, RWS,
   # QDS, JOBS as that run), without measuring anything.
@@ -120,15 +131,17 @@ run_one() { # tool rw qd jobs rep
   local base="$OUT/$rw-qd$qd-j$jobs-$tool-$rep"
   local fio_common=(--name=cell --filename="$TARGET" --rw="$rw" --bs=4k --direct=1
     --iodepth="$qd" --numjobs="$jobs" --group_reporting --time_based --runtime="$RUNTIME"
-    --ramp_time="$RAMP" --norandommap --randrepeat=0 --lat_percentiles=1 --output-format=json)
+    --ramp_time="$RAMP" --norandommap --randrepeat=0 --lat_percentiles=1 --output-format=json
+    --write_iops_log="$base" --log_avg_msec=100)
   cut -d' ' -f1 /proc/loadavg >"$base.load"
   local psi0 t0
   psi0=$(psi_some); t0=$(date +%s%N)
   case $tool in
-    sgctl)
-      { time setsid -w "$SGCTL" --json bench run "$TARGET" --engine uring --rw "$rw" --bs 4k --qd "$qd" \
-          --jobs "$jobs" --runtime "$RUNTIME" --ramp "$RAMP" --confirm "${CONFIRM:-none}" \
-          >"$base.json" 2>"$base.err" ; } 2>"$base.time" ;;
+    sgctl|sgctl_base)
+      local bin=$SGCTL; [[ $tool == sgctl_base ]] && bin=$SGCTL_BASE
+      { time setsid -w "$bin" --json bench run "$TARGET" --engine uring --rw "$rw" --bs 4k --qd "$qd" \
+          --jobs "$jobs" --runtime "$RUNTIME" --ramp "$RAMP" --log-interval 100ms \
+          --confirm "${CONFIRM:-none}" >"$base.json" 2>"$base.err" ; } 2>"$base.time" ;;
     fio_uring)
       { time fio "${fio_common[@]}" --ioengine=io_uring >"$base.json" 2>"$base.err" ; } 2>"$base.time" ;;
     fio_uring_fixed)
@@ -158,7 +171,7 @@ done
 fi
 
 python3 - "$OUT" "$REPS" "$RWS" "$QDS" "$JOBS" "$TOOLS" <<'EOF'
-import json, sys, statistics, os
+import json, sys, statistics, os, glob
 out, reps = sys.argv[1], int(sys.argv[2])
 rws, qds, jobs, tools = (a.split() for a in sys.argv[3:7])
 
@@ -172,13 +185,15 @@ def load(tool, rw, qd, j, rep):
         cond["psi"] = 100.0 * w / max(wall, 1)
     except (OSError, ValueError):
         cond["psi"] = float("nan")
-    if tool == "sgctl":
+    if tool.startswith("sgctl"):
         r = d["data"]
         ios = r["ios"] + r["ramp_ios"]
         pct = dict((round(p, 3), us) for p, us in r["latency"]["percentiles"])
+        # Interval IOPS (the last interval may be short: left out).
+        iv = [i["iops"] for i in r["intervals"]][:-1]
         return dict(iops=r["iops"], cpu_us=(u + s) / max(ios, 1) * 1e6,
                     p50=pct[50.0], p99=pct[99.0], p999=pct[99.9], mean=r["latency"]["mean_us"],
-                    cp50=float("nan"), cmean=float("nan"), **cond)
+                    cp50=float("nan"), cmean=float("nan"), iv=iv, **cond)
     jb = d["jobs"][0]
     side = jb["read"] if rw.endswith("read") else jb["write"]
     # fio's io counts exclude the ramp; its CPU time includes it: count both ramp and run I/Os
@@ -187,10 +202,20 @@ def load(tool, rw, qd, j, rep):
     runtime_s = side["runtime"] / 1000.0 if side["runtime"] else 1
     ios = side["total_ios"] * (1 + ramp / runtime_s)
     pl, pc = side["lat_ns"]["percentile"], side["clat_ns"]["percentile"]
+    # fio's IOPS log: one file per job, one line per 100 ms (I/Os completed in it, scaled
+    # to per second); the jobs' logs are summed per interval, the last one left out.
+    per_t = {}
+    for f in sorted(glob.glob(base + "_iops.*.log")):
+        for line in open(f):
+            p = line.split(",")
+            if len(p) > 1:
+                k = round(int(p[0]) / 100)
+                per_t[k] = per_t.get(k, 0) + int(p[1])
+    iv = [per_t[k] for k in sorted(per_t)][:-1]
     return dict(iops=side["iops"], cpu_us=(u + s) / max(ios, 1) * 1e6,
                 p50=pl["50.000000"] / 1e3, p99=pl["99.000000"] / 1e3, p999=pl["99.900000"] / 1e3,
                 mean=side["lat_ns"]["mean"] / 1e3, cp50=pc["50.000000"] / 1e3,
-                cmean=side["clat_ns"]["mean"] / 1e3, **cond)
+                cmean=side["clat_ns"]["mean"] / 1e3, iv=iv, **cond)
 
 summary = []
 med = statistics.median
@@ -202,7 +227,7 @@ for rw in rws:
             for t in tools:
                 runs = [load(t, rw, qd, j, r) for r in range(1, reps + 1)]
                 runs_of[t] = runs
-                m[t] = {k: med([x[k] for x in runs]) for k in runs[0]}
+                m[t] = {k: med([x[k] for x in runs]) for k in runs[0] if k != "iv"}
                 m[t]["iops_runs"] = [round(x["iops"]) for x in runs]
             cells.append((f"{rw} QD{qd} j{j}", m, runs_of))
             summary.append(dict(cell=f"{rw} QD{qd} j{j}", medians=m,
@@ -228,7 +253,7 @@ def fmt(runs, k):
     lo, mid, hi = rng(runs, k)
     return f"{mid:.1f} [{lo:.1f}-{hi:.1f}]"
 
-ref = "fio_uring_fixed" if "fio_uring_fixed" in tools else [t for t in tools if t != "sgctl"][0]
+ref = "fio_uring_fixed" if "fio_uring_fixed" in tools else [t for t in tools if t.startswith("fio")][0]
 print()
 print(f"Latency in us, median [min-max over {reps} reps]: sgctl (queue to reap) vs fio lat "
       f"(fio clat p50/mean for reference); 'overlap' = sgctl's range meets {ref}'s "
@@ -240,8 +265,8 @@ agree = {k: 0 for k in ("p50", "p99", "p999", "mean")}
 for cell, m, runs_of in cells:
     for t in tools:
         r = runs_of[t]
-        cl = "" if t == "sgctl" else fmt(r, "cp50")
-        cm = "" if t == "sgctl" else fmt(r, "cmean")
+        cl = "" if t.startswith("sgctl") else fmt(r, "cp50")
+        cm = "" if t.startswith("sgctl") else fmt(r, "cmean")
         print(f"| {cell} | {t} | {fmt(r, 'p50')} | {fmt(r, 'p99')} | {fmt(r, 'p999')} | "
               f"{fmt(r, 'mean')} | {cl} | {cm} |")
     ov = []
@@ -256,7 +281,7 @@ for cell, m, runs_of in cells:
 # The note's tables, ready to paste: per cell sgctl against the best fio variant (IOPS: the
 # highest fio median; CPU per I/O: the lowest), medians with [min-max] over the repetitions;
 # latency against the reference fio variant's `lat`.
-fios = [t for t in tools if t != "sgctl"]
+fios = [t for t in tools if t.startswith("fio")]
 def mm(runs, k, f="{:.0f}"):
     lo, mid, hi = rng(runs, k)
     return f"{f.format(mid)} [{f.format(lo)}-{f.format(hi)}]"
@@ -279,11 +304,31 @@ for cell, m, runs_of in cells:
             for k in ("p50", "p99", "p999", "mean")]
     print(f"| {cell} | " + " | ".join(cols) + " |")
 
+def q(v, p):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(p * len(v)))] if v else float("nan")
+print()
+print(f"Interval IOPS (100 ms intervals pooled over {reps} reps): median / p90; "
+      f"ratio = sgctl / the best fio variant by the same statistic")
+print()
+hdr = " | ".join(f"{t} med / p90" for t in tools)
+print(f"| cell | {hdr} | ratio med | ratio p90 |")
+print("|---|" + "---:|" * (len(tools) + 2))
+for cell, m, runs_of in cells:
+    pooled = {t: [x for r in runs_of[t] for x in r["iv"]] for t in tools}
+    st = {t: (q(pooled[t], .5), q(pooled[t], .9)) for t in tools}
+    bm = max(st[t][0] for t in fios); b9 = max(st[t][1] for t in fios)
+    cols = " | ".join(f"{st[t][0]:.0f} / {st[t][1]:.0f}" for t in tools)
+    print(f"| {cell} | {cols} | {st['sgctl'][0] / bm:.2f} | {st['sgctl'][1] / b9:.2f} |")
+for r in summary:
+    for t in r["runs"]:
+        for x in r["runs"][t]:
+            x.pop("iv", None)
 json.dump(summary, open(f"{out}/summary.json", "w"), indent=1)
-worst_i = min(m["sgctl"]["iops"] / max(m[t]["iops"] for t in tools if t != "sgctl") for _, m, _ in cells)
-worst_c = max(m["sgctl"]["cpu_us"] / min(m[t]["cpu_us"] for t in tools if t != "sgctl") for _, m, _ in cells)
-ok_i = sum(m["sgctl"]["iops"] >= max(m[t]["iops"] for t in tools if t != "sgctl") for _, m, _ in cells)
-ok_c = sum(m["sgctl"]["cpu_us"] <= min(m[t]["cpu_us"] for t in tools if t != "sgctl") for _, m, _ in cells)
+worst_i = min(m["sgctl"]["iops"] / max(m[t]["iops"] for t in tools if t.startswith("fio")) for _, m, _ in cells)
+worst_c = max(m["sgctl"]["cpu_us"] / min(m[t]["cpu_us"] for t in tools if t.startswith("fio")) for _, m, _ in cells)
+ok_i = sum(m["sgctl"]["iops"] >= max(m[t]["iops"] for t in tools if t.startswith("fio")) for _, m, _ in cells)
+ok_c = sum(m["sgctl"]["cpu_us"] <= min(m[t]["cpu_us"] for t in tools if t.startswith("fio")) for _, m, _ in cells)
 n = len(cells)
 print(f"\ncells with IOPS >= the best fio variant: {ok_i}/{n} (worst ratio {worst_i:.2f}); "
       f"CPU/IO <= the cheapest fio variant: {ok_c}/{n} (worst ratio {worst_c:.2f})")

@@ -2,9 +2,8 @@
 //! cache). One ring per job thread set up as fio's io_uring engine sets up its ring
 //! (`COOP_TASKRUN`, `SINGLE_ISSUER`, `DEFER_TASKRUN`, falling back when the kernel lacks them),
 //! the slots' buffers registered (`READ_FIXED`/`WRITE_FIXED`) and the file registered
-//! (fixed file 0); each pass of the loop queues every free slot's next I/O, submits them as
-//! fio does (one `io_uring_enter` that submits without sleeping; a second one that waits for
-//! a completion only if none is in the CQ ring yet: [`submit_then_wait`]), and reaps every
+//! (fixed file 0); each pass of the loop queues every free slot's next I/O, submits them with
+//! one `io_uring_enter` that also waits for at least one completion, and reaps every
 //! completion in the CQ ring. `--iopoll` (`IORING_SETUP_IOPOLL`) needs a driver with poll
 //! queues (`/sys/block/X/queue/io_poll` = 1) and is refused otherwise; `--sqpoll` adds a
 //! kernel submission thread.
@@ -368,8 +367,11 @@ fn job(
         if outstanding == 0 {
             break;
         }
-        match submit_then_wait(&mut ring, w.sqpoll) {
-            Ok(()) => {}
+        // Submit and wait for one completion in one call. fio's order (submit without
+        // sleeping, then wait only if the CQ is empty) was tried this session and measured no
+        // better at QD1 (docs/bench-engine.md, "The QD1 gap") for an extra system call.
+        match ring.submit_and_wait(1) {
+            Ok(_) => {}
             Err(e) if e.raw_os_error() == Some(libc::EINTR) => {}
             Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {}
             Err(e) => return Err(BenchError::Os(format!("io_uring_enter: {e}"))),
@@ -397,37 +399,6 @@ fn job(
     drop(bufs);
     let last = core.last_reap();
     Ok(core.finish(last, notes))
-}
-
-/// `IORING_ENTER_GETEVENTS` (linux/io_uring.h): run the ring's deferred completion work
-/// and, with `min_complete` > 0, wait.
-const ENTER_GETEVENTS: u32 = 1;
-
-/// Submits what is queued the way fio's io_uring engine does, then waits only if nothing has
-/// completed: one `io_uring_enter(n, 0, GETEVENTS)` that submits and posts the completions
-/// already there without sleeping, a look at the CQ ring, and — only when it is empty — a
-/// second `io_uring_enter(0, 1, GETEVENTS)` that sleeps until one completion. The engine used
-/// to submit and sleep in one call (`submit_and_wait(1)`); docs/bench-engine.md ("The QD1
-/// gap") has the A/B of the two orders and what decides QD1 on this machine.
-fn submit_then_wait(ring: &mut IoUring, sqpoll: bool) -> std::io::Result<()> {
-    if sqpoll {
-        // The kernel thread submits; `submit` wakes it when it sleeps.
-        ring.submit()?;
-    } else {
-        let n = ring.submission().len() as u32;
-        if n > 0 {
-            // SAFETY: no argument structure is passed (`None`).
-            unsafe {
-                ring.submitter()
-                    .enter::<libc::sigset_t>(n, 0, ENTER_GETEVENTS, None)?;
-            }
-        }
-    }
-    ring.completion().sync();
-    if ring.completion().is_empty() {
-        ring.submit_and_wait(1)?;
-    }
-    Ok(())
 }
 
 fn sqe(req: &IoReq, buf: *mut u8, slot: usize) -> io_uring::squeue::Entry {
