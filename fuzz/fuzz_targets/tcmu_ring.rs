@@ -1,50 +1,10 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use sgctl::tcmu::ring::{RingMem, RingServer, MB_CMD_HEAD, MB_CMD_TAIL, MB_VERSION};
+// The mapping: sgctl-sim's test-support ring in memory, filled from the fuzz input — what a
+// misbehaving (or compromised) kernel module could leave in the shared ring.
+use sgctl::tcmu::ring::testing::VecMem;
+use sgctl::tcmu::ring::{RingServer, MB_CMD_HEAD, MB_CMD_TAIL, MB_VERSION};
 use sgctl::transport::Transport;
-
-/// A TCMU mapping in memory, filled from the fuzz input: what a misbehaving (or compromised)
-/// kernel module could leave in the shared ring.
-struct FakeRing(Vec<u8>);
-
-impl FakeRing {
-    fn u32_at(&self, off: usize) -> u32 {
-        u32::from_ne_bytes(self.0[off..off + 4].try_into().unwrap())
-    }
-}
-
-impl RingMem for FakeRing {
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn read(&self, off: usize, buf: &mut [u8]) -> bool {
-        match off.checked_add(buf.len()) {
-            Some(end) if end <= self.0.len() => {
-                buf.copy_from_slice(&self.0[off..end]);
-                true
-            }
-            _ => false,
-        }
-    }
-    fn write(&mut self, off: usize, buf: &[u8]) -> bool {
-        match off.checked_add(buf.len()) {
-            Some(end) if end <= self.0.len() => {
-                self.0[off..end].copy_from_slice(buf);
-                true
-            }
-            _ => false,
-        }
-    }
-    fn load_head(&self) -> u32 {
-        self.u32_at(MB_CMD_HEAD)
-    }
-    fn load_tail(&self) -> u32 {
-        self.u32_at(MB_CMD_TAIL)
-    }
-    fn store_tail(&mut self, v: u32) {
-        self.0[MB_CMD_TAIL..MB_CMD_TAIL + 4].copy_from_slice(&v.to_ne_bytes());
-    }
-}
 
 // TCMU command-ring entries on a fake ring: mailbox, head/tail, entry lengths, iovecs, CDB
 // offsets, TMR entries. Byte 0 of the input chooses whether the mailbox is kept valid (version
@@ -66,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
             v[MB_CMD_TAIL..MB_CMD_TAIL + 4].copy_from_slice(&((tail % 1024) & !7).to_ne_bytes());
         }
     }
-    let mut mem = FakeRing(v);
+    let mut mem = VecMem(v);
     let dev = sgctl::sim::open("px02smf080?clock=virtual&capacity_blocks=4096").unwrap();
     let mut server = RingServer::new(dev);
     for _ in 0..2 {

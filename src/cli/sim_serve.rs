@@ -146,7 +146,8 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
     for p in &report.ports {
         text.push_str(&format!(
             "port {}: /dev/{} {} {} {}: {} commands ({} refused as malformed), {} TMRs, \
-             {} out of order, at most {} in flight, {} passes ({} µs busy), {} kicks\n",
+             {} out of order, at most {} in flight, {} passes ({} µs busy), {} kicks, \
+             {} poll waits, {} spin hits ({} µs spinning)\n",
             p.relative_port,
             p.uio,
             p.target_wwn,
@@ -159,7 +160,10 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
             p.stats.max_in_flight,
             p.stats.passes,
             p.stats.busy_us,
-            p.stats.kicks
+            p.stats.kicks,
+            p.stats.waits,
+            p.stats.spin_hits,
+            p.stats.spin_us
         ));
         if let Some(e) = &p.error {
             text.push_str(&format!("port {}: stopped: {e}\n", p.relative_port));

@@ -39,6 +39,7 @@ mod sim_fuzz;
 mod sim_pages;
 mod sim_power_cycle;
 mod sim_pr;
+mod sim_reassign;
 mod sim_sanitize;
 mod sim_serve_cli;
 mod tcg_cli;

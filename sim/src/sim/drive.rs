@@ -402,6 +402,11 @@ pub struct Drive {
     /// list READ DEFECT DATA reports (SBC-4 5.19). Survives FORMAT UNIT.
     #[serde(default)]
     pub grown_defects: BTreeSet<u64>,
+    /// Spare locations used by reallocations (REASSIGN BLOCKS and automatic write
+    /// reallocation): reassigning an LBA again takes another one (SBC-4 REASSIGN BLOCKS, the
+    /// NOTE in its overview).
+    #[serde(default)]
+    pub spares_used: u64,
     /// User data.
     pub store: Store,
     /// TCG state.
@@ -476,6 +481,7 @@ impl Drive {
             media_ops_since_ns: 0,
             faults: Faults::default(),
             grown_defects: BTreeSet::new(),
+            spares_used: 0,
             store: Store::new(lb, id),
             sed: SedState::new(p.sed, serial, p.ships_locked, lb),
             ata: crate::sim::ata::AtaState::default(),
@@ -491,6 +497,27 @@ impl Drive {
     /// The profile this drive was built from.
     pub fn profile(&self) -> Option<&'static Profile> {
         profile::find(&self.profile)
+    }
+
+    /// Spare locations the firmware sets aside for reallocated LBAs: one per 512 KiB of
+    /// user capacity, at least 8 (about 0.1 % of a 512-byte-block drive's LBAs; an SSD takes
+    /// them from its over-provisioning, whose page map could hold more, but the reallocation
+    /// table is sized by the firmware). When they are used up REASSIGN BLOCKS fails with
+    /// 04/32/00 NO DEFECT SPARE LOCATION AVAILABLE.
+    pub fn spare_locations(&self) -> u64 {
+        (self.capacity_bytes >> 19).max(8)
+    }
+
+    /// Spare locations still free.
+    pub fn spares_left(&self) -> u64 {
+        self.spare_locations().saturating_sub(self.spares_used)
+    }
+
+    /// Records LBA `lba` as reallocated: it joins the grown defect list and takes a spare
+    /// (automatic write reallocation keeps going when none is left: the write succeeded).
+    pub fn reallocate(&mut self, lba: u64) {
+        self.grown_defects.insert(lba);
+        self.spares_used = self.spares_used.saturating_add(1);
     }
 
     /// Largest number of blocks of `lb_len` bytes the medium holds.

@@ -38,6 +38,9 @@ pub struct SimSense {
     pub ascq: u8,
     /// INFORMATION field (failing LBA, ...).
     pub info: Option<u64>,
+    /// COMMAND-SPECIFIC INFORMATION field (REASSIGN BLOCKS: the first LBA not reassigned).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub csi: Option<u64>,
     /// Sense-key-specific bytes (byte 0 bit 7 = SKSV set).
     pub sks: Option<[u8; 3]>,
     /// Deferred error (0x71/0x73): reports an earlier command's failure.
@@ -56,6 +59,7 @@ impl SimSense {
             asc,
             ascq,
             info: None,
+            csi: None,
             sks: None,
             deferred: false,
             ata: None,
@@ -116,6 +120,12 @@ impl SimSense {
         self
     }
 
+    /// Adds the COMMAND-SPECIFIC INFORMATION field.
+    pub fn with_csi(mut self, csi: u64) -> SimSense {
+        self.csi = Some(csi);
+        self
+    }
+
     /// Marks the record deferred.
     pub fn deferred(mut self) -> SimSense {
         self.deferred = true;
@@ -144,6 +154,11 @@ impl SimSense {
             }
         }
         s[7] = 10; // additional sense length: bytes 8..=17
+        if let Some(csi) = self.csi {
+            // Four bytes in fixed format: a value that does not fit reads FFFFFFFFh, the
+            // "not available" value (SBC-4 REASSIGN BLOCKS).
+            s[8..12].copy_from_slice(&u32::try_from(csi).unwrap_or(u32::MAX).to_be_bytes());
+        }
         s[12] = self.asc;
         s[13] = self.ascq;
         if let Some(sks) = self.sks {
@@ -153,8 +168,9 @@ impl SimSense {
     }
 
     /// Descriptor format (SPC-5 4.4.2; protocols.md §B.2): header, then an Information
-    /// descriptor (type 0x00, length 0x0A) and a sense-key-specific descriptor (type 0x02,
-    /// length 0x06) when present.
+    /// descriptor (type 0x00, length 0x0A), a command-specific information descriptor (type
+    /// 0x01, length 0x0A) and a sense-key-specific descriptor (type 0x02, length 0x06) when
+    /// present.
     pub fn render_descriptor(&self) -> Vec<u8> {
         let mut s = vec![0u8; 8];
         s[0] = if self.deferred { 0x73 } else { 0x72 };
@@ -164,6 +180,10 @@ impl SimSense {
         if let Some(info) = self.info {
             s.extend_from_slice(&[0x00, 0x0A, 0x80, 0x00]);
             s.extend_from_slice(&info.to_be_bytes());
+        }
+        if let Some(csi) = self.csi {
+            s.extend_from_slice(&[0x01, 0x0A, 0x00, 0x00]);
+            s.extend_from_slice(&csi.to_be_bytes());
         }
         if let Some(sks) = self.sks {
             s.extend_from_slice(&[0x02, 0x06, 0x00, 0x00]);
@@ -217,6 +237,23 @@ mod tests {
             .with_info(0x1_0000_0000)
             .render_fixed();
         assert_eq!(f[0], 0x70);
+    }
+
+    #[test]
+    fn command_specific_information_both_formats() {
+        // SPC-5 4.4.3: fixed format bytes 8-11; 4.4.2.3: descriptor type 01h, length 0Ah,
+        // two reserved bytes, then eight bytes.
+        let s = SimSense::new(key::HARDWARE_ERROR, 0x32, 0x00).with_csi(0x1234);
+        let f = s.render_fixed();
+        assert_eq!(&f[8..12], &[0, 0, 0x12, 0x34]);
+        assert_eq!(Sense::parse(&f).unwrap().command_specific, Some(0x1234));
+        let d = s.render_descriptor();
+        assert_eq!(&d[8..20], &[1, 0x0A, 0, 0, 0, 0, 0, 0, 0, 0, 0x12, 0x34]);
+        assert_eq!(d[7], 12);
+        assert_eq!(Sense::parse(&d).unwrap().command_specific, Some(0x1234));
+        // Too wide for the fixed field: FFFFFFFFh (not available).
+        let f = SimSense::new(4, 0x32, 0).with_csi(1 << 40).render_fixed();
+        assert_eq!(&f[8..12], &[0xFF; 4]);
     }
 
     #[test]

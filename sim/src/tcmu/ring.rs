@@ -287,6 +287,13 @@ pub struct Stats {
     /// Wall time spent in passes (reading entries, running the model, answering), µs; the
     /// rest of the serving time the thread waited for the kernel.
     pub busy_us: u64,
+    /// Sleeps in poll() (waits for the kernel's uio event or the earliest answer's time).
+    pub waits: u64,
+    /// Passes started by the spin after a pass that answered (`cmd_head` moved or an answer
+    /// fell due while the thread re-read the mailbox) instead of by a wake-up from poll().
+    pub spin_hits: u64,
+    /// Wall time spent spinning, µs.
+    pub spin_us: u64,
 }
 
 /// Executes a command submitted at virtual drive time `at_ns` without waiting for it; the
@@ -420,6 +427,12 @@ impl<T: Transport> RingServer<T> {
     /// Commands read from the ring and not answered yet.
     pub fn in_flight(&self) -> usize {
         self.pending.len()
+    }
+
+    /// Whether the kernel has queued entries this server has not read (`cmd_head` is not
+    /// where the last pass stopped); true before the first pass.
+    pub fn has_new(&self, m: &dyn RingMem) -> bool {
+        self.next.is_none_or(|n| m.load_head() as usize != n)
     }
 
     /// When the earliest unanswered command is due.
@@ -927,12 +940,30 @@ fn read_tmr(m: &dyn RingMem, entry: usize, len: usize) -> Tmr {
     Tmr { tmr_type, cmd_ids }
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
+/// Test support: a TCMU mapping in plain memory, for tests and fuzz targets that play the
+/// kernel's side of the ring (the unit tests' fake kernel, `fuzz/fuzz_targets/tcmu_ring.rs`).
+/// Nothing here touches a device; it is public so that code outside this crate can use it.
+pub mod testing {
+    use super::{RingMem, MB_CMD_HEAD, MB_CMD_TAIL};
 
-    /// A ring in a Vec, laid out as the kernel does: mailbox, ring at 128, data area after it.
+    /// A ring mapping held in a `Vec`: the bytes a kernel would share (mailbox at 0, the
+    /// command ring at the mailbox's `cmdr_off`, the data area after it), every access
+    /// bounds-checked, `cmd_head`/`cmd_tail` read and written in native byte order as the
+    /// kernel's `__u32` fields are. Contents are whatever the caller puts there: a test lays
+    /// out a valid ring, a fuzz target arbitrary bytes.
+    /// A mapping too short for the mailbox reads `cmd_head`/`cmd_tail` as 0 (and
+    /// [`super::Mailbox::read`] refuses it).
+    #[derive(Debug, Clone, Default)]
     pub struct VecMem(pub Vec<u8>);
+
+    impl VecMem {
+        fn u32_at(&self, off: usize) -> u32 {
+            self.0
+                .get(off..off + 4)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u32::from_ne_bytes)
+        }
+    }
 
     impl RingMem for VecMem {
         fn len(&self) -> usize {
@@ -957,13 +988,15 @@ pub(crate) mod tests {
             }
         }
         fn load_head(&self) -> u32 {
-            u32::from_ne_bytes(self.0[MB_CMD_HEAD..MB_CMD_HEAD + 4].try_into().unwrap())
+            self.u32_at(MB_CMD_HEAD)
         }
         fn load_tail(&self) -> u32 {
-            u32::from_ne_bytes(self.0[MB_CMD_TAIL..MB_CMD_TAIL + 4].try_into().unwrap())
+            self.u32_at(MB_CMD_TAIL)
         }
         fn store_tail(&mut self, v: u32) {
-            self.0[MB_CMD_TAIL..MB_CMD_TAIL + 4].copy_from_slice(&v.to_ne_bytes());
+            if let Some(b) = self.0.get_mut(MB_CMD_TAIL..MB_CMD_TAIL + 4) {
+                b.copy_from_slice(&v.to_ne_bytes());
+            }
         }
         fn slice(&self, off: usize, len: usize) -> Option<&[u8]> {
             self.0.get(off..off.checked_add(len)?)
@@ -972,6 +1005,13 @@ pub(crate) mod tests {
             self.0.get_mut(off..off.checked_add(len)?)
         }
     }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub use super::testing::VecMem;
 
     pub const RING_OFF: usize = 128;
     pub const RING_SIZE: usize = 1024;

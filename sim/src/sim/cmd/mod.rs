@@ -14,6 +14,7 @@ pub mod misc;
 pub mod mode;
 pub mod pi;
 pub mod pr;
+pub mod reassign;
 pub mod rw;
 pub mod sanitize;
 pub mod verify;
@@ -308,6 +309,18 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: format::timeouts,
         flags: LONG_OP,
         handler: format::format_unit,
+    },
+    CmdDef {
+        opcode: 0x07,
+        sa: None,
+        name: "REASSIGN BLOCKS",
+        len: 6,
+        // Byte 1: LONGLBA (1), LONGLIST (0).
+        usage: |_| vec![0x07, 0x03, 0, 0, 0, C],
+        supported: sas_only,
+        timeouts: io_timeouts,
+        flags: MEDIUM,
+        handler: reassign::reassign_blocks,
     },
     CmdDef {
         opcode: 0x12,

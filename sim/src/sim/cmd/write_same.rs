@@ -95,7 +95,7 @@ pub fn write_same(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
                 d.store.set_pi(lba, (t != default).then_some(t));
             }
             if d.faults.medium_errors.remove(&lba) {
-                d.grown_defects.insert(lba);
+                d.reallocate(lba);
             }
         }
         let bytes = x.blocks * lb as u64;
