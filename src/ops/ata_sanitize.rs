@@ -338,11 +338,38 @@ fn sanitize_args(m: &AtaMethod) -> (u16, u16, u64) {
     }
 }
 
+/// How an ATA purge ended (serialized as its text: `completed`, `interrupted`, `failed: ...`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AtaEnded {
+    /// The drive finished the operation.
+    Completed,
+    /// Watching stopped (Ctrl-C); the drive goes on.
+    Interrupted,
+    /// The command failed; what the drive or the transport said.
+    Failed(String),
+}
+
+impl std::fmt::Display for AtaEnded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AtaEnded::Completed => f.write_str("completed"),
+            AtaEnded::Interrupted => f.write_str("interrupted"),
+            AtaEnded::Failed(why) => write!(f, "failed: {why}"),
+        }
+    }
+}
+
+impl Serialize for AtaEnded {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// How an ATA purge ended.
 #[derive(Debug, Clone, Serialize)]
 pub struct AtaOutcome {
-    /// `completed`, `failed: ...`, `interrupted`.
-    pub ended: String,
+    /// How it ended.
+    pub ended: AtaEnded,
     /// True when the drive reported success.
     pub success: bool,
     /// The way out when it did not.
@@ -409,7 +436,7 @@ pub fn poll_sanitize(
     loop {
         if cfg.interrupted.load(Ordering::Relaxed) {
             return Ok(AtaOutcome {
-                ended: "interrupted".into(),
+                ended: AtaEnded::Interrupted,
                 success: false,
                 advice: Some(Next::SanitizeContinues {
                     address: t.address(),
@@ -424,7 +451,7 @@ pub fn poll_sanitize(
             Ok(s) => {
                 progress(Some(100.0));
                 return Ok(AtaOutcome {
-                    ended: "completed".into(),
+                    ended: AtaEnded::Completed,
                     success: s.completed_without_error,
                     advice: (!s.completed_without_error).then(|| {
                         Next::Note(
@@ -435,7 +462,7 @@ pub fn poll_sanitize(
             }
             Err(Error::Ata(a)) => {
                 return Ok(AtaOutcome {
-                    ended: format!("failed: {a}"),
+                    ended: AtaEnded::Failed(a.to_string()),
                     success: false,
                     advice: Some(Next::Note(
                         "the sanitize failed (SANITIZE DEVICE ERROR REASON in LBA 7:0); the drive \
@@ -476,7 +503,7 @@ fn security_erase(
             Err(_) => Next::AtaPasswordLeft,
         };
         return Ok(AtaOutcome {
-            ended: format!("failed: {e}"),
+            ended: AtaEnded::Failed(e.to_string()),
             success: false,
             advice: Some(advice),
         });
@@ -484,7 +511,7 @@ fn security_erase(
     let id = ata::read_identify(t, ata::exec::CdbSize::Sixteen)?;
     let clean = !id.security.enabled && !id.security.locked;
     Ok(AtaOutcome {
-        ended: "completed".into(),
+        ended: AtaEnded::Completed,
         success: clean,
         advice: (!clean).then(|| {
             Next::Note(format!(

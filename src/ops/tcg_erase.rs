@@ -11,7 +11,7 @@
 //! raw call is the protocol layer's escape hatch.
 
 use crate::ops::safety::Cleared;
-use crate::tcg::enterprise::need_enterprise;
+use crate::tcg::enterprise::erasemaster_session;
 use crate::tcg::session::{Dialect, Tper};
 use crate::tcg::{uid, Pin, TcgError};
 
@@ -50,12 +50,7 @@ pub fn erase_bands(
     bands: &[u16],
     erasemaster_pin: &Pin,
 ) -> Result<(), TcgError> {
-    need_enterprise(t)?;
-    let mut s = t.start_session(
-        uid::LOCKING_SP_ENTERPRISE,
-        true,
-        Some((uid::AUTH_ERASEMASTER, erasemaster_pin)),
-    )?;
+    let mut s = erasemaster_session(t, erasemaster_pin)?;
     for &n in bands {
         s.call(uid::band(n), uid::method::ERASE, &[])?;
     }

@@ -13,8 +13,7 @@ use serde::Serialize;
 /// Bands assumed when the drive does not report LockingInfo.MaxRanges.
 pub const DEFAULT_MAX_BANDS: u16 = 16;
 
-/// Refuses an Opal-family drive for the Enterprise band operations.
-pub fn need_enterprise(t: &Tper<'_>) -> Result<(), TcgError> {
+fn need_enterprise(t: &Tper<'_>) -> Result<(), TcgError> {
     if t.dialect != Dialect::Enterprise {
         return Err(TcgError::Unsupported(
             "this is an Opal-family drive; Enterprise band operations do not apply".into(),
@@ -153,6 +152,19 @@ pub fn take_ownership(t: &mut Tper<'_>, new: &Pin) -> Result<Ownership, TcgError
     Ok(o)
 }
 
+/// A write session on the Enterprise Locking SP as EraseMaster (an Opal drive is refused).
+pub fn erasemaster_session<'s, 't>(
+    t: &'s mut Tper<'t>,
+    erasemaster_pin: &Pin,
+) -> Result<session::Session<'s, 't>, TcgError> {
+    need_enterprise(t)?;
+    t.start_session(
+        uid::LOCKING_SP_ENTERPRISE,
+        true,
+        Some((uid::AUTH_ERASEMASTER, erasemaster_pin)),
+    )
+}
+
 /// Enables BandMaster authorities (Authority row column "Enabled" = TRUE) as EraseMaster
 /// [SEDU `setBandsEnabled`].
 pub fn enable_bandmasters(
@@ -160,12 +172,7 @@ pub fn enable_bandmasters(
     erasemaster_pin: &Pin,
     bands: std::ops::RangeInclusive<u16>,
 ) -> Result<(), TcgError> {
-    need_enterprise(t)?;
-    let mut s = t.start_session(
-        uid::LOCKING_SP_ENTERPRISE,
-        true,
-        Some((uid::AUTH_ERASEMASTER, erasemaster_pin)),
-    )?;
+    let mut s = erasemaster_session(t, erasemaster_pin)?;
     for n in bands {
         s.set(uid::auth_bandmaster(n), &[("Enabled", 5, Value::Uint(1))])?;
     }

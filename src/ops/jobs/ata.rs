@@ -101,7 +101,7 @@ impl Job for AtaEraseJob {
             }
         };
         rec.next = out.advice.clone();
-        if out.ended == "interrupted" {
+        if out.ended == asz::AtaEnded::Interrupted {
             rec.outcome = Outcome::Interrupted;
             return Ok(exit::OTHER);
         }
