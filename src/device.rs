@@ -31,10 +31,86 @@ impl DeviceKind {
     }
 }
 
-/// True when `address` names a virtual drive (`sim:...`); for code that must decide before
-/// opening (the safety gate's host view, the HBA key of the parallel runner).
+/// The prefix of a virtual drive's address. Only this module reads it.
+const VIRTUAL_PREFIX: &str = "sim:";
+
+/// What an address names, read without opening anything: for code that must decide before
+/// opening (the safety gate's host view, the HBA key of the parallel runner, the lock key, the
+/// benchmark's engine choice and report header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Address<'a> {
+    /// `sim:PROFILE[?opts]`: the in-process virtual drive.
+    Virtual(VirtualSpec<'a>),
+    /// Anything else: a host path (`/dev/sgN`, `/dev/sdX`, `/dev/bsg/H:C:T:L`, a file), or a
+    /// name only an in-process test double answers to.
+    Host(&'a str),
+}
+
+impl<'a> Address<'a> {
+    /// True for a virtual drive.
+    pub fn is_virtual(&self) -> bool {
+        matches!(self, Address::Virtual(_))
+    }
+
+    /// A virtual drive's spec (`PROFILE[?opts]`, without the prefix); `None` for a host path.
+    pub fn virtual_spec(&self) -> Option<VirtualSpec<'a>> {
+        match self {
+            Address::Virtual(v) => Some(*v),
+            Address::Host(_) => None,
+        }
+    }
+}
+
+/// A virtual drive's spec: `PROFILE[?key=value&...]` (the sgctl-sim crate validates it when
+/// the drive is opened; this is only the split).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VirtualSpec<'a> {
+    spec: &'a str,
+}
+
+impl<'a> VirtualSpec<'a> {
+    /// The whole spec, `PROFILE[?opts]`, as `sim::open` takes it.
+    pub fn as_str(&self) -> &'a str {
+        self.spec
+    }
+
+    /// The profile name (before `?`).
+    pub fn profile(&self) -> &'a str {
+        self.spec.split_once('?').map_or(self.spec, |(p, _)| p)
+    }
+
+    /// The options, in order, as `(key, value)` (`value` is empty for a bare key).
+    pub fn options(&self) -> impl Iterator<Item = (&'a str, &'a str)> {
+        self.spec
+            .split_once('?')
+            .map_or("", |(_, q)| q)
+            .split('&')
+            .filter(|kv| !kv.is_empty())
+            .map(|kv| kv.split_once('=').unwrap_or((kv, "")))
+    }
+
+    /// The value of the first option `key`, if given.
+    pub fn option(&self, key: &str) -> Option<&'a str> {
+        self.options().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+}
+
+/// Reads the form of `address` (nothing is opened).
+pub fn classify(address: &str) -> Address<'_> {
+    match address.strip_prefix(VIRTUAL_PREFIX) {
+        Some(spec) => Address::Virtual(VirtualSpec { spec }),
+        None => Address::Host(address),
+    }
+}
+
+/// True when `address` names a virtual drive (`sim:...`): `classify(address).is_virtual()`.
 pub fn is_virtual_address(address: &str) -> bool {
-    address.starts_with("sim:")
+    classify(address).is_virtual()
+}
+
+/// The address of the virtual drive with `spec` (`PROFILE[?opts]`).
+pub fn virtual_address(spec: &str) -> String {
+    format!("{VIRTUAL_PREFIX}{spec}")
 }
 
 /// An opened device.
@@ -84,8 +160,8 @@ pub fn open_with(address: &str, verbose: u8) -> Result<Box<dyn Transport>> {
 /// Opens `address` and says what it opened (kind, the virtual drive's clock); traced when
 /// `verbose > 0` as [`open_with`].
 pub fn open_device(address: &str, verbose: u8) -> Result<Opened> {
-    let opened = if let Some(spec) = address.strip_prefix("sim:") {
-        open_virtual(address, spec)?
+    let opened = if let Address::Virtual(spec) = classify(address) {
+        open_virtual(address, spec.as_str())?
     } else {
         let (transport, kind) = open_real(address)?;
         Opened {
@@ -163,6 +239,26 @@ mod tests {
             Ok(_) => panic!("{address} opened"),
             Err(e) => e,
         }
+    }
+
+    #[test]
+    fn classify_addresses() {
+        assert_eq!(classify("/dev/sg0"), Address::Host("/dev/sg0"));
+        assert_eq!(classify("simx"), Address::Host("simx"));
+        assert!(!is_virtual_address("/dev/sim:0"));
+        let a = classify("sim:px02smf080?serial=X&state=/tmp/a.json&overlap");
+        assert!(a.is_virtual());
+        let v = a.virtual_spec().unwrap();
+        assert_eq!(v.as_str(), "px02smf080?serial=X&state=/tmp/a.json&overlap");
+        assert_eq!(v.profile(), "px02smf080");
+        assert_eq!(v.option("state"), Some("/tmp/a.json"));
+        assert_eq!(v.option("overlap"), Some(""));
+        assert_eq!(v.option("clock"), None);
+        assert_eq!(v.options().count(), 3);
+        let bare = classify("sim:px02").virtual_spec().unwrap();
+        assert_eq!((bare.profile(), bare.options().count()), ("px02", 0));
+        assert_eq!(virtual_address(bare.as_str()), "sim:px02");
+        assert_eq!(classify("/dev/sg0").virtual_spec(), None);
     }
 
     #[test]

@@ -52,7 +52,7 @@ fn main() -> ExitCode {
                 .downcast_ref::<sgctl::Error>()
                 .map(|x| x.exit_code())
                 .unwrap_or(sgctl::exit::OTHER);
-            let msg = format!("{e:#}");
+            let msg = cli::advice::chain(&e);
             if ctx.json {
                 let v = ctx.envelope(None, serde_json::Value::Null, code, Some(&msg));
                 let s = serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";

@@ -81,7 +81,38 @@ pub enum Error {
     /// A post-condition check failed (verification, threshold, size substitution).
     #[error("check failed: {0}")]
     CheckFailed(String),
-    /// An argument was invalid.
+    /// The drive reports its medium format corrupt (MEDIUM ERROR, 31/00): only formatting it
+    /// again brings it back (the CLI names `sgctl format --recover`).
+    #[error("check failed: the drive reports {sense}")]
+    MediumFormatCorrupt {
+        /// The drive's sense.
+        sense: Box<Sense>,
+    },
+    /// The drive refused a SANITIZE service action with INVALID FIELD IN CDB (24/00).
+    #[error("not supported: {}", if *ause {
+        format!("SANITIZE {action} refused ({sense})")
+    } else {
+        format!("the drive refused SANITIZE {action} ({sense})")
+    })]
+    SanitizeRefused {
+        /// The service action's name (`CRYPTOGRAPHIC ERASE`, ...).
+        action: String,
+        /// The drive's sense.
+        sense: Box<Sense>,
+        /// AUSE was set: a drive left in restricted failure mode by an AUSE=0 sanitize
+        /// refuses it (the way out is the same sanitize without AUSE).
+        ause: bool,
+    },
+    /// A band erase was asked of a drive that is not TCG Enterprise SSC (Opal has no band
+    /// erase as EraseMaster; a PSID revert is its way).
+    #[error("not supported: band erase needs a TCG Enterprise SSC drive")]
+    BandEraseNeedsEnterprise,
+    /// A request the library cannot build or run (a field out of range, a missing parameter):
+    /// the data is typed; exit 2 like a command-line error.
+    #[error("{0}")]
+    Invalid(Invalid),
+    /// A user's argument was invalid (a command-line value the CLI checks; the library's own
+    /// requests are [`Error::Invalid`]).
     #[error("{0}")]
     InvalidArgument(String),
     /// An ATA command sent through ATA PASS-THROUGH failed with the device's registers
@@ -114,8 +145,8 @@ pub enum Refusal {
         /// Why it is in use (at least one).
         reasons: Vec<InUse>,
     },
-    /// `--confirm` was given but names another drive.
-    #[error("{address}: --confirm does not name this drive ({drive}); nothing was sent")]
+    /// A confirmation was given (`--confirm`) but names another drive.
+    #[error("{address}: the confirmation does not name this drive ({drive}); nothing was sent")]
     NotNamed {
         /// The address given.
         address: String,
@@ -139,7 +170,9 @@ pub enum Refusal {
         address: String,
     },
     /// No confirmation and nobody to ask.
-    #[error("{address}: {job} needs --confirm SERIAL (or WWN) naming the drive ({drive}) or a terminal to type it")]
+    #[error(
+        "{address}: {job} needs a confirmation naming the drive ({drive}) or a terminal to type it"
+    )]
     NeedsConfirmation {
         /// The address given.
         address: String,
@@ -175,8 +208,7 @@ pub enum Refusal {
         reason: String,
     },
     /// A sanitize or format is already running on the drive.
-    #[error("a sanitize or format is already running on this drive ({}); watch it with `sgctl wait {address}`",
-            progress.map(|p| format!("{p:.1}%")).unwrap_or_else(|| "no progress reported".into()))]
+    #[error("a sanitize or format is already running on this drive ({})", running_progress(*progress))]
     AlreadyRunning {
         /// The address given.
         address: String,
@@ -185,7 +217,7 @@ pub enum Refusal {
     },
     /// EXIT FAILURE MODE after a sanitize that failed with AUSE=0.
     #[error("EXIT FAILURE MODE refused ({sense}): the failed sanitize ran with AUSE=0, so the only way out \
-             is another sanitize that completes — run it again without --ause")]
+             is another sanitize that completes")]
     ExitFailureModeRestricted {
         /// The drive's refusal.
         sense: Box<Sense>,
@@ -193,8 +225,7 @@ pub enum Refusal {
     /// Another initiator holds a persistent reservation on the drive.
     #[error(
         "{address} is reserved by another initiator ({rtype} reservation, key 0x{key:x}, through \
-             target port {port}); nothing was sent (see `sgctl reservations {address}`; \
-             --ignore-reservation to go ahead)"
+             target port {port}); nothing was sent"
     )]
     Reserved {
         /// The address given.
@@ -207,30 +238,28 @@ pub enum Refusal {
         port: u16,
     },
     /// An ATA sanitize is already running (SANITIZE STATUS EXT reports it in progress).
-    #[error(
-        "an ATA sanitize is already running (SANITIZE STATUS EXT); watch it with `sgctl wait`"
-    )]
+    #[error("an ATA sanitize is already running (SANITIZE STATUS EXT)")]
     AtaSanitizeRunning,
     /// The ATA method the drive offers cannot run in the drive's state (frozen, locked,
     /// attempts exhausted); `advice` is the way out.
-    #[error("{method} cannot run: {why}; {advice}")]
+    #[error("{method} cannot run: {why}")]
     AtaMethodBlocked {
         /// The method's name (`SANITIZE BLOCK ERASE`, `SECURITY ERASE UNIT`, ...).
         method: String,
         /// What blocks it (from IDENTIFY DEVICE).
         why: String,
         /// What the admin can do about it.
-        advice: String,
+        advice: Next,
     },
     /// The drive aborted an ATA sanitize/security command (ABRT): frozen since planning?
-    #[error("{method} was aborted by the drive ({error}); if it is frozen: {advice}")]
+    #[error("{method} was aborted by the drive ({error})")]
     AtaAborted {
         /// The method's name.
         method: String,
         /// The device's error registers.
         error: Box<crate::ata::exec::AtaDeviceError>,
         /// What to do if it is frozen.
-        advice: String,
+        advice: Next,
     },
     /// Another sgctl job holds the drive's lock (one job per drive at a time).
     #[error("{device}: the drive is busy with another sgctl job: {} (one job per drive at a time; lock {lock} for {key})",
@@ -261,13 +290,320 @@ pub enum Refusal {
         reason: String,
     },
     /// `--method auto` fell back to a TCG erase with the MSID, but the drive is owned.
-    #[error(
-        "the EraseMaster PIN is no longer the MSID (the drive is owned): run \
-             `sgctl tcg erase --all --pin-file FILE`, or `sgctl tcg revert` with the PSID"
-    )]
+    #[error("the EraseMaster PIN is no longer the MSID (the drive is owned)")]
     TcgOwned,
 }
 
+/// A request the library cannot build or run, with its data (no caller needs to read a
+/// message). The text is the one users saw before these were typed; the CLI words the ones
+/// that name a flag (`--block-size`, `--verify`, `--pi`).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum Invalid {
+    /// A CDB is not 1..=255 bytes (SG_IO `cmd_len` is a u8).
+    #[error("CDB length {len} is not 1..=255 bytes")]
+    CdbLength {
+        /// The CDB's length.
+        len: usize,
+    },
+    /// A data buffer larger than SG_IO's 32-bit `dxfer_len`.
+    #[error("data buffer of {len} bytes is larger than SG_IO allows")]
+    DataLength {
+        /// The buffer's length.
+        len: usize,
+    },
+    /// A bsg node given to the SG_IO v3 backend.
+    #[error("{path} is a bsg node: use the bsg backend (sg_io_v4)")]
+    BsgNode {
+        /// The node.
+        path: String,
+    },
+    /// An LBA above 32 bits for a 10-byte READ/WRITE.
+    #[error("LBA {lba} needs a 16-byte CDB")]
+    LbaNeeds16 {
+        /// The LBA.
+        lba: u64,
+    },
+    /// A transfer length above 16 bits for a 10-byte READ/WRITE.
+    #[error("{blocks} blocks exceed a 10-byte CDB")]
+    BlocksExceed10 {
+        /// The number of blocks.
+        blocks: u32,
+    },
+    /// SANITIZE OVERWRITE COUNT outside 1..31 (SBC-4 Table 62).
+    #[error("overwrite count {count} outside 1..31")]
+    OverwriteCount {
+        /// The count given.
+        count: u8,
+    },
+    /// An OVERWRITE pattern longer than a logical block (or empty).
+    #[error("overwrite pattern of {len} bytes: must be 1..={max} bytes")]
+    OverwritePattern {
+        /// The pattern's length.
+        len: usize,
+        /// The logical block length.
+        max: u32,
+    },
+    /// A parameter list longer than its length field holds.
+    #[error("{what} too long")]
+    TooLong {
+        /// What (`overwrite pattern`, `SANITIZE parameter list`, `MODE SELECT list`).
+        what: &'static str,
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// SANITIZE OVERWRITE without a parameter list.
+    #[error("OVERWRITE needs a parameter list")]
+    OverwriteNeedsList,
+    /// A SANITIZE service action that takes no parameter list was given one.
+    #[error("{action} takes no parameter list")]
+    NoParameterList {
+        /// The service action's name.
+        action: &'static str,
+    },
+    /// A SECURITY PROTOCOL transfer with INC_512 that is not a multiple of 512.
+    #[error("INC_512 transfer of {len} bytes is not a multiple of 512")]
+    Inc512Length {
+        /// The transfer length in bytes.
+        len: usize,
+    },
+    /// A SECURITY PROTOCOL transfer longer than the CDB's 32-bit length.
+    #[error("security transfer of {len} bytes")]
+    SecurityTransferLength {
+        /// The transfer length in bytes.
+        len: usize,
+    },
+    /// A protection type other than 0..3.
+    #[error("protection type {value} does not exist (0..3)")]
+    ProtectionType {
+        /// The number given.
+        value: u8,
+    },
+    /// FORMAT UNIT: DPRY/DCRT/STPF/IP set without FOV (SBC-4 5.4.3).
+    #[error("FORMAT UNIT: DPRY/DCRT/STPF/IP need FOV")]
+    FormatNeedsFov,
+    /// FORMAT UNIT: a protection interval exponent needs the long parameter list header.
+    #[error("FORMAT UNIT: a protection interval exponent needs the long header")]
+    PiExponentNeedsLongHeader,
+    /// FORMAT UNIT: an initialization pattern longer than its 16-bit length.
+    #[error("initialization pattern longer than 65535 bytes")]
+    InitPatternTooLong {
+        /// The pattern's length.
+        len: usize,
+    },
+    /// A protection interval exponent above 15 (4 bits).
+    #[error("protection interval exponent must be 0..15")]
+    PiExponent {
+        /// The exponent given.
+        value: u8,
+    },
+    /// A protection interval exponent for protection type 0 or 1.
+    #[error("a protection interval exponent needs protection type 2 or 3")]
+    PiExponentNeedsType2Or3,
+    /// A block count above 32 bits for a short mode parameter block descriptor.
+    #[error("{blocks} blocks do not fit a short block descriptor; use the long form")]
+    ShortDescriptorBlocks {
+        /// The number of blocks.
+        blocks: u64,
+    },
+    /// A block length above 24 bits for a short block descriptor.
+    #[error("block length {block_length} does not fit 24 bits")]
+    DescriptorBlockLength {
+        /// The block length.
+        block_length: u32,
+    },
+    /// Short and long block descriptors in one MODE SELECT list.
+    #[error("block descriptors mix short and long forms")]
+    MixedDescriptors,
+    /// Long LBA block descriptors with MODE SELECT(6).
+    #[error("long LBA block descriptors need MODE SELECT(10)")]
+    LongDescriptorsNeedSelect10,
+    /// More block descriptors than the header's length field holds.
+    #[error("too many block descriptors{}", if *mode_select_6 { " for MODE SELECT(6)" } else { "" })]
+    TooManyDescriptors {
+        /// The list was for MODE SELECT(6) (8-bit length).
+        mode_select_6: bool,
+    },
+    /// A MODE SELECT parameter list longer than the CDB's length field.
+    #[error("parameter list of {len} bytes is too long for this MODE SELECT")]
+    ModeSelectLength {
+        /// The list's length.
+        len: usize,
+    },
+    /// A FORMAT UNIT without a block size, and not a recovery (which keeps the current one).
+    #[error("a block size is required")]
+    BlockSizeRequired,
+    /// A block size outside 256..65536.
+    #[error("block size {value} is outside 256..65536")]
+    BlockSize {
+        /// The block size given.
+        value: u32,
+    },
+    /// Verification asked for on a drive that refuses medium access (31/xx).
+    #[error(
+        "verification needs readable capacity, but the drive refuses medium access (31/xx); \
+         sanitize once without verification to leave that state"
+    )]
+    VerifyNeedsCapacity,
+    /// A job's second phase ran without its first.
+    #[error("{job} was not planned")]
+    NotPlanned {
+        /// The job (`format`, `sanitize`, `ATA sanitize`).
+        job: &'static str,
+    },
+    /// A job run on no device.
+    #[error("no DEVICE given")]
+    NoDevice,
+    /// An audit log line that is JSON but not an object.
+    #[error("audit record is not a JSON object")]
+    AuditRecordNotObject,
+    /// A signing key file others can read (it must be mode 0600).
+    #[error("signing key {path} is readable by group or others (mode {mode:o}); run chmod 600")]
+    KeyReadableByOthers {
+        /// The key file.
+        path: String,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// A signing key file that is not an Ed25519 PKCS#8 PEM private key.
+    #[error("signing key {path}: not an Ed25519 PKCS#8 PEM private key")]
+    NotPrivateKey {
+        /// The key file.
+        path: String,
+    },
+    /// A public key file that is not an Ed25519 SPKI PEM public key.
+    #[error("public key {path}: not an Ed25519 SPKI PEM public key")]
+    NotPublicKey {
+        /// The key file.
+        path: String,
+    },
+    /// Key generation would overwrite a key file.
+    #[error("{path} exists; not overwriting a key")]
+    KeyExists {
+        /// The existing file.
+        path: String,
+    },
+    /// A benchmark report file that is not JSON.
+    #[error("{path} is not a report: {reason}")]
+    NotJsonReport {
+        /// The file.
+        path: String,
+        /// The JSON parser's reason.
+        reason: String,
+    },
+    /// A JSON file whose `format` is not the sgctl bench report's.
+    #[error("{path} is not an sgctl bench report")]
+    NotBenchReport {
+        /// The file.
+        path: String,
+    },
+    /// A bench report of another layout version.
+    #[error("{path} has report version {version}; this sgctl reads version {supported}")]
+    ReportVersion {
+        /// The file.
+        path: String,
+        /// Its version.
+        version: u64,
+        /// The version this build reads.
+        supported: u64,
+    },
+    /// A bench report whose members do not decode.
+    #[error("{path}: {reason}")]
+    BadReport {
+        /// The file.
+        path: String,
+        /// The decoder's reason.
+        reason: String,
+    },
+    /// A sequential stimulus that mixes reads and writes.
+    #[error(
+        "{label}: a sequential stimulus must be all reads or all writes, not {read_pct} % reads"
+    )]
+    SequentialMix {
+        /// The stimulus' label.
+        label: String,
+        /// Its read percentage.
+        read_pct: u8,
+    },
+    /// A suite round without the cell its tracking metric names.
+    #[error("round has no tracking cell {cell}")]
+    NoTrackingCell {
+        /// The tracking cell's label.
+        cell: String,
+    },
+}
+
+impl From<Invalid> for Error {
+    fn from(i: Invalid) -> Self {
+        Error::Invalid(i)
+    }
+}
+
+fn running_progress(p: Option<f64>) -> String {
+    p.map(|p| format!("{p:.1}%"))
+        .unwrap_or_else(|| "no progress reported".into())
+}
+
+/// What an admin can do next, as data: the library keeps it typed, the CLI words it (naming
+/// its own commands, `sgctl wait DEV`, `sgctl format DEV --recover`, ...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Next {
+    /// The sanitize goes on on the drive (it cannot be cancelled): watch it.
+    SanitizeContinues {
+        /// The device address.
+        address: String,
+    },
+    /// The format goes on on the drive: watch it.
+    FormatContinues {
+        /// The device address.
+        address: String,
+    },
+    /// The drive accepted the sanitize, then watching it failed (the path or the drive went
+    /// away): it goes on, and resumes after a power cycle.
+    SanitizeWatchLost {
+        /// The device address.
+        address: String,
+        /// The drive's other paths (`/dev/sgN`), if any.
+        other_paths: Vec<String>,
+    },
+    /// The drive accepted the format, then watching it failed; a power cycle loses a format in
+    /// progress (31/00), and formatting again recovers it.
+    FormatWatchLost {
+        /// The device address.
+        address: String,
+        /// The drive's other paths (`/dev/sgN`), if any.
+        other_paths: Vec<String>,
+    },
+    /// The format failed: the medium may be corrupt (31/00); format again.
+    FormatAgain {
+        /// The device address.
+        address: String,
+    },
+    /// A sanitize with AUSE=1 failed: leave failure mode with EXIT FAILURE MODE, or sanitize
+    /// again.
+    ExitFailureMode {
+        /// The device address.
+        address: String,
+    },
+    /// A sanitize with AUSE=0 failed: EXIT FAILURE MODE is not allowed; only another sanitize
+    /// that completes leaves the state.
+    SanitizeAgain,
+    /// The ATA drive is frozen (FREEZE LOCK): hot-plug it or suspend/resume the host, check
+    /// IDENTIFY says not frozen, retry.
+    AtaFrozen,
+    /// The ATA drive's security is locked: unlock it, or use a SANITIZE method.
+    AtaUnlockFirst,
+    /// The ATA security attempt counter is exhausted: power-cycle the drive.
+    AtaPowerCycle,
+    /// A failed SECURITY ERASE: the temporary user password was removed again.
+    AtaPasswordRemoved,
+    /// A failed SECURITY ERASE left the temporary user password set: remove it before the
+    /// next power cycle locks the drive.
+    AtaPasswordLeft,
+    /// Text with no command in it (a kernel rescan that failed, a check that failed).
+    Note(String),
+}
 fn join<T: std::fmt::Display>(v: &[T], sep: &str) -> String {
     v.iter()
         .map(|x| x.to_string())
@@ -421,10 +757,12 @@ impl Error {
             | Error::Status { .. }
             | Error::Parse(_)
             | Error::Ata(_) => exit::COMMAND,
-            Error::Unsupported(_) => exit::UNSUPPORTED,
+            Error::Unsupported(_)
+            | Error::SanitizeRefused { .. }
+            | Error::BandEraseNeedsEnterprise => exit::UNSUPPORTED,
             Error::Refused(_) => exit::REFUSED,
-            Error::CheckFailed(_) => exit::CHECK_FAILED,
-            Error::InvalidArgument(_) => exit::USAGE,
+            Error::CheckFailed(_) | Error::MediumFormatCorrupt { .. } => exit::CHECK_FAILED,
+            Error::InvalidArgument(_) | Error::Invalid(_) => exit::USAGE,
             Error::Io { .. } => exit::OTHER,
         }
     }

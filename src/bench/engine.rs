@@ -166,7 +166,7 @@ pub fn open(
             )));
         }
     }
-    let is_sim = addr.starts_with("sim:");
+    let is_sim = crate::device::is_virtual_address(addr);
     match (kind, is_sim) {
         (EngineKind::Sim | EngineKind::Auto, true) => open_sim(addr, writable.is_some()),
         (EngineKind::Sim, false) => Err(BenchError::InvalidArgument(format!(

@@ -38,14 +38,15 @@ impl SimEngine {
     /// Opens `sim:PROFILE[?opts]` on a virtual clock (`clock=virtual` is added; a
     /// `clock=real` address is refused: the engine's time is the drive's).
     pub fn open(addr: &str, writable: bool) -> Result<SimEngine, BenchError> {
-        let spec = addr.strip_prefix("sim:").unwrap_or(addr);
-        let (_, query) = spec.split_once('?').unwrap_or((spec, ""));
-        if query.split('&').any(|kv| kv == "clock=real") {
+        let parsed = crate::device::classify(addr).virtual_spec();
+        let spec = parsed.map_or(addr, |v| v.as_str());
+        let opts = || parsed.into_iter().flat_map(|v| v.options());
+        if opts().any(|kv| kv == ("clock", "real")) {
             return Err(BenchError::InvalidArgument(format!(
                 "{addr}: the sim engine runs on the drive's virtual clock; drop clock=real"
             )));
         }
-        let spec = if query.split('&').any(|kv| kv.starts_with("clock=")) {
+        let spec = if opts().any(|(k, _)| k == "clock") {
             spec.to_string()
         } else if spec.contains('?') {
             format!("{spec}&clock=virtual")

@@ -376,7 +376,7 @@ fn bench_err(e: BenchError) -> anyhow::Error {
 }
 
 fn is_scsi(addr: &str) -> bool {
-    addr.starts_with("sim:") || {
+    crate::device::is_virtual_address(addr) || {
         use std::os::unix::fs::FileTypeExt;
         std::fs::metadata(addr).is_ok_and(|m| m.file_type().is_char_device())
             || crate::bench::block_is_scsi(addr)

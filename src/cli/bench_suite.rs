@@ -270,8 +270,8 @@ fn uname_r() -> String {
 /// over the profile's.
 #[cfg(feature = "sim")]
 fn sim_time_scale(addr: &str, capacity: u64) -> Option<f64> {
-    let spec = addr.strip_prefix("sim:")?;
-    let (p, o) = crate::sim::parse_spec(spec).ok()?;
+    let spec = crate::device::classify(addr).virtual_spec()?;
+    let (p, o) = crate::sim::parse_spec(spec.as_str()).ok()?;
     o.capacity_bytes?;
     let full = p.capacity_bytes.max(1) as f64;
     let f = capacity as f64 / full;
@@ -295,7 +295,7 @@ fn open_drive(
     let interval = Duration::from_secs(5);
     // Without the `sim` feature a `sim:` address goes on to `bench::open`, which refuses it.
     #[cfg(feature = "sim")]
-    if addr.starts_with("sim:") {
+    if crate::device::is_virtual_address(addr) {
         if !matches!(kind, EngineKind::Auto | EngineKind::Sim) {
             return Err(Error::InvalidArgument(format!(
                 "{addr}: a virtual drive runs only with --engine sim (or auto)"
@@ -308,7 +308,6 @@ fn open_drive(
         let clock = dev.clock();
         let c2 = clock.clone();
         let c3 = clock.clone();
-        let c4 = clock.clone();
         let mut poll = PollConfig::real(interval, interrupted.clone());
         poll.sleep = Arc::new(move |d: Duration| clock.advance(d.max(Duration::from_secs(1))));
         let mut always = PollConfig::real(interval, Arc::new(AtomicBool::new(false)));
@@ -319,9 +318,7 @@ fn open_drive(
         } else {
             Box::new(crate::transport::trace::Traced::new(Box::new(dev), verbose))
         };
-        let mut d = EngineDriver::new(Box::new(eng), idle);
-        d.sim_clock = Some(c4);
-        return Ok((d, t, poll, always));
+        return Ok((EngineDriver::new(Box::new(eng), idle), t, poll, always));
     }
     let eng = crate::bench::open(addr, kind, Some(auth)).map_err(bench_open)?;
     let t = crate::device::open_with(addr, verbose)?;
@@ -437,7 +434,7 @@ fn run_suite(
         capacity_bytes: cap.bytes(),
         block_len: cap.block_len,
         protection_type: if cap.prot_en { cap.p_type + 1 } else { 0 },
-        interface: if addr.starts_with("sim:") {
+        interface: if crate::device::is_virtual_address(&addr) {
             "virtual SAS SSD (sgctl sim)".into()
         } else {
             "SAS/SCSI".into()

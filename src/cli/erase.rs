@@ -122,7 +122,7 @@ pub fn run_jobs_in(
     params: serde_json::Value,
     make_job: impl FnMut() -> Box<dyn Job>,
 ) -> anyhow::Result<Report> {
-    env.advise = Some(&crate::cli::tcg_jobs::locked_sed_advice);
+    env.advise = Some(&crate::cli::advice::CliAdvice);
     let summary = jobs::run(env, addresses, &sa.options(params), make_job)?;
     Ok(finish_report(ctx, summary))
 }

@@ -416,7 +416,7 @@ mod tests {
             &mut Nobody,
         )
         .unwrap_err();
-        assert!(e.to_string().contains("--confirm"), "{e}");
+        assert!(crate::cli::advice::chain(&e).contains("--confirm"), "{e}");
         let a = args(&["--confirm", "S999", "--audit-log", audit_s]);
         let e = reset(
             &mut ctx,

@@ -1,6 +1,7 @@
 //! The `sgctl` command line. Each subcommand lives in its own file with an `Args` struct and a
 //! `run` function returning a [`Report`]; this file only wires them together.
 
+pub mod advice;
 pub mod output;
 pub mod tcg;
 pub mod tcg_jobs;

@@ -211,7 +211,7 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
             text.push_str(&render_ata_support(a));
             crate::ops::ata_sanitize::choose(a, None)
                 .map(|m| m.name().to_string())
-                .map_err(|e| e.to_string())
+                .map_err(|e| crate::cli::advice::error(&e))
         });
         let best = [
             ServiceAction::CryptoErase,
@@ -248,7 +248,7 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
         all.push(serde_json::json!({
             "device": d,
             "sanitize": r,
-            "ata": ata,
+            "ata": ata.as_ref().map(ata_json),
             "auto_method": auto_method,
             "tcg_level0": tcg,
             "block_device_characteristics_byte7": wacereq,
@@ -263,6 +263,18 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
 }
 
 /// The ATA side of `--support` (SATA behind a SATL).
+/// The ATA side as JSON, its typed advice in the CLI's words (`advice`, last as before).
+fn ata_json(a: &crate::ops::ata_sanitize::AtaSupport) -> serde_json::Value {
+    let mut v = serde_json::to_value(a).unwrap_or_default();
+    if let Some(m) = v.as_object_mut() {
+        m.insert(
+            "advice".into(),
+            a.advice.as_ref().map(crate::cli::advice::next).into(),
+        );
+    }
+    v
+}
+
 fn render_ata_support(a: &crate::ops::ata_sanitize::AtaSupport) -> String {
     let mut o = String::from(
         "  (SCSI SANITIZE above is translated by the SATL into ATA SANITIZE DEVICE; \"unknown\" \
@@ -304,7 +316,7 @@ fn render_ata_support(a: &crate::ops::ata_sanitize::AtaSupport) -> String {
         ));
     }
     if let Some(adv) = &a.advice {
-        o.push_str(&format!("  advice: {adv}\n"));
+        o.push_str(&format!("  advice: {}\n", crate::cli::advice::next(adv)));
     }
     o
 }

@@ -99,8 +99,9 @@ pub fn run(ctx: &mut Ctx, args: SimArgs) -> anyhow::Result<Report> {
 }
 
 fn spec(device: &str) -> anyhow::Result<&str> {
-    device
-        .strip_prefix("sim:")
+    crate::device::classify(device)
+        .virtual_spec()
+        .map(|v| v.as_str())
         .with_context(|| format!("{device}: not a sim: address"))
 }
 

@@ -41,7 +41,9 @@ pub struct ServeArgs {
 
 /// Runs `sgctl sim serve`.
 pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
-    let spec = args.tcmu.strip_prefix("sim:").unwrap_or(&args.tcmu);
+    let spec = crate::device::classify(&args.tcmu)
+        .virtual_spec()
+        .map_or(args.tcmu.as_str(), |v| v.as_str());
     let drive = sim::open(spec)?;
     let have = drive.profile().ports.max(1);
     let ports = args.ports.unwrap_or(have);

@@ -5,13 +5,13 @@
 //!
 //! Frozen drives are the common obstacle: BIOSes and some HBAs send SECURITY FREEZE LOCK (and
 //! SANITIZE FREEZE LOCK EXT) at boot. Both clear only at power-on or hardware reset, so the
-//! refusal carries the advice an admin needs ([`FROZEN_ADVICE`]).
+//! refusal carries the advice an admin needs ([`Next::AtaFrozen`], worded by the CLI).
 //!
 //! ATA passwords are secrets: they live in [`crate::ata::SecurityBlock`] (zeroed on drop), the
 //! planned commands list the CDB only, and the `-vv` trace redacts ATA PASS-THROUGH data-out.
 
 use crate::ata::{self, cmd, identify::Identify, sanitize_fn, SanitizeStatus, SecurityBlock};
-use crate::error::{Error, Refusal, Result};
+use crate::error::{Error, Next, Refusal, Result};
 use crate::ops::poll::PollConfig;
 use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::ata_pass_through::{AtaCommand, Protocol};
@@ -19,12 +19,6 @@ use crate::transport::Transport;
 use serde::Serialize;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-
-/// What to say when the drive is frozen.
-pub const FROZEN_ADVICE: &str = "the drive is frozen: the BIOS or HBA sent a FREEZE LOCK at \
-boot, and only a power-on or hardware reset clears it. Hot-plug the drive (pull it and push it \
-back in, or power-cycle its slot), or suspend and resume the host (`systemctl suspend`; the \
-BIOS does not run on resume), then check `sgctl ata identify` shows \"not frozen\" and retry";
 
 /// The password a security erase sets when none is given (public on purpose, documented in
 /// `sgctl sanitize --help`): if the erase is interrupted, `hdparm --user-master u
@@ -119,8 +113,9 @@ pub struct AtaSupport {
     pub sanitize_in_progress: bool,
     /// Methods, strongest first (the order `auto` uses).
     pub methods: Vec<MethodSupport>,
-    /// The explanation of frozen / locked states, when any applies.
-    pub advice: Option<String>,
+    /// The way out of frozen states, when one applies (the CLI words it as `advice`).
+    #[serde(skip)]
+    pub advice: Option<Next>,
 }
 
 /// Reads IDENTIFY and SANITIZE STATUS EXT and lists the methods.
@@ -202,7 +197,7 @@ pub fn support_from(id: &Identify, st: Option<&SanitizeStatus>) -> AtaSupport {
         &security_block,
         s.normal_erase_minutes,
     );
-    let advice = (s.frozen || sanitize_frozen).then(|| FROZEN_ADVICE.to_string());
+    let advice = (s.frozen || sanitize_frozen).then_some(Next::AtaFrozen);
     AtaSupport {
         security_state: id.security_state(),
         security_frozen: s.frozen,
@@ -261,11 +256,11 @@ pub fn choose(s: &AtaSupport, want: Option<AtaMethod>) -> Result<AtaMethod> {
 fn refusal(s: &AtaSupport, m: &MethodSupport) -> Error {
     let why = m.blocked_by.clone().unwrap_or_default();
     let advice = if s.security_frozen || s.sanitize_frozen {
-        FROZEN_ADVICE.to_string()
+        Next::AtaFrozen
     } else if s.security_locked {
-        "unlock it first (`hdparm --security-unlock PWD`), or use a SANITIZE method".to_string()
+        Next::AtaUnlockFirst
     } else {
-        "power-cycle the drive to reset the attempt counter".to_string()
+        Next::AtaPowerCycle
     };
     Refusal::AtaMethodBlocked {
         method: m.name.to_string(),
@@ -343,15 +338,43 @@ fn sanitize_args(m: &AtaMethod) -> (u16, u16, u64) {
     }
 }
 
+/// How an ATA purge ended (serialized as its text: `completed`, `interrupted`, `failed: ...`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AtaEnded {
+    /// The drive finished the operation.
+    Completed,
+    /// Watching stopped (Ctrl-C); the drive goes on.
+    Interrupted,
+    /// The command failed; what the drive or the transport said.
+    Failed(String),
+}
+
+impl std::fmt::Display for AtaEnded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AtaEnded::Completed => f.write_str("completed"),
+            AtaEnded::Interrupted => f.write_str("interrupted"),
+            AtaEnded::Failed(why) => write!(f, "failed: {why}"),
+        }
+    }
+}
+
+impl Serialize for AtaEnded {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// How an ATA purge ended.
 #[derive(Debug, Clone, Serialize)]
 pub struct AtaOutcome {
-    /// `completed`, `failed: ...`, `interrupted`.
-    pub ended: String,
+    /// How it ended.
+    pub ended: AtaEnded,
     /// True when the drive reported success.
     pub success: bool,
     /// The way out when it did not.
-    pub advice: Option<String>,
+    #[serde(skip)]
+    pub advice: Option<Next>,
 }
 
 /// Runs the method to its end: SANITIZE DEVICE then SANITIZE STATUS EXT until it is no longer
@@ -396,7 +419,7 @@ fn frozen_hint(e: Error, m: &AtaMethod) -> Error {
         Error::Ata(a) => Refusal::AtaAborted {
             method: m.name().to_string(),
             error: a,
-            advice: FROZEN_ADVICE.into(),
+            advice: Next::AtaFrozen,
         }
         .into(),
         e => e,
@@ -413,12 +436,11 @@ pub fn poll_sanitize(
     loop {
         if cfg.interrupted.load(Ordering::Relaxed) {
             return Ok(AtaOutcome {
-                ended: "interrupted".into(),
+                ended: AtaEnded::Interrupted,
                 success: false,
-                advice: Some(format!(
-                    "the sanitize continues on the drive (it cannot be cancelled); watch it with `sgctl wait {}`",
-                    t.address()
-                )),
+                advice: Some(Next::SanitizeContinues {
+                    address: t.address(),
+                }),
             });
         }
         match ata::sanitize_status(t) {
@@ -429,22 +451,24 @@ pub fn poll_sanitize(
             Ok(s) => {
                 progress(Some(100.0));
                 return Ok(AtaOutcome {
-                    ended: "completed".into(),
+                    ended: AtaEnded::Completed,
                     success: s.completed_without_error,
                     advice: (!s.completed_without_error).then(|| {
-                        "SANITIZE STATUS EXT does not report \"completed without error\"".into()
+                        Next::Note(
+                            "SANITIZE STATUS EXT does not report \"completed without error\"".into(),
+                        )
                     }),
                 });
             }
             Err(Error::Ata(a)) => {
                 return Ok(AtaOutcome {
-                    ended: format!("failed: {a}"),
+                    ended: AtaEnded::Failed(a.to_string()),
                     success: false,
-                    advice: Some(
+                    advice: Some(Next::Note(
                         "the sanitize failed (SANITIZE DEVICE ERROR REASON in LBA 7:0); the drive \
                          stays in the sanitize failure state until a sanitize completes: run it again"
                             .into(),
-                    ),
+                    )),
                 })
             }
             Err(e) => {
@@ -475,13 +499,11 @@ fn security_erase(
         // Leave the drive as we found it: remove the password we just set.
         let undo = ata::security_out(t, cmd::SECURITY_DISABLE_PASSWORD, &user, ata::TIMEOUT);
         let advice = match undo {
-            Ok(()) => "the temporary user password was removed again".to_string(),
-            Err(_) => "the drive still has the temporary user password: remove it with \
-                       `hdparm --security-disable PASSWORD` before the next power cycle locks it"
-                .to_string(),
+            Ok(()) => Next::AtaPasswordRemoved,
+            Err(_) => Next::AtaPasswordLeft,
         };
         return Ok(AtaOutcome {
-            ended: format!("failed: {e}"),
+            ended: AtaEnded::Failed(e.to_string()),
             success: false,
             advice: Some(advice),
         });
@@ -489,13 +511,13 @@ fn security_erase(
     let id = ata::read_identify(t, ata::exec::CdbSize::Sixteen)?;
     let clean = !id.security.enabled && !id.security.locked;
     Ok(AtaOutcome {
-        ended: "completed".into(),
+        ended: AtaEnded::Completed,
         success: clean,
         advice: (!clean).then(|| {
-            format!(
+            Next::Note(format!(
                 "SECURITY ERASE UNIT returned, but the security state is \"{}\" (expected disabled)",
                 id.security_state()
-            )
+            ))
         }),
     })
 }
@@ -566,20 +588,23 @@ mod tests {
         assert_eq!(choose(&s, None).unwrap(), AtaMethod::BlockErase);
         let e = choose(&s, Some(AtaMethod::SecurityErase { enhanced: false })).unwrap_err();
         let msg = e.to_string();
-        assert!(matches!(e, Error::Refused(_)));
-        assert!(msg.contains("FROZEN") && msg.contains("Hot-plug") && msg.contains("suspend"));
+        let advice = |e: &Error| match e {
+            Error::Refused(Refusal::AtaMethodBlocked { advice, .. }) => advice.clone(),
+            e => panic!("{e:?}"),
+        };
+        assert_eq!(advice(&e), Next::AtaFrozen);
+        assert!(msg.contains("FROZEN"), "{msg}");
         // Both frozen: nothing usable, refused with the advice.
         let s = support_from(&id(0xD000, 0x0029), Some(&status(true)));
-        assert!(s.advice.is_some());
-        let msg = choose(&s, None).unwrap_err().to_string();
-        assert!(
-            msg.contains("Sanitize Frozen") && msg.contains("Hot-plug"),
-            "{msg}"
-        );
+        assert_eq!(s.advice, Some(Next::AtaFrozen));
+        let e = choose(&s, None).unwrap_err();
+        assert_eq!(advice(&e), Next::AtaFrozen);
+        assert!(e.to_string().contains("Sanitize Frozen"), "{e}");
         // Locked: unlock first.
         let s = support_from(&id(0, 0x0007), None);
-        let msg = choose(&s, None).unwrap_err().to_string();
-        assert!(msg.contains("LOCKED") && msg.contains("unlock"), "{msg}");
+        let e = choose(&s, None).unwrap_err();
+        assert_eq!(advice(&e), Next::AtaUnlockFirst);
+        assert!(e.to_string().contains("LOCKED"), "{e}");
     }
 
     #[test]

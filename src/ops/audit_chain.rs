@@ -44,9 +44,7 @@ pub fn sha256_hex(b: &[u8]) -> String {
 /// `record` must be a JSON object; its own `prev_sha256`/`record_sha256` members are replaced.
 pub fn chained_line(prev_line: Option<&[u8]>, record: &Value) -> Result<Vec<u8>> {
     let Value::Object(m) = record else {
-        return Err(Error::InvalidArgument(
-            "audit record is not a JSON object".into(),
-        ));
+        return Err(crate::error::Invalid::AuditRecordNotObject.into());
     };
     let mut m = m.clone();
     m.shift_remove(PREV);

@@ -6,7 +6,7 @@
 //! exactly the requested block length, protection and capacity (a drive that silently picks
 //! another size — peers.md pain point 4 — is a failure) → ask the kernel to rescan every path.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Invalid, Result};
 use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity};
 use crate::ops::safety::{Cleared, PlannedCommand};
@@ -108,11 +108,8 @@ pub fn plan(t: &mut dyn Transport, o: &FormatOptions) -> Result<FormatPlan> {
     let before = match query::read_capacity16(t) {
         Ok(c) => Some(c),
         Err(e) if sense_is(&e, SenseKey::MediumError, 0x31) && o.recover => None,
-        Err(e) if sense_is(&e, SenseKey::MediumError, 0x31) => {
-            return Err(Error::CheckFailed(format!(
-                "the drive reports {} — run `sgctl format --recover` to format it again",
-                e
-            )))
+        Err(Error::Sense(sense)) if sense.key == SenseKey::MediumError && sense.asc == 0x31 => {
+            return Err(Error::MediumFormatCorrupt { sense })
         }
         Err(e) => return Err(e),
     };
@@ -126,12 +123,10 @@ pub fn plan(t: &mut dyn Transport, o: &FormatOptions) -> Result<FormatPlan> {
     let block_len = match (o.block_size, o.recover) {
         (Some(b), _) => b,
         (None, true) => mode.block_len,
-        (None, false) => return Err(Error::InvalidArgument("--block-size is required".into())),
+        (None, false) => return Err(Invalid::BlockSizeRequired.into()),
     };
     if !(256..=65536).contains(&block_len) {
-        return Err(Error::InvalidArgument(format!(
-            "block size {block_len} is outside 256..65536"
-        )));
+        return Err(Invalid::BlockSize { value: block_len }.into());
     }
     let descriptor_blocks = match o.capacity {
         CapacityRequest::Max => 0,
@@ -434,9 +429,13 @@ mod tests {
         .map(|end| assert!(matches!(end, PollEnd::Failed(ref s) if s.asc == 0x31 && s.ascq == 0)));
         assert!(!flag.load(std::sync::atomic::Ordering::Relaxed));
         assert_eq!(d.st().op, Op::FormatCorrupt);
-        // A plain format now refuses with a pointer to --recover.
+        // A plain format now refuses: the medium format is corrupt (the CLI points to
+        // --recover).
         let e = plan(&mut d, &o).unwrap_err();
-        assert!(e.to_string().contains("--recover"), "{e}");
+        assert!(
+            matches!(&e, Error::MediumFormatCorrupt { sense } if sense.asc == 0x31),
+            "{e}"
+        );
         // --recover formats again with the pending size.
         let r = FormatOptions {
             block_size: None,

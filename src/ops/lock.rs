@@ -73,13 +73,8 @@ pub fn key_for(address: &str, name: &DriveName) -> Option<String> {
             (!s.is_empty()).then(|| format!("serial-{s}"))
         })
         .unwrap_or_else(|| format!("address-{address}"));
-    if let Some(spec) = address.strip_prefix("sim:") {
-        let state = spec
-            .split_once('?')
-            .map(|(_, q)| q)
-            .unwrap_or("")
-            .split('&')
-            .find_map(|kv| kv.strip_prefix("state="))?;
+    if let Some(spec) = crate::device::classify(address).virtual_spec() {
+        let state = spec.option("state")?;
         let p = Path::new(state);
         let p = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
         let digest = sha2_hex(p.as_os_str().as_encoded_bytes());

@@ -197,8 +197,10 @@ impl ModeData {
 
 /// MODE SELECT(10) CDB: PF=1, SP as given, parameter list length.
 pub fn mode_select10_cdb(sp: bool, len: usize) -> Result<[u8; 10]> {
-    let l = u16::try_from(len)
-        .map_err(|_| Error::InvalidArgument("MODE SELECT list too long".into()))?;
+    let l = u16::try_from(len).map_err(|_| crate::error::Invalid::TooLong {
+        what: "MODE SELECT list",
+        len,
+    })?;
     Ok(mode::cdb_select10(true, sp, l))
 }
 

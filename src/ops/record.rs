@@ -60,8 +60,12 @@ impl Outcome {
     pub fn of_error(e: &crate::Error) -> Outcome {
         match e {
             crate::Error::Refused(_) => Outcome::Refused,
-            crate::Error::Unsupported(_) => Outcome::Unsupported,
-            crate::Error::CheckFailed(_) => Outcome::CheckFailed,
+            crate::Error::Unsupported(_)
+            | crate::Error::SanitizeRefused { .. }
+            | crate::Error::BandEraseNeedsEnterprise => Outcome::Unsupported,
+            crate::Error::CheckFailed(_) | crate::Error::MediumFormatCorrupt { .. } => {
+                Outcome::CheckFailed
+            }
             _ => Outcome::Failed,
         }
     }
@@ -240,6 +244,13 @@ pub struct JobRecord {
     /// typed for advice; the record shows it as `message`).
     #[serde(skip)]
     pub error_sense: Option<Box<crate::sense::Sense>>,
+    /// The error that ended the job, typed (the record shows it as `message`).
+    #[serde(skip)]
+    pub error: Option<std::sync::Arc<crate::Error>>,
+    /// What to do next, typed; the caller's [`crate::ops::jobs::Advise`] words it as
+    /// `advice` (the CLI names its commands).
+    #[serde(skip)]
+    pub next: Option<crate::error::Next>,
 }
 
 impl JobRecord {

@@ -4,7 +4,7 @@
 //! Sources: docs/protocols.md §D (SBC-4 5.31, sg3_utils `sg_sanitize.c`, OpenSea `sanitize.c`,
 //! T10 reflector 2015/2017 on AUSE and resume), pts.md §5 (method order for a purge).
 
-use crate::error::{Error, Refusal, Result};
+use crate::error::{Error, Invalid, Next, Refusal, Result};
 use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity, Support};
 use crate::ops::record::Category;
@@ -259,11 +259,7 @@ pub fn plan(t: &mut dyn Transport, o: &SanitizeOptions, seed: u64) -> Result<San
         }
     };
     if capacity.is_none() && o.verify > 0 && sa != ServiceAction::ExitFailureMode {
-        return Err(Error::InvalidArgument(
-            "--verify needs readable capacity, but the drive refuses medium access (31/xx); \
-             sanitize once without --verify to leave that state"
-                .into(),
-        ));
+        return Err(Invalid::VerifyNeedsCapacity.into());
     }
     let lb = match capacity {
         Some(c) => c.block_len,
@@ -469,9 +465,7 @@ pub fn start(
         if let Some(s) = e.sense() {
             trail.push(&format!("SANITIZE {}", p.service_action.name()), s);
             if s.key == SenseKey::IllegalRequest && s.asc == 0x20 {
-                return Error::Unsupported(format!(
-                    "the drive does not implement SANITIZE ({s})"
-                ));
+                return Error::Unsupported(format!("the drive does not implement SANITIZE ({s})"));
             }
             if s.key == SenseKey::IllegalRequest && s.asc == 0x24 {
                 return match p.service_action {
@@ -479,14 +473,11 @@ pub fn start(
                         sense: Box::new(s.clone()),
                     }
                     .into(),
-                    _ if ause => Error::Unsupported(format!(
-                        "SANITIZE {} refused ({s}); if a previous sanitize failed with AUSE=0, retry without --ause",
-                        p.service_action.name()
-                    )),
-                    _ => Error::Unsupported(format!(
-                        "the drive refused SANITIZE {} ({s})",
-                        p.service_action.name()
-                    )),
+                    _ => Error::SanitizeRefused {
+                        action: p.service_action.name().into(),
+                        sense: Box::new(s.clone()),
+                        ause,
+                    },
                 };
             }
         }
@@ -501,8 +492,9 @@ pub struct SanitizeOutcome {
     pub ended: Ended,
     /// True only if the drive completed cleanly and the post-checks pass.
     pub success: bool,
-    /// The advice when it failed.
-    pub advice: Option<String>,
+    /// The advice when it failed (typed; the CLI words it).
+    #[serde(skip)]
+    pub advice: Option<Next>,
     /// Verification, if requested.
     pub verification: Option<Verification>,
 }
@@ -523,25 +515,20 @@ pub fn finish(
             return Ok(SanitizeOutcome {
                 ended: Ended::Interrupted,
                 success: false,
-                advice: Some(format!(
-                    "the sanitize continues on the drive (it cannot be cancelled); watch it with `sgctl wait {}`",
-                    t.address()
-                )),
+                advice: Some(Next::SanitizeContinues {
+                    address: t.address(),
+                }),
                 verification: None,
             })
         }
         PollEnd::Failed(s) => {
             let advice = if s.asc == 0x31 && s.ascq == 0x03 {
                 Some(if ause {
-                    format!(
-                        "the sanitize failed; the drive refuses medium access until it leaves failure mode: \
-                         `sgctl sanitize {} --exit-failure-mode` (allowed because AUSE was set), or run a sanitize again",
-                        t.address()
-                    )
+                    Next::ExitFailureMode {
+                        address: t.address(),
+                    }
                 } else {
-                    "the sanitize failed with AUSE=0 (restricted): EXIT FAILURE MODE is not allowed; \
-                     the only way out is another sanitize that completes — run it again"
-                        .to_string()
+                    Next::SanitizeAgain
                 })
             } else {
                 None
@@ -576,7 +563,10 @@ pub fn finish(
         ended: Ended::Completed,
         success: ok,
         advice: (!ok).then(|| {
-            "sampled blocks still hold their old contents: the drive did not purge them".to_string()
+            Next::Note(
+                "sampled blocks still hold their old contents: the drive did not purge them"
+                    .to_string(),
+            )
         }),
         verification,
     })
@@ -707,7 +697,7 @@ mod tests {
         let out = run(&mut d, &o).unwrap();
         assert!(!out.success);
         assert!(out.ended.to_string().contains("31/03"), "{}", out.ended);
-        assert!(out.advice.unwrap().contains("--exit-failure-mode"));
+        assert!(matches!(out.advice, Some(Next::ExitFailureMode { .. })));
         assert_eq!(precondition(&mut d).unwrap(), Precondition::Failed);
         d.st().fail_sanitize = false;
         let p = plan(&mut d, &opts(Method::ExitFailureMode, 0), 1).unwrap();
@@ -727,7 +717,7 @@ mod tests {
         let mut d = MockDrive::new();
         d.st().fail_sanitize = true;
         let out = run(&mut d, &opts(Method::Crypto, 0)).unwrap();
-        assert!(out.advice.unwrap().contains("AUSE=0"));
+        assert_eq!(out.advice, Some(Next::SanitizeAgain));
         let p = plan(&mut d, &opts(Method::ExitFailureMode, 0), 1).unwrap();
         let e = start(
             &mut d,

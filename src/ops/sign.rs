@@ -23,7 +23,7 @@
 //! is world-readable in /proc. `sgctl certificate keygen` writes a pair; `openssl genpkey
 //! -algorithm ed25519` keys work too.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Invalid, Result};
 use crate::ops::audit_chain::{hex, sha256_hex};
 use ed25519_dalek::pkcs8::spki::der::pem::LineEnding;
 use ed25519_dalek::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
@@ -69,21 +69,18 @@ impl CertSigner {
         let ctx = || format!("signing key {}", path.display());
         let meta = std::fs::metadata(path).map_err(|e| Error::io(ctx(), e))?;
         if meta.permissions().mode() & 0o077 != 0 {
-            return Err(Error::InvalidArgument(format!(
-                "signing key {} is readable by group or others (mode {:o}); run chmod 600",
-                path.display(),
-                meta.permissions().mode() & 0o777
-            )));
+            return Err(Invalid::KeyReadableByOthers {
+                path: path.display().to_string(),
+                mode: meta.permissions().mode() & 0o777,
+            }
+            .into());
         }
         let pem = zeroize::Zeroizing::new(
             std::fs::read_to_string(path).map_err(|e| Error::io(ctx(), e))?,
         );
         // The decoder's error says nothing about the key bytes; keep it that way.
-        let key = SigningKey::from_pkcs8_pem(&pem).map_err(|_| {
-            Error::InvalidArgument(format!(
-                "signing key {}: not an Ed25519 PKCS#8 PEM private key",
-                path.display()
-            ))
+        let key = SigningKey::from_pkcs8_pem(&pem).map_err(|_| Invalid::NotPrivateKey {
+            path: path.display().to_string(),
         })?;
         Ok(CertSigner {
             key,
@@ -161,10 +158,10 @@ pub fn generate_key(path: &Path) -> Result<VerifyingKey> {
         .map_err(|e| Error::io(ctx(), std::io::Error::other(e.to_string())))?;
     let pub_path = pub_path(path);
     if pub_path.exists() {
-        return Err(Error::InvalidArgument(format!(
-            "{} exists; not overwriting a key",
-            pub_path.display()
-        )));
+        return Err(Invalid::KeyExists {
+            path: pub_path.display().to_string(),
+        }
+        .into());
     }
     let mut f = std::fs::OpenOptions::new()
         .write(true)
@@ -192,10 +189,9 @@ pub fn load_public(path: &Path) -> Result<VerifyingKey> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::io(format!("public key {}", path.display()), e))?;
     VerifyingKey::from_public_key_pem(&text).map_err(|_| {
-        Error::InvalidArgument(format!(
-            "public key {}: not an Ed25519 SPKI PEM public key",
-            path.display()
-        ))
+        Error::from(Invalid::NotPublicKey {
+            path: path.display().to_string(),
+        })
     })
 }
 

@@ -1,12 +1,31 @@
-//! The gated entry points of the destructive TCG methods (issue 11): a band erase and a PSID
-//! revert take the safety gate's token. The methods themselves (`tcg::enterprise::erase_bands`,
-//! `tcg::enterprise::psid_revert`, `tcg::opal::psid_revert`) are the protocol layer, which lives
-//! below the gate (the token is an `ops` type: it carries the audit log and the drive's paths),
-//! so the jobs call these wrappers, not the methods.
+//! The TCG methods that destroy data (issue 11): a band erase (Enterprise `Band n.Erase`) and a
+//! PSID revert (Enterprise `ThisSP.RevertSP`, Opal `AdminSP.Revert`). They take the safety
+//! gate's token, so they live here, above the gate: the sgctl-proto crate keeps the protocol
+//! (sessions, tokens, UIDs, the non-destructive Enterprise operations) and has no function that
+//! sends them. The compiler enforces it across the crate boundary: the token
+//! ([`Cleared`]) is an `ops` type that only [`crate::ops::safety::clear`] makes.
+//!
+//! What stays open, as for every SCSI command (a caller can hand any CDB to
+//! `Transport::execute`): the generic method call of an open session
+//! (`tcg::session::Session::call` with any method UID). The named operations are the API; the
+//! raw call is the protocol layer's escape hatch.
 
 use crate::ops::safety::Cleared;
+use crate::tcg::enterprise::erasemaster_session;
 use crate::tcg::session::{Dialect, Tper};
-use crate::tcg::{enterprise, opal, Pin, TcgError};
+use crate::tcg::{uid, Pin, TcgError};
+
+/// Cryptographic erase of band `n` as EraseMaster: `Band n.Erase` (TCG Enterprise SSC 1.01
+/// §6.3.1.1). The drive generates a new media key, unlocks the band and resets BandMaster n's
+/// PIN to the MSID.
+pub fn erase_band(
+    t: &mut Tper<'_>,
+    gate: &Cleared,
+    n: u16,
+    erasemaster_pin: &Pin,
+) -> Result<(), TcgError> {
+    erase_bands(t, gate, &[n], erasemaster_pin)
+}
 
 /// Cryptographic erase of `bands` in one EraseMaster session (Enterprise `Band n.Erase`).
 ///
@@ -17,16 +36,32 @@ use crate::tcg::{enterprise, opal, Pin, TcgError};
 /// sgctl::ops::tcg_erase::erase_bands(t, &[1], pin)?;
 /// # Ok(()) }
 /// ```
+///
+/// and the protocol crate has no such method to call instead (E0425: not found):
+///
+/// ```compile_fail,E0425
+/// # fn f(t: &mut sgctl::tcg::session::Tper<'_>, pin: &sgctl::tcg::Pin) -> Result<(), sgctl::tcg::TcgError> {
+/// sgctl::tcg::enterprise::erase_bands(t, &[1], pin)?;
+/// # Ok(()) }
+/// ```
 pub fn erase_bands(
     t: &mut Tper<'_>,
     _gate: &Cleared,
     bands: &[u16],
     erasemaster_pin: &Pin,
 ) -> Result<(), TcgError> {
-    enterprise::erase_bands(t, bands, erasemaster_pin)
+    let mut s = erasemaster_session(t, erasemaster_pin)?;
+    for &n in bands {
+        s.call(uid::band(n), uid::method::ERASE, &[])?;
+    }
+    s.end()
 }
 
-/// PSID revert in the drive's dialect (Enterprise `ThisSP.RevertSP`, Opal `AdminSP.Revert`).
+/// PSID revert in the drive's dialect: Enterprise: Admin SP session, Authenticate(PSID),
+/// `ThisSP.RevertSP`, the TPer ends the session itself [SEDU `revertTPer`, SEDU-ISS #469;
+/// vendor-dependent]. Opal: StartSession(AdminSP, write, HostChallenge = PSID,
+/// HostSigningAuthority = PSID authority) → `AdminSP.Revert`, the TPer ends the session
+/// without an EOS [SEDU `DtaDevOpal::revertTPer`, K-opal].
 ///
 /// Without the gate's token the call does not compile (E0061):
 ///
@@ -35,9 +70,19 @@ pub fn erase_bands(
 /// sgctl::ops::tcg_erase::psid_revert(t, psid)?;
 /// # Ok(()) }
 /// ```
+///
+/// nor does the protocol crate's former entry point, which is gone (E0425):
+///
+/// ```compile_fail,E0425
+/// # fn f(t: &mut sgctl::tcg::session::Tper<'_>, psid: &sgctl::tcg::Pin) -> Result<(), sgctl::tcg::TcgError> {
+/// sgctl::tcg::opal::psid_revert(t, psid)?;
+/// # Ok(()) }
+/// ```
 pub fn psid_revert(t: &mut Tper<'_>, _gate: &Cleared, psid: &Pin) -> Result<(), TcgError> {
-    match t.dialect {
-        Dialect::Enterprise => enterprise::psid_revert(t, psid),
-        Dialect::Opal => opal::psid_revert(t, psid),
-    }
+    let (sp, method) = match t.dialect {
+        Dialect::Enterprise => (uid::THIS_SP, uid::method::REVERT_SP),
+        Dialect::Opal => (uid::ADMIN_SP, uid::method::REVERT),
+    };
+    let s = t.start_session(uid::ADMIN_SP, true, Some((uid::AUTH_PSID, psid)))?;
+    s.call_and_drop(sp, method)
 }

@@ -148,7 +148,7 @@ pub fn header_of(
         address: addr.into(),
         capacity_bytes: capacity,
         block_len,
-        interface: if addr.starts_with("sim:") {
+        interface: if crate::device::is_virtual_address(addr) {
             "virtual SAS SSD (sgctl sim)".into()
         } else if scsi {
             "SAS/SCSI".into()

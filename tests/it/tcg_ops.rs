@@ -2,6 +2,8 @@
 //! SECURITY PROTOCOL IN/OUT CDB byte boundary as SG_IO (a thin Transport adapter; the data
 //! path — DATA PROTECT on READ/WRITE — is tested through `sim:` devices in tcg_cli.rs).
 
+use sgctl::ops::safety::Cleared;
+use sgctl::ops::tcg_erase::{erase_band, psid_revert};
 use sgctl::scsi::security_protocol::{self as sp, Inc512};
 use sgctl::sense::{build_fixed, SenseKey};
 use sgctl::sim::tcg::tper::{psid_for, Reject, Tper};
@@ -11,6 +13,46 @@ use sgctl::tcg::session::{self, Tper as Host};
 use sgctl::tcg::{uid, MethodStatus, Pin, TcgError};
 use sgctl::transport::{Completion, DataBuf, Transport};
 use std::time::Duration;
+
+/// The safety gate's token for the in-test drive: the gate runs on a fake host (one free
+/// path) with the drive named by `serial`; the audit log goes to a temporary directory.
+fn gate(serial: &str) -> (tempfile::TempDir, Cleared) {
+    use sgctl::host::{HostView, PathInfo};
+    use sgctl::ops::safety::{self, AuditLog, Confirmation, DriveName, GateRequest, NoPrompter};
+    struct OnePath;
+    impl HostView for OnePath {
+        fn paths_of(&self, _: &str) -> sgctl::Result<Vec<PathInfo>> {
+            Ok(vec![PathInfo {
+                hctl: None,
+                block: None,
+                sg: Some("sgt".into()),
+            }])
+        }
+        fn in_use(&self, _: &[PathInfo]) -> sgctl::Result<Vec<sgctl::error::InUse>> {
+            Ok(vec![])
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let token = safety::clear(
+        &OnePath,
+        GateRequest {
+            job: "tcg-erase",
+            address: "/dev/sgt",
+            name: &DriveName {
+                serial: serial.into(),
+                wwn: None,
+            },
+            confirmation: &Confirmation {
+                tokens: vec![serial.into()],
+                interactive: false,
+            },
+            audit: AuditLog::at(dir.path().join("audit.jsonl")),
+        },
+        &mut NoPrompter,
+    )
+    .unwrap();
+    (dir, token)
+}
 
 struct Drive {
     tper: Option<Tper>,
@@ -155,12 +197,13 @@ fn ownership_lock_erase_cycle() {
     let mut d = Drive::sed();
     let msid = Pin::new(d.t().msid.clone());
     let new = pin("correct horse battery");
+    let (_audit, gate) = gate("SER1");
     {
         let mut h = Host::open(&mut d).unwrap();
         let o = enterprise::take_ownership(&mut h, &new).unwrap();
         assert_eq!(o.authorities.len(), 2 + 16);
         // The MSID no longer opens the EraseMaster.
-        let e = enterprise::erase_band(&mut h, 1, &msid).unwrap_err();
+        let e = erase_band(&mut h, &gate, 1, &msid).unwrap_err();
         assert!(
             matches!(e, TcgError::AuthFailed(ref w) if w == "EraseMaster"),
             "{e}"
@@ -191,7 +234,7 @@ fn ownership_lock_erase_cycle() {
     let gen_before = d.t().key_generation(1500);
     {
         let mut h = Host::open(&mut d).unwrap();
-        enterprise::erase_band(&mut h, 1, &new).unwrap();
+        erase_band(&mut h, &gate, 1, &new).unwrap();
         // Erase resets BandMaster1 to the MSID and unlocks the band.
         let b = enterprise::get_band(&mut h, 1, Some(&msid)).unwrap();
         assert!(!b.read_locked);
@@ -285,12 +328,13 @@ fn psid_revert_ex_array() {
         let e = enterprise::set_locked(&mut h, 0, &msid, false).unwrap_err();
         assert!(matches!(e, TcgError::AuthFailed(_)));
         // Wrong PSID.
-        let e = enterprise::psid_revert(&mut h, &pin("AAAA")).unwrap_err();
+        let (_audit, gate) = gate("EXARR");
+        let e = psid_revert(&mut h, &gate, &pin("AAAA")).unwrap_err();
         assert!(
             matches!(e, TcgError::AuthFailed(ref w) if w == "PSID"),
             "{e}"
         );
-        enterprise::psid_revert(&mut h, &Pin::new(psid_for("EXARR"))).unwrap();
+        psid_revert(&mut h, &gate, &Pin::new(psid_for("EXARR"))).unwrap();
         // Factory state: MSID works again, nothing locked.
         enterprise::set_locked(&mut h, 0, &msid, false).unwrap();
     }
@@ -369,11 +413,12 @@ fn opal_psid_revert() {
         let mut h = Host::open(&mut d).unwrap();
         assert_eq!(h.dialect, session::Dialect::Opal);
         // Enterprise band operations refuse an Opal drive with a clear message.
-        let e = enterprise::erase_band(&mut h, 1, &pin("x")).unwrap_err();
+        let (_audit, gate) = gate("OPAL1");
+        let e = erase_band(&mut h, &gate, 1, &pin("x")).unwrap_err();
         assert!(e.to_string().contains("Opal"), "{e}");
-        let e = sgctl::tcg::opal::psid_revert(&mut h, &pin("WRONGPSID")).unwrap_err();
+        let e = psid_revert(&mut h, &gate, &pin("WRONGPSID")).unwrap_err();
         assert_eq!(e.method_status(), Some(MethodStatus::NotAuthorized), "{e}");
-        sgctl::tcg::opal::psid_revert(&mut h, &Pin::new(psid_for("OPAL1"))).unwrap();
+        psid_revert(&mut h, &gate, &Pin::new(psid_for("OPAL1"))).unwrap();
     }
     assert!(!d.t().locked_for(0, 1, false));
     assert!(d.t().sessions.is_empty());

@@ -6,7 +6,7 @@
 //! needs both, so a parameter list is always sent when protection is requested.
 
 use crate::bytes::{Bytes, ParseResult};
-use crate::error::{Error, Result};
+use crate::error::{Invalid, Result};
 use serde::Serialize;
 
 /// FORMAT UNIT operation code.
@@ -34,11 +34,7 @@ impl ProtectionType {
             1 => ProtectionType::Type1,
             2 => ProtectionType::Type2,
             3 => ProtectionType::Type3,
-            _ => {
-                return Err(Error::InvalidArgument(format!(
-                    "protection type {n} does not exist (0..3)"
-                )))
-            }
+            _ => return Err(Invalid::ProtectionType { value: n }.into()),
         })
     }
 
@@ -175,14 +171,10 @@ impl FormatParameters {
     pub fn to_bytes(&self, longlist: bool) -> Result<Vec<u8>> {
         if !self.fov && (self.dpry || self.dcrt || self.stpf || self.init_pattern.is_some()) {
             // SBC-4 5.3.2.2: with FOV=0 these bits must be zero (else 26/00).
-            return Err(Error::InvalidArgument(
-                "FORMAT UNIT: DPRY/DCRT/STPF/IP need FOV".into(),
-            ));
+            return Err(Invalid::FormatNeedsFov.into());
         }
         if !longlist && self.protection_interval_exponent != 0 {
-            return Err(Error::InvalidArgument(
-                "FORMAT UNIT: a protection interval exponent needs the long header".into(),
-            ));
+            return Err(Invalid::PiExponentNeedsLongHeader.into());
         }
         let mut v = Vec::with_capacity(12);
         v.push(self.pfu & 0x7);
@@ -201,8 +193,8 @@ impl FormatParameters {
             v.extend_from_slice(&[0, 0]);
         }
         if let Some(ip) = &self.init_pattern {
-            let len = u16::try_from(ip.pattern.len()).map_err(|_| {
-                Error::InvalidArgument("initialization pattern longer than 65535 bytes".into())
+            let len = u16::try_from(ip.pattern.len()).map_err(|_| Invalid::InitPatternTooLong {
+                len: ip.pattern.len(),
             })?;
             v.push(u8::from(ip.security_initialize) << 5);
             v.push(ip.pattern_type);
@@ -231,9 +223,10 @@ impl FormatRequest {
     /// with IMMED in the header, CMPLST=1 (0 with FFMT), LONGLIST only when PIE > 0.
     pub fn build(&self) -> Result<([u8; 6], Vec<u8>)> {
         if self.pi_exponent > 15 {
-            return Err(Error::InvalidArgument(
-                "protection interval exponent must be 0..15".into(),
-            ));
+            return Err(Invalid::PiExponent {
+                value: self.pi_exponent,
+            }
+            .into());
         }
         if self.pi_exponent != 0
             && !matches!(
@@ -242,9 +235,7 @@ impl FormatRequest {
             )
         {
             // SBC-4 5.3.2.2: PIE must be 0 unless type 2 or 3.
-            return Err(Error::InvalidArgument(
-                "a protection interval exponent needs --pi 2 or 3".into(),
-            ));
+            return Err(Invalid::PiExponentNeedsType2Or3.into());
         }
         let (fmtpinfo, pfu) = self.protection.fmtpinfo_pfu();
         let longlist = self.pi_exponent != 0;

@@ -4,7 +4,7 @@
 //! 104 (also sg3_utils `lib/sg_cmds_basic.c` `sg_ll_readcap`-style helpers and `sg_dd`).
 
 use crate::bytes::{Bytes, ParseError, ParseResult};
-use crate::error::{Error, Result};
+use crate::error::{Invalid, Result};
 
 /// READ(10) operation code.
 pub const READ_10: u8 = 0x28;
@@ -35,10 +35,8 @@ impl RwFlags {
 }
 
 fn build10(op: u8, lba: u64, blocks: u32, f: RwFlags) -> Result<[u8; 10]> {
-    let lba = u32::try_from(lba)
-        .map_err(|_| Error::InvalidArgument(format!("LBA {lba} needs a 16-byte CDB")))?;
-    let blocks = u16::try_from(blocks)
-        .map_err(|_| Error::InvalidArgument(format!("{blocks} blocks exceed a 10-byte CDB")))?;
+    let lba = u32::try_from(lba).map_err(|_| Invalid::LbaNeeds16 { lba })?;
+    let blocks = u16::try_from(blocks).map_err(|_| Invalid::BlocksExceed10 { blocks })?;
     let mut c = [0u8; 10];
     c[0] = op;
     c[1] = f.byte1();

@@ -5,7 +5,7 @@
 //! 2015-01 on AUSE).
 
 use crate::bytes::{Bytes, ParseError, ParseResult};
-use crate::error::{Error, Result};
+use crate::error::{Invalid, Result};
 use serde::Serialize;
 
 /// SANITIZE operation code.
@@ -137,19 +137,19 @@ impl OverwriteParameters {
     /// (count 1..31; pattern 1..=LB length; so the list is > 4 and < LB length + 5 bytes).
     pub fn to_bytes(&self, logical_block_length: u32) -> Result<Vec<u8>> {
         if !(1..=31).contains(&self.count) {
-            return Err(Error::InvalidArgument(format!(
-                "overwrite count {} outside 1..31",
-                self.count
-            )));
+            return Err(Invalid::OverwriteCount { count: self.count }.into());
         }
         if self.pattern.is_empty() || self.pattern.len() > logical_block_length as usize {
-            return Err(Error::InvalidArgument(format!(
-                "overwrite pattern of {} bytes: must be 1..={logical_block_length} bytes",
-                self.pattern.len()
-            )));
+            return Err(Invalid::OverwritePattern {
+                len: self.pattern.len(),
+                max: logical_block_length,
+            }
+            .into());
         }
-        let len = u16::try_from(self.pattern.len())
-            .map_err(|_| Error::InvalidArgument("overwrite pattern too long".into()))?;
+        let len = u16::try_from(self.pattern.len()).map_err(|_| Invalid::TooLong {
+            what: "overwrite pattern",
+            len: self.pattern.len(),
+        })?;
         let mut v = Vec::with_capacity(4 + self.pattern.len());
         // TEST (bits 6-5) stays 0: vendor test modes are never used.
         v.push((u8::from(self.invert) << 7) | self.count);
@@ -170,21 +170,19 @@ pub fn build(
 ) -> Result<([u8; 10], Vec<u8>)> {
     let params = match (service_action, overwrite) {
         (ServiceAction::Overwrite, Some((p, lb))) => p.to_bytes(lb)?,
-        (ServiceAction::Overwrite, None) => {
-            return Err(Error::InvalidArgument(
-                "OVERWRITE needs a parameter list".into(),
-            ))
-        }
+        (ServiceAction::Overwrite, None) => return Err(Invalid::OverwriteNeedsList.into()),
         (_, Some(_)) => {
-            return Err(Error::InvalidArgument(format!(
-                "{} takes no parameter list",
-                service_action.name()
-            )))
+            return Err(Invalid::NoParameterList {
+                action: service_action.name(),
+            }
+            .into())
         }
         (_, None) => Vec::new(),
     };
-    let len = u16::try_from(params.len())
-        .map_err(|_| Error::InvalidArgument("SANITIZE parameter list too long".into()))?;
+    let len = u16::try_from(params.len()).map_err(|_| Invalid::TooLong {
+        what: "SANITIZE parameter list",
+        len: params.len(),
+    })?;
     let cdb = SanitizeCdb {
         service_action,
         immed,

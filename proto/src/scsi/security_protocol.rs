@@ -10,7 +10,7 @@
 //! ([`Inc512`]) when a drive rejects byte lengths (ILLEGAL REQUEST 24/00 pointing at byte 4).
 
 use crate::bytes::{Bytes, ParseResult};
-use crate::error::{Error, Result};
+use crate::error::{Invalid, Result};
 use crate::transport::{self, DataBuf, Transport};
 use serde::Serialize;
 use std::time::Duration;
@@ -53,15 +53,12 @@ fn build(op: u8, protocol: u8, sps: u16, len: usize, inc: Inc512) -> Result<[u8;
         Inc512::Bytes => len,
         Inc512::Blocks => {
             if len % BLOCK != 0 {
-                return Err(Error::InvalidArgument(format!(
-                    "INC_512 transfer of {len} bytes is not a multiple of 512"
-                )));
+                return Err(Invalid::Inc512Length { len }.into());
             }
             len / BLOCK
         }
     };
-    let field = u32::try_from(field)
-        .map_err(|_| Error::InvalidArgument(format!("security transfer of {len} bytes")))?;
+    let field = u32::try_from(field).map_err(|_| Invalid::SecurityTransferLength { len })?;
     let mut cdb = [0u8; 12];
     cdb[0] = op;
     cdb[1] = protocol;

@@ -152,6 +152,19 @@ pub fn take_ownership(t: &mut Tper<'_>, new: &Pin) -> Result<Ownership, TcgError
     Ok(o)
 }
 
+/// A write session on the Enterprise Locking SP as EraseMaster (an Opal drive is refused).
+pub fn erasemaster_session<'s, 't>(
+    t: &'s mut Tper<'t>,
+    erasemaster_pin: &Pin,
+) -> Result<session::Session<'s, 't>, TcgError> {
+    need_enterprise(t)?;
+    t.start_session(
+        uid::LOCKING_SP_ENTERPRISE,
+        true,
+        Some((uid::AUTH_ERASEMASTER, erasemaster_pin)),
+    )
+}
+
 /// Enables BandMaster authorities (Authority row column "Enabled" = TRUE) as EraseMaster
 /// [SEDU `setBandsEnabled`].
 pub fn enable_bandmasters(
@@ -159,12 +172,7 @@ pub fn enable_bandmasters(
     erasemaster_pin: &Pin,
     bands: std::ops::RangeInclusive<u16>,
 ) -> Result<(), TcgError> {
-    need_enterprise(t)?;
-    let mut s = t.start_session(
-        uid::LOCKING_SP_ENTERPRISE,
-        true,
-        Some((uid::AUTH_ERASEMASTER, erasemaster_pin)),
-    )?;
+    let mut s = erasemaster_session(t, erasemaster_pin)?;
     for n in bands {
         s.set(uid::auth_bandmaster(n), &[("Enabled", 5, Value::Uint(1))])?;
     }
@@ -250,34 +258,9 @@ pub fn set_locked(t: &mut Tper<'_>, n: u16, pin: &Pin, locked: bool) -> Result<(
     s.end()
 }
 
-/// Cryptographic erase of band `n` as EraseMaster: `Band n.Erase` (protocols.md §F.10 step 5).
-/// The drive generates a new media key, unlocks the band and resets BandMaster n's PIN to
-/// the MSID.
-pub fn erase_band(t: &mut Tper<'_>, n: u16, erasemaster_pin: &Pin) -> Result<(), TcgError> {
-    erase_bands(t, &[n], erasemaster_pin)
-}
-
-/// Erases several bands in one EraseMaster session.
-pub fn erase_bands(t: &mut Tper<'_>, bands: &[u16], erasemaster_pin: &Pin) -> Result<(), TcgError> {
-    need_enterprise(t)?;
-    let mut s = t.start_session(
-        uid::LOCKING_SP_ENTERPRISE,
-        true,
-        Some((uid::AUTH_ERASEMASTER, erasemaster_pin)),
-    )?;
-    for &n in bands {
-        s.call(uid::band(n), uid::method::ERASE, &[])?;
-    }
-    s.end()
-}
-
-/// PSID revert on an Enterprise drive: Admin SP session, Authenticate(PSID), `ThisSP.RevertSP`;
-/// the TPer ends the session itself [SEDU `revertTPer`, SEDU-ISS #469]. Vendor-dependent.
-pub fn psid_revert(t: &mut Tper<'_>, psid: &Pin) -> Result<(), TcgError> {
-    need_enterprise(t)?;
-    let s = t.start_session(uid::ADMIN_SP, true, Some((uid::AUTH_PSID, psid)))?;
-    s.call_and_drop(uid::THIS_SP, uid::method::REVERT_SP)
-}
+// The methods that destroy data (`Band n.Erase`, `ThisSP.RevertSP`, Opal `AdminSP.Revert`)
+// are not here: they take the safety gate's token, so they live above the gate, in
+// `sgctl::ops::tcg_erase`.
 
 /// Names the authority for an error message.
 pub fn describe(u: Uid) -> String {

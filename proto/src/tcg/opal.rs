@@ -1,9 +1,8 @@
-//! Opal-family essentials (protocols.md §F.11): state from Level 0 and PSID revert.
+//! Opal-family essentials (protocols.md §F.11): state from Level 0. The PSID revert
+//! (`AdminSP.Revert`) destroys data, so it takes the safety gate's token and lives above the
+//! gate, in `sgctl::ops::tcg_erase`.
 
 use super::level0::{Feature, Level0};
-use super::session::{Dialect, Tper};
-use super::uid;
-use super::{Pin, TcgError};
 use serde::Serialize;
 
 /// Opal locking state as Level 0 reports it.
@@ -36,15 +35,4 @@ pub fn state(l0: &Level0) -> Option<OpalState> {
         }),
         _ => None,
     })
-}
-
-/// PSID revert: StartSession(AdminSP, write, HostChallenge = PSID, HostSigningAuthority =
-/// PSID authority) → `AdminSP.Revert`; the TPer ends the session without an EOS
-/// [SEDU `DtaDevOpal::revertTPer`, K-opal].
-pub fn psid_revert(t: &mut Tper<'_>, psid: &Pin) -> Result<(), TcgError> {
-    if t.dialect != Dialect::Opal {
-        return Err(TcgError::Unsupported("not an Opal-family drive".into()));
-    }
-    let s = t.start_session(uid::ADMIN_SP, true, Some((uid::AUTH_PSID, psid)))?;
-    s.call_and_drop(uid::ADMIN_SP, uid::method::REVERT)
 }

@@ -8,7 +8,7 @@
 #![allow(unsafe_code)] // ioctl/mmap on kernel interfaces; each block says why it is sound
 
 use super::{Completion, DataBuf, Transport};
-use crate::error::{Error, Result};
+use crate::error::{Error, Invalid, Result};
 use nix::errno::Errno;
 use sgctl_sys as sys;
 use std::fs::{File, OpenOptions};
@@ -181,14 +181,8 @@ pub(crate) fn lengths(cdb: &[u8], data_len: usize, timeout: Duration) -> Result<
     let cmd_len = u8::try_from(cdb.len())
         .ok()
         .filter(|&l| l > 0)
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!("CDB length {} is not 1..=255 bytes", cdb.len()))
-        })?;
-    let dxfer_len = u32::try_from(data_len).map_err(|_| {
-        Error::InvalidArgument(format!(
-            "data buffer of {data_len} bytes is larger than SG_IO allows"
-        ))
-    })?;
+        .ok_or(Invalid::CdbLength { len: cdb.len() })?;
+    let dxfer_len = u32::try_from(data_len).map_err(|_| Invalid::DataLength { len: data_len })?;
     let ms = timeout.as_millis();
     let timeout_ms = if ms == 0 && !timeout.is_zero() {
         1
@@ -289,9 +283,7 @@ impl SgIo {
     pub fn open(path: &str) -> Result<SgIo> {
         let kind = classify(path)?;
         if kind == NodeKind::Bsg {
-            return Err(Error::InvalidArgument(format!(
-                "{path} is a bsg node: use the bsg backend (sg_io_v4)"
-            )));
+            return Err(Invalid::BsgNode { path: path.into() }.into());
         }
         let (file, read_only) = open_node(path)?;
         let version = sg_version(&file, path)?;
@@ -497,11 +489,11 @@ mod tests {
     fn lengths_are_checked() {
         assert!(matches!(
             lengths(&[], 0, Duration::from_secs(1)),
-            Err(Error::InvalidArgument(_))
+            Err(Error::Invalid(Invalid::CdbLength { .. }))
         ));
         assert!(matches!(
             lengths(&[0u8; 256], 0, Duration::from_secs(1)),
-            Err(Error::InvalidArgument(_))
+            Err(Error::Invalid(Invalid::CdbLength { .. }))
         ));
         assert_eq!(
             lengths(&[0u8; 255], 0, Duration::ZERO).unwrap().cmd_len,

@@ -55,8 +55,10 @@ pub fn wce_of(page: &[u8]) -> Option<bool> {
 
 fn select(t: &mut dyn Transport, page: &[u8]) -> Result<()> {
     let list = mode::select_parameter_list(HeaderKind::Ten, &[], &[page])?;
-    let len = u16::try_from(list.len())
-        .map_err(|_| Error::InvalidArgument("Caching page too long".into()))?;
+    let len = u16::try_from(list.len()).map_err(|_| crate::error::Invalid::TooLong {
+        what: "Caching page",
+        len: list.len(),
+    })?;
     let cdb = mode::cdb_select10(true, false, len);
     let c = t.execute(&cdb, DataBuf::Out(&list), DEFAULT_TIMEOUT)?;
     transport::check(&c)

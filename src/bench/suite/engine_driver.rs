@@ -18,10 +18,6 @@ pub struct EngineDriver {
     seed: u64,
     /// Set when the device failed mid-run (the CLI exits 4).
     pub device_failed: Option<String>,
-    /// A virtual drive's clock (the sim engine itself moves it to each run's last
-    /// completion; kept for callers that hold it).
-    #[cfg(feature = "sim")]
-    pub sim_clock: Option<crate::sim::SimClock>,
 }
 
 impl EngineDriver {
@@ -32,8 +28,6 @@ impl EngineDriver {
             idle,
             seed: 0x5eed_2026,
             device_failed: None,
-            #[cfg(feature = "sim")]
-            sim_clock: None,
         }
     }
 }
@@ -44,10 +38,11 @@ pub fn workload(s: &Stimulus, r: &RunSettings, seed: u64) -> Result<Workload> {
         (Access::Sequential, 100) => Rw::Read,
         (Access::Sequential, 0) => Rw::Write,
         (Access::Sequential, p) => {
-            return Err(Error::InvalidArgument(format!(
-                "{}: a sequential stimulus must be all reads or all writes, not {p} % reads",
-                s.label
-            )))
+            return Err(crate::error::Invalid::SequentialMix {
+                label: s.label.to_string(),
+                read_pct: p,
+            }
+            .into())
         }
         (Access::Random, 100) => Rw::RandRead,
         (Access::Random, 0) => Rw::RandWrite,

@@ -8,7 +8,7 @@ use super::defs::Stimulus;
 use super::driver::{ActiveRange, Measurement};
 use super::purge::PurgeRecord;
 use super::steady::Window;
-use crate::error::{Error, Result};
+use crate::error::{Error, Invalid, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -213,23 +213,33 @@ impl Report {
     pub fn load(dir: &Path) -> Result<Report> {
         let p = Self::path(dir);
         let b = std::fs::read(&p).map_err(|e| Error::io(format!("reading {}", p.display()), e))?;
-        let v: serde_json::Value = serde_json::from_slice(&b)
-            .map_err(|e| Error::InvalidArgument(format!("{} is not a report: {e}", p.display())))?;
+        let v: serde_json::Value =
+            serde_json::from_slice(&b).map_err(|e| Invalid::NotJsonReport {
+                path: p.display().to_string(),
+                reason: e.to_string(),
+            })?;
         if v.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
-            return Err(Error::InvalidArgument(format!(
-                "{} is not an sgctl bench report",
-                p.display()
-            )));
+            return Err(Invalid::NotBenchReport {
+                path: p.display().to_string(),
+            }
+            .into());
         }
         let ver = v.get("version").and_then(|f| f.as_u64()).unwrap_or(0);
         if ver != u64::from(VERSION) {
-            return Err(Error::InvalidArgument(format!(
-                "{} has report version {ver}; this sgctl reads version {VERSION}",
-                p.display()
-            )));
+            return Err(Invalid::ReportVersion {
+                path: p.display().to_string(),
+                version: ver,
+                supported: u64::from(VERSION),
+            }
+            .into());
         }
-        serde_json::from_value(v)
-            .map_err(|e| Error::InvalidArgument(format!("{}: {e}", p.display())))
+        serde_json::from_value(v).map_err(|e| {
+            Invalid::BadReport {
+                path: p.display().to_string(),
+                reason: e.to_string(),
+            }
+            .into()
+        })
     }
 
     /// Refuses to resume on another drive: serial, WWN and model must match.

@@ -421,8 +421,8 @@ impl<'a> Suite<'a> {
                 .iter()
                 .find(|c| c.stimulus.label == track)
                 .map(|c| metric.of(&c.m))
-                .ok_or_else(|| {
-                    Error::InvalidArgument(format!("round has no tracking cell {track}"))
+                .ok_or_else(|| crate::error::Invalid::NoTrackingCell {
+                    cell: track.to_string(),
                 })?;
             verdict = tracker.push(value);
             let round = Round {

@@ -4,7 +4,7 @@
 //! an ATA method by name picks one.
 
 use super::Job;
-use crate::error::{Error, Result};
+use crate::error::{Error, Invalid, Next, Result};
 use crate::exit;
 use crate::ops::ata_sanitize::{self as asz, AtaMethod, AtaSupport};
 use crate::ops::poll::PollConfig;
@@ -55,7 +55,7 @@ impl Job for AtaEraseJob {
         let m = match asz::choose(&s, self.want) {
             Ok(m) => m,
             Err(e) => {
-                rec.advice = s.advice.clone();
+                rec.next = s.advice.clone();
                 return Err(e);
             }
         };
@@ -75,10 +75,9 @@ impl Job for AtaEraseJob {
         poll: &PollConfig,
         progress: &mut dyn FnMut(Option<f64>),
     ) -> Result<u8> {
-        let (m, s) = self
-            .chosen
-            .clone()
-            .ok_or_else(|| Error::InvalidArgument("ATA sanitize was not planned".into()))?;
+        let (m, s) = self.chosen.clone().ok_or(Invalid::NotPlanned {
+            job: "ATA sanitize",
+        })?;
         let before = crate::ops::sanitize::hash_blocks(t, &self.sample, self.block_len);
         let password = std::env::var(PASSWORD_ENV)
             .map(String::into_bytes)
@@ -96,13 +95,13 @@ impl Job for AtaEraseJob {
             Ok(o) => o,
             Err(e) => {
                 if matches!(e, Error::Refused(_)) {
-                    rec.advice = Some(asz::FROZEN_ADVICE.into());
+                    rec.next = Some(Next::AtaFrozen);
                 }
                 return Err(e);
             }
         };
-        rec.advice = out.advice.clone();
-        if out.ended == "interrupted" {
+        rec.next = out.advice.clone();
+        if out.ended == asz::AtaEnded::Interrupted {
             rec.outcome = Outcome::Interrupted;
             return Ok(exit::OTHER);
         }

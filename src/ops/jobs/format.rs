@@ -2,7 +2,7 @@
 //! READ CAPACITY(16) to verify, kernel rescan of every path.
 
 use super::Job;
-use crate::error::{Error, Result};
+use crate::error::{Invalid, Next, Result};
 use crate::exit;
 use crate::ops::format::{self, FormatOptions, FormatPlan};
 use crate::ops::poll::{Ended, PollConfig, Trail};
@@ -54,7 +54,7 @@ impl Job for FormatJob {
         let p = self
             .plan
             .as_ref()
-            .ok_or_else(|| Error::InvalidArgument("format was not planned".into()))?;
+            .ok_or(Invalid::NotPlanned { job: "format" })?;
         let mut trail = Trail::default();
         let r = format::start(t, gate, p, &mut trail);
         rec.sense_trail = trail.0.clone();
@@ -74,11 +74,10 @@ impl Job for FormatJob {
         if out.is_err() {
             // The drive accepted the FORMAT UNIT; watching it failed (the path or the drive
             // went away). A power cycle loses a format in progress (31/00).
-            rec.advice = Some(format!(
-                "the format was started; when the drive is back, watch it with `sgctl wait {0}`{1}; if it lost power it reports medium format corrupted: `sgctl format {0} --recover`",
-                t.address(),
-                super::other_paths(gate, &t.address())
-            ));
+            rec.next = Some(Next::FormatWatchLost {
+                address: t.address(),
+                other_paths: super::other_paths(gate, &t.address()),
+            });
         }
         let mut out = out?;
         out.mode_select_without_sp = without_sp;
@@ -86,20 +85,18 @@ impl Job for FormatJob {
         match out.ended {
             Ended::Interrupted => {
                 rec.outcome = Outcome::Interrupted;
-                rec.advice = Some(format!(
-                    "the format continues on the drive; watch it with `sgctl wait {}`",
-                    t.address()
-                ));
+                rec.next = Some(Next::FormatContinues {
+                    address: t.address(),
+                });
                 return Ok(exit::OTHER);
             }
             Ended::Completed => {}
             _ => {
                 rec.outcome = Outcome::Failed;
                 rec.message = Some(format!("FORMAT UNIT {}", out.ended));
-                rec.advice = Some(format!(
-                    "the medium may be left corrupt (31/00); format again with `sgctl format {} --recover`",
-                    t.address()
-                ));
+                rec.next = Some(Next::FormatAgain {
+                    address: t.address(),
+                });
                 return Ok(exit::COMMAND);
             }
         }

@@ -22,7 +22,7 @@ pub mod sanitize;
 pub mod tcg;
 
 use crate::device;
-use crate::error::{Error, Refusal, Result};
+use crate::error::{Error, Invalid, Next, Refusal, Result};
 use crate::exit;
 use crate::ops::fleet;
 use crate::ops::poll::PollConfig;
@@ -144,8 +144,23 @@ impl ProgressSink for NoProgress {
 /// Opens a device address for a job: the transport and how to wait between polls.
 pub type Opener<'a> = dyn Fn(&str) -> Result<(Box<dyn Transport>, PollConfig)> + Sync + 'a;
 
-/// Advice for a record that has none yet (the caller knows its own commands).
-pub type Advisor<'a> = dyn Fn(&JobRecord) -> Option<String> + Sync + 'a;
+/// How the caller words what the library keeps typed: the errors that end jobs and the
+/// records' [`Next`] (the CLI names its own commands and flags; a program may word them its
+/// own way, or not at all).
+pub trait Advise: Sync {
+    /// The record's `message` for the error that ended a job (default: its `Display`).
+    fn message(&self, e: &Error) -> String {
+        e.to_string()
+    }
+    /// The words of typed advice (default: none).
+    fn next(&self, _next: &Next) -> Option<String> {
+        None
+    }
+    /// The `advice` of a record that ended without any (default: its `next`, worded).
+    fn advice(&self, rec: &JobRecord) -> Option<String> {
+        rec.next.as_ref().and_then(|n| self.next(n))
+    }
+}
 
 /// What a run needs from the outside world (fakes in tests).
 pub struct JobEnv<'a> {
@@ -161,8 +176,8 @@ pub struct JobEnv<'a> {
     pub interrupted: Arc<AtomicBool>,
     /// Where progress goes.
     pub progress: &'a dyn ProgressSink,
-    /// Fills `advice` of records that end without one.
-    pub advise: Option<&'a Advisor<'a>>,
+    /// Words the records' messages and advice (`None`: the errors' `Display`, no advice).
+    pub advise: Option<&'a dyn Advise>,
 }
 
 /// Opens `address` with the device factory; a virtual drive with a virtual clock gets a
@@ -217,32 +232,24 @@ struct Prepared {
 }
 
 /// The drive's other paths (`/dev/sgN`) than `address`, for advice when the job's own path
-/// went away: " (or through another path of the drive: /dev/sg3)", or "" when it has none.
-pub(crate) fn other_paths(gate: &Cleared, address: &str) -> String {
+/// went away.
+pub(crate) fn other_paths(gate: &Cleared, address: &str) -> Vec<String> {
     let dev = |n: &Option<String>| n.as_ref().map(|n| format!("/dev/{n}"));
-    let others: Vec<String> = gate
-        .paths
+    gate.paths
         .iter()
         .filter(|p| {
             dev(&p.sg).as_deref() != Some(address) && dev(&p.block).as_deref() != Some(address)
         })
         .filter_map(|p| dev(&p.sg))
-        .collect();
-    if others.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " (or through another path of the drive: {})",
-            others.join(", ")
-        )
-    }
+        .collect()
 }
 
-fn fail(rec: &mut JobRecord, e: &Error) {
-    rec.outcome = Outcome::of_error(e);
+fn fail(rec: &mut JobRecord, e: Error, advise: Option<&dyn Advise>) {
+    rec.outcome = Outcome::of_error(&e);
     rec.error_sense = e.sense().map(|s| Box::new(s.clone()));
-    rec.message = Some(e.to_string());
+    rec.message = Some(advise.map_or_else(|| e.to_string(), |a| a.message(&e)));
     rec.exit_status = e.exit_code();
+    rec.error = Some(Arc::new(e));
 }
 
 /// Advice of a job stopped by Ctrl-C before it sent anything.
@@ -272,7 +279,7 @@ fn interrupted_before_start(rec: &mut JobRecord, audit: &AuditLog, phase: &str, 
         job: rec.job.clone(),
     }
     .into();
-    fail(rec, &e);
+    fail(rec, e, None);
     rec.advice = Some(NOTHING_SENT.into());
     if recorded {
         return;
@@ -331,7 +338,7 @@ fn execute(
     p: &mut Prepared,
     open: &Opener<'_>,
     progress: &dyn ProgressSink,
-    advise: Option<&Advisor<'_>>,
+    advise: Option<&dyn Advise>,
 ) {
     let (Some(t), Some(poll), Some(cleared)) = (p.t.take(), p.poll.take(), p.cleared.take()) else {
         return;
@@ -380,12 +387,12 @@ fn execute(
             if matches!(e, Error::Refused(Refusal::ConfirmationInterrupted { .. })) {
                 rec.advice = Some(NOTHING_SENT.into());
             }
-            fail(rec, &e)
+            fail(rec, e, advise)
         }
     }
     rec.path_switches = t.switches().to_vec();
     if rec.advice.is_none() {
-        rec.advice = advise.and_then(|a| a(rec));
+        rec.advice = advise.and_then(|a| a.advice(rec));
     }
     rec.ended = Some(rfc3339(SystemTime::now()));
     rec.duration_s = Some(t0.elapsed().as_secs_f64());
@@ -418,7 +425,7 @@ pub fn run(
     mut make_job: impl FnMut() -> Box<dyn Job>,
 ) -> Result<RunSummary> {
     if addresses.is_empty() {
-        return Err(Error::InvalidArgument("no DEVICE given".into()));
+        return Err(Invalid::NoDevice.into());
     }
     let audit = AuditLog::resolve(opts.audit_log.as_deref());
     // A bad signing key fails here, before any drive is touched.
@@ -477,11 +484,19 @@ pub fn run(
                 p.cleared = cleared;
             }
             Err(e) => {
-                fail(&mut rec, &e);
-                if opts.dry_run && matches!(e, Error::Refused(_)) {
+                let refused = matches!(e, Error::Refused(_));
+                let interrupted =
+                    matches!(e, Error::Refused(Refusal::ConfirmationInterrupted { .. }));
+                fail(&mut rec, e, env.advise);
+                if opts.dry_run && refused {
                     rec.outcome = Outcome::DryRunRefused;
                 }
-                if matches!(e, Error::Refused(Refusal::ConfirmationInterrupted { .. })) {
+                // A plan that failed may say what to do (a frozen ATA drive).
+                if rec.advice.is_none() {
+                    rec.advice =
+                        (rec.next.as_ref()).and_then(|n| env.advise.and_then(|a| a.next(n)));
+                }
+                if interrupted {
                     stopped = Some("confirmation");
                     interrupted_before_start(&mut rec, &audit, "confirmation", true);
                 }

@@ -5,7 +5,7 @@
 use super::ata::AtaEraseJob;
 use super::tcg::TcgEraseJob;
 use super::Job;
-use crate::error::{Error, Refusal, Result};
+use crate::error::{Error, Invalid, Next, Refusal, Result};
 use crate::exit;
 use crate::ops::ata_sanitize::AtaMethod;
 use crate::ops::poll::{Ended, PollConfig, Trail};
@@ -119,7 +119,7 @@ impl Job for SanitizeJob {
         let p = self
             .plan
             .as_ref()
-            .ok_or_else(|| Error::InvalidArgument("sanitize was not planned".into()))?;
+            .ok_or(Invalid::NotPlanned { job: "sanitize" })?;
         let before = san::hash_before(t, p);
         let mut trail = Trail::default();
         let r = san::start(t, gate, p, self.opts.ause, &mut trail);
@@ -130,15 +130,14 @@ impl Job for SanitizeJob {
         if out.is_err() {
             // The drive accepted the SANITIZE; watching it failed (the path or the drive went
             // away). The sanitize goes on, and resumes after a power cycle.
-            rec.advice = Some(format!(
-                "the sanitize was started and goes on on the drive (it resumes after a power cycle); when the drive is back, watch it with `sgctl wait {}`{}",
-                t.address(),
-                super::other_paths(gate, &t.address())
-            ));
+            rec.next = Some(Next::SanitizeWatchLost {
+                address: t.address(),
+                other_paths: super::other_paths(gate, &t.address()),
+            });
         }
         let out = out?;
         rec.verification = out.verification.clone();
-        rec.advice = out.advice.clone();
+        rec.next = out.advice.clone();
         Ok(match (out.success, &out.ended) {
             (true, _) => {
                 rec.outcome = Outcome::Success;

@@ -72,10 +72,7 @@ impl Job for TcgEraseJob {
     fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
         let h = Tper::open(t)?;
         if h.dialect != Dialect::Enterprise {
-            return Err(Error::Unsupported(
-                "band erase needs a TCG Enterprise SSC drive; for Opal use `sgctl tcg revert` with the PSID"
-                    .into(),
-            ));
+            return Err(Error::BandEraseNeedsEnterprise);
         }
         // NIST SP 800-88 Rev. 1 §5.1 / Table A-8: cryptographic erase through the TCG
         // interface is a Purge; IEEE 2883-2022 likewise lists it under Purge.

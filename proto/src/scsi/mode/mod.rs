@@ -12,7 +12,7 @@
 mod pages;
 
 use crate::bytes::{hex, Bytes, ParseError, ParseResult};
-use crate::error::{Error, Result};
+use crate::error::{Error, Invalid, Result};
 use serde::Serialize;
 
 pub use pages::*;
@@ -173,16 +173,15 @@ impl BlockDescriptor {
             Ok(v)
         } else {
             let n = u32::try_from(self.number_of_blocks).map_err(|_| {
-                Error::InvalidArgument(format!(
-                    "{} blocks do not fit a short block descriptor; use the long form",
-                    self.number_of_blocks
-                ))
+                Invalid::ShortDescriptorBlocks {
+                    blocks: self.number_of_blocks,
+                }
             })?;
             if self.block_length > 0x00ff_ffff {
-                return Err(Error::InvalidArgument(format!(
-                    "block length {} does not fit 24 bits",
-                    self.block_length
-                )));
+                return Err(Invalid::DescriptorBlockLength {
+                    block_length: self.block_length,
+                }
+                .into());
             }
             let mut v = n.to_be_bytes().to_vec();
             v.push(0);
@@ -395,14 +394,10 @@ pub fn select_parameter_list(
 ) -> Result<Vec<u8>> {
     let long = descriptors.first().is_some_and(|d| d.long);
     if descriptors.iter().any(|d| d.long != long) {
-        return Err(Error::InvalidArgument(
-            "block descriptors mix short and long forms".into(),
-        ));
+        return Err(Invalid::MixedDescriptors.into());
     }
     if long && kind == HeaderKind::Six {
-        return Err(Error::InvalidArgument(
-            "long LBA block descriptors need MODE SELECT(10)".into(),
-        ));
+        return Err(Invalid::LongDescriptorsNeedSelect10.into());
     }
     let mut desc = Vec::new();
     for d in descriptors {
@@ -410,14 +405,15 @@ pub fn select_parameter_list(
     }
     let mut out = match kind {
         HeaderKind::Six => {
-            let l = u8::try_from(desc.len()).map_err(|_| {
-                Error::InvalidArgument("too many block descriptors for MODE SELECT(6)".into())
+            let l = u8::try_from(desc.len()).map_err(|_| Invalid::TooManyDescriptors {
+                mode_select_6: true,
             })?;
             vec![0, 0, 0, l]
         }
         HeaderKind::Ten => {
-            let l = u16::try_from(desc.len())
-                .map_err(|_| Error::InvalidArgument("too many block descriptors".into()))?;
+            let l = u16::try_from(desc.len()).map_err(|_| Invalid::TooManyDescriptors {
+                mode_select_6: false,
+            })?;
             let l = l.to_be_bytes();
             vec![0, 0, 0, 0, u8::from(long), 0, l[0], l[1]]
         }
@@ -436,10 +432,7 @@ pub fn select_parameter_list(
         0xffff
     };
     if out.len() > max {
-        return Err(Error::InvalidArgument(format!(
-            "parameter list of {} bytes is too long for this MODE SELECT",
-            out.len()
-        )));
+        return Err(Invalid::ModeSelectLength { len: out.len() }.into());
     }
     Ok(out)
 }

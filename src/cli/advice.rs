@@ -1,0 +1,195 @@
+//! The CLI's words for what the library keeps typed: the advice ([`Next`]) and the errors
+//! whose text names an `sgctl` command or flag (`sgctl wait DEV`, `--recover`, `--ause`,
+//! `--confirm`). The library says what happened; this module says which command to type.
+
+use crate::error::{Error, Invalid, Next, Refusal};
+use crate::ops::jobs::Advise;
+use crate::ops::record::JobRecord;
+
+/// What to say when an ATA drive is frozen.
+pub const FROZEN_ADVICE: &str = "the drive is frozen: the BIOS or HBA sent a FREEZE LOCK at \
+boot, and only a power-on or hardware reset clears it. Hot-plug the drive (pull it and push it \
+back in, or power-cycle its slot), or suspend and resume the host (`systemctl suspend`; the \
+BIOS does not run on resume), then check `sgctl ata identify` shows \"not frozen\" and retry";
+
+/// The words of typed advice.
+pub fn next(n: &Next) -> String {
+    let others = |paths: &[String]| {
+        if paths.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (or through another path of the drive: {})",
+                paths.join(", ")
+            )
+        }
+    };
+    match n {
+        Next::SanitizeContinues { address } => format!(
+            "the sanitize continues on the drive (it cannot be cancelled); watch it with `sgctl wait {address}`"
+        ),
+        Next::FormatContinues { address } => {
+            format!("the format continues on the drive; watch it with `sgctl wait {address}`")
+        }
+        Next::SanitizeWatchLost { address, other_paths } => format!(
+            "the sanitize was started and goes on on the drive (it resumes after a power cycle); \
+             when the drive is back, watch it with `sgctl wait {address}`{}",
+            others(other_paths)
+        ),
+        Next::FormatWatchLost { address, other_paths } => format!(
+            "the format was started; when the drive is back, watch it with `sgctl wait {address}`{}; \
+             if it lost power it reports medium format corrupted: `sgctl format {address} --recover`",
+            others(other_paths)
+        ),
+        Next::FormatAgain { address } => format!(
+            "the medium may be left corrupt (31/00); format again with `sgctl format {address} --recover`"
+        ),
+        Next::ExitFailureMode { address } => format!(
+            "the sanitize failed; the drive refuses medium access until it leaves failure mode: \
+             `sgctl sanitize {address} --exit-failure-mode` (allowed because AUSE was set), or run a sanitize again"
+        ),
+        Next::SanitizeAgain => "the sanitize failed with AUSE=0 (restricted): EXIT FAILURE MODE is not allowed; \
+             the only way out is another sanitize that completes — run it again"
+            .into(),
+        Next::AtaFrozen => FROZEN_ADVICE.into(),
+        Next::AtaUnlockFirst => {
+            "unlock it first (`hdparm --security-unlock PWD`), or use a SANITIZE method".into()
+        }
+        Next::AtaPowerCycle => "power-cycle the drive to reset the attempt counter".into(),
+        Next::AtaPasswordRemoved => "the temporary user password was removed again".into(),
+        Next::AtaPasswordLeft => "the drive still has the temporary user password: remove it with \
+             `hdparm --security-disable PASSWORD` before the next power cycle locks it"
+            .into(),
+        Next::Note(s) => s.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The text of a refusal as `sgctl` prints it after `refused: `.
+pub fn refusal(r: &Refusal) -> String {
+    match r {
+        Refusal::NotNamed { address, drive } => {
+            format!("{address}: --confirm does not name this drive ({drive}); nothing was sent")
+        }
+        Refusal::NeedsConfirmation {
+            address,
+            job,
+            drive,
+        } => format!(
+            "{address}: {job} needs --confirm SERIAL (or WWN) naming the drive ({drive}) or a terminal to type it"
+        ),
+        Refusal::AlreadyRunning { address, .. } => {
+            format!("{r}; watch it with `sgctl wait {address}`")
+        }
+        Refusal::ExitFailureModeRestricted { .. } => {
+            format!("{r} — run it again without --ause")
+        }
+        Refusal::Reserved { address, .. } => format!(
+            "{r} (see `sgctl reservations {address}`; --ignore-reservation to go ahead)"
+        ),
+        Refusal::AtaSanitizeRunning => format!("{r}; watch it with `sgctl wait`"),
+        Refusal::AtaMethodBlocked { advice, .. } => format!("{r}; {}", next(advice)),
+        Refusal::AtaAborted { advice, .. } => format!("{r}; if it is frozen: {}", next(advice)),
+        Refusal::TcgOwned => format!(
+            "{r}: run `sgctl tcg erase --all --pin-file FILE`, or `sgctl tcg revert` with the PSID"
+        ),
+        r => r.to_string(),
+    }
+}
+
+/// The text of one error as `sgctl` prints it (its `Display`, with the commands and flags
+/// that get the user out of it).
+pub fn error(e: &Error) -> String {
+    match e {
+        Error::Refused(r) => format!("refused: {}", refusal(r)),
+        Error::MediumFormatCorrupt { .. } => {
+            format!("{e} — run `sgctl format --recover` to format it again")
+        }
+        Error::SanitizeRefused { ause: true, .. } => {
+            format!("{e}; if a previous sanitize failed with AUSE=0, retry without --ause")
+        }
+        Error::BandEraseNeedsEnterprise => {
+            format!("{e}; for Opal use `sgctl tcg revert` with the PSID")
+        }
+        Error::Invalid(Invalid::BlockSizeRequired) => "--block-size is required".into(),
+        Error::Invalid(Invalid::VerifyNeedsCapacity) => {
+            "--verify needs readable capacity, but the drive refuses medium access (31/xx); \
+             sanitize once without --verify to leave that state"
+                .into()
+        }
+        Error::Invalid(Invalid::PiExponentNeedsType2Or3) => {
+            "a protection interval exponent needs --pi 2 or 3".into()
+        }
+        e => e.to_string(),
+    }
+}
+
+/// An error chain as `sgctl: …` prints it: like anyhow's `{:#}` (each cause after `: `), with
+/// the library's errors in the CLI's words ([`error`]).
+pub fn chain(e: &anyhow::Error) -> String {
+    e.chain()
+        .map(|c| {
+            c.downcast_ref::<Error>()
+                .map_or_else(|| c.to_string(), error)
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
+}
+
+/// The CLI's [`Advise`] for the job runner: its words for errors and advice, and the advice
+/// for a locked self-encrypting drive.
+#[derive(Debug, Default)]
+pub struct CliAdvice;
+
+impl Advise for CliAdvice {
+    fn message(&self, e: &Error) -> String {
+        error(e)
+    }
+
+    fn next(&self, n: &Next) -> Option<String> {
+        Some(next(n))
+    }
+
+    fn advice(&self, rec: &JobRecord) -> Option<String> {
+        rec.next
+            .as_ref()
+            .map(next)
+            .or_else(|| crate::cli::tcg_jobs::locked_sed_advice(rec))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chain_matches_anyhow_alternate_for_other_errors() {
+        let e = anyhow::Error::from(Error::Timeout).context("reading page 0x0d");
+        assert_eq!(chain(&e), format!("{e:#}"));
+        let e = anyhow::anyhow!("plain").context("outer");
+        assert_eq!(chain(&e), "outer: plain");
+    }
+
+    #[test]
+    fn the_cli_names_its_commands() {
+        let e = anyhow::Error::from(Error::Refused(Refusal::AtaSanitizeRunning)).context("sim:x");
+        assert_eq!(
+            chain(&e),
+            "sim:x: refused: an ATA sanitize is already running (SANITIZE STATUS EXT); \
+             watch it with `sgctl wait`"
+        );
+        // The library's own text names no command.
+        assert!(!Error::Refused(Refusal::AtaSanitizeRunning)
+            .to_string()
+            .contains("sgctl"));
+        assert_eq!(
+            error(&Error::Invalid(Invalid::BlockSizeRequired)),
+            "--block-size is required"
+        );
+        assert!(next(&Next::FormatWatchLost {
+            address: "/dev/sg1".into(),
+            other_paths: vec!["/dev/sg2".into()],
+        })
+        .contains("`sgctl wait /dev/sg1` (or through another path of the drive: /dev/sg2);"));
+    }
+}
