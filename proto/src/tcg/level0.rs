@@ -183,6 +183,47 @@ fn bit(b: u8, n: u8) -> bool {
     b & (1 << n) != 0
 }
 
+bitflags::bitflags! {
+    /// Byte 4 of the TPer feature descriptor (0x0001; TCG Storage Architecture Core 3.3.6.4).
+    /// The virtual drive builds its Level 0 response from the same constants.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct TperFlags: u8 {
+        /// Synchronous protocol supported.
+        const SYNC = 1 << 0;
+        /// Asynchronous protocol supported.
+        const ASYNC = 1 << 1;
+        /// ACK/NAK protocol supported.
+        const ACK_NAK = 1 << 2;
+        /// Buffer management supported.
+        const BUFFER_MGMT = 1 << 3;
+        /// Streaming supported.
+        const STREAMING = 1 << 4;
+        /// ComID management supported.
+        const COMID_MGMT = 1 << 6;
+    }
+
+    /// Byte 4 of the Locking feature descriptor (0x0002; Core 3.3.6.5, Opal 2.02 3.1.1.3).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct LockingFlags: u8 {
+        /// Locking supported.
+        const SUPPORTED = 1 << 0;
+        /// Locking enabled (a Locking SP is active).
+        const ENABLED = 1 << 1;
+        /// At least one range is locked.
+        const LOCKED = 1 << 2;
+        /// The drive encrypts its media.
+        const MEDIA_ENCRYPTION = 1 << 3;
+        /// The MBR shadow is enabled.
+        const MBR_ENABLED = 1 << 4;
+        /// MBR done.
+        const MBR_DONE = 1 << 5;
+        /// MBR shadowing not supported (Opal 2.02).
+        const MBR_SHADOWING_ABSENT = 1 << 6;
+        /// Bit 7 (HW reset for LOR/DOR; meaning unverified).
+        const BIT7 = 1 << 7;
+    }
+}
+
 fn parse_ssc(ssc: Ssc, d: &Bytes<'_>) -> ParseResult<SscFeature> {
     let opt8 = |off| d.u8(off).ok();
     let opt16 = |off| d.be16(off).ok();
@@ -221,27 +262,27 @@ fn parse_feature(code: u16, d: &Bytes<'_>) -> ParseResult<Feature> {
     }
     Ok(match code {
         0x0001 => {
-            let b = d.u8(4)?;
+            let f = TperFlags::from_bits_retain(d.u8(4)?);
             Feature::Tper {
-                sync: bit(b, 0),
-                asynchronous: bit(b, 1),
-                ack_nak: bit(b, 2),
-                buffer_mgmt: bit(b, 3),
-                streaming: bit(b, 4),
-                comid_mgmt: bit(b, 6),
+                sync: f.contains(TperFlags::SYNC),
+                asynchronous: f.contains(TperFlags::ASYNC),
+                ack_nak: f.contains(TperFlags::ACK_NAK),
+                buffer_mgmt: f.contains(TperFlags::BUFFER_MGMT),
+                streaming: f.contains(TperFlags::STREAMING),
+                comid_mgmt: f.contains(TperFlags::COMID_MGMT),
             }
         }
         0x0002 => {
-            let b = d.u8(4)?;
+            let f = LockingFlags::from_bits_retain(d.u8(4)?);
             Feature::Locking {
-                supported: bit(b, 0),
-                enabled: bit(b, 1),
-                locked: bit(b, 2),
-                media_encryption: bit(b, 3),
-                mbr_enabled: bit(b, 4),
-                mbr_done: bit(b, 5),
-                mbr_shadowing_absent: bit(b, 6),
-                bit7: bit(b, 7),
+                supported: f.contains(LockingFlags::SUPPORTED),
+                enabled: f.contains(LockingFlags::ENABLED),
+                locked: f.contains(LockingFlags::LOCKED),
+                media_encryption: f.contains(LockingFlags::MEDIA_ENCRYPTION),
+                mbr_enabled: f.contains(LockingFlags::MBR_ENABLED),
+                mbr_done: f.contains(LockingFlags::MBR_DONE),
+                mbr_shadowing_absent: f.contains(LockingFlags::MBR_SHADOWING_ABSENT),
+                bit7: f.contains(LockingFlags::BIT7),
             }
         }
         0x0003 => Feature::Geometry {

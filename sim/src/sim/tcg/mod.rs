@@ -21,6 +21,7 @@ pub mod tper;
 use crate::sim::profile::SedKind;
 use crate::sim::sense::{key, SimSense};
 use serde::{Deserialize, Serialize};
+use sgctl_proto::tcg::level0::{LockingFlags, TperFlags};
 use tper::{Reject, Tper};
 
 pub use tper::{BASE_COMID, NUM_COMIDS};
@@ -168,12 +169,17 @@ pub fn level0_discovery(state: &SedState) -> Vec<u8> {
     r[4..8].copy_from_slice(&1u32.to_be_bytes()); // data structure revision
                                                   // TPer (0x0001, version 1, length 0x0C): Sync (b0) and Streaming (b4).
     let mut d = feature(0x0001, 0x0C);
-    d[4] = 0x01 | 0x10;
+    d[4] = (TperFlags::SYNC | TperFlags::STREAMING).bits();
     r.extend_from_slice(&d);
     // Locking (0x0002): supported b0, enabled b1 (Enterprise Locking SP always active),
     // locked b2, media encryption b3, MBR shadowing not supported b6 (no MBR table; D8).
     let mut d = feature(0x0002, 0x0C);
-    d[4] = 0x01 | 0x02 | 0x08 | 0x40 | if state.any_locked() { 0x04 } else { 0 };
+    let mut f = LockingFlags::SUPPORTED
+        | LockingFlags::ENABLED
+        | LockingFlags::MEDIA_ENCRYPTION
+        | LockingFlags::MBR_SHADOWING_ABSENT;
+    f.set(LockingFlags::LOCKED, state.any_locked());
+    d[4] = f.bits();
     r.extend_from_slice(&d);
     // Geometry (0x0003, length 0x1C): align=0, LBS at 12-15, granularity 16-23, lowest 24-31.
     let mut d = feature(0x0003, 0x1C);
