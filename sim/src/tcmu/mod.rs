@@ -126,13 +126,15 @@ struct Running {
 
 /// Answers one ring until `stop` is set and the ring is idle. On a fatal error it asks the
 /// process to shut down (SIGTERM to itself, collected by `serve`'s sigwait).
-/// After a pass that answered something, the serving thread re-reads the mailbox's `cmd_head`
-/// for up to this long before it sleeps in poll(): the host's next commands usually follow
-/// the answers within microseconds (fio reaps and resubmits), and finding them by spinning
-/// saves the uio event's wake-up of a sleeping thread (under emulation an IPI between vCPUs,
+/// After a pass that answered something, the serving thread may re-read the mailbox's
+/// `cmd_head` for a while before it sleeps in poll(), to find the host's next commands
+/// without the uio event's wake-up of a sleeping thread (under emulation an IPI between vCPUs,
 /// a host thread wake-up). Bounded, and armed only by a pass that answered: an idle ring is
-/// not spun on. `SGCTL_TCMU_SPIN_US` overrides it (0 = never spin, at most 1000).
-pub const SPIN: Duration = Duration::from_micros(50);
+/// never spun on. `SGCTL_TCMU_SPIN_US=N` sets it (at most 1000 µs). Off by default: in the
+/// VM benchmark (fio 4K randread QD32 against rd_mcp, QEMU TCG, 6 interleaved rounds each) a
+/// 50 µs spin gave a median 0.54× of rd_mcp against 0.55× without it, and 200 µs 0.48×: the
+/// spinning vCPU is the one the guest's kernel and fio need (docs/sim.md).
+pub const SPIN: Duration = Duration::ZERO;
 
 fn spin_budget() -> Duration {
     budget_from(std::env::var("SGCTL_TCMU_SPIN_US").ok().as_deref())
@@ -505,6 +507,7 @@ mod tests {
         assert_eq!(budget_from(Some(" 120 ")), Duration::from_micros(120));
         assert_eq!(budget_from(Some("99999")), Duration::from_micros(1000));
         assert_eq!(budget_from(Some("fast")), SPIN);
+        assert_eq!(SPIN, Duration::ZERO, "off unless asked for");
     }
 
     #[test]

@@ -85,7 +85,7 @@ for mode in $modes; do
     overlap) bench_serve speed=1 --overlap ;;
     pinned) bench_serve clock=virtual "" "taskset -c 0" ;;
     # spinN: the virtual clock with the serving thread's spin after an answering pass set to N µs
-    # (spin0: never spin; `virtual` uses the default, sim/src/tcmu/mod.rs SPIN).
+    # (`virtual` uses the default, sim/src/tcmu/mod.rs SPIN: no spin).
     spin*) bench_serve clock=virtual "" "env SGCTL_TCMU_SPIN_US=${mode#spin}" ;;
   esac || { fail "bench_serve_$mode" "$(tail -n 5 /tmp/serve.err)"; continue; }
   if [ $mode = pinned ]; then
