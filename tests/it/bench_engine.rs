@@ -1,21 +1,9 @@
 //! `sgctl bench run` and the engine library on `sim:` drives (virtual clock: the figures are
 //! drive time; nothing here times the host).
 
+use crate::util::run_audited as sgctl;
 use sgctl::bench::{self, EngineKind, Limit, Rw, Workload};
 use std::time::Duration;
-
-fn sgctl(args: &[&str], audit: &std::path::Path) -> (i32, String, String) {
-    let out = crate::util::sgctl_cmd()
-        .args(args)
-        .env("SGCTL_AUDIT_LOG", audit)
-        .output()
-        .expect("run sgctl");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 const DRIVE: &str = "sim:hk4e?capacity_gib=1&serial=BENCH01";
 

@@ -11,18 +11,7 @@ use serde_json::Value;
 use sgctl::bench::suite::report::Report;
 use std::path::Path;
 
-fn sgctl(args: &[&str], audit: &Path) -> (i32, String, String) {
-    let out = crate::util::sgctl_cmd()
-        .args(args)
-        .env("SGCTL_AUDIT_LOG", audit)
-        .output()
-        .expect("run sgctl");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::run_audited as sgctl;
 
 /// Runs one PTS test to completion on a fresh 64 MiB drive; returns the report.
 fn run(test: &str, serial: &str, dir: &Path) -> Report {

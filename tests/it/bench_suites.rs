@@ -2,21 +2,8 @@
 //! method the drive lacks, --resume of another drive's report) and whole tests end to end
 //! (purge, WIPC, rounds to steady state, report.json, write cache restored).
 
+use crate::util::run_audited as sgctl;
 use sgctl::bench::suite::report::{Header, Report, Settings, FORMAT, VERSION};
-use std::path::Path;
-
-fn sgctl(args: &[&str], audit: &Path) -> (i32, String, String) {
-    let out = crate::util::sgctl_cmd()
-        .args(args)
-        .env("SGCTL_AUDIT_LOG", audit)
-        .output()
-        .expect("run sgctl");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A 64 MiB px02smf080 (the smallest media model): durations scale to its capacity.
 const TINY: &str = "sim:px02smf080?capacity_gib=0.0625&serial=SUITE01";

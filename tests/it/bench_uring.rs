@@ -3,18 +3,7 @@
 //! bytes), and `--verify` over a mixed run finds every block it reads back intact. Needs
 //! io_uring; the target directory (the build's file system, not tmpfs) takes O_DIRECT.
 
-fn sgctl(args: &[&str], audit: &std::path::Path) -> (i32, String, String) {
-    let out = crate::util::sgctl_cmd()
-        .args(args)
-        .env("SGCTL_AUDIT_LOG", audit)
-        .output()
-        .expect("run sgctl");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::run_audited as sgctl;
 
 #[test]
 fn uring_on_a_file_exact_bytes_and_verify_at_qd1_and_qd8() {

@@ -35,3 +35,17 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Runs `sgctl ARGS` with its audit log at `audit`: (exit code, stdout, stderr).
+pub fn run_audited(args: &[&str], audit: &std::path::Path) -> (i32, String, String) {
+    let out = sgctl_cmd()
+        .args(args)
+        .env("SGCTL_AUDIT_LOG", audit)
+        .output()
+        .expect("run sgctl");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
