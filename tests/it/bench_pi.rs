@@ -7,21 +7,12 @@
 
 use crate::sim_common::*;
 use sgctl::sim::SimDevice;
-use sgctl::transport::Transport;
-use std::time::Duration;
 
 const PX: &str = "px02smf080?clock=virtual&capacity_blocks=8192";
 
 fn format(d: &mut SimDevice, byte1: u8) {
     while tur(d).status != 0 {}
-    let c = d
-        .execute(
-            &[0x04, byte1, 0, 0, 0, 0],
-            sgctl::DataBuf::Out(&[0, 0, 0, 0]),
-            Duration::from_secs(3600),
-        )
-        .unwrap();
-    good(&c);
+    good(&format_unit(d, byte1));
 }
 
 fn read16(lba: u64, n: u32) -> [u8; 16] {

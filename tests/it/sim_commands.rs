@@ -130,14 +130,7 @@ fn write_same_pattern_unmap_ndob_and_refusals() {
 
 /// FORMAT UNIT to protection type 2 (FMTPINFO=11b, PFU=000b: protocols.md §C.3).
 fn format_type2(d: &mut SimDevice) {
-    let c = d
-        .execute(
-            &[0x04, 0xD0, 0, 0, 0, 0],
-            sgctl::DataBuf::Out(&[0, 0, 0, 0]),
-            Duration::from_secs(3600),
-        )
-        .unwrap();
-    good(&c);
+    good(&format_unit(d, 0xD0));
     let rc = read_capacity16(d);
     assert_eq!(rc[12] & 0x0F, 0x03, "PROT_EN=1, P_TYPE=001b");
 }

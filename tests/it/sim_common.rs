@@ -110,3 +110,14 @@ pub fn protected(user: &[u8], app: u16, ref_tag: u32) -> Vec<u8> {
     v.extend_from_slice(&ref_tag.to_be_bytes());
     v
 }
+
+/// FORMAT UNIT with CDB byte 1 `byte1` (FMTPINFO, LONGLIST, FMTDATA...) and the short
+/// parameter list header 00 00 00 00 (no IMMED): the drive formats before it answers.
+pub fn format_unit(d: &mut SimDevice, byte1: u8) -> Completion {
+    d.execute(
+        &[0x04, byte1, 0, 0, 0, 0],
+        sgctl::DataBuf::Out(&[0, 0, 0, 0]),
+        std::time::Duration::from_secs(3600),
+    )
+    .unwrap()
+}

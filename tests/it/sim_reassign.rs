@@ -6,8 +6,6 @@
 
 use crate::sim_common::*;
 use sgctl::sim::{Fault, SimDevice};
-use sgctl::transport::Transport;
-use std::time::Duration;
 
 /// 8192 blocks of 512 bytes = 4 MiB: one spare per 512 KiB gives 8 spare locations.
 const PX: &str = "px02smf080?clock=virtual&capacity_blocks=8192";
@@ -217,14 +215,7 @@ fn an_unreadable_block_on_a_pi_format_gets_the_default_protection_information() 
     let mut d = open(PX);
     clear_ua(&mut d);
     // FORMAT UNIT FMTPINFO=11b (type 2 with PROTECTION FIELD USAGE 000b), FMTDATA.
-    let c = d
-        .execute(
-            &[0x04, 0xD0, 0, 0, 0, 0],
-            sgctl::DataBuf::Out(&[0, 0, 0, 0]),
-            Duration::from_secs(3600),
-        )
-        .unwrap();
-    good(&c);
+    good(&format_unit(&mut d, 0xD0));
     d.inject(Fault::MediumError(64));
     good(&reassign(&mut d, &[64], false, false));
     // READ(32) RDPROTECT=011b (no checks), LBA 64, 1 block: the user data and PI as stored.
