@@ -348,7 +348,7 @@ impl JobRecord {
             let _ = writeln!(
                 s,
                 "  verification: {} — {} samples, {} survived, {} show the purge",
-                v.result.to_uppercase(),
+                v.result.to_string().to_uppercase(),
                 v.samples.len(),
                 v.survived,
                 v.conclusive

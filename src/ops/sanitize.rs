@@ -297,9 +297,58 @@ pub struct Sample {
     pub before_sha256: Option<String>,
     /// SHA-256 after, or None when unreadable after (e.g. MEDIUM ERROR after block erase).
     pub after_sha256: Option<String>,
-    /// `changed`, `unreadable_after`, `survived`, `inconclusive_blank` (uniform before and
-    /// unchanged: nothing to tell), `unreadable_before`.
-    pub outcome: String,
+    /// What the sample shows.
+    pub outcome: SampleOutcome,
+}
+
+/// What one sampled block shows (serialized in snake_case: `changed`, `unreadable_after`, ...).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SampleOutcome {
+    /// Its contents changed: the purge reached it.
+    Changed,
+    /// Readable before, unreadable after (e.g. MEDIUM ERROR after a block erase).
+    UnreadableAfter,
+    /// The same contents before and after: the purge did not reach it.
+    Survived,
+    /// Uniform before and unchanged: nothing to tell.
+    InconclusiveBlank,
+    /// Unreadable before: nothing to compare.
+    UnreadableBefore,
+}
+
+impl SampleOutcome {
+    /// Whether the sample shows that the purge worked.
+    pub fn conclusive(self) -> bool {
+        matches!(
+            self,
+            SampleOutcome::Changed | SampleOutcome::UnreadableAfter
+        )
+    }
+}
+
+/// The verification's verdict (serialized `passed`, `inconclusive`, `failed`: certificates
+/// carry this word).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum VerifyResult {
+    /// Nothing survived and at least one sample shows the purge.
+    Passed,
+    /// Nothing survived, but no sample could show the purge (e.g. all blank before).
+    #[default]
+    Inconclusive,
+    /// A sample survived.
+    Failed,
+}
+
+impl std::fmt::Display for VerifyResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            VerifyResult::Passed => "passed",
+            VerifyResult::Inconclusive => "inconclusive",
+            VerifyResult::Failed => "failed",
+        })
+    }
 }
 
 /// Verification result: only hashes, never data.
@@ -313,10 +362,8 @@ pub struct Verification {
     pub conclusive: usize,
     /// Pass = nothing survived.
     pub passed: bool,
-    /// `passed` (nothing survived and at least one sample shows the purge), `inconclusive`
-    /// (nothing survived, but no sample could show the purge, e.g. all blank before), or
-    /// `failed` (a sample survived). Certificates carry this word.
-    pub result: String,
+    /// The verdict.
+    pub result: VerifyResult,
     /// What the result does and does not show.
     pub note: Option<String>,
 }
@@ -377,36 +424,31 @@ pub fn verify_after(
             .ok()
             .map(|b| hex32(&Sha256::digest(&b)));
         let outcome = match (bh, &after) {
-            (None, _) => "unreadable_before",
-            (Some(_), None) => "unreadable_after",
-            (Some(b), Some(a)) if a == b && *uniform => "inconclusive_blank",
-            (Some(b), Some(a)) if a == b => "survived",
-            _ => "changed",
+            (None, _) => SampleOutcome::UnreadableBefore,
+            (Some(_), None) => SampleOutcome::UnreadableAfter,
+            (Some(b), Some(a)) if a == b && *uniform => SampleOutcome::InconclusiveBlank,
+            (Some(b), Some(a)) if a == b => SampleOutcome::Survived,
+            _ => SampleOutcome::Changed,
         };
-        if outcome == "survived" {
+        if outcome == SampleOutcome::Survived {
             v.survived += 1;
         }
         v.samples.push(Sample {
             lba: *lba,
             before_sha256: bh.clone(),
             after_sha256: after,
-            outcome: outcome.into(),
+            outcome,
         });
     }
-    v.conclusive = v
-        .samples
-        .iter()
-        .filter(|s| s.outcome == "changed" || s.outcome == "unreadable_after")
-        .count();
+    v.conclusive = v.samples.iter().filter(|s| s.outcome.conclusive()).count();
     v.passed = v.survived == 0;
     v.result = if v.survived > 0 {
-        "failed"
+        VerifyResult::Failed
     } else if v.conclusive == 0 {
-        "inconclusive"
+        VerifyResult::Inconclusive
     } else {
-        "passed"
-    }
-    .into();
+        VerifyResult::Passed
+    };
     if v.conclusive < v.samples.len() && v.survived == 0 {
         v.note = Some(format!(
             "{} of {} sampled blocks were uniform (e.g. never written) before and after: they \
@@ -641,8 +683,11 @@ mod tests {
         assert_eq!(v.samples.len(), 8);
         assert_eq!(v.samples[0].lba, 0);
         assert_eq!(v.samples[1].lba, (1 << 20) - 1);
-        assert!(v.samples.iter().all(|s| s.outcome == "changed"));
-        assert_eq!(v.result, "passed");
+        assert!(v
+            .samples
+            .iter()
+            .all(|s| s.outcome == SampleOutcome::Changed));
+        assert_eq!(v.result, VerifyResult::Passed);
         let reads = d.opcodes().iter().filter(|o| **o == READ_16).count();
         assert_eq!(reads, 16);
     }
@@ -655,7 +700,7 @@ mod tests {
         assert!(!out.success);
         let v = out.verification.unwrap();
         assert_eq!(v.survived, 4);
-        assert_eq!(v.result, "failed");
+        assert_eq!(v.result, VerifyResult::Failed);
     }
 
     #[test]
@@ -684,7 +729,7 @@ mod tests {
             .collect();
         let v = verify_after(&mut Blank, 512, &before);
         assert_eq!((v.survived, v.conclusive, v.passed), (0, 0, true));
-        assert_eq!(v.result, "inconclusive");
+        assert_eq!(v.result, VerifyResult::Inconclusive);
         assert!(v.note.is_some());
     }
 
