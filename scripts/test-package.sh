@@ -63,8 +63,10 @@ for p in dist/man/*.8; do
   b=$(basename "$p" .8)
   man -w "$b" >/dev/null 2>&1 || fail "man -w $b"
 done
-man -l "$(man -w sgctl-sanitize)" 2>/dev/null | col -b | grep -q -- "--signing-key" \
-  || fail "sgctl-sanitize(8) lacks --signing-key"
+# Rendered into a variable first: `... | col -b | grep -q` under pipefail fails whenever grep
+# exits at its first match before col has written everything (SIGPIPE, status 141).
+sanitize_page=$(man -l "$(man -w sgctl-sanitize)" 2>/dev/null | col -b)
+grep -q -- "--signing-key" <<<"$sanitize_page" || fail "sgctl-sanitize(8) lacks --signing-key"
 ok "man: $page, EXIT STATUS table rendered, $n pages found by man -w"
 
 # Completions: files in place, bash loads ours on demand and completes subcommands.
