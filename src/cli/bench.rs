@@ -370,7 +370,9 @@ fn bench_err(e: BenchError) -> anyhow::Error {
         BenchError::Refused(m) => {
             Error::Refused(crate::error::Refusal::Benchmark { reason: m }).into()
         }
-        BenchError::Os(m) => Error::io(m, std::io::Error::other("benchmark")).into(),
+        // The message already says what failed and the system's error (exit 1). Wrapped in
+        // `Error::io` with a placeholder source it read "...: benchmark: benchmark".
+        BenchError::Os(m) => anyhow::anyhow!(m),
         e @ BenchError::DeviceFailed { .. } => anyhow::anyhow!("{e}"),
     }
 }
@@ -622,5 +624,22 @@ impl Progress {
         if self.shown {
             eprintln!();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_os_error_reads_once_and_exits_1() {
+        let e = bench_err(BenchError::Os(
+            "io_uring_enter: Timer expired (os error 62)".into(),
+        ));
+        assert_eq!(
+            crate::cli::advice::chain(&e),
+            "io_uring_enter: Timer expired (os error 62)"
+        );
+        assert!(e.downcast_ref::<Error>().is_none()); // main's exit code: exit::OTHER
     }
 }
