@@ -3,11 +3,12 @@
 //! (`COOP_TASKRUN`, `SINGLE_ISSUER`, `DEFER_TASKRUN`, falling back when the kernel lacks them),
 //! the slots' buffers registered (`READ_FIXED`/`WRITE_FIXED`) and the file registered
 //! (fixed file 0); each pass of the loop queues every free slot's next I/O, submits them with
-//! one `io_uring_enter` that also waits for one completion (or, when completions come faster
-//! than one per 2.5 µs, for as many as arrive in about 20 µs, at most an eighth of those
-//! outstanding), and reaps every completion in the CQ ring. After an error inside the loop the job cancels and reaps what is still in
-//! flight before its buffers are freed. `--iopoll` (`IORING_SETUP_IOPOLL`) needs a driver with
-//! poll queues (`/sys/block/X/queue/io_poll` = 1) and is refused otherwise; `--sqpoll` adds a
+//! one `io_uring_enter` that also waits for one completion (or, when completions come less
+//! than 10 µs apart, for as many as arrive in about 20 µs, at most an eighth of those
+//! outstanding), and reaps every completion in the CQ ring. After an error inside the loop
+//! the job cancels and reaps what is still in flight before its buffers are freed.
+//! `--iopoll` (`IORING_SETUP_IOPOLL`) needs a driver with poll queues
+//! (`/sys/block/X/queue/io_poll` = 1) and is refused otherwise; `--sqpoll` adds a
 //! kernel submission thread.
 #![allow(unsafe_code)] // io_uring SQE pushes and buffer registration: see the SAFETY notes.
 
@@ -346,8 +347,9 @@ fn job(
     let mut free: Vec<usize> = (0..qd).rev().collect();
     let mut outstanding = 0usize;
     let now_ns = |s: Instant| s.elapsed().as_nanos() as u64;
-    // Mean time between completions (ns, moving average over the reap passes; 0 until the
-    // first pass has reaped).
+    // Mean time between completions (ns; 0 until the first pass has reaped): the ratio of
+    // two moving sums, time between reap passes and completions reaped, not a mean of
+    // per-pass ratios (which the passes that reap one completion would pull up).
     let mut gap_ns = 0.0f64;
     let (mut span_ns, mut count) = (0.0f64, 0.0f64);
     let mut last_reap_ns = now_ns(start);
@@ -393,8 +395,7 @@ fn job(
         } else {
             1
         };
-        let r = ring.submit_and_wait(want);
-        match r {
+        match ring.submit_and_wait(want) {
             Ok(_) => {}
             Err(e) if e.raw_os_error() == Some(libc::EINTR) => {}
             Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {}
@@ -417,9 +418,6 @@ fn job(
             free.push(slot);
         }
         drop(cq);
-        // The gap is the ratio of two moving sums (time, completions), not a mean of
-        // per-pass ratios, which the passes that reap one completion after a short wait
-        // would pull up.
         if reaped > 0 {
             span_ns = 0.875 * span_ns + t.saturating_sub(last_reap_ns) as f64;
             count = 0.875 * count + f64::from(reaped);
@@ -459,11 +457,11 @@ const CANCEL_TAG: u64 = 1 << 63;
 /// read may still land in. Entries the failed `io_uring_enter` left in the SQ are submitted
 /// here, cancelled and reaped like the rest.
 fn drain<T>(ring: &mut IoUring, inflight: &mut [Option<T>]) -> bool {
-    let mut left = inflight.iter().filter(|s| s.is_some()).count();
     let mut cancels: Vec<u64> = (0..inflight.len())
         .filter(|&i| inflight[i].is_some())
         .map(|i| i as u64)
         .collect();
+    let mut left = cancels.len();
     let mut errors = 0;
     while left > 0 {
         while let Some(&slot) = cancels.last() {
