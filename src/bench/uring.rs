@@ -3,9 +3,10 @@
 //! (`COOP_TASKRUN`, `SINGLE_ISSUER`, `DEFER_TASKRUN`, falling back when the kernel lacks them),
 //! the slots' buffers registered (`READ_FIXED`/`WRITE_FIXED`) and the file registered
 //! (fixed file 0); each pass of the loop queues every free slot's next I/O, submits them with
-//! one `io_uring_enter` that also waits for one completion (or, when completions come less
-//! than 10 µs apart, for as many as arrive in about 20 µs, at most an eighth of those
-//! outstanding), and reaps every completion in the CQ ring. After an error inside the loop
+//! one `io_uring_enter`, then, if the CQ holds fewer, waits with a second one for one
+//! completion (or, when completions come less than 10 µs apart, for as many as arrive in
+//! about 20 µs, at most an eighth of those outstanding), and reaps every completion in the CQ
+//! ring. After an error inside the loop
 //! the job cancels and reaps what is still in flight before its buffers are freed.
 //! `--iopoll` (`IORING_SETUP_IOPOLL`) needs a driver with poll queues
 //! (`/sys/block/X/queue/io_poll` = 1) and is refused otherwise; `--sqpoll` adds a
@@ -377,7 +378,7 @@ fn job(
         if outstanding == 0 {
             break Ok(());
         }
-        // Submit and wait in one call, for one completion or, when they come fast, for
+        // Wait for one completion or, when they come fast, for
         // several: as many as arrive in MAX_BATCH_DELAY_NS at the recent rate, at most an
         // eighth of what is outstanding (so at QD ≤ 15 always one). Waiting for one at every
         // depth woke the job thread 2.5 times as often as fio's loop (whose own per-I/O work
@@ -387,15 +388,36 @@ fn job(
         // them late by about (want - 1) × the gap: MAX_BATCH_DELAY_NS on average; on a disk
         // whose completions are milliseconds apart `want` stays 1. (The kernel's own
         // minimum-wait timeout, 6.12, bounds it exactly but costs a timer per wait: 1.5x the
-        // CPU per I/O and fewer IOPS at QD 128 in the same measurement.) fio's order (submit
-        // without sleeping, then wait only if the CQ is empty) was tried and measured no
-        // better at QD1 ("The QD1 gap").
+        // CPU per I/O and fewer IOPS at QD 128 in the same measurement.)
         let want = if gap_ns > 0.0 {
             ((MAX_BATCH_DELAY_NS / gap_ns) as usize).clamp(1, (outstanding / 8).max(1))
         } else {
             1
         };
-        match ring.submit_and_wait(want) {
+        // Submit and wait in two calls, as fio does: submit (running deferred completions),
+        // back to user space, and only then wait, if the CQ holds fewer than `want`. The
+        // return to user space is where the kernel preempts the thread for a worker it woke
+        // on this CPU (the block layer's dispatch worker, a loop device's): the worker
+        // completes the I/O while the job thread is still runnable, and the wait finds it
+        // done. Submitting and waiting in one call put the thread to sleep in the kernel
+        // before the worker ran, and every completion was a wake-up, often onto the other
+        // CPU: 2.7x fewer IOPS at QD1 on scsi_debug through sd in the VM
+        // (docs/bench-engine.md, "Submit, then wait").
+        // With --sqpoll the kernel thread submits; the crate's submit() wakes it when it
+        // sleeps (IORING_ENTER_SQ_WAKEUP).
+        let sq = ring.submission().len() as u32;
+        let mut r = Ok(0);
+        if sq > 0 {
+            r = if w.sqpoll {
+                ring.submit()
+            } else {
+                enter(&ring, sq, 0)
+            };
+        }
+        if r.is_ok() && ring.completion().len() < want {
+            r = enter(&ring, 0, want as u32);
+        }
+        match r {
             Ok(_) => {}
             Err(e) if e.raw_os_error() == Some(libc::EINTR) => {}
             Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {}
@@ -441,6 +463,21 @@ fn job(
     drop(bufs);
     let last = core.last_reap();
     Ok(core.finish(last, notes))
+}
+
+/// IORING_ENTER_GETEVENTS (include/uapi/linux/io_uring.h): the call reaps, and with
+/// DEFER_TASKRUN runs the ring's deferred completion work, before it returns.
+const ENTER_GETEVENTS: u32 = 1;
+
+/// `io_uring_enter(ring, to_submit, min_complete, GETEVENTS)`: submits `to_submit` queued
+/// entries and returns once at least `min_complete` completions are in the CQ (at once for 0).
+fn enter(ring: &IoUring, to_submit: u32, min_complete: u32) -> std::io::Result<usize> {
+    // SAFETY: no argument pointer is passed (None); the entries the kernel reads were pushed
+    // through the safe SQ interface and point at registered buffers the caller keeps alive.
+    unsafe {
+        ring.submitter()
+            .enter::<libc::sigset_t>(to_submit, min_complete, ENTER_GETEVENTS, None)
+    }
 }
 
 /// How late, on average, the batched wait may make a reaped completion's timestamp (ns).
