@@ -3,11 +3,11 @@
 //! (`COOP_TASKRUN`, `SINGLE_ISSUER`, `DEFER_TASKRUN`, falling back when the kernel lacks them),
 //! the slots' buffers registered (`READ_FIXED`/`WRITE_FIXED`) and the file registered
 //! (fixed file 0); each pass of the loop queues every free slot's next I/O, submits them with
-//! one `io_uring_enter`, then, if the CQ holds fewer, waits with a second one for one
-//! completion (or, when completions come less than 10 µs apart, for as many as arrive in
-//! about 20 µs, at most an eighth of those outstanding), and reaps every completion in the CQ
-//! ring. After an error inside the loop
-//! the job cancels and reaps what is still in flight before its buffers are freed.
+//! one `io_uring_enter`, then, if the CQ holds fewer completions than it waits for, waits
+//! with a second one for one completion (or, when completions come less than 10 µs apart,
+//! for as many as arrive in about 20 µs, at most an eighth of those outstanding), and reaps
+//! every completion in the CQ ring. After an error inside the loop the job cancels and reaps
+//! what is still in flight before its buffers are freed.
 //! `--iopoll` (`IORING_SETUP_IOPOLL`) needs a driver with poll queues
 //! (`/sys/block/X/queue/io_poll` = 1) and is refused otherwise; `--sqpoll` adds a
 //! kernel submission thread.
@@ -378,9 +378,9 @@ fn job(
         if outstanding == 0 {
             break Ok(());
         }
-        // Wait for one completion or, when they come fast, for
-        // several: as many as arrive in MAX_BATCH_DELAY_NS at the recent rate, at most an
-        // eighth of what is outstanding (so at QD ≤ 15 always one). Waiting for one at every
+        // Wait for one completion or, when they come fast, for several: as many as arrive
+        // in MAX_BATCH_DELAY_NS at the recent rate, at most an eighth of what is
+        // outstanding (so at QD ≤ 15 always one). Waiting for one at every
         // depth woke the job thread 2.5 times as often as fio's loop (whose own per-I/O work
         // lets completions gather before it waits) and cost about 10 % of the IOPS at QD 32
         // on the loop device: docs/bench-engine.md, "Waking for every completion". A reaped
@@ -401,8 +401,8 @@ fn job(
         // completes the I/O while the job thread is still runnable, and the wait finds it
         // done. Submitting and waiting in one call put the thread to sleep in the kernel
         // before the worker ran, and every completion was a wake-up, often onto the other
-        // CPU: 2.7x fewer IOPS at QD1 on scsi_debug through sd in the VM
-        // (docs/bench-engine.md, "Submit, then wait").
+        // CPU: at QD1 on scsi_debug through sd in the VM it made a third of the IOPS the
+        // two calls make (docs/bench-engine.md, "Submit, then wait").
         // With --sqpoll the kernel thread submits; the crate's submit() wakes it when it
         // sleeps (IORING_ENTER_SQ_WAKEUP).
         let sq = ring.submission().len() as u32;
@@ -465,8 +465,9 @@ fn job(
     Ok(core.finish(last, notes))
 }
 
-/// IORING_ENTER_GETEVENTS (include/uapi/linux/io_uring.h): the call reaps, and with
-/// DEFER_TASKRUN runs the ring's deferred completion work, before it returns.
+/// IORING_ENTER_GETEVENTS (include/uapi/linux/io_uring.h): the call waits for
+/// `min_complete` completions and, with DEFER_TASKRUN, runs the ring's deferred completion
+/// work (which posts the CQEs) before it returns.
 const ENTER_GETEVENTS: u32 = 1;
 
 /// `io_uring_enter(ring, to_submit, min_complete, GETEVENTS)`: submits `to_submit` queued
