@@ -132,7 +132,99 @@ fn back_to_back_write_runs_on_a_loop_device() {
     assert!(failed.is_empty(), "{failed:?}");
 }
 
-/// A loop device with direct I/O over a 64 MiB file in /dev/shm, detached on drop.
+/// A device queue shorter than what the jobs keep outstanding: the loop device's
+/// `nr_requests` set to 8 under `--jobs 2 --qd 16`. Each job then keeps its share (4) with
+/// the kernel and queues the rest itself, in order, and says so in a note. Every run must
+/// complete exactly its bytes with no error, `--verify` must find every block it reads
+/// intact, and two such runs at once (so the queue is full and the kernel's workers wait for
+/// requests too) must lose nothing either. Needs root and losetup, as above.
+#[test]
+fn a_full_device_queue_loses_nothing_on_a_loop_device() {
+    let Some(dev) = LoopDev::new() else {
+        eprintln!("skipped: needs root and losetup (a loop device over a tmpfs file)");
+        return;
+    };
+    let name = dev.path.rsplit('/').next().unwrap().to_string();
+    let nr = format!("/sys/block/{name}/queue/nr_requests");
+    if std::fs::write(&nr, "8").is_err() || std::fs::read_to_string(&nr).unwrap().trim() != "8" {
+        eprintln!("skipped: {nr} cannot be set to 8 here");
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let audit = d.path().join("audit.jsonl");
+    let json = |out: &str| -> serde_json::Value { serde_json::from_str(out).unwrap() };
+    let common = [
+        "--engine", "uring", "--bs", "4k", "--qd", "16", "--jobs", "2",
+    ];
+    // Writes, exact bytes: every request completed once, none lost while held.
+    let mut args = vec!["--json", "bench", "run", &dev.path, "--rw", "randwrite"];
+    args.extend(common);
+    args.extend(["--bytes", "8m", "--confirm", &name]);
+    let (code, out, err) = sgctl(&args, &audit);
+    assert_eq!(code, 0, "{err} {}", json(&out)["data"]["verify"]);
+    let r = &json(&out)["data"];
+    assert_eq!(
+        (r["ios"].as_u64(), r["errors"].as_u64()),
+        (Some(2048), Some(0)),
+        "{r}"
+    );
+    // Mixed with --verify over 1 MiB: reads and writes of the same blocks held and re-sent.
+    let mut args = vec![
+        "--json", "bench", "run", &dev.path, "--rw", "randrw", "--mix", "50",
+    ];
+    args.extend(common);
+    args.extend([
+        "--range",
+        "0:1m",
+        "--bytes",
+        "8m",
+        "--verify",
+        "--confirm",
+        &name,
+    ]);
+    let (code, out, err) = sgctl(&args, &audit);
+    assert_eq!(code, 0, "{err} {}", json(&out)["data"]["verify"]);
+    let r = &json(&out)["data"];
+    assert_eq!(r["verify"]["failures"], 0, "{}", r["verify"]);
+    assert!(
+        r["verify"]["blocks_checked"].as_u64().unwrap() > 100,
+        "{}",
+        r["verify"]
+    );
+    assert_eq!(r["ios"], 2048);
+    let cap_note = "each job kept at most 4 with it and queued the rest itself";
+    assert!(r["notes"].to_string().contains(cap_note), "{}", r["notes"]);
+    // Two reading runs at once: 2 × 2 jobs × 4 for 8 requests.
+    let mut args = vec!["--json", "bench", "run", &dev.path, "--rw", "randread"];
+    args.extend(common);
+    args.extend(["--bytes", "32m"]);
+    let runs: Vec<_> = (0..2)
+        .map(|_| {
+            crate::util::sgctl_cmd()
+                .args(&args)
+                .env("SGCTL_AUDIT_LOG", &audit)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in runs {
+        let o = c.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        let v = json(&String::from_utf8_lossy(&o.stdout));
+        let r = &v["data"];
+        assert_eq!(
+            (r["ios"].as_u64(), r["errors"].as_u64()),
+            (Some(8192), Some(0)),
+            "{r}"
+        );
+        assert!(r["notes"].to_string().contains(cap_note), "{}", r["notes"]);
+    }
+}
+
+/// A loop device with direct I/O over a 64 MiB file of its own in /dev/shm, detached on drop.
 struct LoopDev {
     path: String,
     img: std::path::PathBuf,
@@ -141,8 +233,13 @@ struct LoopDev {
 impl LoopDev {
     fn new() -> Option<LoopDev> {
         // losetup fails without root: the caller skips.
-        let img =
-            std::path::PathBuf::from(format!("/dev/shm/sgctl-it-uring-{}", std::process::id()));
+        // One image per device: the tests run in parallel in one process.
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let img = std::path::PathBuf::from(format!(
+            "/dev/shm/sgctl-it-uring-{}-{n}",
+            std::process::id()
+        ));
         std::fs::write(&img, vec![0u8; 64 << 20]).ok()?;
         let out = std::process::Command::new("losetup")
             .args(["--direct-io=on", "-f", "--show"])
