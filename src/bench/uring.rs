@@ -6,8 +6,10 @@
 //! one `io_uring_enter`, then, if the CQ holds fewer completions than it waits for, waits
 //! with a second one for one completion (or, when completions come less than 10 µs apart,
 //! for as many as arrive in about 20 µs, at most an eighth of those outstanding), and reaps
-//! every completion in the CQ ring. After an error inside the loop the job cancels and reaps
-//! what is still in flight before its buffers are freed.
+//! every completion in the CQ ring. When jobs × qd is more than a single-queue block device's
+//! `queue/nr_requests`, each job keeps its even share with the kernel and queues the rest
+//! itself, in order (`job`). After an error inside the loop the job cancels and reaps what is
+//! still in flight before its buffers are freed.
 //! `--iopoll` (`IORING_SETUP_IOPOLL`) needs a driver with poll queues
 //! (`/sys/block/X/queue/io_poll` = 1) and is refused otherwise; `--sqpoll` adds a
 //! kernel submission thread.
