@@ -237,14 +237,7 @@ impl Engine for UringEngine {
         };
         let (outcomes, intervals, cpu) =
             run_threads(w, range, self.block_len, progress, |_, core, tx| {
-                job(
-                    w,
-                    fd,
-                    cap.map(|c| (c, self.queue_len.unwrap_or(0))),
-                    core,
-                    tx,
-                    start,
-                )
+                job(w, fd, cap, self.queue_len.unwrap_or(0), core, tx, start)
             })?;
         let r = assemble(
             w,
@@ -355,8 +348,8 @@ impl Drop for FilesReleased {
 
 /// One job thread: its own ring, registered buffers and file.
 ///
-/// `cap` = (share, nr_requests): the device's queue is shorter than what the jobs keep
-/// outstanding (a loop device has 128 requests, `queue/nr_requests`, and QD 128 × 2 jobs is
+/// `cap` = Some(share) when the device's queue (`nr_requests` requests) is shorter than what
+/// the jobs keep outstanding (a loop device has 128 requests, `queue/nr_requests`, and QD 128 × 2 jobs is
 /// 256). io_uring hands every request the queue has no room for to a kernel worker thread
 /// (io-wq, up to 4 per CPU per ring) that sleeps until a request frees: at QD 128 × 2 jobs on
 /// the loop device that took 16 worker threads, 1.5× the CPU per I/O of fio's libaio (whose
@@ -368,7 +361,8 @@ impl Drop for FilesReleased {
 fn job(
     w: &Workload,
     fd: i32,
-    cap: Option<(usize, u32)>,
+    cap: Option<usize>,
+    nr_requests: u32,
     mut core: JobCore,
     tx: Sender<JobMsg>,
     start: Instant,
@@ -399,11 +393,11 @@ fn job(
     // Queued in the job beyond its share of the device (`cap`), oldest first: prepared (their
     // `inflight` entry is set), not yet sent.
     let mut held: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
-    let share = cap.map_or(usize::MAX, |c| c.0);
+    let share = cap.unwrap_or(usize::MAX);
     let mut notes = notes;
-    if let Some((share, n)) = cap {
+    if let Some(share) = cap {
         notes.push(format!(
-            "io_uring: the device has {n} requests (queue/nr_requests) for jobs x qd = {}: \
+            "io_uring: the device has {nr_requests} requests (queue/nr_requests) for jobs x qd = {}: \
              each job kept at most {share} with it and queued the rest itself, in order \
              (their latency counts from when they were queued)",
             u64::from(w.jobs) * u64::from(w.qd)
