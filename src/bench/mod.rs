@@ -7,6 +7,7 @@
 
 pub mod data;
 pub mod engine;
+pub mod qos;
 pub mod sg;
 #[cfg(feature = "sim")]
 pub mod sim;

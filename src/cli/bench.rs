@@ -174,6 +174,12 @@ pub struct RunArgs {
     /// io_uring: a kernel thread polls the submission queue.
     #[arg(long)]
     pub sqpoll: bool,
+    /// Hold the CPUs' idle wake-up latency at most US microseconds for the run (a PM QoS
+    /// request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll instead of sleeping).
+    /// At low queue depth, waking a CPU from a deep idle state (or a virtual CPU that halts)
+    /// can be most of each I/O's latency; cyclictest holds 0, tuned's latency-performance 1.
+    #[arg(long, value_name = "US")]
+    pub cpu_latency: Option<u32>,
     /// Count I/O errors and keep going instead of stopping at the first.
     #[arg(long)]
     pub continue_on_error: bool,
@@ -449,6 +455,20 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     // Check before the audit start record: a bad option never reaches the drive.
     w.check(eng.capacity_bytes(), eng.block_len())
         .map_err(usage)?;
+    let qos = match a.cpu_latency {
+        Some(_) if eng.name() == "sim" => {
+            return Err(usage(
+                "--cpu-latency: the sim engine runs on a virtual clock; idle CPUs do not \
+                 change its figures"
+                    .into(),
+            ))
+        }
+        Some(us) => Some(
+            crate::bench::qos::CpuLatency::hold(crate::bench::qos::CPU_DMA_LATENCY, us)
+                .map_err(bench_err)?,
+        ),
+        None => None,
+    };
     if let Some(c) = &cleared {
         c.record_start(serde_json::json!({ "workload": &w, "engine": eng.name() }))?;
     }
@@ -476,6 +496,18 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     let mut prog = Progress::new(&w, a.progress_json);
     let res = eng.run(&w, &mut |i| prog.show(i));
     prog.done();
+    // The PM QoS request ends here (the file is closed), before anything is written.
+    let res = match (res, qos.map(|q| q.note())) {
+        (Ok(mut r), Some(n)) => {
+            r.notes.push(n);
+            Ok(r)
+        }
+        (Err(BenchError::DeviceFailed { error, mut partial }), Some(n)) => {
+            partial.notes.push(n);
+            Err(BenchError::DeviceFailed { error, partial })
+        }
+        (r, _) => r,
+    };
     let interrupted = engine::interrupted();
     if interrupted {
         report_notes.push(format!(

@@ -244,3 +244,74 @@ impl Drop for LoopDev {
         let _ = std::fs::remove_file(&self.img);
     }
 }
+
+/// The aggregate CPU latency limit the kernel applies now (`/dev/cpu_dma_latency` reads back
+/// the lowest request held, a native-endian s32 in µs), or None without the device or root.
+fn cpu_latency_now() -> Option<i32> {
+    let b = std::fs::read(::sgctl::bench::qos::CPU_DMA_LATENCY).ok()?;
+    Some(i32::from_ne_bytes(b.get(..4)?.try_into().ok()?))
+}
+
+/// `--cpu-latency US` holds a PM QoS request for the run and only for it: while a read run on
+/// a file goes, the kernel's limit is US (or a lower one somebody else holds); after it, the
+/// limit is back to what it was; the result's note says so. On the sim engine the option is
+/// refused (exit 2: a virtual clock has no idle CPUs). Needs root (the device is root's
+/// only); says so and passes without it (CI runs as root).
+#[test]
+fn cpu_latency_is_held_for_the_run_only() {
+    let d = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let (code, _, err) = crate::util::run(&[
+        "bench",
+        "run",
+        "sim:hk4e",
+        "--runtime",
+        "1s",
+        "--cpu-latency",
+        "0",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("virtual clock"), "{err}");
+    let Some(before) = cpu_latency_now() else {
+        eprintln!("skipped: needs root and /dev/cpu_dma_latency (the PM QoS device)");
+        return;
+    };
+    let file = d.path().join("target.img");
+    std::fs::write(&file, vec![0u8; 4 << 20]).unwrap();
+    let out = d.path().join("out.json");
+    let mut child = crate::util::sgctl_cmd()
+        .args(["--json", "bench", "run"])
+        .arg(&file)
+        .args(["--engine", "uring", "--rw", "randread", "--qd", "1"])
+        .args(["--runtime", "3s", "--cpu-latency", "7"])
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The request is made before the run starts; look for it within the run's 3 s.
+    let want = before.min(7);
+    let t0 = std::time::Instant::now();
+    let mut during = None;
+    while t0.elapsed() < std::time::Duration::from_millis(2500) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        during = cpu_latency_now();
+        if during == Some(want) {
+            break;
+        }
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    assert_eq!(
+        during,
+        Some(want),
+        "limit during the run (before: {before})"
+    );
+    assert_eq!(
+        cpu_latency_now(),
+        Some(before),
+        "the request outlived the run"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let notes = v["data"]["notes"].to_string();
+    assert!(notes.contains("limited to 7 us"), "{notes}");
+}
