@@ -28,6 +28,16 @@
 # with `setsid -w`, as fio's jobs are (with autogroup on, that keeps it out of the caller's
 # session and its builds).
 #
+# Idle CPUs: on a virtual machine whose idle vCPUs halt (cpuidle `haltpoll` with
+# guest_halt_poll_ns=0, as on this workplace's machines), waking a halted vCPU took about
+# 1.4 ms: at QD1 3-6 % of the I/Os waited that long for the CPU that was to run the loop
+# worker or the reaping thread, and those stalls, not the tools, set the IOPS (10-19k for
+# either tool; with the CPUs kept awake, 89-111k). By default (CPU_LATENCY=0) the script holds
+# a CPU latency limit of 0 (/dev/cpu_dma_latency, the PM QoS request tuned's
+# latency-performance profile makes) for the measurement, so idle CPUs poll instead of halting,
+# for both tools alike; the request ends when the script exits. CPU_LATENCY=keep leaves idle as
+# it is. Idle polling is not charged to either tool's CPU time.
+#
 # Conditions: every run records the 1-minute load average when it starts and the share of its
 # wall time during which some task on the machine was waiting for a CPU
 # (/proc/pressure/cpu "some"); the medians per tool are printed under the tables.
@@ -47,7 +57,7 @@
 # interleaved like the others and shown beside sgctl in the per-tool tables.
 #
 # Usage: scripts/bench-engine.sh [--quick]
-#   env: REPS=5 RUNTIME=5 RAMP=0 OUT=dir AUTOGROUP=off|keep SGCTL=binary SGCTL_BASE=binary TARGET=/dev/X
+#   env: REPS=5 RUNTIME=5 RAMP=0 OUT=dir AUTOGROUP=off|keep CPU_LATENCY=0|keep SGCTL=binary SGCTL_BASE=binary TARGET=/dev/X
 #        SUMMARY=dir (only print the tables of an earlier run's raw results again)
 #        RWS="randread randwrite" QDS="1 32 128" JOBS="1 2"
 set -euo pipefail
@@ -69,7 +79,8 @@ if [[ -n "${SUMMARY:-}" ]]; then
   # QDS, JOBS as that run), without measuring anything.
   OUT=$SUMMARY
   AG_STATE=$(cat "$OUT/autogroup" 2>/dev/null || echo "not recorded")
-  export AG_STATE
+  LAT_STATE=$(cat "$OUT/cpu_latency" 2>/dev/null || echo "not recorded")
+  export AG_STATE LAT_STATE
 else
 OUT=${OUT:-$(mktemp -d /tmp/bench-engine.XXXXXX)}
 mkdir -p "$OUT"
@@ -122,6 +133,19 @@ fi
 echo "bench-engine: sched_autogroup_enabled $AG_STATE"
 echo "$AG_STATE" >"$OUT/autogroup"
 export AG_STATE
+# Idle CPUs (see the header): a PM QoS CPU latency limit of 0, held on fd 9 until exit.
+IDLE="cpuidle $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)/$(cat /sys/devices/system/cpu/cpuidle/current_governor 2>/dev/null || echo none)"
+CPU_LATENCY=${CPU_LATENCY:-0}
+if [[ "$CPU_LATENCY" == keep ]]; then
+  LAT_STATE="not limited ($IDLE; CPU_LATENCY=keep)"
+elif { exec 9>/dev/cpu_dma_latency; } 2>/dev/null && printf '\x00\x00\x00\x00' >&9; then
+  LAT_STATE="limited to 0 us for the measurement ($IDLE: idle CPUs poll, they do not halt)"
+else
+  LAT_STATE="not limited (/dev/cpu_dma_latency not writable: not root?; $IDLE)"
+fi
+echo "bench-engine: CPU latency $LAT_STATE"
+echo "$LAT_STATE" >"$OUT/cpu_latency"
+export LAT_STATE
 echo "bench-engine: $REPS interleaved repetitions, runtime ${RUNTIME}s, ramp ${RAMP}s; raw results in $OUT"
 export SGCTL_AUDIT_LOG="$OUT/audit.jsonl"
 
@@ -339,5 +363,6 @@ for t in tools:
     print(f"conditions during {t} runs: load average median {med([x['load'] for x in allr]):.2f}, "
           f"CPU pressure (some) median {med([x['psi'] for x in allr]):.0f} % of wall time")
 print(f"scheduling: sched_autogroup_enabled {os.environ.get('AG_STATE', '?')}; sgctl started with setsid -w")
+print(f"idle CPUs: CPU latency {os.environ.get('LAT_STATE', '?')}")
 print(f"medians of {reps} interleaved runs; {out}/summary.json")
 EOF
