@@ -29,11 +29,13 @@ fi
 python3 - "$SUMMARY" <<'EOF'
 import os, sys, statistics
 med = statistics.median
-rows, head, notes = [], [], []
+rows, head, notes, sgnotes = [], [], [], []
 for line in open(sys.argv[1]):
     line = line.rstrip("\n")
     if line.startswith("engine-matrix:"):
         head.append(line); continue
+    if line.startswith("# note: "):
+        sgnotes.append(line[len("# note: "):]); continue
     if line.startswith("#"):
         notes.append(line); continue
     f = line.split()
@@ -110,6 +112,9 @@ if ref16:
     print("| target | cell | sgctl IOPS | fio iodepth=16 IOPS | ratio |")
     print("|---|---|---:|---:|---:|")
     print("\n".join(ref16))
+if sgnotes:
+    print("\nsgctl's notes on the device queue:")
+    print("\n".join(sgnotes))
 if notes:
     # "# engine-matrix: TARGET TOOL RW qdN jN repN: exit RC errors E: STDERR" -> one line per
     # (target, tool, exit, errors) with the cells it happened in

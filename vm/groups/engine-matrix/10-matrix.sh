@@ -21,14 +21,20 @@ jobss=$(echo "${EM_JOBS:-1,2}" | tr , ' ')
 rws=$(echo "${EM_RWS:-randread,randwrite}" | tr , ' ')
 targets=$(echo "${EM_TARGETS:-sg,sd,tcmu}" | tr , ' ')
 T=/tmp/matrix.tsv
+rm -f /tmp/em-notes.txt
 : > $T
 sdbg_sg=$(lsscsi -g | awk '/scsi_debug/ {print $NF; exit}')
 sdbg_sd=$(lsscsi | awk '/scsi_debug/ {print $NF; exit}')
 sgctl --json scan > /tmp/em-scan.json
 serial=$(jq -r --arg b "$sdbg_sd" '.data.drives[] | select(any(.paths[]; .block == $b)) | .serial' /tmp/em-scan.json)
 tcmu=$(tcmu_sg)
+q=/sys/block/${sdbg_sd#/dev/}
 echo "engine-matrix: $(nproc) vCPUs, kernel $(uname -r), $(fio --version), sgctl $(sgctl --version)," \
   "scsi_debug $sdbg_sg/$sdbg_sd (serial $serial, options '${EM_SDEBUG:-defaults}'), TCMU $tcmu, $reps reps of ${secs}s" | tee /tmp/em-head.txt
+# The sd queue's requests and hardware queues: the uring engine keeps jobs x qd with the kernel
+# only while that fits in nr_requests on a single-queue device (its note says when it did not).
+echo "engine-matrix: $sdbg_sd queue/nr_requests $(cat $q/queue/nr_requests 2>/dev/null || echo '?')," \
+  "$(ls $q/mq 2>/dev/null | wc -l) hardware queue(s), scheduler '$(cat $q/queue/scheduler 2>/dev/null)'" | tee -a /tmp/em-head.txt
 
 # cpu_s: the children's user + sys seconds so far (second line of `times`: "0m1.230s 0m0.450s").
 # `times` runs in this shell (a command substitution's subshell has no children of its own).
@@ -69,6 +75,11 @@ run() { # target tool rw qd jobs rep
                  | map(tostring) | join(" ")' /tmp/em.json 2>/dev/null) ;;
   esac
   [ -n "$v" ] || v="0 0 0 0 0 0 noresult"
+  # sgctl's notes about the device queue (the cap), once per cell
+  case $tool in
+    sgctl_*) jq -r '.data.notes[]? | select(test("nr_requests"))' /tmp/em.json 2>/dev/null \
+      | sed "s|^|$tg $rw qd$qd j$jobs: |" >> /tmp/em-notes.txt ;;
+  esac
   set -- $v
   echo "$tg $tool $rw $qd $jobs $rep $rc $1 $2 $cpu $3 $4 $5 $6 $7" >> $T
   # the first failure of a tool in a target is shown (stderr tail), not judged for fio
@@ -96,6 +107,8 @@ done
 [ -f /tmp/em-problems.txt ] && cat /tmp/em-problems.txt
 cat /tmp/em-head.txt $T > /tmp/em-export.tsv
 [ -f /tmp/em-problems.txt ] && sed 's/^/# /' /tmp/em-problems.txt >> /tmp/em-export.tsv
+[ -s /tmp/em-notes.txt ] && sort -u /tmp/em-notes.txt | sed 's/^/# note: /' >> /tmp/em-export.tsv
+[ -s /tmp/em-notes.txt ] || echo "# note: no sgctl run was capped by the device queue (nr_requests)" >> /tmp/em-export.tsv
 vm_export matrix.tsv /tmp/em-export.tsv
 for tg in $targets; do
   bad=$(awk -v t="$tg" '$1 == t && $2 ~ /^sgctl/ && ($7 != 0 || $8 <= 0 || $15 != 0)' $T | wc -l)
