@@ -5,7 +5,7 @@
 //! idle vCPUs halt (cpuidle `haltpoll` with `guest_halt_poll_ns=0`) about 1.4 ms on this
 //! workplace's machines. At a low queue depth the I/O thread and the driver's worker go idle
 //! between I/Os, so those wake-ups are part of every latency measured: at QD1 on a loop device
-//! they set the IOPS (15–19k for sgctl and fio alike, against 90–110k with the CPUs kept
+//! they set the IOPS (10–19k for sgctl and fio alike, against 89–111k with the CPUs kept
 //! awake; docs/bench-engine.md, "Idle CPUs"). Writing a limit to `/dev/cpu_dma_latency` and
 //! keeping the file open asks cpuidle to use only the states that wake within it (0: idle
 //! CPUs poll); the request ends when the file is closed — when the run ends or the process
