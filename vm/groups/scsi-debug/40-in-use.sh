@@ -7,7 +7,12 @@ m=$1; s=$2; h=$3
 [ -n "$h" ] || { fail setup "need three sd disks: $(lsscsi -g | tr '\n' '|')"; exit 0; }
 modprobe crc32c_generic 2>/dev/null; modprobe ext4 2>/dev/null; modprobe dm_mod 2>/dev/null
 mkdir -p /mnt/t
-mke2fs -q "$m" >/dev/null && mount -t ext2 "$m" /mnt/t || fail setup "could not mount $m"
+# Read-only: scsi_debug's LUs share one backing store, so the swap header written to $s is
+# the same bytes as the file system's first blocks on $m. Mounted read-write, ext4's lazyinit
+# found the block bitmap changed under it and rewrote the superblock with the error, over the
+# swap header (swapon: EINVAL, once in a fresh-clone CI run). Read-only, nothing writes to
+# the store after mkswap.
+mke2fs -q "$m" >/dev/null && mount -t ext2 -o ro "$m" /mnt/t || fail setup "could not mount $m"
 mkswap "$s" >/dev/null && swapon "$s" || fail setup "could not swapon $s"
 echo "0 $(blockdev --getsz "$h") linear $h 0" | dmsetup create sgctl_inuse || fail setup "dmsetup create on $h"
 holder=$(ls /sys/class/block/$(basename "$h")/holders)
