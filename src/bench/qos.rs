@@ -57,20 +57,14 @@ impl CpuLatency {
 
     /// The note the run's result carries.
     pub fn note(&self) -> String {
+        let (poll, idle) = match self.limit_us {
+            0 => ("; idle CPUs poll", "do not sleep"),
+            _ => ("", "sleep no deeper than that"),
+        };
         format!(
             "CPU wake-up latency limited to {} us for the run ({CPU_DMA_LATENCY}, a PM QoS \
-             request{}): the figures are those of a machine whose idle CPUs {}",
-            self.limit_us,
-            if self.limit_us == 0 {
-                "; idle CPUs poll"
-            } else {
-                ""
-            },
-            if self.limit_us == 0 {
-                "do not sleep"
-            } else {
-                "sleep no deeper than that"
-            }
+             request{poll}): the figures are those of a machine whose idle CPUs {idle}",
+            self.limit_us
         )
     }
 }

@@ -349,8 +349,8 @@ impl Drop for FilesReleased {
 /// One job thread: its own ring, registered buffers and file.
 ///
 /// `cap` = Some(share) when the device's queue (`nr_requests` requests) is shorter than what
-/// the jobs keep outstanding (a loop device has 128 requests, `queue/nr_requests`, and QD 128 × 2 jobs is
-/// 256). io_uring hands every request the queue has no room for to a kernel worker thread
+/// the jobs keep outstanding (a loop device has 128 requests, `queue/nr_requests`, and
+/// QD 128 × 2 jobs is 256). io_uring hands every request the queue has no room for to a kernel worker thread
 /// (io-wq, up to 4 per CPU per ring) that sleeps until a request frees: at QD 128 × 2 jobs on
 /// the loop device that took 16 worker threads, 1.5× the CPU per I/O of fio's libaio (whose
 /// submitting thread sleeps instead), and the workers' requests were served out of order

@@ -497,17 +497,8 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     let res = eng.run(&w, &mut |i| prog.show(i));
     prog.done();
     // The PM QoS request ends here (the file is closed), before anything is written.
-    let res = match (res, qos.map(|q| q.note())) {
-        (Ok(mut r), Some(n)) => {
-            r.notes.push(n);
-            Ok(r)
-        }
-        (Err(BenchError::DeviceFailed { error, mut partial }), Some(n)) => {
-            partial.notes.push(n);
-            Err(BenchError::DeviceFailed { error, partial })
-        }
-        (r, _) => r,
-    };
+    let qos_note = qos.map(|q| q.note());
+    let res = engine::map_result(res, |r| r.notes.extend(qos_note));
     let interrupted = engine::interrupted();
     if interrupted {
         report_notes.push(format!(
