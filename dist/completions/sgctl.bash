@@ -785,7 +785,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__pts)
-            opts="-v -h --test --purge --confirm --tc --qd --active-range --max-rounds --report --resume --engine --time-scale --write-cache --audit-log --progress-json --json --verbose --hex --help"
+            opts="-v -h --test --purge --confirm --tc --qd --active-range --max-rounds --report --resume --engine --time-scale --write-cache --audit-log --progress-json --cpu-latency --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -843,6 +843,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --cpu-latency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -851,7 +855,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__review)
-            opts="-v -h --part --op-extra --purge --confirm --tc --qd --active-range --max-rounds --report --resume --engine --time-scale --write-cache --audit-log --progress-json --json --verbose --hex --help"
+            opts="-v -h --part --op-extra --purge --confirm --tc --qd --active-range --max-rounds --report --resume --engine --time-scale --write-cache --audit-log --progress-json --cpu-latency --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -910,6 +914,10 @@ _sgctl() {
                     return 0
                     ;;
                 --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cpu-latency)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -331,6 +331,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 enabled\t''
 unchanged\t''"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l cpu-latency -d 'Hold the CPUs\' idle wake-up latency at most US microseconds for the whole run (a PM QoS request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll), as `bench run --cpu-latency` does; the report\'s notes name the limit. Not on a sim: drive' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l progress-json -d 'Progress as JSON Lines on stderr'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
@@ -357,6 +358,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 enabled\t''
 unchanged\t''"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l cpu-latency -d 'Hold the CPUs\' idle wake-up latency at most US microseconds for the whole run (a PM QoS request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll), as `bench run --cpu-latency` does; the report\'s notes name the limit. Not on a sim: drive' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l progress-json -d 'Progress as JSON Lines on stderr'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'

@@ -368,7 +368,7 @@ fn run_compare(a: CompareArgs) -> anyhow::Result<Report> {
     Ok(Report::new(None, &cmp, text))
 }
 
-fn bench_err(e: BenchError) -> anyhow::Error {
+pub(super) fn bench_err(e: BenchError) -> anyhow::Error {
     match e {
         BenchError::InvalidArgument(m) => Error::InvalidArgument(m).into(),
         BenchError::Open(e) => e.into(),

@@ -71,6 +71,11 @@ pub struct SuiteArgs {
     /// Progress as JSON Lines on stderr.
     #[arg(long)]
     pub progress_json: bool,
+    /// Hold the CPUs' idle wake-up latency at most US microseconds for the whole run (a PM
+    /// QoS request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll), as `bench run
+    /// --cpu-latency` does; the report's notes name the limit. Not on a sim: drive.
+    #[arg(long, value_name = "US")]
+    pub cpu_latency: Option<u32>,
 }
 
 /// `sgctl bench pts`.
@@ -376,6 +381,23 @@ fn run_suite(
     }
     let kind = EngineKind::parse(&a.engine).map_err(Error::InvalidArgument)?;
     let addr = a.device.clone();
+    // Held from here to the end of the run (dropped on every return), before the gate: a
+    // limit that cannot be set (not root: exit 7) never reaches the drive or the audit log.
+    let qos = match a.cpu_latency {
+        Some(_) if crate::device::is_virtual_address(&addr) => {
+            return Err(Error::InvalidArgument(
+                "--cpu-latency: a sim: drive runs on a virtual clock; idle CPUs do not change \
+                 its figures"
+                    .into(),
+            )
+            .into())
+        }
+        Some(us) => Some(
+            crate::bench::qos::CpuLatency::hold(crate::bench::qos::CPU_DMA_LATENCY, us)
+                .map_err(super::bench::bench_err)?,
+        ),
+        None => None,
+    };
     // A report to resume, checked against the drive below.
     let resumed = match &a.resume {
         Some(d) => Some(BenchReport::load(d)?),
@@ -566,6 +588,12 @@ fn run_suite(
             "ActiveRange {} % of the capacity (PTS-E requires 100 %)",
             a.active_range
         );
+        if !report.notes.contains(&n) {
+            report.notes.push(n);
+        }
+    }
+    if let Some(q) = &qos {
+        let n = q.note();
         if !report.notes.contains(&n) {
             report.notes.push(n);
         }

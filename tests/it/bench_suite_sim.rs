@@ -315,3 +315,33 @@ fn writes_after_a_completed_format_or_sanitize_do_not_wait_for_its_erases() {
         );
     }
 }
+
+#[test]
+fn cpu_latency_is_refused_on_a_sim_drive_before_the_gate() {
+    // A sim: drive runs on its virtual clock: --cpu-latency is a bad option there (exit 2),
+    // for both suites, and nothing reaches the audit log.
+    let d = tempfile::tempdir().unwrap();
+    let audit = d.path().join("audit.jsonl");
+    for suite in ["pts", "review"] {
+        let mut args = vec![
+            "bench",
+            suite,
+            "sim:px02smf080?capacity_gib=0.0625&serial=QOS00001",
+            "--cpu-latency",
+            "0",
+            "--confirm",
+            "QOS00001",
+        ];
+        if suite == "pts" {
+            args.extend(["--test", "lat"]);
+        }
+        let (code, _, err) = sgctl(&args, &audit);
+        assert_eq!(code, 2, "{suite}: {err}");
+        assert!(
+            err.contains("--cpu-latency") && err.contains("virtual clock"),
+            "{suite}: {err}"
+        );
+    }
+    let log = std::fs::read_to_string(&audit).unwrap_or_default();
+    assert!(!log.contains("bench-"), "audited: {log}");
+}

@@ -2,7 +2,8 @@
 # SANITIZE, so `sgctl bench pts --purge none` runs and the report says NOT PURGED in
 # report.json and report.html; the same drive mounted is refused by the gate (exit 6); WCE
 # is cleared during the run and restored (sdparm before/during/after). ActiveRange 50 %
-# (4 MiB) and --time-scale 0.0005 (a 1-minute cell is 30 ms) keep it to seconds.
+# (4 MiB) and --time-scale 0.0005 (a 1-minute cell is 30 ms) keep it to seconds. The run holds
+# --cpu-latency 0: the PM QoS limit is read back during and after it.
 . /vm/guest/lib.sh
 export SGCTL_AUDIT_LOG=/tmp/audit-bench-none.jsonl
 sd=$(lsscsi | awk '$2 == "disk" && /scsi_debug/ {print $NF}' | sed -n 6p)
@@ -34,11 +35,15 @@ out=$(run --purge block --report /tmp/bn-block 2>&1); rc=$?
 
 before=$(wce "$sg")
 rm -rf /tmp/bn
-run --purge none --report /tmp/bn >/tmp/bn.out 2>/tmp/bn.err &
+qos() { od -An -td4 -N4 /dev/cpu_dma_latency 2>/dev/null | tr -d ' '; }
+qos_before=$(qos)
+cl=""; [ -c /dev/cpu_dma_latency ] && cl="--cpu-latency 0"
+run --purge none --report /tmp/bn $cl >/tmp/bn.out 2>/tmp/bn.err &
 pid=$!
-during=""
+during=""; qos_during=""
 while kill -0 $pid 2>/dev/null; do
   [ "$(wce "$sg")" = 0 ] && during=0
+  [ "$(qos)" = 0 ] && qos_during=0
   sleep 1
 done
 wait $pid; rc=$?
@@ -56,3 +61,16 @@ echo "WCE: sdparm before '$before' during '$during' after '$after'; report '$wc_
 [ "$before" = 1 ] && [ "$after" = 1 ] && [ "$wc_json" = "true false true true" ] && pass wce_restored "$wc_json" \
   || fail wce_restored "sdparm before '$before' after '$after', report '$wc_json'"
 [ "$during" = 0 ] && pass wce_cleared_during || skip wce_cleared_during "no sdparm sample fell inside the run"
+# --cpu-latency 0: the PM QoS limit is 0 while the suite runs, gone after it, and named in the
+# report's notes.
+qos_after=$(qos)
+if [ -z "$cl" ]; then
+  skip cpu_latency "this kernel has no /dev/cpu_dma_latency"
+else
+echo "cpu_dma_latency: before '$qos_before' during '$qos_during' after '$qos_after'"
+jq -e 'any(.notes[]; startswith("CPU wake-up latency limited to 0 us"))' /tmp/bn/report.json >/dev/null \
+  && pass cpu_latency_note || fail cpu_latency_note "$(jq -c .notes /tmp/bn/report.json)"
+[ -n "$qos_after" ] && [ "$qos_after" != 0 ] && [ "$qos_after" = "$qos_before" ] && pass cpu_latency_released "$qos_after" \
+  || fail cpu_latency_released "before '$qos_before' after '$qos_after'"
+[ "$qos_during" = 0 ] && pass cpu_latency_held_during || skip cpu_latency_held_during "no sample fell inside the run"
+fi
