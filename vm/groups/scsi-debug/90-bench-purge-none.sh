@@ -67,10 +67,10 @@ qos_after=$(qos)
 if [ -z "$cl" ]; then
   skip cpu_latency "this kernel has no /dev/cpu_dma_latency"
 else
-echo "cpu_dma_latency: before '$qos_before' during '$qos_during' after '$qos_after'"
-jq -e 'any(.notes[]; startswith("CPU wake-up latency limited to 0 us"))' /tmp/bn/report.json >/dev/null \
-  && pass cpu_latency_note || fail cpu_latency_note "$(jq -c .notes /tmp/bn/report.json)"
-[ -n "$qos_after" ] && [ "$qos_after" != 0 ] && [ "$qos_after" = "$qos_before" ] && pass cpu_latency_released "$qos_after" \
-  || fail cpu_latency_released "before '$qos_before' after '$qos_after'"
-[ "$qos_during" = 0 ] && pass cpu_latency_held_during || skip cpu_latency_held_during "no sample fell inside the run"
+  echo "cpu_dma_latency: before '$qos_before' during '$qos_during' after '$qos_after'"
+  jq -e 'any(.notes[]; startswith("CPU wake-up latency limited to 0 us"))' /tmp/bn/report.json >/dev/null \
+    && pass cpu_latency_note || fail cpu_latency_note "$(jq -c .notes /tmp/bn/report.json)"
+  [ -n "$qos_after" ] && [ "$qos_after" != 0 ] && [ "$qos_after" = "$qos_before" ] && pass cpu_latency_released "$qos_after" \
+    || fail cpu_latency_released "before '$qos_before' after '$qos_after'"
+  [ "$qos_during" = 0 ] && pass cpu_latency_held_during || skip cpu_latency_held_during "no sample fell inside the run"
 fi
