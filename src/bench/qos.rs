@@ -28,6 +28,24 @@ pub struct CpuLatency {
 }
 
 impl CpuLatency {
+    /// `--cpu-latency` for a run or a suite: `None` when not asked; refused (a bad option,
+    /// exit 2) when the run is on a virtual clock, where idle CPUs change nothing; else the
+    /// request on [`CPU_DMA_LATENCY`], held until the returned value is dropped.
+    pub fn for_run(
+        limit_us: Option<u32>,
+        virtual_clock: bool,
+    ) -> Result<Option<CpuLatency>, BenchError> {
+        match limit_us {
+            None => Ok(None),
+            Some(_) if virtual_clock => Err(BenchError::InvalidArgument(
+                "--cpu-latency: a sim: drive runs on a virtual clock; idle CPUs do not change \
+                 its figures"
+                    .into(),
+            )),
+            Some(us) => CpuLatency::hold(CPU_DMA_LATENCY, us).map(Some),
+        }
+    }
+
     /// Opens `path` (normally [`CPU_DMA_LATENCY`]) and writes the limit. Fails (not
     /// supported, exit 7) when the device is absent or not writable (it is root's only).
     pub fn hold(path: &str, limit_us: u32) -> Result<CpuLatency, BenchError> {
@@ -95,5 +113,14 @@ mod tests {
         std::fs::write(&p, b"").unwrap();
         let e = CpuLatency::hold(p.to_str().unwrap(), u32::MAX).unwrap_err();
         assert!(matches!(e, BenchError::InvalidArgument(_)), "{e:?}");
+    }
+
+    #[test]
+    fn for_run_asks_nothing_when_not_asked_and_refuses_a_virtual_clock() {
+        assert!(CpuLatency::for_run(None, true).unwrap().is_none());
+        assert!(CpuLatency::for_run(None, false).unwrap().is_none());
+        let e = CpuLatency::for_run(Some(0), true).unwrap_err();
+        assert!(matches!(e, BenchError::InvalidArgument(_)), "{e:?}");
+        assert!(e.to_string().contains("virtual clock"), "{e}");
     }
 }

@@ -455,20 +455,8 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     // Check before the audit start record: a bad option never reaches the drive.
     w.check(eng.capacity_bytes(), eng.block_len())
         .map_err(usage)?;
-    let qos = match a.cpu_latency {
-        Some(_) if eng.name() == "sim" => {
-            return Err(usage(
-                "--cpu-latency: the sim engine runs on a virtual clock; idle CPUs do not \
-                 change its figures"
-                    .into(),
-            ))
-        }
-        Some(us) => Some(
-            crate::bench::qos::CpuLatency::hold(crate::bench::qos::CPU_DMA_LATENCY, us)
-                .map_err(bench_err)?,
-        ),
-        None => None,
-    };
+    let qos = crate::bench::qos::CpuLatency::for_run(a.cpu_latency, eng.name() == "sim")
+        .map_err(bench_err)?;
     if let Some(c) = &cleared {
         c.record_start(serde_json::json!({ "workload": &w, "engine": eng.name() }))?;
     }

@@ -383,21 +383,11 @@ fn run_suite(
     let addr = a.device.clone();
     // Held from here to the end of the run (dropped on every return), before the gate: a
     // limit that cannot be set (not root: exit 7) never reaches the drive or the audit log.
-    let qos = match a.cpu_latency {
-        Some(_) if crate::device::is_virtual_address(&addr) => {
-            return Err(Error::InvalidArgument(
-                "--cpu-latency: a sim: drive runs on a virtual clock; idle CPUs do not change \
-                 its figures"
-                    .into(),
-            )
-            .into())
-        }
-        Some(us) => Some(
-            crate::bench::qos::CpuLatency::hold(crate::bench::qos::CPU_DMA_LATENCY, us)
-                .map_err(super::bench::bench_err)?,
-        ),
-        None => None,
-    };
+    let qos = crate::bench::qos::CpuLatency::for_run(
+        a.cpu_latency,
+        crate::device::is_virtual_address(&addr),
+    )
+    .map_err(super::bench::bench_err)?;
     // A report to resume, checked against the drive below.
     let resumed = match &a.resume {
         Some(d) => Some(BenchReport::load(d)?),
