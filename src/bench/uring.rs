@@ -406,12 +406,6 @@ fn job(
     // With the kernel (held requests are not).
     let mut outstanding = 0usize;
     let now_ns = |s: Instant| s.elapsed().as_nanos() as u64;
-    // Mean time between completions (ns; 0 until the first pass has reaped): the ratio of
-    // two moving sums, time between reap passes and completions reaped, not a mean of
-    // per-pass ratios (which the passes that reap one completion would pull up).
-    let mut gap_ns = 0.0f64;
-    let (mut span_ns, mut count) = (0.0f64, 0.0f64);
-    let mut last_reap_ns = now_ns(start);
     let mut ring = FilesReleased(ring);
     let ended: Result<(), BenchError> = 'run: loop {
         let t = now_ns(start);
@@ -456,44 +450,44 @@ fn job(
         if outstanding == 0 {
             break Ok(());
         }
-        // Wait for one completion or, when they come fast, for several: as many as arrive
-        // in MAX_BATCH_DELAY_NS at the recent rate, at most an eighth of what is
-        // outstanding (so at QD ≤ 15 always one). Waiting for one at every
-        // depth woke the job thread 2.5 times as often as fio's loop (whose own per-I/O work
-        // lets completions gather before it waits) and cost about 10 % of the IOPS at QD 32
-        // on the loop device: docs/bench-engine.md, "Waking for every completion". A reaped
-        // completion's time is taken when the call returns, so the batch makes the first of
-        // them late by about (want - 1) × the gap: MAX_BATCH_DELAY_NS on average; on a disk
-        // whose completions are milliseconds apart `want` stays 1. (The kernel's own
-        // minimum-wait timeout, 6.12, bounds it exactly but costs a timer per wait: 1.5x the
-        // CPU per I/O and fewer IOPS at QD 128 in the same measurement.)
-        let want = if gap_ns > 0.0 {
-            ((MAX_BATCH_DELAY_NS / gap_ns) as usize).clamp(1, (outstanding / 8).max(1))
-        } else {
-            1
-        };
-        // Submit and wait in two calls, as fio does: submit (running deferred completions),
-        // back to user space, and only then wait, if the CQ holds fewer than `want`. The
-        // return to user space is where the kernel preempts the thread for a worker it woke
-        // on this CPU (the block layer's dispatch worker, a loop device's): the worker
-        // completes the I/O while the job thread is still runnable, and the wait finds it
-        // done. Submitting and waiting in one call put the thread to sleep in the kernel
-        // before the worker ran, and every completion was a wake-up, often onto the other
-        // CPU: at QD1 on scsi_debug through sd in the VM it made a third of the IOPS the
-        // two calls make (docs/bench-engine.md, "Submit, then wait").
+        // fio's loop (engines/io_uring.c at its defaults, iodepth_batch_submit=1 and
+        // iodepth_batch_complete_min=1): every queued I/O is submitted by an
+        // `io_uring_enter(1, 0, GETEVENTS)` of its own, each of which also runs the deferred
+        // completion work (DEFER_TASKRUN) and so posts what has completed meanwhile; then,
+        // back in user space, the job waits for one completion only if the CQ is empty.
+        // Submitting a pass's I/Os in one call and waiting for a batch of completions (as
+        // many as arrived in 20 µs, sessions 6–11) spent less CPU per I/O but kept
+        // randread QD32 j1 on the loop device at 0.92–0.98 of fio in every session, with
+        // sgctl's p50 ~10 % above fio's; in interleaved runs this loop measured 1.01–1.16x
+        // the batched one at QD32 j1 (docs/bench-engine.md, "One I/O per submit").
+        // Two calls, not one: the return to user space between submitting and waiting is
+        // where the kernel preempts the thread for a worker it woke on this CPU (the block
+        // layer's dispatch worker, a loop device's): the worker completes the I/O while the
+        // job thread is still runnable, and the wait finds it done. Submitting and waiting
+        // in one call put the thread to sleep in the kernel before the worker ran, and every
+        // completion was a wake-up, often onto the other CPU: at QD1 on scsi_debug through
+        // sd in the VM it made a third of the IOPS the two calls make (docs/bench-engine.md,
+        // "Submit, then wait").
         // With --sqpoll the kernel thread submits; the crate's submit() wakes it when it
         // sleeps (IORING_ENTER_SQ_WAKEUP).
-        let sq = ring.submission().len() as u32;
+        let sq = ring.submission().len();
         let mut r = Ok(0);
-        if sq > 0 {
-            r = if w.sqpoll {
-                ring.submit()
-            } else {
-                enter(&ring, sq, 0)
-            };
+        if w.sqpoll {
+            if sq > 0 {
+                r = ring.submit();
+            }
+        } else {
+            for _ in 0..sq {
+                r = enter(&ring, 1, 0);
+                if r.is_err() {
+                    // What is left in the SQ goes with the next pass (EINTR, EBUSY) or is
+                    // cancelled and reaped by `drain`.
+                    break;
+                }
+            }
         }
-        if r.is_ok() && ring.completion().len() < want {
-            r = enter(&ring, 0, want as u32);
+        if r.is_ok() && ring.completion().is_empty() {
+            r = enter(&ring, 0, 1);
         }
         match r {
             Ok(_) => {}
@@ -504,26 +498,18 @@ fn job(
         let t = now_ns(start);
         let mut cq = ring.completion();
         cq.sync();
-        let mut reaped = 0u32;
         for cqe in &mut cq {
             let slot = cqe.user_data() as usize;
             let Some(io) = inflight.get_mut(slot).and_then(Option::take) else {
                 continue;
             };
             outstanding -= 1;
-            reaped += 1;
             // The slot is ours again (its completion was reaped).
             let data = bufs.slot(slot, io.req.len as usize);
             core.reap(t, &io, data, Outcome::Res(cqe.result()));
             free.push(slot);
         }
         drop(cq);
-        if reaped > 0 {
-            span_ns = 0.875 * span_ns + t.saturating_sub(last_reap_ns) as f64;
-            count = 0.875 * count + f64::from(reaped);
-            gap_ns = span_ns / count;
-            last_reap_ns = t;
-        }
         for p in core.take_parts() {
             let _ = tx.send(JobMsg::Part(p));
         }
@@ -562,9 +548,6 @@ fn enter(ring: &IoUring, to_submit: u32, min_complete: u32) -> std::io::Result<u
             .enter::<libc::sigset_t>(to_submit, min_complete, ENTER_GETEVENTS, None)
     }
 }
-
-/// How late, on average, the batched wait may make a reaped completion's timestamp (ns).
-const MAX_BATCH_DELAY_NS: f64 = 20_000.0;
 
 /// The user_data bit of a cancel request's own completion (the slots' are their index).
 const CANCEL_TAG: u64 = 1 << 63;
