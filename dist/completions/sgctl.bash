@@ -929,7 +929,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__run)
-            opts="-v -h --rw --mix --bs --bssplit --qd --jobs --runtime --bytes --ramp --range --distribution --align --verify --log-interval --engine --pattern --seed --iopoll --sqpoll --cpu-latency --continue-on-error --progress-json --confirm --audit-log --report --json --verbose --hex --help"
+            opts="-v -h --rw --mix --bs --bssplit --qd --jobs --runtime --bytes --ramp --range --distribution --align --verify --log-interval --engine --pattern --seed --iopoll --sqpoll --submit-batch --cpu-latency --continue-on-error --progress-json --confirm --audit-log --report --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -996,6 +996,10 @@ _sgctl() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --submit-batch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -111,9 +111,11 @@ impl Engine for SgEngine {
         let range = w
             .check(self.capacity, self.block_len)
             .map_err(BenchError::InvalidArgument)?;
-        if w.iopoll || w.sqpoll {
+        if w.iopoll || w.sqpoll || w.submit_batch != 1 {
             return Err(BenchError::Unsupported(
-                "--iopoll/--sqpoll are io_uring options; the sg engine has neither".into(),
+                "--iopoll/--sqpoll/--submit-batch are io_uring options; the sg engine queues \
+                 each command with a write() of its own"
+                    .into(),
             ));
         }
         let start = Instant::now();

@@ -452,13 +452,14 @@ fn job(
         }
         // fio's loop (engines/io_uring.c at its defaults, iodepth_batch_submit=1 and
         // iodepth_batch_complete_min=1): every queued I/O is submitted by an
-        // `io_uring_enter(1, 0, GETEVENTS)` of its own, each of which also runs the deferred
+        // `io_uring_enter(1, 0, GETEVENTS)` of its own (`--submit-batch N`: N per call), each
+        // of which also runs the deferred
         // completion work (DEFER_TASKRUN) and so posts what has completed meanwhile; then,
         // back in user space, the job waits for one completion only if the CQ is empty.
         // Submitting a pass's I/Os in one call and waiting for a batch of completions (as
         // many as arrived in 20 µs, sessions 6–11) spent less CPU per I/O but kept
         // randread QD32 j1 on the loop device at 0.92–0.98 of fio in every session, with
-        // sgctl's p50 ~10 % above fio's; in interleaved runs this loop measured 1.01–1.16x
+        // sgctl's p50 ~10 % above fio's; in interleaved runs this loop measured 1.00–1.16x
         // the batched one at QD32 j1 (docs/bench-engine.md, "One I/O per submit").
         // Two calls, not one: the return to user space between submitting and waiting is
         // where the kernel preempts the thread for a worker it woke on this CPU (the block
@@ -477,8 +478,12 @@ fn job(
                 r = ring.submit();
             }
         } else {
-            for _ in 0..sq {
-                r = enter(&ring, 1, 0);
+            let batch = w.submit_batch.max(1) as usize;
+            let mut left = sq;
+            while left > 0 {
+                let n = batch.min(left);
+                left -= n;
+                r = enter(&ring, n as u32, 0);
                 if r.is_err() {
                     // What is left in the SQ goes with the next pass (EINTR, EBUSY) or is
                     // cancelled and reaped by `drain`.

@@ -349,6 +349,10 @@ pub struct Workload {
     pub iopoll: bool,
     /// io_uring: kernel submission thread (IORING_SETUP_SQPOLL).
     pub sqpoll: bool,
+    /// io_uring: queued I/Os submitted per `io_uring_enter` (fio's `iodepth_batch_submit`;
+    /// 1, the default, submits each I/O with a call of its own).
+    #[serde(default = "one")]
+    pub submit_batch: u32,
     /// Count I/O errors and keep going instead of stopping the run at the first.
     pub continue_on_error: bool,
 }
@@ -372,9 +376,14 @@ impl Default for Workload {
             seed: 0x5eed,
             iopoll: false,
             sqpoll: false,
+            submit_batch: 1,
             continue_on_error: false,
         }
     }
+}
+
+fn one() -> u32 {
+    1
 }
 
 impl Workload {

@@ -84,7 +84,8 @@ pub struct CompareArgs {
 const RUN_HELP: &str = "\
 ENGINES:
   uring  io_uring with O_DIRECT on a block node or file: registered buffers and files,
-         batched submission and reaping, one ring per job thread (--iopoll, --sqpoll)
+         one io_uring_enter per I/O as fio (--submit-batch N batches them), batched
+         reaping, one ring per job thread (--iopoll, --sqpoll)
   sg     SCSI READ/WRITE(16) (READ/WRITE(32) on PI type 2) through /dev/sgN's asynchronous
          write()/read() interface, any logical block length (520, 528, 4104, 4160, ...)
   sim    a sim: virtual drive on its virtual clock (an hour of drive time in seconds)
@@ -174,6 +175,11 @@ pub struct RunArgs {
     /// io_uring: a kernel thread polls the submission queue.
     #[arg(long)]
     pub sqpoll: bool,
+    /// io_uring: submit up to N queued I/Os per io_uring_enter. 1 (the default, as fio's
+    /// iodepth_batch_submit) gives each I/O a call of its own, which measured fastest on a
+    /// loop device at QD 32 (docs/bench-engine.md); a larger N makes fewer system calls.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub submit_batch: u32,
     /// Hold the CPUs' idle wake-up latency at most US microseconds for the run (a PM QoS
     /// request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll instead of sleeping).
     /// At low queue depth, waking a CPU from a deep idle state (or a virtual CPU that halts)
@@ -297,8 +303,12 @@ pub fn workload_of(a: &RunArgs) -> Result<(Workload, Option<RangeSpec>), String>
         seed: a.seed,
         iopoll: a.iopoll,
         sqpoll: a.sqpoll,
+        submit_batch: a.submit_batch,
         continue_on_error: a.continue_on_error,
     };
+    if w.submit_batch == 0 || w.submit_batch > 4096 {
+        return Err("--submit-batch must be in 1..=4096".into());
+    }
     if w.qd == 0 || w.qd > 4096 {
         return Err("--qd must be in 1..=4096".into());
     }

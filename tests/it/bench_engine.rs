@@ -127,6 +127,7 @@ fn bad_options_one_line_exit_2() {
         vec!["--bssplit", "4k/x"],
         vec!["--runtime", "soon"],
         vec!["--engine", "uring"],
+        vec!["--submit-batch", "0"],
     ] {
         let mut a = vec!["bench", "run", DRIVE];
         a.extend(&args);

@@ -1,5 +1,5 @@
 //! The uring engine on a real file with O_DIRECT (issue 12): the submit/wait loop at QD 1 and
-//! 8 loses no completion and counts none twice (a `--bytes` run completes exactly that many
+//! 8 (one I/O per submit call, and at QD 8 also 3 per call) loses no completion and counts none twice (a `--bytes` run completes exactly that many
 //! bytes), and `--verify` over a mixed run finds every block it reads back intact. Needs
 //! io_uring; the target directory (the build's file system, not tmpfs) takes O_DIRECT.
 
@@ -16,7 +16,7 @@ fn uring_on_a_file_exact_bytes_and_verify_at_qd1_and_qd8() {
     let file = d.path().join("target.img");
     std::fs::write(&file, vec![0u8; 16 << 20]).unwrap();
     let f = file.to_str().unwrap();
-    for qd in ["1", "8"] {
+    for (qd, batch) in [("1", "1"), ("8", "1"), ("8", "3")] {
         // Exactly 4 MiB of random writes: every completion counted once.
         let (code, out, err) = sgctl(
             &[
@@ -32,6 +32,8 @@ fn uring_on_a_file_exact_bytes_and_verify_at_qd1_and_qd8() {
                 "4k",
                 "--qd",
                 qd,
+                "--submit-batch",
+                batch,
                 "--bytes",
                 "4m",
                 "--confirm",
@@ -43,6 +45,7 @@ fn uring_on_a_file_exact_bytes_and_verify_at_qd1_and_qd8() {
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         let r = &v["data"];
         assert_eq!(r["engine"], "uring");
+        assert_eq!(r["workload"]["submit_batch"], batch.parse::<u32>().unwrap());
         assert_eq!(r["ios"], 1024, "qd {qd}: {r}");
         assert_eq!(r["bytes"], 4 << 20, "qd {qd}");
         assert_eq!(r["errors"], 0);
@@ -58,7 +61,16 @@ fn uring_on_a_file_exact_bytes_and_verify_at_qd1_and_qd8() {
         let mut args = vec![
             "--json", "bench", "run", f, "--engine", "uring", "--rw", "randrw",
         ];
-        args.extend(["--mix", "50", "--bs", "4k", "--qd", qd]);
+        args.extend([
+            "--mix",
+            "50",
+            "--bs",
+            "4k",
+            "--qd",
+            qd,
+            "--submit-batch",
+            batch,
+        ]);
         args.extend(VERIFY_1M);
         args.extend(["--confirm", f]);
         let (code, out, err) = sgctl(&args, &audit);
