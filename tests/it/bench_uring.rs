@@ -17,30 +17,12 @@ fn uring_on_a_file_exact_bytes_and_verify_at_qd1_and_qd8() {
     std::fs::write(&file, vec![0u8; 16 << 20]).unwrap();
     let f = file.to_str().unwrap();
     for (qd, batch) in [("1", "1"), ("8", "1"), ("8", "3")] {
+        let tuning = ["--bs", "4k", "--qd", qd, "--submit-batch", batch];
         // Exactly 4 MiB of random writes: every completion counted once.
-        let (code, out, err) = sgctl(
-            &[
-                "--json",
-                "bench",
-                "run",
-                f,
-                "--engine",
-                "uring",
-                "--rw",
-                "randwrite",
-                "--bs",
-                "4k",
-                "--qd",
-                qd,
-                "--submit-batch",
-                batch,
-                "--bytes",
-                "4m",
-                "--confirm",
-                f,
-            ],
-            &audit,
-        );
+        let mut a = vec!["--json", "bench", "run", f, "--engine", "uring", "--rw"];
+        a.extend(["randwrite"].iter().chain(&tuning));
+        a.extend(["--bytes", "4m", "--confirm", f]);
+        let (code, out, err) = sgctl(&a, &audit);
         assert_eq!(code, 0, "qd {qd}: {err}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         let r = &v["data"];
@@ -61,16 +43,7 @@ fn uring_on_a_file_exact_bytes_and_verify_at_qd1_and_qd8() {
         let mut args = vec![
             "--json", "bench", "run", f, "--engine", "uring", "--rw", "randrw",
         ];
-        args.extend([
-            "--mix",
-            "50",
-            "--bs",
-            "4k",
-            "--qd",
-            qd,
-            "--submit-batch",
-            batch,
-        ]);
+        args.extend(["--mix", "50"].iter().chain(&tuning));
         args.extend(VERIFY_1M);
         args.extend(["--confirm", f]);
         let (code, out, err) = sgctl(&args, &audit);
