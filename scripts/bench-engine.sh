@@ -113,10 +113,18 @@ if [[ -z "${TARGET:-}" ]]; then
   # Fill it once so reads are served from real pages, not tmpfs holes.
   dd if=/dev/zero of="$IMG" bs=1M count="$(( $(stat -c %s "$IMG") >> 20 ))" conv=notrunc status=none
   LOOP=$(losetup --direct-io=on -f --show "$IMG")
+  # A loop node keeps its queue settings across losetup -d: whoever used it last may have
+  # left queue/nr_requests short (a test that fills the queue sets 8). With fewer requests
+  # than the cell keeps outstanding, io_uring hands the I/Os that find no request to its
+  # worker threads (iou-wrk) while sgctl holds them back itself, so the comparison would
+  # measure that instead. Give our device its full hardware queue (loop's hw_queue_depth).
+  q=/sys/block/$(basename "$LOOP")
+  tags=$(cat "$q"/mq/0/nr_tags 2>/dev/null || echo 128)
+  [[ "$(cat "$q"/queue/nr_requests)" -ge "$tags" ]] || echo "$tags" >"$q"/queue/nr_requests
   TARGET=$LOOP
   CONFIRM=${CONFIRM:-$(basename "$LOOP")}
 fi
-echo "bench-engine: target $TARGET ($(cat /sys/block/"$(basename "$TARGET")"/loop/dio 2>/dev/null | sed 's/1/direct I\/O/;s/0/buffered/')), fio $(fio --version), kernel $(uname -r), $(nproc) CPUs"
+echo "bench-engine: target $TARGET ($(cat /sys/block/"$(basename "$TARGET")"/loop/dio 2>/dev/null | sed 's/1/direct I\/O/;s/0/buffered/'), queue/nr_requests $(cat /sys/block/"$(basename "$TARGET")"/queue/nr_requests 2>/dev/null || echo '?')), fio $(fio --version), kernel $(uname -r), $(nproc) CPUs"
 # Scheduling: with autogroup on, every session is its own scheduling group: fio's job
 # processes (each calls setsid()) get one CPU share per job, sgctl's job threads (one process,
 # one session) share one. AUTOGROUP=off (the default) turns autogroup off machine-wide for the

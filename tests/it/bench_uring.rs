@@ -17,8 +17,12 @@ fn uring_on_a_file_exact_bytes_and_verify_at_qd1_and_qd8() {
     let file = d.path().join("target.img");
     std::fs::write(&file, vec![0u8; 16 << 20]).unwrap();
     let f = file.to_str().unwrap();
-    for (qd, batch) in [("1", "1"), ("8", "1"), ("8", "3")] {
-        let tuning = ["--bs", "4k", "--qd", qd, "--submit-batch", batch];
+    // "" = the default (1: each I/O with a call of its own, as fio).
+    for (qd, batch) in [("1", "1"), ("8", "1"), ("8", "3"), ("8", "")] {
+        let mut tuning = vec!["--bs", "4k", "--qd", qd];
+        if !batch.is_empty() {
+            tuning.extend(["--submit-batch", batch]);
+        }
         // Exactly 4 MiB of random writes: every completion counted once.
         let mut a = vec!["--json", "bench", "run", f, "--engine", "uring", "--rw"];
         a.extend(["randwrite"].iter().chain(&tuning));
@@ -28,7 +32,8 @@ fn uring_on_a_file_exact_bytes_and_verify_at_qd1_and_qd8() {
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         let r = &v["data"];
         assert_eq!(r["engine"], "uring");
-        assert_eq!(r["workload"]["submit_batch"], batch.parse::<u32>().unwrap());
+        let want = batch.parse::<u32>().unwrap_or(1);
+        assert_eq!(r["workload"]["submit_batch"], want);
         assert_eq!(r["ios"], 1024, "qd {qd}: {r}");
         assert_eq!(r["bytes"], 4 << 20, "qd {qd}");
         assert_eq!(r["errors"], 0);
@@ -111,14 +116,16 @@ fn back_to_back_write_runs_on_a_loop_device() {
 /// requests too) must lose nothing either. Needs root and losetup, as above.
 #[test]
 fn a_full_device_queue_loses_nothing_on_a_loop_device() {
-    let Some(dev) = LoopDev::new() else {
+    let Some(mut dev) = LoopDev::new() else {
         eprintln!("skipped: needs root and losetup (a loop device over a tmpfs file)");
         return;
     };
     let name = dev.path.rsplit('/').next().unwrap().to_string();
-    let nr = format!("/sys/block/{name}/queue/nr_requests");
-    if std::fs::write(&nr, "8").is_err() || std::fs::read_to_string(&nr).unwrap().trim() != "8" {
-        eprintln!("skipped: {nr} cannot be set to 8 here");
+    if !dev.set_nr_requests(8) {
+        eprintln!(
+            "skipped: {} cannot be set to 8 here",
+            dev.nr_requests_file()
+        );
         return;
     }
     let d = tempfile::tempdir().unwrap();
@@ -195,6 +202,10 @@ fn a_full_device_queue_loses_nothing_on_a_loop_device() {
 struct LoopDev {
     path: String,
     img: std::path::PathBuf,
+    /// `queue/nr_requests` as it was before `set_nr_requests`: put back on drop. A loop
+    /// device keeps its queue settings after `losetup -d`, so without this the next user of
+    /// the node (another test, scripts/bench-engine.sh, fio) would get the short queue.
+    nr_requests_was: Option<String>,
 }
 
 impl LoopDev {
@@ -218,12 +229,35 @@ impl LoopDev {
             let _ = std::fs::remove_file(&img);
             return None;
         }
-        Some(LoopDev { path, img })
+        Some(LoopDev {
+            path,
+            img,
+            nr_requests_was: None,
+        })
+    }
+
+    fn nr_requests_file(&self) -> String {
+        let name = self.path.rsplit('/').next().unwrap_or_default();
+        format!("/sys/block/{name}/queue/nr_requests")
+    }
+
+    /// Sets `queue/nr_requests` (restored on drop); false when it cannot be set here.
+    fn set_nr_requests(&mut self, n: u32) -> bool {
+        let f = self.nr_requests_file();
+        let Ok(was) = std::fs::read_to_string(&f) else {
+            return false;
+        };
+        self.nr_requests_was.get_or_insert(was.trim().to_string());
+        std::fs::write(&f, n.to_string()).is_ok()
+            && std::fs::read_to_string(&f).is_ok_and(|v| v.trim() == n.to_string())
     }
 }
 
 impl Drop for LoopDev {
     fn drop(&mut self) {
+        if let Some(was) = &self.nr_requests_was {
+            let _ = std::fs::write(self.nr_requests_file(), was);
+        }
         let _ = std::process::Command::new("losetup")
             .args(["-d", &self.path])
             .status();
