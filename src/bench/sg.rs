@@ -113,8 +113,8 @@ impl Engine for SgEngine {
             .map_err(BenchError::InvalidArgument)?;
         if w.iopoll || w.sqpoll || w.submit_batch != 1 {
             return Err(BenchError::Unsupported(
-                "--iopoll/--sqpoll/--submit-batch are io_uring options; the sg engine queues \
-                 each command with a write() of its own"
+                "--iopoll/--sqpoll/--submit-batch N are io_uring options; the sg engine queues \
+                 each command with a write() of its own (--submit-batch 1)"
                     .into(),
             ));
         }

@@ -25,6 +25,13 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # A write workload through sg without --confirm is refused by the safety gate (exit 6).
 sgctl bench run "$sg" --engine sg --rw randwrite --runtime 1 </dev/null >/dev/null 2>&1; rc=$?
 [ $rc = 6 ] && pass sg_write_needs_confirm || fail sg_write_needs_confirm "exit $rc"
+# --submit-batch is io_uring's: N > 1 is refused on sg (exit 7, saying why); 1 is what sg does.
+sgctl bench run "$sg" --engine sg --rw randread --runtime 1 --submit-batch 8 >/dev/null 2>/tmp/b.err; rc=$?
+[ $rc = 7 ] && grep -q "io_uring options" /tmp/b.err && pass sg_refuses_submit_batch \
+  || fail sg_refuses_submit_batch "exit $rc: $(head -c 300 /tmp/b.err)"
+out=$(sgctl --json bench run "$sg" --engine sg --rw randread --runtime 1 --submit-batch 1 --range 64m 2>/tmp/b.err); rc=$?
+[ $rc = 0 ] && [ "$(echo "$out" | jq -r .data.workload.submit_batch)" = 1 ] && pass sg_submit_batch_1 \
+  || fail sg_submit_batch_1 "exit $rc: $(head -c 300 /tmp/b.err)"
 for qd in 1 16; do
   out=$(sgctl --json bench run "$sg" --engine sg --rw randread --bs 4k --qd $qd --runtime $secs --range 64m 2>/tmp/b.err); rc=$?
   ours=$(echo "$out" | jq -r '.data.iops | floor')
