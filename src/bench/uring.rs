@@ -460,7 +460,10 @@ fn job(
         // many as arrived in 20 µs, sessions 6–11) spent less CPU per I/O but kept
         // randread QD32 j1 on the loop device at 0.92–0.98 of fio in every session, with
         // sgctl's p50 ~10 % above fio's; in interleaved runs this loop measured 1.00–1.16x
-        // the batched one at QD32 j1 (docs/bench-engine.md, "One I/O per submit").
+        // the batched one at QD32 j1 (docs/bench-engine.md, "One I/O per submit"). One
+        // call per pass with that wait (session 13, "Batched submission again") was level
+        // with it or ahead in the other host cells and 2–3x in the VM, but 0.85 of it at
+        // randread QD32 j1 on the loop device.
         // Two calls, not one: the return to user space between submitting and waiting is
         // where the kernel preempts the thread for a worker it woke on this CPU (the block
         // layer's dispatch worker, a loop device's): the worker completes the I/O while the
