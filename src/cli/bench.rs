@@ -177,7 +177,8 @@ pub struct RunArgs {
     pub sqpoll: bool,
     /// io_uring: submit up to N queued I/Os per io_uring_enter. 1 (the default, as fio's
     /// iodepth_batch_submit) gives each I/O a call of its own; a larger N makes fewer system
-    /// calls. Which is faster depends on the stack: docs/bench-engine.md, "One I/O per submit".
+    /// calls. Which is faster depends on the stack: docs/bench-engine.md, "One I/O per submit"
+    /// and "Batched submission again".
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub submit_batch: u32,
     /// Hold the CPUs' idle wake-up latency at most US microseconds for the run (a PM QoS
