@@ -15,6 +15,8 @@
 #   env: REPS=3 SECS=2 QDS=1,32,128 JOBS=1,2 RWS=randread,randwrite TARGETS=sg,sd,tcmu
 #        SDEBUG=delay=0 (scsi_debug options, comma-separated; its default delay=1 answers after
 #          one jiffy, 4 ms at HZ=250, so IOPS are about QD / 4 ms until a tool runs out of CPU)
+#        SD_BATCH=4,16 (the sd rows also run sgctl with --submit-batch N, reported against fio
+#          and against sgctl's default)
 #        SUMMARY=file (print the tables of an earlier run's matrix.tsv again)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +24,7 @@ if [[ -z "${SUMMARY:-}" ]]; then
   cargo build --quiet --release --bin sgctl
   T="${CARGO_TARGET_DIR:-$PWD/target}/release"
   EM_REPS=${REPS:-3} EM_SECS=${SECS:-2} EM_QDS=${QDS:-1,32,128} EM_JOBS=${JOBS:-1,2} \
-  EM_RWS=${RWS:-randread,randwrite} EM_TARGETS=${TARGETS:-sg,sd,tcmu} EM_SDEBUG=${SDEBUG:-} \
+  EM_RWS=${RWS:-randread,randwrite} EM_TARGETS=${TARGETS:-sg,sd,tcmu} EM_SDEBUG=${SDEBUG:-} EM_SD_BATCH=${SD_BATCH:-} \
   VM_KEEP=1 VM_PROFILE=release VM_SGCTL="$T/sgctl" vm/run.sh engine-matrix
   SUMMARY=vm/out/engine-matrix/export/matrix.tsv
 fi
@@ -63,6 +65,7 @@ print("| target | cell | sgctl IOPS | best fio IOPS (variant) | IOPS ratio | sgc
 print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 ok_i = ok_c = n = 0
 ref16 = []
+variants = []
 for k in cells:
     rs = [r for r in rows if (r["tg"], r["rw"], r["qd"], r["jobs"]) == k]
     tools = []
@@ -71,6 +74,7 @@ for k in cells:
             tools.append(r["tool"])
     by = {t: [r for r in rs if r["tool"] == t] for t in tools}
     ours = [t for t in tools if t.startswith("sgctl")][0]
+    alts = [t for t in tools if t.startswith("sgctl") and t != ours]
     fios = [t for t in tools if t.startswith("fio") and t != "fio_sg16"]
     good = {t: [r for r in by[t] if r["ok"]] for t in tools}
     m = {t: dict(iops=med([r["iops"] for r in good[t]]) if good[t] else 0.0,
@@ -86,6 +90,14 @@ for k in cells:
         ref16.append(f"| {k[0]} | {k[1]} QD{k[2]} j{k[3]} | {mm([r['iops'] for r in good[ours]])} | "
                      f"{mm([r['iops'] for r in g16])} | "
                      f"{m[ours]['iops'] / i16 if i16 else float('nan'):.2f} |")
+    for t in alts:
+        r_f = m[t]["iops"] / m[bi]["iops"] if m[bi]["iops"] > 0 else float("nan")
+        r_o = m[t]["iops"] / m[ours]["iops"] if m[ours]["iops"] > 0 else float("nan")
+        c_f = m[t]["cpu"] / m[bc]["cpu"] if m[bc]["cpu"] not in (0, float("inf")) else float("nan")
+        c_o = m[t]["cpu"] / m[ours]["cpu"] if m[ours]["cpu"] not in (0, float("inf")) else float("nan")
+        variants.append(f"| {k[0]} | {k[1]} QD{k[2]} j{k[3]} | {t} | {mm([r['iops'] for r in good[t]])} | "
+                        f"{r_f:.2f} | {r_o:.2f} | {mm([r['cpu_us'] for r in good[t]], '{:.1f}')} | "
+                        f"{c_f:.2f} | {c_o:.2f} |")
     if good[bi]:
         n += 1
         ok_i += ri >= 1.0
@@ -105,6 +117,13 @@ for k in cells:
 print()
 print(f"cells where fio ran: {n}; sgctl IOPS >= the best fio variant in {ok_i}/{n}, "
       f"CPU per I/O <= the cheapest fio variant in {ok_c}/{n}")
+if variants:
+    print(f"\nsgctl with other options (SD_BATCH) in the same cells, against the best fio variant and")
+    print("against sgctl's default run above:")
+    print()
+    print("| target | cell | sgctl variant | IOPS | IOPS / best fio | IOPS / sgctl default | CPU us/IO | CPU / cheapest fio | CPU / sgctl default |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|")
+    print("\n".join(variants))
 if ref16:
     print("\nAbove QD16 on sg fio's job fails (the sg driver queues 16 commands per open file); for")
     print("reference, fio at iodepth 16, the most its sg engine keeps queued per job (not the same settings):")

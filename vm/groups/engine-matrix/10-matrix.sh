@@ -46,9 +46,11 @@ run() { # target tool rw qd jobs rep
   rm -f /tmp/em.json
   cpu_s > /tmp/em.c0
   case $tool in
-    sgctl_sg|sgctl_uring)
-      sgctl --json bench run "$dev" --engine "${tool#sgctl_}" --rw "$rw" --bs 4k --qd "$qd" \
-        --jobs "$jobs" --runtime "$secs" --range 64m --confirm "$conf" \
+    sgctl_sg|sgctl_uring|sgctl_uring_b*)
+      eng=${tool#sgctl_} batch=1
+      case $eng in uring_b*) batch=${eng#uring_b} eng=uring ;; esac
+      sgctl --json bench run "$dev" --engine "$eng" --rw "$rw" --bs 4k --qd "$qd" \
+        --jobs "$jobs" --runtime "$secs" --range 64m --confirm "$conf" --submit-batch "$batch" \
         </dev/null >/tmp/em.json 2>/tmp/em.err; rc=$? ;;
     fio_*)
       depth=$qd
@@ -93,7 +95,9 @@ for tg in $targets; do
     for qd in $qds; do
       case $tg in
         sg|tcmu) tools="sgctl_sg fio_sg"; [ "$qd" -gt 16 ] && tools="$tools fio_sg16" ;;
-        sd) tools="sgctl_uring fio_uring fio_uring_fixed" ;;
+        sd) tools="sgctl_uring fio_uring fio_uring_fixed"
+            # EM_SD_BATCH=4,16: sgctl again with --submit-batch N (tool sgctl_uring_bN)
+            for b in $(echo "${EM_SD_BATCH:-}" | tr , ' '); do tools="$tools sgctl_uring_b$b"; done ;;
       esac
       for jobs in $jobss; do
         for rep in $(seq 1 "$reps"); do
