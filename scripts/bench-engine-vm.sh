@@ -118,7 +118,7 @@ print()
 print(f"cells where fio ran: {n}; sgctl IOPS >= the best fio variant in {ok_i}/{n}, "
       f"CPU per I/O <= the cheapest fio variant in {ok_c}/{n}")
 if variants:
-    print(f"\nsgctl with other options (SD_BATCH) in the same cells, against the best fio variant and")
+    print("\nsgctl with other options (SD_BATCH) in the same cells, against the best fio variant and")
     print("against sgctl's default run above:")
     print()
     print("| target | cell | sgctl variant | IOPS | IOPS / best fio | IOPS / sgctl default | CPU us/IO | CPU / cheapest fio | CPU / sgctl default |")
