@@ -66,6 +66,7 @@ print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 ok_i = ok_c = n = 0
 ref16 = []
 variants = []
+paired_rows, p_n, p_ok = [], 0, 0
 for k in cells:
     rs = [r for r in rows if (r["tg"], r["rw"], r["qd"], r["jobs"]) == k]
     tools = []
@@ -98,6 +99,22 @@ for k in cells:
         variants.append(f"| {k[0]} | {k[1]} QD{k[2]} j{k[3]} | {t} | {mm([r['iops'] for r in good[t]])} | "
                         f"{r_f:.2f} | {r_o:.2f} | {mm([r['cpu_us'] for r in good[t]], '{:.1f}')} | "
                         f"{c_f:.2f} | {c_o:.2f} |")
+    # Paired: sgctl / each fio variant in the same repetition (both runs clean), the median
+    # over the repetitions; the cell's figure is the lowest over the variants (see
+    # scripts/bench-engine.sh: the machine's speed drifts, a repetition's runs share it).
+    pr = []
+    for t in fios:
+        x = {r["rep"]: r["iops"] for r in good[t]}
+        v = [r["iops"] / x[r["rep"]] for r in good[ours] if x.get(r["rep"])]
+        if v:
+            pr.append((med(v), t, sum(y >= 1 for y in v), len(v)))
+    if pr:
+        pm = min(pr)
+        paired_rows.append(f"| {k[0]} | {k[1]} QD{k[2]} j{k[3]} | " +
+                           "; ".join(f"{b} {a:.3f} ({c}/{d} ahead)" for a, b, c, d in pr) +
+                           f" | {pm[0]:.3f} ({pm[1]}) |")
+        p_n += 1
+        p_ok += pm[0] >= 1.0
     if good[bi]:
         n += 1
         ok_i += ri >= 1.0
@@ -117,6 +134,13 @@ for k in cells:
 print()
 print(f"cells where fio ran: {n}; sgctl IOPS >= the best fio variant in {ok_i}/{n}, "
       f"CPU per I/O <= the cheapest fio variant in {ok_c}/{n}")
+if paired_rows:
+    print(f"paired (sgctl / the fio variant in the same repetition, median over repetitions; the "
+          f"lowest over the variants): IOPS >= every fio variant in {p_ok}/{p_n}")
+    print()
+    print("| target | cell | sgctl / each fio variant (median, repetitions ahead) | paired IOPS ratio |")
+    print("|---|---|---|---:|")
+    print("\n".join(paired_rows))
 if variants:
     print("\nsgctl with other options (SD_BATCH) in the same cells, against the best fio variant and")
     print("against sgctl's default run above:")

@@ -6,8 +6,12 @@
 # cells: pass CONFIRM=<what sgctl bench run --confirm wants>).
 # Cells: 4K randread and randwrite x QD 1/32/128 x jobs 1/2 (override with RWS, QDS, JOBS).
 # Tools per cell: sgctl (engine uring), fio io_uring, fio io_uring fixedbufs+registerfiles,
-# fio libaio. Repetitions are interleaved (rep 1 of every tool in a cell, then rep 2, ...),
-# each tool's figures are the medians over REPS. CPU per I/O is measured the same way for
+# fio libaio. Repetitions are interleaved (rep 1 of every tool in a cell, then rep 2, ...; the
+# tools' order rotates from one repetition to the next), each tool's figures are the medians
+# over REPS. A "Paired" table also compares sgctl with each fio variant within each repetition
+# (the median of the per-repetition ratios, with its confidence interval): this machine's
+# speed drifts as a whole by up to ~30 % for seconds at a time, and runs a few seconds apart
+# share the drift that two medians over different repetitions do not. CPU per I/O is measured the same way for
 # both tools: user+sys of the process (bash `time`) over the I/Os it completed (ramp
 # included for both). Ratios are sgctl / fio; the goal is IOPS >= 1.0 and CPU/IO <= 1.0.
 # Loop and tmpfs do part of the work in kernel workers: relative numbers only.
@@ -184,6 +188,10 @@ run_one() { # tool rw qd jobs rep
   esac
   echo "$(( $(psi_some) - psi0 )) $(( ($(date +%s%N) - t0) / 1000 ))" >"$base.psi"
 }
+rotate() { # rep tool... : the tools starting at position (rep-1) mod count, wrapping around
+  local k=$(( ($1 - 1) % ($# - 1) )); shift
+  local a=("$@"); echo "${a[@]:k}" "${a[@]:0:k}"
+}
 psi_some() { # microseconds some task waited for a CPU, machine-wide (0 without PSI)
   sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0
 }
@@ -192,7 +200,10 @@ for rw in $RWS; do
   for qd in $QDS; do
     for jobs in $JOBS; do
       for rep in $(seq 1 "$REPS"); do
-        for tool in $TOOLS; do
+        # The order rotates with the repetition (rep 1: sgctl first, rep 2: the second tool
+        # first, ...), so no tool always runs in the same place of a repetition — right
+        # after the same other tool, or first after a cell change.
+        for tool in $(rotate "$rep" $TOOLS); do
           run_one "$tool" "$rw" "$qd" "$jobs" "$rep"
         done
       done
@@ -336,6 +347,49 @@ for cell, m, runs_of in cells:
             for k in ("p50", "p99", "p999", "mean")]
     print(f"| {cell} | " + " | ".join(cols) + " |")
 
+# Paired: the ratio of sgctl's IOPS to a fio variant's in the same repetition, a few seconds
+# apart. This machine's speed drifts as a whole — at QD1 one and the same run went from ~97k
+# to ~70k IOPS in mid-run with the same scheduling events per I/O in the guest
+# (docs/bench-engine.md, "The machine changes speed") — and a repetition's runs share the
+# state it is in, so the ratio within a repetition cancels the drift that a ratio of two
+# medians taken over different repetitions keeps. Per cell: the median of the per-repetition
+# ratios against each fio variant, its distribution-free confidence interval (order
+# statistics of the ratios; coverage printed), and how many repetitions sgctl was ahead in.
+# The cell's paired ratio is the lowest of those medians: sgctl against the variant it does
+# worst against.
+from math import comb
+def median_ci(v):
+    v, n = sorted(v), len(v)
+    k = 0  # largest k with P(Binomial(n, 1/2) < k) <= 2.5 %, at least 1
+    while k + 1 <= n // 2 and sum(comb(n, i) for i in range(k + 1)) / 2 ** n <= 0.025:
+        k += 1
+    k = max(k, 1)
+    cover = 1 - 2 * sum(comb(n, i) for i in range(k)) / 2 ** n
+    return v[k - 1], v[n - k], cover
+def paired(runs_of, key, fio_t):
+    return [a[key] / b[key] for a, b in zip(runs_of["sgctl"], runs_of[fio_t]) if b[key]]
+print()
+print(f"Paired (per repetition, sgctl / the fio variant in the same repetition): median ratio "
+      f"[confidence interval of the median], repetitions with sgctl ahead; the cell's ratio is "
+      f"the lowest median over the fio variants")
+print()
+print("| cell | " + " | ".join(f"IOPS vs {t}" for t in fios) + " | paired IOPS ratio | paired CPU ratio |")
+print("|---|" + "---:|" * (len(fios) + 2))
+paired_i, paired_c, cover = {}, {}, 1.0
+for cell, m, runs_of in cells:
+    cols, mi, mc = [], [], []
+    for t in fios:
+        r = paired(runs_of, "iops", t)
+        lo, hi, cover = median_ci(r)
+        ahead = sum(x >= 1 for x in r)
+        cols.append(f"{med(r):.3f} [{lo:.2f}-{hi:.2f}] {ahead}/{len(r)}")
+        mi.append((med(r), t))
+        mc.append((med(paired(runs_of, "cpu_us", t)), t))
+    paired_i[cell], paired_c[cell] = min(mi), max(mc)
+    print(f"| {cell} | " + " | ".join(cols) + f" | {paired_i[cell][0]:.3f} ({paired_i[cell][1]}) | "
+          f"{paired_c[cell][0]:.3f} ({paired_c[cell][1]}) |")
+print(f"\n(confidence intervals: order statistics of {reps} ratios, coverage {100 * cover:.1f} %)")
+
 def q(v, p):
     v = sorted(v)
     return v[min(len(v) - 1, int(p * len(v)))] if v else float("nan")
@@ -364,6 +418,10 @@ ok_c = sum(m["sgctl"]["cpu_us"] <= min(m[t]["cpu_us"] for t in tools if t.starts
 n = len(cells)
 print(f"\ncells with IOPS >= the best fio variant: {ok_i}/{n} (worst ratio {worst_i:.2f}); "
       f"CPU/IO <= the cheapest fio variant: {ok_c}/{n} (worst ratio {worst_c:.2f})")
+pi = [v[0] for v in paired_i.values()]; pc = [v[0] for v in paired_c.values()]
+print(f"paired (same repetition): cells with IOPS >= every fio variant: {sum(x >= 1 for x in pi)}/{n} "
+      f"(worst {min(pi):.3f}); CPU/IO <= every fio variant: {sum(x <= 1 for x in pc)}/{n} "
+      f"(worst {max(pc):.3f})")
 print("latency ranges overlapping " + ref + ": " +
       ", ".join(f"{k} {v}/{n}" for k, v in agree.items()))
 for t in tools:

@@ -2,7 +2,8 @@
 #   sg:   scsi_debug's /dev/sgN  -- sgctl --engine sg    vs fio ioengine=sg
 #   sd:   scsi_debug's /dev/sdX  -- sgctl --engine uring vs fio io_uring (plain; fixedbufs registerfiles)
 #   tcmu: the TCMU-served drive's /dev/sgN -- sgctl --engine sg vs fio ioengine=sg
-# EM_REPS interleaved repetitions of EM_SECS each (rep 1 of every tool of a cell, then rep 2...).
+# EM_REPS interleaved repetitions of EM_SECS each (rep 1 of every tool of a cell, then rep 2...;
+# the tools' order rotates from one repetition to the next).
 # One line per run goes to matrix.tsv (exported to the host, which prints medians and ratios):
 #   target tool rw qd jobs rep rc iops ios cpu_s p50 p99 p99.9 mean (latency in us, queue to reap:
 #   sgctl's completion latency, fio's `lat`). CPU seconds are the run's user + sys as the shell's
@@ -90,6 +91,18 @@ run() { # target tool rw qd jobs rep
   fi
 }
 
+# The order of the tools rotates with the repetition (rep 2 starts with the second tool ...),
+# so none always runs in the same place of a repetition (scripts/bench-engine.sh does the same).
+rotate() { # rep tool...
+  k=$(( ($1 - 1) % ($# - 1) )); shift
+  i=0 head="" tail=""
+  for t in "$@"; do
+    if [ "$i" -lt "$k" ]; then tail="$tail $t"; else head="$head $t"; fi
+    i=$((i + 1))
+  done
+  echo $head $tail
+}
+
 for tg in $targets; do
   for rw in $rws; do
     for qd in $qds; do
@@ -101,7 +114,7 @@ for tg in $targets; do
       esac
       for jobs in $jobss; do
         for rep in $(seq 1 "$reps"); do
-          for tool in $tools; do run "$tg" "$tool" "$rw" "$qd" "$jobs" "$rep"; done
+          for tool in $(rotate "$rep" $tools); do run "$tg" "$tool" "$rw" "$qd" "$jobs" "$rep"; done
         done
         echo "engine-matrix: $tg $rw QD$qd jobs$jobs done"
       done
