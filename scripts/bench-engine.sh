@@ -64,6 +64,8 @@
 #   env: REPS=5 RUNTIME=5 RAMP=0 OUT=dir AUTOGROUP=off|keep CPU_LATENCY=0|keep SGCTL=binary SGCTL_BASE=binary TARGET=/dev/X
 #        SUMMARY=dir (only print the tables of an earlier run's raw results again)
 #        RWS="randread randwrite" QDS="1 32 128" JOBS="1 2"
+#        TOOLS="sgctl fio_uring fio_uring_fixed fio_libaio" (a subset, e.g. "sgctl fio_uring_fixed",
+#          for many repetitions of one comparison; sgctl and one fio variant at least)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -76,8 +78,11 @@ JOBS=${JOBS:-"1 2"}
 if [[ "${1:-}" == "--quick" ]]; then
   REPS=${REPS_QUICK:-3}; RUNTIME=${RUNTIME_QUICK:-2}
 fi
-TOOLS="sgctl fio_uring fio_uring_fixed fio_libaio"
-if [[ -n "${SGCTL_BASE:-}" ]]; then TOOLS="sgctl sgctl_base fio_uring fio_uring_fixed fio_libaio"; fi
+TOOLS=${TOOLS:-"sgctl fio_uring fio_uring_fixed fio_libaio"}
+if [[ -n "${SGCTL_BASE:-}" && " $TOOLS " != *" sgctl_base "* ]]; then TOOLS="$TOOLS sgctl_base"; fi
+if [[ " $TOOLS " != *" sgctl "* || " $TOOLS " != *" fio"* ]]; then
+  echo "bench-engine: TOOLS must name sgctl and at least one fio variant (got: $TOOLS)" >&2; exit 2
+fi
 if [[ -n "${SUMMARY:-}" ]]; then
   # SUMMARY=dir: print the tables again from an earlier run's raw results (same REPS, RWS,
   # QDS, JOBS as that run), without measuring anything.
