@@ -11,9 +11,9 @@
 # over REPS. A "Paired" table also compares sgctl with each fio variant within each repetition
 # (the median of the per-repetition ratios, with its confidence interval): this machine's
 # speed drifts as a whole by up to ~30 % for seconds at a time, and runs a few seconds apart
-# share the drift that two medians over different repetitions do not. CPU per I/O is measured the same way for
-# both tools: user+sys of the process (bash `time`) over the I/Os it completed (ramp
-# included for both). Ratios are sgctl / fio; the goal is IOPS >= 1.0 and CPU/IO <= 1.0.
+# share the drift that two medians over different repetitions do not. CPU per I/O is
+# measured the same way for both tools: user+sys of the process (bash `time`) over the I/Os
+# it completed (ramp included for both). Ratios are sgctl / fio; the goal is IOPS >= 1.0 and CPU/IO <= 1.0.
 # Loop and tmpfs do part of the work in kernel workers: relative numbers only.
 #
 # Latency: sgctl's completion latency runs from just before the I/O is queued to its reap,
