@@ -356,9 +356,9 @@ for cell, m, runs_of in cells:
 # apart. This machine's speed drifts as a whole — at QD1 one and the same run went from ~97k
 # to ~70k IOPS in mid-run with the same scheduling events per I/O in the guest
 # (docs/bench-engine.md, "The machine changes speed") — and a repetition's runs share the
-# state it is in, so the ratio within a repetition cancels the drift that a ratio of two
-# medians taken over different repetitions keeps. Per cell: the median of the per-repetition
-# ratios against each fio variant, its distribution-free confidence interval (order
+# state it is in (unless the state changes between them), so the ratio within a repetition
+# mostly cancels the drift that a ratio of two medians taken over different repetitions
+# keeps. Per cell: the median of the per-repetition ratios against each fio variant, its distribution-free confidence interval (order
 # statistics of the ratios; coverage printed), and how many repetitions sgctl was ahead in.
 # The cell's paired ratio is the lowest of those medians: sgctl against the variant it does
 # worst against.
