@@ -61,9 +61,10 @@ run() { # target tool rw qd jobs rep
         fio_uring) e="--ioengine=io_uring --direct=1" ;;
         fio_uring_fixed) e="--ioengine=io_uring --direct=1 --fixedbufs --registerfiles" ;;
       esac
+      # fio reads a time without a unit as whole seconds ("1.5" is 1): given in ms.
       # shellcheck disable=SC2086
       fio --name=cell --filename="$dev" $e --rw="$rw" --bs=4k --iodepth="$depth" --numjobs="$jobs" \
-        --group_reporting --time_based --runtime="$secs" --size=64M --norandommap --randrepeat=0 \
+        --group_reporting --time_based --runtime="$(awk -v s="$secs" 'BEGIN { printf "%d", s * 1000 + 0.5 }')ms" --size=64M --norandommap --randrepeat=0 \
         --lat_percentiles=1 --output-format=json --output=/tmp/em.json \
         >/dev/null 2>/tmp/em.err; rc=$? ;;
   esac
