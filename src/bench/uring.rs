@@ -407,6 +407,8 @@ fn job(
     let mut outstanding = 0usize;
     let now_ns = |s: Instant| s.elapsed().as_nanos() as u64;
     let mut ring = FilesReleased(ring);
+    // Declared after the ring: dropped (unregistered) before it, on every return.
+    let enter = Enter::new(&ring, &mut notes);
     let ended: Result<(), BenchError> = 'run: loop {
         let t = now_ns(start);
         let mut queued = 0;
@@ -486,7 +488,7 @@ fn job(
             while left > 0 {
                 let n = batch.min(left);
                 left -= n;
-                r = enter(&ring, n as u32, 0);
+                r = enter.call(n as u32, 0);
                 if r.is_err() {
                     // What is left in the SQ goes with the next pass (EINTR, EBUSY) or is
                     // cancelled and reaped by `drain`.
@@ -495,7 +497,7 @@ fn job(
             }
         }
         if r.is_ok() && ring.completion().is_empty() {
-            r = enter(&ring, 0, 1);
+            r = enter.call(0, 1);
         }
         match r {
             Ok(_) => {}
@@ -535,6 +537,7 @@ fn job(
         }
         return Err(e);
     }
+    drop(enter);
     drop(ring);
     drop(bufs);
     let last = core.last_reap();
@@ -546,14 +549,115 @@ fn job(
 /// work (which posts the CQEs) before it returns.
 const ENTER_GETEVENTS: u32 = 1;
 
-/// `io_uring_enter(ring, to_submit, min_complete, GETEVENTS)`: submits `to_submit` queued
-/// entries and returns once at least `min_complete` completions are in the CQ (at once for 0).
-fn enter(ring: &IoUring, to_submit: u32, min_complete: u32) -> std::io::Result<usize> {
-    // SAFETY: no argument pointer is passed (None); the entries the kernel reads were pushed
-    // through the safe SQ interface and point at registered buffers the caller keeps alive.
-    unsafe {
-        ring.submitter()
-            .enter::<libc::sigset_t>(to_submit, min_complete, ENTER_GETEVENTS, None)
+/// IORING_ENTER_REGISTERED_RING: the fd argument is an index into the calling thread's
+/// registered rings (include/uapi/linux/io_uring.h).
+const ENTER_REGISTERED_RING: u32 = 1 << 4;
+/// io_uring_register opcodes (include/uapi/linux/io_uring.h, Linux 5.18).
+const REGISTER_RING_FDS: u32 = 20;
+const UNREGISTER_RING_FDS: u32 = 21;
+
+/// How the job thread names its ring to `io_uring_enter`. Registered (IORING_REGISTER_RING_FDS,
+/// Linux 5.18), the kernel finds the ring in the thread's own table; by file descriptor it
+/// takes and drops a reference on the ring's file in every call (`fget`/`fput`, two atomic
+/// operations, and a file shared with the process's other threads: the job threads are
+/// threads of one process). fio 3.33 enters by file descriptor; liburing's users register.
+/// The registration belongs to the thread that made it, so each job thread makes its own; it
+/// holds a reference on the ring, dropped by `Drop` before the ring is closed.
+struct Enter {
+    fd: i32,
+    registered: Option<u32>,
+}
+
+/// `struct io_uring_rsrc_update` (include/uapi/linux/io_uring.h).
+#[repr(C)]
+struct RsrcUpdate {
+    offset: u32,
+    resv: u32,
+    data: u64,
+}
+
+impl Enter {
+    /// Registers `ring` for the calling thread; by file descriptor when the kernel cannot
+    /// (a note says so).
+    fn new(ring: &IoUring, notes: &mut Vec<String>) -> Enter {
+        let fd = ring.as_raw_fd();
+        let mut up = RsrcUpdate {
+            offset: u32::MAX, // any free place; the kernel writes the index back
+            resv: 0,
+            data: fd as u64,
+        };
+        // SAFETY: `up` is a valid io_uring_rsrc_update for the one entry passed (nr_args 1).
+        let r = unsafe {
+            libc::syscall(
+                libc::SYS_io_uring_register,
+                fd,
+                REGISTER_RING_FDS,
+                std::ptr::addr_of_mut!(up).cast::<libc::c_void>(),
+                1u32,
+            )
+        };
+        let registered = if r == 1 {
+            Some(up.offset)
+        } else {
+            notes.push(format!(
+                "io_uring: the ring could not be registered with its thread (IORING_REGISTER_RING_FDS: {}); \
+                 each call names it by file descriptor",
+                std::io::Error::last_os_error()
+            ));
+            None
+        };
+        Enter { fd, registered }
+    }
+
+    /// `io_uring_enter(ring, to_submit, min_complete, GETEVENTS)`: submits `to_submit` queued
+    /// entries and returns once at least `min_complete` completions are in the CQ (at once
+    /// for 0).
+    fn call(&self, to_submit: u32, min_complete: u32) -> std::io::Result<usize> {
+        let (fd, flags) = match self.registered {
+            Some(i) => (i as i32, ENTER_GETEVENTS | ENTER_REGISTERED_RING),
+            None => (self.fd, ENTER_GETEVENTS),
+        };
+        // SAFETY: no argument pointer is passed (NULL, size 0); the entries the kernel reads
+        // were pushed through the safe SQ interface and point at registered buffers the
+        // caller keeps alive.
+        let r = unsafe {
+            libc::syscall(
+                libc::SYS_io_uring_enter,
+                fd,
+                to_submit,
+                min_complete,
+                flags,
+                std::ptr::null::<libc::c_void>(),
+                0usize,
+            )
+        };
+        if r < 0 {
+            Err(std::io::Error::last_os_error())
+        } else {
+            Ok(r as usize)
+        }
+    }
+}
+
+impl Drop for Enter {
+    fn drop(&mut self) {
+        if let Some(i) = self.registered {
+            let up = RsrcUpdate {
+                offset: i,
+                resv: 0,
+                data: 0,
+            };
+            // SAFETY: as in `new`; the kernel only reads `up`.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_io_uring_register,
+                    self.fd,
+                    UNREGISTER_RING_FDS,
+                    std::ptr::addr_of!(up).cast::<libc::c_void>(),
+                    1u32,
+                )
+            };
+        }
     }
 }
 
@@ -630,6 +734,50 @@ fn sqe(req: &IoReq, buf: *mut u8, slot: usize) -> io_uring::squeue::Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The registered ring: submitting and waiting through the thread's registered index
+    /// completes a request (a NOP) as the file descriptor does; the registration is the
+    /// thread's (another thread's index table does not have it), and dropping `Enter` gives
+    /// the place back (registering again gets the same index).
+    #[test]
+    fn registered_ring_enters_and_unregisters() {
+        let mut ring = IoUring::new(8).unwrap();
+        let mut notes = Vec::new();
+        let e = Enter::new(&ring, &mut notes);
+        let Some(index) = e.registered else {
+            // Kernels before 5.18: the fallback must say so and still work.
+            assert_eq!(notes.len(), 1, "{notes:?}");
+            return;
+        };
+        assert!(notes.is_empty(), "{notes:?}");
+        for round in 0..3u64 {
+            let nop = opcode::Nop::new().build().user_data(round);
+            // SAFETY: a NOP points at no memory.
+            unsafe { ring.submission().push(&nop) }.unwrap();
+            assert_eq!(e.call(1, 1).unwrap(), 1);
+            let cqe = ring.completion().next().unwrap();
+            assert_eq!((cqe.user_data(), cqe.result()), (round, 0));
+        }
+        // Another thread has no such registered ring: the index means nothing there.
+        let fd_other = std::thread::scope(|s| {
+            s.spawn(|| {
+                let other = Enter {
+                    fd: -1,
+                    registered: Some(index),
+                };
+                let r = other.call(0, 0);
+                std::mem::forget(other); // nothing of this thread's to unregister
+                r
+            })
+            .join()
+            .unwrap()
+        });
+        assert!(fd_other.is_err(), "{fd_other:?}");
+        drop(e);
+        let mut notes = Vec::new();
+        let again = Enter::new(&ring, &mut notes);
+        assert_eq!(again.registered, Some(index), "{notes:?}");
+    }
 
     /// Reads from an empty pipe stay in flight until cancelled: drain cancels them, reaps
     /// each one's own completion (not data: -ECANCELED) and returns with nothing in flight,
