@@ -68,6 +68,8 @@
 #          for many repetitions of one comparison; sgctl and one fio variant at least)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench-loop.sh
+. scripts/bench-loop.sh
 
 REPS=${REPS:-5}
 RUNTIME=${RUNTIME:-5}
@@ -117,19 +119,7 @@ cleanup() {
 trap cleanup EXIT
 
 if [[ -z "${TARGET:-}" ]]; then
-  IMG=$(mktemp /dev/shm/sgctl-bench-engine.XXXXXX)
-  truncate -s "${SIZE:-1G}" "$IMG"
-  # Fill it once so reads are served from real pages, not tmpfs holes.
-  dd if=/dev/zero of="$IMG" bs=1M count="$(( $(stat -c %s "$IMG") >> 20 ))" conv=notrunc status=none
-  LOOP=$(losetup --direct-io=on -f --show "$IMG")
-  # A loop node keeps its queue settings across losetup -d: whoever used it last may have
-  # left queue/nr_requests short (a test that fills the queue sets 8). With fewer requests
-  # than the cell keeps outstanding, io_uring hands the I/Os that find no request to its
-  # worker threads (iou-wrk) while sgctl holds them back itself, so the comparison would
-  # measure that instead. Give our device its full hardware queue (loop's hw_queue_depth).
-  q=/sys/block/$(basename "$LOOP")
-  tags=$(cat "$q"/mq/0/nr_tags 2>/dev/null || echo 128)
-  [[ "$(cat "$q"/queue/nr_requests)" -ge "$tags" ]] || echo "$tags" >"$q"/queue/nr_requests
+  bench_loop sgctl-bench-engine "${SIZE:-1G}"
   TARGET=$LOOP
   CONFIRM=${CONFIRM:-$(basename "$LOOP")}
 fi
@@ -167,12 +157,10 @@ echo "bench-engine: $REPS interleaved repetitions, runtime ${RUNTIME}s, ramp ${R
 export SGCTL_AUDIT_LOG="$OUT/audit.jsonl"
 
 TIMEFORMAT='%U %S'
-to_ms() { awk -v s="$1" 'BEGIN { printf "%d", s * 1000 + 0.5 }'; }
 run_one() { # tool rw qd jobs rep
   local tool=$1 rw=$2 qd=$3 jobs=$4 rep=$5
   local base="$OUT/$rw-qd$qd-j$jobs-$tool-$rep"
-  # fio reads a time without a unit as whole seconds ("0.5" is 0, "1.5" is 1: fio 3.33,
-  # checked against the block layer's I/O count); given in ms it runs what sgctl runs.
+  # fio's times in ms (to_ms, scripts/bench-loop.sh: fio reads "0.5" as 0 seconds).
   local fio_common=(--name=cell --filename="$TARGET" --rw="$rw" --bs=4k --direct=1
     --iodepth="$qd" --numjobs="$jobs" --group_reporting --time_based --runtime="$(to_ms "$RUNTIME")ms"
     --ramp_time="$(to_ms "$RAMP")ms" --norandommap --randrepeat=0 --lat_percentiles=1 --output-format=json

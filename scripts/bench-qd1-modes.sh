@@ -21,6 +21,8 @@
 # want to look at (scripts/bench-engine.sh sets both for its own runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bench-loop.sh
+. scripts/bench-loop.sh
 PAIRS=${PAIRS:-8}
 SECS=${SECS:-3}
 RW=${RW:-randread}
@@ -37,13 +39,10 @@ cleanup() {
 }
 trap cleanup EXIT
 if [[ -z "${TARGET:-}" ]]; then
-  IMG=$(mktemp /dev/shm/sgctl-qd1-modes.XXXXXX)
-  truncate -s 1G "$IMG"
-  dd if=/dev/zero of="$IMG" bs=1M count=1024 conv=notrunc status=none
-  LOOP=$(losetup --direct-io=on -f --show "$IMG")
+  bench_loop sgctl-qd1-modes 1G
   TARGET=$LOOP
 fi
-ms=$(awk -v s="$SECS" 'BEGIN { printf "%d", s * 1000 + 0.5 }')
+ms=$(to_ms "$SECS")
 EV=block:block_rq_complete,sched:sched_migrate_task
 echo "bench-qd1-modes: $RW QD1 j1 on $TARGET, $PAIRS pairs of ${SECS}s, order alternating; kernel $(uname -r), $(fio --version)"
 for i in $(seq 1 "$PAIRS"); do
