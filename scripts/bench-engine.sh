@@ -42,6 +42,19 @@
 # for both tools alike; the request ends when the script exits. CPU_LATENCY=keep leaves idle as
 # it is. Idle polling is not charged to either tool's CPU time.
 #
+# Completions: the loop device completes its requests in its worker (a kworker, process
+# context); with the kernel's default queue/rq_affinity of 1 the block layer then raises the
+# completion softirq on the worker's CPU, which wakes ksoftirqd there, and at QD1 the
+# scheduler runs that chain in one of two placements whose speeds swap with the machine's state
+# (docs/bench-engine.md, "Two scheduler modes at QD1"): a QD1 run's figure is then mostly which
+# placement it fell into, for either tool. By default (RQ_AFFINITY=2) the script sets the
+# target's queue/rq_affinity to 2 for the measurement ("complete on the CPU that submitted":
+# the completion goes to the job's CPU by IPI; no ksoftirqd, one wake-up and one context
+# switch fewer per I/O, almost no migrations, for both tools alike), says so, and restores
+# the old value at exit. RQ_AFFINITY=keep leaves it; RQ_AFFINITY=1 (or 0) sets that instead.
+# It costs both tools about half their IOPS at QD32/128 (every completion an IPI): for a
+# device's top speed at high queue depths, RQ_AFFINITY=1.
+#
 # Conditions: every run records the 1-minute load average when it starts and the share of its
 # wall time during which some task on the machine was waiting for a CPU
 # (/proc/pressure/cpu "some"); the medians per tool are printed under the tables.
@@ -52,16 +65,16 @@
 #
 # Intervals: both tools also log IOPS per 100 ms (sgctl --log-interval, fio write_iops_log),
 # and a third table gives, per cell, the median and the 90th percentile of those interval
-# IOPS pooled over the repetitions. At QD1 on this machine a run is in one of two modes for
-# long stretches — the loop device's worker on the I/O thread's CPU, or on the other one
-# (docs/bench-engine.md, "The QD1 gap") — so a median over a few runs says which mode the
-# runs happened to land in; the interval p90 compares the tools within the fast mode.
+# IOPS pooled over the repetitions. At QD1 with rq_affinity 1 a run is in one of two modes for
+# long stretches (see Completions above, and docs/bench-engine.md, "The QD1 gap"), so a median
+# over a few runs says which mode the runs happened to land in; the interval p90 compares the
+# tools within the fast mode.
 #
 # Before/after: SGCTL_BASE=binary adds a fifth tool, `sgctl_base` (an earlier build), run
 # interleaved like the others and shown beside sgctl in the per-tool tables.
 #
 # Usage: scripts/bench-engine.sh [--quick]
-#   env: REPS=5 RUNTIME=5 RAMP=0 OUT=dir AUTOGROUP=off|keep CPU_LATENCY=0|keep SGCTL=binary SGCTL_BASE=binary TARGET=/dev/X
+#   env: REPS=5 RUNTIME=5 RAMP=0 OUT=dir AUTOGROUP=off|keep CPU_LATENCY=0|keep RQ_AFFINITY=2|1|0|keep SGCTL=binary SGCTL_BASE=binary TARGET=/dev/X
 #        SUMMARY=dir (only print the tables of an earlier run's raw results again)
 #        RWS="randread randwrite" QDS="1 32 128" JOBS="1 2"
 #        TOOLS="sgctl fio_uring fio_uring_fixed fio_libaio" (a subset, e.g. "sgctl fio_uring_fixed",
@@ -91,7 +104,8 @@ if [[ -n "${SUMMARY:-}" ]]; then
   OUT=$SUMMARY
   AG_STATE=$(cat "$OUT/autogroup" 2>/dev/null || echo "not recorded")
   LAT_STATE=$(cat "$OUT/cpu_latency" 2>/dev/null || echo "not recorded")
-  export AG_STATE LAT_STATE
+  RQA_STATE=$(cat "$OUT/rq_affinity" 2>/dev/null || echo "not recorded")
+  export AG_STATE LAT_STATE RQA_STATE
 else
 OUT=${OUT:-$(mktemp -d /tmp/bench-engine.XXXXXX)}
 mkdir -p "$OUT"
@@ -112,6 +126,9 @@ AUTOGROUP=${AUTOGROUP:-off}
 cleanup() {
   if [[ -n "${AG_SAVED:-}" ]]; then
     echo "$AG_SAVED" >"$AG" && echo "bench-engine: sched_autogroup_enabled restored to $AG_SAVED" >&2
+  fi
+  if [[ -n "${RQA_SAVED:-}" ]]; then
+    echo "$RQA_SAVED" >"$RQA_FILE" && echo "bench-engine: $RQA_FILE restored to $RQA_SAVED" >&2
   fi
   if [[ -n "${LOOP:-}" ]]; then losetup -d "$LOOP" || true; fi
   if [[ -n "${IMG:-}" ]]; then rm -f "$IMG"; fi
@@ -153,6 +170,23 @@ fi
 echo "bench-engine: CPU latency $LAT_STATE"
 echo "$LAT_STATE" >"$OUT/cpu_latency"
 export LAT_STATE
+# Completions (see the header): the target's queue/rq_affinity, restored at exit.
+RQ_AFFINITY=${RQ_AFFINITY:-2}
+RQA_FILE=/sys/block/$(basename "$(realpath "$TARGET")")/queue/rq_affinity
+RQA_OLD=$(cat "$RQA_FILE" 2>/dev/null || echo absent)
+if [[ "$RQ_AFFINITY" == keep || "$RQA_OLD" == absent ]]; then
+  RQA_STATE="$RQA_OLD (left as it is)"
+elif [[ "$RQ_AFFINITY" == "$RQA_OLD" ]]; then
+  RQA_STATE="$RQA_OLD"
+elif echo "$RQ_AFFINITY" >"$RQA_FILE" 2>/dev/null; then
+  RQA_SAVED=$RQA_OLD; RQA_STATE="$RQ_AFFINITY (set for the measurement, $RQA_OLD restored at exit)"
+else
+  RQA_STATE="$RQA_OLD (could not set $RQ_AFFINITY: not root?)"
+fi
+[[ "$RQA_STATE" == 2* ]] && RQA_STATE="$RQA_STATE: completions on the submitting CPU"
+echo "bench-engine: queue/rq_affinity $RQA_STATE"
+echo "$RQA_STATE" >"$OUT/rq_affinity"
+export RQA_STATE
 echo "bench-engine: $REPS interleaved repetitions, runtime ${RUNTIME}s, ramp ${RAMP}s; raw results in $OUT"
 export SGCTL_AUDIT_LOG="$OUT/audit.jsonl"
 
@@ -426,5 +460,6 @@ for t in tools:
           f"CPU pressure (some) median {med([x['psi'] for x in allr]):.0f} % of wall time")
 print(f"scheduling: sched_autogroup_enabled {os.environ.get('AG_STATE', '?')}; sgctl started with setsid -w")
 print(f"idle CPUs: CPU latency {os.environ.get('LAT_STATE', '?')}")
+print(f"completions: target's queue/rq_affinity {os.environ.get('RQA_STATE', '?')}")
 print(f"medians of {reps} interleaved runs; {out}/summary.json")
 EOF

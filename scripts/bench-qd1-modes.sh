@@ -11,13 +11,18 @@
 # faster depends on the machine's state. This script runs sgctl and fio (io_uring fixedbufs +
 # registerfiles) alternately under `perf stat -a -I 100` counting block_rq_complete and
 # sched_migrate_task, labels every 100 ms interval by its migrations, and prints per tool:
-# the share of intervals in each mode and the median IOPS of each mode.
+# the share of intervals in each mode and the median IOPS of each mode, and the context
+# switches and wake-ups per I/O (with rq_affinity 1: five and three; the completion's softirq
+# wakes ksoftirqd on the loop worker's CPU).
 #
 # usage: scripts/bench-qd1-modes.sh            (root; perf from Debian's linux-perf)
 #   env: PAIRS=8 SECS=3 RW=randread SGCTL=target/release/sgctl TARGET=/dev/loopN
 #        MIGRATING=500 (migrations per 100 ms above which an interval counts as migrating)
+#        RQ_AFFINITY=keep|0|1|2 (the target's queue/rq_affinity for the runs, restored at exit;
+#          2 completes on the submitting CPU: docs/bench-engine.md, "Completions on the
+#          submitting CPU")
 # Without TARGET a 1 GiB loop device over /dev/shm with direct I/O is set up and removed.
-# It does not change autogroup or CPU idle settings: run it inside the conditions you
+# Apart from RQ_AFFINITY it does not change autogroup or CPU idle settings: run it inside the conditions you
 # want to look at (scripts/bench-engine.sh sets both for its own runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +38,7 @@ command -v perf >/dev/null || { echo "bench-qd1-modes: needs perf (apt-get insta
 command -v fio >/dev/null || { echo "bench-qd1-modes: needs fio (apt-get install fio)" >&2; exit 2; }
 OUT=$(mktemp -d)
 cleanup() {
+  if [[ -n "${RQA_SAVED:-}" ]]; then echo "$RQA_SAVED" >"$RQA_FILE" || true; fi
   if [[ -n "${LOOP:-}" ]]; then losetup -d "$LOOP" || true; fi
   if [[ -n "${IMG:-}" ]]; then rm -f "$IMG"; fi
   rm -rf "$OUT"
@@ -42,9 +48,14 @@ if [[ -z "${TARGET:-}" ]]; then
   bench_loop sgctl-qd1-modes 1G
   TARGET=$LOOP
 fi
+RQA_FILE=/sys/block/$(basename "$(realpath "$TARGET")")/queue/rq_affinity
+RQA=$(cat "$RQA_FILE" 2>/dev/null || echo '?')
+if [[ "${RQ_AFFINITY:-keep}" != keep && "$RQ_AFFINITY" != "$RQA" ]]; then
+  echo "$RQ_AFFINITY" >"$RQA_FILE"; RQA_SAVED=$RQA; RQA="$RQ_AFFINITY ($RQA_SAVED restored at exit)"
+fi
 ms=$(to_ms "$SECS")
-EV=block:block_rq_complete,sched:sched_migrate_task
-echo "bench-qd1-modes: $RW QD1 j1 on $TARGET, $PAIRS pairs of ${SECS}s, order alternating; kernel $(uname -r), $(fio --version)"
+EV=block:block_rq_complete,sched:sched_migrate_task,sched:sched_switch,sched:sched_wakeup
+echo "bench-qd1-modes: $RW QD1 j1 on $TARGET (queue/rq_affinity $RQA), $PAIRS pairs of ${SECS}s, order alternating; kernel $(uname -r), $(fio --version)"
 for i in $(seq 1 "$PAIRS"); do
   if (( i % 2 )); then order="sgctl fio"; else order="fio sgctl"; fi
   for tool in $order; do
@@ -76,19 +87,24 @@ def intervals(path):
         except ValueError:
             pass
     ts = sorted(rows, key=float)[1:-1]
-    return [(rows[t].get("block_rq_complete", 0) * 10, rows[t].get("sched_migrate_task", 0)) for t in ts
+    return [(rows[t].get("block_rq_complete", 0) * 10, rows[t].get("sched_migrate_task", 0),
+             rows[t].get("sched_switch", 0), rows[t].get("sched_wakeup", 0)) for t in ts
             if rows[t].get("block_rq_complete", 0) >= 1000]
 
 def med(v):
     return f"{st.median(v) / 1e3:6.1f}k" if v else "     - "
 
 allv = {"sgctl": ([], []), "fio": ([], [])}
+per_io = {"sgctl": [0, 0, 0], "fio": [0, 0, 0]}  # completions, switches, wake-ups
 print(f"{'pair':>4} {'tool':5} {'migrating':>9} {'IOPS':>7} {'still':>5} {'IOPS':>7} {'run':>7}")
 for i in range(1, pairs + 1):
     for tool in ("sgctl", "fio"):
         iv = intervals(f"{out}/{tool}-{i}.csv")
-        mig = [x for x, m in iv if m > lim]
-        still = [x for x, m in iv if m <= lim]
+        mig = [x for x, m, _, _ in iv if m > lim]
+        still = [x for x, m, _, _ in iv if m <= lim]
+        for x, _, sw, wk in iv:
+            c = per_io[tool]
+            c[0] += x / 10; c[1] += sw; c[2] += wk
         allv[tool][0].extend(mig)
         allv[tool][1].extend(still)
         print(f"{i:>4} {tool:5} {len(mig):>9} {med(mig)} {len(still):>5} {med(still)} {med(mig + still)}")
@@ -97,5 +113,7 @@ print(f"migrating = more than {lim} task migrations in the 100 ms interval")
 for tool, (mig, still) in allv.items():
     n = max(1, len(mig) + len(still))
     print(f"{tool:5}: migrating {100 * len(mig) / n:4.0f} % of intervals (median {med(mig).strip()}), "
-          f"still {100 * len(still) / n:4.0f} % (median {med(still).strip()}), all {med(mig + still).strip()}")
+          f"still {100 * len(still) / n:4.0f} % (median {med(still).strip()}), all {med(mig + still).strip()}; "
+          f"per I/O {per_io[tool][1] / max(1, per_io[tool][0]):.2f} context switches, "
+          f"{per_io[tool][2] / max(1, per_io[tool][0]):.2f} wake-ups")
 EOF
