@@ -13,8 +13,12 @@
 #
 # Usage: scripts/bench-engine-vm.sh
 #   env: REPS=3 SECS=2 QDS=1,32,128 JOBS=1,2 RWS=randread,randwrite TARGETS=sg,sd,tcmu
-#        SDEBUG=delay=0 (scsi_debug options, comma-separated; its default delay=1 answers after
-#          one jiffy, 4 ms at HZ=250, so IOPS are about QD / 4 ms until a tool runs out of CPU)
+#        SDEBUG=ndelay=100000 (scsi_debug options, comma-separated; the default answers 100 us
+#          after the command from a high-resolution timer on the submitting CPU, an interrupt as
+#          from an HBA. SDEBUG= gives scsi_debug's own default, delay=1: one jiffy, 4 ms at
+#          HZ=250, so the QD1 cells run at the timer's pace for both tools, ~QD / 4 ms;
+#          SDEBUG=delay=0 answers inside the submission. docs/bench-engine.md, "Completions on
+#          the submitting CPU")
 #        SD_BATCH=4,16 (the sd rows also run sgctl with --submit-batch N, reported against fio
 #          and against sgctl's default)
 #        SUMMARY=file (print the tables of an earlier run's matrix.tsv again)
@@ -24,7 +28,7 @@ if [[ -z "${SUMMARY:-}" ]]; then
   cargo build --quiet --release --bin sgctl
   T="${CARGO_TARGET_DIR:-$PWD/target}/release"
   EM_REPS=${REPS:-3} EM_SECS=${SECS:-2} EM_QDS=${QDS:-1,32,128} EM_JOBS=${JOBS:-1,2} \
-  EM_RWS=${RWS:-randread,randwrite} EM_TARGETS=${TARGETS:-sg,sd,tcmu} EM_SDEBUG=${SDEBUG:-} EM_SD_BATCH=${SD_BATCH:-} \
+  EM_RWS=${RWS:-randread,randwrite} EM_TARGETS=${TARGETS:-sg,sd,tcmu} EM_SDEBUG=${SDEBUG-ndelay=100000} EM_SD_BATCH=${SD_BATCH:-} \
   VM_KEEP=1 VM_PROFILE=release VM_SGCTL="$T/sgctl" vm/run.sh engine-matrix
   SUMMARY=vm/out/engine-matrix/export/matrix.tsv
 fi
