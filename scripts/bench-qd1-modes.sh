@@ -22,8 +22,8 @@
 #          2 completes on the submitting CPU: docs/bench-engine.md, "Completions on the
 #          submitting CPU")
 # Without TARGET a 1 GiB loop device over /dev/shm with direct I/O is set up and removed.
-# Apart from RQ_AFFINITY it does not change autogroup or CPU idle settings: run it inside the conditions you
-# want to look at (scripts/bench-engine.sh sets both for its own runs).
+# Apart from RQ_AFFINITY it does not change autogroup or CPU idle settings: run it inside the
+# conditions you want to look at (scripts/bench-engine.sh sets both for its own runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/bench-loop.sh
