@@ -127,9 +127,7 @@ cleanup() {
   if [[ -n "${AG_SAVED:-}" ]]; then
     echo "$AG_SAVED" >"$AG" && echo "bench-engine: sched_autogroup_enabled restored to $AG_SAVED" >&2
   fi
-  if [[ -n "${RQA_SAVED:-}" ]]; then
-    echo "$RQA_SAVED" >"$RQA_FILE" && echo "bench-engine: $RQA_FILE restored to $RQA_SAVED" >&2
-  fi
+  rq_affinity_restore || true
   if [[ -n "${LOOP:-}" ]]; then losetup -d "$LOOP" || true; fi
   if [[ -n "${IMG:-}" ]]; then rm -f "$IMG"; fi
 }
@@ -171,19 +169,7 @@ echo "bench-engine: CPU latency $LAT_STATE"
 echo "$LAT_STATE" >"$OUT/cpu_latency"
 export LAT_STATE
 # Completions (see the header): the target's queue/rq_affinity, restored at exit.
-RQ_AFFINITY=${RQ_AFFINITY:-2}
-RQA_FILE=/sys/block/$(basename "$(realpath "$TARGET")")/queue/rq_affinity
-RQA_OLD=$(cat "$RQA_FILE" 2>/dev/null || echo absent)
-if [[ "$RQ_AFFINITY" == keep || "$RQA_OLD" == absent ]]; then
-  RQA_STATE="$RQA_OLD (left as it is)"
-elif [[ "$RQ_AFFINITY" == "$RQA_OLD" ]]; then
-  RQA_STATE="$RQA_OLD"
-elif echo "$RQ_AFFINITY" >"$RQA_FILE" 2>/dev/null; then
-  RQA_SAVED=$RQA_OLD; RQA_STATE="$RQ_AFFINITY (set for the measurement, $RQA_OLD restored at exit)"
-else
-  RQA_STATE="$RQA_OLD (could not set $RQ_AFFINITY: not root?)"
-fi
-[[ "$RQA_STATE" == 2* ]] && RQA_STATE="$RQA_STATE: completions on the submitting CPU"
+rq_affinity_set "$TARGET" "${RQ_AFFINITY:-2}"
 echo "bench-engine: queue/rq_affinity $RQA_STATE"
 echo "$RQA_STATE" >"$OUT/rq_affinity"
 export RQA_STATE

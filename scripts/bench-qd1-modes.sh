@@ -38,7 +38,7 @@ command -v perf >/dev/null || { echo "bench-qd1-modes: needs perf (apt-get insta
 command -v fio >/dev/null || { echo "bench-qd1-modes: needs fio (apt-get install fio)" >&2; exit 2; }
 OUT=$(mktemp -d)
 cleanup() {
-  if [[ -n "${RQA_SAVED:-}" ]]; then echo "$RQA_SAVED" >"$RQA_FILE" || true; fi
+  rq_affinity_restore || true
   if [[ -n "${LOOP:-}" ]]; then losetup -d "$LOOP" || true; fi
   if [[ -n "${IMG:-}" ]]; then rm -f "$IMG"; fi
   rm -rf "$OUT"
@@ -48,14 +48,10 @@ if [[ -z "${TARGET:-}" ]]; then
   bench_loop sgctl-qd1-modes 1G
   TARGET=$LOOP
 fi
-RQA_FILE=/sys/block/$(basename "$(realpath "$TARGET")")/queue/rq_affinity
-RQA=$(cat "$RQA_FILE" 2>/dev/null || echo '?')
-if [[ "${RQ_AFFINITY:-keep}" != keep && "$RQ_AFFINITY" != "$RQA" ]]; then
-  echo "$RQ_AFFINITY" >"$RQA_FILE"; RQA_SAVED=$RQA; RQA="$RQ_AFFINITY ($RQA_SAVED restored at exit)"
-fi
+rq_affinity_set "$TARGET" "${RQ_AFFINITY:-keep}"
 ms=$(to_ms "$SECS")
 EV=block:block_rq_complete,sched:sched_migrate_task,sched:sched_switch,sched:sched_wakeup
-echo "bench-qd1-modes: $RW QD1 j1 on $TARGET (queue/rq_affinity $RQA), $PAIRS pairs of ${SECS}s, order alternating; kernel $(uname -r), $(fio --version)"
+echo "bench-qd1-modes: $RW QD1 j1 on $TARGET (queue/rq_affinity $RQA_STATE), $PAIRS pairs of ${SECS}s, order alternating; kernel $(uname -r), $(fio --version)"
 for i in $(seq 1 "$PAIRS"); do
   if (( i % 2 )); then order="sgctl fio"; else order="fio sgctl"; fi
   for tool in $order; do
