@@ -1,4 +1,4 @@
-//! `sgctl scan`: every SCSI drive with all its paths (issue 4).
+//! `sgctl scan`: every SCSI drive with all its paths.
 
 use super::{Ctx, Report};
 use crate::discover::{self, Drive, IdentMode, ScanOptions};

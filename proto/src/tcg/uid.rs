@@ -108,7 +108,7 @@ pub const C_PIN_TABLE: Uid = Uid::from_u64(0x0000_000B_0000_0000);
 pub const C_PIN_MSID: Uid = Uid::from_u64(0x0000_000B_0000_8402);
 /// C_PIN_SID, `00 00 00 0B 00 00 00 01` ([Ent] Admin SP C_PIN table; [Opal] the same). Note
 /// the row number is 1, not SID's authority row 6: C_PIN rows are *not* the authority UID
-/// with byte 3 changed (issue 18 D1).
+/// with byte 3 changed.
 pub const C_PIN_SID: Uid = Uid::from_u64(0x0000_000B_0000_0001);
 /// C_PIN_PSID ([PSID] Admin SP C_PIN table addition).
 pub const C_PIN_PSID: Uid = Uid::from_u64(0x0000_000B_0001_FF01);
@@ -263,7 +263,7 @@ mod tests {
         assert_eq!(band(1).0, [0, 0, 8, 2, 0, 0, 0, 0x02]);
         assert_eq!(c_pin_of(auth_bandmaster(3)), Some(c_pin_bandmaster(3)));
         assert_eq!(c_pin_of(AUTH_ERASEMASTER), Some(C_PIN_ERASEMASTER));
-        // Issue 18 D1: SID's credential is C_PIN row 1, not "byte 3 changed" (…0B 00 00 00 06).
+        // SID's credential is C_PIN row 1, not "byte 3 changed" (…0B 00 00 00 06).
         assert_eq!(c_pin_of(AUTH_SID).unwrap().0, [0, 0, 0, 0x0B, 0, 0, 0, 1]);
         assert_eq!(authority_of_c_pin(C_PIN_SID), Some(AUTH_SID));
         assert_eq!(
