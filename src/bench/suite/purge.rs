@@ -4,7 +4,7 @@
 //! report then says NOT PURGED.
 //!
 //! The jobs are [`crate::ops::jobs::sanitize::SanitizeJob`] and
-//! [`crate::ops::jobs::format::FormatJob`]; [`run_job`] is the one call site.
+//! [`crate::ops::jobs::format::FormatJob`]; `run_job` is the one call site.
 
 use crate::error::{Error, Result};
 use crate::ops::jobs::{format::FormatJob, sanitize::SanitizeJob, Job};

@@ -15,7 +15,7 @@
 //! * Wrong PIN: Authenticate returns FALSE with SUCCESS status; after TryLimit failures the
 //!   authority answers AUTHORITY_LOCKED_OUT until a power cycle.
 //! * Band n Erase: new key generation for the band, unlocked, BandMaster n PIN = MSID.
-//! * Power cycle: bands with LockOnReset = [PowerCycle] relock (per their *LockEnabled),
+//! * Power cycle: bands with LockOnReset = \[PowerCycle\] relock (per their *LockEnabled),
 //!   sessions end, try counters reset.
 //! * Anybody may also Get the Admin SP's TPerInfo row and SP rows, and call Next on every
 //!   table of the session's SP (row UIDs are not secret) and `ThisSP.Random`.
