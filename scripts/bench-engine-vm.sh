@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): the engine matrix of issue 12 in the VM, where the kernel has a SCSI
+# Benchmark (not a test): sgctl's engines against fio in the VM, where the kernel has a SCSI
 # subsystem. One boot of the `engine-matrix` group (vm/groups/engine-matrix/10-matrix.sh) with a
 # release sgctl: 4K randread and randwrite x QD 1/32/128 x jobs 1/2 on
 #   sg    scsi_debug through /dev/sgN: sgctl --engine sg against fio ioengine=sg

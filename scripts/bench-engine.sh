@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sgctl's uring engine side by side with fio on the same target, in one run (issue 12).
+# sgctl's uring engine side by side with fio on the same target, in one run.
 #
 # Target: a loop device with direct I/O over a tmpfs file (this machine's kernel has io_uring
 # and loop, no SCSI), or TARGET=/dev/X given by the caller (it is overwritten by the write
@@ -28,7 +28,7 @@
 # fio had two shares to sgctl's one. By default (AUTOGROUP=off) the script therefore turns
 # autogroup off for the measurement (root only; restored at exit, also on Ctrl-C, and said in
 # the output), so every I/O thread of either tool is one task of the same scheduling group.
-# AUTOGROUP=keep leaves it as it is (the A/B in docs/bench-engine.md). sgctl is also started
+# AUTOGROUP=keep leaves it as it is (docs/bench-engine.md, "Scheduling"). sgctl is also started
 # with `setsid -w`, as fio's jobs are (with autogroup on, that keeps it out of the caller's
 # session and its builds).
 #
@@ -46,7 +46,7 @@
 # context); with the kernel's default queue/rq_affinity of 1 the block layer then raises the
 # completion softirq on the worker's CPU, which wakes ksoftirqd there, and at QD1 the
 # scheduler runs that chain in one of two placements whose speeds swap with the machine's state
-# (docs/bench-engine.md, "Two scheduler modes at QD1"): a QD1 run's figure is then mostly which
+# (docs/benchmarks/qd1-modes.md): a QD1 run's figure is then mostly which
 # placement it fell into, for either tool. By default (RQ_AFFINITY=2) the script sets the
 # target's queue/rq_affinity to 2 for the measurement ("complete on the CPU that submitted":
 # the completion goes to the job's CPU by IPI; no ksoftirqd, one wake-up and one context
@@ -66,7 +66,7 @@
 # Intervals: both tools also log IOPS per 100 ms (sgctl --log-interval, fio write_iops_log),
 # and a third table gives, per cell, the median and the 90th percentile of those interval
 # IOPS pooled over the repetitions. At QD1 with rq_affinity 1 a run is in one of two modes for
-# long stretches (see Completions above, and docs/bench-engine.md, "The QD1 gap"), so a median
+# long stretches (see Completions above, and docs/benchmarks/qd1-modes.md), so a median
 # over a few runs says which mode the runs happened to land in; the interval p90 compares the
 # tools within the fast mode.
 #
@@ -366,7 +366,7 @@ for cell, m, runs_of in cells:
 # Paired: the ratio of sgctl's IOPS to a fio variant's in the same repetition, a few seconds
 # apart. This machine's speed drifts as a whole — at QD1 one and the same run went from ~97k
 # to ~70k IOPS in mid-run with the same scheduling events per I/O in the guest
-# (docs/bench-engine.md, "The machine changes speed") — and a repetition's runs share the
+# (docs/bench-engine.md, "Side by side with fio") — and a repetition's runs share the
 # state it is in (unless the state changes between them), so the ratio within a repetition
 # mostly cancels the drift that a ratio of two medians taken over different repetitions
 # keeps. Per cell: the median of the per-repetition ratios against each fio variant, its distribution-free confidence interval (order

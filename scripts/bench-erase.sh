@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): wall time of `sgctl sanitize` on N virtual drives at once versus one
-# drive, same binary, same run. Target (issue 7): N=24 takes at most 1.2x the time of one.
+# drive, same binary, same run. Target: N=24 takes at most 1.2x the time of one.
 #
 #   scripts/bench-erase.sh [N] [METHOD] [REPEATS]     defaults: 24 crypto 3
 #

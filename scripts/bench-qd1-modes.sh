@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The scheduler's two ways of running a QD1 loop on this machine, per tool (issue 12,
-# docs/bench-engine.md "Two scheduler modes at QD1").
+# The scheduler's two ways of running a QD1 loop on this machine, per tool
+# (docs/benchmarks/qd1-modes.md).
 #
 # At queue depth 1 on the loop device the I/O goes job thread -> loop worker (kworker) ->
 # softirq -> job thread. The scheduler runs that chain in one of two ways for hundreds of ms

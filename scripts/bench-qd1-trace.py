@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where a QD1 run's time goes on a loop device: scheduler events per 100 ms (issue 12).
+"""Where a QD1 run's time goes on a loop device: scheduler events per 100 ms.
 
 Usage (root, linux-perf installed):
   scripts/bench-qd1-trace.py NAME -- COMMAND...
@@ -15,8 +15,8 @@ switched out most often, and the loop device's worker to be the kworker it woke 
 Per 100 ms it prints: how many times the I/O thread was woken; the share of the worker's
 wakeups placed on the I/O thread's CPU; the share of the I/O thread's wakeups placed on the
 waker's CPU; the mean delay from the I/O thread's wakeup to its running; how often it was
-preempted (switched out runnable) and migrated. docs/bench-engine.md ("The QD1 gap") reads
-the two modes a run can be in from this.
+preempted (switched out runnable) and migrated. docs/benchmarks/qd1-modes.md describes
+the two modes a run can be in.
 """
 import collections, os, re, subprocess, sys, tempfile
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Ansible collection (issue 16) against localhost on sim: drives with state files, with
+# The Ansible collection against localhost on sim: drives with state files, with
 # ansible-core from PyPI in a venv (target/ansible-venv, created and filled if missing).
 # Two inventory hosts, both localhost (ansible_connection=local), each with its own drives:
 #  - ansible/tests/modules.yml: facts; format check mode, format, format again (changed: false);

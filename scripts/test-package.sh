@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian package (issue 16), on the machine the suite runs on (root): build it with cargo-deb,
+# The Debian package, on the machine the suite runs on (root): build it with cargo-deb,
 # install it with dpkg -i, check what an admin relies on (sgctl --version, man -w, the rendered
 # man page's exit-status table, completions loading in bash, /var/log/sgctl permissions, the
 # systemd units, the atomic textfile writer, the alert rules' metric names), then remove and

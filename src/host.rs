@@ -45,7 +45,7 @@ impl Default for LinuxHost {
 /// Reads a whole (small) file: `open`, `read` until end of file, `close` — without the
 /// `statx` that `std::fs::read` spends on a size hint (sysfs reports 4096 for every attribute
 /// anyway). A scan reads ~20 attributes per device, so under emulation this is measurable
-/// (issue 11: `sgctl scan` of 256 LUs).
+/// (`sgctl scan` of 256 LUs).
 pub fn read_file(p: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut f = std::fs::File::open(p)?;

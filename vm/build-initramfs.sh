@@ -35,7 +35,7 @@ cp "$KDIR/lib/modules/$KVER"/modules.{builtin,builtin.modinfo,order} "$ROOT/lib/
 depmod -b "$ROOT" "$KVER"
 
 # Dynamically linked tools + the libraries ldd names (and the loader).
-# fio brings its rbd/ceph/icu libraries (~80 MB, seconds per boot under TCG), but issue 5's checks
+# fio brings its rbd/ceph/icu libraries (~80 MB, seconds per boot under TCG), but the TCMU group's checks
 # need it: verified random writes and the TCMU vs rd_mcp benchmark (vm/groups/tcmu).
 # flock (util-linux): holds a file lock from a guest script (vm/groups/mptsas-dualport/55-*).
 # script (util-linux): runs sgctl on a pseudo-terminal, so its confirmation prompt appears and a

@@ -177,7 +177,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "bench" -d 'Benchmark the media model of virtual drives (FOB vs steady state vs extra OP)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve a virtual drive to this kernel as a real SCSI disk (TCMU + tcm_loop; root)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l sysroot -d 'Read this directory instead of / (a captured tree with sys/, proc/ and optionally replay/<sgN>/*.bin; nothing is sent to devices then)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l sysroot -d 'Read this directory instead of / (a captured tree with sys/, proc/ and optionally replay/sgN/*.bin; nothing is sent to devices then)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l timeout-ms -d 'Per-device timeout in milliseconds; a device that does not answer in time is reported with an error in its row and the scan goes on' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l no-io -d 'Do not send commands even on the live system: use the kernel\'s cached INQUIRY/VPD copies'
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l live -d 'Ask every device itself (INQUIRY, VPD, READ CAPACITY over SG_IO) instead of reading the kernel\'s copies first: slower, but a device that no longer answers shows up with an error in its row (exit 8). By default the scan sends commands only for what sysfs lacks'
@@ -278,8 +278,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_s
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory (issue 13)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "compare" -d 'Two or more reports side by side: key figures with differences, charts overlaid'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l rw -d 'Access pattern: read, write, randread, randwrite, randrw' -r
@@ -313,7 +313,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l test -d 'Tests (comma-separated or repeated): iops, tp, lat, wsat, hir, xsr, ecw, dirth, all' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l purge -d 'Purge before each test: auto (block > crypto > overwrite > format), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports: block > crypto > overwrite > format (pts.md §5 order: a block erase returns the flash to its FOB state; a crypto erase may leave it mapped)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l purge -d 'Purge before each test: auto (block > crypto > overwrite > format), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports: block > crypto > overwrite > format (a block erase returns the flash to its FOB state; a crypto erase may leave it mapped)'
 crypto\t'SANITIZE CRYPTOGRAPHIC ERASE'
 block\t'SANITIZE BLOCK ERASE'
 overwrite\t'SANITIZE OVERWRITE (one pass of zeros)'
@@ -340,7 +340,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l part -d 'Parts to run (default all): write_cliff, qd_sweep, basics, profiles, op' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l op-extra -d 'Over-provisioning experiment: capacity left unused, percent' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l purge -d 'Purge before each test: auto (block > crypto > overwrite > format), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports: block > crypto > overwrite > format (pts.md §5 order: a block erase returns the flash to its FOB state; a crypto erase may leave it mapped)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l purge -d 'Purge before each test: auto (block > crypto > overwrite > format), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports: block > crypto > overwrite > format (a block erase returns the flash to its FOB state; a crypto erase may leave it mapped)'
 crypto\t'SANITIZE CRYPTOGRAPHIC ERASE'
 block\t'SANITIZE BLOCK ERASE'
 overwrite\t'SANITIZE OVERWRITE (one pass of zeros)'
@@ -373,8 +373,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory (issue 13)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "compare" -d 'Two or more reports side by side: key figures with differences, charts overlaid'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and not __fish_seen_subcommand_from discover status bands configure-band lock unlock take-ownership erase revert help" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -590,8 +590,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcom
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from sim" -f -a "bench" -d 'Benchmark the media model of virtual drives (FOB vs steady state vs extra OP)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from sim" -f -a "serve" -d 'Serve a virtual drive to this kernel as a real SCSI disk (TCMU + tcm_loop; root)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "run" -d 'Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the time series, CPU per I/O and errors'
-complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory (issue 13)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "pts" -d 'SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition, rounds to steady state, report directory'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "compare" -d 'Two or more reports side by side: key figures with differences, charts overlaid'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "discover" -d 'Security protocols and Level 0 discovery (every feature descriptor)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from tcg" -f -a "status" -d 'SSC, locking state, MSID-still-default check and (Enterprise) bands'

@@ -1,4 +1,4 @@
-//! The library's one error type (style.md rule 4). `anyhow` lives only in `main`/`cli`.
+//! The library's one error type. `anyhow` lives only in `main`/`cli`.
 
 use crate::bytes::ParseError;
 use crate::sense::Sense;

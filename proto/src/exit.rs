@@ -23,7 +23,7 @@ pub const UNSUPPORTED: u8 = 7;
 pub const PARTIAL: u8 = 8;
 /// A response was decoded as far as its bytes go but is inconsistent (a length that overruns,
 /// a page cut short, a malformed descriptor): what could be decoded is printed, with the
-/// problems listed (`problems` in JSON). Issue 15.
+/// problems listed (`problems` in JSON).
 pub const DECODE_PROBLEMS: u8 = 9;
 
 /// The table printed in `--help` and the README.

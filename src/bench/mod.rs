@@ -1,4 +1,4 @@
-//! The benchmark engine (issue 12): one workload ([`workload::Workload`], like one fio job)
+//! The benchmark engine: one workload ([`workload::Workload`], like one fio job)
 //! run by one of several engines behind [`engine::Engine`] — `uring` (io_uring, O_DIRECT),
 //! `sg` (SCSI READ/WRITE through /dev/sgN's asynchronous interface, any block length) and
 //! `sim` (a virtual drive on its virtual clock) — with the same scheduling, data and

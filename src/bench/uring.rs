@@ -459,11 +459,11 @@ fn job(
         // completion work (DEFER_TASKRUN) and so posts what has completed meanwhile; then,
         // back in user space, the job waits for one completion only if the CQ is empty.
         // Submitting a pass's I/Os in one call and waiting for a batch of completions (as
-        // many as arrived in 20 µs, sessions 6–11) spent less CPU per I/O but kept
-        // randread QD32 j1 on the loop device at 0.92–0.98 of fio in every session, with
+        // many as arrived in 20 µs) spent less CPU per I/O but kept
+        // randread QD32 j1 on the loop device at 0.92–0.98 of fio in every run, with
         // sgctl's p50 ~10 % above fio's; in interleaved runs this loop measured 1.00–1.16x
         // the batched one at QD32 j1 (docs/bench-engine.md, "One I/O per submit"). One
-        // call per pass with that wait (session 13, "Batched submission again") was level
+        // call per pass with that wait was level
         // with it or ahead in the other host cells and 2–3x in the VM, but 0.85 of it at
         // randread QD32 j1 on the loop device.
         // Two calls, not one: the return to user space between submitting and waiting is

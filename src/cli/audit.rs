@@ -1,4 +1,4 @@
-//! `sgctl audit verify FILE`: checks the hash chain of an audit log (issue 16; the chain is
+//! `sgctl audit verify FILE`: checks the hash chain of an audit log (the chain is
 //! described in [`crate::ops::audit_chain`]).
 
 use crate::cli::{Ctx, Report};

@@ -1,4 +1,4 @@
-//! `sgctl bench run DEVICE`: one workload, like one fio job, on any engine (issue 12).
+//! `sgctl bench run DEVICE`: one workload, like one fio job, on any engine.
 //! Workloads that write pass the safety gate first (in-use refusal, `--confirm` naming the
 //! drive, audit records).
 
@@ -33,9 +33,9 @@ pub enum BenchCommand {
     #[command(after_help = RUN_HELP)]
     Run(RunArgs),
     /// SNIA PTS tests (IOPS, TP, LAT, WSAT, HIR, XSR, ECW, DIRTH): purge, precondition,
-    /// rounds to steady state, report directory (issue 13).
+    /// rounds to steady state, report directory.
     Pts(super::bench_suite::PtsArgs),
-    /// The reviewers' tests: write cliff, QD sweep, profiles, over-provisioning (issue 13).
+    /// The reviewers' tests: write cliff, QD sweep, profiles, over-provisioning.
     Review(super::bench_suite::ReviewArgs),
     /// Two or more reports side by side: key figures with differences, charts overlaid.
     #[command(after_help = COMPARE_HELP)]

@@ -1,4 +1,4 @@
-//! `sgctl bench pts DEVICE --test ...` and `sgctl bench review DEVICE` (issue 13): the SNIA
+//! `sgctl bench pts DEVICE --test ...` and `sgctl bench review DEVICE`: the SNIA
 //! PTS tests and the reviewers' tests, with purge, write-cache handling, steady state,
 //! progress, Ctrl-C safety and `--resume`. The suites live in [`crate::bench::suite`]; this
 //! file opens the drive, runs the gate and renders the summary.

@@ -1,4 +1,4 @@
-//! `sgctl certificate verify|keygen` (issue 16): Ed25519-signed certificates
+//! `sgctl certificate verify|keygen`: Ed25519-signed certificates
 //! ([`crate::ops::sign`]).
 
 use crate::cli::{Ctx, Report};

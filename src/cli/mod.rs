@@ -6,17 +6,17 @@ pub mod output;
 pub mod tcg;
 pub mod tcg_jobs;
 
-// --- format and sanitize (issue 7) ---
+// --- format and sanitize ---
 pub mod erase;
 pub mod format;
 pub mod sanitize;
 pub mod wait;
 
-// --- health and logs (issue 6) ---
+// --- health and logs ---
 pub mod health;
 pub mod logs;
 
-// --- foundation: identification and query commands (issue 2) ---
+// --- foundation: identification and query commands ---
 pub mod decode;
 pub mod fetch;
 pub mod inquiry;
@@ -31,30 +31,30 @@ pub mod vpd;
 pub mod vpd_text;
 pub mod vpd_text_more;
 
-// --- virtual drive (issue 3; the `sim` feature) ---
+// --- virtual drive (the `sim` feature) ---
 #[cfg(feature = "sim")]
 pub mod sim;
 #[cfg(feature = "sim")]
 pub mod sim_bench;
-// --- TCMU serving (issue 5) ---
+// --- TCMU serving ---
 #[cfg(feature = "sim")]
 pub mod sim_serve;
 
-// --- benchmark engine (issue 12) ---
+// --- benchmark engine ---
 pub mod bench;
-// --- SATA behind SAT (issue 19) ---
+// --- SATA behind SAT ---
 pub mod ata;
 pub mod ata_jobs;
-// --- benchmark suites (issue 13) ---
+// --- benchmark suites ---
 pub mod bench_suite;
 
-// --- discovery (issue 4) ---
+// --- discovery ---
 pub mod paths;
 pub mod scan;
 
-// --- persistent reservations (issue 17) ---
+// --- persistent reservations ---
 pub mod reservations;
-// --- signed records (issue 16) ---
+// --- signed records ---
 pub mod audit;
 pub mod certificate;
 
@@ -102,7 +102,7 @@ pub struct Cli {
 /// Subcommands. Each block belongs to one feature area; add new commands inside its block.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    // --- foundation: identification and raw commands (issue 2) ---
+    // --- foundation: identification and raw commands ---
     /// Standard INQUIRY data (vendor, product, revision, PROTECT, MultiP) and serial number.
     Inquiry(inquiry::InquiryArgs),
     /// A VPD page (default: the list of supported pages).
@@ -121,46 +121,46 @@ pub enum Command {
     Modes(modes::ModesArgs),
     /// Decode a saved response (sg3_utils --inhex format) without the device.
     Decode(decode::DecodeArgs),
-    // --- virtual drive (issue 3) ---
+    // --- virtual drive ---
     /// Virtual drives: list profiles, show state, inject faults, benchmark the media model.
     #[cfg(feature = "sim")]
     Sim(sim::SimArgs),
-    // --- discovery (issue 4) ---
+    // --- discovery ---
     /// List SCSI drives grouped by logical unit with all their paths.
     Scan(scan::ScanArgs),
     /// Show every path of the drive a device belongs to.
     Paths(paths::PathsArgs),
-    // --- TCMU serving (issue 5) is `sim serve` ---
+    // --- TCMU serving is `sim serve` ---
 
-    // --- health and logs (issue 6) ---
+    // --- health and logs ---
     /// Read and decode log pages (LOG SENSE), like sg_logs.
     Logs(logs::LogsArgs),
     /// Health report per drive: endurance and projection, temperature, defects, errors,
     /// self-tests, failure prediction, SAS phys; rules and an exit bit mask.
     Health(health::HealthArgs),
-    // --- format and sanitize (issue 7) ---
+    // --- format and sanitize ---
     /// Format drives: block size, protection type, capacity (verified; destroys data).
     Format(format::FormatArgs),
     /// Sanitize drives: crypto/block erase or overwrite (verified, recorded; destroys data).
     Sanitize(sanitize::SanitizeArgs),
     /// Watch a running format or sanitize until it ends.
     Wait(wait::WaitArgs),
-    // --- benchmark (issue 12) ---
+    // --- benchmark ---
     /// Benchmark a drive: `bench run` issues one workload (like a fio job) through io_uring,
     /// sg or the virtual drive and reports IOPS, latency percentiles, CPU per I/O.
     Bench(bench::BenchArgs),
-    // --- TCG (issue 8) ---
+    // --- TCG ---
     /// TCG Storage: Level 0 discovery, Enterprise bands (lock, unlock, crypto erase), ownership, PSID revert.
     Tcg(tcg::TcgArgs),
-    // --- persistent reservations (issue 17) ---
+    // --- persistent reservations ---
     /// SCSI-3 persistent reservations: keys, holder, type, per target port (read-only).
     Reservations(reservations::ReservationsArgs),
-    // --- signed records (issue 16) ---
+    // --- signed records ---
     /// Audit log: verify the hash chain (changed, removed or reordered records).
     Audit(audit::AuditArgs),
     /// Certificates: verify the Ed25519 signature; create a signing key.
     Certificate(certificate::CertificateArgs),
-    // --- SATA behind SAT (issue 19) ---
+    // --- SATA behind SAT ---
     /// ATA side of a SATA drive behind a SATL: IDENTIFY, SMART, logs (ATA PASS-THROUGH).
     Ata(ata::AtaArgs),
 }

@@ -1,4 +1,4 @@
-//! `sgctl paths DEVICE`: every path of the drive DEVICE belongs to (issue 4).
+//! `sgctl paths DEVICE`: every path of the drive DEVICE belongs to.
 
 use super::scan::render;
 use super::{Ctx, Report};

@@ -194,7 +194,7 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
                 serde_json::Value::Null
             }
         };
-        // SATA behind a SATL (issue 19): the SCSI SANITIZE above is what the SATL translates
+        // SATA behind a SATL: the SCSI SANITIZE above is what the SATL translates
         // into ATA SANITIZE DEVICE; the ATA side says what the drive really offers.
         let ata = if crate::ata::is_behind_satl(&mut *t, None) {
             match crate::ops::ata_sanitize::support(&mut *t) {
@@ -476,7 +476,7 @@ mod tests {
     }
 
     /// `--method auto` on a TCG Enterprise drive whose RSOC lists no SANITIZE: the job falls
-    /// back to the TCG erase of every band (issue 8) and the data no longer reads back.
+    /// back to the TCG erase of every band and the data no longer reads back.
     #[test]
     #[cfg(feature = "sim")]
     fn auto_falls_back_to_tcg_erase_without_sanitize() {

@@ -1,4 +1,4 @@
-//! `sgctl scan`: every SCSI drive with all its paths (issue 4).
+//! `sgctl scan`: every SCSI drive with all its paths.
 
 use super::{Ctx, Report};
 use crate::discover::{self, Drive, IdentMode, ScanOptions};
@@ -10,7 +10,7 @@ use std::time::Duration;
 #[derive(Debug, clap::Args)]
 pub struct ScanArgs {
     /// Read this directory instead of / (a captured tree with sys/, proc/ and optionally
-    /// replay/<sgN>/*.bin; nothing is sent to devices then).
+    /// replay/sgN/*.bin; nothing is sent to devices then).
     #[arg(long, value_name = "DIR")]
     pub sysroot: Option<PathBuf>,
     /// Per-device timeout in milliseconds; a device that does not answer in time is reported

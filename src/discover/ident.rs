@@ -324,7 +324,7 @@ impl IdentSource for Files {
     }
 }
 
-/// Sysfs first, SG_IO only for what the kernel does not hold (issue 11): the kernel's copies of
+/// Sysfs first, SG_IO only for what the kernel does not hold: the kernel's copies of
 /// INQUIRY (`inquiry`), the VPD pages (`vpd_pg80`, `vpd_pg83`, `vpd_pgb1`; a page that
 /// `vpd_pg0` does not list is absent without asking) and the capacity ([`KernelCapacity`]).
 /// The device is opened only when something is missing (a disk sd did not attach, a kernel
@@ -470,7 +470,7 @@ mod tests {
 
     #[test]
     fn dual_port_designators() {
-        // As QEMU scsi-hd with wwn/port_wwn/port_index (test-targets.md §2).
+        // As QEMU scsi-hd with wwn/port_wwn/port_index (hw/scsi/scsi-disk.c).
         let p = vpd83_page(&[
             &[0x01, 0x03, 0, 8, 0x50, 0, 0xc5, 0, 0, 0, 0, 0xcc],
             &[0x61, 0x93, 0, 8, 0x50, 0, 0xc5, 0, 0, 0, 0, 0xc2],

@@ -1,4 +1,4 @@
-//! Discovery (issue 4): every SCSI device from sysfs, identified over SG_IO and grouped by
+//! Discovery: every SCSI device from sysfs, identified over SG_IO and grouped by
 //! logical-unit name into drives with all their paths.
 //!
 //! - [`scan`] walks `/sys/class/scsi_device` (or a captured tree with `--sysroot`), reads each
@@ -9,7 +9,7 @@
 //!   shows up as an error in its own row while the rest of the scan completes. The mount table
 //!   and swap list are read once per scan.
 //! - [`paths_of`] returns the drive a device address belongs to, with every path — the entry
-//!   point of the safety gate (issue 7): `discover::paths_of(address)?.in_use()?` lists why the
+//!   point of the safety gate: `discover::paths_of(address)?.in_use()?` lists why the
 //!   drive must not be touched ([`Drive::in_use`]).
 //!
 //! With a sysroot other than `/`, nothing is sent to devices: identification bytes come from

@@ -1,4 +1,4 @@
-//! Purge of a SATA drive behind a SATL through its ATA side (issue 19): the ATA Sanitize
+//! Purge of a SATA drive behind a SATL through its ATA side: the ATA Sanitize
 //! feature set (SANITIZE DEVICE: CRYPTO SCRAMBLE EXT, BLOCK ERASE EXT, OVERWRITE EXT, with
 //! SANITIZE STATUS EXT progress; ACS-4 7.30) and the Security feature set's SECURITY ERASE
 //! UNIT (normal, enhanced; ACS-4 7.43), chosen from IDENTIFY words 59 and 128.

@@ -1,5 +1,5 @@
 //! Running one job on many drives at once, with a cap on concurrent jobs per HBA
-//! (peers.md pain point 7: HBAs reset under many simultaneous low-level operations).
+//! (HBAs reset under many simultaneous low-level operations: Seagate/openSeaChest#162).
 
 use std::collections::HashMap;
 use std::sync::{Condvar, Mutex};

@@ -4,7 +4,7 @@
 //! descriptor (PF=1, SP=1, retried with SP=0 when refused) → FORMAT UNIT with IMMED and the
 //! FMTPINFO/PFU of the protection type → poll REQUEST SENSE → READ CAPACITY(16) must show
 //! exactly the requested block length, protection and capacity (a drive that silently picks
-//! another size — peers.md pain point 4 — is a failure) → ask the kernel to rescan every path.
+//! another size, Seagate/openSeaChest#156, is a failure) → ask the kernel to rescan every path.
 
 use crate::error::{Error, Invalid, Result};
 use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};

@@ -1,4 +1,4 @@
-//! One destructive job per drive at a time (issue 15): a lock keyed by the logical unit's name,
+//! One destructive job per drive at a time: a lock keyed by the logical unit's name,
 //! taken by the safety gate, so two sgctl processes formatting, sanitizing or erasing the same
 //! LU — through the same node or through the drive's other SAS port — cannot both run.
 //!

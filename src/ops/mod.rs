@@ -1,6 +1,6 @@
 //! High-level jobs: safety gate → plan → execute with progress → verify → report.
 
-// --- format and sanitize (issue 7) ---
+// --- format and sanitize ---
 pub mod fleet;
 pub mod format;
 pub mod jobs;
@@ -10,20 +10,20 @@ pub(crate) mod mockdrive;
 pub mod poll;
 pub mod query;
 pub mod record;
-// --- persistent reservations (issue 17) ---
+// --- persistent reservations ---
 pub mod reservations;
 pub mod safety;
 pub mod sanitize;
 pub mod tcg_erase;
 
-// --- health and logs (issue 6) ---
+// --- health and logs ---
 pub mod health;
 
-// --- signed records (issue 16) ---
+// --- signed records ---
 pub mod audit_chain;
 pub mod sign;
-// --- SATA behind SAT (issue 19) ---
+// --- SATA behind SAT ---
 pub mod ata_sanitize;
 
-// --- one job per drive (issue 15) ---
+// --- one job per drive ---
 pub mod lock;

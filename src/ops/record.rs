@@ -216,7 +216,7 @@ pub struct JobRecord {
     pub duration_s: Option<f64>,
     /// Sense conditions seen.
     pub sense_trail: Vec<TrailEntry>,
-    /// Paths the job moved to when its path went away (issue 15), in order; none usually.
+    /// Paths the job moved to when its path went away, in order; none usually.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub path_switches: Vec<crate::ops::jobs::failover::PathSwitch>,
     /// Verification.

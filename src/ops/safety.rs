@@ -1,4 +1,4 @@
-//! The one safety gate every destructive job passes (issue 7): FORMAT UNIT, SANITIZE,
+//! The one safety gate every destructive job passes: FORMAT UNIT, SANITIZE,
 //! LOG SELECT reset, TCG erase/revert and the benchmark's purge.
 //!
 //! 1. Resolve every path of the logical unit (both SAS ports, all sg/sd/bsg nodes).
@@ -32,7 +32,7 @@ pub use crate::host::{InUse, PathInfo};
 
 pub use crate::host::{HostView, LinuxHost};
 
-/// The host as discovery sees it (issue 4): paths grouped by the LU name each path reports
+/// The host as discovery sees it: paths grouped by the LU name each path reports
 /// over SG_IO (`discover::paths_of`), in-use state from the mount table, swaps and holders.
 /// This is what the CLI's destructive commands use; [`LinuxHost`] is the sysfs-only view
 /// (grouping by the kernel's `wwid`) that discovery itself builds on.
@@ -284,7 +284,7 @@ pub fn check_reservation(t: &mut dyn Transport, address: &str, allow: bool) -> R
 /// True when a CDB may change the drive's state (data, format, mode, logs, security): the
 /// "changes state" column of the one opcode table ([`crate::scsi::opcodes`]). Every opcode
 /// not in the table counts as state-changing; ATA PASS-THROUGH is decided by the ATA command
-/// inside (issue 19).
+/// inside.
 pub fn is_state_changing(cdb: &[u8]) -> bool {
     crate::scsi::opcodes::changes_state(cdb)
 }

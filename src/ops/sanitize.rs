@@ -2,7 +2,7 @@
 //! power cycles, failure detection (31/03) with the way out, and read-back verification.
 //!
 //! Sources: docs/protocols.md §D (SBC-4 5.31, sg3_utils `sg_sanitize.c`, OpenSea `sanitize.c`,
-//! T10 reflector 2015/2017 on AUSE and resume), pts.md §5 (method order for a purge).
+//! T10 reflector 2015/2017 on AUSE and resume).
 
 use crate::error::{Error, Invalid, Next, Refusal, Result};
 use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};

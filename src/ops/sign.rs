@@ -1,4 +1,4 @@
-//! Signed certificates (issue 16): Ed25519 (RFC 8032, the `ed25519-dalek` crate) over the
+//! Signed certificates: Ed25519 (RFC 8032, the `ed25519-dalek` crate) over the
 //! SHA-256 of each drive record, so `sgctl certificate verify` says which record changed and
 //! whether the signature is the signer's.
 //!

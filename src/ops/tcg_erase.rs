@@ -1,4 +1,4 @@
-//! The TCG methods that destroy data (issue 11): a band erase (Enterprise `Band n.Erase`) and a
+//! The TCG methods that destroy data: a band erase (Enterprise `Band n.Erase`) and a
 //! PSID revert (Enterprise `ThisSP.RevertSP`, Opal `AdminSP.Revert`). They take the safety
 //! gate's token, so they live here, above the gate: the sgctl-proto crate keeps the protocol
 //! (sessions, tokens, UIDs, the non-destructive Enterprise operations) and has no function that

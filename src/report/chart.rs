@@ -432,7 +432,7 @@ pub struct HeatMap {
     pub rows: Vec<String>,
     /// Column names (left to right).
     pub cols: Vec<String>,
-    /// values[row][col]; None: not measured.
+    /// `values[row][col]`; None: not measured.
     pub values: Vec<Vec<Option<f64>>>,
     /// Size.
     pub size: (u32, u32),

@@ -4,7 +4,7 @@
 //! - [`html`]: the document builder (inline CSS, print layout, no script, no network fetch).
 //! - [`chart`]: x/y, histogram, heat-map and bar charts as SVG.
 //! - [`certificate`]: the printable certificate of sanitization.
-//! - [`bench`]: `report.html` of a benchmark run, from its `report.json`.
+//! - [`mod@bench`]: `report.html` of a benchmark run, from its `report.json`.
 //! - [`run`]: the `bench run --report DIR` report.
 //! - [`load`]: the one checked reader of report files (compare, schema test, fuzz target).
 //! - [`summary`]: the terminal summary and key figures of a report.

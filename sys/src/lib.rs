@@ -67,8 +67,8 @@ nix::ioctl_read_bad!(
 
 #[cfg(test)]
 mod tests {
-    //! Layout checks against the numbers gcc gives on x86_64 (protocols.md §A.1/§A.2,
-    //! rust-ecosystem.md §2). They need no libclang, so they run in every `cargo test`.
+    //! Layout checks against the numbers gcc gives on x86_64 (docs/protocols.md §A.1/§A.2;
+    //! the bindings are committed, not generated at build time). They need no libclang, so they run in every `cargo test`.
     use super::*;
     use core::mem::{offset_of, size_of};
 

@@ -342,7 +342,7 @@ fn sim_engine_advances_the_clock_and_stores_plain_writes_compactly() {
 }
 
 /// Ctrl-C during a writing run: the jobs stop submitting, the partial results are reported
-/// (JSON envelope and --report), the audit record ends "interrupted", exit 1 (issue 15: Ctrl-C
+/// (JSON envelope and --report), the audit record ends "interrupted", exit 1 (Ctrl-C
 /// at each phase of a benchmark).
 #[test]
 fn sigint_mid_run_reports_partial_results_and_an_interrupted_audit_record() {

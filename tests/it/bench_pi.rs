@@ -1,4 +1,4 @@
-//! The drive checks protection information on the benchmark engines' reads (issue 12): the
+//! The drive checks protection information on the benchmark engines' reads: the
 //! sg engine reads a PI format with RDPROTECT 000b (READ(16) on types 1 and 3, READ(32) with
 //! EXPECTED INITIAL LOGICAL BLOCK REFERENCE TAG = LBA on type 2). SBC-4's READ(10) protect
 //! table, row 000b on a PI format: the device server checks the guard and, where it knows

@@ -1,4 +1,4 @@
-//! The uring engine on a real file with O_DIRECT (issue 12): the submit/wait loop at QD 1 and
+//! The uring engine on a real file with O_DIRECT: the submit/wait loop at QD 1 and
 //! 8 (one I/O per submit call, and at QD 8 also 3 per call) loses no completion and counts
 //! none twice (a `--bytes` run completes exactly that many bytes), and `--verify` over a
 //! mixed run finds every block it reads back intact. Needs

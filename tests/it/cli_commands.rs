@@ -108,7 +108,7 @@ fn undecodable_bytes_are_exit_4() {
 #[test]
 fn inconsistent_vpd_bytes_decode_with_problems_exit_9() {
     // A VPD page whose length field lies (claims 0x20 bytes, has 1): decoded as far as the
-    // bytes go, the problem listed, exit 9 (issue 15; it used to be refused with exit 4).
+    // bytes go, the problem listed, exit 9 (it used to be refused with exit 4).
     let mut f = tempfile::NamedTempFile::new().unwrap();
     std::io::Write::write_all(&mut f, b"00 83 00 20 01\n").unwrap();
     let path = f.path().to_str().unwrap();

@@ -131,7 +131,7 @@ fn scsi_debug_inquiry() {
 #[test]
 fn scsi_debug_device_id_and_ports() {
     // lu_id_num = (host_no+1)*2000 + target*1000 + lun = 4000; target_dev_id = 4000 - 3
-    // (linux drivers/scsi/scsi_debug.c inquiry_vpd_83, test-targets.md §1).
+    // (linux drivers/scsi/scsi_debug.c inquiry_vpd_83).
     let VpdPage::DeviceIdentification(di) = page("scsi_debug/vpd_83.hex") else {
         panic!()
     };
@@ -253,7 +253,7 @@ fn scsi_debug_mode_pages() {
         .iter()
         .map(|p| (p.page_code, p.subpage_code))
         .collect();
-    // scsi_debug's mode pages (test-targets.md §1): 0x01 0x02 0x03 0x08 0x0a 0x19/0,1,2 0x1c.
+    // scsi_debug's mode pages (drivers/scsi/scsi_debug.c): 0x01 0x02 0x03 0x08 0x0a 0x19/0,1,2 0x1c.
     for want in [
         (1, 0),
         (8, 0),

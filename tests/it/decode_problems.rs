@@ -1,4 +1,4 @@
-//! Exit status 9 ("decoded with problems", issue 15) for the one-command RSOC form and for log
+//! Exit status 9 ("decoded with problems") for the one-command RSOC form and for log
 //! pages, through `sgctl decode`, `sgctl logs --inhex`: an inconsistent response is decoded as
 //! far as its bytes go, the problems are listed (text and `problems` in JSON), exit 9; the
 //! clean fixture exits 0 (a log parameter code the standard does not define is listed, not an

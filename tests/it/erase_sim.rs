@@ -1,4 +1,4 @@
-//! `sgctl format` / `sanitize` / `wait` end to end on the virtual drive (issue 7): the binary
+//! `sgctl format` / `sanitize` / `wait` end to end on the virtual drive: the binary
 //! runs against `sim:` drives whose state lives in a temp file, so tests can prepare a drive
 //! (write data, inject faults, start an operation and power cycle) through the library and
 //! look at it afterwards. Every flow and failure named in the issue has a test here.

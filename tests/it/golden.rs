@@ -1,6 +1,6 @@
 //! Golden files: the text and the JSON `data` (with exit status and messages) of every command
 //! on a set of `sim:` drives and saved fixtures, recorded under `fixtures/golden/`. They pin the
-//! behaviour while the library below the CLI is rebuilt (issue 11): the same bytes after as before.
+//! behaviour while the library below the CLI is rebuilt: the same bytes after as before.
 //!
 //! Times, durations, job ids, the host name, the git revision and the temp directory are
 //! replaced by placeholders; nothing else is. Each case runs twice (text, `--json`), each time on

@@ -1,4 +1,4 @@
-//! One job per drive (issue 15) through the CLI on virtual drives with a state file (a drive
+//! One job per drive through the CLI on virtual drives with a state file (a drive
 //! another process can reach): a second job on a locked drive is refused at the gate (exit 6)
 //! naming the first and writes no start record; the lock goes away when its holder is killed
 //! with SIGKILL. The same over real SG_IO on both ports of the dual-port disk:

@@ -1,4 +1,4 @@
-//! Write errors on records name the file (issue 15): a certificate that cannot be written
+//! Write errors on records name the file: a certificate that cannot be written
 //! (`/dev/full`: ENOSPC on every write) fails the command with exit 1 and a message naming the
 //! certificate, after the job itself ran and its end record was written. The full-filesystem
 //! cases over real SG_IO (audit log and certificate on a full tmpfs) are in

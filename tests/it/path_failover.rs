@@ -1,4 +1,4 @@
-//! Issue 15, a path removed mid-job: a dual-port virtual drive reached through two paths of one
+//! A path removed mid-job: a dual-port virtual drive reached through two paths of one
 //! LU (`/dev/sga`, `/dev/sgb` in a fake host); the path the job polls answers ENODEV (the
 //! kernel deleted it) a few polls after FORMAT UNIT / SANITIZE was accepted. The job must go on
 //! through the other path, end `success`, and name the switch in its record and its audit end

@@ -1,4 +1,4 @@
-//! Issue 19: a SATA drive behind a SATL (the virtual HK4E) through ATA PASS-THROUGH, end to
+//! A SATA drive behind a SATL (the virtual HK4E) through ATA PASS-THROUGH, end to
 //! end: the SATL's answers as hdparm/smartctl expect them (CK_COND data + registers), the
 //! Security state machine, ATA sanitize with progress surviving a power cycle, `sgctl health`
 //! from the ATA side following a workload, `sgctl sanitize --method auto` with verification,

@@ -1,4 +1,4 @@
-//! Ctrl-C at the confirmation prompt (issue 15: "Ctrl-C at each phase"): the prompt ends at
+//! Ctrl-C at the confirmation prompt: the prompt ends at
 //! once, even though the job runner has its own SIGINT handler installed with SA_RESTART
 //! (which restarts a plain blocked read and swallowed the Ctrl-C before); the job is refused
 //! (exit 6) with nothing sent to the drive, and the audit log says it was interrupted. With

@@ -1,4 +1,4 @@
-//! Signed certificates and the hash-chained audit log (issue 16), end to end through the
+//! Signed certificates and the hash-chained audit log, end to end through the
 //! binary on `sim:` drives: a real sanitize writes the records, then each tampering the issue
 //! names is applied to the files and must be reported with its position and exit status 5.
 //! openssl (Ed25519 verify, key generation) and coreutils' sha256sum check our bytes from

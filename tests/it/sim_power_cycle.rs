@@ -1,4 +1,4 @@
-//! `power_cycle=1` on a `state=` drive (issue 15, the fault campaign): reopening the state of a
+//! `power_cycle=1` on a `state=` drive: reopening the state of a
 //! drive that was switched off mid-job (a killed `sgctl sim serve`) is a power cycle without
 //! clock catch-up: a format in progress is lost (MEDIUM ERROR 31/00 until formatted again), a
 //! sanitize resumes (NOT READY 04/1B). Without it the drive stayed powered and goes on.

@@ -174,7 +174,7 @@ fn level0_mx500_340() {
 }
 
 /// The published dumps without our padding: a descriptor overruns the data → the descriptors
-/// before it are decoded and the overrun is listed (issue 15: decode as far as the bytes go).
+/// before it are decoded and the overrun is listed (decode as far as the bytes go).
 #[test]
 fn level0_truncated_dump_lists_the_overrun() {
     let l0 = level0::parse(&fixture("sedutil-304-level0-opal.hex")).unwrap();

@@ -1,4 +1,4 @@
-//! Best-effort VPD decoding (issue 15) on corrupted copies of every VPD fixture: cut short at
+//! Best-effort VPD decoding on corrupted copies of every VPD fixture: cut short at
 //! several lengths, PAGE LENGTH claiming more than is there, the last designator's length
 //! overrunning the page. For each copy:
 //! - sgctl never refuses it (exit 0 or 9, never 4) — sg_vpd decodes what is there too;

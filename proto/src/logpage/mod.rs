@@ -1,6 +1,6 @@
 //! Log pages (SPC-5 7.3): the generic page/parameter parser and the page decoders.
 //!
-//! Header layouts are restated in shared/reference/protocols.md §E.2 (source: sg3_utils
+//! Header layouts are restated in docs/protocols.md §E.2 (source: sg3_utils
 //! `src/sg_logs.c`). Device bytes are untrusted: a page length or parameter length that overruns
 //! the data is reported in [`LogPage::problems`] and everything before it is still decoded.
 

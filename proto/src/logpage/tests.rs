@@ -1,6 +1,6 @@
 //! Decoder tests. Real bytes come from fixtures/logpages (sources in each file's header);
 //! vectors marked "constructed" are assembled by hand from the byte layouts in
-//! shared/reference/protocols.md §E.3 because no public raw dump of that page was found.
+//! docs/protocols.md §E.3 because no public raw dump of that page was found.
 
 use super::*;
 use crate::bytes::parse_inhex;

@@ -145,7 +145,7 @@ pub struct TaskFile {
 }
 
 /// One ATA command and how to carry it (SAT-4 12.2.2). Required fields in [`AtaCommand::new`],
-/// the rest as setters (style.md §14).
+/// the rest as setters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct AtaCommand {
     /// Registers.
@@ -636,7 +636,7 @@ mod tests {
         crate::bytes::parse_inhex(s).unwrap()
     }
 
-    /// smartctl 7.4 `-r ioctl,4 -d sat,12 -i` (omniosorg/omnios-extra issue 1418):
+    /// smartctl 7.4 `-r ioctl,4 -d sat,12 -i` (omniosorg/omnios-extra#1418):
     /// `[ata pass-through(12): a1 08 0e 00 01 00 00 00 00 ec 00 00 ]`.
     #[test]
     fn identify_12_matches_smartctl_capture() {
@@ -650,7 +650,7 @@ mod tests {
     }
 
     /// SMART READ DATA over (12) with the DMA protocol, as QDiskInfo sends it
-    /// (edisionnano/QDiskInfo issue 27): `a1 0c 0e d0 01 00 4f c2 00 b0 00 00`.
+    /// (edisionnano/QDiskInfo#27): `a1 0c 0e d0 01 00 4f c2 00 b0 00 00`.
     #[test]
     fn smart_read_data_dma_12_matches_capture() {
         let c = AtaCommand::new(0xB0, Protocol::Dma)

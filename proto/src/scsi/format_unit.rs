@@ -1,6 +1,6 @@
 //! SBC-4 5.3 FORMAT UNIT (0x04): CDB and parameter list builders.
 //!
-//! Byte layout restated in shared/reference/protocols.md §C.1–C.3 (sources: sg3_utils
+//! Byte layout restated in docs/protocols.md §C.1–C.3 (sources: sg3_utils
 //! `src/sg_format.c`, Seagate SCSI Commands Reference Manual Rev J pp. 72–79, HGST C15K600 p. 91).
 //! FMTPINFO lives in the CDB, PROTECTION FIELD USAGE in the parameter list header; type 3
 //! needs both, so a parameter list is always sent when protection is requested.

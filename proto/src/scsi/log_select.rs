@@ -1,6 +1,6 @@
 //! SPC-5 6.5 LOG SELECT (0x4C): CDB builder (reset of log parameters with PCR).
 //!
-//! Layout restated in shared/reference/protocols.md §E.1 (source: sg3_utils
+//! Layout restated in docs/protocols.md §E.1 (source: sg3_utils
 //! `lib/sg_cmds_basic2.c` `sg_ll_log_select`): byte 1 bit1 PCR, bit0 SP; byte 2 bits 7-6 PC,
 //! bits 5-0 page code; byte 3 subpage; bytes 7-8 parameter list length.
 //! Resetting counters destroys history, so it is sent by `sgctl::ops::logs::send_reset`, which

@@ -1,6 +1,6 @@
 //! SPC-5 6.6 LOG SENSE (0x4D): CDB builder and the two-step page fetch.
 //!
-//! CDB layout restated in shared/reference/protocols.md §E.1 (source: sg3_utils
+//! CDB layout restated in docs/protocols.md §E.1 (source: sg3_utils
 //! `lib/sg_cmds_basic.c` `sg_ll_log_sense_v2`). Fetch pattern (§E.1, sg3_utils `src/sg_logs.c`
 //! `do_logs`, smartmontools `lib/scsicmds.cpp` `scsiLogSense`): ask for the 4-byte header,
 //! read the page length, ask again for the whole page rounded up to an even length.

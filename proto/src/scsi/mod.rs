@@ -1,6 +1,6 @@
 //! SCSI commands: one command per file, each a pure CDB builder plus response parser.
 
-// --- foundation: identification and query commands (issue 2) ---
+// --- foundation: identification and query commands ---
 pub mod inquiry;
 pub mod mode;
 pub mod opcodes;
@@ -12,17 +12,17 @@ pub mod rsoc;
 pub mod tur;
 pub mod vpd;
 
-// --- format and sanitize (issue 7) ---
+// --- format and sanitize ---
 pub mod format_unit;
 pub mod read_write;
 pub mod sanitize;
 
-// --- TCG (issue 8) ---
+// --- TCG ---
 pub mod security_protocol;
 
-// --- health and logs (issue 6) ---
+// --- health and logs ---
 pub mod log_select;
 pub mod log_sense;
 
-// --- SATA behind SAT (issue 19) ---
+// --- SATA behind SAT ---
 pub mod ata_pass_through;

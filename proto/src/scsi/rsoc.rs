@@ -119,7 +119,7 @@ pub fn parse_all(buf: &[u8]) -> ParseResult<AllCommands> {
 
 const WHAT_ALL: &str = "REPORT SUPPORTED OPERATION CODES data";
 
-/// Decodes the reporting-options-0 response as far as the bytes go (issue 15): a list shorter
+/// Decodes the reporting-options-0 response as far as the bytes go: a list shorter
 /// than COMMAND DATA LENGTH keeps its whole descriptors, a descriptor that overruns ends the
 /// list, a timeouts descriptor of the wrong length is left out; each is listed in
 /// [`AllCommands::problems`]. Only a missing 4-byte header is an error.
@@ -231,7 +231,7 @@ pub fn parse_one(buf: &[u8]) -> ParseResult<OneCommand> {
 
 const WHAT_ONE: &str = "REPORT SUPPORTED OPERATION CODES one-command data";
 
-/// Decodes a one-command response as far as the bytes go (issue 15): CDB usage data shorter
+/// Decodes a one-command response as far as the bytes go: CDB usage data shorter
 /// than CDB SIZE keeps the bytes present, a timeouts descriptor (CTDP set) that is cut off or of
 /// the wrong length is left out; each is listed in [`OneCommand::problems`]. Only a missing
 /// 4-byte header is an error.

@@ -1,6 +1,6 @@
 //! SBC-4 5.31 SANITIZE (0x48): CDB and OVERWRITE parameter list builders.
 //!
-//! Layout restated in shared/reference/protocols.md §D.1–D.3 (sources: sg3_utils
+//! Layout restated in docs/protocols.md §D.1–D.3 (sources: sg3_utils
 //! `src/sg_sanitize.c`, Seagate SCSI Commands Reference Manual Rev J pp. 200–203, T10 reflector
 //! 2015-01 on AUSE).
 

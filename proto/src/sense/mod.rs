@@ -1,6 +1,6 @@
 //! SCSI sense data (SPC-5 4.4): fixed (0x70/0x71) and descriptor (0x72/0x73) formats.
 //!
-//! Byte offsets follow SPC-5 4.4.2/4.4.3 as restated in shared/reference/protocols.md §B
+//! Byte offsets follow SPC-5 4.4.2/4.4.3 as restated in docs/protocols.md §B
 //! (sources: sg3_utils `lib/sg_lib.c`).
 
 use crate::bytes::{Bytes, ParseError, ParseResult};

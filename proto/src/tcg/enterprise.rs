@@ -89,7 +89,7 @@ pub fn set_pin(
     new: &Pin,
 ) -> Result<(), TcgError> {
     // The credential row comes from the explicit authority ↔ C_PIN table (SID → C_PIN_SID
-    // `…0B 00 00 00 01`), never from rewriting the authority UID (issue 18 D1).
+    // `…0B 00 00 00 01`), never from rewriting the authority UID.
     let row = uid::c_pin_of(who).ok_or_else(|| {
         TcgError::Unsupported(format!("{} has no C_PIN row", session::authority_name(who)))
     })?;

@@ -24,7 +24,7 @@ pub struct Level0 {
     /// Feature descriptors in drive order.
     pub features: Vec<Feature>,
     /// What did not add up (a descriptor that overruns the data, one that does not decode);
-    /// the descriptors before it are kept (issue 15). Empty for a consistent response.
+    /// the descriptors before it are kept. Empty for a consistent response.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
 }

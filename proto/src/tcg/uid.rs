@@ -58,66 +58,66 @@ impl Serialize for Uid {
 // `pkg/core/uid/{tables,rows,methods}.go`; fixtures/tcg/uids.tsv holds the same values with
 // their table and tests/it/tcg_conformance.rs reads it against these constants.
 
-/// ThisSP (special UID, [Core] "Special purpose UIDs").
+/// ThisSP (special UID, \[Core\] "Special purpose UIDs").
 pub const THIS_SP: Uid = Uid::from_u64(0x0000_0000_0000_0001);
-/// Session manager, SMUID ([Core] session manager UIDs).
+/// Session manager, SMUID (\[Core\] session manager UIDs).
 pub const SMUID: Uid = Uid::from_u64(0x0000_0000_0000_00FF);
-/// Admin SP: row `00 00 02 05 00 00 00 01` of the SP table ([Ent] Admin SP SP table).
+/// Admin SP: row `00 00 02 05 00 00 00 01` of the SP table (\[Ent\] Admin SP SP table).
 pub const ADMIN_SP: Uid = Uid::from_u64(0x0000_0205_0000_0001);
-/// Locking SP (Opal): SP table row ([Opal] Admin SP SP table).
+/// Locking SP (Opal): SP table row (\[Opal\] Admin SP SP table).
 pub const LOCKING_SP_OPAL: Uid = Uid::from_u64(0x0000_0205_0000_0002);
-/// Locking SP (Enterprise): SP table row `00 00 02 05 00 01 00 01` ([Ent] Admin SP SP table).
+/// Locking SP (Enterprise): SP table row `00 00 02 05 00 01 00 01` (\[Ent\] Admin SP SP table).
 pub const LOCKING_SP_ENTERPRISE: Uid = Uid::from_u64(0x0000_0205_0001_0001);
 
-/// SP table (Admin SP; [Core] Table table row for SP).
+/// SP table (Admin SP; \[Core\] Table table row for SP).
 pub const SP_TABLE: Uid = Uid::from_u64(0x0000_0205_0000_0000);
-/// TPerInfo table ([Core] Table table row for TPerInfo).
+/// TPerInfo table (\[Core\] Table table row for TPerInfo).
 pub const TPER_INFO_TABLE: Uid = Uid::from_u64(0x0000_0201_0000_0000);
-/// TPerInfo row of the Admin SP, `00 00 02 01 00 03 00 01` ([Ent] Admin SP TPerInfo table).
+/// TPerInfo row of the Admin SP, `00 00 02 01 00 03 00 01` (\[Ent\] Admin SP TPerInfo table).
 pub const TPER_INFO: Uid = Uid::from_u64(0x0000_0201_0003_0001);
-/// Authority table ([Core] Table table row for Authority).
+/// Authority table (\[Core\] Table table row for Authority).
 pub const AUTHORITY_TABLE: Uid = Uid::from_u64(0x0000_0009_0000_0000);
 
-/// Authority Anybody, in both SPs ([Ent] Admin SP and Locking SP Authority tables).
+/// Authority Anybody, in both SPs (\[Ent\] Admin SP and Locking SP Authority tables).
 pub const AUTH_ANYBODY: Uid = Uid::from_u64(0x0000_0009_0000_0001);
-/// Authority Admins, a class ([Ent] Admin SP Authority table).
+/// Authority Admins, a class (\[Ent\] Admin SP Authority table).
 pub const AUTH_ADMINS: Uid = Uid::from_u64(0x0000_0009_0000_0002);
-/// Authority Makers, a class ([Ent] Admin SP Authority table).
+/// Authority Makers, a class (\[Ent\] Admin SP Authority table).
 pub const AUTH_MAKERS: Uid = Uid::from_u64(0x0000_0009_0000_0003);
-/// Authority SID ([Ent] Admin SP Authority table; its credential is [`C_PIN_SID`]).
+/// Authority SID (\[Ent\] Admin SP Authority table; its credential is [`C_PIN_SID`]).
 pub const AUTH_SID: Uid = Uid::from_u64(0x0000_0009_0000_0006);
-/// Authority MSID ([Ent] Admin SP Authority table; credential [`C_PIN_MSID`]).
+/// Authority MSID (\[Ent\] Admin SP Authority table; credential [`C_PIN_MSID`]).
 pub const AUTH_MSID: Uid = Uid::from_u64(0x0000_0009_0000_8402);
-/// Authority PSID ([PSID] Admin SP Authority table addition; credential [`C_PIN_PSID`]).
+/// Authority PSID (\[PSID\] Admin SP Authority table addition; credential [`C_PIN_PSID`]).
 pub const AUTH_PSID: Uid = Uid::from_u64(0x0000_0009_0001_FF01);
-/// Opal Admin1 of the Locking SP ([Opal] Locking SP Authority table).
+/// Opal Admin1 of the Locking SP (\[Opal\] Locking SP Authority table).
 pub const AUTH_OPAL_ADMIN1: Uid = Uid::from_u64(0x0000_0009_0001_0001);
-/// Enterprise EraseMaster ([Ent] Locking SP Authority table; credential
+/// Enterprise EraseMaster (\[Ent\] Locking SP Authority table; credential
 /// [`C_PIN_ERASEMASTER`]).
 pub const AUTH_ERASEMASTER: Uid = Uid::from_u64(0x0000_0009_0000_8401);
 
-/// Enterprise BandMaster n: `00 00 00 09 00 00 80 (01+n)` ([Ent] Locking SP Authority table,
+/// Enterprise BandMaster n: `00 00 00 09 00 00 80 (01+n)` (\[Ent\] Locking SP Authority table,
 /// rows BandMaster0..BandMasterN).
 pub const fn auth_bandmaster(n: u16) -> Uid {
     Uid::from_u64(0x0000_0009_0000_8001 + n as u64)
 }
 
-/// C_PIN table ([Core] Table table row for C_PIN).
+/// C_PIN table (\[Core\] Table table row for C_PIN).
 pub const C_PIN_TABLE: Uid = Uid::from_u64(0x0000_000B_0000_0000);
-/// C_PIN_MSID ([Ent] Admin SP C_PIN table; readable by Anybody).
+/// C_PIN_MSID (\[Ent\] Admin SP C_PIN table; readable by Anybody).
 pub const C_PIN_MSID: Uid = Uid::from_u64(0x0000_000B_0000_8402);
-/// C_PIN_SID, `00 00 00 0B 00 00 00 01` ([Ent] Admin SP C_PIN table; [Opal] the same). Note
+/// C_PIN_SID, `00 00 00 0B 00 00 00 01` (\[Ent\] Admin SP C_PIN table; \[Opal\] the same). Note
 /// the row number is 1, not SID's authority row 6: C_PIN rows are *not* the authority UID
-/// with byte 3 changed (issue 18 D1).
+/// with byte 3 changed.
 pub const C_PIN_SID: Uid = Uid::from_u64(0x0000_000B_0000_0001);
-/// C_PIN_PSID ([PSID] Admin SP C_PIN table addition).
+/// C_PIN_PSID (\[PSID\] Admin SP C_PIN table addition).
 pub const C_PIN_PSID: Uid = Uid::from_u64(0x0000_000B_0001_FF01);
-/// C_PIN_Admin1 of the Opal Locking SP ([Opal] Locking SP C_PIN table).
+/// C_PIN_Admin1 of the Opal Locking SP (\[Opal\] Locking SP C_PIN table).
 pub const C_PIN_ADMIN1: Uid = Uid::from_u64(0x0000_000B_0001_0001);
-/// C_PIN_EraseMaster ([Ent] Locking SP C_PIN table).
+/// C_PIN_EraseMaster (\[Ent\] Locking SP C_PIN table).
 pub const C_PIN_ERASEMASTER: Uid = Uid::from_u64(0x0000_000B_0000_8401);
 
-/// C_PIN_BandMaster n: `00 00 00 0B 00 00 80 (01+n)` ([Ent] Locking SP C_PIN table).
+/// C_PIN_BandMaster n: `00 00 00 0B 00 00 80 (01+n)` (\[Ent\] Locking SP C_PIN table).
 pub const fn c_pin_bandmaster(n: u16) -> Uid {
     Uid::from_u64(0x0000_000B_0000_8001 + n as u64)
 }
@@ -125,7 +125,7 @@ pub const fn c_pin_bandmaster(n: u16) -> Uid {
 /// Highest BandMaster / band number the UID layout can express (`80 01`..`83 FF`).
 pub const MAX_BAND_NUMBER: u16 = 0x3FF;
 
-/// The explicit authority ↔ C_PIN table ([Ent] Admin SP and Locking SP C_PIN tables: each
+/// The explicit authority ↔ C_PIN table (\[Ent\] Admin SP and Locking SP C_PIN tables: each
 /// C_PIN row's "UID" column next to the authority whose credential it is). BandMasters are
 /// the parametric rows of the Locking SP tables, handled by [`c_pin_of`].
 pub const AUTHORITY_C_PIN: &[(Uid, Uid, Uid)] = &[
@@ -161,12 +161,12 @@ pub fn authority_of_c_pin(c_pin: Uid) -> Option<Uid> {
         .map(|(a, _, _)| *a)
 }
 
-/// Locking table ([Core] Table table row for Locking).
+/// Locking table (\[Core\] Table table row for Locking).
 pub const LOCKING_TABLE: Uid = Uid::from_u64(0x0000_0802_0000_0000);
-/// Global range = Enterprise Band0 ([Ent] Locking SP Locking table, row Band0).
+/// Global range = Enterprise Band0 (\[Ent\] Locking SP Locking table, row Band0).
 pub const LOCKING_GLOBAL: Uid = Uid::from_u64(0x0000_0802_0000_0001);
 
-/// Enterprise Band n: `00 00 08 02 00 00 00 (01+n)` ([Ent] Locking SP Locking table, rows
+/// Enterprise Band n: `00 00 08 02 00 00 00 (01+n)` (\[Ent\] Locking SP Locking table, rows
 /// Band0..BandN; sedutil `setband`).
 pub const fn band(n: u16) -> Uid {
     Uid::from_u64(0x0000_0802_0000_0001 + n as u64)
@@ -192,18 +192,18 @@ pub fn bandmaster_number(u: Uid) -> Option<u16> {
     }
 }
 
-/// Opal locking range n (n ≥ 1) ([Opal] Locking SP Locking table).
+/// Opal locking range n (n ≥ 1) (\[Opal\] Locking SP Locking table).
 pub const fn opal_range(n: u16) -> Uid {
     Uid::from_u64(0x0000_0802_0003_0000 + n as u64)
 }
 
-/// LockingInfo row (Enterprise), `00 00 08 01 00 00 00 00` ([Ent] Locking SP LockingInfo
+/// LockingInfo row (Enterprise), `00 00 08 01 00 00 00 00` (\[Ent\] Locking SP LockingInfo
 /// table; sedutil `ENTERPRISE_LOCKING_INFO_TABLE`, go-tcg `EnterpriseLockingInfoObj`).
 pub const LOCKING_INFO_ENTERPRISE: Uid = Uid::from_u64(0x0000_0801_0000_0000);
-/// LockingInfo row (Opal) ([Opal] Locking SP LockingInfo table).
+/// LockingInfo row (Opal) (\[Opal\] Locking SP LockingInfo table).
 pub const LOCKING_INFO_OPAL: Uid = Uid::from_u64(0x0000_0801_0000_0001);
 
-/// Session manager methods ([Core] session manager method UIDs).
+/// Session manager methods (\[Core\] session manager method UIDs).
 pub mod sm {
     use super::Uid;
     /// Properties
@@ -220,8 +220,8 @@ pub mod sm {
     pub const CLOSE_SESSION: Uid = Uid::from_u64(0x0000_0000_0000_FF06);
 }
 
-/// Method UIDs ([Core] MethodID table; the Enterprise SSC keeps the older Get/Set/Authenticate
-/// UIDs 06/07/0C of its MethodID tables, [Ent] Admin SP and Locking SP MethodID tables).
+/// Method UIDs (\[Core\] MethodID table; the Enterprise SSC keeps the older Get/Set/Authenticate
+/// UIDs 06/07/0C of its MethodID tables, \[Ent\] Admin SP and Locking SP MethodID tables).
 pub mod method {
     use super::Uid;
     /// Opal/Core Get.
@@ -263,7 +263,7 @@ mod tests {
         assert_eq!(band(1).0, [0, 0, 8, 2, 0, 0, 0, 0x02]);
         assert_eq!(c_pin_of(auth_bandmaster(3)), Some(c_pin_bandmaster(3)));
         assert_eq!(c_pin_of(AUTH_ERASEMASTER), Some(C_PIN_ERASEMASTER));
-        // Issue 18 D1: SID's credential is C_PIN row 1, not "byte 3 changed" (…0B 00 00 00 06).
+        // SID's credential is C_PIN row 1, not "byte 3 changed" (…0B 00 00 00 06).
         assert_eq!(c_pin_of(AUTH_SID).unwrap().0, [0, 0, 0, 0x0B, 0, 0, 0, 1]);
         assert_eq!(authority_of_c_pin(C_PIN_SID), Some(AUTH_SID));
         assert_eq!(

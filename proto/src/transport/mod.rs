@@ -131,7 +131,7 @@ impl<T: Transport + ?Sized> Transport for Box<T> {
 }
 
 /// The host byte's decoding lives beside the error that carries it ([`crate::error`] does not
-/// depend on this module; issue 11).
+/// depend on this module).
 pub use crate::error::HostStatus;
 
 /// Turns a completion into success or a typed error, in the order sg3_utils uses

@@ -323,7 +323,7 @@ impl SgIo {
 }
 
 /// Asynchronous signals blocked in the calling thread for the lifetime of the guard: wrapped
-/// around every SG_IO so a signal can never make the kernel re-send a command (issue 18).
+/// around every SG_IO so a signal can never make the kernel re-send a command.
 ///
 /// The sg driver waits for the command with `wait_event_interruptible`; a signal makes the
 /// ioctl return -ERESTARTSYS with the command orphaned but still running. If the handler was

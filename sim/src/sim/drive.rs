@@ -306,8 +306,8 @@ pub struct Faults {
     /// The next SANITIZE fails (31/03).
     pub fail_sanitize: bool,
     /// The next FORMAT UNIT silently ends with this logical block length instead of the one
-    /// asked for (a Toshiba MG07SCA formatted to 528 when 4096 was requested: peers.md pain
-    /// point 4). Used by the erase tests to prove the READ CAPACITY check catches it.
+    /// asked for (a Toshiba MG07SCA formatted to 528 when 4096 was requested:
+    /// Seagate/openSeaChest#156). Used by the erase tests to prove the READ CAPACITY check catches it.
     #[serde(default)]
     pub substitute_lb_len: Option<u32>,
     /// Degrees added to the modelled temperature (a hot enclosure, a failing fan).

@@ -1,4 +1,4 @@
-//! The target's link to the media model ([`crate::sim::media`], the media helper's FTL): service
+//! The target's link to the media model ([`crate::sim::media`], the FTL): service
 //! times of READ/WRITE/UNMAP, wear from FORMAT UNIT and SANITIZE, and the counters the log
 //! pages report (NAND bytes written, average erase count → percentage used endurance).
 //!

@@ -7,7 +7,7 @@
 //! Layout: [`profile`] (drive models as data), [`drive`] (the persisted state and its
 //! time-driven behaviour), [`target`] (CDB dispatch and the checks every command goes
 //! through), [`cmd`] (one file per command family), [`store`] (sparse user data), [`sense`]
-//! (sense rendering), [`media`] (NAND, FTL, garbage collection, timing: the media helper's),
+//! (sense rendering), [`media`] (NAND, FTL, garbage collection, timing),
 //! [`medium`] (the target's link to it: service times, wear), [`tcg`] (SECURITY PROTOCOL
 //! IN/OUT).
 //!

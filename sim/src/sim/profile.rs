@@ -3,8 +3,8 @@
 //! geometry, timing and the datasheet/review performance figures are the media model's
 //! (sim/src/sim/media/profiles.rs, same profile names).
 //!
-//! Figures come from shared/reference/reviews/ (TweakTown PX02SMF080 review, StorageReview
-//! PX03SN review, TheSSDReview MK4001GRZB review, TweakTown HK4E review) and the issue text.
+//! Figures come from published reviews (TweakTown PX02SMF080 review, StorageReview
+//! PX03SN review, TheSSDReview MK4001GRZB review, TweakTown HK4E review) and datasheets.
 
 use serde::Serialize;
 

@@ -1,4 +1,4 @@
-//! Taking over the LIO objects a killed server left (issue 15).
+//! Taking over the LIO objects a killed server left.
 //!
 //! A server stopped with SIGTERM removes its LUNs and backstores; one killed with SIGKILL
 //! cannot: LIO keeps the LUNs (the kernel's `/dev/sgN` and `/dev/sdX` stay), and each ring's

@@ -1,4 +1,4 @@
-//! The LIO configfs objects for serving through TCMU + tcm_loop (test-targets.md §4, checked in
+//! The LIO configfs objects for serving through TCMU + tcm_loop (Documentation/target/tcmu-design.rst, checked in
 //! a Debian 6.1 guest): a `user_<hba>` HBA with one backstore per target port, and per port a
 //! tcm_loop target `loopback/naa.<wwn>/tpgt_1` whose nexus is created **before** its LUN (else
 //! the kernel logs "TCM_Loop I_T Nexus does not exist"), LUN 0 linking the backstore.

@@ -2,7 +2,7 @@
 //! LIO's user-space backstore (TCMU) and the tcm_loop fabric: `sgctl sim serve --tcmu`.
 //!
 //! One user backstore per target port (a TCMU entry does not say which port a command came in
-//! on, so each port needs its own ring, test-targets.md §4), each answered by its own thread from
+//! on, so each port needs its own ring; linux/target_core_user.h), each answered by its own thread from
 //! that port's [`Transport`] handle onto one shared model; one tcm_loop target per port, so the
 //! kernel sees one LU on two SCSI hosts. Layers:
 //! - [`ring`]: the command ring layout and the loop answering entries (pure, unit-tested),

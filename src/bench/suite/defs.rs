@@ -1,5 +1,5 @@
-//! The tests as data: SNIA PTS-E 1.1 / PTS 2.0 procedures (shared/reference/pts.md §1 table)
-//! and the review workloads (pts.md §4, shared/reference/reviews/). Nothing here does I/O;
+//! The tests as data: SNIA PTS-E 1.1 / PTS 2.0 procedures (each test's
+//! stimulus and rounds) and the published reviews' workloads. Nothing here does I/O;
 //! [`super::runner`] turns a [`Stimulus`] into an engine workload.
 //!
 //! Durations are drive seconds at full scale. The runner multiplies them by the run's time
@@ -393,7 +393,7 @@ pub fn fit_split(bs: &[(u32, u32)], block_len: u32) -> (Vec<(u32, u32)>, Vec<u32
 /// A server profile: name, read %, block-size split (bytes, weight).
 pub type ServerProfile = (&'static str, u8, Vec<(u32, u32)>);
 
-/// Review (The SSD Review / Tom's IT Pro) server profiles, pts.md §4: (name, read %,
+/// Review (The SSD Review / Tom's IT Pro) server profiles: (name, read %,
 /// block-size split).
 pub fn review_profiles() -> Vec<ServerProfile> {
     let file_server = vec![

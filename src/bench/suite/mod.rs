@@ -1,4 +1,4 @@
-//! The benchmark suites on top of the engine (issue 13): the SNIA PTS tests
+//! The benchmark suites on top of the engine: the SNIA PTS tests
 //! (`sgctl bench pts`) and the review tests (`sgctl bench review`).
 //!
 //! * [`steady`] — the PTS steady-state test (5-round window, 20 % data / 10 % slope excursion).

@@ -1,5 +1,5 @@
 //! The SNIA PTS tests on top of [`Suite`]: PURGE → WIPC → WDPC rounds to steady state → the
-//! test's tables (pts.md §1 table). Each stage is skipped when the report already holds it,
+//! test's tables (as PTS-E 1.1 / PTS 2.0 define them). Each stage is skipped when the report already holds it,
 //! which is what `--resume` relies on.
 
 use super::defs::{self, Amount, Stimulus, TestId, K};

@@ -4,7 +4,7 @@
 //! report then says NOT PURGED.
 //!
 //! The jobs are [`crate::ops::jobs::sanitize::SanitizeJob`] and
-//! [`crate::ops::jobs::format::FormatJob`]; [`run_job`] is the one call site.
+//! [`crate::ops::jobs::format::FormatJob`]; `run_job` is the one call site.
 
 use crate::error::{Error, Result};
 use crate::ops::jobs::{format::FormatJob, sanitize::SanitizeJob, Job};
@@ -22,8 +22,8 @@ use std::time::{Instant, SystemTime};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum PurgeMethod {
-    /// The first the drive supports: block > crypto > overwrite > format (pts.md §5 order:
-    /// a block erase returns the flash to its FOB state; a crypto erase may leave it mapped).
+    /// The first the drive supports: block > crypto > overwrite > format (a
+    /// block erase returns the flash to its FOB state; a crypto erase may leave it mapped).
     Auto,
     /// SANITIZE CRYPTOGRAPHIC ERASE.
     Crypto,

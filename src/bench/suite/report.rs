@@ -1,5 +1,5 @@
 //! `report.json`: everything a run measured, in a documented, versioned shape
-//! (docs/bench-report.md) that the HTML renderer (issue 14) reads. Written after every
+//! (docs/bench-report.md) that the HTML renderer reads. Written after every
 //! completed round (atomically: temp file + rename), so Ctrl-C or a crash loses at most the
 //! round in progress, and `--resume DIR` continues from it.
 

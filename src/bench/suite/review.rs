@@ -1,5 +1,5 @@
-//! `sgctl bench review`: what the enterprise SSD reviews show (pts.md §4 and
-//! shared/reference/reviews/): FOB → steady-state 4 KiB random write with 1-second samples
+//! `sgctl bench review`: what the enterprise SSD reviews show (Tom's Hardware,
+//! TheSSDReview, Myce): FOB → steady-state 4 KiB random write with 1-second samples
 //! (the write cliff), a QD sweep 1 … 256 with its knee, 4K/8K random and 128K sequential at
 //! QD32, the server profiles across QD, and the over-provisioning experiment (FORMAT UNIT to a
 //! smaller capacity, back to steady state, the gain, and the drive returned to full capacity).

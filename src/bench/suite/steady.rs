@@ -1,5 +1,5 @@
-//! The SNIA PTS steady-state test (PTS-E 1.1 / PTS 2.0 "Steady State", see
-//! shared/reference/pts.md §1): over a **measurement window of 5 consecutive rounds** of the
+//! The SNIA PTS steady-state test (PTS-E 1.1 / PTS 2.0, their
+//! "Steady State" definition): over a **measurement window of 5 consecutive rounds** of the
 //! tracking variable,
 //!
 //! * the **data excursion** (max − min of the 5 values) must not exceed **20 %** of the
@@ -16,7 +16,7 @@
 //! `maxSlopeExcursion = mean·ratio`, `largestSlopeExcursion = |slope·4|`, ratio = 10 %), which
 //! the tests re-derive independently; unlike it we do not round the slope to 3 decimals and
 //! the excursion to 1 before comparing. fio's own `ss=` options test one criterion per job and a
-//! per-sample slope, so they cannot express this (pts.md §2).
+//! per-sample slope, so they cannot express this.
 
 use serde::{Deserialize, Serialize};
 

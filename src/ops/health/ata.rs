@@ -1,4 +1,4 @@
-//! Health of a SATA drive behind a SATL, from the ATA side (issue 19): the SCSI view a SATL
+//! Health of a SATA drive behind a SATL, from the ATA side: the SCSI view a SATL
 //! offers is thin (SAT-4 translates few log pages), so the report's figures come from the ATA
 //! Device Statistics log (04h), SMART READ DATA/THRESHOLDS, SMART RETURN STATUS and the
 //! Extended self-test log (07h), read with ATA PASS-THROUGH. Each figure's source lands in

@@ -448,7 +448,7 @@ pub fn collect(t: &mut dyn Transport, device: &str, now: SystemTime) -> DriveHea
         Err(e) => h.read_errors.push(format!("READ DEFECT DATA: {e}")),
     }
     fill_from_pages(&mut h, &pages, capacity, now);
-    // SATA behind a SATL: the ATA side has what the SCSI translation lacks (issue 19).
+    // SATA behind a SATL: the ATA side has what the SCSI translation lacks.
     if crate::ata::is_behind_satl(t, h.vendor.as_deref()) {
         let a = ata::read(t, &mut h);
         ata::fill(&mut h, &a, capacity, now);

@@ -1,4 +1,4 @@
-//! Path fail-over while a job runs (issue 15): the gate knows every path of the logical unit
+//! Path fail-over while a job runs: the gate knows every path of the logical unit
 //! (both SAS ports of a dual-port drive); when the path the job talks through goes away — the
 //! kernel removed the device (`ENODEV`, `ENXIO`) or the midlayer answers `DID_NO_CONNECT` — a
 //! command that changes nothing on the drive (the REQUEST SENSE polls, READ CAPACITY, the

@@ -22,7 +22,7 @@ pub struct SanitizeJob {
     seed: u64,
     /// `--method auto` on a TCG Enterprise drive without SANITIZE: erase every band.
     tcg: Option<TcgEraseJob>,
-    /// An ATA method by name, or `auto` on a SATA drive behind a SATL (issue 19).
+    /// An ATA method by name, or `auto` on a SATA drive behind a SATL.
     ata: Option<AtaEraseJob>,
     /// The ATA method asked for by name.
     ata_method: Option<AtaMethod>,
@@ -74,7 +74,7 @@ impl Job for SanitizeJob {
             }
             _ => {}
         }
-        // SATA behind a SATL: the ATA side says what the drive really offers (issue 19).
+        // SATA behind a SATL: the ATA side says what the drive really offers.
         if self.ata_method.is_some()
             || (self.opts.method == Method::Auto && crate::ata::is_behind_satl(t, None))
         {

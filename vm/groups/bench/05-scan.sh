@@ -1,4 +1,4 @@
-# Quick benchmark (issue 11): `sgctl scan` of the 256 scsi_debug LUs against `lsscsi -g`, median
+# Quick benchmark: `sgctl scan` of the 256 scsi_debug LUs against `lsscsi -g`, median
 # of 5 runs each, the runs interleaved (sgctl, lsscsi, sgctl, ...) so a change of host load hits
 # both alike. Run it alone with `VM_ONLY=05-scan vm/run.sh bench` (the bench group is manual). Other
 # builds passed with VM_EXTRA_BINS (any /usr/bin/sgctl-* in the guest, e.g. a copy of the

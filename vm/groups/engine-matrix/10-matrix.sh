@@ -1,4 +1,4 @@
-# The engine matrix (issue 12) in one boot: 4K randread and randwrite x QD 1/32/128 x jobs 1/2 on
+# The engine matrix in one boot: 4K randread and randwrite x QD 1/32/128 x jobs 1/2 on
 #   sg:   scsi_debug's /dev/sgN  -- sgctl --engine sg    vs fio ioengine=sg
 #   sd:   scsi_debug's /dev/sdX  -- sgctl --engine uring vs fio io_uring (plain; fixedbufs registerfiles)
 #   tcmu: the TCMU-served drive's /dev/sgN -- sgctl --engine sg vs fio ioengine=sg

@@ -1,4 +1,4 @@
-# Benchmark boot (not a test; scripts/bench-engine-vm.sh): the engine matrix of issue 12 in the
+# Benchmark boot (not a test; scripts/bench-engine-vm.sh): sgctl's engines against fio in the
 # guest -- scsi_debug through sg and sd, the TCMU-served virtual drive through sg -- 4K randread
 # and randwrite x QD 1/32/128 x jobs 1/2, sgctl against fio, interleaved repetitions.
 # The kernel hands unknown name=value words to init as environment variables.

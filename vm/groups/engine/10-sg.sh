@@ -1,4 +1,4 @@
-# The benchmark engine on scsi_debug (issue 12), reads only: the sg engine against fio's
+# The benchmark engine on scsi_debug, reads only: the sg engine against fio's
 # ioengine=sg on the same /dev/sgN, the uring engine against fio's io_uring on the same
 # /dev/sdX; 4K random read at QD 1 and 16, 2 s each. Reported as BENCH lines (IOPS ratios and
 # clat percentiles of both tools); the checks only judge that each ran cleanly and that
@@ -46,7 +46,7 @@ for qd in 1 16; do
   [ "${theirs:-0}" -gt 0 ] && pass "fio_sg_completes_ios_qd$qd" \
     || fail "fio_sg_completes_ios_qd$qd" "fio ioengine=sg: $(tr '\n' '|' </tmp/fio.err | head -c 300)"
 done
-# What last session saw (0 I/Os) was fio's sg engine with direct=1: recorded, not judged.
+# fio's sg engine with direct=1 fails at open (O_DIRECT on sg): 0 I/Os, recorded, not judged.
 f=$(fio_run sg "$sg" 1 --direct=1)
 line="fio_sg_direct1 ios=$(echo "$f" | jq -r '.jobs[0].read.total_ios // 0' 2>/dev/null) job_error=$(echo "$f" | jq -r '.jobs[0].error // "none"' 2>/dev/null) stderr='$(grep -v '^note:' /tmp/fio.err | head -n 3 | tr '\n' '|' | tr -s ' ')'"
 echo "BENCH $line"; vm_result "BENCH $line"

@@ -1,4 +1,4 @@
-# The benchmark engine on scsi_debug (issue 12), reads only: the sg engine against fio's
+# The benchmark engine on scsi_debug, reads only: the sg engine against fio's
 # ioengine=sg on the same /dev/sgN, the uring engine against fio's io_uring on the same
 # /dev/sdX; 4K random read at QD 1 and 16, 2 s each. Reported as BENCH lines (IOPS ratios and
 # clat percentiles of both tools); the checks only judge that each ran cleanly and that

@@ -1,4 +1,4 @@
-# The benchmark engine on the TCMU-served virtual drive (issue 12): the sg engine at 512, then
+# The benchmark engine on the TCMU-served virtual drive: the sg engine at 512, then
 # formatted to 520-byte sectors (sd cannot attach it; fio refuses it) and to 512 + PI type 1,
 # with --verify write/read runs; fio's ioengine=sg on the same node for comparison.
 . /vm/guest/lib.sh

@@ -1,4 +1,4 @@
-# The sg engine on protection type 2 (issue 12): the TCMU-served virtual drive formatted to
+# The sg engine on protection type 2: the TCMU-served virtual drive formatted to
 # 512 + PI type 2, where the sg engine issues READ(32)/WRITE(32) (RDPROTECT/WRPROTECT 000b,
 # EXPECTED INITIAL LOGICAL BLOCK REFERENCE TAG = the LBA). A verified random write, then a
 # verified random read of the same range: 0 errors, 0 bad blocks. Then the drive's own PI

@@ -1,4 +1,4 @@
-# The device fails in the middle of `sgctl bench run` (issue 12): the run stops at the first
+# The device fails in the middle of `sgctl bench run`: the run stops at the first
 # failed I/O, the error is decoded (sense key/ASC and INFORMATION through sg, the errno through
 # the block layer), the partial results are in the --json envelope and the exit status is 4.
 # 1. scsi_debug's medium error injection (opts bit 2: reads touching LBAs medium_error_start

@@ -1,4 +1,4 @@
-# Ctrl-C in the middle of a writing `sgctl bench run` (issue 15, Ctrl-C at each phase of a
+# Ctrl-C in the middle of a writing `sgctl bench run` (Ctrl-C at each phase of a
 # benchmark), through the sg engine and the uring engine on scsi_debug: the jobs stop
 # submitting, what is outstanding is reaped, the --json envelope holds the partial results,
 # the exit status is 1, the audit record ends "interrupted", --report's report.json says

@@ -1,4 +1,4 @@
-# Safety gate over real SG_IO on the dual-port disk (issue 7): with a filesystem mounted from
+# Safety gate over real SG_IO on the dual-port disk: with a filesystem mounted from
 # ONE path, format and sanitize must refuse on EITHER path (sg and sd nodes of both ports), even
 # with the right --confirm; swap on the other path refuses too. Nothing may reach the drive: a
 # dry run afterwards must still work and the audit log must hold no start record.

@@ -1,4 +1,4 @@
-# One job per drive (issue 15), over real SG_IO on the dual-port disk: while a format holds the
+# One job per drive, over real SG_IO on the dual-port disk: while a format holds the
 # drive's lock through one SAS port, a second format through the OTHER port is refused (exit 6)
 # naming the first (pid, job, node, since when) and writes no start record; `kill -9` of the
 # holder frees the lock and the second job then runs. Both orders (port A first, port B first),

@@ -1,4 +1,4 @@
-# A full disk when writing records (issue 15), over real SG_IO on the dual-port disk: a job
+# A full disk when writing records, over real SG_IO on the dual-port disk: a job
 # whose audit log sits on a full filesystem (a 64 KiB tmpfs, filled) must not start — exit 6,
 # the message names the log and says nothing was sent, the drive is untouched; a job whose
 # certificate cannot be written fails with exit 1 naming the certificate file, while its audit

@@ -1,4 +1,4 @@
-# Ctrl-C before a destructive job has started (issue 15, "Ctrl-C at each phase"), over real
+# Ctrl-C before a destructive job has started, over real
 # SG_IO on the dual-port disk:
 #  1. At the confirmation prompt. sgctl runs on a pseudo-terminal (util-linux `script`), so it
 #     asks for the serial; ^C typed on that terminal is turned into SIGINT by the kernel's tty

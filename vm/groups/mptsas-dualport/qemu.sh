@@ -1,6 +1,6 @@
 # Host side of the group (sourced by vm/run.sh; $WORK is this boot's scratch dir).
 # One disk image attached through two mptsas1068 HBAs as one LU with two target ports:
-# same wwn (LU name), different port_wwn, relative ports 1 and 2 (test-targets.md §2).
+# same wwn (LU name), different port_wwn, relative ports 1 and 2 (QEMU hw/scsi/scsi-disk.c).
 truncate -s 64M "$WORK/shared.img"
 QEMU_ARGS=(
   -blockdev "driver=file,filename=$WORK/shared.img,node-name=fs,locking=off"

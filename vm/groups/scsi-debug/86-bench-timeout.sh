@@ -1,4 +1,4 @@
-# Issue 15 fault campaign: a command timeout mid-benchmark. `sgctl bench run` (sg engine, reads)
+# Fault injection: a command timeout mid-benchmark. `sgctl bench run` (sg engine, reads)
 # runs on a scsi_debug LU; a few seconds in, scsi_debug stops answering every command
 # (SDEBUG_OPT_TIMEOUT, every_nth=1). The sg engine's 30 s command timeout fires: the run must
 # stop with exit 4, say the device failed mid-run, and report the I/Os done so far as partial

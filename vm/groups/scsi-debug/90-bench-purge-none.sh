@@ -1,4 +1,4 @@
-# The benchmark suite on a real SCSI stack that cannot be purged (issue 13): scsi_debug has no
+# The benchmark suite on a real SCSI stack that cannot be purged: scsi_debug has no
 # SANITIZE, so `sgctl bench pts --purge none` runs and the report says NOT PURGED in
 # report.json and report.html; the same drive mounted is refused by the gate (exit 6); WCE
 # is cleared during the run and restored (sdparm before/during/after). ActiveRange 50 %

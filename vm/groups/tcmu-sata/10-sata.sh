@@ -1,4 +1,4 @@
-# Issue 19: the virtual HK4E (a SATA SSD behind a SATL) served through TCMU, checked with the
+# The virtual HK4E (a SATA SSD behind a SATL) served through TCMU, checked with the
 # third-party ATA tools against sgctl: sg_sat_identify's IDENTIFY bytes decode to what
 # `sgctl ata identify` reads; hdparm -I and smartctl -d sat -x agree with `sgctl ata` and
 # `sgctl health` (model, serial, capacity, security state, SMART verdict, Device Statistics);

@@ -24,5 +24,5 @@ if sgctl scan --help >/dev/null 2>&1; then
   echo "$out" | grep -q "$(echo $sgs | cut -d' ' -f1)" && echo "$out" | grep -q "$(echo $sgs | cut -d' ' -f2)" \
     && pass scan_both_paths || fail scan_both_paths "sgctl scan does not list both $sgs"
 else
-  skip scan_both_paths "sgctl scan is not in this build yet (issue 4)"
+  skip scan_both_paths "sgctl scan is not in this build yet"
 fi

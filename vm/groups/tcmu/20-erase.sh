@@ -1,5 +1,5 @@
 # Format and sanitize through sgctl over real SG_IO, the kernel, LIO and TCMU to the virtual
-# drive (issue 7): the gate passes with the right --confirm, the jobs poll to a clean end, the
+# drive: the gate passes with the right --confirm, the jobs poll to a clean end, the
 # format is verified by READ CAPACITY(16), the sanitize by sampled read-back.
 . /vm/guest/lib.sh
 export SGCTL_AUDIT_LOG=/tmp/erase-tcmu-audit.jsonl

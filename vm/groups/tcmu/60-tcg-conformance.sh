@@ -1,4 +1,4 @@
-# Issue 18: TCG Enterprise conformance over real SG_IO, one check per defect, with plain sg_raw
+# TCG Enterprise conformance over real SG_IO, one check per rule, with plain sg_raw
 # SECURITY PROTOCOL IN/OUT exchanges whose bytes tcg-raw.inc builds from the spec tables (not
 # sgctl's encoder). Starts from factory state: `sgctl tcg revert` with the label PSID.
 . /vm/guest/lib.sh

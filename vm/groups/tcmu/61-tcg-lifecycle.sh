@@ -1,4 +1,4 @@
-# Issue 18: take ownership -> lock -> unlock -> erase -> revert with sgctl over real SG_IO, and
+# Take ownership -> lock -> unlock -> erase -> revert with sgctl over real SG_IO, and
 # after every step the same drive's state read back with plain sg_raw SECURITY PROTOCOL IN/OUT
 # exchanges built by tcg-raw.inc from the spec tables (not sgctl's encoder).
 . /vm/guest/lib.sh

@@ -1,4 +1,4 @@
-# Issue 18: a signal during an SG_IO must never make the kernel re-send the command. The sg driver
+# A signal during an SG_IO must never make the kernel re-send the command. The sg driver
 # restarts an interrupted SG_IO (-ERESTARTSYS) when the handler has SA_RESTART (signal-hook's
 # handlers do) or when the signal only stopped the process (SIGTSTP/SIGCONT); the restarted ioctl
 # submits the CDB again. sgctl blocks signals around every SG_IO. The simulated TPer refuses a

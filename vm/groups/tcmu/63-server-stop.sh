@@ -1,4 +1,4 @@
-# Issue 15 fault campaign: the TCMU server goes away mid-SANITIZE and mid-FORMAT (SIGTERM: it
+# Fault injection: the TCMU server goes away mid-SANITIZE and mid-FORMAT (SIGTERM: it
 # saves the drive's state and removes its LUNs, as a drive that loses power leaves the bus), then
 # serves the same state file again with power_cycle=1 (the drive was off in between: no clock
 # catch-up, a power cycle). The job that was watching must end with the documented exit status

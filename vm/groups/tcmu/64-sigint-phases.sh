@@ -1,4 +1,4 @@
-# Issue 15 fault campaign: Ctrl-C (SIGINT) at each phase of a format and a sanitize on the TCMU
+# Fault injection: Ctrl-C (SIGINT) at each phase of a format and a sanitize on the TCMU
 # drive (62-tcg-signals.sh covers SIGINT during a TCG erase's commands). For each: what sgctl
 # prints, its exit status, the audit record, the drive's state and the documented way out.
 #   - while watching the running operation     -> "stopped watching; the drive continues",

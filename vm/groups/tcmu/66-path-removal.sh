@@ -1,4 +1,4 @@
-# Issue 15 fault campaign: one path of the dual-path TCMU drive is removed mid-FORMAT. QEMU's
+# Fault injection: one path of the dual-path TCMU drive is removed mid-FORMAT. QEMU's
 # scsi-hd completes FORMAT UNIT at once, so the mptsas topology has no "mid"; the TCMU drive
 # formats as slowly as its speed says (90 s of drive time; the server runs at speed 5 here, as
 # 63/64 leave it: 18 s). `sgctl format` watches the drive through the first path; the kernel

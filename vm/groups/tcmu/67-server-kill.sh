@@ -1,4 +1,4 @@
-# Issue 15 fault campaign: the TCMU server is killed with SIGKILL mid-SANITIZE (63-server-stop.sh
+# Fault injection: the TCMU server is killed with SIGKILL mid-SANITIZE (63-server-stop.sh
 # covers SIGTERM). A killed server cannot remove its LUNs: LIO keeps them, the kernel keeps
 # /dev/sgN and /dev/sdX, and the ring lives on in kernel memory with the job's REQUEST SENSE in
 # it. The restarted server (same state file, power_cycle=1: the drive was off) takes the LUNs

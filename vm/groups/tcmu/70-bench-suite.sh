@@ -1,4 +1,4 @@
-# The benchmark suite over real SG_IO (issue 13): `sgctl bench pts --test lat` on the
+# The benchmark suite over real SG_IO: `sgctl bench pts --test lat` on the
 # TCMU-served virtual drive — the safety gate, a SANITIZE purge (CRYPTOGRAPHIC ERASE: the
 # shortest; 2 s of drive time), WIPC, rounds to steady state (or "not reached"), report.json
 # and report.html — once with the uring engine on /dev/sdX, once with the sg engine on

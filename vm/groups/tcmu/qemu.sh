@@ -2,8 +2,8 @@
 # guest: no emulated HBA needed. More memory for fio and the ramdisk backstore of the benchmark.
 VM_MEM=1536
 # The group's checks took ~600 s on a loaded 2-core host before 45-state-soak.sh (30 s) and
-# 50-persist.sh; 6x-tcg-*.sh (issue 18) add about two minutes of sg_raw exchanges.
-# 63-server-stop.sh and 64-sigint-phases.sh (issue 15) add ~230 s under load (mostly drive time:
+# 50-persist.sh; 6x-tcg-*.sh add about two minutes of sg_raw exchanges.
+# 63-server-stop.sh and 64-sigint-phases.sh add ~230 s under load (mostly drive time:
 # a sanitize and two formats they interrupt and recover).
 VM_TIMEOUT=1500
 # scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh);

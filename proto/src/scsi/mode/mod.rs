@@ -254,7 +254,7 @@ pub fn parse(buf: &[u8], kind: HeaderKind) -> ParseResult<ModeParameters> {
     }
 }
 
-/// Decodes a MODE SENSE response as far as the bytes go (issue 15): a block descriptor length
+/// Decodes a MODE SENSE response as far as the bytes go: a block descriptor length
 /// that is not a multiple of the descriptor size or overruns the data keeps the whole
 /// descriptors present; a page that overruns ends the walk; a page that does not decode is
 /// skipped (its length is known). Each is listed in [`ModeParameters::problems`]. Only a header

@@ -5,7 +5,7 @@
 //! Header (SPC-6 7.7.1): byte 0 peripheral qualifier/device type, byte 1 page code, bytes 2–3
 //! PAGE LENGTH (n−3). Bytes after PAGE LENGTH are ignored.
 //!
-//! Two policies for untrusted lengths (issue 15): [`decode_best`] decodes as far as the bytes
+//! Two policies for untrusted lengths: [`decode_best`] decodes as far as the bytes
 //! go, as sg_vpd does — a page shorter than its PAGE LENGTH is decoded from the bytes present,
 //! a descriptor that overruns ends its list, a designator of the wrong length is kept in hex —
 //! and lists every inconsistency in [`Decoded::problems`]; a page too short for its mandatory

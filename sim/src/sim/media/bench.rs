@@ -49,7 +49,7 @@ pub struct Run {
     pub mean_latency_us: f64,
 }
 
-/// The PTS steady-state test over the last 5 rounds (pts.md §1).
+/// The SNIA PTS steady-state test over the last 5 rounds.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct SteadyState {
     /// Whether the criterion held (else the last 5 rounds are reported, "not SS").

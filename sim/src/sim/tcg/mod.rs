@@ -4,7 +4,7 @@
 //! small:
 //! * [`SedState`] is persisted in the drive's state file (serde), created by
 //!   [`SedState::new`] from the profile; on SED profiles it holds the Enterprise TPer
-//!   ([`tper::Tper`], the "tcg" helper's model of the Admin and Locking SPs);
+//!   ([`tper::Tper`], a model of the Admin and Locking SPs);
 //! * [`security_in`] / [`security_out`] get the CDB's SECURITY PROTOCOL, SECURITY PROTOCOL
 //!   SPECIFIC and the allocation length / parameter data (INC_512 already applied by the
 //!   target) and return the response bytes or the sense to report;
@@ -75,8 +75,8 @@ impl SedState {
     }
 
     /// FORMAT UNIT / SANITIZE while a band is locked: DATA PROTECT 20/02 ACCESS DENIED - NO
-    /// ACCESS RIGHTS, what array-locked SEDs answer (peers.md §2 "Array firmware blocks
-    /// FORMAT/SANITIZE with DATA PROTECT Access denied"; openSeaChest maps 7/20/02 to "make
+    /// ACCESS RIGHTS, what array-locked SEDs answer (Drive-Trust-Alliance/sedutil#513: array
+    /// firmware blocks FORMAT/SANITIZE with DATA PROTECT "Access denied"; openSeaChest maps 7/20/02 to "make
     /// sure security has unlocked"). A PSID revert or unlocking every band clears it.
     pub fn check_destructive(&self) -> Result<(), SimSense> {
         if self.any_locked() {
@@ -137,7 +137,7 @@ pub fn security_in(
             Ok(r)
         }
         // SPC-5 7.7.2: the certificate data is mandatory; with no certificate the device
-        // returns the 4-byte header (reserved, CERTIFICATE LENGTH = 0) (issue 18 D4).
+        // returns the 4-byte header (reserved, CERTIFICATE LENGTH = 0).
         (0x00, 0x0001) => Ok(vec![0u8; 4]),
         (0x00, _) => Err(SimSense::invalid_cdb(2, None)),
         (0x01, 0x0001) if state.kind.is_some() => Ok(level0_discovery(state)),

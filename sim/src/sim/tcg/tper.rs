@@ -15,7 +15,7 @@
 //! * Wrong PIN: Authenticate returns FALSE with SUCCESS status; after TryLimit failures the
 //!   authority answers AUTHORITY_LOCKED_OUT until a power cycle.
 //! * Band n Erase: new key generation for the band, unlocked, BandMaster n PIN = MSID.
-//! * Power cycle: bands with LockOnReset = [PowerCycle] relock (per their *LockEnabled),
+//! * Power cycle: bands with LockOnReset = \[PowerCycle\] relock (per their *LockEnabled),
 //!   sessions end, try counters reset.
 //! * Anybody may also Get the Admin SP's TPerInfo row and SP rows, and call Next on every
 //!   table of the session's SP (row UIDs are not secret) and `ThisSP.Random`.
@@ -47,7 +47,7 @@ pub const MAX_COMPACKET: usize = 2048;
 /// NO_SESSIONS_AVAILABLE); a second session to an SP with a write session open is SP_BUSY.
 pub const MAX_SESSIONS: usize = 2;
 /// DefSessionTimeout (ms): sessions that ask for no SessionTimeout expire after this long
-/// without a method (issue 18 D7).
+/// without a method.
 pub const DEF_SESSION_TIMEOUT_MS: u64 = 30_000;
 /// MinSessionTimeout (ms) reported in Properties; a smaller SessionTimeout is refused.
 pub const MIN_SESSION_TIMEOUT_MS: u64 = 1_000;
@@ -356,7 +356,7 @@ impl Tper {
     }
 
     /// Does `obj` exist in SP `sp`? A TPer refuses methods on objects it does not have
-    /// (INVALID_PARAMETER here) instead of treating them as someone else's (issue 18 D1).
+    /// (INVALID_PARAMETER here) instead of treating them as someone else's.
     pub fn exists(&self, sp: Uid, obj: Uid) -> bool {
         let in_sp = |a: &Authority| a.sp == sp.as_u64();
         if obj == uid::THIS_SP {
@@ -427,7 +427,7 @@ impl Tper {
                 if self.outbox.get(&sps).is_some_and(|q| !q.is_empty()) {
                     // Synchronous communication: one outstanding ComPacket per ComID. A second
                     // IF-SEND (e.g. an SG_IO restarted after a signal) is refused, so the
-                    // host can never read a stale reply (issue 18).
+                    // host can never read a stale reply.
                     return Err(Reject::Sequence);
                 }
                 self.expire_sessions();
@@ -915,7 +915,7 @@ impl Tper {
         if obj == uid::C_PIN_MSID && sp == uid::ADMIN_SP {
             return Some(vec![("PIN", 3, Value::Bytes(self.msid.clone()))]);
         }
-        // Admin SP TPerInfo row and SP table rows: readable by Anybody (issue 18 D5; the
+        // Admin SP TPerInfo row and SP table rows: readable by Anybody (the
         // Enterprise SSC's Admin SP access control grants Get on them to Anybody, as the
         // independent client expected). Columns per the Core spec's TPerInfo / SP tables.
         if sp == uid::ADMIN_SP && obj == uid::TPER_INFO {
@@ -955,7 +955,7 @@ impl Tper {
             return None;
         }
         if obj == uid::LOCKING_INFO_ENTERPRISE {
-            // The whole LockingInfo row (issue 18 D6; columns of the Core LockingInfo table).
+            // The whole LockingInfo row (columns of the Core LockingInfo table).
             return Some(vec![
                 uidcol(obj),
                 ("Name", 1, Value::Bytes(vec![])),
@@ -1008,7 +1008,7 @@ impl Tper {
         };
         // C_PIN rows: the owner comes from the explicit authority ↔ C_PIN table
         // ([Ent] Admin SP / Locking SP C_PIN tables), and only that authority may change its
-        // PIN (issue 18 D1: C_PIN_SID `…0B 00 00 00 01` belongs to SID `…09 00 00 00 06`).
+        // PIN (C_PIN_SID `…0B 00 00 00 01` belongs to SID `…09 00 00 00 06`).
         if obj.0[..4] == uid::C_PIN_TABLE.0[..4] {
             let owner = uid::authority_of_c_pin(obj)
                 .filter(|o| self.authority_ref(*o).is_some_and(|a| a.sp == sp.as_u64()))
@@ -1048,7 +1048,7 @@ impl Tper {
         if !is(uid::auth_bandmaster(n)) {
             return Err(MethodStatus::NotAuthorized);
         }
-        // Every column is independent: a Set carries any subset of them (issue 18 D2).
+        // Every column is independent: a Set carries any subset of them.
         let flag = |n: &str| -> Result<Option<bool>, MethodStatus> {
             match get_uint(n) {
                 None => Ok(None),
