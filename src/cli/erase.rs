@@ -55,6 +55,9 @@ pub struct SafetyArgs {
     /// RESERVATION CONFLICT).
     #[arg(long)]
     pub ignore_reservation: bool,
+    /// The certificate's auditor fields.
+    #[command(flatten)]
+    pub record: crate::cli::record_args::RecordArgs,
 }
 
 impl SafetyArgs {
@@ -75,6 +78,8 @@ impl SafetyArgs {
             poll_interval: self.interval(),
             parameters,
             ignore_reservation: self.ignore_reservation,
+            // Filled by `run_jobs_in` from `self.record` (reading the site file can fail).
+            record: Default::default(),
         }
     }
 
@@ -123,7 +128,10 @@ pub fn run_jobs_in(
     make_job: impl FnMut() -> Box<dyn Job>,
 ) -> anyhow::Result<Report> {
     env.advise = Some(&crate::cli::advice::CliAdvice);
-    let summary = jobs::run(env, addresses, &sa.options(params), make_job)?;
+    let mut opts = sa.options(params);
+    // A bad site file or field fails here, before any drive is touched.
+    opts.record = sa.record.resolve()?;
+    let summary = jobs::run(env, addresses, &opts, make_job)?;
     Ok(finish_report(ctx, summary))
 }
 
@@ -420,6 +428,7 @@ pub(crate) mod testenv {
             poll_interval: 0.0,
             progress_json: false,
             ignore_reservation: false,
+            record: Default::default(),
         }
     }
 

@@ -10,6 +10,7 @@ pub(crate) mod mockdrive;
 pub mod poll;
 pub mod query;
 pub mod record;
+pub mod record_fields;
 // --- persistent reservations (issue 17) ---
 pub mod reservations;
 pub mod safety;

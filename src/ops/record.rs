@@ -1,8 +1,8 @@
 //! The per-drive job record: what the audit log's end record points to and what
 //! `--certificate` writes. Data first (JSON); [`JobRecord::render_text`] is a view of it.
 //!
-//! Contents follow what a sanitization certificate needs (NIST SP 800-88 Rev. 1 §4.7 and
-//! Appendix G "sample certificate"; IEEE 2883-2022): drive identity, method and category,
+//! Contents follow what a sanitization certificate needs (NIST SP 800-88 Rev. 2 records, with
+//! the field list of the Rev. 1 Appendix G sample certificate; IEEE 2883-2022): drive identity, method and category,
 //! times, tool and host, verification — plus the sense trail so a reviewer can see what the
 //! drive said. Sampled data never goes in: only SHA-256 hashes.
 
@@ -240,6 +240,13 @@ pub struct JobRecord {
     /// Who performed the job (`--operator`), when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operator: Option<String>,
+    /// The fields an auditor expects (SP 800-88 Rev. 2, Rev. 1 Appendix G template): filled
+    /// when a certificate is written ([`crate::ops::record_fields`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sanitization_record: Option<crate::ops::record_fields::RecordFields>,
+    /// VPD B1h MEDIUM ROTATION RATE as read before the job (for the media type).
+    #[serde(skip)]
+    pub rotation_rate: Option<u16>,
     /// The sense data of the error that ended the job, when it was a CHECK CONDITION (kept
     /// typed for advice; the record shows it as `message`).
     #[serde(skip)]
@@ -355,6 +362,15 @@ impl JobRecord {
             );
             if let Some(n) = &v.note {
                 let _ = writeln!(s, "                {n}");
+            }
+        }
+        if let Some(f) = self
+            .sanitization_record
+            .as_ref()
+            .and_then(|f| serde_json::to_value(f).ok())
+        {
+            for (label, value) in crate::ops::record_fields::rows(&f) {
+                let _ = writeln!(s, "  {:<14}{value}", format!("{}:", label.to_lowercase()));
             }
         }
         if let Some(m) = &self.message {
