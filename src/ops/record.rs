@@ -389,8 +389,9 @@ impl JobRecord {
     }
 }
 
-/// Writes the certificate: `path` gets the JSON document, `path.txt` the text rendering and
-/// `path.html` the printable certificate ([`crate::report::certificate`]).
+/// Writes the certificate: `path` gets the JSON document, `path.txt` the text rendering,
+/// `path.html` the printable certificate ([`crate::report::certificate`]) and `path.pdf` the
+/// PDF/A certificate with the JSON attached ([`crate::report::pdf`]).
 pub fn write_certificate(path: &std::path::Path, records: &[JobRecord]) -> crate::Result<()> {
     write_certificate_signed(path, records, None)
 }
@@ -432,5 +433,22 @@ pub fn write_certificate_signed(
         .map_err(|e| crate::Error::io(format!("certificate {}", txt.display()), e))?;
     let html = beside(".html");
     std::fs::write(&html, crate::report::certificate::render(&doc))
-        .map_err(|e| crate::Error::io(format!("certificate {}", html.display()), e))
+        .map_err(|e| crate::Error::io(format!("certificate {}", html.display()), e))?;
+    write_pdf(path, &doc)
+}
+
+/// Writes `path.pdf`: the PDF/A certificate of the document at `path`, with the file's bytes
+/// (as written) attached ([`crate::report::pdf`]).
+pub fn write_pdf(path: &std::path::Path, doc: &Value) -> crate::Result<()> {
+    let json = std::fs::read(path)
+        .map_err(|e| crate::Error::io(format!("certificate {}", path.display()), e))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "certificate.json".into());
+    let pdf = crate::report::pdf::render(doc, &json, &name)?;
+    let mut p = path.as_os_str().to_owned();
+    p.push(".pdf");
+    let p = std::path::PathBuf::from(p);
+    std::fs::write(&p, pdf).map_err(|e| crate::Error::io(format!("certificate {}", p.display()), e))
 }
