@@ -22,6 +22,7 @@ pub mod health;
 
 // --- signed records (issue 16) ---
 pub mod audit_chain;
+pub mod countersign;
 pub mod sign;
 // --- SATA behind SAT (issue 19) ---
 pub mod ata_sanitize;
