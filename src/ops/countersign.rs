@@ -336,7 +336,8 @@ mod tests {
         let c = verify(renamed.as_bytes(), Some(&vk));
         assert!(!c[0].valid);
         assert!(c[0].problem.as_deref().unwrap().contains("does not verify"));
-        let (op, _) = signed(&tempfile::tempdir().unwrap().into_path());
+        let other_dir = tempfile::tempdir().unwrap();
+        let (_, op) = signed(other_dir.path());
         let other = verify(text.as_bytes(), Some(&op.public()));
         assert!(other[0]
             .problem

@@ -453,6 +453,9 @@ fn finish(
         ..SerializeSettings::default()
     };
     let mut doc = Document::new_with(settings);
+    // PDF/A needs a document date: the record's end, else now.
+    let now = crate::ops::safety::rfc3339(std::time::SystemTime::now());
+    let date = Some(date.filter(|d| date_of(d).is_some()).unwrap_or(&now));
     let created = date.and_then(date_of);
     let mut meta = Metadata::new()
         .title(title.to_string())
@@ -508,12 +511,25 @@ fn verdict(r: &Value) -> (Tone, String) {
     }
 }
 
+/// A key fingerprint as printed: groups of four hex digits, so a line breaks between groups
+/// and a reader can compare it group by group.
+pub fn grouped(hex: &str) -> String {
+    hex.as_bytes()
+        .chunks(4)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Who signed the document: the signer's key fingerprint and each countersignature.
 fn signatures(doc: &Value) -> Vec<(&'static str, String)> {
     let mut out = vec![(
         "Signature (Ed25519)",
         match doc.get("signature") {
-            Some(sig) => format!("key fingerprint SHA-256 {}", s(sig, "key_fingerprint")),
+            Some(sig) => format!(
+                "key fingerprint (SHA-256) {}",
+                grouped(&s(sig, "key_fingerprint"))
+            ),
             None => "not signed".into(),
         },
     )];
@@ -527,11 +543,12 @@ fn signatures(doc: &Value) -> Vec<(&'static str, String)> {
         out.push((
             "Countersignature",
             format!(
-                "{} ({}), {} — key fingerprint SHA-256 {}",
+                "{} ({}), {}, {} — key fingerprint (SHA-256) {}",
                 s(&who, "name"),
                 s(&who, "title"),
+                s(c, "role"),
                 s(c, "signed_at"),
-                s(c, "key_fingerprint")
+                grouped(&s(c, "key_fingerprint"))
             ),
         ));
     }
@@ -779,7 +796,10 @@ pub fn render_manifest(m: &Value, json: &[u8], name: &str) -> Result<Vec<u8>> {
     w.kv(&[(
         "Signature (Ed25519)",
         match m.get("signature") {
-            Some(sig) => format!("key fingerprint SHA-256 {}", s(sig, "key_fingerprint")),
+            Some(sig) => format!(
+                "key fingerprint (SHA-256) {}",
+                grouped(&s(sig, "key_fingerprint"))
+            ),
             None => "not signed".into(),
         },
     )]);
@@ -824,6 +844,7 @@ mod tests {
         assert!(text.contains("pdfaid:part>3<") || text.contains("pdfaid:part=\"3\""));
         assert!(text.contains("cert.json"));
         // Garbage still renders.
-        assert!(render(&json!(5), b"5", "x.json").is_ok());
+        let r = render(&json!(5), b"5", "x.json");
+        assert!(r.is_ok(), "{:?}", r.err());
     }
 }
