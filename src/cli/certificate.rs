@@ -174,6 +174,12 @@ fn verify(a: VerifyArgs) -> anyhow::Result<Report> {
         .transpose()?;
     let content = std::fs::read(&a.file)
         .map_err(|e| Error::io(format!("certificate {}", a.file.display()), e))?;
+    if let Some(doc) = serde_json::from_slice::<serde_json::Value>(&content)
+        .ok()
+        .filter(|d| d.get("manifest").is_some())
+    {
+        return Ok(verify_manifest(&a, &doc, trusted.as_ref()));
+    }
     let v = sign::verify(&content, trusted.as_ref());
     let counters = crate::ops::countersign::verify(&content, counter_trusted.as_ref());
     let mut text = String::new();
@@ -234,4 +240,52 @@ fn verify(a: VerifyArgs) -> anyhow::Result<Report> {
     data["countersignatures"] = serde_json::to_value(&counters).unwrap_or_default();
     data["valid"] = ok.into();
     Ok(Report::new(None, &data, text).with_exit(exit))
+}
+
+/// `certificate verify` of a batch manifest ([`crate::ops::manifest`]).
+fn verify_manifest(
+    a: &VerifyArgs,
+    doc: &serde_json::Value,
+    trusted: Option<&ed25519_dalek::VerifyingKey>,
+) -> Report {
+    let problems = crate::ops::manifest::verify(doc, trusted);
+    let mut text = String::new();
+    for p in &problems {
+        let _ = writeln!(text, "INVALID manifest: {p}");
+    }
+    let _ = writeln!(
+        text,
+        "{}: manifest of {} drives, certificate {} (SHA-256 {}), signer {}{}: {}",
+        a.file.display(),
+        doc["manifest"]["drives"],
+        doc["manifest"]["certificate"].as_str().unwrap_or("-"),
+        doc["manifest"]["certificate_sha256"]
+            .as_str()
+            .unwrap_or("-"),
+        doc["signature"]["key_fingerprint"].as_str().unwrap_or("-"),
+        if trusted.is_some() {
+            " (checked against --pubkey)"
+        } else {
+            " (embedded key; pass --pubkey to check who signed)"
+        },
+        if problems.is_empty() {
+            "valid"
+        } else {
+            "NOT valid"
+        }
+    );
+    let data = json!({
+        "manifest": true,
+        "drives": doc["manifest"]["drives"],
+        "signer_fingerprint": doc["signature"]["key_fingerprint"],
+        "key_trusted": trusted.is_some(),
+        "problems": problems,
+        "valid": problems.is_empty(),
+    });
+    let exit = if problems.is_empty() {
+        crate::exit::OK
+    } else {
+        crate::exit::CHECK_FAILED
+    };
+    Report::new(None, &data, text).with_exit(exit)
 }

@@ -23,6 +23,7 @@ pub mod health;
 // --- signed records (issue 16) ---
 pub mod audit_chain;
 pub mod countersign;
+pub mod manifest;
 pub mod sign;
 // --- SATA behind SAT (issue 19) ---
 pub mod ata_sanitize;

@@ -684,7 +684,7 @@ fn summary_page(w: &mut Writer, recs: &[Value], doc: &Value) {
                 s(&f, "property_number"),
                 s(r, "outcome"),
                 s(&f, "description"),
-                hashes.get(i).cloned().unwrap_or_else(|| "-".into()),
+                hashes.get(i).map_or_else(|| "-".into(), |h| grouped(h)),
             ]
         })
         .collect();
@@ -760,7 +760,10 @@ pub fn render_manifest(m: &Value, json: &[u8], name: &str) -> Result<Vec<u8>> {
         ("Host", s(&head, "host")),
         ("Tool", s(&head, "tool")),
         ("Certificate", s(&head, "certificate")),
-        ("Certificate SHA-256", s(&head, "certificate_sha256")),
+        (
+            "Certificate SHA-256",
+            grouped(&s(&head, "certificate_sha256")),
+        ),
         ("Audit log", s(&head, "audit_log")),
     ]);
     w.heading("Drives");
@@ -776,7 +779,7 @@ pub fn render_manifest(m: &Value, json: &[u8], name: &str) -> Result<Vec<u8>> {
                 s(d, "outcome"),
                 s(d, "scope"),
                 s(d, "validation"),
-                s(d, "record_sha256"),
+                grouped(&s(d, "record_sha256")),
             ]
         })
         .collect();

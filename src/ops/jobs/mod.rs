@@ -580,6 +580,9 @@ pub fn run(
     }
     if let (Some(path), false) = (&opts.certificate, opts.dry_run) {
         write_certificate_signed(path, &records, signer.as_ref())?;
+        if records.len() > 1 {
+            crate::ops::manifest::write(&records, path, &audit, signer.as_ref())?;
+        }
     }
     let codes: Vec<u8> = records.iter().map(|r| r.exit_status).collect();
     Ok(RunSummary {
