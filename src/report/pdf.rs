@@ -30,7 +30,7 @@ const W: f32 = 595.0; // A4, points
 const H: f32 = 842.0;
 const MARGIN: f32 = 50.0;
 const LABEL_W: f32 = 150.0;
-const ROW: f32 = 11.5; // line height of 9-point rows
+const ROW: f32 = 11.0; // line height of 9-point rows
 
 fn pdf_err(what: &str) -> Error {
     Error::io("PDF certificate", std::io::Error::other(what.to_string()))
@@ -241,6 +241,45 @@ impl Writer {
             }
             self.y = top + ROW * n as f32 + 1.5;
         }
+    }
+
+    /// Two headed key/value blocks side by side (what fits in half a page width).
+    fn kv_columns(&mut self, blocks: [(&str, &[(&str, String)]); 2]) {
+        let col = (W - 2.0 * MARGIN) / 2.0;
+        let label = 100.0;
+        self.room(60.0);
+        let top = self.y;
+        let mut bottom = top;
+        for (i, (title, rows)) in blocks.iter().enumerate() {
+            let x = MARGIN + col * i as f32;
+            self.y = top + 14.0;
+            self.text_at(x, 10.5, true, false, title);
+            self.y += 4.0;
+            let y = self.y;
+            self.ops().push(Op::Line {
+                x1: x,
+                x2: x + col - 10.0,
+                y,
+            });
+            self.y += 2.0;
+            for (k, v) in rows.iter() {
+                let ks = wrap(k, 8.5, true, label - 6.0);
+                let vs = wrap(v, 8.5, false, col - label - 10.0);
+                let n = ks.len().max(vs.len());
+                let row_top = self.y;
+                for (j, l) in ks.iter().enumerate() {
+                    self.y = row_top + ROW * (j as f32 + 1.0);
+                    self.text_at(x, 8.5, true, false, l);
+                }
+                for (j, l) in vs.iter().enumerate() {
+                    self.y = row_top + ROW * (j as f32 + 1.0);
+                    self.text_at(x + label, 8.5, false, false, l);
+                }
+                self.y = row_top + ROW * n as f32 + 1.0;
+            }
+            bottom = bottom.max(self.y);
+        }
+        self.y = bottom;
     }
 
     /// A table with fixed column widths (points); cells wrap.
@@ -575,8 +614,12 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
         (Some(c), None) => format!("{c} bytes"),
         _ => "-".into(),
     };
-    w.heading("Media");
-    w.kv(&[
+    let duration = r
+        .get("duration_s")
+        .and_then(Value::as_f64)
+        .map(|x| format!("{x:.1} s"))
+        .unwrap_or_else(|| "-".into());
+    let media = [
         ("Manufacturer", s(&drive, "vendor")),
         ("Model", s(&drive, "model")),
         ("Serial number", s(&drive, "serial")),
@@ -584,17 +627,11 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
         ("Firmware", s(&drive, "firmware")),
         ("Capacity", cap),
         ("Device address", s(r, "device")),
-    ]);
-    w.heading("Sanitization");
-    let duration = r
-        .get("duration_s")
-        .and_then(Value::as_f64)
-        .map(|x| format!("{x:.1} s"))
-        .unwrap_or_else(|| "-".into());
-    w.kv(&[
+    ];
+    let san = [
         ("Method", s(r, "method")),
-        ("NIST SP 800-88 category", s(r, "nist_sp_800_88_category")),
-        ("IEEE 2883 category", s(r, "ieee_2883_category")),
+        ("NIST SP 800-88", s(r, "nist_sp_800_88_category")),
+        ("IEEE 2883", s(r, "ieee_2883_category")),
         ("Outcome", s(r, "outcome")),
         ("Started", s(r, "started")),
         ("Ended", s(r, "ended")),
@@ -604,7 +641,8 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
             format!("{} ({})", s(r, "tool"), s(r, "tool_git_revision")),
         ),
         ("Audit job id", s(r, "job_id")),
-    ]);
+    ];
+    w.kv_columns([("Media", &media), ("Sanitization", &san)]);
     w.heading("Verification");
     match r.get("verification").filter(|v| !v.is_null()) {
         None => w.para("No content verification is on this record.", 9.0),
