@@ -30,8 +30,9 @@ pub struct SafetyArgs {
     /// [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl].
     #[arg(long, value_name = "FILE")]
     pub audit_log: Option<PathBuf>,
-    /// Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html
-    /// (a printable certificate of sanitization).
+    /// Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and
+    /// FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several
+    /// drives also get FILE.manifest.json and its PDF (docs/records.md).
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
     /// Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR].
