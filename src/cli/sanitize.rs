@@ -74,7 +74,7 @@ pub struct SanitizeArgs {
 
 fn parse_hex(s: &str) -> Result<Vec<u8>> {
     let s = s.trim().trim_start_matches("0x").replace([' ', ':'], "");
-    if s.is_empty() || s.len() % 2 != 0 {
+    if s.is_empty() || !s.len().is_multiple_of(2) {
         return Err(Error::InvalidArgument(format!(
             "--pattern {s:?}: give an even number of hex digits"
         )));

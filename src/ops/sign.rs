@@ -366,7 +366,7 @@ pub fn verify(content: &[u8], trusted: Option<&VerifyingKey>) -> Verification {
 
 /// Hex to bytes (None when not hex).
 pub fn unhex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())
