@@ -439,6 +439,27 @@ pub fn read_dmi(dir: &Path, name: &str) -> Option<String> {
     (!dmi_placeholder(&s) && !s.chars().any(char::is_control)).then_some(s)
 }
 
+/// The enclosure slot the kernel's SES driver links to a SCSI device: the NAME of an
+/// `enclosure_device:NAME` entry in `SYSFS/bus/scsi/devices/HCTL/` (the first path that has one).
+pub fn enclosure_slot(sysfs: &Path, hctls: &[&str]) -> Option<String> {
+    hctls.iter().find_map(|h| {
+        let dir = sysfs.join("bus/scsi/devices").join(h);
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .ok()?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(|n| n.strip_prefix("enclosure_device:"))
+                    .map(str::to_string)
+            })
+            .filter(|n| !n.is_empty() && n.len() <= FIELD_MAX && !n.chars().any(char::is_control))
+            .collect();
+        names.sort();
+        names.into_iter().next()
+    })
+}
+
 impl MediaSource {
     /// This host, its DMI identity read from `dmi_dir` ([`DMI_DIR`]).
     pub fn read(dmi_dir: &Path, enclosure_slot: Option<String>) -> MediaSource {
@@ -588,6 +609,8 @@ pub struct RecordOptions {
     pub inputs: RecordInputs,
     /// DMI directory ([`DMI_DIR`]).
     pub dmi_dir: PathBuf,
+    /// The sysfs root where enclosure slots are looked up (`/sys`).
+    pub sysfs: PathBuf,
 }
 
 impl Default for RecordOptions {
@@ -595,18 +618,22 @@ impl Default for RecordOptions {
         RecordOptions {
             inputs: RecordInputs::default(),
             dmi_dir: PathBuf::from(DMI_DIR),
+            sysfs: PathBuf::from("/sys"),
         }
     }
 }
 
 impl RecordFields {
-    /// The section for one drive: people's inputs, the drive's rotation rate, the host.
+    /// The section for one drive: people's inputs, the drive's rotation rate, the host, the
+    /// enclosure slot (`--enclosure-slot` for a job on one drive, else what sysfs links to one of
+    /// the drive's `hctls`).
     pub fn new(
         o: &RecordOptions,
         drive: &crate::ops::record::DriveInfo,
         rotation_rate: Option<u16>,
         operator: Option<&str>,
         drives: usize,
+        hctls: &[&str],
     ) -> RecordFields {
         let i = &o.inputs;
         let mut sanitized_by = i.sanitized_by.clone();
@@ -619,7 +646,10 @@ impl RecordFields {
             media_type: Some(MediaType::of(rotation_rate)),
             media_source: MediaSource::read(
                 &o.dmi_dir,
-                i.enclosure_slot.clone().filter(|_| drives == 1),
+                i.enclosure_slot
+                    .clone()
+                    .filter(|_| drives == 1)
+                    .or_else(|| enclosure_slot(&o.sysfs, hctls)),
             ),
             description: None,
             post_sanitization_destination: i.destination,
@@ -859,6 +889,20 @@ DEMO0001 = "IT-004711"
         assert_eq!(m.system_vendor, None);
         assert_eq!(m.system_product, None);
         assert_eq!(m.enclosure_slot.as_deref(), Some("enclosure 0 slot 3"));
+    }
+
+    #[test]
+    fn enclosure_slot_from_the_ses_link() {
+        let d = tempfile::tempdir().unwrap();
+        let dev = d.path().join("bus/scsi/devices/2:0:5:0");
+        std::fs::create_dir_all(&dev).unwrap();
+        std::fs::write(dev.join("vendor"), "X").unwrap();
+        assert_eq!(enclosure_slot(d.path(), &["2:0:5:0"]), None);
+        std::os::unix::fs::symlink("/nowhere", dev.join("enclosure_device:Slot 07")).unwrap();
+        assert_eq!(
+            enclosure_slot(d.path(), &["1:0:0:0", "2:0:5:0"]).as_deref(),
+            Some("Slot 07")
+        );
     }
 
     #[test]

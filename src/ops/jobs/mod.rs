@@ -320,7 +320,15 @@ fn fill_record_fields(
         .sanitization_record
         .take()
         .and_then(|f| f.crypto_erase_evidence);
-    let mut f = RecordFields::new(o, &r.drive, r.rotation_rate, r.operator.as_deref(), drives);
+    let hctls: Vec<&str> = r.paths.iter().filter_map(|p| p.hctl.as_deref()).collect();
+    let mut f = RecordFields::new(
+        o,
+        &r.drive,
+        r.rotation_rate,
+        r.operator.as_deref(),
+        drives,
+        &hctls,
+    );
     f.description = Some(describe(
         r.ieee_2883_category,
         r.outcome == Outcome::Success,
