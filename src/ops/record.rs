@@ -369,8 +369,9 @@ impl JobRecord {
             .as_ref()
             .and_then(|f| serde_json::to_value(f).ok())
         {
+            let _ = writeln!(s, "  record (NIST SP 800-88 Rev. 2):");
             for (label, value) in crate::ops::record_fields::rows(&f) {
-                let _ = writeln!(s, "  {:<14}{value}", format!("{}:", label.to_lowercase()));
+                let _ = writeln!(s, "    {:<31}{value}", format!("{}:", label.to_lowercase()));
             }
         }
         if let Some(m) = &self.message {

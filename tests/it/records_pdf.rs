@@ -165,7 +165,15 @@ fn record_fields_from_site_file_and_flags() {
     assert!(ev["tcg_level0"].as_str().unwrap().starts_with("present"));
     // The text view carries them too.
     let txt = std::fs::read_to_string(r.p("cert.json.txt")).unwrap();
-    assert!(txt.contains("property number:IT-000001") || txt.contains("IT-000001"));
+    assert!(txt.contains("record (NIST SP 800-88 Rev. 2):"), "{txt}");
+    assert!(
+        txt.contains("    property number:               IT-000001"),
+        "{txt}"
+    );
+    assert!(
+        txt.contains("    post-sanitization destination: resale"),
+        "{txt}"
+    );
 }
 
 #[test]
