@@ -46,7 +46,14 @@ if ! command -v chromium >/dev/null 2>&1; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends chromium >/dev/null
 fi
-SGCTL_REQUIRE_SG3=1 SGCTL_REQUIRE_CHROMIUM=1 cargo test --workspace
+# tests/it/records_pdf.rs opens the PDF/A certificates with poppler (pdfinfo, pdfdetach,
+# pdftotext, pdftoppm: Debian's poppler-utils); install it if missing and make it mandatory here.
+if ! command -v pdfinfo >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends poppler-utils >/dev/null
+fi
+SGCTL_REQUIRE_SG3=1 SGCTL_REQUIRE_CHROMIUM=1 SGCTL_REQUIRE_POPPLER=1 cargo test --workspace
 # The two fake-ring measurements are #[ignore]d in plain `cargo test` (they print figures);
 # here they run, and their checks (every command answered, status GOOD) must pass.
 cargo test -q -p sgctl-sim --lib tcmu::ring -- --ignored --nocapture

@@ -154,6 +154,9 @@ _sgctl() {
             sgctl__subcmd__bench__subcmd__help,run)
                 cmd="sgctl__subcmd__bench__subcmd__help__subcmd__run"
                 ;;
+            sgctl__subcmd__certificate,countersign)
+                cmd="sgctl__subcmd__certificate__subcmd__countersign"
+                ;;
             sgctl__subcmd__certificate,help)
                 cmd="sgctl__subcmd__certificate__subcmd__help"
                 ;;
@@ -162,6 +165,9 @@ _sgctl() {
                 ;;
             sgctl__subcmd__certificate,verify)
                 cmd="sgctl__subcmd__certificate__subcmd__verify"
+                ;;
+            sgctl__subcmd__certificate__subcmd__help,countersign)
+                cmd="sgctl__subcmd__certificate__subcmd__help__subcmd__countersign"
                 ;;
             sgctl__subcmd__certificate__subcmd__help,help)
                 cmd="sgctl__subcmd__certificate__subcmd__help__subcmd__help"
@@ -267,6 +273,9 @@ _sgctl() {
                 ;;
             sgctl__subcmd__help__subcmd__bench,run)
                 cmd="sgctl__subcmd__help__subcmd__bench__subcmd__run"
+                ;;
+            sgctl__subcmd__help__subcmd__certificate,countersign)
+                cmd="sgctl__subcmd__help__subcmd__certificate__subcmd__countersign"
                 ;;
             sgctl__subcmd__help__subcmd__certificate,keygen)
                 cmd="sgctl__subcmd__help__subcmd__certificate__subcmd__keygen"
@@ -1027,7 +1036,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__certificate)
-            opts="-v -h --json --verbose --hex --help verify keygen help"
+            opts="-v -h --json --verbose --hex --help verify keygen countersign help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1040,9 +1049,61 @@ _sgctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        sgctl__subcmd__certificate__subcmd__help)
-            opts="verify keygen help"
+        sgctl__subcmd__certificate__subcmd__countersign)
+            opts="-v -h --key --name --title --organisation --location --contact --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --organisation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --location)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --contact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__certificate__subcmd__help)
+            opts="verify keygen countersign help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__certificate__subcmd__help__subcmd__countersign)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1111,13 +1172,17 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__certificate__subcmd__verify)
-            opts="-v -h --pubkey --json --verbose --hex --help"
+            opts="-v -h --pubkey --countersigner-pubkey --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --pubkey)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --countersigner-pubkey)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1155,7 +1220,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__format)
-            opts="-v -h --all-matching --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
+            opts="-v -h --all-matching --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1206,6 +1271,70 @@ _sgctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --site)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --asset-tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --destination)
+                    COMPREPLY=($(compgen -W "reuse resale recycle destroy" -- "${cur}"))
+                    return 0
+                    ;;
+                --operator-title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-organisation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-location)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-contact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-organisation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-location)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-contact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --classification-before)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --classification-after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-backup)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --enclosure-slot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1419,8 +1548,22 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help__subcmd__certificate)
-            opts="verify keygen"
+            opts="verify keygen countersign"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__certificate__subcmd__countersign)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2113,7 +2256,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sanitize)
-            opts="-v -h --all-matching --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --verify --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
+            opts="-v -h --all-matching --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --verify --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2164,6 +2307,70 @@ _sgctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --site)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --asset-tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --destination)
+                    COMPREPLY=($(compgen -W "reuse resale recycle destroy" -- "${cur}"))
+                    return 0
+                    ;;
+                --operator-title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-organisation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-location)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-contact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-organisation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-location)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-contact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --classification-before)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --classification-after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-backup)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --enclosure-slot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2545,7 +2752,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__erase)
-            opts="-v -h --band --all --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
+            opts="-v -h --band --all --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2588,6 +2795,70 @@ _sgctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --site)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --asset-tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --destination)
+                    COMPREPLY=($(compgen -W "reuse resale recycle destroy" -- "${cur}"))
+                    return 0
+                    ;;
+                --operator-title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-organisation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-location)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-contact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-organisation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-location)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-contact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --classification-before)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --classification-after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-backup)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --enclosure-slot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2779,7 +3050,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__revert)
-            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
+            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2818,6 +3089,70 @@ _sgctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --site)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --asset-tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --destination)
+                    COMPREPLY=($(compgen -W "reuse resale recycle destroy" -- "${cur}"))
+                    return 0
+                    ;;
+                --operator-title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-organisation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-location)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-contact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-title)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-organisation)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-location)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validator-contact)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --classification-before)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --classification-after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-backup)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --enclosure-slot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -221,11 +221,30 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi-interval-expon
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l capacity -d 'Capacity: a number of logical blocks, or a percentage of the current capacity ("80%")' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html (a printable certificate of sanitization)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several drives also get FILE.manifest.json and its PDF (docs/records.md)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l site -d 'Site file (TOML) with the fields that do not change per drive: destination, sanitized_by/validated_by, classification, backup, [asset_tags]; flags override it' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l destination -d 'Where the drive goes after sanitization' -r -f -a "reuse\t'Back into service inside the organisation'
+resale\t'Sold or returned (leaves the organisation\'s control)'
+recycle\t'To a recycler'
+destroy\t'To destruction'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-organisation -d 'Organisation of the operator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-location -d 'Location of the operator (site, room)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-contact -d 'Phone or e-mail of the operator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-title -d 'Title or position of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-organisation -d 'Organisation of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-location -d 'Location of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-contact -d 'Phone or e-mail of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l data-backup -d 'Whether and where the data was backed up (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l fast -d 'Fast format (FFMT=1): unwritten blocks read back with unspecified data'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l recover -d 'Recover a drive reporting "medium format corrupted" (31/00) by formatting it again'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
@@ -234,7 +253,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l ignore-reservatio
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l hex -d 'Dump the raw response in hex instead of decoding it'
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l all-matching -d 'Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name contains all words of FILTER (each still needs its --confirm)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l method -d '`auto`: strongest supported purge (crypto > block > overwrite; on a SATA drive behind a SATL the ATA methods, strongest first). ATA methods by name: ata-crypto-scramble, ata-block-erase, ata-overwrite, ata-security-erase, ata-security-erase-enhanced' -r -f -a "auto\t''
 ata-crypto-scramble\t''
@@ -247,11 +266,30 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l passes -d 'Over
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l verify -d 'Hash N sampled blocks (first, last, random) before and read them after; the purge passes only if none survived. Only hashes are recorded' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html (a printable certificate of sanitization)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several drives also get FILE.manifest.json and its PDF (docs/records.md)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l site -d 'Site file (TOML) with the fields that do not change per drive: destination, sanitized_by/validated_by, classification, backup, [asset_tags]; flags override it' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l destination -d 'Where the drive goes after sanitization' -r -f -a "reuse\t'Back into service inside the organisation'
+resale\t'Sold or returned (leaves the organisation\'s control)'
+recycle\t'To a recycler'
+destroy\t'To destruction'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-organisation -d 'Organisation of the operator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-location -d 'Location of the operator (site, room)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-contact -d 'Phone or e-mail of the operator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-title -d 'Title or position of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-organisation -d 'Organisation of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-location -d 'Location of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-contact -d 'Phone or e-mail of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l data-backup -d 'Whether and where the data was backed up (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l support -d 'Only report which sanitize methods the drive supports'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l crypto -d 'CRYPTOGRAPHIC ERASE'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l block -d 'BLOCK ERASE'
@@ -266,7 +304,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l ignore-reservat
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l hex -d 'Dump the raw response in hex instead of decoding it'
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l poll-interval -d 'Seconds between polls' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l progress-json -d 'Progress as JSON Lines events on stderr'
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -451,11 +489,30 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-env -d 'Read the PIN from this environment variable' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html (a printable certificate of sanitization)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several drives also get FILE.manifest.json and its PDF (docs/records.md)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l site -d 'Site file (TOML) with the fields that do not change per drive: destination, sanitized_by/validated_by, classification, backup, [asset_tags]; flags override it' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l destination -d 'Where the drive goes after sanitization' -r -f -a "reuse\t'Back into service inside the organisation'
+resale\t'Sold or returned (leaves the organisation\'s control)'
+recycle\t'To a recycler'
+destroy\t'To destruction'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-organisation -d 'Organisation of the operator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-location -d 'Location of the operator (site, room)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-contact -d 'Phone or e-mail of the operator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-title -d 'Title or position of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-organisation -d 'Organisation of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-location -d 'Location of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-contact -d 'Phone or e-mail of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l data-backup -d 'Whether and where the data was backed up (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l all -d 'Erase every band (0..=MaxRanges): the whole drive'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
@@ -465,16 +522,35 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l hex -d 'Dump the raw response in hex instead of decoding it'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-file -d 'Read the PSID from this file' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-env -d 'Read the PSID from this environment variable' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html (a printable certificate of sanitization)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several drives also get FILE.manifest.json and its PDF (docs/records.md)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l site -d 'Site file (TOML) with the fields that do not change per drive: destination, sanitized_by/validated_by, classification, backup, [asset_tags]; flags override it' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l destination -d 'Where the drive goes after sanitization' -r -f -a "reuse\t'Back into service inside the organisation'
+resale\t'Sold or returned (leaves the organisation\'s control)'
+recycle\t'To a recycler'
+destroy\t'To destruction'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-organisation -d 'Organisation of the operator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-location -d 'Location of the operator (site, room)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-contact -d 'Phone or e-mail of the operator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-title -d 'Title or position of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-organisation -d 'Organisation of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-location -d 'Location of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-contact -d 'Phone or e-mail of the validator' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l data-backup -d 'Whether and where the data was backed up (optional)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-prompt -d 'Prompt for the PSID (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
@@ -482,7 +558,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l hex -d 'Dump the raw response in hex instead of decoding it'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "discover" -d 'Security protocols and Level 0 discovery (every feature descriptor)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "status" -d 'SSC, locking state, MSID-still-default check and (Enterprise) bands'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from help" -f -a "bands" -d 'List Enterprise bands (Locking table rows)'
@@ -510,14 +586,16 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check that no record of an audit log was changed, removed, inserted or reordered'
 complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -l json -d 'Print one JSON document (envelope + data) instead of text'
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -l hex -d 'Dump the raw response in hex instead of decoding it'
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -s h -l help -d 'Print help'
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -f -a "verify" -d 'Check a certificate written by `format|sanitize --certificate FILE` with a signing key'
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -f -a "keygen" -d 'Create a signing key pair: FILE (private, PKCS#8 PEM, mode 0600) and FILE.pub'
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen countersign help" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen countersign help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen countersign help" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen countersign help" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen countersign help" -f -a "verify" -d 'Check a certificate written by `format|sanitize --certificate FILE` with a signing key'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen countersign help" -f -a "keygen" -d 'Create a signing key pair: FILE (private, PKCS#8 PEM, mode 0600) and FILE.pub'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen countersign help" -f -a "countersign" -d 'Add the validator\'s identity and Ed25519 signature to a signed certificate'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and not __fish_seen_subcommand_from verify keygen countersign help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from verify" -l pubkey -d 'The signer\'s public key (SPKI PEM, e.g. KEY.pub from `keygen`) that must have signed' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from verify" -l countersigner-pubkey -d 'The validator\'s public key that must have made every countersignature' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from verify" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from verify" -l hex -d 'Dump the raw response in hex instead of decoding it'
@@ -526,8 +604,19 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from keygen" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from keygen" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from keygen" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l key -d 'The validator\'s Ed25519 private key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l name -d 'The validator\'s name' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l title -d 'Title or position' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l organisation -d 'Organisation' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l location -d 'Location' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l contact -d 'Phone or e-mail' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l json -d 'Print one JSON document (envelope + data) instead of text'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l hex -d 'Dump the raw response in hex instead of decoding it'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check a certificate written by `format|sanitize --certificate FILE` with a signing key'
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from help" -f -a "keygen" -d 'Create a signing key pair: FILE (private, PKCS#8 PEM, mode 0600) and FILE.pub'
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from help" -f -a "countersign" -d 'Add the validator\'s identity and Ed25519 signature to a signed certificate'
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and not __fish_seen_subcommand_from identify smart logs help" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and not __fish_seen_subcommand_from identify smart logs help" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
@@ -605,6 +694,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcom
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "verify" -d 'Check that no record of an audit log was changed, removed, inserted or reordered'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from certificate" -f -a "verify" -d 'Check a certificate written by `format|sanitize --certificate FILE` with a signing key'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from certificate" -f -a "keygen" -d 'Create a signing key pair: FILE (private, PKCS#8 PEM, mode 0600) and FILE.pub'
+complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from certificate" -f -a "countersign" -d 'Add the validator\'s identity and Ed25519 signature to a signed certificate'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from ata" -f -a "identify" -d 'IDENTIFY DEVICE: identity, capacity, sector sizes, features, Security and Sanitize words'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from ata" -f -a "smart" -d 'SMART READ DATA and THRESHOLDS: attributes, self-assessment (SMART RETURN STATUS)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from ata" -f -a "logs" -d 'Logs (READ LOG EXT): directory, Device Statistics, self-test, NCQ error, internal status'

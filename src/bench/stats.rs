@@ -330,7 +330,7 @@ impl Recorder {
         self.roll(now);
         if now > self.measure_from
             && (self.cur_reads + self.cur_writes + self.cur_errors > 0
-                || (now - self.measure_from) % self.interval_ns != 0)
+                || !(now - self.measure_from).is_multiple_of(self.interval_ns))
         {
             self.max_idx = None;
             self.roll(self.measure_from + (self.cur_idx + 1) * self.interval_ns);

@@ -427,7 +427,7 @@ impl Workload {
             }
         }
         let align = self.align.unwrap_or(self.bs.min());
-        if align == 0 || align % b != 0 {
+        if align == 0 || !align.is_multiple_of(b) {
             return Err(format!(
                 "--align {align} is not a multiple of the device's {b}-byte logical block"
             ));
@@ -436,7 +436,9 @@ impl Workload {
             offset_bytes: 0,
             len_bytes: capacity / u64::from(b) * u64::from(b),
         });
-        if range.offset_bytes % u64::from(b) != 0 || range.len_bytes % u64::from(b) != 0 {
+        if !range.offset_bytes.is_multiple_of(u64::from(b))
+            || !range.len_bytes.is_multiple_of(u64::from(b))
+        {
             return Err("--range must be a multiple of the logical block".into());
         }
         if range
@@ -978,7 +980,7 @@ mod tests {
         for _ in 0..10_000 {
             let io = g.next_io();
             assert_eq!(io.offset % 4096, 0);
-            odd |= io.offset % 8192 != 0;
+            odd |= !io.offset.is_multiple_of(8192);
         }
         assert!(
             odd,

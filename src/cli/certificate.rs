@@ -1,5 +1,5 @@
-//! `sgctl certificate verify|keygen`: Ed25519-signed certificates
-//! ([`crate::ops::sign`]).
+//! `sgctl certificate verify|keygen|countersign`: Ed25519-signed certificates
+//! ([`crate::ops::sign`]) and the validator's countersignature ([`crate::ops::countersign`]).
 
 use crate::cli::{Ctx, Report};
 use crate::error::Error;
@@ -37,6 +37,49 @@ value on the command line). Keys from `openssl genpkey -algorithm ed25519` work 
 EXAMPLES:
   sgctl certificate keygen /etc/sgctl/signing.pem")]
     Keygen(KeygenArgs),
+    /// Add the validator's identity and Ed25519 signature to a signed certificate.
+    #[command(after_help = "\
+The second person of a sanitization (NIST SP 800-88 Rev. 2 separates verification from
+validation; the Rev. 1 Appendix G form has a \"validated by\" block) signs what the operator
+signed: the record hashes and the operator's signature, with their name, title and the time.
+The certificate must be signed (--signing-key when it was written). The countersignature is
+appended to the JSON without changing the records' bytes; FILE.html and FILE.pdf are written
+again so the printed certificate shows it. `sgctl certificate verify` checks every signature
+and says who signed what.
+
+The key is read from a file (mode 0600, refused when group or others can read it), never from
+the command line.
+
+EXAMPLES:
+  sgctl certificate countersign wipe-rack12.json --key ~/.sgctl/validator.pem \\
+      --name \"R. Auditor\" --title \"IT security officer\" --organisation \"Example Corp\"")]
+    Countersign(CountersignArgs),
+}
+
+/// `sgctl certificate countersign`.
+#[derive(Debug, clap::Args)]
+pub struct CountersignArgs {
+    /// The certificate (JSON), signed.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The validator's Ed25519 private key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`).
+    #[arg(long, value_name = "FILE")]
+    pub key: PathBuf,
+    /// The validator's name.
+    #[arg(long, value_name = "NAME")]
+    pub name: String,
+    /// Title or position.
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
+    /// Organisation.
+    #[arg(long, value_name = "TEXT")]
+    pub organisation: Option<String>,
+    /// Location.
+    #[arg(long, value_name = "TEXT")]
+    pub location: Option<String>,
+    /// Phone or e-mail.
+    #[arg(long, value_name = "TEXT")]
+    pub contact: Option<String>,
 }
 
 /// `sgctl certificate verify`.
@@ -48,6 +91,9 @@ pub struct VerifyArgs {
     /// The signer's public key (SPKI PEM, e.g. KEY.pub from `keygen`) that must have signed.
     #[arg(long, value_name = "FILE")]
     pub pubkey: Option<PathBuf>,
+    /// The validator's public key that must have made every countersignature.
+    #[arg(long, value_name = "FILE")]
+    pub countersigner_pubkey: Option<PathBuf>,
 }
 
 /// `sgctl certificate keygen`.
@@ -62,6 +108,7 @@ pub struct KeygenArgs {
 pub fn run(_ctx: &mut Ctx, args: CertificateArgs) -> anyhow::Result<Report> {
     match args.command {
         CertificateCommand::Verify(a) => verify(a),
+        CertificateCommand::Countersign(a) => countersign(a),
         CertificateCommand::Keygen(a) => {
             let vk = sign::generate_key(&a.file)?;
             let fp = sign::fingerprint(&vk);
@@ -81,11 +128,60 @@ pub fn run(_ctx: &mut Ctx, args: CertificateArgs) -> anyhow::Result<Report> {
     }
 }
 
+fn countersign(a: CountersignArgs) -> anyhow::Result<Report> {
+    use crate::ops::record_fields::{check_text, Person};
+    let mut problems = Vec::new();
+    let mut t = |flag: &str, v: Option<&str>| {
+        v.and_then(|s| check_text(flag, s).map_err(|e| problems.push(e)).ok())
+    };
+    let who = Person {
+        name: t("--name", Some(&a.name)),
+        title: t("--title", a.title.as_deref()),
+        organisation: t("--organisation", a.organisation.as_deref()),
+        location: t("--location", a.location.as_deref()),
+        contact: t("--contact", a.contact.as_deref()),
+    };
+    if !problems.is_empty() {
+        return Err(crate::error::Invalid::BadReport {
+            path: "countersignature".into(),
+            reason: problems.join("; "),
+        }
+        .into());
+    }
+    let key = sign::CertSigner::load(&a.key)?;
+    let fp = crate::ops::countersign::countersign_file(&a.file, &key, &who)?;
+    let text = format!(
+        "{}: countersigned by {} (key {fp}); {}.html and {}.pdf written again\n",
+        a.file.display(),
+        who.line(),
+        a.file.display(),
+        a.file.display()
+    );
+    let data = json!({
+        "certificate": a.file.display().to_string(),
+        "signer": who,
+        "key_fingerprint": fp,
+    });
+    Ok(Report::new(None, &data, text))
+}
+
 fn verify(a: VerifyArgs) -> anyhow::Result<Report> {
     let trusted = a.pubkey.as_deref().map(sign::load_public).transpose()?;
+    let counter_trusted = a
+        .countersigner_pubkey
+        .as_deref()
+        .map(sign::load_public)
+        .transpose()?;
     let content = std::fs::read(&a.file)
         .map_err(|e| Error::io(format!("certificate {}", a.file.display()), e))?;
+    if let Some(doc) = serde_json::from_slice::<serde_json::Value>(&content)
+        .ok()
+        .filter(|d| d.get("manifest").is_some())
+    {
+        return Ok(verify_manifest(&a, &doc, trusted.as_ref()));
+    }
     let v = sign::verify(&content, trusted.as_ref());
+    let counters = crate::ops::countersign::verify(&content, counter_trusted.as_ref());
     let mut text = String::new();
     for p in &v.problems {
         let _ = writeln!(text, "INVALID {}: {}", p.position, p.message);
@@ -104,10 +200,92 @@ fn verify(a: VerifyArgs) -> anyhow::Result<Report> {
         },
         if v.ok() { "valid" } else { "NOT valid" }
     );
-    let exit = if v.ok() {
+    for c in &counters {
+        let who = serde_json::from_value::<crate::ops::record_fields::Person>(c.signer.clone())
+            .map(|p| p.line())
+            .unwrap_or_else(|_| "-".into());
+        let _ = writeln!(
+            text,
+            "countersignature {} ({}): {who}, {}, key {}{}: {}",
+            c.index,
+            c.role,
+            c.signed_at,
+            c.key_fingerprint.as_deref().unwrap_or("-"),
+            if c.key_trusted {
+                " (checked against --countersigner-pubkey)"
+            } else {
+                " (embedded key)"
+            },
+            match &c.problem {
+                None => "valid".to_string(),
+                Some(p) => format!("NOT valid: {p}"),
+            }
+        );
+    }
+    if counter_trusted.is_some() && counters.is_empty() {
+        let _ = writeln!(
+            text,
+            "INVALID countersignature: --countersigner-pubkey given but the certificate has none"
+        );
+    }
+    let ok = v.ok()
+        && counters.iter().all(|c| c.valid)
+        && !(counter_trusted.is_some() && counters.is_empty());
+    let exit = if ok {
         crate::exit::OK
     } else {
         crate::exit::CHECK_FAILED
     };
-    Ok(Report::new(None, &v, text).with_exit(exit))
+    let mut data = serde_json::to_value(&v).unwrap_or_default();
+    data["countersignatures"] = serde_json::to_value(&counters).unwrap_or_default();
+    data["valid"] = ok.into();
+    Ok(Report::new(None, &data, text).with_exit(exit))
+}
+
+/// `certificate verify` of a batch manifest ([`crate::ops::manifest`]).
+fn verify_manifest(
+    a: &VerifyArgs,
+    doc: &serde_json::Value,
+    trusted: Option<&ed25519_dalek::VerifyingKey>,
+) -> Report {
+    let problems = crate::ops::manifest::verify(doc, trusted);
+    let mut text = String::new();
+    for p in &problems {
+        let _ = writeln!(text, "INVALID manifest: {p}");
+    }
+    let _ = writeln!(
+        text,
+        "{}: manifest of {} drives, certificate {} (SHA-256 {}), signer {}{}: {}",
+        a.file.display(),
+        doc["manifest"]["drives"],
+        doc["manifest"]["certificate"].as_str().unwrap_or("-"),
+        doc["manifest"]["certificate_sha256"]
+            .as_str()
+            .unwrap_or("-"),
+        doc["signature"]["key_fingerprint"].as_str().unwrap_or("-"),
+        if trusted.is_some() {
+            " (checked against --pubkey)"
+        } else {
+            " (embedded key; pass --pubkey to check who signed)"
+        },
+        if problems.is_empty() {
+            "valid"
+        } else {
+            "NOT valid"
+        }
+    );
+    let data = json!({
+        "manifest": true,
+        "drives": doc["manifest"]["drives"],
+        "signer_fingerprint": doc["signature"]["key_fingerprint"],
+        "key_trusted": trusted.is_some(),
+        "problems": problems,
+        "valid": problems.is_empty(),
+    });
+    let exit = if problems.is_empty() {
+        crate::exit::OK
+    } else {
+        crate::exit::CHECK_FAILED
+    };
+    Report::new(None, &data, text).with_exit(exit)
 }

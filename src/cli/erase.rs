@@ -30,8 +30,9 @@ pub struct SafetyArgs {
     /// [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl].
     #[arg(long, value_name = "FILE")]
     pub audit_log: Option<PathBuf>,
-    /// Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html
-    /// (a printable certificate of sanitization).
+    /// Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and
+    /// FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several
+    /// drives also get FILE.manifest.json and its PDF (docs/records.md).
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
     /// Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR].
@@ -55,6 +56,9 @@ pub struct SafetyArgs {
     /// RESERVATION CONFLICT).
     #[arg(long)]
     pub ignore_reservation: bool,
+    /// The certificate's auditor fields.
+    #[command(flatten)]
+    pub record: crate::cli::record_args::RecordArgs,
 }
 
 impl SafetyArgs {
@@ -75,6 +79,8 @@ impl SafetyArgs {
             poll_interval: self.interval(),
             parameters,
             ignore_reservation: self.ignore_reservation,
+            // Filled by `run_jobs_in` from `self.record` (reading the site file can fail).
+            record: Default::default(),
         }
     }
 
@@ -123,7 +129,10 @@ pub fn run_jobs_in(
     make_job: impl FnMut() -> Box<dyn Job>,
 ) -> anyhow::Result<Report> {
     env.advise = Some(&crate::cli::advice::CliAdvice);
-    let summary = jobs::run(env, addresses, &sa.options(params), make_job)?;
+    let mut opts = sa.options(params);
+    // A bad site file or field fails here, before any drive is touched.
+    opts.record = sa.record.resolve()?;
+    let summary = jobs::run(env, addresses, &opts, make_job)?;
     Ok(finish_report(ctx, summary))
 }
 
@@ -420,6 +429,7 @@ pub(crate) mod testenv {
             poll_interval: 0.0,
             progress_json: false,
             ignore_reservation: false,
+            record: Default::default(),
         }
     }
 

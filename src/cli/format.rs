@@ -106,8 +106,11 @@ mod tests {
         assert_eq!(d[2]["outcome"], "unsupported");
         assert_eq!(d[2]["exit_status"], exit::UNSUPPORTED);
         assert!(r.text.contains("1 of 3 drives succeeded"), "{}", r.text);
-        // Audit: start+end per executed drive (all three passed the gate).
-        assert_eq!(testenv::audit_lines(dir.path()).len(), 6);
+        // Audit: start+end per executed drive (all three passed the gate), then the batch
+        // manifest's record.
+        let lines = testenv::audit_lines(dir.path());
+        assert_eq!(lines.len(), 7);
+        assert_eq!(lines[6]["event"], "manifest");
     }
 
     #[test]

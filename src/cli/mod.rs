@@ -57,6 +57,7 @@ pub mod reservations;
 // --- signed records ---
 pub mod audit;
 pub mod certificate;
+pub mod record_args;
 
 use clap::{Parser, Subcommand};
 pub use output::{Ctx, Report};

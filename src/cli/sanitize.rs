@@ -74,7 +74,7 @@ pub struct SanitizeArgs {
 
 fn parse_hex(s: &str) -> Result<Vec<u8>> {
     let s = s.trim().trim_start_matches("0x").replace([' ', ':'], "");
-    if s.is_empty() || s.len() % 2 != 0 {
+    if s.is_empty() || !s.len().is_multiple_of(2) {
         return Err(Error::InvalidArgument(format!(
             "--pattern {s:?}: give an even number of hex digits"
         )));
@@ -363,9 +363,12 @@ mod tests {
             .iter()
             .all(|c| !is_state_changing(c)));
         assert!(drives["mock:a"].opcodes().contains(&0x48));
-        // Audit: start and end for drive a only, same job id.
+        // Audit: start and end for drive a only, same job id; then the batch manifest's record
+        // (naming both drives, the refused one too).
         let lines = testenv::audit_lines(dir.path());
-        assert_eq!(lines.len(), 2);
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[2]["event"], "manifest");
+        assert_eq!(lines[2]["drives"], 2);
         assert_eq!(lines[0]["event"], "start");
         assert_eq!(lines[0]["device"], "mock:a");
         assert_eq!(lines[1]["outcome"], "success");

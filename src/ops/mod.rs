@@ -10,6 +10,7 @@ pub(crate) mod mockdrive;
 pub mod poll;
 pub mod query;
 pub mod record;
+pub mod record_fields;
 // --- persistent reservations ---
 pub mod reservations;
 pub mod safety;
@@ -21,6 +22,8 @@ pub mod health;
 
 // --- signed records ---
 pub mod audit_chain;
+pub mod countersign;
+pub mod manifest;
 pub mod sign;
 // --- SATA behind SAT ---
 pub mod ata_sanitize;

@@ -1,8 +1,8 @@
 //! The per-drive job record: what the audit log's end record points to and what
 //! `--certificate` writes. Data first (JSON); [`JobRecord::render_text`] is a view of it.
 //!
-//! Contents follow what a sanitization certificate needs (NIST SP 800-88 Rev. 1 §4.7 and
-//! Appendix G "sample certificate"; IEEE 2883-2022): drive identity, method and category,
+//! Contents follow what a sanitization certificate needs (NIST SP 800-88 Rev. 2 records, with
+//! the field list of the Rev. 1 Appendix G sample certificate; IEEE 2883-2022): drive identity, method and category,
 //! times, tool and host, verification — plus the sense trail so a reviewer can see what the
 //! drive said. Sampled data never goes in: only SHA-256 hashes.
 
@@ -240,6 +240,13 @@ pub struct JobRecord {
     /// Who performed the job (`--operator`), when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operator: Option<String>,
+    /// The fields an auditor expects (SP 800-88 Rev. 2, Rev. 1 Appendix G template): filled
+    /// when a certificate is written ([`crate::ops::record_fields`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sanitization_record: Option<crate::ops::record_fields::RecordFields>,
+    /// VPD B1h MEDIUM ROTATION RATE as read before the job (for the media type).
+    #[serde(skip)]
+    pub rotation_rate: Option<u16>,
     /// The sense data of the error that ended the job, when it was a CHECK CONDITION (kept
     /// typed for advice; the record shows it as `message`).
     #[serde(skip)]
@@ -357,6 +364,16 @@ impl JobRecord {
                 let _ = writeln!(s, "                {n}");
             }
         }
+        if let Some(f) = self
+            .sanitization_record
+            .as_ref()
+            .and_then(|f| serde_json::to_value(f).ok())
+        {
+            let _ = writeln!(s, "  record (NIST SP 800-88 Rev. 2):");
+            for (label, value) in crate::ops::record_fields::rows(&f) {
+                let _ = writeln!(s, "    {:<31}{value}", format!("{}:", label.to_lowercase()));
+            }
+        }
         if let Some(m) = &self.message {
             let _ = writeln!(s, "  note:         {m}");
         }
@@ -373,8 +390,9 @@ impl JobRecord {
     }
 }
 
-/// Writes the certificate: `path` gets the JSON document, `path.txt` the text rendering and
-/// `path.html` the printable certificate ([`crate::report::certificate`]).
+/// Writes the certificate: `path` gets the JSON document, `path.txt` the text rendering,
+/// `path.html` the printable certificate ([`crate::report::certificate`]) and `path.pdf` the
+/// PDF/A certificate with the JSON attached ([`crate::report::pdf`]).
 pub fn write_certificate(path: &std::path::Path, records: &[JobRecord]) -> crate::Result<()> {
     write_certificate_signed(path, records, None)
 }
@@ -416,5 +434,22 @@ pub fn write_certificate_signed(
         .map_err(|e| crate::Error::io(format!("certificate {}", txt.display()), e))?;
     let html = beside(".html");
     std::fs::write(&html, crate::report::certificate::render(&doc))
-        .map_err(|e| crate::Error::io(format!("certificate {}", html.display()), e))
+        .map_err(|e| crate::Error::io(format!("certificate {}", html.display()), e))?;
+    write_pdf(path, &doc)
+}
+
+/// Writes `path.pdf`: the PDF/A certificate of the document at `path`, with the file's bytes
+/// (as written) attached ([`crate::report::pdf`]).
+pub fn write_pdf(path: &std::path::Path, doc: &Value) -> crate::Result<()> {
+    let json = std::fs::read(path)
+        .map_err(|e| crate::Error::io(format!("certificate {}", path.display()), e))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "certificate.json".into());
+    let pdf = crate::report::pdf::render(doc, &json, &name)?;
+    let mut p = path.as_os_str().to_owned();
+    p.push(".pdf");
+    let p = std::path::PathBuf::from(p);
+    std::fs::write(&p, pdf).map_err(|e| crate::Error::io(format!("certificate {}", p.display()), e))
 }

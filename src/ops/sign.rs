@@ -93,6 +93,11 @@ impl CertSigner {
         self.key.verifying_key()
     }
 
+    /// Signs a message (countersignatures, manifests).
+    pub fn sign_bytes(&self, msg: &[u8]) -> Signature {
+        self.key.sign(msg)
+    }
+
     /// The signature block for these records.
     pub fn sign_records(&self, records: &[Value]) -> Result<Value> {
         let hashes = record_hashes(records)?;
@@ -113,7 +118,8 @@ pub fn fingerprint(vk: &VerifyingKey) -> String {
     sha256_hex(vk.as_bytes())
 }
 
-fn public_pem(vk: &VerifyingKey) -> Result<String> {
+/// The SPKI PEM of a public key.
+pub fn public_pem(vk: &VerifyingKey) -> Result<String> {
     vk.to_public_key_pem(LineEnding::LF)
         .map_err(|e| Error::io("public key", std::io::Error::other(e.to_string())))
 }
@@ -358,8 +364,9 @@ pub fn verify(content: &[u8], trusted: Option<&VerifyingKey>) -> Verification {
     v
 }
 
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+/// Hex to bytes (None when not hex).
+pub fn unhex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())

@@ -1,9 +1,9 @@
 //! The printable certificate of sanitization: an HTML view of the certificate JSON document
 //! (`{"certificates": [record, ...]}`, see `ops::record`). One page per drive when printed.
 //!
-//! Contents follow NIST SP 800-88 Rev. 1 Appendix G (sample certificate: person, media
-//! identity, sanitization method and category, tool, verification, date) and IEEE 2883-2022's
-//! categories. It reads the JSON, not the Rust structs, so a certificate written by an older
+//! Contents follow NIST SP 800-88 Rev. 2 (records, destination tracking) with the field list of
+//! the Rev. 1 Appendix G sample certificate (person, media identity, sanitization method and
+//! category, tool, verification, date) and IEEE 2883-2022's categories. It reads the JSON, not the Rust structs, so a certificate written by an older
 //! sgctl (or fetched from another host) renders the same way.
 
 use super::html::{esc, Doc, Tone};
@@ -32,7 +32,7 @@ pub fn render(doc: &Value) -> String {
     let mut d = Doc::new(
         "Certificate of Sanitization",
         &format!(
-            "{} drive{} — per NIST SP 800-88 Rev. 1 (Appendix G) and IEEE 2883-2022",
+            "{} drive{} — per NIST SP 800-88 Rev. 2 and IEEE 2883-2022 (fields after the Rev. 1 Appendix G template)",
             recs.len(),
             if recs.len() == 1 { "" } else { "s" }
         ),
@@ -212,6 +212,11 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
     if let Some(a) = opt(r, "advice") {
         d.p(&format!("Next: {}", a.as_str().unwrap_or("")));
     }
+    if let Some(f) = opt(r, "sanitization_record") {
+        d.h3("Sanitization record (NIST SP 800-88 Rev. 2)");
+        let rows: Vec<(&str, String)> = crate::ops::record_fields::rows(f);
+        d.kv(&rows);
+    }
     d.h3("Performed by");
     d.kv(&[
         ("Operator", s(r, "operator")),
@@ -249,6 +254,35 @@ mod tests {
         assert!(h.contains("J. Admin") && h.contains("PASSED"));
         assert!(h.contains("sim:&lt;x&gt;"));
         assert!(h.contains("data-banner=\"good\""));
+    }
+
+    #[test]
+    fn cites_rev2_and_prints_the_record_section() {
+        let doc = json!({"certificates": [{
+            "outcome": "success", "drive": {"serial": "S1"},
+            "sanitization_record": {
+                "property_number": "IT-4711", "media_type": {"kind": "flash (non-rotating)"},
+                "media_source": {"host": "h1", "system_serial": "CZ12"},
+                "description": "purge (IEEE 2883-2022)",
+                "post_sanitization_destination": "recycle",
+                "sanitized_by": {"name": "J. Admin", "title": "Admin"},
+                "validated_by": {"name": "R. Auditor"},
+                "crypto_erase_evidence": {"tcg_level0": "absent", "tcg_data_removal": null,
+                                          "sanitize_crypto_erase": "supported"}}}]});
+        let h = render(&doc);
+        assert!(h.contains("NIST SP 800-88 Rev. 2"));
+        assert!(!h.contains("Rev. 1 (Appendix G)"));
+        for want in [
+            "IT-4711",
+            "flash (non-rotating)",
+            "system serial CZ12",
+            "recycle",
+            "J. Admin, Admin",
+            "R. Auditor",
+            "SANITIZE CRYPTOGRAPHIC ERASE",
+        ] {
+            assert!(h.contains(want), "{want}");
+        }
     }
 
     #[test]

@@ -16,5 +16,6 @@ pub mod chart;
 pub mod compare;
 pub mod html;
 pub mod load;
+pub mod pdf;
 pub mod run;
 pub mod summary;

@@ -92,7 +92,7 @@ impl Stimulus {
 
 /// "1024k", "4k", "0.5k".
 pub fn bs_label(bs: u32) -> String {
-    if bs % K == 0 {
+    if bs.is_multiple_of(K) {
         format!("{}k", bs / K)
     } else {
         format!("{}k", f64::from(bs) / f64::from(K))

@@ -52,6 +52,9 @@ pub struct JobOptions {
     pub certificate: Option<PathBuf>,
     /// Who performs the job, recorded in the certificate.
     pub operator: Option<String>,
+    /// The certificate's auditor fields (site file and flags; see
+    /// [`crate::ops::record_fields`]).
+    pub record: crate::ops::record_fields::RecordOptions,
     /// Sign the certificate with this Ed25519 key; `None`: `$SGCTL_SIGNING_KEY`, else unsigned
     /// ([`crate::ops::sign::CertSigner::resolve`]).
     pub signing_key: Option<PathBuf>,
@@ -73,6 +76,7 @@ impl Default for JobOptions {
             audit_log: None,
             certificate: None,
             operator: None,
+            record: Default::default(),
             signing_key: None,
             max_per_hba: 4,
             poll_interval: Duration::from_secs(5),
@@ -292,6 +296,47 @@ fn interrupted_before_start(rec: &mut JobRecord, audit: &AuditLog, phase: &str, 
     }
 }
 
+/// A method that erases by destroying the media encryption key.
+fn is_crypto_erase(m: Option<crate::ops::record::JobMethod>) -> bool {
+    use crate::ops::record::JobMethod;
+    use crate::scsi::sanitize::ServiceAction;
+    matches!(
+        m,
+        Some(JobMethod::Sanitize(ServiceAction::CryptoErase))
+            | Some(JobMethod::TcgErase)
+            | Some(JobMethod::TcgRevert)
+    )
+}
+
+/// Fills the auditor's section of a finished record (site file and flags, media type, media
+/// source, the IEEE 2883 description); keeps the crypto-erase evidence read before the job.
+fn fill_record_fields(
+    r: &mut JobRecord,
+    o: &crate::ops::record_fields::RecordOptions,
+    drives: usize,
+) {
+    use crate::ops::record_fields::{describe, RecordFields};
+    let evidence = r
+        .sanitization_record
+        .take()
+        .and_then(|f| f.crypto_erase_evidence);
+    let hctls: Vec<&str> = r.paths.iter().filter_map(|p| p.hctl.as_deref()).collect();
+    let mut f = RecordFields::new(
+        o,
+        &r.drive,
+        r.rotation_rate,
+        r.operator.as_deref(),
+        drives,
+        &hctls,
+    );
+    f.description = Some(describe(
+        r.ieee_2883_category,
+        r.outcome == Outcome::Success,
+    ));
+    f.crypto_erase_evidence = evidence;
+    r.sanitization_record = Some(f);
+}
+
 /// Phase 1 for one drive: open, identify, plan (read-only), gate.
 fn prepare(
     env: &mut JobEnv<'_>,
@@ -307,8 +352,17 @@ fn prepare(
     let id = query::identity(&mut ro)?;
     let cap = query::read_capacity16(&mut ro).ok();
     rec.drive = DriveInfo::new(&id, cap.as_ref());
+    rec.rotation_rate = id.rotation_rate;
     rec.paths = env.host.paths_of(address).unwrap_or_default();
     rec.commands = job.plan(&mut ro, rec)?;
+    if opts.certificate.is_some() && is_crypto_erase(rec.method) {
+        // The drive's own evidence for its cryptographic erase, read-only, before the job.
+        let ev = crate::ops::record_fields::read_crypto_evidence(&mut ro);
+        rec.sanitization_record = Some(crate::ops::record_fields::RecordFields {
+            crypto_erase_evidence: Some(ev),
+            ..Default::default()
+        });
+    }
     safety::check_reservation(&mut ro, address, opts.ignore_reservation)?;
     if opts.dry_run {
         // Report what the gate would say, but never prompt.
@@ -525,11 +579,18 @@ pub fn run(
         execute(&mut p, open, progress, advise);
         p.rec
     });
+    let drives = records.len();
     for r in &mut records {
         r.operator.clone_from(&opts.operator);
+        if opts.certificate.is_some() {
+            fill_record_fields(r, &opts.record, drives);
+        }
     }
     if let (Some(path), false) = (&opts.certificate, opts.dry_run) {
         write_certificate_signed(path, &records, signer.as_ref())?;
+        if records.len() > 1 {
+            crate::ops::manifest::write(&records, path, &audit, signer.as_ref())?;
+        }
     }
     let codes: Vec<u8> = records.iter().map(|r| r.exit_status).collect();
     Ok(RunSummary {
