@@ -9,13 +9,18 @@
 //!
 //! `cargo run -p xtask -- gen-docs [--check]` renders the man pages and shell completions into
 //! `dist/` from `sgctl::cli::command()` (see `docs.rs`).
+//!
+//! `cargo run -p xtask -- gen-deb [--check]` writes the Debian copyright file (DEP-5, every
+//! statically linked crate with its license, each checked against an allow list) and the Debian
+//! changelog's entry for the current version into `dist/debian/` (see `deb.rs`).
 
+mod deb;
 mod docs;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo run -p xtask -- gen-sys|gen-docs [--check]";
+const USAGE: &str = "usage: cargo run -p xtask -- gen-sys|gen-docs|gen-deb [--check]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +33,7 @@ fn main() -> ExitCode {
     let result = match task {
         "gen-sys" => gen_sys(check),
         "gen-docs" => docs::gen_docs(&root(), check),
+        "gen-deb" => deb::gen_deb(&root(), check),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
