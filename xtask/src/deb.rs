@@ -480,6 +480,7 @@ fn render_copyright(f: &Facts) -> Result<String, String> {
     s.push_str(&format!(
         "Files: *\nCopyright: sgctl developers\nLicense: {own}\n\n"
     ));
+    s.push_str(&font_paragraph()?);
     let mut used = BTreeSet::new();
     names(&parse(&f.license)?, &mut used);
     for c in &f.crates {
@@ -515,6 +516,17 @@ fn render_copyright(f: &Facts) -> Result<String, String> {
     s.push_str(&paragraphs.join("\n\n"));
     s.push('\n');
     Ok(s)
+}
+
+/// The DEP-5 paragraph of the fonts the PDF certificates embed (assets/fonts/, linked into the
+/// binary by `include_bytes!`), taken from the license file shipped beside them.
+fn font_paragraph() -> Result<String, String> {
+    const FONT_LICENSE: &str = include_str!("../../assets/fonts/LICENSE-DejaVu.txt");
+    let start = FONT_LICENSE
+        .find("Files: *\n")
+        .ok_or("assets/fonts/LICENSE-DejaVu.txt has no DEP-5 `Files: *` paragraph")?;
+    let body = FONT_LICENSE[start + "Files: *\n".len()..].trim_end();
+    Ok(format!("Files: assets/fonts/*\n{body}\n\n"))
 }
 
 fn common_license_note(id: &str) -> String {
