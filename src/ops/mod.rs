@@ -15,12 +15,14 @@ pub mod reservations;
 pub mod safety;
 pub mod sanitize;
 pub mod tcg_erase;
+pub mod validate;
 
 // --- health and logs (issue 6) ---
 pub mod health;
 
 // --- signed records (issue 16) ---
 pub mod audit_chain;
+pub mod closeout;
 pub mod sign;
 // --- SATA behind SAT (issue 19) ---
 pub mod ata_sanitize;
