@@ -8,7 +8,6 @@ use crate::ops::jobs::sanitize::SanitizeJob;
 use crate::ops::query;
 use crate::ops::sanitize::{self as san, Method, SanitizeOptions};
 use crate::scsi::sanitize::{OverwriteParameters, ServiceAction};
-use std::time::SystemTime;
 
 /// Sanitize drives (SBC-4 SANITIZE): purge all user data, verified and recorded.
 #[derive(Debug, clap::Args)]
@@ -139,10 +138,7 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
         validate,
     };
     let params = serde_json::to_value(&opts).unwrap_or_default();
-    let seed = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1);
+    let seed = crate::ops::validate::run_seed();
     let mut n = 0u64;
     let ata_method = args
         .method

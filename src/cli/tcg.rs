@@ -662,10 +662,7 @@ fn erase(
     };
     let mut job = TcgEraseJob::new(if all { None } else { Some(bands.clone()) }, credential);
     job.validate = crate::ops::validate::Plan::parse(validate)?;
-    job.seed = std::time::SystemTime::now()
-        .duration_since(std::time::SystemTime::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1);
+    job.seed = crate::ops::validate::run_seed();
     let params = json!({"method": "tcg_cryptographic_erase", "bands": if all { json!("all") } else { json!(bands) },
                         "validate": job.validate});
     run_jobs(ctx, &[device.to_string()], sa, params, move || {

@@ -607,11 +607,11 @@ impl JobRecord {
             let _ = writeln!(
                 s,
                 "  verification: technique {} (accepted: {}, ended without failure: {}{}{}{})",
-                tv.result.to_uppercase(),
+                tv.result.replace('_', " ").to_uppercase(),
                 yes(tv.command_accepted),
                 yes(tv.completed_without_failure),
                 tv.progress_max_percent
-                    .map(|p| format!(", progress seen up to {p:.1}%"))
+                    .map(|p| format!(", last progress reported {p:.1}% before completion"))
                     .unwrap_or_default(),
                 tv.tcg_method_status
                     .as_deref()
@@ -626,7 +626,7 @@ impl JobRecord {
             (Some(va), v) => {
                 let _ = writeln!(
                     s,
-                    "  validation:   {} — plan {}{}, {} blocks compared{}{}",
+                    "  validation:   {} — plan {}{}, {} blocks {}{}{}",
                     va.result.replace('_', " ").to_uppercase(),
                     va.plan,
                     va.seed
@@ -634,6 +634,11 @@ impl JobRecord {
                         .map(|x| format!(" (seed {x})"))
                         .unwrap_or_default(),
                     va.blocks_sampled,
+                    if va.result == "not_run" {
+                        "planned, not read back"
+                    } else {
+                        "compared"
+                    },
                     va.coverage_percent
                         .map(|c| format!(
                             ", {} blocks read after = {c:.4} % of the blocks in scope",

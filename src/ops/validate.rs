@@ -85,6 +85,23 @@ impl Plan {
     }
 }
 
+/// Environment variable fixing the validation seed (hex) for a reproducible run (a demo, a
+/// test, repeating a recorded selection); unset: the clock picks it.
+pub const SEED_ENV: &str = "SGCTL_VALIDATION_SEED";
+
+/// The seed of a run: [`SEED_ENV`] when set to hex digits, else from the clock.
+pub fn run_seed() -> u64 {
+    std::env::var(SEED_ENV)
+        .ok()
+        .and_then(|s| u64::from_str_radix(s.trim().trim_start_matches("0x"), 16).ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::SystemTime::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+        })
+}
+
 /// The next value of the xorshift64* generator.
 fn next(x: &mut u64) -> u64 {
     *x ^= *x >> 12;
@@ -202,7 +219,8 @@ pub struct Validation {
     /// Protection information of the medium, and how reads treat it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protection_information: Option<String>,
-    /// `passed`, `failed`, `inconclusive` or `not_validated`.
+    /// `passed`, `failed`, `inconclusive`, `not_validated` (plan `none`), or `not_run` (the
+    /// job ended before the blocks were read back).
     pub result: String,
 }
 
@@ -225,7 +243,7 @@ impl Validation {
             result: if plan == Plan::None {
                 "not_validated".into()
             } else {
-                "inconclusive".into()
+                "not_run".into()
             },
         }
     }
