@@ -59,10 +59,37 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
     let progress = Progress::new(ctx.json || args.progress_json, args.progress_json);
     // An interrupted sanitize of this drive (by serial number) in the audit log?
     let audit = crate::ops::safety::AuditLog::resolve(args.audit_log.as_deref());
-    let serial = crate::ops::query::identity(&mut *t).ok().map(|i| i.serial);
+    let id = crate::ops::query::identity(&mut *t).ok();
+    let serial = id.as_ref().map(|i| i.serial.clone());
     let open = match &serial {
         Some(s) => crate::ops::closeout::find(&audit, s)?,
         None => None,
+    };
+    // The job's own process may still be watching (it holds the drive's job lock): then it
+    // writes the end record itself and wait only watches.
+    let mut note = None;
+    let mut _lock = None;
+    let open = match (open, &id) {
+        (Some(job), Some(i)) => {
+            let name = crate::ops::safety::DriveName {
+                serial: i.serial.clone(),
+                wwn: i.wwn.clone(),
+            };
+            match crate::ops::lock::for_job("wait", &job.job_id, &args.device, &name) {
+                Ok(l) => {
+                    _lock = l;
+                    Some(job)
+                }
+                Err(e) => {
+                    note = Some(format!(
+                        "job {} is still watched by its own process ({e}); only watching\n",
+                        job.job_id
+                    ));
+                    None
+                }
+            }
+        }
+        (o, _) => o,
     };
     if let Some(job) = open {
         progress.begin(&args.device);
@@ -72,7 +99,7 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
         })?;
         progress.end(&args.device, rec.outcome.as_str());
         let mut text = format!(
-            "finishing job {} (started {}, {}): \n",
+            "finishing job {} (started {}, {}):\n",
             job.job_id,
             job.start["time"].as_str().unwrap_or("-"),
             job.state.replace('_', " ")
@@ -93,7 +120,7 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
         )
         .with_exit(code));
     }
-    if args.resume {
+    if args.resume && note.is_none() {
         return Err(crate::Error::InvalidArgument(format!(
             "--resume: the audit log {} holds no interrupted sanitize of this drive{}",
             audit.path().display(),
@@ -131,6 +158,7 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
         }
     };
     progress.end(&args.device, outcome);
+    let text = format!("{}{text}", note.unwrap_or_default());
     Ok(Report::new(
         Some(&args.device),
         &json!({"outcome": outcome, "sense_trail": trail.0, "waited_s": started.elapsed().as_secs_f64()}),
