@@ -263,7 +263,8 @@ ata-security-erase\t''
 ata-security-erase-enhanced\t''"
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l pattern -d 'Overwrite pattern in hex (1..block size bytes)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l passes -d 'Overwrite passes (1..31)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l verify -d 'Hash N sampled blocks (first, last, random) before and read them after; the purge passes only if none survived. Only hashes are recorded' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validate -d 'Validation: blocks hashed before and read back after; the purge passes only if none survived (only hashes are recorded). `quick` (default): first and last block plus one random block in each of 64 equal subsections, the seed recorded; N: N blocks; `full`: the quick sample, then every block read back; `none`: the record says "not validated"' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l verify -d 'Same as `--validate N` (N sampled blocks: first, last, random; 0 = none)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several drives also get FILE.manifest.json and its PDF (docs/records.md)' -r -F
@@ -306,7 +307,9 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -s v -l verbose -d
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l poll-interval -d 'Seconds between polls' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l audit-log -d 'Audit log to look for the interrupted job in [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l progress-json -d 'Progress as JSON Lines events on stderr'
+complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l resume -d 'Require an interrupted job of this drive in the audit log to finish (without it, wait also just watches a drive whose job it does not find)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l hex -d 'Dump the raw response in hex instead of decoding it'
@@ -485,6 +488,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l band -d 'Band(s) to erase' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validate -d 'Validation: read erased blocks back. `quick` (first and last block of each erased band plus one random block in each of 64 subsections, seed recorded), a number of blocks, `full` (every erased block) or `none` (the record says "not validated")' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-env -d 'Read the PIN from this environment variable' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
@@ -513,7 +517,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l data-backup -d 'Whether and where the data was backed up (optional)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l all -d 'Erase every band (0..=MaxRanges): the whole drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l all -d 'Erase every band, 0 (the global range) to MaxRanges: the whole drive. Without it the record and certificate state the erased bands\' LBA ranges and share of the capacity, and never call it a purge of the drive'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'

@@ -49,9 +49,30 @@ pub fn run(_ctx: &mut Ctx, args: AuditArgs) -> anyhow::Result<Report> {
     let content = std::fs::read(&a.file)
         .map_err(|e| Error::io(format!("audit log {}", a.file.display()), e))?;
     let v = audit_chain::verify(&content, a.head.as_deref());
+    let open = crate::ops::closeout::open_jobs(&content);
     let mut text = String::new();
     for p in &v.problems {
         let _ = writeln!(text, "TAMPERED {}", p.message);
+    }
+    for j in &open {
+        let _ = writeln!(
+            text,
+            "NOT ENDED job {} ({} on {}{}, start at line {}): {}; finish it with `sgctl wait {}`",
+            j.job_id,
+            j.job,
+            j.device,
+            j.serial
+                .as_deref()
+                .map(|s| format!(", serial {s}"))
+                .unwrap_or_default(),
+            j.line,
+            if j.state == "interrupted" {
+                "interrupted, not finished since"
+            } else {
+                "no end record"
+            },
+            j.device
+        );
     }
     let _ = writeln!(
         text,
@@ -67,10 +88,25 @@ pub fn run(_ctx: &mut Ctx, args: AuditArgs) -> anyhow::Result<Report> {
             format!("{} problems", v.problems.len())
         }
     );
+    if !open.is_empty() {
+        let _ = writeln!(
+            text,
+            "{} job{} never ended (listed above)",
+            open.len(),
+            if open.len() == 1 { "" } else { "s" }
+        );
+    }
+    let mut data = serde_json::to_value(&v).unwrap_or_default();
+    if let Some(m) = data.as_object_mut() {
+        m.insert(
+            "open_jobs".into(),
+            serde_json::to_value(&open).unwrap_or_default(),
+        );
+    }
     let exit = if v.ok() {
         crate::exit::OK
     } else {
         crate::exit::CHECK_FAILED
     };
-    Ok(Report::new(None, &v, text).with_exit(exit))
+    Ok(Report::new(None, &data, text).with_exit(exit))
 }

@@ -104,8 +104,9 @@ pub fn run_jobs(
     let flag = interrupted.clone();
     let open = move |a: &str| jobs::open_for_job(a, verbose, interval, flag.clone());
     let mut prompter = TtyPrompter::default();
-    // Ctrl-C stops watching (the drives go on); the records say "interrupted".
-    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
+    // Ctrl-C, SIGTERM and SIGHUP stop watching (the drives go on); the records say
+    // "interrupted".
+    let _ = crate::ops::safety::register_stop_signals(&interrupted);
     let bars = Progress::new(ctx.json || sa.progress_json, sa.progress_json);
     let env = JobEnv {
         host: &host,

@@ -8,7 +8,6 @@ use crate::ops::jobs::sanitize::SanitizeJob;
 use crate::ops::query;
 use crate::ops::sanitize::{self as san, Method, SanitizeOptions};
 use crate::scsi::sanitize::{OverwriteParameters, ServiceAction};
-use std::time::SystemTime;
 
 /// Sanitize drives (SBC-4 SANITIZE): purge all user data, verified and recorded.
 #[derive(Debug, clap::Args)]
@@ -63,10 +62,15 @@ pub struct SanitizeArgs {
     /// ZNR: zoned drives keep their write pointers.
     #[arg(long)]
     pub znr: bool,
-    /// Hash N sampled blocks (first, last, random) before and read them after; the purge
-    /// passes only if none survived. Only hashes are recorded.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub verify: u32,
+    /// Validation: blocks hashed before and read back after; the purge passes only if none
+    /// survived (only hashes are recorded). `quick` (default): first and last block plus one
+    /// random block in each of 64 equal subsections, the seed recorded; N: N blocks; `full`:
+    /// the quick sample, then every block read back; `none`: the record says "not validated".
+    #[arg(long, value_name = "PLAN", conflicts_with = "verify")]
+    pub validate: Option<String>,
+    /// Same as `--validate N` (N sampled blocks: first, last, random; 0 = none).
+    #[arg(long, value_name = "N")]
+    pub verify: Option<u32>,
     /// Safety options.
     #[command(flatten)]
     pub safety: SafetyArgs,
@@ -118,17 +122,23 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
         )
         .into());
     };
+    // Asked for: `--validate PLAN` or `--verify N`; `None`: the default plan (quick), which
+    // a drive that cannot report its capacity (sanitize failure mode) records as not validated.
+    let validate = match (args.verify, &args.validate) {
+        (Some(0), _) => Some(crate::ops::validate::Plan::None),
+        (Some(n), _) => Some(crate::ops::validate::Plan::Blocks(n)),
+        (None, Some(p)) => Some(crate::ops::validate::Plan::parse(p)?),
+        (None, None) => None,
+    };
     let opts = SanitizeOptions {
         method,
         ause: args.ause,
         znr: args.znr,
-        verify: args.verify,
+        verify: args.verify.unwrap_or(0),
+        validate,
     };
     let params = serde_json::to_value(&opts).unwrap_or_default();
-    let seed = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1);
+    let seed = crate::ops::validate::run_seed();
     let mut n = 0u64;
     let ata_method = args
         .method
@@ -337,6 +347,7 @@ mod tests {
                     ause,
                     znr: false,
                     verify,
+                    validate: None,
                 },
                 5,
             ))

@@ -164,9 +164,16 @@ pub enum TcgCmd {
         /// Band(s) to erase.
         #[arg(long, required_unless_present = "all")]
         band: Vec<u16>,
-        /// Erase every band (0..=MaxRanges): the whole drive.
+        /// Erase every band, 0 (the global range) to MaxRanges: the whole drive. Without it
+        /// the record and certificate state the erased bands' LBA ranges and share of the
+        /// capacity, and never call it a purge of the drive.
         #[arg(long, conflicts_with = "band")]
         all: bool,
+        /// Validation: read erased blocks back. `quick` (first and last block of each erased
+        /// band plus one random block in each of 64 subsections, seed recorded), a number of
+        /// blocks, `full` (every erased block) or `none` (the record says "not validated").
+        #[arg(long, value_name = "PLAN", default_value = "quick")]
+        validate: String,
         /// EraseMaster's PIN.
         #[command(flatten)]
         pin: PinArgs,
@@ -339,9 +346,10 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
             device,
             band,
             all,
+            validate,
             pin,
             safety,
-        } => erase(ctx, &device, band, all, &pin, &safety),
+        } => erase(ctx, &device, band, all, &validate, &pin, &safety),
         TcgCmd::Revert {
             device,
             psid,
@@ -628,6 +636,7 @@ fn erase(
     device: &str,
     bands: Vec<u16>,
     all: bool,
+    validate: &str,
     pin: &PinArgs,
     sa: &SafetyArgs,
 ) -> anyhow::Result<Report> {
@@ -651,11 +660,11 @@ fn erase(
             .ok_or_else(|| anyhow!(crate::Error::InvalidArgument(NO_PIN.into())))?,
         )
     };
-    let job = TcgEraseJob {
-        bands: if all { None } else { Some(bands.clone()) },
-        credential,
-    };
-    let params = json!({"method": "tcg_cryptographic_erase", "bands": if all { json!("all") } else { json!(bands) }});
+    let mut job = TcgEraseJob::new(if all { None } else { Some(bands.clone()) }, credential);
+    job.validate = crate::ops::validate::Plan::parse(validate)?;
+    job.seed = crate::ops::validate::run_seed();
+    let params = json!({"method": "tcg_cryptographic_erase", "bands": if all { json!("all") } else { json!(bands) },
+                        "validate": job.validate});
     run_jobs(ctx, &[device.to_string()], sa, params, move || {
         Box::new(job.clone())
     })

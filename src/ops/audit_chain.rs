@@ -7,7 +7,9 @@
 //!   first line of a log). Anyone can recompute it: `sed -n 3p audit.jsonl | tr -d '\n' | sha256sum`.
 //! - `record_sha256` = SHA-256 of the line's compact JSON with the `record_sha256` member
 //!   removed (it is always the last member). It pinpoints which line changed; the chain says
-//!   where lines went missing or moved.
+//!   where lines went missing or moved. `verify` hashes the line's bytes as written (the line
+//!   without its last member: `,"record_sha256":"…"` cut out before the closing brace), never
+//!   a parsed and re-serialised copy, so no number is ever misread into a false "changed".
 //!
 //! What a chain cannot show by itself: the *last* records cut off (the file is still a valid
 //! chain). `verify` prints the head (SHA-256 of the last line) so it can be kept elsewhere and
@@ -208,10 +210,10 @@ pub fn verify(content: &[u8], expected_head: Option<&str>) -> Verification {
         };
         seen_chained = true;
         v.chained += 1;
-        // Own contents.
+        // Own contents: the bytes as written, without the last member.
         let last_is_self = m.keys().next_back().is_some_and(|k| k == SELF);
         m.shift_remove(SELF);
-        let own = compact(&Value::Object(m)).map(|b| sha256_hex(&b)).ok();
+        let own = own_bytes(line).map(|b| sha256_hex(&b));
         if !last_is_self || own.as_deref() != Some(s.as_str()) {
             v.problems.push(prob(
                 "record_changed",
@@ -253,6 +255,47 @@ pub fn verify(content: &[u8], expected_head: Option<&str>) -> Verification {
         }
     }
     v
+}
+
+/// The bytes `record_sha256` covers: the line as written with its last member
+/// (`,"record_sha256":"<64 hex>"`) cut out; `None` when the line does not end that way.
+fn own_bytes(line: &[u8]) -> Option<Vec<u8>> {
+    let member = format!(",\"{SELF}\":\"");
+    let tail = member.len() + 64 + 2;
+    let cut = line.len().checked_sub(tail)?;
+    let (body, rest) = line.split_at(cut);
+    let hex_ok = rest
+        .get(member.len()..member.len() + 64)
+        .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
+    if !rest.starts_with(member.as_bytes()) || !rest.ends_with(b"\"}") || !hex_ok {
+        return None;
+    }
+    let mut b = body.to_vec();
+    b.push(b'}');
+    Some(b)
+}
+
+/// `text` (one JSON value) without the whitespace outside its strings: the compact form
+/// serde_json writes, from a pretty-printed copy, without parsing any number.
+pub fn compact_text(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for &c in text {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == b'\\' {
+                escaped = true;
+            } else if c == b'"' {
+                in_string = false;
+            }
+        } else if !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+            in_string = c == b'"';
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn previous_number(numbered: &[(usize, &[u8])], no: usize) -> usize {
@@ -377,6 +420,58 @@ mod tests {
         let v = verify(&b, None);
         assert!(v.ok(), "{:?}", v.problems);
         assert_eq!(v.chained, 3);
+    }
+
+    /// Every sanitize progress value a drive can report (n·100/65536, SBC-4 progress
+    /// indication) written into a chained log verifies: the record's own hash is taken over
+    /// the bytes as written, not over a parse-and-reserialise that misreads some 17-digit
+    /// floats by one ULP.
+    #[test]
+    fn every_progress_value_verifies() {
+        let mut out = Vec::new();
+        let mut prev: Option<Vec<u8>> = None;
+        for chunk in 0..256u32 {
+            let trail: Vec<Value> = (0..256u32)
+                .map(|i| json!({"progress_percent": f64::from(chunk * 256 + i) * 100.0 / 65536.0}))
+                .collect();
+            let l = chained_line(
+                prev.as_deref(),
+                &json!({"event": "end", "sense_trail": trail}),
+            )
+            .unwrap();
+            out.extend_from_slice(&l);
+            out.push(b'\n');
+            prev = Some(l);
+        }
+        let v = verify(&out, None);
+        assert_eq!(v.chained, 256);
+        assert!(
+            v.ok(),
+            "{} problems, first {:?}",
+            v.problems.len(),
+            v.problems.first()
+        );
+    }
+
+    /// The hash covers the bytes as written: a number in a form a re-serialisation would
+    /// write differently (more digits than needed) still verifies, and a changed digit does not.
+    #[test]
+    fn own_hash_is_over_the_written_bytes() {
+        let body =
+            format!("{{\"event\":\"end\",\"p\":99.902343750000000001,\"{PREV}\":\"{GENESIS}\"}}");
+        let own = sha256_hex(body.as_bytes());
+        let line = format!("{},\"{SELF}\":\"{own}\"}}", &body[..body.len() - 1]);
+        let v = verify(line.as_bytes(), None);
+        assert!(v.ok(), "{:?}", v.problems);
+        let changed = line.replace("99.90234375000", "99.90234375001");
+        assert_eq!(
+            verify(changed.as_bytes(), None).problems[0].kind,
+            "record_changed"
+        );
+        assert_eq!(
+            compact_text(b"{ \"a\" : [1, 2.50],\n  \"b\": \"x \\\" y\" }"),
+            b"{\"a\":[1,2.50],\"b\":\"x \\\" y\"}".to_vec()
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod reservations;
 pub mod safety;
 pub mod sanitize;
 pub mod tcg_erase;
+pub mod validate;
 
 // --- health and logs ---
 pub mod health;
@@ -24,6 +25,7 @@ pub mod health;
 pub mod audit_chain;
 pub mod countersign;
 pub mod manifest;
+pub mod closeout;
 pub mod sign;
 // --- SATA behind SAT ---
 pub mod ata_sanitize;

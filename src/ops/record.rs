@@ -93,6 +93,19 @@ pub enum JobMethod {
 }
 
 impl JobMethod {
+    /// The method recorded as `name` (SANITIZE and TCG methods; None otherwise).
+    pub fn from_name(name: &str) -> Option<JobMethod> {
+        crate::scsi::sanitize::ServiceAction::ALL
+            .into_iter()
+            .map(JobMethod::Sanitize)
+            .chain([
+                JobMethod::FormatUnit,
+                JobMethod::TcgErase,
+                JobMethod::TcgRevert,
+            ])
+            .find(|m| m.name() == name)
+    }
+
     /// The recorded name: `FORMAT UNIT`, `CRYPTOGRAPHIC ERASE`, ...
     pub fn name(self) -> &'static str {
         match self {
@@ -125,6 +138,9 @@ pub enum Category {
     Purge,
     /// Clear: protects against simple, non-invasive recovery.
     Clear,
+    /// A purge technique applied to part of the drive only (some TCG bands): the drive as a
+    /// whole is not sanitized ([`Scope`] says which blocks were).
+    PurgeOfPart,
     /// Not a sanitization method.
     None,
 }
@@ -135,6 +151,7 @@ impl Category {
         match s {
             "purge" => Category::Purge,
             "clear" => Category::Clear,
+            "purge_of_part" => Category::PurgeOfPart,
             _ => Category::None,
         }
     }
@@ -144,13 +161,14 @@ impl Category {
         match self {
             Category::Purge => "purge",
             Category::Clear => "clear",
+            Category::PurgeOfPart => "purge_of_part",
             Category::None => "none",
         }
     }
 }
 
 /// Drive identity as recorded.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct DriveInfo {
     /// Vendor.
     pub vendor: String,
@@ -181,6 +199,200 @@ impl DriveInfo {
             logical_block_length: cap.map(|c| c.block_len),
         }
     }
+}
+
+/// One TCG band in a record's [`Scope`], with the LBAs it covered when erased.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+pub struct BandExtent {
+    /// Band number (0 = the global range: every LBA no other band covers).
+    pub band: u16,
+    /// RangeStart (LBA), when the band table could be read.
+    pub range_start: Option<u64>,
+    /// RangeLength (blocks), when the band table could be read.
+    pub range_length: Option<u64>,
+}
+
+/// What a job sanitized: the whole logical unit, or some TCG bands (docs/records.md).
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Default)]
+#[serde(default)]
+pub struct Scope {
+    /// True only when every LBA of the logical unit was in scope.
+    pub whole_drive: bool,
+    /// `logical_unit` or `tcg_bands`.
+    pub kind: String,
+    /// The erased bands (kind `tcg_bands`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bands: Vec<BandExtent>,
+    /// Blocks in scope, when known.
+    pub blocks_in_scope: Option<u64>,
+    /// Blocks of the logical unit.
+    pub blocks_total: Option<u64>,
+    /// `blocks_in_scope / blocks_total`, 0..=1, when known.
+    pub fraction_of_capacity: Option<f64>,
+    /// The scope in words.
+    pub description: String,
+    /// The LBA extents in scope (`(start, length)`), used to place validation reads.
+    #[serde(skip)]
+    pub extents: Vec<(u64, u64)>,
+}
+
+impl Scope {
+    /// The whole logical unit of `blocks` blocks (None when unknown).
+    pub fn logical_unit(blocks: Option<u64>) -> Scope {
+        Scope {
+            whole_drive: true,
+            kind: "logical_unit".into(),
+            bands: vec![],
+            blocks_in_scope: blocks,
+            blocks_total: blocks,
+            fraction_of_capacity: blocks.map(|_| 1.0),
+            description: "the whole logical unit (every LBA)".into(),
+            extents: blocks.map(|b| vec![(0, b)]).unwrap_or_default(),
+        }
+    }
+
+    /// TCG bands `erased` of a drive of `total` blocks; `table` is the band table read before
+    /// the erase (`(band, start, length)` for bands 0..=MaxRanges) when it could be read.
+    /// Band 0, the global range, covers every LBA no other band covers (TCG Enterprise SSC
+    /// 1.01 §4.3.6); a band of length 0 covers nothing. Whole drive only when the erased
+    /// bands cover every LBA; unknown coverage is never whole, except every band 0..=MaxRanges
+    /// (the global range takes what the others leave).
+    pub fn tcg_bands(
+        erased: &[u16],
+        table: Option<&[(u16, u64, u64)]>,
+        total: Option<u64>,
+        all_bands: bool,
+    ) -> Scope {
+        let find = |n: u16| table.and_then(|t| t.iter().find(|b| b.0 == n).copied());
+        let bands: Vec<BandExtent> = erased
+            .iter()
+            .map(|&n| {
+                let row = find(n);
+                BandExtent {
+                    band: n,
+                    range_start: row.map(|r| r.1),
+                    range_length: row.map(|r| r.2),
+                }
+            })
+            .collect();
+        let mut extents: Vec<(u64, u64)> = Vec::new();
+        let mut known = table.is_some() && total.is_some();
+        if let (Some(t), Some(total)) = (table, total) {
+            // Extents of bands 1..: clipped to the drive, in LBA order.
+            let mut others: Vec<(u64, u64, u16)> = t
+                .iter()
+                .filter(|b| b.0 != 0 && b.2 > 0 && b.1 < total)
+                .map(|b| (b.1, b.2.min(total - b.1), b.0))
+                .collect();
+            others.sort_unstable();
+            for &(s, l, n) in &others {
+                if erased.contains(&n) {
+                    extents.push((s, l));
+                }
+            }
+            if erased.contains(&0) {
+                // The global range: the gaps between the other bands.
+                let mut at = 0u64;
+                for &(s, l, _) in &others {
+                    if s > at {
+                        extents.push((at, s - at));
+                    }
+                    at = at.max(s.saturating_add(l));
+                }
+                if at < total {
+                    extents.push((at, total - at));
+                }
+            }
+            extents.sort_unstable();
+            // Merge overlaps (overlapping bands are a drive's error; count each LBA once).
+            let mut merged: Vec<(u64, u64)> = Vec::new();
+            for (s, l) in extents {
+                match merged.last_mut() {
+                    Some(m) if s <= m.0 + m.1 => {
+                        let end = (m.0 + m.1).max(s + l);
+                        m.1 = end - m.0;
+                    }
+                    _ => merged.push((s, l)),
+                }
+            }
+            extents = merged;
+        } else {
+            known = false;
+        }
+        let covered = known.then(|| crate::ops::validate::total(&extents));
+        let whole = match (covered, total) {
+            (Some(c), Some(t)) => t > 0 && c >= t,
+            _ => all_bands && erased.contains(&0),
+        };
+        let fraction = match (covered, total) {
+            (Some(c), Some(t)) if t > 0 => Some(c as f64 / t as f64),
+            _ if whole => Some(1.0),
+            _ => None,
+        };
+        let names = erased
+            .iter()
+            .map(u16::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let description = if whole {
+            format!("the whole drive: TCG bands {names} together cover every LBA")
+        } else {
+            let ranges = bands
+                .iter()
+                .map(|b| match (b.range_start, b.range_length) {
+                    (Some(s), Some(l)) if b.band != 0 && l > 0 => {
+                        format!("band {}: LBA {s}..={}", b.band, s + l - 1)
+                    }
+                    (Some(_), Some(_)) if b.band != 0 => format!("band {}: empty", b.band),
+                    _ if b.band == 0 => "band 0: the global range".to_string(),
+                    _ => format!("band {}: range unknown", b.band),
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            format!(
+                "PART of the drive: TCG band{} {names} ({ranges}){}; the rest of the drive was \
+                 NOT sanitized",
+                if erased.len() == 1 { "" } else { "s" },
+                fraction
+                    .map(|f| format!(", {:.1} % of the capacity", f * 100.0))
+                    .unwrap_or_else(|| ", share of the capacity unknown".into())
+            )
+        };
+        Scope {
+            whole_drive: whole,
+            kind: "tcg_bands".into(),
+            bands,
+            blocks_in_scope: covered.or(if whole { total } else { None }),
+            blocks_total: total,
+            fraction_of_capacity: fraction,
+            description,
+            extents: if whole && !known {
+                total.map(|t| vec![(0, t)]).unwrap_or_default()
+            } else {
+                extents
+            },
+        }
+    }
+}
+
+/// Verification in the sense of NIST SP 800-88 Rev. 2: the evidence that the technique
+/// completed (not whether data is gone: that is [`crate::ops::validate::Validation`]).
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Default)]
+#[serde(default)]
+pub struct TechniqueVerification {
+    /// The drive accepted the command(s) (GOOD status).
+    pub command_accepted: bool,
+    /// The highest progress the drive reported, percent (None: no progress reported).
+    pub progress_max_percent: Option<f64>,
+    /// The drive reported the operation ended, without a failure (SANITIZE: no 31/03).
+    pub completed_without_failure: bool,
+    /// TCG method status of the erase calls (`SUCCESS`), for TCG methods.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tcg_method_status: Option<String>,
+    /// The drive was READY afterwards (REQUEST SENSE clean / medium readable).
+    pub ready_after: Option<bool>,
+    /// `completed`, `not_completed` or `unknown` (watching stopped).
+    pub result: String,
 }
 
 /// One drive's job record.
@@ -219,7 +431,13 @@ pub struct JobRecord {
     /// Paths the job moved to when its path went away, in order; none usually.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub path_switches: Vec<crate::ops::jobs::failover::PathSwitch>,
-    /// Verification.
+    /// What was sanitized: the whole logical unit or some TCG bands.
+    pub scope: Option<Scope>,
+    /// Evidence the technique completed (NIST SP 800-88 Rev. 2 "verification").
+    pub technique_verification: Option<TechniqueVerification>,
+    /// The content check: plan, coverage, seed, result (Rev. 2 "validation").
+    pub validation: Option<crate::ops::validate::Validation>,
+    /// The sampled blocks of the validation, hashed before and after.
     pub verification: Option<Verification>,
     /// Checks after the job (format: READ CAPACITY(16) after).
     pub after: Value,
@@ -247,6 +465,10 @@ pub struct JobRecord {
     /// VPD B1h MEDIUM ROTATION RATE as read before the job (for the media type).
     #[serde(skip)]
     pub rotation_rate: Option<u16>,
+    /// What `sgctl wait` needs to finish the job when it stops early (the validation's
+    /// before-hashes); written to the audit end record of a job that did not succeed.
+    #[serde(skip)]
+    pub resume: Option<Value>,
     /// The sense data of the error that ended the job, when it was a CHECK CONDITION (kept
     /// typed for advice; the record shows it as `message`).
     #[serde(skip)]
@@ -283,17 +505,46 @@ impl JobRecord {
         self.ieee_2883_category = Some(c);
     }
 
+    /// Records the scope; a purge of part of the drive is recorded as
+    /// [`Category::PurgeOfPart`], never as a purge of the drive.
+    pub fn set_scope(&mut self, s: Scope) {
+        if !s.whole_drive {
+            for c in [
+                &mut self.nist_sp_800_88_category,
+                &mut self.ieee_2883_category,
+            ] {
+                if *c == Some(Category::Purge) {
+                    *c = Some(Category::PurgeOfPart);
+                }
+            }
+        }
+        self.scope = Some(s);
+    }
+
+    /// Blocks of the drive, from the recorded capacity.
+    pub fn blocks_total(&self) -> Option<u64> {
+        match (self.drive.capacity_bytes, self.drive.logical_block_length) {
+            (Some(c), Some(b)) if b > 0 => Some(c / u64::from(b)),
+            _ => None,
+        }
+    }
+
     /// Readable rendering (the certificate's text form).
     pub fn render_text(&self) -> String {
         let mut s = String::new();
         let d = &self.drive;
         let _ = writeln!(
             s,
-            "{} {} on {} — {}",
+            "{} {} on {} — {}{}",
             self.tool,
             self.job,
             self.device,
-            self.outcome.as_str().to_uppercase()
+            self.outcome.as_str().to_uppercase(),
+            if self.scope.as_ref().is_some_and(|x| !x.whole_drive) {
+                " — PARTIAL SCOPE, not a purge of the drive"
+            } else {
+                ""
+            }
         );
         let _ = writeln!(
             s,
@@ -351,18 +602,81 @@ impl JobRecord {
                 p.time, p.from, p.to, p.command, p.reason
             );
         }
-        if let Some(v) = &self.verification {
+        if let Some(sc) = &self.scope {
             let _ = writeln!(
                 s,
-                "  verification: {} — {} samples, {} survived, {} show the purge",
-                v.result.to_string().to_uppercase(),
-                v.samples.len(),
-                v.survived,
-                v.conclusive
+                "  scope:        {}{}",
+                if sc.whole_drive { "" } else { "PARTIAL — " },
+                sc.description
             );
-            if let Some(n) = &v.note {
-                let _ = writeln!(s, "                {n}");
+        }
+        if let Some(tv) = &self.technique_verification {
+            let _ = writeln!(
+                s,
+                "  verification: technique {} (accepted: {}, ended without failure: {}{}{}{})",
+                tv.result.replace('_', " ").to_uppercase(),
+                yes(tv.command_accepted),
+                yes(tv.completed_without_failure),
+                tv.progress_max_percent
+                    .map(|p| format!(", last progress reported {p:.1}% before completion"))
+                    .unwrap_or_default(),
+                tv.tcg_method_status
+                    .as_deref()
+                    .map(|m| format!(", TCG method status {m}"))
+                    .unwrap_or_default(),
+                tv.ready_after
+                    .map(|r| format!(", ready after: {}", yes(r)))
+                    .unwrap_or_default()
+            );
+        }
+        match (&self.validation, &self.verification) {
+            (Some(va), v) => {
+                let _ = writeln!(
+                    s,
+                    "  validation:   {} — plan {}{}, {} blocks {}{}{}",
+                    va.result.replace('_', " ").to_uppercase(),
+                    va.plan,
+                    va.seed
+                        .as_deref()
+                        .map(|x| format!(" (seed {x})"))
+                        .unwrap_or_default(),
+                    va.blocks_sampled,
+                    if va.result == "not_run" {
+                        "planned, not read back"
+                    } else {
+                        "compared"
+                    },
+                    va.coverage_percent
+                        .map(|c| format!(
+                            ", {} blocks read after = {c:.4} % of the blocks in scope",
+                            va.blocks_read_after
+                        ))
+                        .unwrap_or_default(),
+                    v.as_ref()
+                        .map(|v| format!(
+                            "; {} survived, {} show the purge",
+                            v.survived, v.conclusive
+                        ))
+                        .unwrap_or_default()
+                );
+                if let Some(n) = v.as_ref().and_then(|v| v.note.as_ref()) {
+                    let _ = writeln!(s, "                {n}");
+                }
             }
+            (None, Some(v)) => {
+                let _ = writeln!(
+                    s,
+                    "  validation:   {} — {} samples, {} survived, {} show the purge",
+                    v.result.to_string().to_uppercase(),
+                    v.samples.len(),
+                    v.survived,
+                    v.conclusive
+                );
+                if let Some(n) = &v.note {
+                    let _ = writeln!(s, "                {n}");
+                }
+            }
+            (None, None) => {}
         }
         if let Some(f) = self
             .sanitization_record
@@ -387,6 +701,14 @@ impl JobRecord {
             self.job_id.as_deref().unwrap_or("-")
         );
         s
+    }
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
     }
 }
 

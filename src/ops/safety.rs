@@ -114,6 +114,26 @@ pub struct Confirmation {
     pub interactive: bool,
 }
 
+/// The signals that stop a job's watching like Ctrl-C: SIGINT, SIGTERM (systemd stop,
+/// `timeout`, an orchestrator's timeout) and SIGHUP (a lost terminal or SSH session). The
+/// drive goes on; the record says `interrupted` and how to finish (`sgctl wait`).
+pub const STOP_SIGNALS: [i32; 3] = [
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+];
+
+/// Sets `flag` on any of [`STOP_SIGNALS`] (instead of the default action, which would end
+/// the process without an end record); returns the registrations.
+pub fn register_stop_signals(
+    flag: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Vec<signal_hook::SigId> {
+    STOP_SIGNALS
+        .iter()
+        .filter_map(|s| signal_hook::flag::register(*s, flag.clone()).ok())
+        .collect()
+}
+
 /// Asks the user to type the drive's name (a terminal, or a script in tests).
 pub trait Prompter {
     /// Shows `question` and returns the typed line, or `None` when nobody can answer.
@@ -155,11 +175,11 @@ impl Prompter for TtyPrompter {
             return None;
         }
         let flag = Arc::new(AtomicBool::new(false));
-        let id = signal_hook::flag::register(signal_hook::consts::SIGINT, flag.clone()).ok();
+        let ids = register_stop_signals(&flag);
         eprint!("{question}");
         let _ = std::io::stderr().flush();
         let line = read_line_unless(&flag);
-        if let Some(id) = id {
+        for id in ids {
             signal_hook::low_level::unregister(id);
         }
         if flag.load(Ordering::SeqCst) {
@@ -330,7 +350,7 @@ impl Transport for ByRef<'_> {
 }
 
 /// A command a job would send, for `--dry-run` listings and the record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct PlannedCommand {
     /// What it is (`MODE SELECT(10)`, `FORMAT UNIT`, ...).
     pub name: String,

@@ -9,6 +9,7 @@ use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity, Support};
 use crate::ops::record::Category;
 use crate::ops::safety::{Cleared, PlannedCommand};
+use crate::ops::validate::{self, Plan, Validation};
 use crate::scsi::read_write::{read16, RwFlags};
 use crate::scsi::sanitize::{self as cdb, OverwriteParameters, ServiceAction};
 use crate::sense::SenseKey;
@@ -42,8 +43,12 @@ pub struct SanitizeOptions {
     pub ause: bool,
     /// ZNR: zoned drives keep write pointers.
     pub znr: bool,
-    /// Sampled LBAs to hash before and read after (0 = no verification).
+    /// Sampled LBAs to hash before and read after (`--verify N`, an alias of the `N` blocks
+    /// validation plan); used when `validate` is `None` and N > 0.
     pub verify: u32,
+    /// The validation plan; `None`: `verify` blocks when N > 0, else the default `quick`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validate: Option<crate::ops::validate::Plan>,
 }
 
 impl SanitizeOptions {
@@ -54,7 +59,22 @@ impl SanitizeOptions {
             ause: false,
             znr: false,
             verify: 0,
+            validate: None,
         }
+    }
+
+    /// The validation plan in effect.
+    pub fn plan(&self) -> Plan {
+        match (self.validate, self.verify) {
+            (Some(p), _) => p,
+            (None, 0) => Plan::Quick,
+            (None, n) => Plan::Blocks(n),
+        }
+    }
+
+    /// Whether the plan was asked for (not the default).
+    fn plan_explicit(&self) -> bool {
+        self.validate.is_some() || self.verify > 0
     }
 }
 
@@ -162,6 +182,14 @@ pub struct SanitizePlan {
     pub capacity: Option<Capacity>,
     /// LBAs sampled for verification.
     pub sample_lbas: Vec<u64>,
+    /// The validation plan and its summary (result filled in by [`finish`]).
+    pub validation: Option<Validation>,
+    /// The plan itself.
+    #[serde(skip)]
+    pub validate: Plan,
+    /// The OVERWRITE pattern (a `full` read compares every block with it).
+    #[serde(skip)]
+    pub pattern: Option<Vec<u8>>,
     /// The SANITIZE CDB.
     #[serde(skip)]
     pub cdb: [u8; 10],
@@ -258,8 +286,18 @@ pub fn plan(t: &mut dyn Transport, o: &SanitizeOptions, seed: u64) -> Result<San
             Err(e) => return Err(e),
         }
     };
-    if capacity.is_none() && o.verify > 0 && sa != ServiceAction::ExitFailureMode {
-        return Err(Invalid::VerifyNeedsCapacity.into());
+    let mut vplan = if sa == ServiceAction::ExitFailureMode {
+        Plan::None
+    } else {
+        o.plan()
+    };
+    if capacity.is_none() && vplan != Plan::None {
+        if o.plan_explicit() {
+            return Err(Invalid::VerifyNeedsCapacity.into());
+        }
+        // The default plan on a drive that cannot report its capacity (sanitize failure
+        // mode): the record says "not validated" and why.
+        vplan = Plan::None;
     }
     let lb = match capacity {
         Some(c) => c.block_len,
@@ -268,15 +306,53 @@ pub fn plan(t: &mut dyn Transport, o: &SanitizeOptions, seed: u64) -> Result<San
             .unwrap_or(512),
     };
     let (c, p) = cdb::build(sa, true, o.ause, o.znr, ow.as_ref().map(|p| (p, lb)))?;
-    let sample = match capacity {
-        Some(cap) if o.verify > 0 => sample_lbas(cap.last_lba, o.verify, seed),
-        _ => vec![],
-    };
+    let extents: Vec<(u64, u64)> = capacity.map(|c| vec![(0, c.blocks())]).unwrap_or_default();
+    let sample = validate::lbas(vplan, &extents, seed);
+    let validation = (sa != ServiceAction::ExitFailureMode).then(|| {
+        let mut v = Validation::planned(vplan, seed, capacity.map(|c| c.blocks()), sample.len());
+        if vplan == Plan::None && capacity.is_none() {
+            v.description =
+                "not validated: the drive did not report its capacity (sanitize failure mode)"
+                    .into();
+        }
+        if vplan != Plan::None {
+            let b1 = query::vpd(t, 0xb1)
+                .ok()
+                .and_then(|p| crate::scsi::vpd::block_characteristics::parse(&p).ok());
+            v.read_after_erase = match sa {
+                ServiceAction::BlockErase => {
+                    b1.map(|b| format!("WABEREQ: {}", validate::read_after_erase(b.wabereq)))
+                }
+                ServiceAction::CryptoErase => {
+                    b1.map(|b| format!("WACEREQ: {}", validate::read_after_erase(b.wacereq)))
+                }
+                _ => Some(
+                    "after OVERWRITE reads succeed and return the pattern (SBC-4 SANITIZE)".into(),
+                ),
+            };
+            v.protection_information = capacity.map(|c| {
+                if c.prot_en {
+                    format!(
+                        "type {} protection: reads use RDPROTECT=0, so the drive checks the \
+                         protection information; a read refused after the erase (PI check or \
+                         MEDIUM ERROR) counts as unreadable after, which shows the erase",
+                        c.p_type + 1
+                    )
+                } else {
+                    "none (not formatted with protection information)".into()
+                }
+            });
+        }
+        v
+    });
     Ok(SanitizePlan {
         service_action: sa,
         category: category(sa),
         capacity,
         sample_lbas: sample,
+        validation,
+        validate: vplan,
+        pattern: ow.as_ref().map(|p| p.pattern.clone()),
         cdb: c,
         params: p.clone(),
         commands: vec![PlannedCommand::new(
@@ -539,6 +615,10 @@ pub struct SanitizeOutcome {
     pub advice: Option<Next>,
     /// Verification, if requested.
     pub verification: Option<Verification>,
+    /// The validation summary (plan, coverage, seed, result).
+    pub validation: Option<Validation>,
+    /// The evidence that the technique completed.
+    pub technique: crate::ops::record::TechniqueVerification,
 }
 
 /// Polls to the end, checks the drive is clean and verifies samples.
@@ -551,7 +631,19 @@ pub fn finish(
     trail: &mut Trail,
     progress: &mut dyn FnMut(Option<f64>),
 ) -> Result<SanitizeOutcome> {
-    let end = poll::poll(t, cfg, trail, progress)?;
+    let mut max_seen: Option<f64> = None;
+    let end = poll::poll(t, cfg, trail, &mut |p| {
+        if let Some(x) = p {
+            max_seen = Some(max_seen.map_or(x, |m: f64| m.max(x)));
+        }
+        progress(p)
+    })?;
+    let mut technique = crate::ops::record::TechniqueVerification {
+        command_accepted: true,
+        progress_max_percent: max_seen,
+        result: "unknown".into(),
+        ..Default::default()
+    };
     match end {
         PollEnd::Interrupted => {
             return Ok(SanitizeOutcome {
@@ -561,6 +653,8 @@ pub fn finish(
                     address: t.address(),
                 }),
                 verification: None,
+                validation: None,
+                technique,
             })
         }
         PollEnd::Failed(s) => {
@@ -575,32 +669,76 @@ pub fn finish(
             } else {
                 None
             };
+            technique.result = "not_completed".into();
             return Ok(SanitizeOutcome {
                 ended: Ended::Failed(s),
                 success: false,
                 advice,
                 verification: None,
+                validation: None,
+                technique,
             });
         }
         PollEnd::Done => {}
     }
+    technique.completed_without_failure = true;
     // Clean final state: one more REQUEST SENSE must be clean and the medium readable.
     let again = poll::classify(query::request_sense(t)?.as_ref());
     if again != poll::Condition::Clean {
+        technique.ready_after = Some(false);
+        technique.result = "not_completed".into();
         return Ok(SanitizeOutcome {
             ended: Ended::CompletedWithCondition,
             success: false,
             advice: None,
             verification: None,
+            validation: None,
+            technique,
         });
     }
+    technique.ready_after = Some(true);
+    technique.result = "completed".into();
+    let mut validation = p.validation.clone();
     let verification = if p.service_action == ServiceAction::ExitFailureMode {
         None
     } else {
         let cap = query::read_capacity16(t)?;
-        (!before.is_empty()).then(|| verify_after(t, cap.block_len, before))
+        let v = (!before.is_empty()).then(|| verify_after(t, cap.block_len, before));
+        if let Some(va) = validation.as_mut() {
+            conclude(va, v.as_ref());
+            if p.validate == Plan::Full {
+                let extents = [(0, cap.blocks())];
+                let stop = || cfg.interrupted.load(std::sync::atomic::Ordering::SeqCst);
+                match validate::full_read(
+                    t,
+                    &extents,
+                    cap.block_len,
+                    p.pattern.as_deref(),
+                    progress,
+                    &stop,
+                ) {
+                    Some((n, bad, not_pattern)) => {
+                        va.read_after(n);
+                        va.full_read_unreadable = Some(bad);
+                        if p.pattern.is_some() {
+                            va.full_read_not_pattern = Some(not_pattern);
+                            if not_pattern > 0 || bad > 0 {
+                                va.result = "failed".into();
+                            }
+                        }
+                    }
+                    None => {
+                        va.result = "inconclusive".into();
+                        va.description
+                            .push_str(" (the full read was stopped by an interrupt)");
+                    }
+                }
+            }
+        }
+        v
     };
-    let ok = verification.as_ref().is_none_or(|v| v.passed);
+    let ok = verification.as_ref().is_none_or(|v| v.passed)
+        && validation.as_ref().is_none_or(|v| v.result != "failed");
     Ok(SanitizeOutcome {
         ended: Ended::Completed,
         success: ok,
@@ -611,7 +749,25 @@ pub fn finish(
             )
         }),
         verification,
+        validation,
+        technique,
     })
+}
+
+/// Fills a validation summary from the compared samples.
+pub fn conclude(va: &mut Validation, v: Option<&Verification>) {
+    match v {
+        Some(v) => {
+            va.read_after(v.samples.len() as u64);
+            va.blocks_sampled = v.samples.len();
+            va.result = v.result.to_string();
+        }
+        None if va.plan == Plan::None.name() => va.result = "not_validated".into(),
+        None => {
+            va.read_after(0);
+            va.result = "inconclusive".into();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -626,6 +782,7 @@ mod tests {
             ause: false,
             znr: false,
             verify,
+            validate: None,
         }
     }
 

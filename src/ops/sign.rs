@@ -136,6 +136,25 @@ pub fn record_hashes(records: &[Value]) -> Result<Vec<String>> {
         .collect()
 }
 
+/// The hash of each record as written in the certificate `content`: its text made compact
+/// ([`crate::ops::audit_chain::compact_text`]), never a parsed and re-serialised copy, so
+/// no number is misread into a false "changed". `None` when there is no readable
+/// `certificates` array.
+pub fn written_record_hashes(content: &[u8]) -> Option<Vec<String>> {
+    #[derive(serde::Deserialize)]
+    struct Doc<'a> {
+        #[serde(borrow)]
+        certificates: Vec<&'a serde_json::value::RawValue>,
+    }
+    let d: Doc<'_> = serde_json::from_slice(content).ok()?;
+    Some(
+        d.certificates
+            .iter()
+            .map(|r| sha256_hex(&crate::ops::audit_chain::compact_text(r.get().as_bytes())))
+            .collect(),
+    )
+}
+
 /// The signed message.
 pub fn message(hashes: &[String]) -> Vec<u8> {
     let mut m = format!("{DOMAIN}\n");
@@ -294,7 +313,8 @@ pub fn verify(content: &[u8], trusted: Option<&VerifyingKey>) -> Verification {
                 .collect()
         })
         .unwrap_or_default();
-    let actual = record_hashes(&records).unwrap_or_default();
+    let actual = written_record_hashes(content)
+        .unwrap_or_else(|| record_hashes(&records).unwrap_or_default());
     for (i, (a, l)) in actual.iter().zip(&listed).enumerate() {
         if a != l {
             prob(
@@ -425,6 +445,58 @@ mod tests {
         assert_eq!(v.problems[0].kind, "wrong_key");
         // Without a trusted key the forged one is self-consistent: only --pubkey proves who.
         assert!(verify(&forged, None).ok());
+    }
+
+    /// Every sanitize progress value (n·100/65536) in signed records verifies: no genuine
+    /// certificate reads as changed because a float was misread when checking it.
+    #[test]
+    fn every_progress_value_verifies() {
+        let d = tempfile::tempdir().unwrap();
+        let (s, vk) = keypair(d.path());
+        let recs: Vec<Value> = (0..256u32)
+            .map(|chunk| {
+                let trail: Vec<Value> = (0..256u32)
+                    .map(|i| {
+                        json!({"progress_percent": f64::from(chunk * 256 + i) * 100.0 / 65536.0})
+                    })
+                    .collect();
+                json!({"drive": {"serial": format!("S{chunk}")}, "sense_trail": trail})
+            })
+            .collect();
+        let sig = s.sign_records(&recs).unwrap();
+        let doc =
+            serde_json::to_vec_pretty(&json!({"certificates": recs, "signature": sig})).unwrap();
+        let v = verify(&doc, Some(&vk));
+        assert_eq!(v.records, 256);
+        assert!(
+            v.ok(),
+            "{} problems, first {:?}",
+            v.problems.len(),
+            v.problems.first()
+        );
+    }
+
+    /// The hash covers the record as written: digits a re-serialisation would write
+    /// differently still verify; a changed digit does not.
+    #[test]
+    fn record_hash_is_over_the_written_text() {
+        let d = tempfile::tempdir().unwrap();
+        let (s, vk) = keypair(d.path());
+        let rec = "{\"drive\":{\"serial\":\"A1\"},\"p\":99.902343750000000001}";
+        let h = sha256_hex(rec.as_bytes());
+        let sig = hex(&s.key.sign(&message(std::slice::from_ref(&h))).to_bytes());
+        let doc = format!(
+            "{{\"certificates\": [\n  {rec}\n],\n\"signature\": {{\"public_key\": {}, \
+             \"record_sha256\": [\"{h}\"], \"value\": \"{sig}\"}}}}",
+            serde_json::to_string(&public_pem(&vk).unwrap()).unwrap()
+        );
+        let v = verify(doc.as_bytes(), Some(&vk));
+        assert!(v.ok(), "{:?}", v.problems);
+        let changed = doc.replace("99.90234375000", "99.90234375001");
+        assert_eq!(
+            verify(changed.as_bytes(), Some(&vk)).problems[0].kind,
+            "record_changed"
+        );
     }
 
     #[test]

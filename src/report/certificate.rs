@@ -62,27 +62,53 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
         s(&drive, "model"),
         s(&drive, "serial")
     ));
+    // The validation's result (records before it existed: the verification's).
     let verdict = r
-        .get("verification")
+        .get("validation")
         .and_then(|v| v.get("result"))
+        .or_else(|| r.get("verification").and_then(|v| v.get("result")))
         .and_then(Value::as_str)
         .unwrap_or("");
+    let scope = opt(r, "scope");
+    let partial = scope
+        .and_then(|x| x.get("whole_drive"))
+        .and_then(Value::as_bool)
+        == Some(false);
+    if partial && outcome == "success" {
+        d.banner(
+            Tone::Bad,
+            &format!(
+                "PARTIAL SCOPE — NOT A PURGE OF THE DRIVE: {}",
+                scope.map(|x| s(x, "description")).unwrap_or_default()
+            ),
+        );
+    }
     let (tone, line) = match (outcome.as_str(), verdict) {
+        ("success", _) if partial => (
+            Tone::Note,
+            "The named part was erased: the drive reported completion (validation: see below)"
+                .to_string(),
+        ),
+        ("success", "not_validated") => (
+            Tone::Note,
+            "SANITIZED — the drive reported completion; NOT VALIDATED (no block was read back)"
+                .to_string(),
+        ),
         ("success", "passed") => (
             Tone::Good,
-            "SANITIZED — the drive reported completion and sampled verification passed".to_string(),
+            "SANITIZED — the drive reported completion and sampled validation passed".to_string(),
         ),
         ("success", "inconclusive") => (
             Tone::Note,
-            "SANITIZED — the drive reported completion; verification was INCONCLUSIVE".to_string(),
+            "SANITIZED — the drive reported completion; validation was INCONCLUSIVE".to_string(),
         ),
         ("success", "") => (
             Tone::Note,
-            "SANITIZED — the drive reported completion; no verification was run".to_string(),
+            "SANITIZED — the drive reported completion; no validation was recorded".to_string(),
         ),
         ("success", v) => (
             Tone::Bad,
-            format!("drive reported completion but verification {v}"),
+            format!("drive reported completion but validation {v}"),
         ),
         ("dry_run", _) => (
             Tone::Note,
@@ -187,25 +213,9 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
             );
         }
     }
-    d.h3("Verification");
-    match opt(r, "verification") {
-        None => {
-            d.p("Not run (no --verify).");
-        }
-        Some(v) => {
-            let n = v
-                .get("samples")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
-            d.kv(&[
-                ("Result", s(v, "result").to_uppercase()),
-                ("Samples", n.to_string()),
-                ("Survived (unchanged)", s(v, "survived")),
-                ("Show the purge", s(v, "conclusive")),
-                ("Note", s(v, "note")),
-            ]);
-        }
-    }
+    scope_section(d, scope);
+    technique_section(d, opt(r, "technique_verification"));
+    validation_section(d, opt(r, "validation"), opt(r, "verification"));
     if let Some(m) = opt(r, "message") {
         d.banner(Tone::Note, m.as_str().unwrap_or(""));
     }
@@ -228,6 +238,138 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
         "<table class=\"kv\"><tr><th>Signature</th><td style=\"height:48px;width:420px\">{}</td></tr></table>\n",
         esc("")
     ));
+}
+
+/// What was sanitized (`scope`).
+fn scope_section(d: &mut Doc, scope: Option<&Value>) {
+    d.h3("Scope");
+    let Some(sc) = scope else {
+        d.p("Not recorded (a record written before scopes were recorded).");
+        return;
+    };
+    let pct = sc
+        .get("fraction_of_capacity")
+        .and_then(Value::as_f64)
+        .map(|f| format!("{:.1} %", f * 100.0))
+        .unwrap_or_else(|| "unknown".into());
+    let bands = sc
+        .get("bands")
+        .and_then(Value::as_array)
+        .map(|b| {
+            b.iter()
+                .map(|x| {
+                    match (
+                        x.get("range_start").and_then(Value::as_u64),
+                        x.get("range_length").and_then(Value::as_u64),
+                    ) {
+                        (Some(st), Some(l)) if l > 0 => {
+                            format!("band {}: LBA {st}..={}", s(x, "band"), st + l - 1)
+                        }
+                        _ => format!("band {}", s(x, "band")),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+        .filter(|x| !x.is_empty())
+        .unwrap_or_else(|| "-".into());
+    d.kv(&[
+        (
+            "Whole drive",
+            match sc.get("whole_drive").and_then(Value::as_bool) {
+                Some(true) => "yes".into(),
+                Some(false) => "NO — part of the drive only".into(),
+                None => "-".into(),
+            },
+        ),
+        ("What", s(sc, "description")),
+        ("Bands", bands),
+        ("Share of the capacity", pct),
+    ]);
+}
+
+/// Evidence the technique completed (`technique_verification`).
+fn technique_section(d: &mut Doc, tv: Option<&Value>) {
+    d.h3("Verification (the technique completed)");
+    let Some(tv) = tv else {
+        d.p("Not recorded.");
+        return;
+    };
+    let b = |k: &str| match tv.get(k).and_then(Value::as_bool) {
+        Some(true) => "yes".to_string(),
+        Some(false) => "no".to_string(),
+        None => "-".to_string(),
+    };
+    d.kv(&[
+        ("Result", s(tv, "result").to_uppercase()),
+        ("Command accepted", b("command_accepted")),
+        ("Ended without failure", b("completed_without_failure")),
+        (
+            "Highest progress reported",
+            tv.get("progress_max_percent")
+                .and_then(Value::as_f64)
+                .map(|p| format!("{p:.1} %"))
+                .unwrap_or_else(|| "-".into()),
+        ),
+        ("TCG method status", s(tv, "tcg_method_status")),
+        ("Ready afterwards", b("ready_after")),
+    ]);
+}
+
+/// The content check (`validation`, with the sampled blocks of `verification`).
+fn validation_section(d: &mut Doc, va: Option<&Value>, v: Option<&Value>) {
+    d.h3("Validation (the data is gone)");
+    let n = v
+        .and_then(|v| v.get("samples"))
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    match (va, v) {
+        (None, None) => {
+            d.p("Not validated: no block was read back.");
+        }
+        (Some(va), _) => {
+            d.kv(&[
+                ("Result", s(va, "result").replace('_', " ").to_uppercase()),
+                ("Plan", s(va, "plan")),
+                ("How blocks were chosen", s(va, "description")),
+                ("Seed", s(va, "seed")),
+                ("Blocks in scope", s(va, "blocks_in_scope")),
+                ("Blocks compared before/after", s(va, "blocks_sampled")),
+                ("Blocks read after", s(va, "blocks_read_after")),
+                (
+                    "Coverage",
+                    va.get("coverage_percent")
+                        .and_then(Value::as_f64)
+                        .map(|c| format!("{c:.4} % of the blocks in scope"))
+                        .unwrap_or_else(|| "-".into()),
+                ),
+                ("Unreadable in the full read", s(va, "full_read_unreadable")),
+                ("Reads after the erase", s(va, "read_after_erase")),
+                ("Protection information", s(va, "protection_information")),
+                (
+                    "Survived (unchanged)",
+                    v.map(|v| s(v, "survived")).unwrap_or_else(|| "-".into()),
+                ),
+                (
+                    "Show the purge",
+                    v.map(|v| s(v, "conclusive")).unwrap_or_else(|| "-".into()),
+                ),
+                (
+                    "Note",
+                    v.map(|v| s(v, "note")).unwrap_or_else(|| "-".into()),
+                ),
+            ]);
+        }
+        (None, Some(v)) => {
+            d.kv(&[
+                ("Result", s(v, "result").to_uppercase()),
+                ("Samples", n.to_string()),
+                ("Survived (unchanged)", s(v, "survived")),
+                ("Show the purge", s(v, "conclusive")),
+                ("Note", s(v, "note")),
+            ]);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -254,6 +396,23 @@ mod tests {
         assert!(h.contains("J. Admin") && h.contains("PASSED"));
         assert!(h.contains("sim:&lt;x&gt;"));
         assert!(h.contains("data-banner=\"good\""));
+    }
+
+    /// A band erase that covers part of the drive is never rendered as a purge of the drive.
+    #[test]
+    fn partial_scope_is_said_in_the_banner() {
+        let doc = json!({"certificates": [{
+            "job": "tcg-erase", "outcome": "success", "drive": {"serial": "B1"},
+            "nist_sp_800_88_category": "purge_of_part",
+            "scope": {"whole_drive": false, "kind": "tcg_bands",
+                      "bands": [{"band": 1, "range_start": 0, "range_length": 100}],
+                      "fraction_of_capacity": 0.47, "description": "PART of the drive"},
+            "validation": {"result": "passed", "plan": "quick"}}]});
+        let h = render(&doc);
+        assert!(h.contains("PARTIAL SCOPE"), "{h}");
+        assert!(h.contains("47.0 %") && h.contains("LBA 0..=99"));
+        assert!(!h.contains("SANITIZED"), "{h}");
+        assert!(!h.contains("no --verify"));
     }
 
     #[test]

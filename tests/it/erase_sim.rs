@@ -438,6 +438,7 @@ fn sanitize_resumes_after_power_cycle_and_wait_follows_it() {
             ause: false,
             znr: false,
             verify: 0,
+            validate: None,
         };
         let p = sanitize::plan(&mut t, &o, 1).unwrap();
         sanitize::start(&mut t, &d.gate(), &p, false, &mut Trail::default()).unwrap();
@@ -552,7 +553,9 @@ fn ctrl_c_stops_watching_not_the_drive() {
     assert!(d.open().info().operation.is_some());
     let (code, j, _) = d.sgctl(&["wait", &d.addr(""), "--poll-interval", "5"]);
     assert_eq!(code, 0, "{j}");
-    // The audit log says how it ended.
+    // The audit log says how it ended: interrupted, then finished by `wait`.
     let ev = audit_events(&d);
-    assert_eq!(ev.last().unwrap()["outcome"], "interrupted");
+    assert_eq!(ev[ev.len() - 2]["outcome"], "interrupted");
+    assert_eq!(ev.last().unwrap()["outcome"], "success");
+    assert_eq!(ev.last().unwrap()["finished_by"], "wait");
 }

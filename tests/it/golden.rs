@@ -3,7 +3,8 @@
 //! behaviour while the library below the CLI is rebuilt: the same bytes after as before.
 //!
 //! Times, durations, job ids, the host name, the git revision and the temp directory are
-//! replaced by placeholders; nothing else is. Each case runs twice (text, `--json`), each time on
+//! replaced by placeholders; nothing else is. The validation seed is fixed
+//! (`SGCTL_VALIDATION_SEED`), so the sampled blocks are the same each run. Each case runs twice (text, `--json`), each time on
 //! a fresh virtual drive in its own temp directory.
 //!
 //! In text mode stderr is recorded too (after `--- stderr`): the one-line errors and warnings.
@@ -345,6 +346,7 @@ fn run(args: &[&str], json: bool) -> (i32, String, String, tempfile::TempDir) {
     let out = c
         .args(&argv)
         .env("SGCTL_AUDIT_LOG", dir.path().join("audit.jsonl"))
+        .env("SGCTL_VALIDATION_SEED", "5eed")
         .env_remove("SGCTL_GIT_REV")
         .stdin(std::process::Stdio::null())
         .output()

@@ -30,6 +30,7 @@ mod sg3_compare;
 mod sg_logs_compare;
 mod sigint_confirm;
 mod signed_records;
+mod sigterm_closeout;
 mod sim_alua;
 mod sim_basic;
 mod sim_bench_cli;

@@ -283,7 +283,43 @@ fn ownership_bands_lock_erase_with_data_path() {
         rec["method"],
         "TCG CRYPTOGRAPHIC ERASE (Enterprise SSC Erase)"
     );
-    assert_eq!(rec["nist_sp_800_88_category"], "purge");
+    // Band 1 covers LBAs 64..=1087 of 2097152: the record says so and never calls it a purge
+    // of the drive (category, scope, text, HTML).
+    assert_eq!(rec["nist_sp_800_88_category"], "purge_of_part");
+    assert_eq!(rec["ieee_2883_category"], "purge_of_part");
+    let sc = &rec["scope"];
+    assert_eq!(sc["whole_drive"], false, "{sc}");
+    assert_eq!(sc["kind"], "tcg_bands");
+    assert_eq!(sc["bands"][0]["band"], 1);
+    assert_eq!(sc["bands"][0]["range_start"], 64);
+    assert_eq!(sc["bands"][0]["range_length"], 1024);
+    assert_eq!(sc["blocks_in_scope"], 1024);
+    assert_eq!(sc["blocks_total"], 2_097_152);
+    let f = sc["fraction_of_capacity"].as_f64().unwrap();
+    assert!((f - 1024.0 / 2_097_152.0).abs() < 1e-12, "{f}");
+    assert!(sc["description"]
+        .as_str()
+        .unwrap()
+        .contains("LBA 64..=1087"));
+    // Validation ran by default, inside the band (locked before the erase: nothing to compare).
+    assert_eq!(rec["validation"]["plan"], "quick", "{rec}");
+    assert!(rec["verification"]["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|x| (64..1088).contains(&x["lba"].as_u64().unwrap())));
+    assert!(!rec["commands"].to_string().contains("MaxRanges"));
+    let html = std::fs::read_to_string(e.path("cert.json.html")).unwrap();
+    assert!(
+        html.contains("PARTIAL SCOPE") && !html.contains("SANITIZED"),
+        "{html}"
+    );
+    assert!(!html.contains("no --verify"));
+    let txt = std::fs::read_to_string(e.path("cert.json.txt")).unwrap();
+    assert!(
+        txt.contains("PARTIAL SCOPE, not a purge of the drive"),
+        "{txt}"
+    );
     let after = read_block(&mut e.dev(), 100).unwrap();
     assert_ne!(after, before, "erased band must not read back the old data");
     // BandMaster1 is back to the MSID.
@@ -293,6 +329,31 @@ fn ownership_bands_lock_erase_with_data_path() {
     assert!(audit.contains("tcg-erase") && !audit.contains(PIN));
     let c = std::fs::read_to_string(&cert).unwrap();
     assert!(c.contains("TCG CRYPTOGRAPHIC ERASE") && !c.contains(PIN));
+    // Every band, the global range included: every LBA, a purge of the drive.
+    let all = e.path("all.json");
+    let j = e.json(&[
+        "tcg",
+        "erase",
+        &e.addr,
+        "--all",
+        "--pin-file",
+        &pf,
+        "--confirm",
+        &e.serial,
+        "--certificate",
+        &all.display().to_string(),
+    ]);
+    let rec = &j["data"]["drives"][0];
+    assert_eq!(rec["outcome"], "success", "{j}");
+    assert_eq!(rec["scope"]["whole_drive"], true, "{rec}");
+    assert_eq!(rec["scope"]["blocks_in_scope"], 2_097_152);
+    assert_eq!(rec["nist_sp_800_88_category"], "purge");
+    // The sampled blocks were never written (they read as zeros before and after): the
+    // validation says it cannot tell, it does not claim a pass.
+    assert_eq!(rec["validation"]["result"], "inconclusive", "{rec}");
+    assert_eq!(rec["verification"]["survived"], 0);
+    let html = std::fs::read_to_string(e.path("all.json.html")).unwrap();
+    assert!(!html.contains("PARTIAL SCOPE") && html.contains("SANITIZED"));
 }
 
 #[test]

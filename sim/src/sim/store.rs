@@ -283,7 +283,11 @@ impl Store {
     /// media key generation for the LBA.
     pub fn read_into(&self, lba: u64, out: &mut [u8], gen: u64) {
         match self.blocks.get(&lba) {
-            Some(e) if e.gen != gen => self.garbage(e.gen, lba, out),
+            // The old ciphertext decrypted under the current key: it depends on both keys, so
+            // each further crypto erase changes it again.
+            Some(e) if e.gen != gen => {
+                self.garbage(e.gen.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ gen, lba, out)
+            }
             Some(Entry {
                 block: Block::Fill(f),
                 ..
@@ -489,6 +493,20 @@ mod tests {
         s.unmap(7, 1);
         s.read_into(7, &mut c, 0);
         assert_eq!(c, [0u8; 512], "unmapped blocks read as zeros (LBPRZ)");
+    }
+
+    #[test]
+    fn each_crypto_erase_changes_a_written_block_again() {
+        let mut s = Store::new(512, 9);
+        s.write(5, &[0x5a; 512], 0);
+        let (mut g1, mut g2) = ([0u8; 512], [0u8; 512]);
+        s.read_into(5, &mut g1, 1);
+        s.read_into(5, &mut g2, 2);
+        assert_ne!(g1, [0x5a; 512]);
+        assert_ne!(
+            g1, g2,
+            "a second key decrypts the old ciphertext to other bytes"
+        );
     }
 
     #[test]

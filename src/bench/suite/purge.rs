@@ -261,6 +261,7 @@ fn run_job(
                     ause: false,
                     znr: false,
                     verify: 4,
+                    validate: None,
                 },
                 seed,
             )

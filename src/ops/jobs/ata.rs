@@ -63,6 +63,17 @@ impl Job for AtaEraseJob {
         self.block_len = cap.block_len;
         self.sample = crate::ops::sanitize::sample(cap.last_lba, self.verify, self.seed);
         rec.set_method(JobMethod::Ata(m), Category::from_name(m.category()));
+        rec.set_scope(crate::ops::record::Scope::logical_unit(Some(cap.blocks())));
+        let vplan = match self.verify {
+            0 => crate::ops::validate::Plan::None,
+            n => crate::ops::validate::Plan::Blocks(n),
+        };
+        rec.validation = Some(crate::ops::validate::Validation::planned(
+            vplan,
+            self.seed,
+            Some(cap.blocks()),
+            self.sample.len(),
+        ));
         self.chosen = Some((m, s));
         Ok(asz::planned(&m))
     }
@@ -113,6 +124,15 @@ impl Job for AtaEraseJob {
         let v = (!before.is_empty())
             .then(|| crate::ops::sanitize::verify_after(t, self.block_len, &before));
         let ok = v.as_ref().is_none_or(|v| v.passed);
+        rec.technique_verification = Some(crate::ops::record::TechniqueVerification {
+            command_accepted: true,
+            completed_without_failure: true,
+            result: "completed".into(),
+            ..Default::default()
+        });
+        if let Some(va) = rec.validation.as_mut() {
+            crate::ops::sanitize::conclude(va, v.as_ref());
+        }
         rec.verification = v;
         Ok(if ok {
             rec.outcome = Outcome::Success;

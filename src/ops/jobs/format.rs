@@ -38,6 +38,7 @@ impl Job for FormatJob {
         let p = format::plan(t, &self.opts)?;
         // A FORMAT UNIT without security initialize is not a sanitization method.
         rec.set_method(JobMethod::FormatUnit, Category::None);
+        rec.set_scope(crate::ops::record::Scope::logical_unit(rec.blocks_total()));
         let cmds = p.commands.clone();
         self.plan = Some(p);
         Ok(cmds)

@@ -393,6 +393,7 @@ fn execute(
     open: &Opener<'_>,
     progress: &dyn ProgressSink,
     advise: Option<&dyn Advise>,
+    close_out: &Value,
 ) {
     let (Some(t), Some(poll), Some(cleared)) = (p.t.take(), p.poll.take(), p.cleared.take()) else {
         return;
@@ -406,8 +407,22 @@ fn execute(
     let rec = &mut p.rec;
     let t0 = Instant::now();
     rec.started = Some(rfc3339(SystemTime::now()));
+    // What `sgctl wait` needs to finish the job if this run is interrupted: the record's
+    // method, scope and validation plan, and where the certificate goes.
+    let mut co = close_out.clone();
+    if let Some(m) = co.as_object_mut() {
+        m.insert("method".into(), json!(rec.method));
+        m.insert(
+            "nist_sp_800_88_category".into(),
+            json!(rec.nist_sp_800_88_category),
+        );
+        m.insert("ieee_2883_category".into(), json!(rec.ieee_2883_category));
+        m.insert("scope".into(), json!(rec.scope));
+        m.insert("validation".into(), json!(rec.validation));
+    }
     let start = cleared.record_start(json!({
         "drive": rec.drive, "parameters": rec.parameters, "commands": rec.commands,
+        "close_out": co,
     }));
     let result = match start {
         Err(e) => Err(Refusal::AuditUnwritable {
@@ -454,12 +469,19 @@ fn execute(
         device,
         outcome: rec.outcome,
     });
-    if let Err(e) = cleared.record_end(
-        rec.outcome.as_str(),
-        json!({"exit_status": rec.exit_status, "message": rec.message,
-               "advice": rec.advice, "path_switches": rec.path_switches,
-               "sense_trail": rec.sense_trail, "verification": rec.verification}),
-    ) {
+    let mut end = json!({"exit_status": rec.exit_status, "message": rec.message,
+           "advice": rec.advice, "path_switches": rec.path_switches,
+           "sense_trail": rec.sense_trail, "verification": rec.verification,
+           "validation": rec.validation, "scope": rec.scope,
+           "technique_verification": rec.technique_verification});
+    // A job that stopped before the end keeps what `sgctl wait` needs to validate it (the
+    // before-hashes of the sampled blocks: hashes only, never data).
+    if rec.outcome != Outcome::Success {
+        if let (Some(r), Some(m)) = (&rec.resume, end.as_object_mut()) {
+            m.insert("resume".into(), r.clone());
+        }
+    }
+    if let Err(e) = cleared.record_end(rec.outcome.as_str(), end) {
         rec.message = Some(format!(
             "{}; the end audit record could not be written: {e}",
             rec.message.clone().unwrap_or_default()
@@ -575,8 +597,13 @@ pub fn run(
     // Phase 2, in parallel (capped per HBA).
     let (progress, advise, open) = (env.progress, env.advise, env.open);
     let items: Vec<(String, Prepared)> = prepared.into_iter().map(|p| (p.hba.clone(), p)).collect();
+    let close_out = json!({
+        "certificate": opts.certificate,
+        "operator": opts.operator,
+        "signing_key": signer.as_ref().map(|s| s.source.clone()),
+    });
     let mut records: Vec<JobRecord> = fleet::run(items, opts.max_per_hba, |mut p| {
-        execute(&mut p, open, progress, advise);
+        execute(&mut p, open, progress, advise, &close_out);
         p.rec
     });
     let drives = records.len();

@@ -78,7 +78,13 @@ impl Job for SanitizeJob {
         if self.ata_method.is_some()
             || (self.opts.method == Method::Auto && crate::ata::is_behind_satl(t, None))
         {
-            let mut j = AtaEraseJob::new(self.ata_method, self.opts.verify, self.seed);
+            // The ATA path samples N blocks: the quick plan's count for the default.
+            let n = match self.opts.plan() {
+                crate::ops::validate::Plan::None => 0,
+                crate::ops::validate::Plan::Blocks(n) => n,
+                _ => crate::ops::validate::QUICK_SUBSECTIONS as u32 + 2,
+            };
+            let mut j = AtaEraseJob::new(self.ata_method, n, self.seed);
             let c = j.plan(t, rec)?;
             self.ata = Some(j);
             return Ok(c);
@@ -86,6 +92,8 @@ impl Job for SanitizeJob {
         let p = match san::plan(t, &self.opts, self.seed) {
             Err(Error::Unsupported(why)) if self.opts.method == Method::Auto => {
                 let mut j = TcgEraseJob::auto();
+                j.validate = self.opts.plan();
+                j.seed = self.seed;
                 return match j.plan(t, rec) {
                     Ok(c) => {
                         self.tcg = Some(j);
@@ -97,6 +105,12 @@ impl Job for SanitizeJob {
             r => r?,
         };
         rec.set_method(JobMethod::Sanitize(p.service_action), p.category);
+        if p.service_action != crate::scsi::sanitize::ServiceAction::ExitFailureMode {
+            rec.set_scope(crate::ops::record::Scope::logical_unit(
+                p.capacity.map(|c| c.blocks()).or(rec.blocks_total()),
+            ));
+            rec.validation = p.validation.clone();
+        }
         let cmds = p.commands.clone();
         self.plan = Some(p);
         Ok(cmds)
@@ -121,9 +135,19 @@ impl Job for SanitizeJob {
             .as_ref()
             .ok_or(Invalid::NotPlanned { job: "sanitize" })?;
         let before = san::hash_before(t, p);
+        rec.resume = Some(serde_json::json!({
+            "before": before,
+            "block_len": p.capacity.map(|c| c.block_len),
+        }));
         let mut trail = Trail::default();
         let r = san::start(t, gate, p, self.opts.ause, &mut trail);
         rec.sense_trail = trail.0.clone();
+        if r.is_err() {
+            rec.technique_verification = Some(crate::ops::record::TechniqueVerification {
+                result: "not_completed".into(),
+                ..Default::default()
+            });
+        }
         r?;
         let out = san::finish(t, p, self.opts.ause, &before, poll, &mut trail, progress);
         rec.sense_trail = trail.0;
@@ -137,6 +161,10 @@ impl Job for SanitizeJob {
         }
         let out = out?;
         rec.verification = out.verification.clone();
+        if out.validation.is_some() {
+            rec.validation = out.validation.clone();
+        }
+        rec.technique_verification = Some(out.technique.clone());
         rec.next = out.advice.clone();
         Ok(match (out.success, &out.ended) {
             (true, _) => {

@@ -52,14 +52,25 @@ pub struct TcgEraseJob {
     pub bands: Option<Vec<u16>>,
     /// EraseMaster credential.
     pub credential: Credential,
+    /// How the erased blocks are read back (default `quick`).
+    pub validate: crate::ops::validate::Plan,
+    /// The validation sample's seed.
+    pub seed: u64,
 }
 
 impl TcgEraseJob {
     /// What `sanitize --method auto` uses: every band, factory credentials (MSID).
     pub fn auto() -> TcgEraseJob {
+        TcgEraseJob::new(None, Credential::Msid)
+    }
+
+    /// An erase of `bands` (`None`: every band) with the default validation plan.
+    pub fn new(bands: Option<Vec<u16>>, credential: Credential) -> TcgEraseJob {
         TcgEraseJob {
-            bands: None,
-            credential: Credential::Msid,
+            bands,
+            credential,
+            validate: crate::ops::validate::Plan::Quick,
+            seed: 1,
         }
     }
 }
@@ -78,9 +89,22 @@ impl Job for TcgEraseJob {
         // interface is a Purge; IEEE 2883-2022 likewise lists it under Purge.
         rec.set_method(JobMethod::TcgErase, Category::Purge);
         let which = match &self.bands {
-            Some(b) => format!("Band {b:?}.Erase"),
-            None => "Erase on every band 0..=MaxRanges".into(),
+            Some(b) => format!(
+                "Erase of band{} {}",
+                if b.len() == 1 { "" } else { "s" },
+                b.iter().map(u16::to_string).collect::<Vec<_>>().join(", ")
+            ),
+            None => "Erase of each band 0 (the global range) to MaxRanges (read from LockingInfo when run)".into(),
         };
+        // The scope as far as known before the band table is read (refined when run).
+        let total = rec.blocks_total();
+        let named: Vec<u16> = self.bands.clone().unwrap_or_else(|| vec![0]);
+        rec.set_scope(crate::ops::record::Scope::tcg_bands(
+            &named,
+            None,
+            total,
+            self.bands.is_none(),
+        ));
         Ok(vec![planned(
             &h,
             &format!("EraseMaster session on the Enterprise Locking SP; {which}"),
@@ -101,6 +125,44 @@ impl Job for TcgEraseJob {
             Some(b) => b.clone(),
             None => (0..=enterprise::max_ranges(&mut h)?).collect(),
         };
+        // The band table before the erase: what the erase covers. Read anonymously; a drive
+        // that refuses leaves the ranges unknown (never counted as the whole drive, unless
+        // every band including the global range is erased).
+        let table: Option<Vec<(u16, u64, u64)>> =
+            enterprise::list_bands(&mut h, None).ok().map(|b| {
+                b.iter()
+                    .map(|b| (b.number, b.range_start, b.range_length))
+                    .collect()
+            });
+        let total = rec.blocks_total();
+        let scope = crate::ops::record::Scope::tcg_bands(
+            &list,
+            table.as_deref(),
+            total,
+            self.bands.is_none(),
+        );
+        // Validation: the quick (or asked-for) sample inside the erased extents, hashed before.
+        let lb = rec.drive.logical_block_length.unwrap_or(512);
+        let plan = if scope.extents.is_empty() {
+            crate::ops::validate::Plan::None
+        } else {
+            self.validate
+        };
+        let lbas = crate::ops::validate::lbas(plan, &scope.extents, self.seed);
+        let mut validation = crate::ops::validate::Validation::planned(
+            plan,
+            self.seed,
+            scope.blocks_in_scope,
+            lbas.len(),
+        );
+        if plan == crate::ops::validate::Plan::None && self.validate != plan {
+            validation.description =
+                "not validated: the erased bands' LBA ranges could not be read".into();
+        }
+        rec.set_scope(scope.clone());
+        drop(h);
+        let before = crate::ops::sanitize::hash_blocks(t, &lbas, lb);
+        let mut h = Tper::open(t)?;
         progress(Some(0.0));
         match tcg_erase::erase_bands(&mut h, gate, &list, &pin) {
             Err(TcgError::AuthFailed(_)) if matches!(self.credential, Credential::Msid) => {
@@ -111,6 +173,47 @@ impl Job for TcgEraseJob {
         progress(Some(100.0));
         let after = enterprise::list_bands(&mut h, None)?;
         rec.after = json!({ "erased_bands": list, "bands": after });
+        drop(h);
+        rec.technique_verification = Some(crate::ops::record::TechniqueVerification {
+            command_accepted: true,
+            progress_max_percent: None,
+            completed_without_failure: true,
+            tcg_method_status: Some(format!(
+                "SUCCESS for each of {} Erase call{}",
+                list.len(),
+                if list.len() == 1 { "" } else { "s" }
+            )),
+            ready_after: None,
+            result: "completed".into(),
+        });
+        let v = (!before.is_empty()).then(|| crate::ops::sanitize::verify_after(t, lb, &before));
+        if plan == crate::ops::validate::Plan::Full {
+            let stop = || _poll.interrupted.load(std::sync::atomic::Ordering::SeqCst);
+            if let Some((n, bad, _)) =
+                crate::ops::validate::full_read(t, &scope.extents, lb, None, progress, &stop)
+            {
+                validation.full_read_unreadable = Some(bad);
+                crate::ops::sanitize::conclude(&mut validation, v.as_ref());
+                validation.read_after(n);
+            } else {
+                crate::ops::sanitize::conclude(&mut validation, v.as_ref());
+            }
+        } else {
+            crate::ops::sanitize::conclude(&mut validation, v.as_ref());
+        }
+        validation.read_after_erase = Some(
+            "a band erase replaces the band's media key: reads return other data (or are \
+             refused while the band is locked)"
+                .into(),
+        );
+        let ok = v.as_ref().is_none_or(|v| v.passed);
+        rec.verification = v;
+        rec.validation = Some(validation);
+        if !ok {
+            rec.outcome = Outcome::CheckFailed;
+            rec.message = Some("validation failed: sampled data survived the band erase".into());
+            return Ok(exit::CHECK_FAILED);
+        }
         rec.outcome = Outcome::Success;
         Ok(exit::OK)
     }

@@ -23,7 +23,15 @@ v=$(echo "$out" | jq -c '.data.drives[0].verification | {passed,survived,conclus
 if [ $rc -eq 0 ] && echo "$v" | grep -q '"passed":true'; then pass sanitize_crypto_verified
 else fail sanitize_crypto_verified "exit $rc: $(echo "$out" | jq -c '.data.drives[0] | {outcome,message,advice}' 2>/dev/null) $v $(tail -n 3 /tmp/san.err)"; fi
 echo "$v" | grep -q '"conclusive":[1-9]' && pass sanitize_sample_changed || fail sanitize_sample_changed "$v"
+# Validation by default (no --verify): the quick plan, its seed and coverage on the record, and
+# the technique's completion apart from it.
+dd if=/dev/urandom of="$sd" bs=4096 count=8 conv=fsync 2>/dev/null || true
+out=$(sgctl --json sanitize "$sg" --crypto --confirm TCMU0001 --poll-interval 0.5 2>/tmp/san2.err); rc=$?
+q=$(echo "$out" | jq -c '.data.drives[0] | {p: .validation.plan, r: .validation.result, seed: (.validation.seed | length), n: .validation.blocks_sampled, t: .technique_verification.result, w: .scope.whole_drive}' 2>/dev/null)
+if [ $rc -eq 0 ] && echo "$q" | grep -q '"p":"quick","r":"passed","seed":16' && echo "$q" | grep -q '"t":"completed","w":true'; then
+  pass sanitize_default_validation
+else fail sanitize_default_validation "exit $rc $q $(tail -n 3 /tmp/san2.err)"; fi
 n=$(grep -c '"event":"end"' "$SGCTL_AUDIT_LOG" 2>/dev/null)
-[ "$n" = 2 ] && pass audit_two_jobs || fail audit_two_jobs "end records: $n"
+[ "$n" = 3 ] && pass audit_three_jobs || fail audit_three_jobs "end records: $n"
 # Back to 512 so later scripts see the drive as they expect.
 check format_back_512 sgctl format "$sg" --block-size 512 --fast --confirm TCMU0001 --poll-interval 0.5

@@ -59,7 +59,16 @@ row=$(band1_row "$PIN")
 [ "$(l0_locked)" = 0 ] && pass raw_level0_unlocked || fail raw_level0_unlocked ""
 
 sgctl tcg lock "$sg" --band 1 --pin-file /tmp/tcg61.pin >> $log 2>&1
-sgctl tcg erase "$sg" --band 1 --pin-file /tmp/tcg61.pin --confirm TCMU0001 >> $log 2>&1 && pass erase || fail erase "$(tail -n 5 $log)"
+out=$(sgctl --json tcg erase "$sg" --band 1 --pin-file /tmp/tcg61.pin --confirm TCMU0001 \
+  --certificate /tmp/tcg61.cert.json 2>> $log); rc=$?
+echo "$out" >> $log
+[ $rc -eq 0 ] && pass erase || fail erase "exit $rc $(tail -n 5 $log)"
+# Band 1 is part of the drive: the record, the text and the printable certificate say so.
+sc=$(echo "$out" | jq -c '.data.drives[0] | {w: .scope.whole_drive, s: .scope.bands[0].range_start, l: .scope.bands[0].range_length, c: .nist_sp_800_88_category, v: .validation.plan}' 2>/dev/null)
+[ "$sc" = '{"w":false,"s":8192,"l":4096,"c":"purge_of_part","v":"quick"}' ] && pass erase_partial_scope_recorded || fail erase_partial_scope_recorded "$sc"
+grep -q 'PARTIAL SCOPE' /tmp/tcg61.cert.json.html && ! grep -q 'SANITIZED' /tmp/tcg61.cert.json.html \
+  && grep -q 'PARTIAL SCOPE, not a purge of the drive' /tmp/tcg61.cert.json.txt \
+  && pass erase_partial_scope_certificate || fail erase_partial_scope_certificate "$(head -n 3 /tmp/tcg61.cert.json.txt)"
 # Enterprise Erase: band unlocked, BandMaster1's PIN back to the MSID.
 [ "$(auth_raw "$LOCKINGSP" "$A_BM1" "$msid_txt")" = "F0 01 F1" ] && pass raw_erase_reset_bandmaster_pin || fail raw_erase_reset_bandmaster_pin ""
 [ "$(col "$(band1_row "$msid_txt")" ReadLocked)" = 0 ] && pass raw_erase_unlocked || fail raw_erase_unlocked ""
