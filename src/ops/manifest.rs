@@ -43,12 +43,20 @@ fn scope_of(v: &Value) -> String {
     match v.get("scope") {
         Some(Value::String(s)) => return s.clone(),
         Some(o @ Value::Object(_)) => {
-            for k in ["summary", "text", "kind"] {
-                if let Some(s) = o.get(k).and_then(Value::as_str) {
-                    return s.to_string();
-                }
-            }
-            return o.to_string();
+            // A record's `Scope` (crate::ops::record::Scope): its words, and PARTIAL with the
+            // share of the capacity when it is not the whole drive.
+            let words = o
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or_else(|| o.to_string());
+            return match o.get("whole_drive").and_then(Value::as_bool) {
+                Some(false) => match o.get("fraction_of_capacity").and_then(Value::as_f64) {
+                    Some(f) => format!("PARTIAL ({:.1} % of the capacity): {words}", f * 100.0),
+                    None => format!("PARTIAL: {words}"),
+                },
+                _ => words,
+            };
         }
         _ => {}
     }
@@ -319,8 +327,16 @@ mod tests {
                 .contains("see the certificate")
         );
         assert_eq!(
-            scope_of(&json!({"scope": {"summary": "bands 1 (47 %)"}})),
-            "bands 1 (47 %)"
+            scope_of(
+                &json!({"scope": {"whole_drive": false, "fraction_of_capacity": 0.47,
+                "description": "TCG band 1"}})
+            ),
+            "PARTIAL (47.0 % of the capacity): TCG band 1"
+        );
+        assert_eq!(
+            scope_of(&json!({"scope": {"whole_drive": true,
+                "description": "the whole logical unit (every LBA)"}})),
+            "the whole logical unit (every LBA)"
         );
         assert_eq!(
             validation_of(&json!({"verification": {"result": "passed"}})),

@@ -23,9 +23,9 @@ pub mod health;
 
 // --- signed records ---
 pub mod audit_chain;
+pub mod closeout;
 pub mod countersign;
 pub mod manifest;
-pub mod closeout;
 pub mod sign;
 // --- SATA behind SAT ---
 pub mod ata_sanitize;

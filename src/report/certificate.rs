@@ -49,19 +49,10 @@ pub fn render(doc: &Value) -> String {
     ))
 }
 
-fn record(d: &mut Doc, i: usize, r: &Value) {
-    let drive = r.get("drive").cloned().unwrap_or(Value::Null);
+/// The verdict of one record: the partial-scope warning (a success on part of the drive) and
+/// the banner line with its tone. The HTML and the PDF certificate print the same words.
+pub(crate) fn verdict(r: &Value) -> (Option<String>, Tone, String) {
     let outcome = s(r, "outcome");
-    if i > 0 {
-        d.raw("<div style=\"break-before: page\"></div>\n");
-    }
-    d.h2(&format!(
-        "Drive {}: {} {} — serial {}",
-        i + 1,
-        s(&drive, "vendor"),
-        s(&drive, "model"),
-        s(&drive, "serial")
-    ));
     // The validation's result (records before it existed: the verification's).
     let verdict = r
         .get("validation")
@@ -74,15 +65,12 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
         .and_then(|x| x.get("whole_drive"))
         .and_then(Value::as_bool)
         == Some(false);
-    if partial && outcome == "success" {
-        d.banner(
-            Tone::Bad,
-            &format!(
-                "PARTIAL SCOPE — NOT A PURGE OF THE DRIVE: {}",
-                scope.map(|x| s(x, "description")).unwrap_or_default()
-            ),
-        );
-    }
+    let partial_banner = (partial && outcome == "success").then(|| {
+        format!(
+            "PARTIAL SCOPE — NOT A PURGE OF THE DRIVE: {}",
+            scope.map(|x| s(x, "description")).unwrap_or_default()
+        )
+    });
     let (tone, line) = match (outcome.as_str(), verdict) {
         ("success", _) if partial => (
             Tone::Note,
@@ -116,6 +104,26 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
         ),
         (o, _) => (Tone::Bad, format!("NOT SANITIZED — outcome: {o}")),
     };
+    (partial_banner, tone, line)
+}
+
+fn record(d: &mut Doc, i: usize, r: &Value) {
+    let drive = r.get("drive").cloned().unwrap_or(Value::Null);
+    let outcome = s(r, "outcome");
+    if i > 0 {
+        d.raw("<div style=\"break-before: page\"></div>\n");
+    }
+    d.h2(&format!(
+        "Drive {}: {} {} — serial {}",
+        i + 1,
+        s(&drive, "vendor"),
+        s(&drive, "model"),
+        s(&drive, "serial")
+    ));
+    let (partial_banner, tone, line) = verdict(r);
+    if let Some(b) = &partial_banner {
+        d.banner(Tone::Bad, b);
+    }
     d.banner(tone, &line);
     let cap = match (
         drive.get("capacity_bytes"),
@@ -213,7 +221,7 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
             );
         }
     }
-    scope_section(d, scope);
+    scope_section(d, opt(r, "scope"));
     technique_section(d, opt(r, "technique_verification"));
     validation_section(d, opt(r, "validation"), opt(r, "verification"));
     if let Some(m) = opt(r, "message") {
@@ -243,10 +251,14 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
 /// What was sanitized (`scope`).
 fn scope_section(d: &mut Doc, scope: Option<&Value>) {
     d.h3("Scope");
-    let Some(sc) = scope else {
-        d.p("Not recorded (a record written before scopes were recorded).");
-        return;
+    match scope {
+        Some(sc) => d.kv(&scope_rows(sc)),
+        None => d.p("Not recorded (a record written before scopes were recorded)."),
     };
+}
+
+/// The rows of the scope section (`scope`).
+pub(crate) fn scope_rows(sc: &Value) -> Vec<(&'static str, String)> {
     let pct = sc
         .get("fraction_of_capacity")
         .and_then(Value::as_f64)
@@ -273,7 +285,7 @@ fn scope_section(d: &mut Doc, scope: Option<&Value>) {
         })
         .filter(|x| !x.is_empty())
         .unwrap_or_else(|| "-".into());
-    d.kv(&[
+    vec![
         (
             "Whole drive",
             match sc.get("whole_drive").and_then(Value::as_bool) {
@@ -285,22 +297,26 @@ fn scope_section(d: &mut Doc, scope: Option<&Value>) {
         ("What", s(sc, "description")),
         ("Bands", bands),
         ("Share of the capacity", pct),
-    ]);
+    ]
 }
 
 /// Evidence the technique completed (`technique_verification`).
 fn technique_section(d: &mut Doc, tv: Option<&Value>) {
     d.h3("Verification (the technique completed)");
-    let Some(tv) = tv else {
-        d.p("Not recorded.");
-        return;
+    match tv {
+        Some(tv) => d.kv(&technique_rows(tv)),
+        None => d.p("Not recorded."),
     };
+}
+
+/// The rows of the technique's verification (`technique_verification`).
+pub(crate) fn technique_rows(tv: &Value) -> Vec<(&'static str, String)> {
     let b = |k: &str| match tv.get(k).and_then(Value::as_bool) {
         Some(true) => "yes".to_string(),
         Some(false) => "no".to_string(),
         None => "-".to_string(),
     };
-    d.kv(&[
+    vec![
         ("Result", s(tv, "result").to_uppercase()),
         ("Command accepted", b("command_accepted")),
         ("Ended without failure", b("completed_without_failure")),
@@ -313,62 +329,68 @@ fn technique_section(d: &mut Doc, tv: Option<&Value>) {
         ),
         ("TCG method status", s(tv, "tcg_method_status")),
         ("Ready afterwards", b("ready_after")),
-    ]);
+    ]
 }
 
 /// The content check (`validation`, with the sampled blocks of `verification`).
 fn validation_section(d: &mut Doc, va: Option<&Value>, v: Option<&Value>) {
     d.h3("Validation (the data is gone)");
+    match validation_rows(va, v) {
+        Some(rows) => d.kv(&rows),
+        None => d.p("Not validated: no block was read back."),
+    };
+}
+
+/// The rows of the content check (`validation`, with the sampled blocks of `verification`);
+/// `None` when the record has neither.
+pub(crate) fn validation_rows(
+    va: Option<&Value>,
+    v: Option<&Value>,
+) -> Option<Vec<(&'static str, String)>> {
     let n = v
         .and_then(|v| v.get("samples"))
         .and_then(Value::as_array)
         .map_or(0, Vec::len);
     match (va, v) {
-        (None, None) => {
-            d.p("Not validated: no block was read back.");
-        }
-        (Some(va), _) => {
-            d.kv(&[
-                ("Result", s(va, "result").replace('_', " ").to_uppercase()),
-                ("Plan", s(va, "plan")),
-                ("How blocks were chosen", s(va, "description")),
-                ("Seed", s(va, "seed")),
-                ("Blocks in scope", s(va, "blocks_in_scope")),
-                ("Blocks compared before/after", s(va, "blocks_sampled")),
-                ("Blocks read after", s(va, "blocks_read_after")),
-                (
-                    "Coverage",
-                    va.get("coverage_percent")
-                        .and_then(Value::as_f64)
-                        .map(|c| format!("{c:.4} % of the blocks in scope"))
-                        .unwrap_or_else(|| "-".into()),
-                ),
-                ("Unreadable in the full read", s(va, "full_read_unreadable")),
-                ("Reads after the erase", s(va, "read_after_erase")),
-                ("Protection information", s(va, "protection_information")),
-                (
-                    "Survived (unchanged)",
-                    v.map(|v| s(v, "survived")).unwrap_or_else(|| "-".into()),
-                ),
-                (
-                    "Show the purge",
-                    v.map(|v| s(v, "conclusive")).unwrap_or_else(|| "-".into()),
-                ),
-                (
-                    "Note",
-                    v.map(|v| s(v, "note")).unwrap_or_else(|| "-".into()),
-                ),
-            ]);
-        }
-        (None, Some(v)) => {
-            d.kv(&[
-                ("Result", s(v, "result").to_uppercase()),
-                ("Samples", n.to_string()),
-                ("Survived (unchanged)", s(v, "survived")),
-                ("Show the purge", s(v, "conclusive")),
-                ("Note", s(v, "note")),
-            ]);
-        }
+        (None, None) => None,
+        (Some(va), _) => Some(vec![
+            ("Result", s(va, "result").replace('_', " ").to_uppercase()),
+            ("Plan", s(va, "plan")),
+            ("How blocks were chosen", s(va, "description")),
+            ("Seed", s(va, "seed")),
+            ("Blocks in scope", s(va, "blocks_in_scope")),
+            ("Blocks compared before/after", s(va, "blocks_sampled")),
+            ("Blocks read after", s(va, "blocks_read_after")),
+            (
+                "Coverage",
+                va.get("coverage_percent")
+                    .and_then(Value::as_f64)
+                    .map(|c| format!("{c:.4} % of the blocks in scope"))
+                    .unwrap_or_else(|| "-".into()),
+            ),
+            ("Unreadable in the full read", s(va, "full_read_unreadable")),
+            ("Reads after the erase", s(va, "read_after_erase")),
+            ("Protection information", s(va, "protection_information")),
+            (
+                "Survived (unchanged)",
+                v.map(|v| s(v, "survived")).unwrap_or_else(|| "-".into()),
+            ),
+            (
+                "Show the purge",
+                v.map(|v| s(v, "conclusive")).unwrap_or_else(|| "-".into()),
+            ),
+            (
+                "Note",
+                v.map(|v| s(v, "note")).unwrap_or_else(|| "-".into()),
+            ),
+        ]),
+        (None, Some(v)) => Some(vec![
+            ("Result", s(v, "result").to_uppercase()),
+            ("Samples", n.to_string()),
+            ("Survived (unchanged)", s(v, "survived")),
+            ("Show the purge", s(v, "conclusive")),
+            ("Note", s(v, "note")),
+        ]),
     }
 }
 

@@ -97,6 +97,16 @@ enum Tone {
     Bad,
 }
 
+impl From<super::html::Tone> for Tone {
+    fn from(t: super::html::Tone) -> Tone {
+        match t {
+            super::html::Tone::Good => Tone::Good,
+            super::html::Tone::Note => Tone::Note,
+            super::html::Tone::Bad => Tone::Bad,
+        }
+    }
+}
+
 /// A page being laid out from the top down; a new page starts when one fills up.
 struct Writer {
     pages: Vec<Vec<Op>>,
@@ -520,36 +530,6 @@ fn finish(
         .map_err(|e| pdf_err(&format!("PDF/A export: {e:?}")))
 }
 
-/// The verdict banner of one record (the HTML view's wording).
-fn verdict(r: &Value) -> (Tone, String) {
-    let outcome = s(r, "outcome");
-    let v = r
-        .get("verification")
-        .and_then(|v| v.get("result"))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    match (outcome.as_str(), v) {
-        ("success", "passed") => (
-            Tone::Good,
-            "SANITIZED — the drive reported completion and sampled verification passed".into(),
-        ),
-        ("success", "inconclusive") => (
-            Tone::Note,
-            "SANITIZED — the drive reported completion; verification was INCONCLUSIVE".into(),
-        ),
-        ("success", "") => (
-            Tone::Note,
-            "SANITIZED — the drive reported completion; no content verification was run".into(),
-        ),
-        ("success", v) => (
-            Tone::Bad,
-            format!("drive reported completion but verification {v}"),
-        ),
-        ("dry_run", _) => (Tone::Note, "DRY RUN — nothing was sent to the drive".into()),
-        (o, _) => (Tone::Bad, format!("NOT SANITIZED — outcome: {o}")),
-    }
-}
-
 /// A key fingerprint as printed: groups of four hex digits, so a line breaks between groups
 /// and a reader can compare it group by group.
 pub fn grouped(hex: &str) -> String {
@@ -604,8 +584,11 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
             i + 1
         ),
     );
-    let (tone, line) = verdict(r);
-    w.banner(tone, &line);
+    let (partial, tone, line) = super::certificate::verdict(r);
+    if let Some(p) = &partial {
+        w.banner(Tone::Bad, p);
+    }
+    w.banner(Tone::from(tone), &line);
     let cap = match (
         drive.get("capacity_bytes").and_then(Value::as_u64),
         drive.get("logical_block_length").and_then(Value::as_u64),
@@ -643,22 +626,24 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
         ("Audit job id", s(r, "job_id")),
     ];
     w.kv_columns([("Media", &media), ("Sanitization", &san)]);
-    w.heading("Verification");
-    match r.get("verification").filter(|v| !v.is_null()) {
-        None => w.para("No content verification is on this record.", 9.0),
-        Some(v) => {
-            let samples = v
-                .get("samples")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
-            w.kv(&[
-                ("Result", s(v, "result").to_uppercase()),
-                ("Samples", samples.to_string()),
-                ("Survived (unchanged)", s(v, "survived")),
-                ("Show the purge", s(v, "conclusive")),
-                ("Note", s(v, "note")),
-            ]);
-        }
+    let field = |k: &str| r.get(k).filter(|v| !v.is_null());
+    w.heading("Scope");
+    match field("scope") {
+        Some(sc) => w.kv(&super::certificate::scope_rows(sc)),
+        None => w.para(
+            "Not recorded (a record written before scopes were recorded).",
+            9.0,
+        ),
+    }
+    w.heading("Verification (the technique completed)");
+    match field("technique_verification") {
+        Some(tv) => w.kv(&super::certificate::technique_rows(tv)),
+        None => w.para("Not recorded.", 9.0),
+    }
+    w.heading("Validation (the data is gone)");
+    match super::certificate::validation_rows(field("validation"), field("verification")) {
+        Some(rows) => w.kv(&rows),
+        None => w.para("Not validated: no block was read back.", 9.0),
     }
     if let Some(f) = r.get("sanitization_record").filter(|v| !v.is_null()) {
         w.heading("Sanitization record (NIST SP 800-88 Rev. 2)");
