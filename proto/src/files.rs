@@ -242,7 +242,14 @@ impl Dir {
                 OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
                 Mode::empty(),
             )
-            .map_err(|e| self.open_error(&path, e))?,
+            .map_err(|e| match e {
+                rustix::io::Errno::NOENT => refuse(
+                    &path,
+                    "cannot be created: the directory is not writable by you (run as root, or \
+                     point SGCTL_LOCK_DIR to a directory of your own)",
+                ),
+                e => self.open_error(&path, e),
+            })?,
             Err(e) => return Err(self.open_error(&path, e)),
         };
         check_owned_regular(&fd, &path)?;
