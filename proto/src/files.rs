@@ -311,8 +311,11 @@ impl Dir {
     ) -> Result<()> {
         let path = self.child(name);
         if let Some(st) = self.entry(name)? {
-            if file_type(&st) == FileType::Directory {
-                return Err(refuse(&path, "is a directory"));
+            if !matches!(file_type(&st), FileType::RegularFile | FileType::Symlink) {
+                return Err(refuse(
+                    &path,
+                    "is not a regular file (a directory or a device)",
+                ));
             }
             if replace == Replace::Never {
                 return Err(exists(&path));
@@ -485,7 +488,15 @@ pub fn preflight_output(path: &Path, p: &Preflight<'_>) -> Result<()> {
     let dir = Dir::open(&dir_path)?;
     if let Some(st) = dir.entry(&name)? {
         match file_type(&st) {
-            FileType::Directory => return Err(refuse(path, "is a directory")),
+            FileType::RegularFile | FileType::Symlink => {}
+            _ => {
+                return Err(refuse(
+                    path,
+                    "is not a regular file (a directory or a device); name a file",
+                ))
+            }
+        }
+        match file_type(&st) {
             FileType::Symlink if !p.replace => {
                 return Err(refuse(
                     path,

@@ -34,6 +34,10 @@ pub struct SafetyArgs {
     /// (a printable certificate of sanitization).
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
+    /// Replace a certificate (FILE, FILE.txt, FILE.html) that already exists. Without it an
+    /// existing file refuses the job before anything is sent to a drive.
+    #[arg(long)]
+    pub force: bool,
     /// Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR].
     #[arg(long, value_name = "NAME")]
     pub operator: Option<String>,
@@ -75,6 +79,7 @@ impl SafetyArgs {
             poll_interval: self.interval(),
             parameters,
             ignore_reservation: self.ignore_reservation,
+            force: self.force,
         }
     }
 
@@ -414,6 +419,7 @@ pub(crate) mod testenv {
             dry_run,
             audit_log: Some(dir.join("audit.jsonl")),
             certificate: Some(dir.join("cert.json")),
+            force: false,
             operator: None,
             signing_key: None,
             max_per_hba: 4,

@@ -201,20 +201,21 @@ fn read_secret(
         ))));
     }
     if let Some(f) = file {
-        let b =
-            std::fs::read(f).with_context(|| format!("reading the {what} file {}", f.display()))?;
-        let b = zeroize::Zeroizing::new(b);
-        let s = String::from_utf8_lossy(&b);
-        return Ok(Some(Pin::from_text(&s)));
+        // Bytes as they are (no text conversion: two different binary PINs stay different),
+        // from a file of the caller's that nobody else can read, at most 32 bytes.
+        let b = crate::files::read_secret(f, what, crate::files::MAX_CREDENTIAL_BYTES)
+            .map_err(|e| anyhow!(e))?;
+        return Ok(Some(Pin::new(b.to_vec())));
     }
     if let Some(v) = env {
-        let s = std::env::var(v).map_err(|_| {
+        use std::os::unix::ffi::OsStringExt;
+        let s = std::env::var_os(v).ok_or_else(|| {
             anyhow!(crate::Error::InvalidArgument(format!(
                 "environment variable {v} (the {what}) is not set"
             )))
         })?;
-        let s = zeroize::Zeroizing::new(s);
-        return Ok(Some(Pin::from_text(&s)));
+        let b = zeroize::Zeroizing::new(s.into_vec());
+        return credential(&b, what, &format!("environment variable {v}")).map(Some);
     }
     if prompt {
         let p = zeroize::Zeroizing::new(
@@ -232,9 +233,26 @@ fn read_secret(
                 ))));
             }
         }
-        return Ok(Some(Pin::from_text(&p)));
+        return credential(p.as_bytes(), what, "the terminal").map(Some);
     }
     Ok(None)
+}
+
+/// A credential from `b` (one trailing `\n` or `\r\n` removed): not empty, at most the
+/// 32 bytes of a TCG C_PIN; the bytes as they are, whatever their encoding.
+fn credential(b: &[u8], what: &str, source: &str) -> anyhow::Result<Pin> {
+    let b = b
+        .strip_suffix(b"\r\n")
+        .or_else(|| b.strip_suffix(b"\n"))
+        .unwrap_or(b);
+    let max = crate::files::MAX_CREDENTIAL_BYTES;
+    if b.is_empty() || b.len() > max {
+        return Err(anyhow!(crate::Error::InvalidArgument(format!(
+            "the {what} from {source} is {} bytes; a credential is 1 to {max} bytes",
+            b.len()
+        ))));
+    }
+    Ok(Pin::new(b.to_vec()))
 }
 
 const NO_PIN: &str = "give a PIN with --pin-file FILE, --pin-env VAR, --pin-prompt or --msid \

@@ -254,12 +254,14 @@ impl RunReport {
     }
 }
 
-/// Writes `p` through `p.tmp` and a rename.
+/// Writes `p` through [`crate::files::write_atomic`]: a temporary file with an unpredictable
+/// name in `p`'s directory, `fsync`, an atomic rename over `p` (never through a symlink at
+/// `p`), mode 0644. A report is the tool's own output and is replaced on every save.
 pub fn write_atomic(p: &Path, bytes: &[u8]) -> Result<()> {
-    let mut tmp = p.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, p))
-        .map_err(|e| Error::io(format!("writing {}", p.display()), e))
+    crate::files::write_atomic(
+        p,
+        bytes,
+        crate::files::MODE_PUBLIC,
+        crate::files::Replace::Always,
+    )
 }
