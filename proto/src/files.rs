@@ -537,7 +537,12 @@ pub fn preflight_output(path: &Path, p: &Preflight<'_>) -> Result<()> {
         Err(rustix::io::Errno::ACCESS) | Err(rustix::io::Errno::PERM) => {
             return Err(refuse(path, "the directory is not writable by you"));
         }
-        Err(e) => return Err(io_err("creating a file in", &dir_path, e)),
+        Err(e) => {
+            return Err(refuse(
+                path,
+                format!("no file can be created in its directory ({e})"),
+            ))
+        }
     }
     let vfs = rfs::fstatvfs(&dir.fd).map_err(|e| io_err("checking", &dir_path, e))?;
     let free = vfs.f_bavail.saturating_mul(vfs.f_frsize);
