@@ -33,10 +33,11 @@ pub struct TcgArgs {
 /// Where a credential comes from. PINs are never accepted on the command line.
 #[derive(Debug, Args, Default, Clone)]
 pub struct PinArgs {
-    /// Read the PIN from this file (trailing newline ignored).
+    /// Read the PIN from this file: its bytes as they are (one trailing newline ignored, at
+    /// most 32 bytes); the file must be yours and private (mode 0600).
     #[arg(long, value_name = "FILE")]
     pub pin_file: Option<PathBuf>,
-    /// Read the PIN from this environment variable.
+    /// Read the PIN from this environment variable (its bytes as they are).
     #[arg(long, value_name = "VAR")]
     pub pin_env: Option<String>,
     /// Prompt for the PIN on the terminal (no echo).
@@ -50,7 +51,7 @@ pub struct PinArgs {
 /// Where the new PIN comes from (take-ownership).
 #[derive(Debug, Args, Default, Clone)]
 pub struct NewPinArgs {
-    /// Read the new PIN from this file.
+    /// Read the new PIN from this file (its bytes, at most 32; yours, mode 0600).
     #[arg(long, value_name = "FILE")]
     pub new_pin_file: Option<PathBuf>,
     /// Read the new PIN from this environment variable.
@@ -64,7 +65,7 @@ pub struct NewPinArgs {
 /// Where the PSID (printed on the drive label) comes from.
 #[derive(Debug, Args, Default, Clone)]
 pub struct PsidArgs {
-    /// Read the PSID from this file.
+    /// Read the PSID from this file (its bytes, at most 32; yours, mode 0600).
     #[arg(long, value_name = "FILE")]
     pub psid_file: Option<PathBuf>,
     /// Read the PSID from this environment variable.

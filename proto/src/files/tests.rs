@@ -371,3 +371,42 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The credential-file parser on any bytes and mode: a private file gives back exactly its
+    /// bytes less one trailing newline (when 1..=32 of them remain), anything else is an error
+    /// that never quotes the content.
+    #[test]
+    fn read_secret_is_exact_or_refuses(
+        body in proptest::collection::vec(any::<u8>(), 0..48),
+        mode in prop_oneof![Just(0o600u32), Just(0o400), Just(0o640), Just(0o604), Just(0o666)],
+    ) {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("pin");
+        std::fs::write(&p, &body).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode)).unwrap();
+        let want: &[u8] = body
+            .strip_suffix(b"\r\n")
+            .or_else(|| body.strip_suffix(b"\n"))
+            .unwrap_or(&body);
+        match read_secret(&p, "PIN", MAX_CREDENTIAL_BYTES) {
+            Ok(b) => {
+                prop_assert_eq!(mode & 0o077, 0);
+                prop_assert_eq!(b.as_slice(), want);
+                prop_assert!(!want.is_empty() && want.len() <= MAX_CREDENTIAL_BYTES);
+            }
+            Err(e) => {
+                prop_assert!(
+                    mode & 0o077 != 0 || want.is_empty() || want.len() > MAX_CREDENTIAL_BYTES,
+                    "{}", e
+                );
+                if want.len() >= 4 {
+                    let m = e.to_string();
+                    prop_assert!(!m.as_bytes().windows(want.len()).any(|w| w == want));
+                }
+            }
+        }
+    }
+}
