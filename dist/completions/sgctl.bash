@@ -1155,7 +1155,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__format)
-            opts="-v -h --all-matching --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
+            opts="-v -h --all-matching --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2113,7 +2113,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sanitize)
-            opts="-v -h --all-matching --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --verify --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
+            opts="-v -h --all-matching --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --verify --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2545,7 +2545,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__erase)
-            opts="-v -h --band --all --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
+            opts="-v -h --band --all --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2779,7 +2779,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__revert)
-            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
+            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -229,6 +229,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l poll-interval -d 
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l fast -d 'Fast format (FFMT=1): unwritten blocks read back with unspecified data'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l recover -d 'Recover a drive reporting "medium format corrupted" (31/00) by formatting it again'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l force -d 'Replace a certificate (FILE, FILE.txt, FILE.html) that already exists. Without it an existing file refuses the job before anything is sent to a drive'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l ignore-reservation -d 'Go ahead although another initiator holds a persistent reservation on the drive (`sgctl reservations DEVICE` shows it; the drive itself may still refuse with RESERVATION CONFLICT)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -261,6 +262,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l invert -d 'Inve
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l ause -d 'AUSE: allow EXIT FAILURE MODE if this sanitize fails'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l znr -d 'ZNR: zoned drives keep their write pointers'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l force -d 'Replace a certificate (FILE, FILE.txt, FILE.html) that already exists. Without it an existing file refuses the job before anything is sent to a drive'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l ignore-reservation -d 'Go ahead although another initiator holds a persistent reservation on the drive (`sgctl reservations DEVICE` shows it; the drive itself may still refuse with RESERVATION CONFLICT)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -400,8 +402,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -411,8 +413,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l band -d 'Band number (0 = global range)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l start -d 'First LBA (not for band 0)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l length -d 'Length in blocks (not for band 0)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l lock-enabled -d 'Enable read and write locking'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l lock-on-reset -d 'Relock at power cycle'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
@@ -422,8 +424,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l band -d 'Band number' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -431,15 +433,15 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l band -d 'Band number' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -s h -l help -d 'Print help'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-file -d 'Read the new PIN from this file' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-file -d 'Read the new PIN from this file (its bytes, at most 32; yours, mode 0600)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-env -d 'Read the new PIN from this environment variable' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-prompt -d 'Prompt for the new PIN (twice, no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -447,8 +449,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l band -d 'Band(s) to erase' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text) and FILE.html (a printable certificate of sanitization)' -r -F
@@ -460,13 +462,14 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l force -d 'Replace a certificate (FILE, FILE.txt, FILE.html) that already exists. Without it an existing file refuses the job before anything is sent to a drive'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l ignore-reservation -d 'Go ahead although another initiator holds a persistent reservation on the drive (`sgctl reservations DEVICE` shows it; the drive itself may still refuse with RESERVATION CONFLICT)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -s h -l help -d 'Print help'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-file -d 'Read the PSID from this file' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-file -d 'Read the PSID from this file (its bytes, at most 32; yours, mode 0600)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-env -d 'Read the PSID from this environment variable' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
@@ -477,6 +480,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-prompt -d 'Prompt for the PSID (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l force -d 'Replace a certificate (FILE, FILE.txt, FILE.html) that already exists. Without it an existing file refuses the job before anything is sent to a drive'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l ignore-reservation -d 'Go ahead although another initiator holds a persistent reservation on the drive (`sgctl reservations DEVICE` shows it; the drive itself may still refuse with RESERVATION CONFLICT)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l json -d 'Print one JSON document (envelope + data) instead of text'
