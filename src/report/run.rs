@@ -254,6 +254,28 @@ impl RunReport {
     }
 }
 
+/// Checks, before a run starts, that `dir/report.json` and `dir/report.html` can be written
+/// (`dir` is created when missing): the directory is safe and writable, its file system not
+/// full, the names are not the run's audit log ([`crate::files::preflight_output`]; a refusal
+/// is exit 6). Reports already there are the directory's own and are replaced.
+pub fn preflight(dir: &Path, audit_log: Option<&Path>) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    let audit = crate::ops::safety::AuditLog::resolve(audit_log)
+        .path()
+        .to_path_buf();
+    for name in [FILE, "report.html"] {
+        crate::files::preflight_output(
+            &dir.join(name),
+            &crate::files::Preflight {
+                replace: true,
+                others: vec![("audit log", audit.as_path())],
+            },
+        )?;
+    }
+    Ok(())
+}
+
 /// Writes `p` through [`crate::files::write_atomic`]: a temporary file with an unpredictable
 /// name in `p`'s directory, `fsync`, an atomic rename over `p` (never through a symlink at
 /// `p`), mode 0644. A report is the tool's own output and is replaced on every save.

@@ -343,3 +343,34 @@ fn pin_env_that_is_not_utf8_is_not_called_unset() {
     assert!(!o.status.success());
     assert!(err(&o).contains("wrong PIN"), "{}", err(&o));
 }
+
+#[test]
+fn bench_report_on_a_read_only_file_system_is_refused_before_any_write() {
+    let e = Env::new();
+    let before = state_bytes(&e);
+    let ro = e.path("ro");
+    std::fs::create_dir(&ro).unwrap();
+    let script = r#"mount -t tmpfs -o ro tmpfs "$1" && mkdir -p "$1" || exit 97
+exec "$2" bench run "$3" --rw randwrite --runtime 0.1 --confirm "$4" --report "$1""#;
+    let o = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", script, "sh"])
+        .arg(&ro)
+        .arg(env!("CARGO_BIN_EXE_sgctl"))
+        .arg(&e.addr)
+        .arg(SERIAL)
+        .env("SGCTL_AUDIT_LOG", e.path("audit.jsonl"))
+        .env("SGCTL_LOCK_DIR", e.path("locks"))
+        .output();
+    let Ok(o) = o else {
+        eprintln!("SKIP: no unshare here");
+        return;
+    };
+    if o.status.code() == Some(97) || err(&o).contains("unshare failed") {
+        eprintln!("SKIP: cannot mount a tmpfs here: {}", err(&o));
+        return;
+    }
+    assert_eq!(o.status.code(), Some(6), "{}", err(&o));
+    assert!(err(&o).contains("read-only"), "{}", err(&o));
+    assert_eq!(state_bytes(&e), before, "the drive was written");
+    assert!(!started(&e));
+}
