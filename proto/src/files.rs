@@ -621,7 +621,9 @@ pub fn read_secret(path: &Path, what: &str, max: usize) -> Result<zeroize::Zeroi
         let fl = rfs::fcntl_getfl(&fd).map_err(|e| io_err("reading", path, e))?;
         rfs::fcntl_setfl(&fd, fl - OFlags::NONBLOCK).map_err(|e| io_err("reading", path, e))?;
     }
-    let mut buf = zeroize::Zeroizing::new(Vec::with_capacity(max + 2));
+    // Room for everything `take` lets through, so the buffer never grows (a reallocation
+    // would leave a copy of the secret behind, unwiped).
+    let mut buf = zeroize::Zeroizing::new(Vec::with_capacity(max + 8));
     File::from(fd)
         .take(max as u64 + 3)
         .read_to_end(&mut buf)
