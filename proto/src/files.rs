@@ -152,11 +152,24 @@ impl Dir {
     /// others. A directory of the caller's that is group/world-writable (sgctl's own lock
     /// directory was once 1777) is tightened to 0755 first.
     pub fn open_private(path: &Path) -> Result<Dir> {
-        match rfs::mkdirat(rfs::CWD, path, Mode::from_raw_mode(0o755)) {
-            Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+        let mkdir = || rfs::mkdirat(rfs::CWD, path, Mode::from_raw_mode(0o755));
+        let made = match mkdir() {
             Err(rustix::io::Errno::NOENT) => {
-                return Err(refuse(path, "its parent directory does not exist"))
+                // No /run/lock (a minimal system): its parents are created like it, 0755.
+                use std::os::unix::fs::DirBuilderExt;
+                if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    std::fs::DirBuilder::new()
+                        .recursive(true)
+                        .mode(0o755)
+                        .create(parent)
+                        .map_err(|e| io_err("creating directory", parent, e))?;
+                }
+                mkdir()
             }
+            r => r,
+        };
+        match made {
+            Ok(()) | Err(rustix::io::Errno::EXIST) => {}
             Err(e) => return Err(io_err("creating directory", path, e)),
         }
         let fd = rfs::openat(

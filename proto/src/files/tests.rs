@@ -115,10 +115,13 @@ fn world_writable_dir_without_sticky_bit_is_refused() {
 #[test]
 fn private_dir_checks() {
     let d = tempfile::tempdir().unwrap();
-    // Created when missing, 0755.
+    // Created when missing, 0755, parents too (a system without /run/lock).
     let lk = d.path().join("locks");
     Dir::open_private(&lk).unwrap();
     assert_eq!(mode_of(&lk), 0o755);
+    let deep = d.path().join("run/lock/sgctl");
+    Dir::open_private(&deep).unwrap();
+    assert_eq!(mode_of(&deep), 0o755);
     // A symlink to a directory: refused.
     let link = d.path().join("link");
     symlink(&lk, &link).unwrap();
