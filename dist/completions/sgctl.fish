@@ -248,6 +248,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l enclosure-slot -d
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l fast -d 'Fast format (FFMT=1): unwritten blocks read back with unspecified data'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l recover -d 'Recover a drive reporting "medium format corrupted" (31/00) by formatting it again'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l force -d 'Replace a certificate (FILE, FILE.txt, FILE.html, FILE.pdf, the manifest) that already exists. Without it an existing file refuses the job before anything is sent to a drive'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l ignore-reservation -d 'Go ahead although another initiator holds a persistent reservation on the drive (`sgctl reservations DEVICE` shows it; the drive itself may still refuse with RESERVATION CONFLICT)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -300,6 +301,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l invert -d 'Inve
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l ause -d 'AUSE: allow EXIT FAILURE MODE if this sanitize fails'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l znr -d 'ZNR: zoned drives keep their write pointers'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l force -d 'Replace a certificate (FILE, FILE.txt, FILE.html, FILE.pdf, the manifest) that already exists. Without it an existing file refuses the job before anything is sent to a drive'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l ignore-reservation -d 'Go ahead although another initiator holds a persistent reservation on the drive (`sgctl reservations DEVICE` shows it; the drive itself may still refuse with RESERVATION CONFLICT)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -441,8 +443,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -452,8 +454,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l band -d 'Band number (0 = global range)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l start -d 'First LBA (not for band 0)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l length -d 'Length in blocks (not for band 0)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l lock-enabled -d 'Enable read and write locking'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l lock-on-reset -d 'Relock at power cycle'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
@@ -463,8 +465,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l band -d 'Band number' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -472,15 +474,15 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l band -d 'Band number' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -s h -l help -d 'Print help'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-file -d 'Read the new PIN from this file' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-file -d 'Read the new PIN from this file (its bytes, at most 32; yours, mode 0600)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-env -d 'Read the new PIN from this environment variable' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-prompt -d 'Prompt for the new PIN (twice, no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l json -d 'Print one JSON document (envelope + data) instead of text'
@@ -489,8 +491,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l band -d 'Band(s) to erase' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validate -d 'Validation: read erased blocks back. `quick` (first and last block of each erased band plus one random block in each of 64 subsections, seed recorded), a number of blocks, `full` (every erased block) or `none` (the record says "not validated")' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-file -d 'Read the PIN from this file (trailing newline ignored)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-env -d 'Read the PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several drives also get FILE.manifest.json and its PDF (docs/records.md)' -r -F
@@ -521,13 +523,14 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l msid -d 'Use the drive\'s MSID (factory state: every credential equals the MSID)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l force -d 'Replace a certificate (FILE, FILE.txt, FILE.html, FILE.pdf, the manifest) that already exists. Without it an existing file refuses the job before anything is sent to a drive'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l ignore-reservation -d 'Go ahead although another initiator holds a persistent reservation on the drive (`sgctl reservations DEVICE` shows it; the drive itself may still refuse with RESERVATION CONFLICT)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-file -d 'Read the PSID from this file' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-file -d 'Read the PSID from this file (its bytes, at most 32; yours, mode 0600)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-env -d 'Read the PSID from this environment variable' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
@@ -557,6 +560,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-prompt -d 'Prompt for the PSID (no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l force -d 'Replace a certificate (FILE, FILE.txt, FILE.html, FILE.pdf, the manifest) that already exists. Without it an existing file refuses the job before anything is sent to a drive'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l ignore-reservation -d 'Go ahead although another initiator holds a persistent reservation on the drive (`sgctl reservations DEVICE` shows it; the drive itself may still refuse with RESERVATION CONFLICT)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l json -d 'Print one JSON document (envelope + data) instead of text'

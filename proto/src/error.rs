@@ -274,6 +274,17 @@ pub enum Refusal {
         /// Who holds it (`pid N is running `JOB` on DEV (job id ID) since T`), if recorded.
         holder: Option<String>,
     },
+    /// A file sgctl was to write, lock or read is not safe to use: a symlink where a file was
+    /// expected, a directory other users may write to, a file owned by someone else, an
+    /// existing file that would be overwritten without `--force`, or an output path that names
+    /// another file of the same job ([`crate::files`]).
+    #[error("{path}: {reason}")]
+    UnsafeFile {
+        /// The file or directory.
+        path: String,
+        /// Why, and what to do.
+        reason: String,
+    },
     /// A benchmark suite report given to resume was written for another drive.
     #[error("the report is from another drive ({report}); this is {drive}")]
     ReportOfAnotherDrive {
@@ -464,6 +475,16 @@ pub enum Invalid {
         path: String,
         /// Its permission bits.
         mode: u32,
+    },
+    /// A secret (PIN, PSID) file that is not private to the caller, or not a credential.
+    #[error("{what} file {path}: {reason}")]
+    SecretFile {
+        /// What it holds (`EraseMaster PIN`, `PSID`).
+        what: String,
+        /// The file.
+        path: String,
+        /// Why it is refused, and what to do.
+        reason: String,
     },
     /// A signing key file that is not an Ed25519 PKCS#8 PEM private key.
     #[error("signing key {path}: not an Ed25519 PKCS#8 PEM private key")]

@@ -10,6 +10,7 @@ pub mod ata;
 pub mod bytes;
 pub mod error;
 pub mod exit;
+pub mod files;
 pub mod logpage;
 pub mod scsi;
 pub mod sense;

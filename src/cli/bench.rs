@@ -432,6 +432,10 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     let (mut w, range) = workload_of(&a).map_err(usage)?;
     let kind = EngineKind::parse(&a.engine).map_err(usage)?;
     let dev = a.device.clone();
+    // The report must be writable before the first write reaches the drive.
+    if let Some(dir) = &a.report {
+        crate::report::run::preflight(dir, a.audit_log.as_deref())?;
+    }
     let mut cleared = None;
     let auth = if w.writes() {
         let (name, host) = identify(&dev)?;

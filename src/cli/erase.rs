@@ -35,6 +35,10 @@ pub struct SafetyArgs {
     /// drives also get FILE.manifest.json and its PDF (docs/records.md).
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<PathBuf>,
+    /// Replace a certificate (FILE, FILE.txt, FILE.html, FILE.pdf, the manifest) that already
+    /// exists. Without it an existing file refuses the job before anything is sent to a drive.
+    #[arg(long)]
+    pub force: bool,
     /// Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR].
     #[arg(long, value_name = "NAME")]
     pub operator: Option<String>,
@@ -81,6 +85,7 @@ impl SafetyArgs {
             ignore_reservation: self.ignore_reservation,
             // Filled by `run_jobs_in` from `self.record` (reading the site file can fail).
             record: Default::default(),
+            force: self.force,
         }
     }
 
@@ -424,6 +429,7 @@ pub(crate) mod testenv {
             dry_run,
             audit_log: Some(dir.join("audit.jsonl")),
             certificate: Some(dir.join("cert.json")),
+            force: false,
             operator: None,
             signing_key: None,
             max_per_hba: 4,

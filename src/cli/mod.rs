@@ -166,9 +166,30 @@ pub enum Command {
     Ata(ata::AtaArgs),
 }
 
-/// Runs the parsed command.
-#[allow(unused_variables)] // `ctx` is unused until the first subcommand is wired in
+/// Runs the parsed command. A virtual drive whose state file could not be saved when its last
+/// handle went away (a full or read-only file system) did not keep what the command did: the
+/// command then fails (exit 1) with the save's error, whatever it reported.
 pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
+    let r = dispatch(ctx, cmd);
+    #[cfg(feature = "sim")]
+    {
+        let failed = crate::sim::take_save_failures();
+        if let Some(first) = failed.first() {
+            let e = crate::Error::io(
+                "the virtual drive's state was not saved",
+                std::io::Error::other(first.clone()),
+            );
+            return match r {
+                Ok(_) => Err(anyhow::anyhow!(e)),
+                Err(orig) => Err(orig.context(e.to_string())),
+            };
+        }
+    }
+    r
+}
+
+#[allow(unused_variables)] // `ctx` is unused until the first subcommand is wired in
+fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
     match cmd {
         // --- foundation ---
         Command::Inquiry(a) => inquiry::run(ctx, a),

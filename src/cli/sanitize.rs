@@ -444,7 +444,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let drives = testenv::drives(&["a"]);
         drives["mock:a"].st().fail_sanitize = true;
-        let sa = testenv::safety(dir.path(), &["SER-a"], false);
+        let mut sa = testenv::safety(dir.path(), &["SER-a"], false);
+        // The runs below write the same certificate again.
+        sa.force = true;
         let r = testenv::run(&drives, &[], &sa, job(Method::Block, 0, true));
         assert_eq!(r.exit, exit::COMMAND);
         let rec = &r.data["drives"][0];

@@ -33,10 +33,11 @@ pub struct TcgArgs {
 /// Where a credential comes from. PINs are never accepted on the command line.
 #[derive(Debug, Args, Default, Clone)]
 pub struct PinArgs {
-    /// Read the PIN from this file (trailing newline ignored).
+    /// Read the PIN from this file: its bytes as they are (one trailing newline ignored, at
+    /// most 32 bytes); the file must be yours and private (mode 0600).
     #[arg(long, value_name = "FILE")]
     pub pin_file: Option<PathBuf>,
-    /// Read the PIN from this environment variable.
+    /// Read the PIN from this environment variable (its bytes as they are).
     #[arg(long, value_name = "VAR")]
     pub pin_env: Option<String>,
     /// Prompt for the PIN on the terminal (no echo).
@@ -50,7 +51,7 @@ pub struct PinArgs {
 /// Where the new PIN comes from (take-ownership).
 #[derive(Debug, Args, Default, Clone)]
 pub struct NewPinArgs {
-    /// Read the new PIN from this file.
+    /// Read the new PIN from this file (its bytes, at most 32; yours, mode 0600).
     #[arg(long, value_name = "FILE")]
     pub new_pin_file: Option<PathBuf>,
     /// Read the new PIN from this environment variable.
@@ -64,7 +65,7 @@ pub struct NewPinArgs {
 /// Where the PSID (printed on the drive label) comes from.
 #[derive(Debug, Args, Default, Clone)]
 pub struct PsidArgs {
-    /// Read the PSID from this file.
+    /// Read the PSID from this file (its bytes, at most 32; yours, mode 0600).
     #[arg(long, value_name = "FILE")]
     pub psid_file: Option<PathBuf>,
     /// Read the PSID from this environment variable.
@@ -208,20 +209,21 @@ fn read_secret(
         ))));
     }
     if let Some(f) = file {
-        let b =
-            std::fs::read(f).with_context(|| format!("reading the {what} file {}", f.display()))?;
-        let b = zeroize::Zeroizing::new(b);
-        let s = String::from_utf8_lossy(&b);
-        return Ok(Some(Pin::from_text(&s)));
+        // Bytes as they are (no text conversion: two different binary PINs stay different),
+        // from a file of the caller's that nobody else can read, at most 32 bytes.
+        let b = crate::files::read_secret(f, what, crate::files::MAX_CREDENTIAL_BYTES)
+            .map_err(|e| anyhow!(e))?;
+        return Ok(Some(Pin::new(b.to_vec())));
     }
     if let Some(v) = env {
-        let s = std::env::var(v).map_err(|_| {
+        use std::os::unix::ffi::OsStringExt;
+        let s = std::env::var_os(v).ok_or_else(|| {
             anyhow!(crate::Error::InvalidArgument(format!(
                 "environment variable {v} (the {what}) is not set"
             )))
         })?;
-        let s = zeroize::Zeroizing::new(s);
-        return Ok(Some(Pin::from_text(&s)));
+        let b = zeroize::Zeroizing::new(s.into_vec());
+        return credential(&b, what, &format!("environment variable {v}")).map(Some);
     }
     if prompt {
         let p = zeroize::Zeroizing::new(
@@ -239,9 +241,26 @@ fn read_secret(
                 ))));
             }
         }
-        return Ok(Some(Pin::from_text(&p)));
+        return credential(p.as_bytes(), what, "the terminal").map(Some);
     }
     Ok(None)
+}
+
+/// A credential from `b` (one trailing `\n` or `\r\n` removed): not empty, at most the
+/// 32 bytes of a TCG C_PIN; the bytes as they are, whatever their encoding.
+fn credential(b: &[u8], what: &str, source: &str) -> anyhow::Result<Pin> {
+    let b = b
+        .strip_suffix(b"\r\n")
+        .or_else(|| b.strip_suffix(b"\n"))
+        .unwrap_or(b);
+    let max = crate::files::MAX_CREDENTIAL_BYTES;
+    if b.is_empty() || b.len() > max {
+        return Err(anyhow!(crate::Error::InvalidArgument(format!(
+            "the {what} from {source} is {} bytes; a credential is 1 to {max} bytes",
+            b.len()
+        ))));
+    }
+    Ok(Pin::new(b.to_vec()))
 }
 
 const NO_PIN: &str = "give a PIN with --pin-file FILE, --pin-env VAR, --pin-prompt or --msid \

@@ -63,23 +63,13 @@ fn compact(v: &Value) -> Result<Vec<u8>> {
 }
 
 /// Appends `record` to the log at `path` with the chain members, under an exclusive lock, and
-/// flushes file (and, when created, directory) to disk.
+/// flushes file (and, when created, directory) to disk. The log is opened through
+/// [`crate::files::open_append`]: never through a symlink, never a file with other hard links
+/// or of another owner; created mode 0640 (its directory 0750) and left as configured after.
 pub fn append(path: &Path, record: &Value) -> Result<()> {
     let ctx = || format!("audit log {}", path.display());
     let io = |e: std::io::Error| Error::io(ctx(), e);
-    let mut created_dir = None;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.exists() {
-            std::fs::create_dir_all(dir).map_err(io)?;
-            created_dir = Some(dir.to_path_buf());
-        }
-    }
-    let f = std::fs::OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(path)
-        .map_err(io)?;
+    let f = crate::files::open_append(path, crate::files::MODE_LOG, 0o750)?;
     let mut f = nix::fcntl::Flock::lock(f, nix::fcntl::FlockArg::LockExclusive)
         .map_err(|(_, e)| io(std::io::Error::from(e)))?;
     let prev = last_line(&mut f).map_err(io)?;
@@ -87,11 +77,6 @@ pub fn append(path: &Path, record: &Value) -> Result<()> {
     line.push(b'\n');
     f.write_all(&line).map_err(io)?;
     f.sync_all().map_err(io)?;
-    if let Some(dir) = created_dir {
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-    }
     Ok(())
 }
 

@@ -7,6 +7,9 @@
 //! away on every exit of the holder: normal end, error, panic, Ctrl-C and `kill -9`. The file
 //! holds who took it (pid, job, job id, device, since when) for the refusal message; it is never
 //! deleted (deleting a locked file would let a third process lock a new inode beside it).
+//! The directory must belong to root or the caller and be writable by nobody else, and the
+//! lock file is never followed through a symlink or truncated before the lock is held
+//! ([`acquire_in`], docs/security.md).
 //!
 //! The key is the LU name (the NAA/EUI from VPD 0x83 both ports report), else the serial. An
 //! in-process virtual drive (or any address that is not a device node) exists only in its
@@ -15,6 +18,7 @@
 
 use super::safety::{rfc3339, DriveName};
 use crate::error::{Error, Refusal, Result};
+use crate::files;
 use nix::fcntl::{Flock, FlockArg};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -22,7 +26,8 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-/// Where the lock files live by default (Debian's /run/lock is a tmpfs, mode 1777).
+/// Where the lock files live by default (Debian's /run/lock is a tmpfs, mode 1777; sgctl's
+/// directory in it is root's, mode 0755, and checked before each use).
 pub const DEFAULT_LOCK_DIR: &str = "/run/lock/sgctl";
 /// Environment variable overriding [`DEFAULT_LOCK_DIR`].
 pub const LOCK_DIR_ENV: &str = "SGCTL_LOCK_DIR";
@@ -107,29 +112,28 @@ fn sanitize(s: &str) -> String {
 
 /// Takes the lock `key` in `dir` for `holder`, without waiting. Another process holding it is a
 /// refusal ([`Error::Refused`], exit 6) that names the holder.
+///
+/// The directory is created (0755) when missing and must belong to root or the caller, be
+/// writable by nobody else and not be a symlink ([`files::Dir::open_private`]): in a directory
+/// another user can write, they could plant `KEY.lock -> /etc/shadow` (truncated by root) or
+/// hold and delete the locks. The lock file is opened without following a symlink and without
+/// truncating it; it is rewritten only once the lock is held. A lock whose holder died is free:
+/// the kernel drops a `flock` with its last descriptor, and the stale holder text is replaced.
 pub fn acquire_in(dir: &Path, key: &str, holder: &Holder) -> Result<JobLock> {
-    let path = dir.join(format!("{key}.lock"));
+    let name = format!("{key}.lock");
+    let path = dir.join(&name);
     let ctx = || format!("drive lock {}", path.display());
-    if !dir.exists() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(ctx(), e))?;
-        // Like /run/lock itself: every user may lock the drives it can open.
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o1777));
-    }
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .open(&path)
-        .map_err(|e| Error::io(ctx(), e))?;
+    let d = files::Dir::open_private(dir)?;
+    let f = d.open_lock(std::ffi::OsStr::new(&name), files::MODE_LOCK)?;
     match Flock::lock(f, FlockArg::LockExclusiveNonblock) {
         Ok(l) => {
             let mut text = serde_json::to_vec(holder).unwrap_or_default();
             text.push(b'\n');
-            // Best effort: the lock is what matters; the text only names the holder.
-            let _ = l.set_len(0);
-            let _ = l.write_all_at(&text, 0);
+            // Best effort (a read-only descriptor cannot): the lock is what matters; the text
+            // only names the holder.
+            if l.set_len(0).is_ok() {
+                let _ = l.write_all_at(&text, 0);
+            }
             Ok(JobLock {
                 _file: l,
                 path,
@@ -145,7 +149,17 @@ pub fn acquire_in(dir: &Path, key: &str, holder: &Holder) -> Result<JobLock> {
 
 /// The holder recorded in a lock file, if it can be read.
 pub fn read_holder(path: &Path) -> Option<Holder> {
-    let text = std::fs::read(path).ok()?;
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut text = Vec::new();
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?
+        .take(4096)
+        .read_to_end(&mut text)
+        .ok()?;
     serde_json::from_slice(&text).ok()
 }
 
@@ -188,6 +202,13 @@ pub fn for_job(
 mod tests {
     use super::*;
 
+    fn my_uid() -> u32 {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata("/proc/self")
+            .map(|m| m.uid())
+            .unwrap_or(1)
+    }
+
     fn holder(job: &str) -> Holder {
         Holder {
             pid: 4242,
@@ -221,6 +242,57 @@ mod tests {
         drop(first);
         let again = acquire_in(d.path(), "lu-5000c500000000cc", &other).unwrap();
         assert_eq!(read_holder(&again.path).unwrap().job, "sanitize");
+    }
+
+    #[test]
+    fn planted_symlink_in_lock_dir_is_refused_and_target_untouched() {
+        use std::os::unix::fs::symlink;
+        let d = tempfile::tempdir().unwrap();
+        let victim = d.path().join("shadow");
+        std::fs::write(&victim, "root:$6$hash:19000:0:99999:7:::\n").unwrap();
+        let locks = d.path().join("sgctl");
+        std::fs::create_dir(&locks).unwrap();
+        symlink(&victim, locks.join("lu-5000c500000000cc.lock")).unwrap();
+        let e = acquire_in(&locks, "lu-5000c500000000cc", &holder("format")).unwrap_err();
+        assert_eq!(e.exit_code(), crate::exit::REFUSED);
+        assert!(e.to_string().contains("symbolic link"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(&victim).unwrap(),
+            "root:$6$hash:19000:0:99999:7:::\n"
+        );
+    }
+
+    #[test]
+    fn lock_dir_of_another_user_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        if my_uid() != 0 {
+            return;
+        }
+        // What any local user can do first in the 1777 /run/lock.
+        let d = tempfile::tempdir().unwrap();
+        let locks = d.path().join("sgctl");
+        std::fs::create_dir(&locks).unwrap();
+        std::fs::set_permissions(&locks, std::fs::Permissions::from_mode(0o777)).unwrap();
+        std::os::unix::fs::chown(&locks, Some(65534), Some(65534)).unwrap();
+        let e = acquire_in(&locks, "lu-5000c500000000cc", &holder("format")).unwrap_err();
+        assert!(e.to_string().contains("uid 65534"), "{e}");
+        assert_eq!(std::fs::read_dir(&locks).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn lock_of_a_dead_holder_is_taken_over() {
+        let d = tempfile::tempdir().unwrap();
+        // A holder that died: its text is still in the file, its flock is gone with it.
+        let mut dead = holder("sanitize");
+        dead.pid = 999_999;
+        std::fs::write(
+            d.path().join("lu-aa.lock"),
+            serde_json::to_vec(&dead).unwrap(),
+        )
+        .unwrap();
+        let l = acquire_in(d.path(), "lu-aa", &holder("format")).unwrap();
+        let h = read_holder(&l.path).unwrap();
+        assert_eq!((h.pid, h.job.as_str()), (4242, "format"));
     }
 
     #[test]

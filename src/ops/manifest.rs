@@ -211,13 +211,23 @@ pub fn verify(doc: &Value, trusted: Option<&ed25519_dalek::VerifyingKey>) -> Vec
     p
 }
 
+/// The files a manifest for the certificate at `certificate` is written to: the JSON and its PDF.
+pub fn paths(certificate: &Path) -> Vec<PathBuf> {
+    let json = path_for(certificate);
+    let mut pdf = json.as_os_str().to_owned();
+    pdf.push(".pdf");
+    vec![json, PathBuf::from(pdf)]
+}
+
 /// Writes the manifest of a multi-drive job beside `certificate` (JSON and PDF/A) and anchors
-/// its hash in the audit log. Returns the manifest's path.
+/// its hash in the audit log. Returns the manifest's path. Both files are written through the
+/// file layer ([`crate::files::write_atomic`]); [`paths`] names them for the job's preflight.
 pub fn write(
     records: &[JobRecord],
     certificate: &Path,
     audit: &crate::ops::safety::AuditLog,
     signer: Option<&CertSigner>,
+    replace: crate::files::Replace,
 ) -> Result<PathBuf> {
     let cert_bytes = std::fs::read(certificate)
         .map_err(|e| Error::io(format!("certificate {}", certificate.display()), e))?;
@@ -228,8 +238,7 @@ pub fn write(
     let path = path_for(certificate);
     let bytes = serde_json::to_vec_pretty(&doc)
         .map_err(|e| Error::io("manifest", std::io::Error::other(e)))?;
-    std::fs::write(&path, &bytes)
-        .map_err(|e| Error::io(format!("manifest {}", path.display()), e))?;
+    crate::files::write_atomic(&path, &bytes, crate::files::MODE_PUBLIC, replace)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -237,12 +246,12 @@ pub fn write(
     let pdf = crate::report::pdf::render_manifest(&doc, &bytes, &name)?;
     let mut pdf_path = path.as_os_str().to_owned();
     pdf_path.push(".pdf");
-    std::fs::write(&pdf_path, pdf).map_err(|e| {
-        Error::io(
-            format!("manifest {}", PathBuf::from(&pdf_path).display()),
-            e,
-        )
-    })?;
+    crate::files::write_atomic(
+        Path::new(&pdf_path),
+        &pdf,
+        crate::files::MODE_PUBLIC,
+        replace,
+    )?;
     audit.append(&json!({
         "event": "manifest",
         "time": crate::ops::safety::rfc3339(std::time::SystemTime::now()),
@@ -287,7 +296,14 @@ mod tests {
         let vk = crate::ops::sign::generate_key(&k).unwrap();
         let signer = CertSigner::load(&k).unwrap();
         let audit = crate::ops::safety::AuditLog::at(d.path().join("audit.jsonl"));
-        let p = write(&recs(), &cert, &audit, Some(&signer)).unwrap();
+        let p = write(
+            &recs(),
+            &cert,
+            &audit,
+            Some(&signer),
+            crate::files::Replace::Never,
+        )
+        .unwrap();
         let bytes = std::fs::read(&p).unwrap();
         let doc: Value = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(doc["manifest"]["drives"], 3);

@@ -712,19 +712,48 @@ fn yes(b: bool) -> &'static str {
     }
 }
 
+/// The files of a certificate at `path`: `path` (JSON), `path.txt`, `path.html` and `path.pdf`.
+pub fn certificate_paths(path: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let beside = |ext: &str| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(ext);
+        std::path::PathBuf::from(p)
+    };
+    vec![
+        path.to_path_buf(),
+        beside(".txt"),
+        beside(".html"),
+        beside(".pdf"),
+    ]
+}
+
 /// Writes the certificate: `path` gets the JSON document, `path.txt` the text rendering,
 /// `path.html` the printable certificate ([`crate::report::certificate`]) and `path.pdf` the
-/// PDF/A certificate with the JSON attached ([`crate::report::pdf`]).
+/// PDF/A certificate with the JSON attached ([`crate::report::pdf`]). Existing files are
+/// replaced (the benchmark's own report directory); a job's certificate goes through
+/// [`write_certificate_to`].
 pub fn write_certificate(path: &std::path::Path, records: &[JobRecord]) -> crate::Result<()> {
-    write_certificate_signed(path, records, None)
+    write_certificate_to(path, records, None, crate::files::Replace::Always)
 }
 
 /// [`write_certificate`], with an Ed25519 signature block when `signer` is given
-/// (see [`crate::ops::sign`]; `sgctl certificate verify` checks it).
+/// (see [`crate::ops::sign`]; `sgctl certificate verify` checks it); existing files are refused.
 pub fn write_certificate_signed(
     path: &std::path::Path,
     records: &[JobRecord],
     signer: Option<&crate::ops::sign::CertSigner>,
+) -> crate::Result<()> {
+    write_certificate_to(path, records, signer, crate::files::Replace::Never)
+}
+
+/// [`write_certificate_signed`], replacing existing files when `replace` says so. Each file is
+/// written through [`crate::files::write_atomic`] (no symlink followed, mode 0644, `fsync`,
+/// atomic rename): a full file system is an error, never a partial certificate.
+pub fn write_certificate_to(
+    path: &std::path::Path,
+    records: &[JobRecord],
+    signer: Option<&crate::ops::sign::CertSigner>,
+    replace: crate::files::Replace,
 ) -> crate::Result<()> {
     let ctx = || format!("certificate {}", path.display());
     let json_err = |e: serde_json::Error| crate::Error::io(ctx(), std::io::Error::other(e));
@@ -744,34 +773,47 @@ pub fn write_certificate_signed(
             path.display()
         );
     }
-    std::fs::write(path, serde_json::to_vec_pretty(&doc).map_err(json_err)?)
-        .map_err(|e| crate::Error::io(ctx(), e))?;
-    let beside = |ext: &str| {
-        let mut p = path.as_os_str().to_owned();
-        p.push(ext);
-        std::path::PathBuf::from(p)
+    let put = |p: &std::path::Path, bytes: &[u8]| {
+        crate::files::write_atomic(p, bytes, crate::files::MODE_PUBLIC, replace)
     };
-    let txt = beside(".txt");
-    std::fs::write(&txt, text)
-        .map_err(|e| crate::Error::io(format!("certificate {}", txt.display()), e))?;
-    let html = beside(".html");
-    std::fs::write(&html, crate::report::certificate::render(&doc))
-        .map_err(|e| crate::Error::io(format!("certificate {}", html.display()), e))?;
-    write_pdf(path, &doc)
+    let paths = certificate_paths(path);
+    let json = serde_json::to_vec_pretty(&doc).map_err(json_err)?;
+    put(&paths[0], &json)?;
+    put(&paths[1], text.as_bytes())?;
+    put(
+        &paths[2],
+        crate::report::certificate::render(&doc).as_bytes(),
+    )?;
+    write_pdf_of(path, &doc, &json, replace)
 }
 
-/// Writes `path.pdf`: the PDF/A certificate of the document at `path`, with the file's bytes
-/// (as written) attached ([`crate::report::pdf`]).
+/// Writes `path.pdf` again from the certificate at `path` as it is on disk (after a
+/// countersignature was appended): the PDF/A certificate with the file's bytes attached.
 pub fn write_pdf(path: &std::path::Path, doc: &Value) -> crate::Result<()> {
     let json = std::fs::read(path)
         .map_err(|e| crate::Error::io(format!("certificate {}", path.display()), e))?;
+    write_pdf_of(path, doc, &json, crate::files::Replace::Always)
+}
+
+/// Writes `path.pdf` for the document `doc` whose JSON bytes (as written at `path`) are
+/// `json` ([`crate::report::pdf`]).
+fn write_pdf_of(
+    path: &std::path::Path,
+    doc: &Value,
+    json: &[u8],
+    replace: crate::files::Replace,
+) -> crate::Result<()> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "certificate.json".into());
-    let pdf = crate::report::pdf::render(doc, &json, &name)?;
+    let pdf = crate::report::pdf::render(doc, json, &name)?;
     let mut p = path.as_os_str().to_owned();
     p.push(".pdf");
-    let p = std::path::PathBuf::from(p);
-    std::fs::write(&p, pdf).map_err(|e| crate::Error::io(format!("certificate {}", p.display()), e))
+    crate::files::write_atomic(
+        std::path::Path::new(&p),
+        &pdf,
+        crate::files::MODE_PUBLIC,
+        replace,
+    )
 }

@@ -167,8 +167,6 @@ pub fn message(hashes: &[String]) -> Vec<u8> {
 
 /// Writes a new key pair: `path` (PKCS#8 PEM, created 0600, never overwritten) and `path.pub`.
 pub fn generate_key(path: &Path) -> Result<VerifyingKey> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
     let ctx = || format!("signing key {}", path.display());
     let mut seed = zeroize::Zeroizing::new([0u8; 32]);
     {
@@ -188,17 +186,21 @@ pub fn generate_key(path: &Path) -> Result<VerifyingKey> {
         }
         .into());
     }
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-        .map_err(|e| Error::io(ctx(), e))?;
-    f.write_all(pem.as_bytes())
-        .and_then(|()| f.sync_all())
-        .map_err(|e| Error::io(ctx(), e))?;
+    // Through the file layer: a fresh name only (never over an existing file or a symlink),
+    // mode 0600 for the private half, flushed before it is renamed into place.
+    crate::files::write_atomic(
+        path,
+        pem.as_bytes(),
+        crate::files::MODE_SECRET,
+        crate::files::Replace::Never,
+    )?;
     let vk = key.verifying_key();
-    std::fs::write(&pub_path, public_pem(&vk)?).map_err(|e| Error::io(ctx(), e))?;
+    crate::files::write_atomic(
+        &pub_path,
+        public_pem(&vk)?.as_bytes(),
+        crate::files::MODE_PUBLIC,
+        crate::files::Replace::Never,
+    )?;
     Ok(vk)
 }
 

@@ -254,12 +254,36 @@ impl RunReport {
     }
 }
 
-/// Writes `p` through `p.tmp` and a rename.
+/// Checks, before a run starts, that `dir/report.json` and `dir/report.html` can be written
+/// (`dir` is created when missing): the directory is safe and writable, its file system not
+/// full, the names are not the run's audit log ([`crate::files::preflight_output`]; a refusal
+/// is exit 6). Reports already there are the directory's own and are replaced.
+pub fn preflight(dir: &Path, audit_log: Option<&Path>) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    let audit = crate::ops::safety::AuditLog::resolve(audit_log)
+        .path()
+        .to_path_buf();
+    for name in [FILE, "report.html"] {
+        crate::files::preflight_output(
+            &dir.join(name),
+            &crate::files::Preflight {
+                replace: true,
+                others: vec![("audit log", audit.as_path())],
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes `p` through [`crate::files::write_atomic`]: a temporary file with an unpredictable
+/// name in `p`'s directory, `fsync`, an atomic rename over `p` (never through a symlink at
+/// `p`), mode 0644. A report is the tool's own output and is replaced on every save.
 pub fn write_atomic(p: &Path, bytes: &[u8]) -> Result<()> {
-    let mut tmp = p.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, p))
-        .map_err(|e| Error::io(format!("writing {}", p.display()), e))
+    crate::files::write_atomic(
+        p,
+        bytes,
+        crate::files::MODE_PUBLIC,
+        crate::files::Replace::Always,
+    )
 }

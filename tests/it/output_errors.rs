@@ -1,11 +1,11 @@
-//! Write errors on records name the file: a certificate that cannot be written
-//! (`/dev/full`: ENOSPC on every write) fails the command with exit 1 and a message naming the
-//! certificate, after the job itself ran and its end record was written. The full-filesystem
-//! cases over real SG_IO (audit log and certificate on a full tmpfs) are in
-//! vm/groups/mptsas-dualport/65-full-disk.sh.
+//! Records that could not be written are named, and refused before the job (docs/security.md):
+//! a certificate path that is a device (`/dev/full`) is refused with exit 6 and a message
+//! naming it before the drive is opened, with no audit record. The full-filesystem cases over
+//! real SG_IO (audit log and certificate on a full tmpfs) are in
+//! vm/groups/mptsas-dualport/65-full-disk.sh; a full tmpfs in tests/it/file_safety.rs.
 
 #[test]
-fn certificate_write_error_names_the_file() {
+fn certificate_on_a_device_is_refused_before_the_job() {
     if !std::path::Path::new("/dev/full").exists() {
         eprintln!("SKIP: no /dev/full here (the VM check covers a full tmpfs)");
         return;
@@ -31,11 +31,8 @@ fn certificate_write_error_names_the_file() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("certificate /dev/full: No space left on device"),
-        "{err}"
-    );
-    let log = std::fs::read_to_string(&audit).unwrap();
-    assert_eq!(log.matches("\"event\":\"end\"").count(), 1, "{log}");
+    assert_eq!(o.status.code(), Some(6), "{err}");
+    assert!(err.contains("/dev/full: is not a regular file"), "{err}");
+    let log = std::fs::read_to_string(&audit).unwrap_or_default();
+    assert!(!log.contains("\"event\":\"start\""), "{log}");
 }

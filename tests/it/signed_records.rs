@@ -67,6 +67,8 @@ impl Run {
             "SIG002",
             "--certificate",
             cert.to_str().unwrap(),
+            // Each call certifies the drives again into the same file.
+            "--force",
         ];
         let k = key.to_str().unwrap();
         if !via_env {

@@ -12,6 +12,13 @@ use std::time::Duration;
 
 const PIN: &str = "Zq7-Known-Test-PIN-4242";
 
+/// A credential file as sgctl accepts it: the caller's, mode 0600.
+pub(crate) fn private(p: &std::path::Path, b: &[u8]) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(p, b).unwrap();
+    std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o600)).unwrap();
+}
+
 struct Env {
     dir: tempfile::TempDir,
     addr: String,
@@ -27,8 +34,8 @@ impl Env {
             "sim:{profile}?state={}&serial={serial}&capacity_gib=1",
             state.display()
         );
-        std::fs::write(dir.path().join("pin"), format!("{PIN}\n")).unwrap();
-        std::fs::write(dir.path().join("wrong"), "not-the-pin\n").unwrap();
+        private(&dir.path().join("pin"), format!("{PIN}\n").as_bytes());
+        private(&dir.path().join("wrong"), b"not-the-pin\n");
         Env {
             dir,
             addr,
@@ -446,7 +453,7 @@ fn ex_array_drive_needs_psid_revert_before_format() {
     let out = e.run(&["tcg", "unlock", &e.addr, "--band", "0", "--msid"]);
     assert!(!out.status.success());
     // A wrong PSID is refused and not echoed.
-    std::fs::write(e.path("badpsid"), "QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ").unwrap();
+    private(&e.path("badpsid"), b"QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ");
     let out = e.run(&[
         "tcg",
         "revert",

@@ -34,6 +34,7 @@ pub mod target;
 pub mod tcg;
 
 use crate::error::{Error, Result};
+use crate::files;
 use crate::transport::{Completion, DataBuf, Transport};
 use drive::Drive;
 use profile::Profile;
@@ -149,18 +150,17 @@ pub const MAX_HW_BYTES: usize = 32 << 20;
 const SAVE_EVERY: Duration = Duration::from_secs(5);
 
 /// Takes the lock that keeps a second process off a state file (two writers would lose each
-/// other's changes). Waits up to 3 s for a process that is just finishing.
+/// other's changes). Waits up to 3 s for a process that is just finishing. `path` is the
+/// canonical state path ([`state_path`]), so two names of one file take one lock. The lock file
+/// is opened without following a symlink, mode 0600 ([`files::Dir::open_lock`]).
 fn lock_state(spec: &str, path: &std::path::Path) -> Result<nix::fcntl::Flock<std::fs::File>> {
     use nix::fcntl::{Flock, FlockArg};
     let lock_path = path.with_extension("lock");
+    let (dir, name) = files::split(&lock_path)?;
+    let dir = files::Dir::open(&dir)?;
     let deadline = Instant::now() + Duration::from_secs(3);
     loop {
-        let f = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| Error::io(format!("opening {}", lock_path.display()), e))?;
+        let f = dir.open_lock(&name, files::MODE_SECRET)?;
         match Flock::lock(f, FlockArg::LockExclusiveNonblock) {
             Ok(l) => return Ok(l),
             Err((_, nix::errno::Errno::EWOULDBLOCK)) if Instant::now() < deadline => {
@@ -177,6 +177,69 @@ fn lock_state(spec: &str, path: &std::path::Path) -> Result<nix::fcntl::Flock<st
             }
         }
     }
+}
+
+/// The path a `state=` file is read, locked and saved at: its canonical path. A symlink named
+/// as `state=` is followed deliberately (the drive is saved into its target, the link stays)
+/// when the link belongs to the caller or root; a link of another user's, or one to a missing
+/// file, is refused. A file that does not exist yet is named through its canonical directory.
+pub fn state_path(spec: &str, path: &std::path::Path) -> Result<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            let me = std::fs::metadata("/proc/self").map(|p| p.uid()).ok();
+            if m.uid() != 0 && Some(m.uid()) != me {
+                return Err(bad(
+                    spec,
+                    format!(
+                        "state file {} is a symbolic link of uid {} (not yours or root's); \
+                         name the file itself",
+                        path.display(),
+                        m.uid()
+                    ),
+                ));
+            }
+            path.canonicalize().map_err(|e| {
+                bad(
+                    spec,
+                    format!(
+                        "state file {} is a symbolic link to a missing file ({e})",
+                        path.display()
+                    ),
+                )
+            })
+        }
+        Ok(_) => path
+            .canonicalize()
+            .map_err(|e| Error::io(format!("resolving {}", path.display()), e)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let (dir, name) = files::split(path)?;
+            let dir = dir
+                .canonicalize()
+                .map_err(|e| Error::io(format!("state file directory {}", dir.display()), e))?;
+            Ok(dir.join(name))
+        }
+        Err(e) => Err(Error::io(format!("state file {}", path.display()), e)),
+    }
+}
+
+/// Saves that failed where nobody could be told (the last handle dropped, a background save).
+static SAVE_FAILURES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+fn note_save_failure(e: &Error) {
+    eprintln!("sgctl: sim: {e}");
+    SAVE_FAILURES
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(e.to_string());
+}
+
+/// The saves of state files that failed since the last call (a full or read-only file system,
+/// a directory removed) where no caller could be told: when the last handle of a drive was
+/// dropped, or in a background save. A command that used a virtual drive checks this before it
+/// reports success: the drive did not keep what was done to it.
+pub fn take_save_failures() -> Vec<String> {
+    std::mem::take(&mut *SAVE_FAILURES.lock().unwrap_or_else(|p| p.into_inner()))
 }
 
 impl Shared {
@@ -242,7 +305,7 @@ impl Shared {
             .spawn(move || {
                 let t = Instant::now();
                 if let Err(e) = write_state(&path, &snapshot) {
-                    eprintln!("sgctl: sim: {e}");
+                    note_save_failure(&e);
                 }
                 let ns = t.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
                 save_ns.store(ns, std::sync::atomic::Ordering::Relaxed);
@@ -265,7 +328,10 @@ impl Shared {
     }
 }
 
-/// Serialises `d` and replaces the state file at `path` with it (write to `.tmp`, rename).
+/// Serialises `d` and replaces the state file at `path` with it ([`files::write_atomic`]: a
+/// temporary file with an unpredictable name, `fsync`, rename, directory `fsync`). The state
+/// holds the drive's TCG credentials (PINs, MSID, PSID), as its flash would: mode 0600. A write
+/// that fails (a full file system) is an error and leaves the previous state.
 fn write_state(path: &std::path::Path, d: &Drive) -> Result<()> {
     let json = serde_json::to_vec(d).map_err(|e| {
         Error::io(
@@ -273,21 +339,7 @@ fn write_state(path: &std::path::Path, d: &Drive) -> Result<()> {
             std::io::Error::other(e),
         )
     })?;
-    // The state holds the drive's TCG credentials (like its flash would): owner-only.
-    let tmp = path.with_extension("tmp");
-    let write = || -> std::io::Result<()> {
-        use std::io::Write;
-        use std::os::unix::fs::OpenOptionsExt;
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&tmp)?;
-        f.write_all(&json)?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| Error::io(format!("saving {}", path.display()), e))
+    files::write_atomic(path, &json, files::MODE_SECRET, files::Replace::Always)
 }
 
 fn unix_ns() -> u64 {
@@ -546,8 +598,10 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
 impl Drop for SimDevice {
     fn drop(&mut self) {
         if Arc::strong_count(&self.shared) == 1 {
-            // Best effort: a failure to save is reported by explicit `save()` calls.
-            let _ = lock(&self.shared).save();
+            // Nobody to return it to: noted for [`take_save_failures`] (and printed).
+            if let Err(e) = lock(&self.shared).save() {
+                note_save_failure(&e);
+            }
         }
     }
 }
@@ -850,7 +904,10 @@ pub fn open_state_bytes(spec: &str, bytes: &[u8]) -> Result<SimDevice> {
 
 /// Opens a virtual drive from a `sim:` spec (without the `sim:` prefix).
 pub fn open(spec: &str) -> Result<SimDevice> {
-    let (p, o) = parse_spec(spec)?;
+    let (p, mut o) = parse_spec(spec)?;
+    if let Some(path) = &o.state {
+        o.state = Some(state_path(spec, path)?);
+    }
     let lock = match &o.state {
         Some(path) => Some(lock_state(spec, path)?),
         None => None,

@@ -407,7 +407,12 @@ fn serve_blocked(
             );
         }
         if let Some(f) = &opts.ready_file {
-            if let Err(e) = std::fs::write(f, "ready\n") {
+            if let Err(e) = crate::files::write_atomic(
+                f,
+                b"ready\n",
+                crate::files::MODE_PUBLIC,
+                crate::files::Replace::Always,
+            ) {
                 eprintln!("sgctl: cannot write ready file {}: {e}", f.display());
             }
         }

@@ -193,20 +193,14 @@ impl Report {
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
         let p = Self::path(dir);
-        let tmp = dir.join(format!("{FILE}.tmp"));
         let json = serde_json::to_vec(self)
             .map_err(|e| Error::io("encoding report.json", std::io::Error::other(e)))?;
-        std::fs::write(&tmp, &json)
-            .and_then(|()| std::fs::rename(&tmp, &p))
-            .map_err(|e| Error::io(format!("writing {}", p.display()), e))?;
+        crate::report::run::write_atomic(&p, &json)?;
         // report.html beside it: a view of the same JSON (crate::report::bench).
         let html = dir.join("report.html");
-        let tmp = dir.join("report.html.tmp");
         let v: serde_json::Value = serde_json::from_slice(&json)
             .map_err(|e| Error::io("encoding report.json", std::io::Error::other(e)))?;
-        std::fs::write(&tmp, crate::report::bench::render(&v))
-            .and_then(|()| std::fs::rename(&tmp, &html))
-            .map_err(|e| Error::io(format!("writing {}", html.display()), e))
+        crate::report::run::write_atomic(&html, crate::report::bench::render(&v).as_bytes())
     }
 
     /// Reads `dir/report.json`, checking format and version.

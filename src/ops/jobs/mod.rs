@@ -27,7 +27,7 @@ use crate::exit;
 use crate::ops::fleet;
 use crate::ops::poll::PollConfig;
 use crate::ops::query;
-use crate::ops::record::{write_certificate_signed, DriveInfo, JobRecord, Outcome};
+use crate::ops::record::{write_certificate_to, DriveInfo, JobRecord, Outcome};
 use crate::ops::safety::{
     self, rfc3339, AuditLog, ByRef, Cleared, Confirmation, DriveName, GateRequest, HostView,
     PlannedCommand, Prompter, ReadOnly,
@@ -66,6 +66,9 @@ pub struct JobOptions {
     pub parameters: Value,
     /// Go ahead although another initiator holds a persistent reservation on the drive.
     pub ignore_reservation: bool,
+    /// Replace outputs (the certificate and its renderings) that already exist (`--force`);
+    /// without it an existing output refuses the run before anything is sent.
+    pub force: bool,
 }
 
 impl Default for JobOptions {
@@ -82,6 +85,7 @@ impl Default for JobOptions {
             poll_interval: Duration::from_secs(5),
             parameters: Value::Null,
             ignore_reservation: false,
+            force: false,
         }
     }
 }
@@ -506,6 +510,8 @@ pub fn run(
     let audit = AuditLog::resolve(opts.audit_log.as_deref());
     // A bad signing key fails here, before any drive is touched.
     let signer = crate::ops::sign::CertSigner::resolve(opts.signing_key.as_deref())?;
+    // So does an output that could not be written afterwards.
+    preflight_outputs(opts, addresses, &[])?;
     let confirmation = Confirmation {
         tokens: opts.confirm.clone(),
         interactive: opts.confirm.is_empty() && env.interactive,
@@ -614,9 +620,20 @@ pub fn run(
         }
     }
     if let (Some(path), false) = (&opts.certificate, opts.dry_run) {
-        write_certificate_signed(path, &records, signer.as_ref())?;
+        write_certificate_to(
+            path,
+            &records,
+            signer.as_ref(),
+            crate::files::Replace::forced(opts.force),
+        )?;
         if records.len() > 1 {
-            crate::ops::manifest::write(&records, path, &audit, signer.as_ref())?;
+            crate::ops::manifest::write(
+                &records,
+                path,
+                &audit,
+                signer.as_ref(),
+                crate::files::Replace::forced(opts.force),
+            )?;
         }
     }
     let codes: Vec<u8> = records.iter().map(|r| r.exit_status).collect();
@@ -625,6 +642,74 @@ pub fn run(
         exit: overall_exit(&codes),
         records,
     })
+}
+
+/// The files of a run that no output may name: its audit log, its signing key and the state
+/// files of its virtual drives (`("audit log", path)`, ...).
+pub fn job_inputs(opts: &JobOptions, addresses: &[String]) -> Vec<(&'static str, PathBuf)> {
+    let mut v = vec![(
+        "audit log",
+        AuditLog::resolve(opts.audit_log.as_deref())
+            .path()
+            .to_path_buf(),
+    )];
+    let key = opts.signing_key.clone().or_else(|| {
+        std::env::var_os(crate::ops::sign::SIGNING_KEY_ENV)
+            .filter(|k| !k.is_empty())
+            .map(PathBuf::from)
+    });
+    if let Some(k) = key {
+        v.push(("signing key", crate::ops::sign::pub_path(&k)));
+        v.push(("signing key", k));
+    }
+    for a in addresses {
+        if let Some(state) = device::classify(a)
+            .virtual_spec()
+            .and_then(|s| s.option("state"))
+        {
+            let state = PathBuf::from(state);
+            v.push(("lock file of a state file", state.with_extension("lock")));
+            v.push(("state file", state));
+        }
+    }
+    v
+}
+
+/// Every file a run writes besides its audit log: the certificate (`FILE`, `FILE.txt`,
+/// `FILE.html`). A new kind of output is added here, so [`preflight_outputs`] checks it.
+pub fn job_outputs(opts: &JobOptions) -> Vec<PathBuf> {
+    opts.certificate
+        .as_deref()
+        .map(crate::ops::record::certificate_paths)
+        .unwrap_or_default()
+}
+
+/// Checks, before a run opens any drive, that every output ([`job_outputs`] and `extra`) can
+/// be written: the directory exists and is safe, the file system is writable and not full, the
+/// name is free (or [`JobOptions::force`]), and no output names one of the run's inputs
+/// ([`job_inputs`]) or another output. A refusal ([`crate::files::preflight_output`]) ends the
+/// run with exit 6 and nothing sent to any drive.
+pub fn preflight_outputs(opts: &JobOptions, addresses: &[String], extra: &[PathBuf]) -> Result<()> {
+    let inputs = job_inputs(opts, addresses);
+    let mut outputs = job_outputs(opts);
+    // Several drives: the batch manifest beside the certificate too.
+    if let (Some(cert), true) = (&opts.certificate, addresses.len() > 1) {
+        outputs.extend(crate::ops::manifest::paths(cert));
+    }
+    outputs.extend(extra.iter().cloned());
+    for (i, out) in outputs.iter().enumerate() {
+        let mut others: Vec<(&str, &std::path::Path)> =
+            inputs.iter().map(|(w, p)| (*w, p.as_path())).collect();
+        others.extend(outputs[..i].iter().map(|p| ("output", p.as_path())));
+        crate::files::preflight_output(
+            out,
+            &crate::files::Preflight {
+                replace: opts.force,
+                others,
+            },
+        )?;
+    }
+    Ok(())
 }
 
 /// [`run`] on the real host and devices, unattended: nobody is asked (the drives must be

@@ -1,8 +1,8 @@
 # A full disk when writing records, over real SG_IO on the dual-port disk: a job
 # whose audit log sits on a full filesystem (a 64 KiB tmpfs, filled) must not start — exit 6,
 # the message names the log and says nothing was sent, the drive is untouched; a job whose
-# certificate cannot be written fails with exit 1 naming the certificate file, while its audit
-# record (on a healthy filesystem) shows how the job itself ended.
+# certificate would land on the full filesystem is refused before it starts (exit 6, the
+# certificate named, no audit record, the drive untouched; docs/security.md).
 . /vm/guest/lib.sh
 set -- $(lsscsi -g | awk '/SGCTLVM/{print $NF}')
 sg=$1
@@ -23,11 +23,13 @@ check drive_untouched_readcap sgctl readcap "$sg"
 
 out=$(sgctl format "$sg" --block-size 512 --confirm DP0001 --poll-interval 0.2 \
   --audit-log /tmp/full-ok-audit.jsonl --certificate /mnt/full/cert.json 2>&1); rc=$?
-if [ $rc -eq 1 ] && echo "$out" | grep -q "certificate /mnt/full/cert.json: No space left on device"; then
-  pass certificate_full_names_file
+if [ $rc -eq 6 ] && echo "$out" | grep -q "/mnt/full/cert.json: the file system is full"; then
+  pass certificate_full_refused_up_front
 else
-  fail certificate_full_names_file "exit $rc: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+  fail certificate_full_refused_up_front "exit $rc: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
 fi
-[ "$(grep -c '"event":"end"' /tmp/full-ok-audit.jsonl 2>/dev/null)" = 1 ] && pass certificate_full_audit_end \
-  || fail certificate_full_audit_end "$(cat /tmp/full-ok-audit.jsonl 2>&1 | tail -n 2)"
+# Refused before the job started: no audit record, the drive untouched.
+! grep -q '"event":"start"' /tmp/full-ok-audit.jsonl 2>/dev/null && pass certificate_full_no_start \
+  || fail certificate_full_no_start "$(tail -n 2 /tmp/full-ok-audit.jsonl 2>&1)"
+check drive_untouched_after_cert_refusal sgctl readcap "$sg"
 umount /mnt/full

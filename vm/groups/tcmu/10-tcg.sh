@@ -5,7 +5,7 @@
 sg=$(lsscsi -g | awk '/PX02SMF080/ {print $NF; exit}')
 sd=$(lsscsi | awk '/PX02SMF080/ {print $NF; exit}')
 PIN='Vm-Guest-Pin-7731'
-printf '%s\n' "$PIN" > /tmp/tcg.pin
+printf '%s\n' "$PIN" > /tmp/tcg.pin; chmod 600 /tmp/tcg.pin  # credential files must be private
 log=/tmp/tcg.log; : > $log
 run() { "$@" >> $log 2>&1; }
 
@@ -35,7 +35,7 @@ out=$(sgctl --json tcg bands "$sg" 2>&1)
 [ "$(echo "$out" | jq -r '.data[1].read_locked')" = true ] && pass bands_show_locked || fail bands_show_locked "$out"
 run sgctl tcg unlock "$sg" --band 1 --pin-env TCG_PIN_NOT_SET
 [ $? != 0 ] && pass unset_pin_env_refused || fail unset_pin_env_refused "accepted an unset variable"
-printf 'wrong\n' > /tmp/tcg.wrong
+printf 'wrong\n' > /tmp/tcg.wrong; chmod 600 /tmp/tcg.wrong
 sgctl tcg unlock "$sg" --band 1 --pin-file /tmp/tcg.wrong > /tmp/tcg.w 2>&1
 grep -q "wrong PIN for BandMaster1" /tmp/tcg.w && pass wrong_pin_refused || fail wrong_pin_refused "$(cat /tmp/tcg.w)"
 cat /tmp/tcg.w >> $log

@@ -11,7 +11,7 @@ log=/tmp/tcg60.log; : > $log
 psid=$(printf 'psid:TCMU0001' | sha256sum | cut -c1-64 | sed 's/../& /g' | awk '
   BEGIN { A = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"; h = "0123456789abcdef" }
   { for (i = 1; i <= NF; i++) { v = (index(h, substr($i,1,1)) - 1) * 16 + index(h, substr($i,2,1)) - 1; printf "%s", substr(A, v % 32 + 1, 1) } }')
-printf '%s\n' "$psid" > /tmp/tcg.psid
+printf '%s\n' "$psid" > /tmp/tcg.psid; chmod 600 /tmp/tcg.psid
 sgctl tcg revert "$sg" --psid-file /tmp/tcg.psid --confirm TCMU0001 --audit-log /tmp/tcg60.audit >> $log 2>&1 \
   && pass factory_by_psid_revert || fail factory_by_psid_revert "$(tail -n 5 $log)"
 

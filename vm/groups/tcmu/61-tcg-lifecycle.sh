@@ -7,7 +7,7 @@ sg=$(lsscsi -g | awk '/PX02SMF080/ {print $NF; exit}')
 log=/tmp/tcg61.log; : > $log
 export SGCTL_AUDIT_LOG=/tmp/tcg61.audit
 PIN='Lifecycle-Pin-4242'
-printf '%s\n' "$PIN" > /tmp/tcg61.pin
+printf '%s\n' "$PIN" > /tmp/tcg61.pin; chmod 600 /tmp/tcg61.pin
 msid=""
 for i in $(seq 1 40); do msid=$(read_msid "$sg"); [ -n "$msid" ] && break; sleep 1; done
 [ "$(echo $msid | wc -w)" = 32 ] || fail raw_read_msid "no MSID (Admin SP busy?)"

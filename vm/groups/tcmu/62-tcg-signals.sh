@@ -11,7 +11,7 @@ sg=$(lsscsi -g | awk '/PX02SMF080/ {print $NF; exit}')
 log=/tmp/tcg62.log; : > $log
 msid=""
 for i in $(seq 1 40); do msid=$(read_msid "$sg"); [ -n "$msid" ] && break; sleep 1; done
-printf "$(echo $msid | sed 's/\([0-9A-F][0-9A-F]\) */\\x\1/g')\n" > /tmp/tcg62.msid
+printf "$(echo $msid | sed 's/\([0-9A-F][0-9A-F]\) */\\x\1/g')\n" > /tmp/tcg62.msid; chmod 600 /tmp/tcg62.msid
 [ "$(wc -c < /tmp/tcg62.msid)" = 33 ] || fail msid_file "$(wc -c < /tmp/tcg62.msid) bytes"
 
 # spam PID SIGNALS...: send the signals to PID until it exits.
