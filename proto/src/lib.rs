@@ -11,6 +11,7 @@ pub mod bytes;
 pub mod error;
 pub mod exit;
 pub mod logpage;
+pub mod probe;
 pub mod scsi;
 pub mod sense;
 pub mod tcg;

@@ -698,8 +698,14 @@ mod discover_tests {
             data: DataBuf<'_>,
             _timeout: Duration,
         ) -> crate::Result<Completion> {
-            assert_eq!(cdb[0], 0xa2, "only SECURITY PROTOCOL IN is expected");
-            let resp = if cdb[1] == 0 {
+            assert!(
+                cdb[0] == 0xa2 || cdb[0] == 0xa3,
+                "only RSOC and SECURITY PROTOCOL IN are expected"
+            );
+            // RSOC one-command for SECURITY PROTOCOL IN: supported (SUPPORT 011b).
+            let resp = if cdb[0] == 0xa3 {
+                vec![0, 0x03, 0, 12]
+            } else if cdb[1] == 0 {
                 vec![0, 0, 0, 0, 0, 0, 0, 2, 0x00, 0x01]
             } else {
                 self.0.clone()

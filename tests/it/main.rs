@@ -22,6 +22,7 @@ mod jobs_lib;
 mod logs_health_cli;
 mod output_errors;
 mod path_failover;
+mod read_only;
 mod report_schema;
 mod reservations_cli;
 mod sata;
