@@ -259,8 +259,12 @@ impl sgctl::transport::Transport for TperDrive<'_> {
         use sgctl::scsi::security_protocol as sp;
         use sgctl::sense::{build_fixed, SenseKey};
         use sgctl::transport::{Completion, DataBuf};
-        let c = sp::parse_cdb(cdb).unwrap();
         let ill = |asc| Completion::check_condition(build_fixed(SenseKey::IllegalRequest, asc, 0));
+        // Only SECURITY PROTOCOL IN/OUT: anything else (REPORT SUPPORTED OPERATION CODES) is
+        // an invalid operation code.
+        let Ok(c) = sp::parse_cdb(cdb) else {
+            return Ok(ill(0x20));
+        };
         let r = match data {
             DataBuf::In(buf) => {
                 let resp = if (c.protocol, c.sps) == (0, 0) {

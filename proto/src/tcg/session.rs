@@ -141,7 +141,8 @@ pub fn discover(t: &mut dyn Transport) -> Result<(Level0, Inc512, Vec<u8>), TcgE
     // PROTOCOL IN would count the rejected command as a non-medium error.
     if crate::probe::command_supported(t, sp::OPCODE_IN, None) == Some(false) {
         return Err(TcgError::NotTcg(
-            "SECURITY PROTOCOL IN is not supported (REPORT SUPPORTED OPERATION CODES)".into(),
+            "SECURITY PROTOCOL IN is not supported (REPORT SUPPORTED OPERATION CODES does not list it)"
+                .into(),
         ));
     }
     let protocols = match sp::supported_protocols(t, inc) {

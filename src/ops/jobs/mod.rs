@@ -207,6 +207,12 @@ pub struct RunSummary {
     pub records: Vec<JobRecord>,
     /// Overall exit status ([`overall_exit`]).
     pub exit: u8,
+    /// The audit log the start and end records went to.
+    pub audit_log: PathBuf,
+    /// The certificate written (JSON; `.txt` and `.html` beside it), if any.
+    pub certificate: Option<PathBuf>,
+    /// Fingerprint of the key that signed the certificate, if signed.
+    pub signed_by: Option<String>,
 }
 
 /// Overall exit status: 0 all good; 8 some failed; all failed → the first failure's code.
@@ -528,14 +534,22 @@ pub fn run(
     for r in &mut records {
         r.operator.clone_from(&opts.operator);
     }
+    let mut certificate = None;
     if let (Some(path), false) = (&opts.certificate, opts.dry_run) {
         write_certificate_signed(path, &records, signer.as_ref())?;
+        certificate = Some(path.clone());
     }
     let codes: Vec<u8> = records.iter().map(|r| r.exit_status).collect();
     Ok(RunSummary {
         dry_run: opts.dry_run,
         exit: overall_exit(&codes),
         records,
+        audit_log: audit.path().to_path_buf(),
+        signed_by: certificate
+            .as_ref()
+            .and(signer.as_ref())
+            .map(|s| crate::ops::sign::fingerprint(&s.public())),
+        certificate,
     })
 }
 
