@@ -293,6 +293,7 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
             };
             let mut t = open(ctx, &device)?;
             let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+            enterprise::check_band(&mut h, band).map_err(tcg_err)?;
             let p = pin_of(&mut h, &pin, &format!("BandMaster{band} PIN"))?;
             enterprise::configure_band(&mut h, band, &p, &cfg).map_err(tcg_err)?;
             let b = enterprise::get_band(&mut h, band, Some(&p)).map_err(tcg_err)?;
@@ -616,6 +617,8 @@ fn bands(ctx: &mut Ctx, device: &str, pin: &PinArgs) -> anyhow::Result<Report> {
 fn lock(ctx: &mut Ctx, device: &str, band: u16, pin: &PinArgs, on: bool) -> anyhow::Result<Report> {
     let mut t = open(ctx, device)?;
     let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+    // A band the drive lacks is refused before the PIN is asked for or tried.
+    enterprise::check_band(&mut h, band).map_err(tcg_err)?;
     let p = pin_of(&mut h, pin, &format!("BandMaster{band} PIN"))?;
     enterprise::set_locked(&mut h, band, &p, on).map_err(tcg_err)?;
     let b = enterprise::get_band(&mut h, band, Some(&p)).map_err(tcg_err)?;
@@ -631,6 +634,19 @@ fn erase(
     pin: &PinArgs,
     sa: &SafetyArgs,
 ) -> anyhow::Result<Report> {
+    // Band numbers are checked against the drive's Locking table before the gate, the
+    // confirmation and any authenticated session (the job checks again before it erases).
+    if !all && !bands.is_empty() {
+        let mut t = open(ctx, device)?;
+        // A drive that is no Enterprise SED is left to the job, which records why.
+        if let Ok(mut h) = Tper::open(&mut *t) {
+            if h.dialect == Dialect::Enterprise {
+                for &n in &bands {
+                    enterprise::check_band(&mut h, n).map_err(tcg_err)?;
+                }
+            }
+        }
+    }
     let credential = if pin.msid {
         if pin.pin_file.is_some() || pin.pin_env.is_some() || pin.pin_prompt {
             return Err(anyhow!(crate::Error::InvalidArgument(

@@ -48,6 +48,7 @@ mod sim_serve_cli;
 mod tcg_cli;
 mod tcg_conformance;
 mod tcg_fixtures;
+mod tcg_messages;
 mod tcg_ops;
 mod util;
 mod vpd_corrupt;

@@ -280,7 +280,7 @@ fn sp_busy_and_session_timeout_and_polling() {
         let mut h = Host::open(&mut d).unwrap();
         let e = enterprise::read_msid(&mut h).unwrap_err();
         assert_eq!(e.method_status(), Some(MethodStatus::SpBusy));
-        assert!(e.to_string().contains("SP_BUSY"));
+        assert!(e.to_string().contains("security provider busy"));
         enterprise::read_msid(&mut h).unwrap();
     }
     d.t().faults.session_timeout = true;
