@@ -56,3 +56,44 @@ fn a_band_the_drive_lacks_is_refused_before_anything_starts() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("bands 0..15"), "{err}");
 }
+
+#[test]
+fn sim_info_shows_the_label_with_the_psid_that_reverts_the_drive() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let dev = format!(
+        "sim:exarray?serial=LABEL01&state={}",
+        dir.path().join("d.json").display()
+    );
+    let (code, out, err) = run_audited(&["sim", "info", &dev], &audit);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("label: TOSHIBA PX02SMU080") && out.contains("S/N LABEL01"),
+        "{out}"
+    );
+    let (code, out, err) = run_audited(&["--json", "sim", "info", &dev], &audit);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let psid = v["data"]["label"]["psid"].as_str().unwrap().to_string();
+    assert_eq!(psid.len(), 32);
+    // The label's PSID is the one the drive takes.
+    let f = dir.path().join("psid");
+    std::fs::write(&f, &psid).unwrap();
+    let (code, out, err) = run_audited(
+        &[
+            "tcg",
+            "revert",
+            &dev,
+            "--psid-file",
+            f.to_str().unwrap(),
+            "--confirm",
+            "LABEL01",
+        ],
+        &audit,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    // A drive without a SED has no PSID on its label.
+    let (_, out, _) = run_audited(&["--json", "sim", "info", "sim:mk4001grzb"], &audit);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["data"]["label"]["psid"], serde_json::Value::Null);
+}
