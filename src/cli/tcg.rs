@@ -329,7 +329,31 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
                     "the new PIN is empty".into()
                 )));
             }
-            let o = enterprise::take_ownership(&mut h, &new).map_err(tcg_err)?;
+            // Block SID Authentication (Level 0 feature 0x0402) says, without a try, whether
+            // SID's PIN is still the MSID (byte 4 bit 0, SID Value State).
+            let sid_changed = h.level0.features.iter().any(|f| {
+                matches!(f, crate::tcg::level0::Feature::BlockSid { flags, .. } if flags & 1 != 0)
+            });
+            if sid_changed {
+                return Err(anyhow!(crate::Error::InvalidArgument(format!(
+                    "{device} is already owned: Level 0 (Block SID Authentication) reports that \
+                     SID's PIN is no longer the MSID; nothing was tried. To start over: \
+                     `sgctl tcg revert {} --psid-file FILE` with the PSID from the label",
+                    crate::cli::advice::sh(&device)
+                ))));
+            }
+            let o = match enterprise::take_ownership(&mut h, &new) {
+                Err(TcgError::AuthFailed(who)) if who.starts_with("SID") => {
+                    return Err(anyhow!(crate::Error::CheckFailed(format!(
+                        "{device} is already owned: SID's PIN is not the MSID (checked by \
+                         authenticating as SID with the MSID; wrong PIN for {who}). Nothing was \
+                         changed. To start over: `sgctl tcg revert {} --psid-file FILE` with the \
+                         PSID from the label",
+                        crate::cli::advice::sh(&device)
+                    ))));
+                }
+                r => r.map_err(tcg_err)?,
+            };
             let text = format!(
                 "ownership taken: new PIN set for {}\n",
                 o.authorities.join(", ")

@@ -97,3 +97,63 @@ fn sim_info_shows_the_label_with_the_psid_that_reverts_the_drive() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["data"]["label"]["psid"], serde_json::Value::Null);
 }
+
+#[test]
+fn a_wrong_pin_says_how_many_tries_are_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let dev = format!(
+        "sim:px02smf080?serial=TRIES01&state={}",
+        dir.path().join("d.json").display()
+    );
+    let wrong = dir.path().join("wrong");
+    std::fs::write(&wrong, "not-the-pin").unwrap();
+    let wrong = wrong.to_str().unwrap();
+    for used in 1..=5 {
+        let (code, _, err) = run_audited(
+            &["tcg", "lock", &dev, "--band", "0", "--pin-file", wrong],
+            &audit,
+        );
+        assert_ne!(code, 0);
+        assert!(
+            err.contains(&format!("{used} of 5 tries used")),
+            "try {used}: {err}"
+        );
+        if used < 5 {
+            assert!(err.contains(&format!("{} left", 5 - used)), "{err}");
+        } else {
+            assert!(err.contains("locked out until a power cycle"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn take_ownership_of_an_owned_drive_is_refused_in_plain_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let dev = format!(
+        "sim:px02smf080?serial=OWNED01&state={}",
+        dir.path().join("d.json").display()
+    );
+    let pin = dir.path().join("pin");
+    std::fs::write(&pin, "a-new-pin-0001").unwrap();
+    let pin = pin.to_str().unwrap();
+    let (code, _, err) = run_audited(
+        &["tcg", "take-ownership", &dev, "--new-pin-file", pin],
+        &audit,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run_audited(
+        &["tcg", "take-ownership", &dev, "--new-pin-file", pin],
+        &audit,
+    );
+    assert_ne!(code, 0);
+    assert!(err.contains("is already owned"), "{err}");
+    assert!(err.contains("Nothing was changed"), "{err}");
+    assert!(err.contains("4 left"), "{err}");
+    // The advice quotes the address for the shell.
+    assert!(
+        err.contains(&format!("`sgctl tcg revert '{dev}' --psid-file FILE`")),
+        "{err}"
+    );
+}
