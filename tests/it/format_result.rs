@@ -208,3 +208,42 @@ fn a_refused_job_says_why_in_the_json_messages() {
     // Nothing passed the gate: no audit record, so none is claimed.
     assert_eq!(v["data"]["records_written"], Value::Null, "{out}");
 }
+
+#[test]
+fn a_signed_certificate_names_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let key = dir.path().join("k.pem");
+    let cert = dir.path().join("c.json");
+    let (code, out, err) = sgctl(
+        &audit,
+        &["--json", "certificate", "keygen", key.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let fp = v["data"]["fingerprint"].as_str().unwrap().to_string();
+    let a = addr(dir.path(), "SIGN001");
+    let (code, out, err) = sgctl(
+        &audit,
+        &[
+            "format",
+            &a,
+            "--block-size",
+            "4096",
+            "--confirm",
+            "SIGN001",
+            "--certificate",
+            cert.to_str().unwrap(),
+            "--signing-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains(&format!(
+            "certificate written to {} (and .txt, .html), signed by key {fp}",
+            cert.display()
+        )),
+        "{out}"
+    );
+}
