@@ -15,7 +15,9 @@ pub mod report;
 
 // The pure layers and the transport live in the sgctl-proto crate (proto/); they keep their
 // paths here, so `crate::scsi::...` and `sgctl::scsi::...` name the same items.
-pub use sgctl_proto::{ata, bytes, error, exit, files, logpage, scsi, sense, tcg, transport};
+pub use sgctl_proto::{
+    ata, bytes, error, exit, files, logpage, probe, scsi, sense, tcg, transport,
+};
 pub use sgctl_proto::{Completion, DataBuf, Error, Result, Transport};
 
 // The virtual drive and its TCMU server live in the sgctl-sim crate (sim/), enabled by the

@@ -216,7 +216,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l hex -d 'Dump the 
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l all-matching -d 'Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name contains all words of FILTER (each still needs its --confirm)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l block-size -d 'New logical block size in bytes (512, 520, 4096, ...). Optional only with --recover' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi -d 'Protection information type (0 = none)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi -d 'Protection information type (0 = none, the default). With --recover and neither --block-size nor --pi: what the interrupted format asked for (its audit start record)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi-interval-exponent -d 'Protection interval exponent (types 2 and 3): 2^E PI intervals per logical block' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l capacity -d 'Capacity: a number of logical blocks, or a percentage of the current capacity ("80%")' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r

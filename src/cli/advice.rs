@@ -12,6 +12,18 @@ boot, and only a power-on or hardware reset clears it. Hot-plug the drive (pull 
 back in, or power-cycle its slot), or suspend and resume the host (`systemctl suspend`; the \
 BIOS does not run on resume), then check `sgctl ata identify` shows \"not frozen\" and retry";
 
+/// `a` as one shell word: unchanged when it holds only characters no shell treats specially,
+/// else in single quotes (a `sim:` address has `?` and `&`, which would glob and background
+/// the pasted command).
+pub fn sh(a: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:,@%+=".contains(c);
+    if !a.is_empty() && a.chars().all(plain) {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
+}
+
 /// The words of typed advice.
 pub fn next(n: &Next) -> String {
     let others = |paths: &[String]| {
@@ -26,27 +38,36 @@ pub fn next(n: &Next) -> String {
     };
     match n {
         Next::SanitizeContinues { address } => format!(
-            "the sanitize continues on the drive (it cannot be cancelled); watch it with `sgctl wait {address}`"
+            "the sanitize continues on the drive (it cannot be cancelled); watch it with `sgctl wait {}`",
+            sh(address)
         ),
         Next::FormatContinues { address } => {
-            format!("the format continues on the drive; watch it with `sgctl wait {address}`")
+            format!(
+                "the format continues on the drive; watch it with `sgctl wait {}`",
+                sh(address)
+            )
         }
         Next::SanitizeWatchLost { address, other_paths } => format!(
             "the sanitize was started and goes on on the drive (it resumes after a power cycle); \
-             when the drive is back, watch it with `sgctl wait {address}`{}",
+             when the drive is back, watch it with `sgctl wait {}`{}",
+            sh(address),
             others(other_paths)
         ),
         Next::FormatWatchLost { address, other_paths } => format!(
-            "the format was started; when the drive is back, watch it with `sgctl wait {address}`{}; \
-             if it lost power it reports medium format corrupted: `sgctl format {address} --recover`",
-            others(other_paths)
+            "the format was started; when the drive is back, watch it with `sgctl wait {}`{}; \
+             if it lost power it reports medium format corrupted: `sgctl format {} --recover`",
+            sh(address),
+            others(other_paths),
+            sh(address)
         ),
         Next::FormatAgain { address } => format!(
-            "the medium may be left corrupt (31/00); format again with `sgctl format {address} --recover`"
+            "the medium may be left corrupt (31/00); format again with `sgctl format {} --recover`",
+            sh(address)
         ),
         Next::ExitFailureMode { address } => format!(
             "the sanitize failed; the drive refuses medium access until it leaves failure mode: \
-             `sgctl sanitize {address} --exit-failure-mode` (allowed because AUSE was set), or run a sanitize again"
+             `sgctl sanitize {} --exit-failure-mode` (allowed because AUSE was set), or run a sanitize again",
+            sh(address)
         ),
         Next::SanitizeAgain => "the sanitize failed with AUSE=0 (restricted): EXIT FAILURE MODE is not allowed; \
              the only way out is another sanitize that completes — run it again"
@@ -79,19 +100,21 @@ pub fn refusal(r: &Refusal) -> String {
             "{address}: {job} needs --confirm SERIAL (or WWN) naming the drive ({drive}) or a terminal to type it"
         ),
         Refusal::AlreadyRunning { address, .. } => {
-            format!("{r}; watch it with `sgctl wait {address}`")
+            format!("{r}; watch it with `sgctl wait {}`", sh(address))
         }
         Refusal::ExitFailureModeRestricted { .. } => {
             format!("{r} — run it again without --ause")
         }
         Refusal::Reserved { address, .. } => format!(
-            "{r} (see `sgctl reservations {address}`; --ignore-reservation to go ahead)"
+            "{r} (see `sgctl reservations {}`; --ignore-reservation to go ahead)",
+            sh(address)
         ),
-        Refusal::AtaSanitizeRunning => format!("{r}; watch it with `sgctl wait`"),
+        Refusal::AtaSanitizeRunning => format!("{r}; watch it with `sgctl wait DEVICE`"),
         Refusal::AtaMethodBlocked { advice, .. } => format!("{r}; {}", next(advice)),
         Refusal::AtaAborted { advice, .. } => format!("{r}; if it is frozen: {}", next(advice)),
         Refusal::TcgOwned => format!(
-            "{r}: run `sgctl tcg erase --all --pin-file FILE`, or `sgctl tcg revert` with the PSID"
+            "{r}: run `sgctl tcg erase DEVICE --all --pin-file FILE`, or \
+             `sgctl tcg revert DEVICE --psid-file FILE` with the PSID from the label"
         ),
         r => r.to_string(),
     }
@@ -103,13 +126,13 @@ pub fn error(e: &Error) -> String {
     match e {
         Error::Refused(r) => format!("refused: {}", refusal(r)),
         Error::MediumFormatCorrupt { .. } => {
-            format!("{e} — run `sgctl format --recover` to format it again")
+            format!("{e} — run `sgctl format DEVICE --recover` to format it again")
         }
         Error::SanitizeRefused { ause: true, .. } => {
             format!("{e}; if a previous sanitize failed with AUSE=0, retry without --ause")
         }
         Error::BandEraseNeedsEnterprise => {
-            format!("{e}; for Opal use `sgctl tcg revert` with the PSID")
+            format!("{e}; for Opal use `sgctl tcg revert DEVICE --psid-file FILE` with the PSID")
         }
         Error::Invalid(Invalid::BlockSizeRequired) => "--block-size is required".into(),
         Error::Invalid(Invalid::VerifyNeedsCapacity) => {
@@ -171,12 +194,40 @@ mod tests {
     }
 
     #[test]
+    fn advice_quotes_addresses_for_the_shell() {
+        assert_eq!(sh("/dev/sg1"), "/dev/sg1");
+        assert_eq!(sh("/dev/bsg/1:0:0:0"), "/dev/bsg/1:0:0:0");
+        assert_eq!(
+            sh("sim:px02smf080?state=/tmp/d.json&clock=virtual"),
+            "'sim:px02smf080?state=/tmp/d.json&clock=virtual'"
+        );
+        assert_eq!(sh("it's"), "'it'\\''s'");
+        let a = "sim:px02smf080?state=/tmp/d.json&clock=virtual".to_string();
+        for n in [
+            Next::FormatContinues { address: a.clone() },
+            Next::SanitizeContinues { address: a.clone() },
+            Next::FormatAgain { address: a.clone() },
+            Next::ExitFailureMode { address: a.clone() },
+            Next::FormatWatchLost {
+                address: a.clone(),
+                other_paths: vec![],
+            },
+        ] {
+            let t = next(&n);
+            assert!(t.contains(&format!(" '{a}'")), "{t}");
+            assert!(!t.contains(&format!(" {a}")), "unquoted: {t}");
+        }
+        // Where the library does not know the device, the command still names where it goes.
+        assert!(refusal(&Refusal::TcgOwned).contains("`sgctl tcg erase DEVICE"));
+    }
+
+    #[test]
     fn the_cli_names_its_commands() {
         let e = anyhow::Error::from(Error::Refused(Refusal::AtaSanitizeRunning)).context("sim:x");
         assert_eq!(
             chain(&e),
             "sim:x: refused: an ATA sanitize is already running (SANITIZE STATUS EXT); \
-             watch it with `sgctl wait`"
+             watch it with `sgctl wait DEVICE`"
         );
         // The library's own text names no command.
         assert!(!Error::Refused(Refusal::AtaSanitizeRunning)

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::exit;
 use crate::ops::jobs::{self, Job, JobEvent, JobOptions, ProgressSink, RunSummary};
 pub use crate::ops::jobs::{JobEnv, Opener};
+use crate::ops::record::Outcome;
 use crate::ops::safety::{DiscoverHost, TtyPrompter};
 use serde_json::json;
 use std::collections::HashMap;
@@ -96,7 +97,7 @@ impl SafetyArgs {
 
 /// Plans, gates and runs `job` on every address (real host, real devices).
 pub fn run_jobs(
-    ctx: &Ctx,
+    ctx: &mut Ctx,
     addresses: &[String],
     sa: &SafetyArgs,
     params: serde_json::Value,
@@ -127,7 +128,7 @@ pub fn run_jobs(
 
 /// [`run_jobs`] with an explicit environment (its `advise` is replaced by the CLI's advice).
 pub fn run_jobs_in(
-    ctx: &Ctx,
+    ctx: &mut Ctx,
     mut env: JobEnv<'_>,
     addresses: &[String],
     sa: &SafetyArgs,
@@ -189,7 +190,7 @@ pub fn overall_exit(codes: &[u8]) -> u8 {
     jobs::overall_exit(codes)
 }
 
-fn finish_report(ctx: &Ctx, s: RunSummary) -> Report {
+fn finish_report(ctx: &mut Ctx, s: RunSummary) -> Report {
     let records = &s.records;
     let mut text = String::new();
     for r in records {
@@ -230,9 +231,52 @@ fn finish_report(ctx: &Ctx, s: RunSummary) -> Report {
         let ok = records.iter().filter(|r| r.exit_status == exit::OK).count();
         text.push_str(&format!("{ok} of {} drives succeeded\n", records.len()));
     }
+    // A job that did not succeed says why in the JSON envelope's messages too (the text
+    // shows it as the record's note).
+    if ctx.json {
+        for r in records {
+            if let (Some(m), false) = (&r.message, r.outcome == Outcome::Success) {
+                ctx.messages.push(if m.contains(&r.device) {
+                    m.clone()
+                } else {
+                    format!("{}: {}: {m}", r.device, r.outcome.as_str())
+                });
+            }
+        }
+    }
+    // Where the records went: the audit log (only jobs that passed the gate have records in
+    // it; a dry run writes none), the certificate when asked for, and the key that signed it.
+    let started = records.iter().any(|r| r.job_id.is_some());
+    let written = (!s.dry_run && started).then(|| {
+        let beside = |ext: &str| {
+            s.certificate.as_ref().map(|c| {
+                let mut p = c.as_os_str().to_owned();
+                p.push(ext);
+                std::path::PathBuf::from(p)
+            })
+        };
+        text.push_str(&format!("audit log: {}\n", s.audit_log.display()));
+        match (&s.certificate, &s.signed_by) {
+            (Some(c), Some(fp)) => text.push_str(&format!(
+                "certificate written to {} (and .txt, .html), signed by key {fp}\n",
+                c.display()
+            )),
+            (Some(c), None) => text.push_str(&format!(
+                "certificate written to {} (and .txt, .html), unsigned (--signing-key signs it)\n",
+                c.display()
+            )),
+            (None, _) => text.push_str("no certificate written (--certificate FILE writes one)\n"),
+        }
+        json!({
+            "audit_log": s.audit_log,
+            "certificate": s.certificate,
+            "certificate_text": beside(".txt"),
+            "certificate_html": beside(".html"),
+            "signed_by_key": s.signed_by,
+        })
+    });
     let device = (records.len() == 1).then(|| records[0].device.clone());
-    let data = json!({ "dry_run": s.dry_run, "drives": records });
-    let _ = ctx;
+    let data = json!({ "dry_run": s.dry_run, "drives": records, "records_written": written });
     Report::new(device.as_deref(), &data, text).with_exit(s.exit)
 }
 
@@ -312,7 +356,13 @@ impl Progress {
     pub fn end(&self, device: &str, outcome: &str) {
         let lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(b) = lines.get(device).and_then(|l| l.bar.as_ref()) {
-            b.finish_with_message(outcome.to_string());
+            if outcome == Outcome::Success.as_str() {
+                b.finish_with_message(outcome.to_string());
+            } else {
+                // The bar stays where the drive last reported (an interrupted format at 6 %
+                // shows 6 %, not 100 %).
+                b.abandon_with_message(outcome.to_string());
+            }
         }
         if self.json {
             eprintln!(
@@ -341,6 +391,24 @@ impl ProgressSink for Progress {
 mod tests {
     use super::*;
     use crate::ops::record::Outcome;
+
+    #[test]
+    fn a_bar_that_did_not_succeed_keeps_its_percentage() {
+        let p = Progress::new(false, false);
+        for (dev, outcome, want) in [
+            ("a", Outcome::Interrupted, 60),
+            ("b", Outcome::Failed, 60),
+            ("c", Outcome::Success, 1000),
+        ] {
+            p.begin(dev);
+            p.sample(dev, Some(6.0), None);
+            p.end(dev, outcome.as_str());
+            let lines = p.lines.lock().unwrap();
+            let bar = lines[dev].bar.as_ref().unwrap();
+            assert_eq!(bar.position(), want, "{dev} {outcome:?}");
+            assert_eq!(bar.message(), outcome.as_str());
+        }
+    }
 
     #[test]
     fn all_matching_filter() {
@@ -469,7 +537,7 @@ pub(crate) mod testenv {
         let mut addrs: Vec<String> = drives.keys().cloned().collect();
         addrs.sort();
         run_jobs_in(
-            &Ctx::default(),
+            &mut Ctx::default(),
             env,
             &addrs,
             sa,

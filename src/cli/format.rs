@@ -26,9 +26,10 @@ pub struct FormatArgs {
     /// New logical block size in bytes (512, 520, 4096, ...). Optional only with --recover.
     #[arg(long, value_name = "BYTES")]
     pub block_size: Option<u32>,
-    /// Protection information type (0 = none).
-    #[arg(long, value_name = "0|1|2|3", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
-    pub pi: u8,
+    /// Protection information type (0 = none, the default). With --recover and neither
+    /// --block-size nor --pi: what the interrupted format asked for (its audit start record).
+    #[arg(long, value_name = "0|1|2|3", value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub pi: Option<u8>,
     /// Protection interval exponent (types 2 and 3): 2^E PI intervals per logical block.
     #[arg(long, value_name = "E", default_value_t = 0)]
     pub pi_interval_exponent: u8,
@@ -55,7 +56,7 @@ pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
     }
     let opts = FormatOptions {
         block_size: args.block_size,
-        protection: ProtectionType::from_number(args.pi)?,
+        protection: ProtectionType::from_number(args.pi.unwrap_or(0))?,
         pi_exponent: args.pi_interval_exponent,
         capacity: args.capacity.unwrap_or(CapacityRequest::Max),
         fast: args.fast,
@@ -63,9 +64,23 @@ pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
     };
     let params = serde_json::to_value(&opts).unwrap_or_default();
     let devices = crate::cli::erase::resolve_devices(&args.devices, args.all_matching.as_deref())?;
-    run_jobs(ctx, &devices, &args.safety, params, || {
-        Box::new(FormatJob::new(opts.clone()))
-    })
+    // --recover with no geometry restores what the interrupted format asked for.
+    let recover_from =
+        (args.recover && args.block_size.is_none() && args.pi.is_none()).then(|| {
+            crate::ops::safety::AuditLog::resolve(args.safety.audit_log.as_deref())
+                .path()
+                .to_path_buf()
+        });
+    run_jobs(
+        ctx,
+        &devices,
+        &args.safety,
+        params,
+        || match &recover_from {
+            Some(a) => Box::new(FormatJob::recovering(opts.clone(), a.clone())),
+            None => Box::new(FormatJob::new(opts.clone())),
+        },
+    )
 }
 
 #[cfg(test)]

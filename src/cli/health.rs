@@ -288,11 +288,16 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
     };
     let devices = if args.all {
         match health::all_disks(&args.sysroot) {
-            Ok(d) if !d.is_empty() => d,
-            Ok(_) => {
-                ctx.warn("--all: no SCSI disk found under /sys/class/scsi_generic");
-                return Ok(Report::new(None, &serde_json::Value::Null, String::new())
-                    .with_exit(bits::OPEN_FAILED));
+            Ok(d) => {
+                if d.is_empty() {
+                    // As `scan`: a host without SCSI disks is a valid, empty result (a timer
+                    // exporting metrics then writes an empty textfile, not an error).
+                    ctx.warn(
+                        "--all: no SCSI disk found under /sys/class/scsi_generic \
+                         (virtual drives are not in sysfs: name them, e.g. sim:px02smf080)",
+                    );
+                }
+                d
             }
             Err(e) => {
                 ctx.warn(format!("--all: {e}"));
@@ -303,7 +308,8 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
     } else {
         args.devices.clone()
     };
-    let opener: health::Opener = Arc::new(|a: &str| crate::device::open(a));
+    let verbose = ctx.verbose;
+    let opener: health::Opener = Arc::new(move |a: &str| crate::device::open_with(a, verbose));
     let drives = health::check_many(
         &devices,
         &rules,
@@ -316,7 +322,19 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
     } else {
         drives
             .iter()
-            .map(render_drive)
+            .map(|h| {
+                let mut o = render_drive(h);
+                if ctx.hex {
+                    // --hex: the log pages the report was computed from, as read.
+                    for p in &h.raw_pages {
+                        o.push_str(&crate::logpage::text::render(
+                            &crate::logpage::decode(p),
+                            true,
+                        ));
+                    }
+                }
+                o
+            })
             .collect::<Vec<_>>()
             .join("\n")
     };

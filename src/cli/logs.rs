@@ -121,7 +121,7 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         if args.inhex.is_some() {
             bail!("--reset and --inhex are exclusive");
         }
-        let mut t = crate::device::open(dev)?;
+        let mut t = crate::device::open_with(dev, ctx.verbose)?;
         let host = crate::ops::safety::DiscoverHost;
         let mut prompter = ResetPrompter::default();
         return reset(ctx, &args, pc, want, t.as_mut(), &host, &mut prompter);
@@ -144,9 +144,24 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         }
     } else {
         let dev = args.device.as_deref().unwrap_or_default();
-        let mut t = crate::device::open(dev)?;
+        let mut t = crate::device::open_with(dev, ctx.verbose)?;
         match want {
             Some((pg, sub)) => {
+                // An unlisted page is not asked for: the drive would reject it with ILLEGAL
+                // REQUEST and count that as a non-medium error.
+                if !crate::logpage::LogPage::is_list_page(pg, sub) {
+                    let (listed, _) = read::supported_pages(t.as_mut())?;
+                    if !listed
+                        .iter()
+                        .any(|p| p.page_code == pg && p.subpage_code == sub)
+                    {
+                        return Err(crate::Error::Unsupported(format!(
+                            "log page 0x{pg:02x},0x{sub:02x} is not in the device's supported \
+                             log pages list; not asked for (`sgctl logs DEVICE --page 0` lists them)"
+                        ))
+                        .into());
+                    }
+                }
                 let p = read::read_page(t.as_mut(), pg, sub, pc, args.param_pointer)?;
                 LogsData {
                     supported_pages: vec![],
@@ -304,7 +319,7 @@ mod tests {
     use crate::transport::{Completion, DataBuf, Transport};
     use std::time::Duration;
 
-    /// Answers INQUIRY/VPD 0x80 as serial "S123", accepts LOG SELECT; records every CDB.
+    /// Answers INQUIRY/VPD 0x00 (listing 0x80)/VPD 0x80 as serial "S123", accepts LOG SELECT; records every CDB.
     #[derive(Default)]
     struct Drive {
         cdbs: Vec<Vec<u8>>,
@@ -328,6 +343,7 @@ mod tests {
                     d[16..32].copy_from_slice(b"PX03SNF040      ");
                     d
                 }
+                (0x12, 1, 0x00) => vec![0, 0x00, 0, 2, 0x00, 0x80],
                 (0x12, 1, 0x80) => b"\x00\x80\x00\x04S123".to_vec(),
                 (0x4c, _, _) => vec![],
                 _ => {

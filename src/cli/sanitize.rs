@@ -558,7 +558,7 @@ mod tests {
         };
         let sa = testenv::safety(dir.path(), &["NOSAN1"], false);
         let r = run_jobs_in(
-            &Ctx::default(),
+            &mut Ctx::default(),
             env,
             &["sim:nosanitize".to_string()],
             &sa,

@@ -173,6 +173,18 @@ fn info(device: &str) -> anyhow::Result<Report> {
         i.host_bytes_written,
         i.stored_blocks,
     );
+    // The label, as printed on a real drive's case (the PSID only there).
+    let l = &i.label;
+    let mut text = text;
+    text.push_str(&format!(
+        "label: {} {}  FW {}  S/N {}  WWN {}\n",
+        l.vendor, l.model, l.firmware, l.serial, l.wwn
+    ));
+    if let Some(p) = &l.psid {
+        text.push_str(&format!(
+            "       PSID {p}  (`sgctl tcg revert DEVICE --psid-file FILE` with it restores factory state)\n"
+        ));
+    }
     Ok(Report::new(Some(device), &i, text))
 }
 

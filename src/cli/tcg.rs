@@ -319,6 +319,7 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
             };
             let mut t = open(ctx, &device)?;
             let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+            enterprise::check_band(&mut h, band).map_err(tcg_err)?;
             let p = pin_of(&mut h, &pin, &format!("BandMaster{band} PIN"))?;
             enterprise::configure_band(&mut h, band, &p, &cfg).map_err(tcg_err)?;
             let b = enterprise::get_band(&mut h, band, Some(&p)).map_err(tcg_err)?;
@@ -354,7 +355,31 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
                     "the new PIN is empty".into()
                 )));
             }
-            let o = enterprise::take_ownership(&mut h, &new).map_err(tcg_err)?;
+            // Block SID Authentication (Level 0 feature 0x0402) says, without a try, whether
+            // SID's PIN is still the MSID (byte 4 bit 0, SID Value State).
+            let sid_changed = h.level0.features.iter().any(|f| {
+                matches!(f, crate::tcg::level0::Feature::BlockSid { flags, .. } if flags & 1 != 0)
+            });
+            if sid_changed {
+                return Err(anyhow!(crate::Error::InvalidArgument(format!(
+                    "{device} is already owned: Level 0 (Block SID Authentication) reports that \
+                     SID's PIN is no longer the MSID; nothing was tried. To start over: \
+                     `sgctl tcg revert {} --psid-file FILE` with the PSID from the label",
+                    crate::cli::advice::sh(&device)
+                ))));
+            }
+            let o = match enterprise::take_ownership(&mut h, &new) {
+                Err(TcgError::AuthFailed(who)) if who.starts_with("SID") => {
+                    return Err(anyhow!(crate::Error::CheckFailed(format!(
+                        "{device} is already owned: SID's PIN is not the MSID (checked by \
+                         authenticating as SID with the MSID; wrong PIN for {who}). Nothing was \
+                         changed. To start over: `sgctl tcg revert {} --psid-file FILE` with the \
+                         PSID from the label",
+                        crate::cli::advice::sh(&device)
+                    ))));
+                }
+                r => r.map_err(tcg_err)?,
+            };
             let text = format!(
                 "ownership taken: new PIN set for {}\n",
                 o.authorities.join(", ")
@@ -643,6 +668,8 @@ fn bands(ctx: &mut Ctx, device: &str, pin: &PinArgs) -> anyhow::Result<Report> {
 fn lock(ctx: &mut Ctx, device: &str, band: u16, pin: &PinArgs, on: bool) -> anyhow::Result<Report> {
     let mut t = open(ctx, device)?;
     let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
+    // A band the drive lacks is refused before the PIN is asked for or tried.
+    enterprise::check_band(&mut h, band).map_err(tcg_err)?;
     let p = pin_of(&mut h, pin, &format!("BandMaster{band} PIN"))?;
     enterprise::set_locked(&mut h, band, &p, on).map_err(tcg_err)?;
     let b = enterprise::get_band(&mut h, band, Some(&p)).map_err(tcg_err)?;
@@ -659,6 +686,19 @@ fn erase(
     pin: &PinArgs,
     sa: &SafetyArgs,
 ) -> anyhow::Result<Report> {
+    // Band numbers are checked against the drive's Locking table before the gate, the
+    // confirmation and any authenticated session (the job checks again before it erases).
+    if !all && !bands.is_empty() {
+        let mut t = open(ctx, device)?;
+        // A drive that is no Enterprise SED is left to the job, which records why.
+        if let Ok(mut h) = Tper::open(&mut *t) {
+            if h.dialect == Dialect::Enterprise {
+                for &n in &bands {
+                    enterprise::check_band(&mut h, n).map_err(tcg_err)?;
+                }
+            }
+        }
+    }
     let credential = if pin.msid {
         if pin.pin_file.is_some() || pin.pin_env.is_some() || pin.pin_prompt {
             return Err(anyhow!(crate::Error::InvalidArgument(
@@ -726,8 +766,14 @@ mod discover_tests {
             data: DataBuf<'_>,
             _timeout: Duration,
         ) -> crate::Result<Completion> {
-            assert_eq!(cdb[0], 0xa2, "only SECURITY PROTOCOL IN is expected");
-            let resp = if cdb[1] == 0 {
+            assert!(
+                cdb[0] == 0xa2 || cdb[0] == 0xa3,
+                "only RSOC and SECURITY PROTOCOL IN are expected"
+            );
+            // RSOC one-command for SECURITY PROTOCOL IN: supported (SUPPORT 011b).
+            let resp = if cdb[0] == 0xa3 {
+                vec![0, 0x03, 0, 12]
+            } else if cdb[1] == 0 {
                 vec![0, 0, 0, 0, 0, 0, 0, 2, 0x00, 0x01]
             } else {
                 self.0.clone()

@@ -74,6 +74,24 @@ pub fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
         let r = Report::new(dev, &serde_json::json!({ "pages": pages }), txt);
         return Ok(with_problems(ctx, r, problems));
     };
+    // An unlisted page is not asked for: the drive would reject it with ILLEGAL REQUEST and
+    // count that as a non-medium error (a read-only command must leave the counters alone).
+    if page != 0 {
+        let listed = crate::probe::vpd_pages(t.as_mut())?;
+        if !listed.contains(&page) {
+            return Err(Error::Unsupported(format!(
+                "VPD page 0x{page:02x} ({}) is not in the device's Supported VPD Pages list \
+                 [{}]; not asked for",
+                vpd::page_name(page),
+                listed
+                    .iter()
+                    .map(|p| format!("{p:02x}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ))
+            .into());
+        }
+    }
     let raw = fetch::vpd(t.as_mut(), page)?;
     if ctx.hex {
         return Ok(fetch::hex_report(dev, &raw));

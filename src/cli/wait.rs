@@ -145,14 +145,15 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
             exit::OTHER,
             format!(
                 "stopped watching; the drive continues. Run `sgctl wait {}` again",
-                args.device
+                crate::cli::advice::sh(&args.device)
             ),
         ),
         PollEnd::Failed(s) => {
+            let dev = crate::cli::advice::sh(&args.device);
             let hint = match (s.asc, s.ascq) {
-                (0x31, 0x03) => "sanitize failed: use `sgctl sanitize --exit-failure-mode` if it ran with --ause, else sanitize again",
-                (0x31, _) => "format failed or medium format corrupted: `sgctl format --recover`",
-                _ => "the drive reports an error",
+                (0x31, 0x03) => format!("sanitize failed: use `sgctl sanitize {dev} --exit-failure-mode` if it ran with --ause, else sanitize again"),
+                (0x31, _) => format!("format failed or medium format corrupted: `sgctl format {dev} --recover`"),
+                _ => "the drive reports an error".to_string(),
             };
             ("failed", exit::COMMAND, format!("{s}\n{hint}"))
         }

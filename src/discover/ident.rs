@@ -113,6 +113,11 @@ pub trait IdentSource {
     fn vpd(&mut self, page: u8) -> Result<Option<Vec<u8>>>;
     /// READ CAPACITY(16) data; `Ok(None)` when not supported.
     fn read_capacity16(&mut self) -> Result<Option<Vec<u8>>>;
+    /// The VPD pages the device lists (page 00h): a page not in it is not asked for. `None`
+    /// (the default): the list is not known, every page is asked for.
+    fn vpd_list(&mut self) -> Option<Vec<u8>> {
+        None
+    }
     /// The capacity the kernel already holds for this device (sd attached); `None`: ask
     /// [`IdentSource::read_capacity16`].
     fn known_capacity(&mut self) -> Option<KernelCapacity> {
@@ -167,13 +172,16 @@ pub fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Result<Id
         multip: inq.multip,
         ..Identity::default()
     };
-    if let Some(b) = optional(src.vpd(0x80), notes) {
+    // Ask only for what page 00h lists ([`crate::probe`]): an unlisted page is rejected with
+    // ILLEGAL REQUEST, which the drive counts as a non-medium error.
+    let listed = src.vpd_list();
+    if let Some(b) = listed_vpd(src, listed.as_deref(), 0x80, notes) {
         match vpd::serial::parse(&b) {
             Ok(s) => id.serial = s.unit_serial_number,
             Err(e) => notes.push(e.to_string()),
         }
     }
-    if let Some(b) = optional(src.vpd(0x83), notes) {
+    if let Some(b) = listed_vpd(src, listed.as_deref(), 0x83, notes) {
         match vpd::device_id::parse(&b) {
             Ok(page) => {
                 id.lu_name = lu_name(&page);
@@ -186,7 +194,7 @@ pub fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Result<Id
     }
     // Block devices only: direct access, RBC, ZBC (SPC-6 Table 150).
     if matches!(id.peripheral_type, 0x00 | 0x0e | 0x14) {
-        if let Some(b) = optional(src.vpd(0xb1), notes) {
+        if let Some(b) = listed_vpd(src, listed.as_deref(), 0xb1, notes) {
             match vpd::block_characteristics::parse(&b) {
                 Ok(p) => id.rotation_rate = Some(p.medium_rotation_rate),
                 Err(e) => notes.push(e.to_string()),
@@ -210,6 +218,19 @@ pub fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Result<Id
         }
     }
     Ok(id)
+}
+
+/// VPD page `page` when the device lists it (or the list is unknown); a failure becomes a note.
+fn listed_vpd(
+    src: &mut dyn IdentSource,
+    listed: Option<&[u8]>,
+    page: u8,
+    notes: &mut Vec<String>,
+) -> Option<Vec<u8>> {
+    if listed.is_some_and(|l| !l.contains(&page)) {
+        return None;
+    }
+    optional(src.vpd(page), notes)
 }
 
 /// An optional answer: a failure becomes a note.
@@ -267,6 +288,10 @@ impl IdentSource for Live<'_> {
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    fn vpd_list(&mut self) -> Option<Vec<u8>> {
+        crate::probe::vpd_pages(self.t).ok()
     }
 
     fn read_capacity16(&mut self) -> Result<Option<Vec<u8>>> {

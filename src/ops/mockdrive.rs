@@ -233,6 +233,7 @@ impl State {
                 fill_in(data, &d)
             }
             0x12 => match cdb[2] {
+                0x00 => fill_in(data, &[0, 0x00, 0, 3, 0x00, 0x80, 0x83]),
                 0x80 => {
                     let mut d = vec![0, 0x80, 0, self.serial.len() as u8];
                     d.extend_from_slice(self.serial.as_bytes());

@@ -395,6 +395,49 @@ pub struct TechniqueVerification {
     pub result: String,
 }
 
+/// The geometry a job read back from the drive after it (READ CAPACITY(16)).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct VerifiedState {
+    /// Logical block length in bytes (protection information not counted).
+    pub logical_block_length: u32,
+    /// T10 protection type: 0 none, 1-3.
+    pub protection_type: u8,
+    /// P_I_EXPONENT: 2^E protection intervals per logical block.
+    pub pi_exponent: u8,
+    /// Number of logical blocks.
+    pub blocks: u64,
+    /// Capacity in bytes (blocks x logical block length).
+    pub capacity_bytes: u64,
+}
+
+impl VerifiedState {
+    /// From READ CAPACITY(16) data.
+    pub fn of(c: &crate::ops::query::Capacity) -> VerifiedState {
+        VerifiedState {
+            logical_block_length: c.block_len,
+            protection_type: if c.prot_en { c.p_type + 1 } else { 0 },
+            pi_exponent: c.p_i_exponent,
+            blocks: c.blocks(),
+            capacity_bytes: c.bytes(),
+        }
+    }
+
+    /// One line: `800166076320 bytes, 1538780916 blocks of 520 bytes, PI type 1`.
+    pub fn render(&self) -> String {
+        format!(
+            "{} bytes, {} blocks of {} bytes, {}",
+            self.capacity_bytes,
+            self.blocks,
+            self.logical_block_length,
+            match (self.protection_type, self.pi_exponent) {
+                (0, _) => "no PI".to_string(),
+                (t, 0) => format!("PI type {t}"),
+                (t, e) => format!("PI type {t}, {} PI intervals per block", 1u32 << e.min(15)),
+            }
+        )
+    }
+}
+
 /// One drive's job record.
 #[derive(Debug, Clone, Serialize, Default)]
 pub struct JobRecord {
@@ -441,6 +484,10 @@ pub struct JobRecord {
     pub verification: Option<Verification>,
     /// Checks after the job (format: READ CAPACITY(16) after).
     pub after: Value,
+    /// The drive's state as the job verified it afterwards (format: the new geometry read
+    /// back with READ CAPACITY(16)); `drive` is the state before the job.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verified_state: Option<VerifiedState>,
     /// How it ended.
     pub outcome: Outcome,
     /// What went wrong or what to know.
@@ -558,8 +605,20 @@ impl JobRecord {
         if let Some(c) = d.capacity_bytes {
             let _ = writeln!(
                 s,
-                "  capacity:     {c} bytes ({} byte blocks)",
+                "  {}{c} bytes ({} byte blocks)",
+                if self.verified_state.is_some() {
+                    "before:       "
+                } else {
+                    "capacity:     "
+                },
                 d.logical_block_length.unwrap_or(0)
+            );
+        }
+        if let Some(v) = &self.verified_state {
+            let _ = writeln!(
+                s,
+                "  now:          {} (read back with READ CAPACITY(16))",
+                v.render()
             );
         }
         if let Some(m) = &self.method {

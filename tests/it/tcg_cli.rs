@@ -373,7 +373,7 @@ fn lockout_after_wrong_pins_until_power_cycle() {
     }
     let out = e.run(&["tcg", "lock", &e.addr, "--band", "0", "--msid"]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("AUTHORITY_LOCKED_OUT"), "{err}");
+    assert!(err.contains("authority locked out"), "{err}");
     e.dev().power_cycle();
     e.ok(&["tcg", "lock", &e.addr, "--band", "0", "--msid"]);
     e.ok(&["tcg", "unlock", &e.addr, "--band", "0", "--msid"]);
@@ -513,14 +513,19 @@ fn sp_busy_and_session_timeout_faults() {
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("SP_BUSY") && err.contains("power-cycle"),
+        err.contains("security provider busy") && err.contains("power-cycle"),
         "{err}"
     );
     let to = format!("{}&tcg_session_timeout=1", e.addr);
     let out = e.run(&["tcg", "lock", &to, "--band", "0", "--msid"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("closed the session"), "{err}");
+    // The band check's anonymous session meets the timeout first (a lock checks the band
+    // against LockingInfo before it authenticates).
+    assert!(
+        err.contains("closed the session") || err.contains("no response from the TPer"),
+        "{err}"
+    );
     // Without the faults the same commands work.
     e.ok(&["tcg", "lock", &e.addr, "--band", "0", "--msid"]);
     e.ok(&["tcg", "unlock", &e.addr, "--band", "0", "--msid"]);

@@ -259,8 +259,12 @@ impl sgctl::transport::Transport for TperDrive<'_> {
         use sgctl::scsi::security_protocol as sp;
         use sgctl::sense::{build_fixed, SenseKey};
         use sgctl::transport::{Completion, DataBuf};
-        let c = sp::parse_cdb(cdb).unwrap();
         let ill = |asc| Completion::check_condition(build_fixed(SenseKey::IllegalRequest, asc, 0));
+        // Only SECURITY PROTOCOL IN/OUT: anything else (REPORT SUPPORTED OPERATION CODES) is
+        // an invalid operation code.
+        let Ok(c) = sp::parse_cdb(cdb) else {
+            return Ok(ill(0x20));
+        };
         let r = match data {
             DataBuf::In(buf) => {
                 let resp = if (c.protocol, c.sps) == (0, 0) {
@@ -787,4 +791,40 @@ compacket 0 0 "$(t_call "$SMUID" "$M_STARTSESSION" "$args")""#,
     assert_eq!(&got[..144], &want[..]);
     assert!(got[144..].iter().all(|&b| b == 0));
     let _ = std::fs::remove_dir_all(tmp);
+}
+
+// ---- The Enterprise form of Set, byte for byte ----
+
+/// An Enterprise SSC host locks and unlocks the global range (Band0) with the Enterprise
+/// form of Set (protocols.md §F.9): an empty Where list, RowValues in an extra list, columns
+/// named by their string names and booleans as uintegers 0/1 — exactly these tokens:
+/// `F0 F0 F1 F0 F0 F2 "ReadLocked" 01 F3 F2 "WriteLocked" 01 F3 F1 F1 F1`.
+#[test]
+fn enterprise_set_form_locks_and_unlocks_the_global_range() {
+    let band0 = 0x0000_0802_0000_0001;
+    // The uinteger as a tiny atom (`01`) and as a one-byte short atom (`81 01`), as some
+    // clients encode every integer.
+    for (enc, atom) in [("tiny", &[][..]), ("short", &[0x81][..])] {
+        let mut t = fresh();
+        let tsn = bandmaster0(&mut t);
+        for v in [1u8, 0] {
+            let mut args = vec![0xF0, 0xF0, 0xF1, 0xF0, 0xF0, 0xF2, 0xAA];
+            args.extend_from_slice(b"ReadLocked");
+            args.extend_from_slice(atom);
+            args.extend_from_slice(&[v, 0xF3, 0xF2, 0xAB]);
+            args.extend_from_slice(b"WriteLocked");
+            args.extend_from_slice(atom);
+            args.extend_from_slice(&[v, 0xF3, 0xF1, 0xF1, 0xF1]);
+            let mut payload = vec![0xF8];
+            payload.extend(uid8(band0));
+            payload.extend(uid8(E_SET));
+            payload.extend_from_slice(&args);
+            payload.extend_from_slice(&[0xF9, 0xF0, 0, 0, 0, 0xF1]);
+            let r = exchange(&mut t, tsn, 1, &payload).unwrap();
+            assert_eq!(status(&r), 0, "{enc}: Set {v} refused: {r:02x?}");
+            assert_eq!(t.bands[0].read_locked, v == 1, "{enc}");
+            assert_eq!(t.bands[0].write_locked, v == 1, "{enc}");
+        }
+        end(&mut t, tsn);
+    }
 }

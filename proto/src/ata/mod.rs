@@ -65,10 +65,15 @@ pub mod sanitize_fn {
 }
 
 /// True when the drive is an ATA device behind a SATL: INQUIRY vendor "ATA" (SAT-4 10.4.2),
-/// or VPD page 0x89 present.
+/// or VPD page 0x89 present. Page 0x89 is asked for only when the Supported VPD Pages list
+/// names it ([`crate::probe`]): a SAS drive answers an unlisted page with ILLEGAL REQUEST and
+/// counts it as a non-medium error.
 pub fn is_behind_satl(t: &mut dyn Transport, vendor: Option<&str>) -> bool {
     if vendor.is_some_and(|v| v.trim() == "ATA") {
         return true;
+    }
+    if !crate::probe::vpd_listed(t, 0x89) {
+        return false;
     }
     let mut v = vec![0u8; 64];
     crate::transport::run_query(

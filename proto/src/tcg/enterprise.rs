@@ -113,6 +113,17 @@ pub fn max_ranges(t: &mut Tper<'_>) -> Result<u16, TcgError> {
     }
 }
 
+/// Checks band `n` against the drive's Locking table (LockingInfo.MaxRanges, read in an
+/// anonymous read-only session) before any session authenticates: a band the drive does not
+/// have ends here with the range it has, and costs no PIN try.
+pub fn check_band(t: &mut Tper<'_>, n: u16) -> Result<(), TcgError> {
+    let max = max_ranges(t)?;
+    if n > max {
+        return Err(TcgError::NoSuchBand { band: n, max });
+    }
+    Ok(())
+}
+
 /// What `take_ownership` changed.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Ownership {
@@ -216,6 +227,7 @@ pub fn configure_band(
     cfg: &BandConfig,
 ) -> Result<(), TcgError> {
     need_enterprise(t)?;
+    check_band(t, n)?;
     let mut s = t.start_session(
         uid::LOCKING_SP_ENTERPRISE,
         true,
@@ -242,6 +254,7 @@ pub fn configure_band(
 /// Locks or unlocks band `n` (ReadLocked and WriteLocked as a pair) as BandMaster n.
 pub fn set_locked(t: &mut Tper<'_>, n: u16, pin: &Pin, locked: bool) -> Result<(), TcgError> {
     need_enterprise(t)?;
+    check_band(t, n)?;
     let mut s = t.start_session(
         uid::LOCKING_SP_ENTERPRISE,
         true,

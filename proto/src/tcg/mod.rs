@@ -54,6 +54,15 @@ pub enum TcgError {
     /// The operation does not apply to this drive.
     #[error("not supported: {0}")]
     Unsupported(String),
+    /// A band number the drive's Locking table does not have (checked before a session
+    /// authenticates, so it costs no PIN try).
+    #[error("band {band} does not exist: the drive's Locking table has bands 0..{max} (LockingInfo MaxRanges {max})")]
+    NoSuchBand {
+        /// The band asked for.
+        band: u16,
+        /// The highest band (MaxRanges).
+        max: u16,
+    },
     /// The SCSI layer failed.
     #[error("{0}")]
     Scsi(#[from] crate::Error),
@@ -77,6 +86,7 @@ impl From<TcgError> for crate::Error {
             TcgError::NotTcg(_) | TcgError::Unsupported(_) => {
                 crate::Error::Unsupported(e.to_string())
             }
+            TcgError::NoSuchBand { .. } => crate::Error::InvalidArgument(e.to_string()),
             other => crate::Error::CheckFailed(other.to_string()),
         }
     }

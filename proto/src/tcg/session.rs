@@ -137,6 +137,14 @@ fn is_illegal(e: &crate::Error) -> bool {
 /// worked. ILLEGAL REQUEST on the protocol list ⇒ not a TCG drive.
 pub fn discover(t: &mut dyn Transport) -> Result<(Level0, Inc512, Vec<u8>), TcgError> {
     let mut inc = Inc512::Bytes;
+    // Ask REPORT SUPPORTED OPERATION CODES first ([`crate::probe`]): a drive without SECURITY
+    // PROTOCOL IN would count the rejected command as a non-medium error.
+    if crate::probe::command_supported(t, sp::OPCODE_IN, None) == Some(false) {
+        return Err(TcgError::NotTcg(
+            "SECURITY PROTOCOL IN is not supported (REPORT SUPPORTED OPERATION CODES does not list it)"
+                .into(),
+        ));
+    }
     let protocols = match sp::supported_protocols(t, inc) {
         Ok(p) => p,
         Err(e) if is_invalid_cdb_field(&e) => {
@@ -384,6 +392,32 @@ impl<'t> Tper<'t> {
         write: bool,
         auth: Option<(Uid, &Pin)>,
     ) -> Result<Session<'s, 't>, TcgError> {
+        match self.open_session(sp_uid, write, auth) {
+            Ok((tsn, hsn)) => Ok(Session {
+                tper: self,
+                tsn,
+                hsn,
+                open: true,
+            }),
+            // A wrong PIN: say what the drive's try counter shows now.
+            Err(TcgError::AuthFailed(name)) => {
+                let counter = auth.and_then(|(who, _)| self.try_counter(sp_uid, who));
+                Err(TcgError::AuthFailed(format!(
+                    "{name}{}",
+                    tries_note(counter)
+                )))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// StartSession (and, Enterprise, Authenticate): the session's (TSN, HSN).
+    fn open_session(
+        &mut self,
+        sp_uid: Uid,
+        write: bool,
+        auth: Option<(Uid, &Pin)>,
+    ) -> Result<(u32, u32), TcgError> {
         let hsn = self.next_hsn;
         self.next_hsn = self.next_hsn.wrapping_add(1).max(1);
         let payload = start_session_call(self.dialect, hsn, sp_uid, write, auth);
@@ -417,7 +451,46 @@ impl<'t> Tper<'t> {
                 return Err(e);
             }
         }
-        Ok(s)
+        // The caller's Session is built again below; this one must not end the session.
+        s.open = false;
+        Ok((tsn, hsn))
+    }
+
+    /// The try counter of authority `who` in `sp`: (C_PIN TryLimit, Tries), read in an
+    /// anonymous read-only session; `None` when the drive does not show it to Anybody (or
+    /// is not an Enterprise drive).
+    pub fn try_counter(&mut self, sp_uid: Uid, who: Uid) -> Option<(u64, u64)> {
+        if self.dialect != Dialect::Enterprise {
+            return None;
+        }
+        let row = uid::c_pin_of(who)?;
+        let mut s = self.start_session(sp_uid, false, None).ok()?;
+        let r = s.get(row, Some((("TryLimit", 5), ("Tries", 6))));
+        let _ = s.end();
+        let r = r.ok()?;
+        let c = columns(&r);
+        let limit = column(&c, "TryLimit", 5).and_then(Value::as_uint)?;
+        let tries = column(&c, "Tries", 6).and_then(Value::as_uint)?;
+        Some((limit, tries))
+    }
+}
+
+/// What a wrong PIN left: the tries used and left where the drive reports them.
+fn tries_note(counter: Option<(u64, u64)>) -> String {
+    match counter {
+        Some((0, _)) => " (C_PIN TryLimit 0: no try limit)".into(),
+        Some((limit, tries)) if tries >= limit => format!(
+            ": {tries} of {limit} tries used, the authority is locked out until a power cycle \
+             (C_PIN TryLimit {limit}, Tries {tries})"
+        ),
+        Some((limit, tries)) => format!(
+            ": {tries} of {limit} tries used, {} left before the authority locks out until a \
+             power cycle (C_PIN TryLimit {limit}, Tries {tries})",
+            limit - tries
+        ),
+        None => " (the drive does not show its try counter to an anonymous session; each wrong \
+                 PIN counts against the authority's TryLimit until a power cycle)"
+            .into(),
     }
 }
 

@@ -122,6 +122,31 @@ impl MethodStatus {
         }
     }
 
+    /// The status in words, as the admin reads it (the TCG name is [`MethodStatus::name`]).
+    pub fn words(self) -> String {
+        use MethodStatus::*;
+        match self {
+            NotAuthorized => "not authorized".into(),
+            SpBusy => "security provider busy".into(),
+            SpFailed => "security provider failed".into(),
+            SpDisabled => "security provider disabled".into(),
+            SpFrozen => "security provider frozen".into(),
+            NoSessionsAvailable => "no sessions available".into(),
+            UniquenessConflict => "uniqueness conflict".into(),
+            InsufficientSpace => "insufficient space".into(),
+            InsufficientRows => "insufficient rows".into(),
+            InvalidFunction => "invalid function".into(),
+            InvalidParameter => "invalid parameter".into(),
+            InvalidReference => "invalid reference".into(),
+            TperMalfunction => "TPer malfunction".into(),
+            TransactionFailure => "transaction failure".into(),
+            ResponseOverflow => "response overflow".into(),
+            AuthorityLockedOut => "authority locked out".into(),
+            Fail => "failed".into(),
+            Other(c) => format!("status 0x{c:02x}"),
+        }
+    }
+
     /// A hint for the admin, where one helps.
     pub fn hint(self) -> Option<&'static str> {
         use MethodStatus::*;
@@ -144,11 +169,12 @@ impl MethodStatus {
 
 impl fmt::Display for MethodStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name())?;
+        // In words, with the status code for the specification and the peers' tools.
+        write!(f, "{} (status 0x{:02x}", self.words(), self.code())?;
         if let Some(h) = self.hint() {
-            write!(f, " ({h})")?;
+            write!(f, ": {h}")?;
         }
-        Ok(())
+        f.write_str(")")
     }
 }
 
@@ -167,5 +193,20 @@ mod tests {
             Some(MethodStatus::AuthorityLockedOut)
         );
         assert_eq!(MethodStatus::SpBusy.name(), "SP_BUSY");
+    }
+
+    #[test]
+    fn display_is_in_words() {
+        for c in 1..=0x3F_u8 {
+            let s = MethodStatus::from_code(c).unwrap().to_string();
+            assert!(
+                !s.contains('_'),
+                "status 0x{c:02x} printed in SCREAMING_SNAKE: {s}"
+            );
+        }
+        assert_eq!(
+            MethodStatus::InvalidParameter.to_string(),
+            "invalid parameter (status 0x0c)"
+        );
     }
 }

@@ -433,6 +433,26 @@ pub struct SimInfo {
     pub endurance_used_percent: u8,
     /// Current temperature.
     pub temperature_c: u8,
+    /// What the drive's label says, as on a real drive.
+    pub label: DriveLabel,
+}
+
+/// The label of the virtual drive: what a real drive prints on its case, the PSID included
+/// (the credential `tcg revert` takes, readable only from the label, never over the wire).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct DriveLabel {
+    /// Vendor.
+    pub vendor: String,
+    /// Model.
+    pub model: String,
+    /// Firmware revision.
+    pub firmware: String,
+    /// Serial number.
+    pub serial: String,
+    /// WWN (the LU name).
+    pub wwn: String,
+    /// PSID, on self-encrypting drives.
+    pub psid: Option<String>,
 }
 
 impl SimDevice {
@@ -546,6 +566,16 @@ impl SimDevice {
             host_bytes_written: d.stats.host_bytes_written,
             endurance_used_percent: d.endurance_used(p),
             temperature_c: d.temperature(p),
+            label: DriveLabel {
+                vendor: p.vendor.trim().into(),
+                model: p.product.trim().into(),
+                firmware: p.revision.trim().into(),
+                serial: d.serial.clone(),
+                wwn: format!("{:016x}", d.lu_naa),
+                psid: p
+                    .sed
+                    .map(|_| String::from_utf8_lossy(&tcg::tper::psid_for(&d.serial)).into_owned()),
+            },
         }
     }
 }

@@ -281,6 +281,9 @@ pub struct DriveHealth {
     /// (SATA behind a SATL): field → source (log, page, offset or SMART attribute).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub sources: std::collections::BTreeMap<String, String>,
+    /// The log pages as read (the supported list first), for `--hex`.
+    #[serde(skip)]
+    pub raw_pages: Vec<LogPage>,
 }
 
 impl DriveHealth {
@@ -309,6 +312,7 @@ impl DriveHealth {
             read_errors: vec![],
             notes: vec![],
             sources: Default::default(),
+            raw_pages: vec![],
         }
     }
 
@@ -407,7 +411,10 @@ pub fn collect(t: &mut dyn Transport, device: &str, now: SystemTime) -> DriveHea
         }
     }
     let supported = match read::supported_pages(t) {
-        Ok((s, _)) => s,
+        Ok((s, lists)) => {
+            h.raw_pages = lists;
+            s
+        }
         Err(e) => {
             h.read_errors
                 .push(format!("LOG SENSE supported pages: {e}"));
@@ -448,6 +455,7 @@ pub fn collect(t: &mut dyn Transport, device: &str, now: SystemTime) -> DriveHea
         Err(e) => h.read_errors.push(format!("READ DEFECT DATA: {e}")),
     }
     fill_from_pages(&mut h, &pages, capacity, now);
+    h.raw_pages.extend(pages);
     // SATA behind a SATL: the ATA side has what the SCSI translation lacks.
     if crate::ata::is_behind_satl(t, h.vendor.as_deref()) {
         let a = ata::read(t, &mut h);
@@ -845,10 +853,15 @@ pub fn check_many(
 }
 
 /// SCSI disks for `--all`: `/dev/sgN` whose sysfs peripheral type is 0 (direct access),
-/// read from `sysroot` (`/` normally).
+/// read from `sysroot` (`/` normally). A missing `/sys/class/scsi_generic` means no disks.
 pub fn all_disks(sysroot: &std::path::Path) -> Result<Vec<String>> {
     let dir = sysroot.join("sys/class/scsi_generic");
-    let rd = std::fs::read_dir(&dir).map_err(|e| Error::io(format!("{}", dir.display()), e))?;
+    let rd = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd,
+        // No sg driver loaded (or no SCSI subsystem at all): no disks, as `scan` reports it.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(format!("{}", dir.display()), e)),
+    };
     let mut v: Vec<(u32, String)> = Vec::new();
     for ent in rd.flatten() {
         let name = ent.file_name().to_string_lossy().into_owned();

@@ -43,15 +43,22 @@ pub fn read_page(
 
 /// The supported (page, subpage) list: 0x00/0xFF, or 0x00/0x00 when subpages are not supported.
 /// Returns the list and the raw list pages that were read.
+///
+/// The subpage list is asked for only when the drive may have subpages: when REPORT SUPPORTED
+/// OPERATION CODES shows LOG SENSE ignoring the SUBPAGE CODE byte (CDB usage byte 3 zero), the
+/// drive would reject 0x00/0xFF as ILLEGAL REQUEST and count it as a non-medium error.
 pub fn supported_pages(t: &mut dyn Transport) -> Result<(Vec<PageId>, Vec<LogPage>)> {
-    match read_page(t, 0, 0xff, PageControl::Cumulative, 0) {
-        Ok(p) if p.spf => {
+    let subpages = crate::probe::command_usage(t, log_sense::OPCODE)
+        .is_none_or(|u| u.get(3).is_some_and(|b| *b != 0));
+    match subpages.then(|| read_page(t, 0, 0xff, PageControl::Cumulative, 0)) {
+        None => {}
+        Some(Ok(p)) if p.spf => {
             let list = logpage::supported::decode(&p, &mut Vec::new()).pages;
             return Ok((list, vec![p]));
         }
-        Ok(_) => {} // device ignored the subpage: fall through to the plain list
-        Err(e) if is_unsupported(&e) => {}
-        Err(e) => return Err(e),
+        Some(Ok(_)) => {} // device ignored the subpage: fall through to the plain list
+        Some(Err(e)) if is_unsupported(&e) => {}
+        Some(Err(e)) => return Err(e),
     }
     let p = read_page(t, 0, 0, PageControl::Cumulative, 0)?;
     let list = logpage::supported::decode(&p, &mut Vec::new()).pages;
@@ -133,6 +140,10 @@ pub fn capacity(t: &mut dyn Transport) -> Result<(u64, u32)> {
 /// when the drive does not report a grown list. Format 4 (bytes from index) as smartctl asks;
 /// the descriptor size follows the format the drive answers with.
 pub fn grown_defects(t: &mut dyn Transport) -> Result<Option<u64>> {
+    // Only when REPORT SUPPORTED OPERATION CODES does not deny it ([`crate::probe`]).
+    if crate::probe::command_supported(t, 0x37, None) == Some(false) {
+        return Ok(None);
+    }
     let mut h = [0u8; 4];
     let n = run_query(
         t,

@@ -26,6 +26,7 @@ impl FakeDrive {
                 d[32..36].copy_from_slice(b"NA02");
                 Ok(d)
             }
+            0x12 if cdb[2] == 0x00 => Ok(vec![0, 0x00, 0, 2, 0x00, 0x80]),
             0x12 if cdb[2] == 0x80 => Ok(b"\x00\x80\x00\x08SER12345".to_vec()),
             0x9e => {
                 let mut d = vec![0u8; 32];
@@ -334,5 +335,8 @@ fn all_disks_from_sysfs() {
         all_disks(d.path()).unwrap(),
         vec!["/dev/sg0", "/dev/sg2", "/dev/sg10"]
     );
-    assert!(all_disks(&d.path().join("nope")).is_err());
+    assert_eq!(
+        all_disks(&d.path().join("nope")).unwrap(),
+        Vec::<String>::new()
+    );
 }

@@ -6,21 +6,80 @@ use crate::error::{Invalid, Next, Result};
 use crate::exit;
 use crate::ops::format::{self, FormatOptions, FormatPlan};
 use crate::ops::poll::{Ended, PollConfig, Trail};
-use crate::ops::record::{Category, JobMethod, JobRecord, Outcome};
+use crate::ops::record::{Category, JobMethod, JobRecord, Outcome, VerifiedState};
 use crate::ops::safety::{Cleared, PlannedCommand};
+use crate::scsi::format_unit::ProtectionType;
 use crate::transport::Transport;
+use std::path::{Path, PathBuf};
+
+/// What a format asked for, as its audit start record has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FormatRequest {
+    job_id: String,
+    time: String,
+    block_size: u32,
+    protection: ProtectionType,
+    pi_exponent: u8,
+}
+
+/// The last format (not itself a geometry-less `--recover`) of the drive with `serial` that
+/// the audit log at `path` has a start record of. An unreadable log or record is no answer.
+fn last_format_request(path: &Path, serial: &str) -> Option<FormatRequest> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines().rev().find_map(|line| {
+        if !line.contains("\"start\"") {
+            return None;
+        }
+        let v: serde_json::Value = serde_json::from_str(line).ok()?;
+        let d = &v["details"];
+        let p = &d["parameters"];
+        if v["event"] != "start" || v["job"] != "format" || d["drive"]["serial"] != serial {
+            return None;
+        }
+        let protection = match p["protection"].as_str()? {
+            "type0" => ProtectionType::Type0,
+            "type1" => ProtectionType::Type1,
+            "type2" => ProtectionType::Type2,
+            "type3" => ProtectionType::Type3,
+            _ => return None,
+        };
+        Some(FormatRequest {
+            job_id: v["job_id"].as_str().unwrap_or("-").to_string(),
+            time: v["time"].as_str().unwrap_or("-").to_string(),
+            block_size: u32::try_from(p["block_size"].as_u64()?).ok()?,
+            protection,
+            pi_exponent: u8::try_from(p["pi_exponent"].as_u64().unwrap_or(0)).ok()?,
+        })
+    })
+}
 
 /// Formats one drive as [`FormatOptions`] say.
 #[derive(Debug, Clone)]
 pub struct FormatJob {
     opts: FormatOptions,
     plan: Option<FormatPlan>,
+    /// `--recover` without a geometry: the audit log to find what the interrupted format of
+    /// this drive asked for.
+    recover_from: Option<PathBuf>,
 }
 
 impl FormatJob {
     /// A format job (planned by the runner).
     pub fn new(opts: FormatOptions) -> FormatJob {
-        FormatJob { opts, plan: None }
+        FormatJob {
+            opts,
+            plan: None,
+            recover_from: None,
+        }
+    }
+
+    /// A `--recover` job that restores the geometry the drive's last format asked for, as the
+    /// audit log at `audit_log` recorded it in that format's start record.
+    pub fn recovering(opts: FormatOptions, audit_log: PathBuf) -> FormatJob {
+        FormatJob {
+            recover_from: Some(audit_log),
+            ..FormatJob::new(opts)
+        }
     }
 
     /// [`FormatJob::new`] as a `Box<dyn Job>` (what the runner and `sgctl bench` take).
@@ -35,6 +94,39 @@ impl Job for FormatJob {
     }
 
     fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
+        if let Some(audit) = &self.recover_from {
+            let note = match last_format_request(audit, &rec.drive.serial) {
+                Some(asked) => {
+                    self.opts.block_size = Some(asked.block_size);
+                    self.opts.protection = asked.protection;
+                    self.opts.pi_exponent = asked.pi_exponent;
+                    format!(
+                        "restoring what the interrupted format (job {}, {}) asked for: \
+                         {}-byte blocks, PI type {}",
+                        asked.job_id,
+                        asked.time,
+                        asked.block_size,
+                        asked.protection.number()
+                    )
+                }
+                None => format!(
+                    "no earlier format of serial {} in the audit log {}: formatting again \
+                     with the block size the drive has pending and no PI (--block-size and \
+                     --pi choose another)",
+                    rec.drive.serial,
+                    audit.display()
+                ),
+            };
+            if let Some(o) = rec.parameters.as_object_mut() {
+                o.insert("block_size".into(), self.opts.block_size.into());
+                o.insert(
+                    "protection".into(),
+                    serde_json::to_value(self.opts.protection).unwrap_or_default(),
+                );
+                o.insert("pi_exponent".into(), self.opts.pi_exponent.into());
+            }
+            rec.message = Some(note);
+        }
         let p = format::plan(t, &self.opts)?;
         // A FORMAT UNIT without security initialize is not a sanitization method.
         rec.set_method(JobMethod::FormatUnit, Category::None);
@@ -83,6 +175,7 @@ impl Job for FormatJob {
         let mut out = out?;
         out.mode_select_without_sp = without_sp;
         rec.after = serde_json::to_value(&out).unwrap_or_default();
+        rec.verified_state = out.after.as_ref().map(VerifiedState::of);
         match out.ended {
             Ended::Interrupted => {
                 rec.outcome = Outcome::Interrupted;

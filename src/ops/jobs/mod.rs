@@ -215,6 +215,12 @@ pub struct RunSummary {
     pub records: Vec<JobRecord>,
     /// Overall exit status ([`overall_exit`]).
     pub exit: u8,
+    /// The audit log the start and end records went to.
+    pub audit_log: PathBuf,
+    /// The certificate written (JSON; `.txt` and `.html` beside it), if any.
+    pub certificate: Option<PathBuf>,
+    /// Fingerprint of the key that signed the certificate, if signed.
+    pub signed_by: Option<String>,
 }
 
 /// Overall exit status: 0 all good; 8 some failed; all failed → the first failure's code.
@@ -619,6 +625,7 @@ pub fn run(
             fill_record_fields(r, &opts.record, drives);
         }
     }
+    let mut certificate = None;
     if let (Some(path), false) = (&opts.certificate, opts.dry_run) {
         write_certificate_to(
             path,
@@ -635,12 +642,19 @@ pub fn run(
                 crate::files::Replace::forced(opts.force),
             )?;
         }
+        certificate = Some(path.clone());
     }
     let codes: Vec<u8> = records.iter().map(|r| r.exit_status).collect();
     Ok(RunSummary {
         dry_run: opts.dry_run,
         exit: overall_exit(&codes),
         records,
+        audit_log: audit.path().to_path_buf(),
+        signed_by: certificate
+            .as_ref()
+            .and(signer.as_ref())
+            .map(|s| crate::ops::sign::fingerprint(&s.public())),
+        certificate,
     })
 }
 

@@ -120,6 +120,11 @@ impl Job for TcgEraseJob {
         progress: &mut dyn FnMut(Option<f64>),
     ) -> Result<u8> {
         let mut h = Tper::open(t)?;
+        // Bands the drive does not have are refused before a session authenticates (an
+        // anonymous read of LockingInfo: no PIN try is spent, nothing is erased).
+        for &n in self.bands.iter().flatten() {
+            enterprise::check_band(&mut h, n)?;
+        }
         let pin = self.credential.resolve(&mut h)?;
         let list = match &self.bands {
             Some(b) => b.clone(),

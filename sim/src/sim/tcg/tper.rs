@@ -4,7 +4,8 @@
 //!
 //! Access control (a model of SGT-SED pp.14–24 and sedutil's Enterprise flows; vendor ACLs
 //! vary):
-//! * Anybody: Get C_PIN_MSID.PIN, Get LockingInfo, Get band rows (real drives may require the
+//! * Anybody: Get C_PIN_MSID.PIN, Get the try counter of every C_PIN row (TryLimit, Tries,
+//!   Persistence; never PIN), Get LockingInfo, Get band rows (real drives may require the
 //!   BandMaster; reading is harmless here), Authenticate.
 //! * SID (Admin SP): Set C_PIN_SID. RevertSP is refused (NOT_AUTHORIZED), as on the drives in
 //!   sedutil issues #469/#474.
@@ -914,6 +915,19 @@ impl Tper {
         let uidcol = |u: Uid| ("UID", 0, Value::Bytes(u.0.to_vec()));
         if obj == uid::C_PIN_MSID && sp == uid::ADMIN_SP {
             return Some(vec![("PIN", 3, Value::Bytes(self.msid.clone()))]);
+        }
+        // The try counter of a credential (every column but PIN): readable by Anybody on this
+        // virtual drive, so a host can say how many tries a wrong PIN left.
+        if let Some(a) = uid::authority_of_c_pin(obj)
+            .and_then(|owner| self.authority_ref(owner))
+            .filter(|a| a.sp == sp.as_u64())
+        {
+            return Some(vec![
+                uidcol(obj),
+                ("TryLimit", 5, Value::Uint(u64::from(a.try_limit))),
+                ("Tries", 6, Value::Uint(u64::from(a.tries))),
+                ("Persistence", 7, Value::Uint(u64::from(a.persistence))),
+            ]);
         }
         // Admin SP TPerInfo row and SP table rows: readable by Anybody (the
         // Enterprise SSC's Admin SP access control grants Get on them to Anybody, as the
