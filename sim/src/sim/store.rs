@@ -670,6 +670,9 @@ impl Store {
     pub fn written_ranges(&self, lba: u64, count: u64) -> Vec<(u64, u64)> {
         let end = lba.saturating_add(count);
         let mut v: Vec<(u64, u64)> = Vec::new();
+        if end == lba {
+            return v;
+        }
         if let Some((s, r)) = self.run_at(lba) {
             v.push((lba, s.saturating_add(r.len).min(end)));
         }
@@ -914,6 +917,8 @@ mod tests {
                     let (mapped, n) = st.provisioning_run(0, 2 * N, u64::MAX);
                     let same = (0..2 * N).take_while(|x| m.contains_key(x) == mapped).count();
                     prop_assert_eq!(n as usize, same);
+                    prop_assert!(st.written_ranges(7, 0).is_empty());
+                    prop_assert!(st.written_ranges(u64::MAX, 5).is_empty());
                     let ranges = st.written_ranges(5, 40);
                     let lbas: Vec<u64> = ranges.iter().flat_map(|&(a, b)| a..b).collect();
                     let want: Vec<u64> = m.range(5..45).map(|(k, _)| *k).collect();
