@@ -48,3 +48,43 @@ fn bench_text_and_bad_arguments() {
     let (code, _, _) = sgctl(&["sim", "bench", "--capacity-gib", "0"]);
     assert_eq!(code, 2);
 }
+
+/// A state file whose drive clock is at `u64::MAX` made `bench run --runtime 1` run forever
+/// (no command took drive time once the clock saturated; a debug build overflowed in the
+/// media model). It is refused, naming the field, within a bounded time.
+#[test]
+fn a_state_file_with_the_clock_at_its_end_is_refused_not_run_forever() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.json");
+    let addr = format!(
+        "sim:px02smf080?capacity_gib=0.0625&state={}",
+        path.display()
+    );
+    let (code, _, err) = sgctl(&["inquiry", &addr]);
+    assert_eq!(code, 0, "{err}");
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    v["now_ns"] = serde_json::json!(u64::MAX);
+    std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+    let mut child = crate::util::sgctl_cmd()
+        .args(["bench", "run", &addr, "--rw", "randread", "--runtime", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("bench run did not end within 120 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(!status.success(), "{err}");
+    assert!(err.contains("now_ns 18446744073709551615"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

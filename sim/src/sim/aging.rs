@@ -115,7 +115,8 @@ impl Drive {
         s.write_cmds = s.write_cmds.max(a.host_written / MEAN_TRANSFER);
         s.read_cmds = s.read_cmds.max(a.host_read / MEAN_TRANSFER);
         s.start_stop_cycles = s.start_stop_cycles.max(a.start_stop_cycles);
-        let ns = (a.power_on_hours * 3.6e12).min(u64::MAX as f64) as u64;
+        let ns = (a.power_on_hours * 3.6e12)
+            .clamp(0.0, crate::sim::state_check::MAX_CLOCK_NS as f64) as u64;
         self.now_ns = self.now_ns.max(ns);
     }
 }

@@ -29,6 +29,7 @@ pub mod media;
 pub mod medium;
 pub mod profile;
 pub mod sense;
+pub mod state_check;
 pub mod store;
 pub mod target;
 pub mod tcg;
@@ -255,7 +256,7 @@ impl Shared {
             let now = Instant::now();
             let e = (now.duration_since(self.anchor).as_nanos() as f64 * self.speed) as u64;
             self.anchor = now;
-            self.d.now_ns = self.d.now_ns.saturating_add(e);
+            self.d.now_ns = clock_add(self.d.now_ns, e);
         }
     }
 
@@ -271,7 +272,7 @@ impl Shared {
 
     /// Moves the drive clock forward.
     pub fn advance(&mut self, ns: u64) {
-        self.d.now_ns = self.d.now_ns.saturating_add(ns);
+        self.d.now_ns = clock_add(self.d.now_ns, ns);
         self.complete_due();
     }
 
@@ -326,6 +327,13 @@ impl Shared {
         self.d.saved_unix_ns = unix_ns();
         write_state(&path, &self.d)
     }
+}
+
+/// The drive clock `ns` after `now`: it stops at [`state_check::MAX_CLOCK_NS`] (146 years of
+/// power-on time), so the clock arithmetic of the drive and its media model never saturates or
+/// overflows, and a state file saved by a drive always loads again.
+pub(crate) fn clock_add(now: u64, ns: u64) -> u64 {
+    now.saturating_add(ns).min(state_check::MAX_CLOCK_NS)
 }
 
 /// Serialises `d` and replaces the state file at `path` with it ([`files::write_atomic`]: a
@@ -787,8 +795,9 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
             }
             "capacity_blocks" => {
                 let n = num(v)?;
-                if n < 64 {
-                    return Err(bad(spec, "capacity_blocks must be at least 64"));
+                let max = state_check::MAX_CAPACITY_BYTES / u64::from(p.default_block_len.max(1));
+                if !(64..=max).contains(&n) {
+                    return Err(bad(spec, format!("capacity_blocks must be 64..={max}")));
                 }
                 o.capacity_bytes = Some(n.saturating_mul(u64::from(p.default_block_len)));
             }
@@ -881,22 +890,8 @@ fn load_state(
 ) -> Result<Drive> {
     let mut d: Drive =
         serde_json::from_slice(bytes).map_err(|e| bad(spec, format!("state file {name}: {e}")))?;
-    // A hand-edited or damaged file must not make the drive misbehave (or panic).
-    if !p.block_lens.contains(&d.lb_len)
-        || d.capacity_bytes == 0
-        || d.num_blocks == 0
-        || d.num_blocks > d.max_blocks(d.lb_len)
-        || d.prot_type > 3
-        || d.store.lb_len() != d.lb_len
-    {
-        return Err(bad(
-            spec,
-            format!(
-                "state file {} is inconsistent (block length {}, {} blocks)",
-                name, d.lb_len, d.num_blocks
-            ),
-        ));
-    }
+    // A hand-edited or damaged file must not make the drive misbehave (or panic): every
+    // number is checked (sim/src/sim/state_check.rs) and every problem listed.
     if d.profile != p.name {
         return Err(bad(
             spec,
@@ -906,6 +901,8 @@ fn load_state(
             ),
         ));
     }
+    state_check::check(&d, p)
+        .map_err(|e| bad(spec, format!("state file {name} is inconsistent: {e}")))?;
     if let Some(s) = &o.serial {
         if *s != d.serial {
             return Err(bad(

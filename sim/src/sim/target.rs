@@ -47,7 +47,9 @@ pub(crate) fn execute_at(
     let mut sh = lock(shared);
     sh.sync();
     if let (Some(at), ClockMode::Virtual) = (queued_at, sh.mode) {
-        sh.d.now_ns = sh.d.now_ns.max(at);
+        sh.d.now_ns =
+            sh.d.now_ns
+                .max(at.min(crate::sim::state_check::MAX_CLOCK_NS));
     }
     let queued = queued_at.is_some() && sh.mode == ClockMode::Virtual;
     if sh.trace.len() >= crate::sim::TRACE_MAX {
@@ -111,7 +113,7 @@ pub(crate) fn execute_at(
     match sh.mode {
         ClockMode::Virtual if queued => {}
         ClockMode::Virtual => {
-            sh.d.now_ns = sh.d.now_ns.saturating_add(service_ns);
+            sh.d.now_ns = crate::sim::clock_add(sh.d.now_ns, service_ns);
             // Nothing waits on a virtual clock: a deferring caller answers at once.
             if sh.defer_service {
                 reported_ns = 0;
@@ -207,7 +209,7 @@ fn wait<'a>(
 ) -> MutexGuard<'a, Shared> {
     match sh.mode {
         ClockMode::Virtual => {
-            sh.d.now_ns = sh.d.now_ns.saturating_add(ns);
+            sh.d.now_ns = crate::sim::clock_add(sh.d.now_ns, ns);
             sh
         }
         ClockMode::Real => {

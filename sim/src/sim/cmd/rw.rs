@@ -247,27 +247,55 @@ pub fn write(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
             pi::check_block(d.prot_type, checks, &x.expect, x.lba, i as u64, user, t)?;
         }
     }
-    for (i, chunk) in data.chunks(wire as usize).enumerate() {
-        let lba = x.lba + i as u64;
-        let gen = d.sed.key_generation(lba);
-        let user = &chunk[..lb];
-        d.store.write(lba, user, gen);
-        if d.prot_type != 0 {
+    let w = wire as usize;
+    let user_of = |i: usize| &data[i * w..i * w + lb];
+    let count = x.blocks as usize;
+    if d.prot_type == 0 {
+        // Consecutive blocks with the same bytes and key generation are stored as one run
+        // (one store operation for a 128 KiB fill, not 256).
+        let mut i = 0usize;
+        while i < count {
+            let lba = x.lba + i as u64;
+            let gen = d.sed.key_generation(lba);
+            let user = user_of(i);
+            let mut n = 1usize;
+            while i + n < count
+                && user_of(i + n) == user
+                && d.sed.key_generation(lba + n as u64) == gen
+            {
+                n += 1;
+            }
+            d.store.write_run(lba, n as u64, user, gen);
+            i += n;
+        }
+    } else {
+        for i in 0..count {
+            let lba = x.lba + i as u64;
+            let gen = d.sed.key_generation(lba);
+            let user = user_of(i);
+            d.store.write(lba, user, gen);
             // Keep what the host sent (or, for a 32-byte CDB without PI, the reference tag
             // the CDB asked for) where it differs from what a read would generate.
-            let t = if wire as usize > lb {
-                <[u8; 8]>::try_from(&chunk[lb..]).unwrap_or([0xFF; 8])
+            let t = if w > lb {
+                <[u8; 8]>::try_from(&data[i * w + lb..(i + 1) * w]).unwrap_or([0xFF; 8])
             } else {
                 pi::generated(d.prot_type, x.expect.ref_tag(x.lba, i as u64), user)
             };
             let default = pi::generated(d.prot_type, lba as u32, user);
             d.store.set_pi(lba, (t != default).then_some(t));
         }
-        if d.faults.medium_errors.remove(&lba) {
-            // Writing a block that failed to read reallocates it (SBC-4 4.14 automatic
-            // write reallocation, AWRE=1): it joins the grown defect list.
-            d.reallocate(lba);
-        }
+    }
+    // Writing a block that failed to read reallocates it (SBC-4 4.14 automatic write
+    // reallocation, AWRE=1): it joins the grown defect list.
+    let healed: Vec<u64> = d
+        .faults
+        .medium_errors
+        .range(x.lba..x.lba.saturating_add(x.blocks))
+        .copied()
+        .collect();
+    for lba in healed {
+        d.faults.medium_errors.remove(&lba);
+        d.reallocate(lba);
     }
     let bytes = (x.blocks as usize * lb) as u64;
     d.stats.write_cmds += 1;

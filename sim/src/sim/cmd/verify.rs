@@ -63,7 +63,8 @@ pub fn verify(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     if bytchk == 0 {
         if x.protect != 0 {
             // Only written blocks can fail: the others carry the FFh escape.
-            for lba in d.store.written_in(x.lba, x.blocks) {
+            let ranges = d.store.written_ranges(x.lba, x.blocks);
+            for lba in ranges.into_iter().flat_map(|(a, b)| a..b) {
                 d.store.read_into(lba, &mut user, d.sed.key_generation(lba));
                 let t = pi::stored(d, lba, &user);
                 pi::check_block(

@@ -71,10 +71,24 @@ pub fn write_same(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         } else {
             None
         };
-        for i in 0..x.blocks {
+        let mut i = 0;
+        while d.prot_type == 0 && i < x.blocks {
+            // One run per key generation the range spans, not one entry per block.
+            let lba = x.lba + i;
+            let gen = d.sed.key_generation(lba);
+            let mut n = 1;
+            while i + n < x.blocks && d.sed.key_generation(lba + n) == gen {
+                n += 1;
+            }
+            d.store.write_run(lba, n, user, gen);
+            i += n;
+        }
+        // With protection information, block by block: each keeps its own tags.
+        let pi_blocks = if d.prot_type == 0 { 0 } else { x.blocks };
+        for i in 0..pi_blocks {
             let lba = x.lba + i;
             d.store.write(lba, user, d.sed.key_generation(lba));
-            if d.prot_type != 0 {
+            {
                 let t = match base_ref {
                     Some(r) => {
                         let mut t = [0u8; 8];
@@ -94,9 +108,16 @@ pub fn write_same(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
                 let default = pi::generated(d.prot_type, lba as u32, user);
                 d.store.set_pi(lba, (t != default).then_some(t));
             }
-            if d.faults.medium_errors.remove(&lba) {
-                d.reallocate(lba);
-            }
+        }
+        let healed: Vec<u64> = d
+            .faults
+            .medium_errors
+            .range(x.lba..x.lba.saturating_add(x.blocks))
+            .copied()
+            .collect();
+        for lba in healed {
+            d.faults.medium_errors.remove(&lba);
+            d.reallocate(lba);
         }
         let bytes = x.blocks * lb as u64;
         d.stats.blocks_written += x.blocks;
