@@ -45,7 +45,7 @@ pub struct SafetyArgs {
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub max_per_hba: usize,
     /// Seconds between progress polls (virtual drives: the drive's clock is advanced instead).
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = super::num::poll_seconds)]
     pub poll_interval: f64,
     /// Progress as JSON Lines events on stderr (instead of progress bars).
     #[arg(long)]
@@ -79,7 +79,9 @@ impl SafetyArgs {
     }
 
     fn interval(&self) -> Duration {
-        Duration::from_secs_f64(self.poll_interval.clamp(0.0, 3600.0))
+        // In range when parsed (`num::poll_seconds`); a value set by code is clamped to the
+        // same range, NaN to 0.
+        Duration::try_from_secs_f64(self.poll_interval.clamp(0.0, 3600.0)).unwrap_or_default()
     }
 }
 
@@ -254,7 +256,7 @@ impl Progress {
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             b.set_style(style.progress_chars("=> "));
-            b.set_prefix(address.to_string());
+            b.set_prefix(crate::escape::escape(address).into_owned());
             b
         })
     }
@@ -285,10 +287,9 @@ impl Progress {
         }
         if self.json && l.last != percent {
             l.last = percent;
-            eprintln!(
-                "{}",
-                json!({"event":"progress","device":device,"percent":percent,
-                       "eta_s": eta.map(|e| e.as_secs())})
+            super::output::err_json(
+                &json!({"event":"progress","device":device,"percent":percent,
+                   "eta_s": eta.map(|e| e.as_secs())}),
             );
         }
     }
@@ -300,10 +301,7 @@ impl Progress {
             b.finish_with_message(outcome.to_string());
         }
         if self.json {
-            eprintln!(
-                "{}",
-                json!({"event":"end","device":device,"outcome":outcome})
-            );
+            super::output::err_json(&json!({"event":"end","device":device,"outcome":outcome}));
         }
     }
 }

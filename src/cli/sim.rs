@@ -76,7 +76,7 @@ pub struct FaultArgs {
     #[arg(long)]
     pub clear: bool,
     /// Move the drive's clock forward by SECS seconds (finishes long operations early).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = super::num::span_seconds)]
     pub advance: Option<f64>,
 }
 
@@ -229,10 +229,10 @@ fn fault(ctx: &mut Ctx, a: FaultArgs) -> anyhow::Result<Report> {
         done.push(format!("wear {w} %"));
     }
     if let Some(s) = a.advance {
-        if !(s.is_finite() && s >= 0.0) {
-            anyhow::bail!("--advance needs a non-negative number of seconds");
-        }
-        dev.clock().advance(Duration::from_secs_f64(s));
+        let d = Duration::try_from_secs_f64(s).map_err(|_| {
+            crate::Error::InvalidArgument(format!("--advance {s}: not a number of seconds"))
+        })?;
+        dev.clock().advance(d);
         done.push(format!("clock +{s} s"));
     }
     if done.is_empty() {

@@ -90,11 +90,11 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
                 Box::new(port)
             };
             let on_tmr = move |t: &Tmr| {
-                eprintln!(
+                super::output::err_line(&format!(
                     "sgctl: port {p}: task management: {} (commands {:?})",
                     t.name(),
                     t.cmd_ids
-                );
+                ));
                 // LUN and target resets reset the model (unit attention 29/03 follows); aborted
                 // commands still in flight are answered when due (the kernel drops them).
                 if matches!(t.tmr_type, 5..=7 | 128) {
@@ -129,13 +129,13 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
         root: tcmu::configfs::TARGET_ROOT.into(),
         wwn_seed: u64::from(pid),
     };
-    eprintln!(
+    super::output::err_line(&format!(
         "sgctl: serving {} ({} bytes, {}-byte blocks) on {} port(s) through TCMU",
         drive.address(),
         dev_size,
         block_size,
         ports
-    );
+    ));
     let report = tcmu::serve(&opts, models)?;
     drop(drive);
     for e in &report.teardown_errors {

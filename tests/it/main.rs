@@ -24,6 +24,7 @@ mod output_errors;
 mod path_failover;
 mod report_schema;
 mod reservations_cli;
+mod robust_cli;
 mod sata;
 mod sg3_compare;
 mod sg_logs_compare;

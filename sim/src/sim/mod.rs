@@ -166,6 +166,19 @@ fn lock_state(spec: &str, path: &std::path::Path) -> Result<nix::fcntl::Flock<st
             Err((_, nix::errno::Errno::EWOULDBLOCK)) if Instant::now() < deadline => {
                 std::thread::sleep(Duration::from_millis(50));
             }
+            // Still held after the wait: the drive is busy (exit 6), not a bad address.
+            Err((_, nix::errno::Errno::EWOULDBLOCK)) => {
+                return Err(crate::error::Refusal::JobLocked {
+                    device: format!("sim:{spec}"),
+                    key: path.display().to_string(),
+                    lock: lock_path.display().to_string(),
+                    holder: Some(format!(
+                        "another process has the virtual drive's state file {} open",
+                        path.display()
+                    )),
+                }
+                .into())
+            }
             Err((_, e)) => {
                 return Err(bad(
                     spec,
@@ -242,7 +255,9 @@ impl Shared {
             .spawn(move || {
                 let t = Instant::now();
                 if let Err(e) = write_state(&path, &snapshot) {
-                    eprintln!("sgctl: sim: {e}");
+                    // Not eprintln!: a closed stderr must not panic the job.
+                    use std::io::Write as _;
+                    let _ = writeln!(std::io::stderr(), "sgctl: sim: {e}");
                 }
                 let ns = t.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
                 save_ns.store(ns, std::sync::atomic::Ordering::Relaxed);
