@@ -147,7 +147,15 @@ fn dry_run_with_a_wrong_confirm_is_refused() {
             "--confirm",
             "WRONG",
         ][..],
-        &["format", &a, "--block-size", "512", "--dry-run", "--confirm", "WRONG"][..],
+        &[
+            "format",
+            &a,
+            "--block-size",
+            "512",
+            "--dry-run",
+            "--confirm",
+            "WRONG",
+        ][..],
     ] {
         let (code, out, err) = run(args);
         assert_eq!(code, 6, "sgctl {args:?}: {out}{err}");
@@ -265,4 +273,59 @@ fn a_closed_stderr_never_panics_a_job() {
     // The job recorded its end.
     let ev = d.audit_events();
     assert_eq!(ev.last().unwrap()["event"], "end", "{ev:?}");
+}
+
+#[test]
+fn compare_html_with_an_absurd_latency_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    let (code, _, err) = run(&[
+        "bench",
+        "run",
+        "sim:px02smf080?capacity_blocks=65536",
+        "--rw",
+        "randread",
+        "--runtime",
+        "2",
+        "--report",
+        a.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::create_dir(&b).unwrap();
+    let mut j: Value =
+        serde_json::from_slice(&std::fs::read(a.join("report.json")).unwrap()).unwrap();
+    for iv in j["result"]["intervals"].as_array_mut().unwrap() {
+        for k in ["mean_lat_us", "p99_lat_us", "max_lat_us"] {
+            iv[k] = serde_json::json!(1e250);
+        }
+    }
+    std::fs::write(b.join("report.json"), serde_json::to_vec(&j).unwrap()).unwrap();
+    let html = dir.path().join("c.html");
+    let mut child = sgctl_cmd()
+        .args(["bench", "compare"])
+        .args([&a, &b])
+        .arg("--html")
+        .arg(&html)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if t.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(0),
+        "bench compare --html hung"
+    );
+    assert!(html.exists());
 }
