@@ -329,3 +329,30 @@ fn compare_html_with_an_absurd_latency_ends() {
     );
     assert!(html.exists());
 }
+
+#[test]
+fn format_capacity_beyond_the_drive_is_refused_before_anything_is_sent() {
+    let d = Drive::new("CAP001");
+    let a = d.addr();
+    let (code, out, err) = run(&[
+        "format",
+        &a,
+        "--block-size",
+        "512",
+        "--capacity",
+        "18446744073709551615",
+        "--confirm",
+        "CAP001",
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        format!("{out}{err}").contains("nothing was sent"),
+        "{out}{err}"
+    );
+    // No job started: the audit log has no record, and the drive kept its capacity.
+    assert!(d.audit_events().is_empty(), "{:?}", d.audit_events());
+    let (code, out, _) = run(&["--json", "readcap", &a]);
+    assert_eq!(code, 0);
+    let j: Value = serde_json::from_str(&out).unwrap();
+    assert!(j.to_string().contains("65535"), "{j}");
+}
