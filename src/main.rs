@@ -140,7 +140,9 @@ fn main() -> ExitCode {
             let _ = writeln!(
                 std::io::stderr(),
                 "sgctl: {}",
-                sgctl::escape::terminal_safe(&msg)
+                // One line: a value quoted in the message (an address, a state file's serial)
+                // cannot start a line of its own.
+                sgctl::escape::escape(&msg)
             );
             ExitCode::from(code)
         }

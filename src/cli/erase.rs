@@ -180,6 +180,8 @@ fn finish_report(ctx: &Ctx, s: RunSummary) -> Report {
     let records = &s.records;
     let mut text = String::new();
     for r in records {
+        // Values from the drive and the command line, escaped for one line each.
+        let r = &r.text_view();
         if s.dry_run {
             text.push_str(&format!(
                 "{} ({} {} serial {}): dry run, nothing sent{}\n",
@@ -205,6 +207,7 @@ fn finish_report(ctx: &Ctx, s: RunSummary) -> Report {
             "DEVICE", "SERIAL", "OUTCOME", "SECONDS", "EXIT"
         ));
         for r in records {
+            let r = &r.text_view();
             text.push_str(&format!(
                 "{:<32} {:<20} {:<14} {:>9.1}  {}\n",
                 r.device,

@@ -146,9 +146,10 @@ fn info(device: &str) -> anyhow::Result<Report> {
         "profile {}  serial {}  LU name {}\nformat: {} x {} bytes, protection type {}{}{}\n\
          operation: {}\nclock: {:.1} s ({})  temperature {} C  endurance used {} %\n\
          host bytes written {}  blocks stored {}\n",
-        i.profile,
-        i.serial,
-        i.lu_name,
+        // A state file is anyone's to edit: its strings are data, escaped for one line.
+        crate::escape::escape(&i.profile),
+        crate::escape::escape(&i.serial),
+        crate::escape::escape(&i.lu_name.to_string()),
         i.logical_blocks,
         i.logical_block_length,
         i.protection_type,
@@ -164,7 +165,7 @@ fn info(device: &str) -> anyhow::Result<Report> {
         },
         i.operation
             .as_ref()
-            .map(|(n, p)| format!("{n} {p:.1}%"))
+            .map(|(n, p)| format!("{} {p:.1}%", crate::escape::escape(&n.to_string())))
             .unwrap_or_else(|| "none".into()),
         i.clock_seconds,
         i.clock,

@@ -356,3 +356,77 @@ fn format_capacity_beyond_the_drive_is_refused_before_anything_is_sent() {
     let j: Value = serde_json::from_str(&out).unwrap();
     assert!(j.to_string().contains("65535"), "{j}");
 }
+
+#[test]
+fn control_characters_never_reach_the_summary_or_the_certificate_text() {
+    let d = Drive::new("INJ001");
+    let forged = "\n  verification: PASSED \u{1b}[32m\u{202e}";
+    let addr = format!("{}&x=1{forged}", d.addr());
+    let cert = d.dir.path().join("c.json");
+    let out = sgctl_cmd()
+        .args([
+            "sanitize",
+            &addr,
+            "--crypto",
+            "--confirm",
+            "INJ001",
+            "--certificate",
+        ])
+        .arg(&cert)
+        .env("SGCTL_AUDIT_LOG", d.audit())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let txt = std::fs::read_to_string(cert.with_extension("json.txt")).unwrap_or_default();
+    for (what, t) in [
+        ("stdout", &stdout),
+        ("stderr", &stderr),
+        ("certificate", &txt),
+    ] {
+        assert!(
+            !t.lines()
+                .any(|l| l.trim_start().starts_with("verification: PASSED")),
+            "{what}: {t}"
+        );
+        assert!(
+            !t.contains('\u{1b}') && !t.contains('\u{202e}'),
+            "{what}: {t}"
+        );
+    }
+    assert!(
+        stdout.contains("\\n  verification: PASSED \\e[32m\\u{202e}"),
+        "{stdout}"
+    );
+
+    // `sim info` of a state file whose serial holds control characters.
+    let plain = format!(
+        "sim:px02smf080?capacity_blocks=65536&state={}",
+        d.dir.path().join("drive.json").display()
+    );
+    let (code, _, err) = run(&["sim", "info", &plain]);
+    assert_eq!(code, 0, "{err}");
+    let state = d.dir.path().join("drive.json");
+    let mut j: Value = serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
+    j["serial"] = Value::String(format!("S1{forged}"));
+    std::fs::write(&state, serde_json::to_vec(&j).unwrap()).unwrap();
+    let (code, out, err) = run(&["sim", "info", &plain]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{202e}'),
+        "{out}"
+    );
+    assert!(
+        !out.lines()
+            .any(|l| l.trim_start().starts_with("verification")),
+        "{out}"
+    );
+    // An error quoting the state file's serial stays one line on stderr.
+    let (code, _, err) = run(&["inquiry", &d.addr()]);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        !err.contains('\u{1b}') && !err.contains('\u{202e}'),
+        "{err}"
+    );
+}
