@@ -140,9 +140,9 @@ fn main() -> ExitCode {
             let _ = writeln!(
                 std::io::stderr(),
                 "sgctl: {}",
-                // One line: a value quoted in the message (an address, a state file's serial)
-                // cannot start a line of its own.
-                sgctl::escape::escape(&msg)
+                // Some messages are several lines by design (what to try next); control and
+                // bidi characters are escaped.
+                sgctl::escape::terminal_safe(&msg)
             );
             ExitCode::from(code)
         }

@@ -62,7 +62,7 @@ impl Ctx {
     pub fn warn(&mut self, msg: impl Into<String>) {
         let msg = msg.into();
         if !self.json {
-            err_line(&format!("sgctl: {}", crate::escape::escape(&msg)));
+            err_line(&format!("sgctl: {msg}"));
         }
         self.messages.push(msg);
     }

@@ -28,7 +28,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "FILE")]
     pub ready_file: Option<PathBuf>,
     /// Seconds to wait for the kernel to create the device nodes before reporting ready.
-    #[arg(long, default_value_t = 30, value_name = "SECS")]
+    #[arg(long, default_value_t = 30, value_name = "SECS", value_parser = clap::value_parser!(u64).range(0..=86_400))]
     pub wait: u64,
     /// On a real-clock drive, keep the queue's commands in flight and answer each when its
     /// modeled service time has passed (out of order as the media model says) instead of one

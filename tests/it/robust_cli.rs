@@ -73,6 +73,8 @@ fn non_finite_and_out_of_range_numbers_are_usage_errors() {
         vec!["sim", "fault", &a, "--advance", "1e300"],
         vec!["bench", "pts", &a, "--active-range", "NaN"],
         vec!["bench", "pts", &a, "--time-scale", "inf"],
+        vec!["sim", "serve", &a, "--wait", "18446744073709551615"],
+        vec!["sim", "bench", "--capacity-gib", "NaN"],
     ];
     for args in cases {
         let (code, out, err) = run(&args);
@@ -83,6 +85,11 @@ fn non_finite_and_out_of_range_numbers_are_usage_errors() {
     let (code, _, err) = run(&["health", &a, "--timeout", "NaN"]);
     assert_eq!(code, 1, "{err}");
     no_panic(&err);
+    // A NaN or infinite limit would never be breached: refused, not "ok".
+    for rule in ["temperature_c=NaN", "temperature_c=inf"] {
+        let (code, out, err) = run(&["health", &a, "--max", rule]);
+        assert_eq!(code, 1, "{rule}: {out}{err}");
+    }
     // Nothing reached the drive or the audit log.
     assert!(d.audit_events().is_empty());
 }
@@ -421,10 +428,9 @@ fn control_characters_never_reach_the_summary_or_the_certificate_text() {
             .any(|l| l.trim_start().starts_with("verification")),
         "{out}"
     );
-    // An error quoting the state file's serial stays one line on stderr.
+    // An error quoting the state file's serial carries no terminal control on stderr.
     let (code, _, err) = run(&["inquiry", &d.addr()]);
     assert_eq!(code, 3, "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(
         !err.contains('\u{1b}') && !err.contains('\u{202e}'),
         "{err}"
