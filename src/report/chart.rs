@@ -166,15 +166,24 @@ fn draw_err<E: std::fmt::Debug>(title: &str) -> impl Fn(E) -> ChartError + '_ {
 /// report is a file anyone can edit: a latency of 1e250 hung `bench compare --html`).
 const MAX_ABS: f64 = 1e18;
 
+/// Smallest value on a log axis: plotters' log key points never end on a range that starts
+/// near f64's smallest positive numbers.
+const MIN_LOG: f64 = 1e-18;
+
 /// A value the charts draw: finite and at most [`MAX_ABS`] in magnitude.
 fn plottable(v: f64) -> bool {
     v.is_finite() && v.abs() <= MAX_ABS
 }
 
+/// A value a log axis draws: [`plottable`] and at least [`MIN_LOG`].
+fn log_plottable(v: f64) -> bool {
+    plottable(v) && v >= MIN_LOG
+}
+
 /// Data range with a margin; never empty.
 fn span(lo: f64, hi: f64, log: bool, from_zero: bool) -> Range<f64> {
     if log {
-        let lo = lo.max(f64::MIN_POSITIVE);
+        let lo = lo.max(MIN_LOG);
         let hi = hi.max(lo * 1.0001);
         return lo / 1.3..hi * 1.3;
     }
@@ -211,7 +220,7 @@ fn finite(
     log_y: bool,
 ) -> impl Iterator<Item = (f64, f64)> + '_ {
     points.iter().copied().filter(move |&(x, y)| {
-        plottable(x) && plottable(y) && (!log_x || x > 0.0) && (!log_y || y > 0.0)
+        plottable(x) && plottable(y) && (!log_x || log_plottable(x)) && (!log_y || log_plottable(y))
     })
 }
 
@@ -368,7 +377,7 @@ pub fn histogram_svg(h: &Histogram) -> Result<String, ChartError> {
         .iter()
         .copied()
         .filter(|&(a, b, n)| plottable(a) && plottable(b) && plottable(n) && b > a && n >= 0.0)
-        .filter(|&(a, _, _)| !h.log_x || a > 0.0)
+        .filter(|&(a, _, _)| !h.log_x || log_plottable(a))
         .collect();
     if bins.is_empty() {
         return Err(ChartError::NoData(h.title.clone()));
@@ -742,7 +751,16 @@ mod tests {
 
     #[test]
     fn huge_values_neither_hang_nor_panic() {
-        for v in [1e250, f64::MAX, 1e19, 1e18, -1e300] {
+        for v in [
+            1e250,
+            f64::MAX,
+            1e19,
+            1e18,
+            -1e300,
+            f64::MIN_POSITIVE,
+            5e-324,
+            1e-18,
+        ] {
             for (log_x, log_y) in [(false, false), (false, true), (true, true)] {
                 let r = within_a_minute(move || {
                     let mut c = XyChart::new("lat", "t", "µs");
