@@ -98,7 +98,8 @@ impl Ctx {
     }
 
     /// Prints a report: JSON envelope or text. A closed stdout (`sgctl ... | head -1`) is
-    /// [`std::io::ErrorKind::BrokenPipe`]; the caller ends quietly (see [`is_broken_pipe`]).
+    /// [`std::io::ErrorKind::BrokenPipe`]; the caller ends quietly with the command's own exit
+    /// status (see [`is_broken_pipe`]).
     pub fn print(&self, r: &Report) -> std::io::Result<()> {
         if self.json {
             let v = self.envelope(r.device.as_deref(), r.data.clone(), r.exit, None);

@@ -406,8 +406,7 @@ mod tests {
     /// The last line as `verify` sees it: the last non-empty piece between newlines.
     fn naive_last(b: &[u8]) -> Option<String> {
         b.split(|&c| c == b'\n')
-            .filter(|l| !l.is_empty())
-            .next_back()
+            .rfind(|l| !l.is_empty())
             .map(sha256_hex)
     }
 
