@@ -86,7 +86,14 @@ pub fn append(path: &Path, record: &Value) -> Result<()> {
     let mut f = nix::fcntl::Flock::lock(f, nix::fcntl::FlockArg::LockExclusive)
         .map_err(|(_, e)| io(std::io::Error::from(e)))?;
     let prev = last_line_sha256(&mut *f).map_err(io)?;
-    let mut line = chained_line_after(prev, record)?;
+    // A last line without its newline (a torn write, an edit) keeps its own line: the record
+    // is not glued onto it.
+    let mut line = if ends_without_newline(&mut *f).map_err(io)? {
+        b"\n".to_vec()
+    } else {
+        Vec::new()
+    };
+    line.extend(chained_line_after(prev, record)?);
     line.push(b'\n');
     f.write_all(&line).map_err(io)?;
     f.sync_all().map_err(io)?;
@@ -96,6 +103,18 @@ pub fn append(path: &Path, record: &Value) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// True when `f` is not empty and its last byte is not a newline.
+fn ends_without_newline<F: Read + Seek>(f: &mut F) -> std::io::Result<bool> {
+    let len = f.seek(SeekFrom::End(0))?;
+    if len == 0 {
+        return Ok(false);
+    }
+    f.seek(SeekFrom::Start(len - 1))?;
+    let mut b = [0u8; 1];
+    f.read_exact(&mut b)?;
+    Ok(b[0] != b'\n')
 }
 
 /// SHA-256 (hex) of the last non-empty line of `f` (without its newline); None when the file
@@ -484,6 +503,24 @@ mod tests {
                 proptest::prop_assert_eq!(v.records, v.chained + v.legacy);
             }
         }
+    }
+
+    #[test]
+    fn a_torn_last_line_keeps_its_own_line() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("audit.jsonl");
+        append(&p, &json!({"event": "start"})).unwrap();
+        let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+        f.write_all(b"{\"event\":\"torn").unwrap();
+        drop(f);
+        append(&p, &json!({"event": "end"})).unwrap();
+        let b = std::fs::read(&p).unwrap();
+        let v = verify(&b, None);
+        // The torn line is found as what it is; the new record is whole and chained to it.
+        assert_eq!(v.records, 3);
+        assert_eq!(v.problems.len(), 1, "{:?}", v.problems);
+        assert_eq!((v.problems[0].kind, v.problems[0].line), ("not_json", 2));
+        assert_eq!(v.chained, 2);
     }
 
     #[test]

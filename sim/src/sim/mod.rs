@@ -173,7 +173,7 @@ fn lock_state(spec: &str, path: &std::path::Path) -> Result<nix::fcntl::Flock<st
                     key: path.display().to_string(),
                     lock: lock_path.display().to_string(),
                     holder: Some(format!(
-                        "another process has the virtual drive's state file {} open",
+                        "the virtual drive's state file {} is in use by another process",
                         path.display()
                     )),
                 }
