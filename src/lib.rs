@@ -9,6 +9,7 @@ pub mod bench;
 pub mod cli;
 pub mod device;
 pub mod discover;
+pub mod escape;
 pub mod host;
 pub mod ops;
 pub mod report;

@@ -4,31 +4,109 @@ use clap::FromArgMatches;
 use sgctl::cli::{self, Cli, Ctx};
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether file descriptor 1 was closed when the process started (`sgctl ... >&-`). Rust's
+/// runtime opens /dev/null on a closed standard descriptor before `main`, so writes would
+/// succeed into nothing; this is probed earlier, from `.init_array` (see [`PROBE`]).
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn probe_stdout() {
+    let closed = nix::fcntl::fcntl(1, nix::fcntl::FcntlArg::F_GETFD).is_err();
+    STDOUT_CLOSED.store(closed, Ordering::Relaxed);
+}
+
+/// Runs [`probe_stdout`] as an ELF constructor: the dynamic loader calls it before the C
+/// `main` that starts Rust's runtime (which would hide a closed fd 1 behind /dev/null).
+// SAFETY (of the attribute the lint flags): `.init_array` holds pointers to `extern "C"`
+// functions taking no arguments the loader may rely on; `probe_stdout` is one, makes one
+// fcntl call and stores an atomic: nothing that needs the Rust runtime.
+#[allow(unsafe_code)]
+#[used]
+#[link_section = ".init_array"]
+static PROBE: extern "C" fn() = probe_stdout;
+
+/// The exit code of a command line that does not parse.
+fn usage_code(e: &clap::Error, argv: &[String]) -> u8 {
+    // `sgctl health` reports through a bit mask in which bit 0 (1) means "command line could
+    // not be parsed" (2 would read as "device could not be opened").
+    if !e.use_stderr() {
+        sgctl::exit::OK
+    } else if argv.iter().skip(1).any(|a| a == "health") {
+        sgctl::ops::health::bits::USAGE
+    } else {
+        sgctl::exit::USAGE
+    }
+}
+
+/// A command line that does not parse: clap's message on stderr, and with `--json` the
+/// envelope on stdout too (`data` null, the error in `messages`): a script asking for JSON
+/// always gets one document.
+fn usage_error(e: &clap::Error, argv: Vec<String>) -> ExitCode {
+    let code = usage_code(e, &argv);
+    let json = argv
+        .iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--json");
+    if json && e.use_stderr() {
+        let msg = e
+            .render()
+            .to_string()
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("usage error")
+            .trim_start_matches("error: ")
+            .to_string();
+        let ctx = Ctx {
+            json: true,
+            argv,
+            ..Ctx::default()
+        };
+        let v = ctx.envelope(None, serde_json::Value::Null, code, Some(&msg));
+        let s = serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
+        if let Some(c) = lost_output(cli::output::write_stdout(&s), code) {
+            let _ = e.print();
+            return ExitCode::from(c);
+        }
+    }
+    let _ = e.print();
+    ExitCode::from(code)
+}
+
+/// The exit code after printing the output with result `r` for a command whose own status is
+/// `code`: None when the output arrived, else the code to exit with. A reader that went away
+/// (`| head -1`, EPIPE) keeps the command's status; output written nowhere (stdout closed, or
+/// a write error) fails the command (1), unless it failed already.
+fn lost_output(r: std::io::Result<()>, code: u8) -> Option<u8> {
+    let failed = |what: &str| {
+        let _ = writeln!(std::io::stderr(), "sgctl: {what}");
+        Some(if code == sgctl::exit::OK {
+            sgctl::exit::OTHER
+        } else {
+            code
+        })
+    };
+    match r {
+        Err(e) if cli::output::is_broken_pipe(&e) => Some(code),
+        Err(e) => failed(&format!("writing the output: {e}")),
+        Ok(()) if STDOUT_CLOSED.load(Ordering::Relaxed) => {
+            failed("standard output is closed: the output was lost")
+        }
+        Ok(()) => None,
+    }
+}
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().collect();
     let matches = match cli::command().try_get_matches_from(&argv) {
         Ok(m) => m,
-        Err(e) => {
-            // `sgctl health` reports through a bit mask in which bit 0 (1) means "command line
-            // could not be parsed" (2 would read as "device could not be opened").
-            let code = if e.use_stderr() && argv.iter().skip(1).any(|a| a == "health") {
-                sgctl::ops::health::bits::USAGE
-            } else if e.use_stderr() {
-                sgctl::exit::USAGE
-            } else {
-                sgctl::exit::OK
-            };
-            let _ = e.print();
-            return ExitCode::from(code);
-        }
+        Err(e) => return usage_error(&e, argv),
     };
     let parsed = match Cli::from_arg_matches(&matches) {
         Ok(p) => p,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(sgctl::exit::USAGE);
-        }
+        Err(e) => return usage_error(&e, argv),
     };
     let mut ctx = Ctx {
         json: parsed.json,
@@ -38,15 +116,16 @@ fn main() -> ExitCode {
         messages: vec![],
     };
     match cli::run(&mut ctx, parsed.command) {
-        Ok(report) => match ctx.print(&report) {
-            Ok(()) => ExitCode::from(report.exit),
-            // `sgctl ... | head -1`: the reader has what it wanted; end quietly.
-            Err(e) if cli::output::is_broken_pipe(&e) => ExitCode::from(sgctl::exit::OK),
-            Err(e) => {
-                let _ = writeln!(std::io::stderr(), "sgctl: writing the output: {e}");
-                ExitCode::from(sgctl::exit::OTHER)
+        // `sgctl ... | head -1`: the reader has what it wanted; the command's own status
+        // stands (a failing `health | head -1` still fails under `pipefail`).
+        Ok(report) => {
+            let printed = ctx.print(&report);
+            let nothing = !ctx.json && report.text.is_empty();
+            match lost_output(printed, report.exit) {
+                Some(c) if !(nothing && c == sgctl::exit::OTHER) => ExitCode::from(c),
+                _ => ExitCode::from(report.exit),
             }
-        },
+        }
         Err(e) => {
             let code = e
                 .downcast_ref::<sgctl::Error>()
@@ -56,13 +135,15 @@ fn main() -> ExitCode {
             if ctx.json {
                 let v = ctx.envelope(None, serde_json::Value::Null, code, Some(&msg));
                 let s = serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
-                if let Err(e) = cli::output::write_stdout(&s) {
-                    if cli::output::is_broken_pipe(&e) {
-                        return ExitCode::from(code);
-                    }
-                }
+                let _ = lost_output(cli::output::write_stdout(&s), code);
             }
-            let _ = writeln!(std::io::stderr(), "sgctl: {msg}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "sgctl: {}",
+                // Some messages are several lines by design (what to try next); control and
+                // bidi characters are escaped.
+                sgctl::escape::terminal_safe(&msg)
+            );
             ExitCode::from(code)
         }
     }

@@ -365,13 +365,27 @@ pub struct AtaLogs {
     pub errors: Vec<String>,
 }
 
-fn parse_addr(s: &str) -> anyhow::Result<u8> {
-    let s = s.trim();
-    let v = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(h) => u8::from_str_radix(h, 16),
-        None => s.parse(),
-    };
-    v.map_err(|_| anyhow::anyhow!("--log '{s}': a log address 0..255 (decimal or 0x hex)"))
+/// The logs `ata logs --log` decodes: from a device (read through the GPL directory) and from
+/// `--inhex` (06h, the SMART self-test log, is read by SMART READ LOG, so only from a file).
+const DEVICE_LOGS: [u8; 5] = [0x00, 0x04, 0x07, 0x10, 0x24];
+const INHEX_LOGS: [u8; 6] = [0x00, 0x04, 0x06, 0x07, 0x10, 0x24];
+
+/// Parses `--log ADDR`: a number 0..255 that sgctl decodes from where it reads (anything else
+/// is a usage error, exit 2, never an empty success).
+fn parse_addr(s: &str, inhex: bool) -> anyhow::Result<u8> {
+    let v = super::num::code(s, "a log address", 0xff)
+        .map_err(|e| crate::Error::InvalidArgument(format!("--log: {e}")))?;
+    let known: &[u8] = if inhex { &INHEX_LOGS } else { &DEVICE_LOGS };
+    if !known.contains(&v) {
+        let list: Vec<String> = known.iter().map(|a| format!("{a:02x}h")).collect();
+        return Err(crate::Error::InvalidArgument(format!(
+            "--log {v:#04x} ({}): sgctl reads and decodes logs {} here",
+            log::log_name(v),
+            list.join(", ")
+        ))
+        .into());
+    }
+    Ok(v)
 }
 
 /// Decodes the pages of log `addr` into `out`.
@@ -422,10 +436,12 @@ pub fn read_logs(
         }
         if dir.pages(addr) == 0 {
             if only.is_some() {
-                out.errors.push(format!(
-                    "log 0x{addr:02x} ({}) is not in the GPL directory",
+                // The one log asked for is not there: not supported by the device (exit 7).
+                return Err(crate::Error::Unsupported(format!(
+                    "log 0x{addr:02x} ({}) is not in the drive's GPL directory",
                     log::log_name(addr)
-                ));
+                ))
+                .into());
             }
             continue;
         }
@@ -527,7 +543,8 @@ fn render_logs(l: &AtaLogs) -> String {
 }
 
 fn run_logs(ctx: &mut Ctx, a: LogsArgs) -> anyhow::Result<Report> {
-    let only = a.log.as_deref().map(parse_addr).transpose()?;
+    let inhex = a.common.inhex.is_some();
+    let only = a.log.as_deref().map(|s| parse_addr(s, inhex)).transpose()?;
     let (logs, raw) = match &a.common.inhex {
         Some(p) => {
             let Some(addr) = only else {

@@ -39,8 +39,22 @@ pub struct VerifyArgs {
     pub file: PathBuf,
     /// A head printed by an earlier verify: it must still be in the log (detects records
     /// removed from the end).
-    #[arg(long, value_name = "SHA256")]
+    #[arg(long, value_name = "SHA256", value_parser = parse_head)]
     pub head: Option<String>,
+}
+
+/// `--head`: 64 hex digits (a SHA-256 as `verify` prints it). Anything else is a bad argument
+/// (exit 2), not a log that was tampered with.
+fn parse_head(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    if t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(t.to_ascii_lowercase())
+    } else {
+        Err(format!(
+            "'{}' is not a SHA-256 head (64 hex digits, as `audit verify` prints it)",
+            crate::escape::escape(&t.chars().take(80).collect::<String>())
+        ))
+    }
 }
 
 /// Runs `sgctl audit`.

@@ -208,29 +208,9 @@ pub struct RunArgs {
     pub report: Option<std::path::PathBuf>,
 }
 
-/// Parses `10`, `10s`, `500ms`, `2m`, `1h`, `1.5s`.
+/// Parses `10`, `10s`, `500ms`, `2m`, `1h`, `1.5s` (see [`super::num::duration`]).
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let (num, mul) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix("us") {
-        (n, 1e-6)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60.0)
-    } else if let Some(n) = t.strip_suffix('h') {
-        (n, 3600.0)
-    } else {
-        (t, 1.0)
-    };
-    let v: f64 = num
-        .parse()
-        .map_err(|_| format!("'{s}' is not a duration (e.g. 10s, 500ms, 2m)"))?;
-    if !(v.is_finite() && v >= 0.0 && v * mul < 1e9) {
-        return Err(format!("'{s}' is out of range"));
-    }
-    Ok(Duration::from_secs_f64(v * mul))
+    super::num::duration(s)
 }
 
 fn usage(msg: String) -> anyhow::Error {
@@ -623,7 +603,7 @@ impl Progress {
         if self.json {
             let v = serde_json::json!({ "event": "interval", "interval": i, "eta_s":
                 self.total_s.map(|t| (t - i.t_s).max(0.0)) });
-            eprintln!("{v}");
+            super::output::err_json(&v);
         }
         if self.tty {
             // The simulator produces intervals faster than anyone can read them.
@@ -638,17 +618,17 @@ impl Progress {
                 .total_s
                 .map(|t| format!(", ETA {:.0}s", (t - i.t_s).max(0.0)))
                 .unwrap_or_default();
-            eprint!(
+            super::output::err_raw(&format!(
                 "\r\x1b[Ksgctl: bench: {:.0}s: {:.0} IOPS, {:.1} MB/s, lat mean {:.1} us, p99 {:.1} us{eta}",
                 i.t_s, i.iops, i.mbps, i.mean_lat_us, i.p99_lat_us
-            );
+            ));
             self.shown = true;
         }
     }
 
     fn done(&mut self) {
         if self.shown {
-            eprintln!();
+            super::output::err_raw("\n");
         }
     }
 }

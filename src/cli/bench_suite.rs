@@ -44,7 +44,7 @@ pub struct SuiteArgs {
     #[arg(long, default_value_t = 32)]
     pub qd: u32,
     /// ActiveRange in percent of the capacity (PTS-E: 100; a smaller one is reported).
-    #[arg(long, value_name = "PCT", default_value_t = 100.0)]
+    #[arg(long, value_name = "PCT", default_value_t = 100.0, value_parser = super::num::percent_positive)]
     pub active_range: f64,
     /// Most WDPC rounds before "steady state not reached".
     #[arg(long, default_value_t = steady::DEFAULT_MAX_ROUNDS)]
@@ -60,7 +60,7 @@ pub struct SuiteArgs {
     pub engine: String,
     /// Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a
     /// capacity-scaled sim: drive the default is its capacity over the profile's.
-    #[arg(long, value_name = "F")]
+    #[arg(long, value_name = "F", value_parser = super::num::fraction_positive)]
     pub time_scale: Option<f64>,
     /// Write cache during the run: disabled (PTS-E), enabled (PTS-C) or unchanged.
     #[arg(long, value_parser = ["disabled", "enabled", "unchanged"], default_value = "disabled")]
@@ -102,7 +102,7 @@ pub struct ReviewArgs {
     #[arg(long = "part", value_delimiter = ',')]
     pub parts: Vec<String>,
     /// Over-provisioning experiment: capacity left unused, percent.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 20.0, value_parser = super::num::percent)]
     pub op_extra: f64,
     /// Common options.
     #[command(flatten)]
@@ -218,7 +218,7 @@ impl Control for DriveControl<'_> {
                 if let Some(p) = p {
                     if p - last >= 10.0 {
                         last = p;
-                        eprintln!("sgctl: bench: purge {p:.0} %");
+                        super::output::err_line(&format!("sgctl: bench: purge {p:.0} %"));
                     }
                 }
             },

@@ -51,7 +51,7 @@ pub struct SafetyArgs {
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub max_per_hba: usize,
     /// Seconds between progress polls (virtual drives: the drive's clock is advanced instead).
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = super::num::poll_seconds)]
     pub poll_interval: f64,
     /// Progress as JSON Lines events on stderr (instead of progress bars).
     #[arg(long)]
@@ -91,7 +91,9 @@ impl SafetyArgs {
     }
 
     fn interval(&self) -> Duration {
-        Duration::from_secs_f64(self.poll_interval.clamp(0.0, 3600.0))
+        // In range when parsed (`num::poll_seconds`); a value set by code is clamped to the
+        // same range, NaN to 0.
+        Duration::try_from_secs_f64(self.poll_interval.clamp(0.0, 3600.0)).unwrap_or_default()
     }
 }
 
@@ -194,6 +196,8 @@ fn finish_report(ctx: &mut Ctx, s: RunSummary) -> Report {
     let records = &s.records;
     let mut text = String::new();
     for r in records {
+        // Values from the drive and the command line, escaped for one line each.
+        let r = &r.text_view();
         if s.dry_run {
             text.push_str(&format!(
                 "{} ({} {} serial {}): dry run, nothing sent{}\n",
@@ -219,6 +223,7 @@ fn finish_report(ctx: &mut Ctx, s: RunSummary) -> Report {
             "DEVICE", "SERIAL", "OUTCOME", "SECONDS", "EXIT"
         ));
         for r in records {
+            let r = &r.text_view();
             text.push_str(&format!(
                 "{:<32} {:<20} {:<14} {:>9.1}  {}\n",
                 r.device,
@@ -313,7 +318,7 @@ impl Progress {
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             b.set_style(style.progress_chars("=> "));
-            b.set_prefix(address.to_string());
+            b.set_prefix(crate::escape::escape(address).into_owned());
             b
         })
     }
@@ -344,10 +349,9 @@ impl Progress {
         }
         if self.json && l.last != percent {
             l.last = percent;
-            eprintln!(
-                "{}",
-                json!({"event":"progress","device":device,"percent":percent,
-                       "eta_s": eta.map(|e| e.as_secs())})
+            super::output::err_json(
+                &json!({"event":"progress","device":device,"percent":percent,
+                   "eta_s": eta.map(|e| e.as_secs())}),
             );
         }
     }
@@ -365,10 +369,7 @@ impl Progress {
             }
         }
         if self.json {
-            eprintln!(
-                "{}",
-                json!({"event":"end","device":device,"outcome":outcome})
-            );
+            super::output::err_json(&json!({"event":"end","device":device,"outcome":outcome}));
         }
     }
 }

@@ -81,7 +81,7 @@ pub struct HealthArgs {
     pub prometheus: bool,
     /// Seconds to wait for all drives together; a drive still busy after that is reported as
     /// timed out (bit 2) and does not hold up the others.
-    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS", value_parser = super::num::timeout_seconds)]
     pub timeout: f64,
     /// Root for sysfs lookups of --all (tests use a fake tree).
     #[arg(long, default_value = "/", hide = true)]
@@ -313,7 +313,7 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
     let drives = health::check_many(
         &devices,
         &rules,
-        Duration::from_secs_f64(args.timeout),
+        Duration::try_from_secs_f64(args.timeout).unwrap_or(Duration::from_secs(60)),
         opener,
     );
     let exit_bits = drives.iter().fold(0u8, |a, d| a | d.exit_bits);

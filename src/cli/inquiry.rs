@@ -32,7 +32,7 @@ pub fn run(ctx: &mut Ctx, args: InquiryArgs) -> anyhow::Result<Report> {
         Ok(b) => vpd::serial::parse(&b).ok().map(|s| s.unit_serial_number),
         Err(e) => {
             if ctx.verbose > 0 {
-                eprintln!("    no unit serial number: {e}");
+                super::output::err_line(&format!("    no unit serial number: {e}"));
             }
             None
         }

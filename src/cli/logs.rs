@@ -6,7 +6,7 @@ use crate::ops::health::read::{self, PageError};
 use crate::ops::safety;
 use crate::scsi::log_select::LogSelect;
 use crate::scsi::log_sense::PageControl;
-use anyhow::{anyhow, bail, Context};
+use anyhow::{bail, Context};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -59,26 +59,18 @@ pub struct LogsArgs {
     pub inhex: Option<PathBuf>,
 }
 
-/// Parses a decimal or 0x-hex number.
-fn num(s: &str) -> anyhow::Result<u8> {
-    let s = s.trim();
-    let v = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        u8::from_str_radix(h, 16)
-    } else {
-        s.parse::<u8>()
-    };
-    v.map_err(|_| anyhow!("'{s}' is not a page number (decimal or 0x hex, 0..255)"))
-}
-
-/// Parses `P` or `P,SUB`.
+/// Parses `P` or `P,SUB` (page code 0..0x3f, subpage 0..0xff); a bad value is a usage error.
 pub fn parse_page_arg(s: &str) -> anyhow::Result<(u8, u8)> {
+    let bad = |e: String| crate::Error::InvalidArgument(format!("--page: {e}"));
     let (p, sub) = match s.split_once(',') {
-        Some((p, sub)) => (num(p)?, num(sub)?),
-        None => (num(s)?, 0),
+        Some((p, sub)) => (p, Some(sub)),
+        None => (s, None),
     };
-    if p > 0x3f {
-        bail!("page code 0x{p:02x} is out of range (0..0x3f)");
-    }
+    let p = super::num::code(p, "a page code", 0x3f).map_err(bad)?;
+    let sub = match sub {
+        Some(x) => super::num::code(x, "a subpage code", 0xff).map_err(bad)?,
+        None => 0,
+    };
     Ok((p, sub))
 }
 
@@ -251,6 +243,18 @@ fn reset(
     let id = read::identity(t)?;
     if args.dry_run {
         safety::check_not_in_use(host, dev)?;
+        // A `--confirm` naming another drive is refused as in the real run.
+        let name = safety::DriveName {
+            serial: id.serial.clone(),
+            wwn: id.wwn.clone(),
+        };
+        if !args.confirm.is_empty() && !args.confirm.iter().any(|c| name.matches(c)) {
+            return Err(crate::error::Refusal::NotNamed {
+                address: dev.into(),
+                drive: name.describe(),
+            }
+            .into());
+        }
         let data = ResetData {
             cdb: safety::spaced_hex(&cdb),
             dry_run: true,

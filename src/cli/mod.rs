@@ -2,6 +2,7 @@
 //! `run` function returning a [`Report`]; this file only wires them together.
 
 pub mod advice;
+pub mod num;
 pub mod output;
 pub mod tcg;
 pub mod tcg_jobs;

@@ -21,18 +21,9 @@ pub struct OpcodesArgs {
     pub timeouts: bool,
 }
 
-/// Parses `0x48`, `48h` or `72`.
+/// Parses `0x48`, `48h` or `72` (see [`super::num::int`]).
 pub fn parse_num<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
-    let t = s.trim().to_ascii_lowercase();
-    let v = if let Some(h) = t.strip_prefix("0x") {
-        u64::from_str_radix(h, 16)
-    } else if let Some(h) = t.strip_suffix('h') {
-        u64::from_str_radix(h, 16)
-    } else {
-        t.parse::<u64>()
-    }
-    .map_err(|e| format!("'{s}': {e}"))?;
-    T::try_from(v).map_err(|_| format!("'{s}' is out of range"))
+    super::num::int(s)
 }
 
 /// Runs `sgctl opcodes`.

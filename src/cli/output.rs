@@ -62,7 +62,7 @@ impl Ctx {
     pub fn warn(&mut self, msg: impl Into<String>) {
         let msg = msg.into();
         if !self.json {
-            eprintln!("sgctl: {msg}");
+            err_line(&format!("sgctl: {msg}"));
         }
         self.messages.push(msg);
     }
@@ -98,7 +98,8 @@ impl Ctx {
     }
 
     /// Prints a report: JSON envelope or text. A closed stdout (`sgctl ... | head -1`) is
-    /// [`std::io::ErrorKind::BrokenPipe`]; the caller ends quietly (see [`is_broken_pipe`]).
+    /// [`std::io::ErrorKind::BrokenPipe`]; the caller ends quietly with the command's own exit
+    /// status (see [`is_broken_pipe`]).
     pub fn print(&self, r: &Report) -> std::io::Result<()> {
         if self.json {
             let v = self.envelope(r.device.as_deref(), r.data.clone(), r.exit, None);
@@ -106,10 +107,13 @@ impl Ctx {
             s.push('\n');
             write_stdout(&s)
         } else if !r.text.is_empty() {
-            if r.text.ends_with('\n') {
-                write_stdout(&r.text)
+            // Values from drives, files and the command line are in the text: no control or
+            // bidi character reaches the terminal raw (crate::escape).
+            let text = crate::escape::terminal_safe(&r.text);
+            if text.ends_with('\n') {
+                write_stdout(&text)
             } else {
-                write_stdout(&format!("{}\n", r.text))
+                write_stdout(&format!("{text}\n"))
             }
         } else {
             Ok(())
@@ -124,6 +128,34 @@ pub fn write_stdout(s: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(s.as_bytes())?;
     out.flush()
+}
+
+/// Writes one line of text to stderr (progress, notes), escaped for the terminal
+/// ([`crate::escape::terminal_safe`]). A closed or broken stderr is ignored: nobody reading the
+/// progress of a job is no reason to stop it before it records its end.
+pub fn err_line(s: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "{}",
+        crate::escape::terminal_safe(s)
+    );
+}
+
+/// Writes one JSON Lines event to stderr (`--progress-json`); errors ignored as in
+/// [`err_line`]. JSON carries any character escaped, so the line is written as it is.
+pub fn err_json(v: &Value) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{v}");
+}
+
+/// Writes `s` to stderr as it is (sgctl's own terminal sequences, e.g. a status line redrawn
+/// with `\r\x1b[K`); errors ignored as in [`err_line`].
+pub fn err_raw(s: &str) {
+    use std::io::Write;
+    let mut e = std::io::stderr().lock();
+    let _ = e.write_all(s.as_bytes());
+    let _ = e.flush();
 }
 
 /// True when `e` means the reader of stdout went away (`| head`): not an error of sgctl's.

@@ -37,7 +37,7 @@ pub fn run(ctx: &mut Ctx, args: ReadcapArgs) -> anyhow::Result<Report> {
                     return Err(e.into());
                 }
                 if ctx.verbose > 0 {
-                    eprintln!("    {e}; trying READ CAPACITY(10)");
+                    super::output::err_line(&format!("    {e}; trying READ CAPACITY(10)"));
                 }
             }
         }

@@ -76,7 +76,7 @@ pub struct FaultArgs {
     #[arg(long)]
     pub clear: bool,
     /// Move the drive's clock forward by SECS seconds (finishes long operations early).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = super::num::span_seconds)]
     pub advance: Option<f64>,
 }
 
@@ -146,9 +146,10 @@ fn info(device: &str) -> anyhow::Result<Report> {
         "profile {}  serial {}  LU name {}\nformat: {} x {} bytes, protection type {}{}{}\n\
          operation: {}\nclock: {:.1} s ({})  temperature {} C  endurance used {} %\n\
          host bytes written {}  blocks stored {}\n",
-        i.profile,
-        i.serial,
-        i.lu_name,
+        // A state file is anyone's to edit: its strings are data, escaped for one line.
+        crate::escape::escape(&i.profile),
+        crate::escape::escape(&i.serial),
+        crate::escape::escape(&i.lu_name.to_string()),
         i.logical_blocks,
         i.logical_block_length,
         i.protection_type,
@@ -164,7 +165,7 @@ fn info(device: &str) -> anyhow::Result<Report> {
         },
         i.operation
             .as_ref()
-            .map(|(n, p)| format!("{n} {p:.1}%"))
+            .map(|(n, p)| format!("{} {p:.1}%", crate::escape::escape(&n.to_string())))
             .unwrap_or_else(|| "none".into()),
         i.clock_seconds,
         i.clock,
@@ -241,10 +242,10 @@ fn fault(ctx: &mut Ctx, a: FaultArgs) -> anyhow::Result<Report> {
         done.push(format!("wear {w} %"));
     }
     if let Some(s) = a.advance {
-        if !(s.is_finite() && s >= 0.0) {
-            anyhow::bail!("--advance needs a non-negative number of seconds");
-        }
-        dev.clock().advance(Duration::from_secs_f64(s));
+        let d = Duration::try_from_secs_f64(s).map_err(|_| {
+            crate::Error::InvalidArgument(format!("--advance {s}: not a number of seconds"))
+        })?;
+        dev.clock().advance(d);
         done.push(format!("clock +{s} s"));
     }
     if done.is_empty() {

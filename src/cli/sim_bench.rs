@@ -17,11 +17,11 @@ pub struct BenchArgs {
     /// Profiles to measure (default: all).
     pub profiles: Vec<String>,
     /// Extra over-provisioning for the third measurement, in percent of user capacity.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 20.0, value_parser = super::num::percent)]
     pub op_extra: f64,
     /// Simulated user capacity per drive in GiB (a scaled-down drive; the model's behaviour does
     /// not depend on it).
-    #[arg(long, default_value_t = 8.0)]
+    #[arg(long, default_value_t = 8.0, value_parser = super::num::gib)]
     pub capacity_gib: f64,
     /// Queue depth (outstanding commands).
     #[arg(long, default_value_t = 32)]
@@ -80,7 +80,7 @@ pub fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
     };
     let mut results = Vec::new();
     for p in &selected {
-        eprintln!("sgctl: sim bench: {} ...", p.name);
+        super::output::err_line(&format!("sgctl: sim bench: {} ...", p.name));
         let t = std::time::Instant::now();
         let cpu0 = cpu_seconds();
         let r = bench_profile(p, &cfg).with_context(|| format!("benchmarking {}", p.name))?;
@@ -90,13 +90,13 @@ pub fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
             (Some(a), Some(b)) if b > a => (b - a, "CPU"),
             _ => (wall, "wall"),
         };
-        eprintln!(
+        super::output::err_line(&format!(
             "sgctl: sim bench: {} done in {wall:.1} s wall, {secs:.1} s {what}: {:.2} M commands \
              and {:.2} M NAND 4 KiB programs simulated per {what} second",
             p.name,
             r.simulated_commands as f64 / secs / 1e6,
             r.simulated_nand_writes as f64 / secs / 1e6,
-        );
+        ));
         results.push(r);
     }
     let text = render(&selected, &results, &cfg);

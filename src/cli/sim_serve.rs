@@ -28,7 +28,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "FILE")]
     pub ready_file: Option<PathBuf>,
     /// Seconds to wait for the kernel to create the device nodes before reporting ready.
-    #[arg(long, default_value_t = 30, value_name = "SECS")]
+    #[arg(long, default_value_t = 30, value_name = "SECS", value_parser = clap::value_parser!(u64).range(0..=86_400))]
     pub wait: u64,
     /// On a real-clock drive, keep the queue's commands in flight and answer each when its
     /// modeled service time has passed (out of order as the media model says) instead of one
@@ -90,11 +90,11 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
                 Box::new(port)
             };
             let on_tmr = move |t: &Tmr| {
-                eprintln!(
+                super::output::err_line(&format!(
                     "sgctl: port {p}: task management: {} (commands {:?})",
                     t.name(),
                     t.cmd_ids
-                );
+                ));
                 // LUN and target resets reset the model (unit attention 29/03 follows); aborted
                 // commands still in flight are answered when due (the kernel drops them).
                 if matches!(t.tmr_type, 5..=7 | 128) {
@@ -129,13 +129,13 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
         root: tcmu::configfs::TARGET_ROOT.into(),
         wwn_seed: u64::from(pid),
     };
-    eprintln!(
+    super::output::err_line(&format!(
         "sgctl: serving {} ({} bytes, {}-byte blocks) on {} port(s) through TCMU",
         drive.address(),
         dev_size,
         block_size,
         ports
-    );
+    ));
     let report = tcmu::serve(&opts, models)?;
     drop(drive);
     for e in &report.teardown_errors {

@@ -31,7 +31,7 @@ pub struct WaitArgs {
     #[arg(value_name = "DEVICE")]
     pub device: String,
     /// Seconds between polls.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = super::num::poll_seconds)]
     pub poll_interval: f64,
     /// Progress as JSON Lines events on stderr.
     #[arg(long)]
@@ -53,7 +53,7 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
     let (mut t, cfg) = open_for_job(
         &args.device,
         ctx.verbose,
-        Duration::from_secs_f64(args.poll_interval.clamp(0.0, 3600.0)),
+        Duration::try_from_secs_f64(args.poll_interval.clamp(0.0, 3600.0)).unwrap_or_default(),
         interrupted,
     )?;
     let progress = Progress::new(ctx.json || args.progress_json, args.progress_json);

@@ -45,13 +45,18 @@ pub fn sha256_hex(b: &[u8]) -> String {
 /// The line to append after a line whose bytes are `prev_line` (None: first line).
 /// `record` must be a JSON object; its own `prev_sha256`/`record_sha256` members are replaced.
 pub fn chained_line(prev_line: Option<&[u8]>, record: &Value) -> Result<Vec<u8>> {
+    chained_line_after(prev_line.map(sha256_hex), record)
+}
+
+/// [`chained_line`] given the previous line's SHA-256 (hex) rather than its bytes.
+pub fn chained_line_after(prev_sha256: Option<String>, record: &Value) -> Result<Vec<u8>> {
     let Value::Object(m) = record else {
         return Err(crate::error::Invalid::AuditRecordNotObject.into());
     };
     let mut m = m.clone();
     m.shift_remove(PREV);
     m.shift_remove(SELF);
-    let prev = prev_line.map(sha256_hex).unwrap_or_else(|| GENESIS.into());
+    let prev = prev_sha256.unwrap_or_else(|| GENESIS.into());
     m.insert(PREV.into(), Value::String(prev));
     let body = compact(&Value::Object(m.clone()))?;
     m.insert(SELF.into(), Value::String(sha256_hex(&body)));
@@ -72,39 +77,77 @@ pub fn append(path: &Path, record: &Value) -> Result<()> {
     let f = crate::files::open_append(path, crate::files::MODE_LOG, 0o750)?;
     let mut f = nix::fcntl::Flock::lock(f, nix::fcntl::FlockArg::LockExclusive)
         .map_err(|(_, e)| io(std::io::Error::from(e)))?;
-    let prev = last_line(&mut f).map_err(io)?;
-    let mut line = chained_line(prev.as_deref(), record)?;
+    let prev = last_line_sha256(&mut *f).map_err(io)?;
+    // A last line without its newline (a torn write, an edit) keeps its own line: the record
+    // is not glued onto it.
+    let mut line = if ends_without_newline(&mut *f).map_err(io)? {
+        b"\n".to_vec()
+    } else {
+        Vec::new()
+    };
+    line.extend(chained_line_after(prev, record)?);
     line.push(b'\n');
     f.write_all(&line).map_err(io)?;
     f.sync_all().map_err(io)?;
     Ok(())
 }
 
-/// The last non-empty line of the file (without its newline), read from the end in chunks.
-fn last_line(f: &mut std::fs::File) -> std::io::Result<Option<Vec<u8>>> {
+/// True when `f` is not empty and its last byte is not a newline.
+fn ends_without_newline<F: Read + Seek>(f: &mut F) -> std::io::Result<bool> {
     let len = f.seek(SeekFrom::End(0))?;
-    let mut tail: Vec<u8> = Vec::new();
+    if len == 0 {
+        return Ok(false);
+    }
+    f.seek(SeekFrom::Start(len - 1))?;
+    let mut b = [0u8; 1];
+    f.read_exact(&mut b)?;
+    Ok(b[0] != b'\n')
+}
+
+/// SHA-256 (hex) of the last non-empty line of `f` (without its newline); None when the file
+/// holds no such line. Linear in the line's length, whatever it is: the file is read backwards
+/// once, chunk by chunk, to find the line's bounds, then the line is hashed forwards in chunks
+/// (never held whole in memory). The host-wide audit lock is held meanwhile, so this must not
+/// grow with the square of a line someone made long.
+fn last_line_sha256<F: Read + Seek>(f: &mut F) -> std::io::Result<Option<String>> {
+    const CHUNK: usize = 64 << 10;
+    let len = f.seek(SeekFrom::End(0))?;
+    let mut buf = vec![0u8; CHUNK];
     let mut pos = len;
-    const CHUNK: u64 = 8192;
-    loop {
-        // Strip trailing newlines, then look for the newline before the last line.
-        let trimmed = tail.iter().rposition(|&b| b != b'\n').map(|i| i + 1);
-        if let Some(end) = trimmed {
-            if let Some(nl) = tail[..end].iter().rposition(|&b| b == b'\n') {
-                return Ok(Some(tail[nl + 1..end].to_vec()));
+    // One past the last byte that is not a newline; then the first byte of that line.
+    let mut end: Option<u64> = None;
+    let mut start = 0u64;
+    'scan: while pos > 0 {
+        let n = usize::try_from(pos).map_or(CHUNK, |p| p.min(CHUNK));
+        pos -= n as u64;
+        f.seek(SeekFrom::Start(pos))?;
+        f.read_exact(&mut buf[..n])?;
+        for i in (0..n).rev() {
+            let at = pos + i as u64;
+            match (end, buf[i]) {
+                (None, b'\n') => {}
+                (None, _) => end = Some(at + 1),
+                (Some(_), b'\n') => {
+                    start = at + 1;
+                    break 'scan;
+                }
+                (Some(_), _) => {}
             }
         }
-        if pos == 0 {
-            return Ok(trimmed.map(|end| tail[..end].to_vec()));
-        }
-        let n = CHUNK.min(pos);
-        pos -= n;
-        f.seek(SeekFrom::Start(pos))?;
-        let mut chunk = vec![0u8; n as usize];
-        f.read_exact(&mut chunk)?;
-        chunk.extend_from_slice(&tail);
-        tail = chunk;
     }
+    let Some(end) = end else {
+        return Ok(None);
+    };
+    f.seek(SeekFrom::Start(start))?;
+    let mut h = Sha256::new();
+    let mut left = end - start;
+    while left > 0 {
+        let n = usize::try_from(left).map_or(CHUNK, |l| l.min(CHUNK));
+        f.read_exact(&mut buf[..n])?;
+        h.update(&buf[..n]);
+        left -= n as u64;
+    }
+    Ok(Some(hex(&h.finalize())))
 }
 
 /// One problem found by [`verify`].
@@ -457,6 +500,107 @@ mod tests {
             compact_text(b"{ \"a\" : [1, 2.50],\n  \"b\": \"x \\\" y\" }"),
             b"{\"a\":[1,2.50],\"b\":\"x \\\" y\"}".to_vec()
         );
+    }
+
+    /// The last line as `verify` sees it: the last non-empty piece between newlines.
+    fn naive_last(b: &[u8]) -> Option<String> {
+        b.split(|&c| c == b'\n')
+            .rfind(|l| !l.is_empty())
+            .map(sha256_hex)
+    }
+
+    /// A reader that counts the bytes it hands out.
+    struct Counting<'a> {
+        inner: std::io::Cursor<&'a [u8]>,
+        read: u64,
+    }
+    impl Read for Counting<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.read += n as u64;
+            Ok(n)
+        }
+    }
+    impl Seek for Counting<'_> {
+        fn seek(&mut self, p: SeekFrom) -> std::io::Result<u64> {
+            self.inner.seek(p)
+        }
+    }
+
+    #[test]
+    fn the_last_line_is_read_in_linear_time() {
+        // A 3 MB last line after a short one: the old reader prepended every chunk to the
+        // tail and rescanned it (quadratic: a 32 MB line held the audit lock for minutes).
+        let mut b = b"{\"a\":1}\n".to_vec();
+        b.extend(std::iter::repeat_n(b'x', 3 << 20));
+        b.extend_from_slice(b"\n\n");
+        let mut c = Counting {
+            inner: std::io::Cursor::new(&b[..]),
+            read: 0,
+        };
+        assert_eq!(last_line_sha256(&mut c).unwrap(), naive_last(&b));
+        // Backwards once to find the bounds, forwards once to hash: at most twice the file.
+        assert!(c.read <= 2 * b.len() as u64, "{} bytes read", c.read);
+    }
+
+    #[test]
+    fn appending_after_a_long_last_line_is_quick() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("audit.jsonl");
+        append(&p, &json!({"event": "start"})).unwrap();
+        let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+        f.write_all(&vec![b'y'; 16 << 20]).unwrap();
+        f.write_all(b"\n").unwrap();
+        drop(f);
+        let t = std::time::Instant::now();
+        append(&p, &json!({"event": "end"})).unwrap();
+        let took = t.elapsed();
+        assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+    }
+
+    proptest::proptest! {
+        /// The chunked reader finds the same last line as `verify`, whatever the mix of
+        /// newlines and chunk boundaries.
+        #[test]
+        fn last_line_matches_verify(
+            parts in proptest::collection::vec((0usize..70_000, 0usize..3), 0..6),
+        ) {
+            let mut b = Vec::new();
+            for (n, nl) in parts {
+                b.extend(std::iter::repeat_n(b'z', n));
+                b.extend(std::iter::repeat_n(b'\n', nl));
+            }
+            let got = last_line_sha256(&mut std::io::Cursor::new(&b[..])).unwrap();
+            proptest::prop_assert_eq!(got, naive_last(&b));
+        }
+
+        /// Any bytes: `verify` returns (never panics), and a problem-free verdict means every
+        /// line is a chained record or a leading legacy one.
+        #[test]
+        fn verify_any_bytes(b in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400)) {
+            let v = verify(&b, None);
+            if v.ok() {
+                proptest::prop_assert_eq!(v.records, v.chained + v.legacy);
+            }
+        }
+    }
+
+    #[test]
+    fn a_torn_last_line_keeps_its_own_line() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("audit.jsonl");
+        append(&p, &json!({"event": "start"})).unwrap();
+        let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+        f.write_all(b"{\"event\":\"torn").unwrap();
+        drop(f);
+        append(&p, &json!({"event": "end"})).unwrap();
+        let b = std::fs::read(&p).unwrap();
+        let v = verify(&b, None);
+        // The torn line is found as what it is; the new record is whole and chained to it.
+        assert_eq!(v.records, 3);
+        assert_eq!(v.problems.len(), 1, "{:?}", v.problems);
+        assert_eq!((v.problems[0].kind, v.problems[0].line), ("not_json", 2));
+        assert_eq!(v.chained, 2);
     }
 
     #[test]

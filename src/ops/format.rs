@@ -138,6 +138,22 @@ pub fn plan(t: &mut dyn Transport, o: &FormatOptions) -> Result<FormatPlan> {
             (bytes / 100 * u64::from(p)) / u64::from(block_len)
         }
     };
+    if let CapacityRequest::Blocks(n) = o.capacity {
+        let (blocks, len) = match &before {
+            Some(c) => (c.blocks(), c.block_len),
+            None => (mode.blocks, mode.block_len),
+        };
+        if let Some(limit) = capacity_limit(blocks, len, block_len) {
+            if n > limit {
+                return Err(Error::InvalidArgument(format!(
+                    "--capacity {n} blocks of {block_len} bytes is more than the drive holds: \
+                     READ CAPACITY reports {blocks} blocks of {len} bytes, at most {limit} at \
+                     {block_len} bytes (leave --capacity out for the drive's maximum); nothing \
+                     was sent"
+                )));
+            }
+        }
+    }
     let need_select = !(o.recover && o.block_size.is_none()) || descriptor_blocks != 0;
     let mut commands = Vec::new();
     let mode_select = if need_select {
@@ -177,6 +193,24 @@ pub fn plan(t: &mut dyn Transport, o: &FormatOptions) -> Result<FormatPlan> {
         },
         commands,
     })
+}
+
+/// The most logical blocks of `new_len` bytes a drive that now reports `blocks` blocks of
+/// `len` bytes can be asked for, checked before anything is sent (a count the drive cannot
+/// hold would be rounded or refused after MODE SELECT, or, all ones, read as "maximum" —
+/// and the format would then fail its check with the data already gone). Block lengths count
+/// by their media sector (the power of two at or below them: 512 for 512/520/528, 4096 for
+/// 4096/4104/4160), so 512 → 520 keeps the count and 512 → 4096 divides it by 8. None when
+/// the drive reports no capacity to go by.
+pub fn capacity_limit(blocks: u64, len: u32, new_len: u32) -> Option<u64> {
+    let sector = |l: u32| l.checked_ilog2().map(|b| 1u64 << b);
+    let (old, new) = (sector(len)?, sector(new_len)?);
+    if blocks == 0 {
+        return None;
+    }
+    // At most u64::MAX - 1: the all-ones count means "the maximum" in a block descriptor.
+    let limit = u128::from(blocks) * u128::from(old) / u128::from(new);
+    Some(u64::try_from(limit).unwrap_or(u64::MAX).min(u64::MAX - 1))
 }
 
 /// Result of a format.
@@ -405,6 +439,35 @@ mod tests {
         );
         assert!("0".parse::<CapacityRequest>().is_err());
         assert!("101%".parse::<CapacityRequest>().is_err());
+    }
+
+    #[test]
+    fn a_capacity_beyond_the_drive_is_refused_before_anything_is_sent() {
+        let mut d = MockDrive::new();
+        let have = query::read_capacity16(&mut d).unwrap().blocks();
+        for n in [u64::MAX, u64::MAX - 1, have + 1, have * 2] {
+            let mut o = opts(512, 0);
+            o.capacity = CapacityRequest::Blocks(n);
+            let e = plan(&mut d, &o).unwrap_err();
+            assert_eq!(e.exit_code(), crate::exit::USAGE, "{n}: {e}");
+            assert!(e.to_string().contains("nothing was sent"), "{e}");
+        }
+        // Nothing state-changing reached the drive.
+        assert!(!d.opcodes().iter().any(|&op| op == 0x04 || op == 0x55));
+        // The whole drive is fine, and at 4096 bytes an eighth of the count.
+        let mut o = opts(512, 0);
+        o.capacity = CapacityRequest::Blocks(have);
+        assert!(plan(&mut d, &o).is_ok());
+        let mut o = opts(4096, 0);
+        o.capacity = CapacityRequest::Blocks(have / 8 + 1);
+        assert!(plan(&mut d, &o).is_err());
+        o.capacity = CapacityRequest::Blocks(have / 8);
+        assert!(plan(&mut d, &o).is_ok());
+        assert_eq!(capacity_limit(1000, 512, 520), Some(1000));
+        assert_eq!(capacity_limit(1000, 4096, 512), Some(8000));
+        assert_eq!(capacity_limit(u64::MAX, 4096, 512), Some(u64::MAX - 1));
+        assert_eq!(capacity_limit(0, 512, 512), None);
+        assert_eq!(capacity_limit(10, 0, 512), None);
     }
 
     #[test]

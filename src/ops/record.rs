@@ -576,8 +576,68 @@ impl JobRecord {
         }
     }
 
-    /// Readable rendering (the certificate's text form).
+    /// Readable rendering (the certificate's text form, the jobs' summary). Every value from
+    /// a drive, a file or the command line is escaped first ([`JobRecord::text_view`]), so
+    /// a serial or an address holding a newline cannot add a line of its own.
     pub fn render_text(&self) -> String {
+        crate::escape::terminal_safe(&self.text_view().render_text_raw()).into_owned()
+    }
+
+    /// A copy whose text fields are escaped for one line each ([`crate::escape::escape`]):
+    /// what [`JobRecord::render_text`] renders.
+    pub fn text_view(&self) -> JobRecord {
+        fn e(s: &mut String) {
+            if let std::borrow::Cow::Owned(x) = crate::escape::escape(s) {
+                *s = x;
+            }
+        }
+        fn eo(s: &mut Option<String>) {
+            if let Some(x) = s {
+                e(x);
+            }
+        }
+        let mut r = self.clone();
+        for s in [&mut r.job, &mut r.device, &mut r.tool, &mut r.host] {
+            e(s);
+        }
+        for s in [&mut r.job_id, &mut r.started, &mut r.ended, &mut r.message] {
+            eo(s);
+        }
+        eo(&mut r.advice);
+        eo(&mut r.operator);
+        let d = &mut r.drive;
+        for s in [&mut d.vendor, &mut d.model, &mut d.serial, &mut d.firmware] {
+            e(s);
+        }
+        eo(&mut d.wwn);
+        for t in &mut r.sense_trail {
+            for s in [
+                &mut t.time,
+                &mut t.command,
+                &mut t.sense_key,
+                &mut t.description,
+            ] {
+                e(s);
+            }
+        }
+        for p in &mut r.path_switches {
+            for s in [
+                &mut p.time,
+                &mut p.from,
+                &mut p.to,
+                &mut p.command,
+                &mut p.reason,
+            ] {
+                e(s);
+            }
+        }
+        if let Some(v) = &mut r.verification {
+            eo(&mut v.note);
+        }
+        r
+    }
+
+    fn render_text_raw(&self) -> String {
         let mut s = String::new();
         let d = &self.drive;
         let _ = writeln!(
@@ -829,7 +889,7 @@ pub fn write_certificate_to(
             text,
             "signed: ed25519 key {} (check: sgctl certificate verify {})",
             crate::ops::sign::fingerprint(&s.public()),
-            path.display()
+            crate::escape::escape(&path.display().to_string())
         );
     }
     let put = |p: &std::path::Path, bytes: &[u8]| {
@@ -875,4 +935,29 @@ fn write_pdf_of(
         crate::files::MODE_PUBLIC,
         replace,
     )
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::*;
+
+    #[test]
+    fn values_cannot_forge_lines_or_drive_the_terminal() {
+        let forged = "\n  verification: PASSED — 16 samples";
+        let mut r = JobRecord::new("sanitize", &format!("sim:px02smf080?x=1{forged}"));
+        r.drive.serial = format!("S1{forged}\u{1b}[2J\u{202e}");
+        r.drive.model = "M\r\u{2066}".into();
+        r.message = Some(format!("refused{forged}"));
+        r.operator = Some(format!("op{forged}"));
+        let t = r.render_text();
+        for line in t.lines() {
+            assert!(!line.starts_with("  verification:"), "{t}");
+        }
+        assert!(!t.contains('\u{1b}') && !t.contains('\u{202e}') && !t.contains('\r'));
+        assert!(!t.contains('\u{2066}'), "{t}");
+        assert!(t.contains("S1\\n  verification: PASSED"), "{t}");
+        // The JSON record keeps the values as they are.
+        let j = serde_json::to_value(&r).unwrap();
+        assert_eq!(j["drive"]["serial"], r.drive.serial.as_str());
+    }
 }

@@ -97,7 +97,8 @@ impl DriveName {
         false
     }
 
-    fn describe(&self) -> String {
+    /// `serial S, WWN W` as the refusals name the drive.
+    pub fn describe(&self) -> String {
         match &self.wwn {
             Some(w) => format!("serial {:?}, WWN {w}", self.serial),
             None => format!("serial {:?}", self.serial),
@@ -176,14 +177,18 @@ impl Prompter for TtyPrompter {
         }
         let flag = Arc::new(AtomicBool::new(false));
         let ids = register_stop_signals(&flag);
-        eprint!("{question}");
-        let _ = std::io::stderr().flush();
+        {
+            // A closed stderr must not panic; the question names a drive (escaped).
+            let mut e = std::io::stderr().lock();
+            let _ = write!(e, "{}", crate::escape::terminal_safe(question));
+            let _ = e.flush();
+        }
         let line = read_line_unless(&flag);
         for id in ids {
             signal_hook::low_level::unregister(id);
         }
         if flag.load(Ordering::SeqCst) {
-            eprintln!();
+            let _ = writeln!(std::io::stderr());
             self.interrupted = true;
             return None;
         }

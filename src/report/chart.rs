@@ -161,10 +161,29 @@ fn draw_err<E: std::fmt::Debug>(title: &str) -> impl Fn(E) -> ChartError + '_ {
     }
 }
 
+/// Largest magnitude drawn: 1e18 is beyond any figure a report holds (latencies in µs, IOPS,
+/// bytes below 2^60), and plotters' axis code runs for ever on ranges near f64's limit (a
+/// report is a file anyone can edit: a latency of 1e250 hung `bench compare --html`).
+const MAX_ABS: f64 = 1e18;
+
+/// Smallest value on a log axis: plotters' log key points never end on a range that starts
+/// near f64's smallest positive numbers.
+const MIN_LOG: f64 = 1e-18;
+
+/// A value the charts draw: finite and at most [`MAX_ABS`] in magnitude.
+fn plottable(v: f64) -> bool {
+    v.is_finite() && v.abs() <= MAX_ABS
+}
+
+/// A value a log axis draws: [`plottable`] and at least [`MIN_LOG`].
+fn log_plottable(v: f64) -> bool {
+    plottable(v) && v >= MIN_LOG
+}
+
 /// Data range with a margin; never empty.
 fn span(lo: f64, hi: f64, log: bool, from_zero: bool) -> Range<f64> {
     if log {
-        let lo = lo.max(f64::MIN_POSITIVE);
+        let lo = lo.max(MIN_LOG);
         let hi = hi.max(lo * 1.0001);
         return lo / 1.3..hi * 1.3;
     }
@@ -201,7 +220,7 @@ fn finite(
     log_y: bool,
 ) -> impl Iterator<Item = (f64, f64)> + '_ {
     points.iter().copied().filter(move |&(x, y)| {
-        x.is_finite() && y.is_finite() && (!log_x || x > 0.0) && (!log_y || y > 0.0)
+        plottable(x) && plottable(y) && (!log_x || log_plottable(x)) && (!log_y || log_plottable(y))
     })
 }
 
@@ -223,7 +242,7 @@ pub fn xy_svg(c: &XyChart) -> Result<String, ChartError> {
         y1 = y1.max(y);
     }
     for b in &c.bands {
-        if b.lo.is_finite() && b.hi.is_finite() {
+        if plottable(b.lo) && plottable(b.hi) {
             y0 = y0.min(b.lo);
             y1 = y1.max(b.hi);
         }
@@ -357,8 +376,8 @@ pub fn histogram_svg(h: &Histogram) -> Result<String, ChartError> {
         .bins
         .iter()
         .copied()
-        .filter(|&(a, b, n)| a.is_finite() && b.is_finite() && n.is_finite() && b > a && n >= 0.0)
-        .filter(|&(a, _, _)| !h.log_x || a > 0.0)
+        .filter(|&(a, b, n)| plottable(a) && plottable(b) && plottable(n) && b > a && n >= 0.0)
+        .filter(|&(a, _, _)| !h.log_x || log_plottable(a))
         .collect();
     if bins.is_empty() {
         return Err(ChartError::NoData(h.title.clone()));
@@ -446,7 +465,7 @@ pub fn heatmap_svg(h: &HeatMap) -> Result<String, ChartError> {
         .flatten()
         .flatten()
         .copied()
-        .filter(|v| v.is_finite())
+        .filter(|&v| plottable(v))
         .collect();
     if all.is_empty() || h.rows.is_empty() || h.cols.is_empty() {
         return Err(ChartError::NoData(h.title.clone()));
@@ -563,7 +582,7 @@ pub fn bars_svg(b: &BarChart) -> Result<String, ChartError> {
         .iter()
         .flat_map(|s| s.1.iter().flatten())
         .copied()
-        .filter(|v| v.is_finite())
+        .filter(|&v| plottable(v))
         .fold(f64::MIN, f64::max);
     if hi == f64::MIN || b.categories.is_empty() || b.series.is_empty() {
         return Err(ChartError::NoData(b.title.clone()));
@@ -718,6 +737,55 @@ mod tests {
             vec![(0.0, 1.0), (10.0, 0.5), (f64::NAN, 0.1), (100.0, 1e-5)],
         ));
         assert!(xy_svg(&c).unwrap().contains("<svg"));
+    }
+
+    /// Runs `f` on a thread; fails when it takes longer than 60 s (a hang).
+    fn within_a_minute<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the chart was not drawn within a minute (hang)")
+    }
+
+    #[test]
+    fn huge_values_neither_hang_nor_panic() {
+        for v in [
+            1e250,
+            f64::MAX,
+            1e19,
+            1e18,
+            -1e300,
+            f64::MIN_POSITIVE,
+            5e-324,
+            1e-18,
+        ] {
+            for (log_x, log_y) in [(false, false), (false, true), (true, true)] {
+                let r = within_a_minute(move || {
+                    let mut c = XyChart::new("lat", "t", "µs");
+                    c.log_x = log_x;
+                    c.log_y = log_y;
+                    c.series
+                        .push(Series::line("a", vec![(1.0, 50.0), (2.0, 60.0)]));
+                    c.series.push(Series::line("b", vec![(1.0, v), (2.0, v)]));
+                    xy_svg(&c).map(|s| s.len())
+                });
+                assert!(r.is_ok(), "{v} {log_x} {log_y}: {r:?}");
+            }
+            let r = within_a_minute(move || {
+                histogram_svg(&Histogram {
+                    title: "h".into(),
+                    x_label: "x".into(),
+                    y_label: "y".into(),
+                    bins: vec![(1.0, 2.0, 3.0), (v, v * 2.0, 1.0)],
+                    log_x: true,
+                    size: DEFAULT_SIZE,
+                })
+                .map(|s| s.len())
+            });
+            assert!(r.is_ok(), "{v}: {r:?}");
+        }
     }
 
     #[test]

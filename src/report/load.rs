@@ -242,6 +242,95 @@ mod tests {
         assert!(matches!(parse(b"\xff{"), Err(LoadError::NotAReport(_))));
     }
 
+    /// Every leaf of a JSON document, by a path of keys and indices.
+    fn leaves(v: &Value, path: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    path.push(Value::String(k.clone()));
+                    leaves(x, path, out);
+                    path.pop();
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    path.push(json!(i));
+                    leaves(x, path, out);
+                    path.pop();
+                }
+            }
+            _ => out.push(path.clone()),
+        }
+    }
+
+    fn at<'a>(v: &'a mut Value, path: &[Value]) -> Option<&'a mut Value> {
+        path.iter().try_fold(v, |v, k| match k {
+            Value::String(k) => v.get_mut(k.as_str()),
+            Value::Number(n) => v.get_mut(n.as_u64()? as usize),
+            _ => None,
+        })
+    }
+
+    fn hostile() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just(json!(1e250)),
+            Just(json!(-1e300)),
+            Just(json!(f64::MAX)),
+            Just(json!(f64::MIN_POSITIVE)),
+            Just(json!(1e19)),
+            Just(json!(u64::MAX)),
+            Just(json!(i64::MIN)),
+            Just(json!(0)),
+            Just(json!(-1)),
+            Just(json!(null)),
+            Just(json!([])),
+            Just(json!({})),
+            Just(json!(true)),
+            Just(json!("S1\n  verification: PASSED\u{1b}[2J\u{202e}")),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(|f| json!(f)),
+            any::<i64>().prop_map(|i| json!(i)),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// A real run report (docs/examples) with leaves replaced by hostile values: the loader
+        /// accepts or refuses it, and what it accepts summarises, compares and renders (text,
+        /// key figures, both HTML views with their charts) without a panic or a hang.
+        #[test]
+        fn edited_reports_load_render_and_compare(
+            edits in proptest::collection::vec((proptest::prelude::any::<usize>(), hostile()), 1..8),
+        ) {
+            let base: Value = serde_json::from_str(include_str!(
+                "../../docs/examples/run-mk4001grzb-qd4/report.json"
+            ))
+            .unwrap();
+            let mut all = Vec::new();
+            leaves(&base, &mut Vec::new(), &mut all);
+            let mut v = base.clone();
+            for (i, x) in edits {
+                if let Some(slot) = at(&mut v, &all[i % all.len()]) {
+                    *slot = x;
+                }
+            }
+            let Ok((kind, v)) = parse(&serde_json::to_vec(&v).unwrap()) else {
+                return Ok(());
+            };
+            let _ = crate::report::summary::text(&v);
+            let _ = crate::report::summary::key_figures(&v);
+            let _ = crate::report::bench::render(&v);
+            let loaded = |value: Value| Loaded { path: "r".into(), kind, value };
+            let reports = [loaded(base), loaded(v)];
+            if let Ok(c) = crate::report::compare::compare(&reports, &[]) {
+                let _ = c.text();
+                let _ = crate::report::compare::html(&c, &reports);
+            }
+        }
+    }
+
     #[test]
     fn load_names_the_file_and_reads_directories() {
         let d = tempfile::tempdir().unwrap();

@@ -1,5 +1,5 @@
-//! A closed stdout (`sgctl ... | head -1`) ends sgctl quietly with exit 0: no panic (exit 101),
-//! nothing on stderr. The read end of the pipe is closed before sgctl writes, so every write
+//! A closed stdout pipe (`sgctl ... | head -1`) ends sgctl quietly with the command's own exit
+//! status (0 for these): no panic (exit 101), nothing on stderr. The read end of the pipe is closed before sgctl writes, so every write
 //! fails with EPIPE whatever the size of the output.
 
 use std::io::{BufRead, BufReader, Read};

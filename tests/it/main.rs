@@ -28,6 +28,7 @@ mod read_only;
 mod records_pdf;
 mod report_schema;
 mod reservations_cli;
+mod robust_cli;
 mod sata;
 mod sg3_compare;
 mod sg_logs_compare;

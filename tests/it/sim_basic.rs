@@ -332,7 +332,13 @@ fn state_persists_across_opens() {
     let (_, serial) = din(&mut d, &[0x12, 1, 0x80, 0, 255, 0], 255);
     assert_eq!(&serial[4..], b"ABC123");
     // while it is open, a second process (here: a second open) is kept off the state file
-    let busy = sgctl::sim::open(&spec).unwrap_err().to_string();
+    let busy = sgctl::sim::open(&spec).unwrap_err();
+    assert_eq!(
+        busy.exit_code(),
+        sgctl::exit::REFUSED,
+        "busy, not a bad address"
+    );
+    let busy = busy.to_string();
     assert!(busy.contains("in use"), "{busy}");
     drop(d);
     // a different serial on an existing state file is refused

@@ -167,6 +167,19 @@ fn lock_state(spec: &str, path: &std::path::Path) -> Result<nix::fcntl::Flock<st
             Err((_, nix::errno::Errno::EWOULDBLOCK)) if Instant::now() < deadline => {
                 std::thread::sleep(Duration::from_millis(50));
             }
+            // Still held after the wait: the drive is busy (exit 6), not a bad address.
+            Err((_, nix::errno::Errno::EWOULDBLOCK)) => {
+                return Err(crate::error::Refusal::JobLocked {
+                    device: format!("sim:{spec}"),
+                    key: path.display().to_string(),
+                    lock: lock_path.display().to_string(),
+                    holder: Some(format!(
+                        "the virtual drive's state file {} is in use by another process",
+                        path.display()
+                    )),
+                }
+                .into())
+            }
             Err((_, e)) => {
                 return Err(bad(
                     spec,
@@ -228,7 +241,11 @@ pub fn state_path(spec: &str, path: &std::path::Path) -> Result<PathBuf> {
 static SAVE_FAILURES: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 fn note_save_failure(e: &Error) {
-    eprintln!("sgctl: sim: {e}");
+    // Not eprintln!: a closed stderr must not panic the job.
+    {
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "sgctl: sim: {e}");
+    }
     SAVE_FAILURES
         .lock()
         .unwrap_or_else(|p| p.into_inner())

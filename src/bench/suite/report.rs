@@ -206,6 +206,20 @@ impl Report {
     /// Reads `dir/report.json`, checking format and version.
     pub fn load(dir: &Path) -> Result<Report> {
         let p = Self::path(dir);
+        // The directory is what the command line named (`--resume DIR`): one that holds no
+        // readable report is a bad argument (exit 2), as `bench compare` says for its reports.
+        let len = std::fs::metadata(&p)
+            .map_err(|e| {
+                Error::InvalidArgument(format!("{}: no report to read: {e}", p.display()))
+            })?
+            .len();
+        let max = crate::report::load::MAX_BYTES;
+        if len > max {
+            return Err(Error::InvalidArgument(format!(
+                "{}: {len} bytes is larger than any report ({max} at most)",
+                p.display()
+            )));
+        }
         let b = std::fs::read(&p).map_err(|e| Error::io(format!("reading {}", p.display()), e))?;
         let v: serde_json::Value =
             serde_json::from_slice(&b).map_err(|e| Invalid::NotJsonReport {

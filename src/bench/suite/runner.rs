@@ -113,7 +113,7 @@ impl Progress {
         if self.json {
             let _ = writeln!(e, "{v}");
         } else {
-            let _ = writeln!(e, "sgctl: bench {text}");
+            let _ = writeln!(e, "sgctl: bench {}", crate::escape::terminal_safe(&text));
         }
     }
 

@@ -121,6 +121,17 @@ fn check_metric(name: &str) -> Result<()> {
     }
 }
 
+/// A limit: a finite number (a NaN limit would never be breached, an infinite one neither:
+/// a rule that silently checks nothing).
+fn finite(v: &str) -> std::result::Result<f64, String> {
+    let v = v.trim();
+    match v.parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err(format!("'{v}' is not a finite number")),
+        Err(_) => Err(format!("'{v}' is not a number")),
+    }
+}
+
 /// Parses a `metric=value` flag argument.
 pub fn parse_flag(bound: Bound, arg: &str) -> Result<Rule> {
     let (k, v) = arg
@@ -128,9 +139,7 @@ pub fn parse_flag(bound: Bound, arg: &str) -> Result<Rule> {
         .ok_or_else(|| Error::InvalidArgument(format!("rule '{arg}' is not METRIC=NUMBER")))?;
     let metric = k.trim().to_string();
     check_metric(&metric)?;
-    let limit: f64 = v.trim().parse().map_err(|_| {
-        Error::InvalidArgument(format!("rule '{arg}': '{}' is not a number", v.trim()))
-    })?;
+    let limit = finite(v).map_err(|m| Error::InvalidArgument(format!("rule '{arg}': {m}")))?;
     Ok(Rule {
         bound,
         metric,
@@ -171,10 +180,7 @@ pub fn parse_file(text: &str) -> Result<Vec<Rule>> {
             )
         };
         check_metric(metric).map_err(|e| err(&e.to_string()))?;
-        let limit: f64 = v
-            .trim()
-            .parse()
-            .map_err(|_| err(&format!("'{}' is not a number", v.trim())))?;
+        let limit = finite(v).map_err(|m| err(&m))?;
         out.push(Rule {
             bound,
             metric: metric.to_string(),
@@ -195,6 +201,10 @@ mod tests {
         assert!(parse_flag(Bound::Max, "nope=1").is_err());
         assert!(parse_flag(Bound::Max, "temperature_c").is_err());
         assert!(parse_flag(Bound::Min, "remaining_days=x").is_err());
+        for bad in ["NaN", "inf", "-inf", "1e999"] {
+            assert!(parse_flag(Bound::Max, &format!("temperature_c={bad}")).is_err());
+            assert!(parse_file(&format!("[max]\ntemperature_c = {bad}\n")).is_err());
+        }
         let rules = parse_file(
             "# qualification\n[max]\nendurance_used = 80\ntemperature_c=70 # hot\n[min]\nremaining_days = 365\n",
         )

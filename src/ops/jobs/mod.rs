@@ -374,15 +374,24 @@ fn prepare(
         });
     }
     safety::check_reservation(&mut ro, address, opts.ignore_reservation)?;
-    if opts.dry_run {
-        // Report what the gate would say, but never prompt.
-        safety::check_not_in_use(env.host, address)?;
-        return Ok((t, poll, None));
-    }
     let name = DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
     };
+    if opts.dry_run {
+        // Report what the gate would say, but never prompt: a `--confirm` that names another
+        // drive is refused here as in the real run (a dry run that passes must mean the real
+        // one would).
+        safety::check_not_in_use(env.host, address)?;
+        if !confirmation.tokens.is_empty() && !confirmation.tokens.iter().any(|c| name.matches(c)) {
+            return Err(crate::error::Refusal::NotNamed {
+                address: address.into(),
+                drive: name.describe(),
+            }
+            .into());
+        }
+        return Ok((t, poll, None));
+    }
     let cleared = safety::clear(
         env.host,
         GateRequest {
