@@ -285,21 +285,30 @@ impl Dir {
     pub fn open_append(&self, name: &OsStr, mode: u32) -> Result<(File, bool)> {
         let path = self.child(name);
         let base = OFlags::RDWR | OFlags::APPEND | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let (fd, created) = match rfs::openat(&self.fd, name, base, Mode::empty()) {
-            Ok(fd) => (fd, false),
-            Err(rustix::io::Errno::NOENT) => {
-                let fd = rfs::openat(
-                    &self.fd,
-                    name,
-                    base | OFlags::CREATE | OFlags::EXCL,
-                    Mode::from_raw_mode(mode),
-                )
-                .map_err(|e| self.open_error(&path, e))?;
-                rfs::fchmod(&fd, Mode::from_raw_mode(mode))
-                    .map_err(|e| io_err("setting the mode of", &path, e))?;
-                (fd, true)
+        // Open it, else create it exclusively; another job of the same run (or another
+        // process) may create it between the two, so an EEXIST opens it again.
+        let mut tries = 0;
+        let (fd, created) = loop {
+            tries += 1;
+            match rfs::openat(&self.fd, name, base, Mode::empty()) {
+                Ok(fd) => break (fd, false),
+                Err(rustix::io::Errno::NOENT) => {}
+                Err(e) => return Err(self.open_error(&path, e)),
             }
-            Err(e) => return Err(self.open_error(&path, e)),
+            match rfs::openat(
+                &self.fd,
+                name,
+                base | OFlags::CREATE | OFlags::EXCL,
+                Mode::from_raw_mode(mode),
+            ) {
+                Ok(fd) => {
+                    rfs::fchmod(&fd, Mode::from_raw_mode(mode))
+                        .map_err(|e| io_err("setting the mode of", &path, e))?;
+                    break (fd, true);
+                }
+                Err(rustix::io::Errno::EXIST) if tries < 8 => continue,
+                Err(e) => return Err(self.open_error(&path, e)),
+            }
         };
         check_owned_regular(&fd, &path)?;
         if created {

@@ -179,11 +179,16 @@ fn info(device: &str) -> anyhow::Result<Report> {
     let mut text = text;
     text.push_str(&format!(
         "label: {} {}  FW {}  S/N {}  WWN {}\n",
-        l.vendor, l.model, l.firmware, l.serial, l.wwn
+        crate::escape::escape(&l.vendor),
+        crate::escape::escape(&l.model),
+        crate::escape::escape(&l.firmware),
+        crate::escape::escape(&l.serial),
+        crate::escape::escape(&l.wwn.to_string())
     ));
     if let Some(p) = &l.psid {
         text.push_str(&format!(
-            "       PSID {p}  (`sgctl tcg revert DEVICE --psid-file FILE` with it restores factory state)\n"
+            "       PSID {}  (`sgctl tcg revert DEVICE --psid-file FILE` with it restores factory state)\n",
+            crate::escape::escape(&p.to_string())
         ));
     }
     Ok(Report::new(Some(device), &i, text))

@@ -11,8 +11,7 @@ use crate::error::{Error, Result};
 use crate::exit;
 use crate::ops::poll::{self, PollConfig, PollEnd, Trail, TrailEntry};
 use crate::ops::record::{
-    write_certificate_signed, Category, DriveInfo, JobMethod, JobRecord, Outcome,
-    TechniqueVerification,
+    write_certificate_to, Category, DriveInfo, JobMethod, JobRecord, Outcome, TechniqueVerification,
 };
 use crate::ops::safety::{rfc3339, AuditLog, PlannedCommand};
 use crate::ops::sanitize::{conclude, verify_after};
@@ -225,7 +224,15 @@ pub fn finish(
                     "technique_verification": rec.technique_verification},
     }))?;
     if let Some(path) = co["certificate"].as_str() {
-        write_certificate_signed(std::path::Path::new(path), &[rec.clone()], signer.as_ref())?;
+        // The interrupted run wrote this job's certificate (NOT SANITIZED, interrupted) at the
+        // path its start record names: the finished record replaces it (atomically, never
+        // through a symlink).
+        write_certificate_to(
+            std::path::Path::new(path),
+            &[rec.clone()],
+            signer.as_ref(),
+            crate::files::Replace::Always,
+        )?;
     }
     Ok(rec)
 }

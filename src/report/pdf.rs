@@ -28,7 +28,7 @@ static BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
 
 const W: f32 = 595.0; // A4, points
 const H: f32 = 842.0;
-const MARGIN: f32 = 50.0;
+const MARGIN: f32 = 40.0;
 const LABEL_W: f32 = 150.0;
 const ROW: f32 = 11.0; // line height of 9-point rows
 
@@ -54,8 +54,34 @@ fn width(text: &str, size: f32, bold: bool) -> f32 {
     em * size * if bold { 1.1 } else { 1.0 }
 }
 
+/// `text` as the PDF may draw it: control and bidi characters escaped as in every text
+/// rendering ([`crate::escape::escape`]: a newline in a drive's serial cannot start a line of its
+/// own), and characters outside the blocks the embedded DejaVu Sans covers written as
+/// `\u{..}` (PDF/A refuses a glyph the font lacks, and a certificate must still be written).
+fn pdf_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    fn covered(c: char) -> bool {
+        matches!(u32::from(c),
+            0x20..=0x7e | 0xa0..=0x24f | 0x370..=0x52f | 0x2000..=0x206f | 0x20a0..=0x20cf
+            | 0x2100..=0x22ff | 0x2500..=0x25ff)
+    }
+    let escaped = crate::escape::escape(text);
+    if escaped.chars().all(covered) {
+        return escaped;
+    }
+    let mut out = String::with_capacity(escaped.len() + 8);
+    for c in escaped.chars() {
+        if covered(c) {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Splits `text` into lines no wider than `max` points (at spaces, else anywhere).
 fn wrap(text: &str, size: f32, bold: bool, max: f32) -> Vec<String> {
+    let text = &*pdf_safe(text);
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split(' ') {
@@ -172,7 +198,7 @@ impl Writer {
             size,
             bold,
             grey,
-            text: text.to_string(),
+            text: pdf_safe(text).into_owned(),
         });
     }
 
@@ -580,7 +606,7 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
     w.title(
         "Certificate of Sanitization",
         &format!(
-            "Drive {} of {n} — NIST SP 800-88 Rev. 2 and IEEE 2883-2022; fields after the Rev. 1 Appendix G sample certificate",
+            "Drive {} of {n} — NIST SP 800-88 Rev. 2, IEEE 2883-2022; Rev. 1 Appendix G fields",
             i + 1
         ),
     );
@@ -627,27 +653,37 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
     ];
     w.kv_columns([("Media", &media), ("Sanitization", &san)]);
     let field = |k: &str| r.get(k).filter(|v| !v.is_null());
-    w.heading("Scope");
-    match field("scope") {
-        Some(sc) => w.kv(&super::certificate::scope_rows(sc)),
-        None => w.para(
-            "Not recorded (a record written before scopes were recorded).",
-            9.0,
-        ),
-    }
-    w.heading("Verification (the technique completed)");
-    match field("technique_verification") {
-        Some(tv) => w.kv(&super::certificate::technique_rows(tv)),
-        None => w.para("Not recorded.", 9.0),
-    }
+    // Rows without a value ("-") are left out of the PDF, so that a drive's record fits its
+    // page; the JSON attached and the HTML view keep every row.
+    let given = |rows: Vec<(&'static str, String)>| -> Vec<(&'static str, String)> {
+        rows.into_iter()
+            .filter(|(_, v)| v != "-" && !v.is_empty())
+            .collect()
+    };
+    let not_recorded = vec![("Recorded", "no".to_string())];
+    let scope = field("scope")
+        .map(|sc| given(super::certificate::scope_rows(sc)))
+        .unwrap_or_else(|| not_recorded.clone());
+    let technique = field("technique_verification")
+        .map(|tv| given(super::certificate::technique_rows(tv)))
+        .unwrap_or_else(|| not_recorded.clone());
+    w.kv_columns([
+        ("Scope", &scope),
+        ("Verification (the technique completed)", &technique),
+    ]);
     w.heading("Validation (the data is gone)");
     match super::certificate::validation_rows(field("validation"), field("verification")) {
-        Some(rows) => w.kv(&rows),
+        Some(rows) => w.kv(&given(rows)),
         None => w.para("Not validated: no block was read back.", 9.0),
     }
     if let Some(f) = r.get("sanitization_record").filter(|v| !v.is_null()) {
-        w.heading("Sanitization record (NIST SP 800-88 Rev. 2)");
-        w.kv(&crate::ops::record_fields::rows(f));
+        // Two columns, so that a drive's record fits its page.
+        let rows = crate::ops::record_fields::rows(f);
+        let (left, right) = rows.split_at(rows.len().div_ceil(2));
+        w.kv_columns([
+            ("Sanitization record (NIST SP 800-88 Rev. 2)", left),
+            ("", right),
+        ]);
     }
     if let Some(m) = r.get("message").and_then(Value::as_str) {
         w.heading("Note");
@@ -845,6 +881,17 @@ pub fn render_manifest(m: &Value, json: &[u8], name: &str) -> Result<Vec<u8>> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn control_characters_and_missing_glyphs_are_escaped() {
+        assert_eq!(
+            pdf_safe("S1\n  verification: PASSED"),
+            "S1\\n  verification: PASSED"
+        );
+        assert_eq!(pdf_safe("Ünïcode — ok"), "Ünïcode — ok");
+        assert_eq!(pdf_safe("序列"), "\\u{5e8f}\\u{5217}");
+        assert_eq!(pdf_safe("a\u{202e}b"), "a\\u{202e}b");
+    }
 
     #[test]
     fn wraps_within_the_width() {

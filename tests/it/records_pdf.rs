@@ -442,7 +442,10 @@ fn batch_manifest_signed_and_anchored() {
     assert_eq!(doc["manifest"]["drives"], 2);
     assert_eq!(doc["drives"][0]["serial"], "PDF0001");
     assert_eq!(doc["drives"][0]["outcome"], "success");
-    assert_eq!(doc["drives"][0]["scope"], "whole logical unit");
+    assert_eq!(
+        doc["drives"][0]["scope"],
+        "the whole logical unit (every LBA)"
+    );
     // Each drive's record hash is the one the certificate's signature lists.
     let c: Value = serde_json::from_slice(&std::fs::read(&cert).unwrap()).unwrap();
     assert_eq!(

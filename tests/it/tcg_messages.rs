@@ -78,7 +78,7 @@ fn sim_info_shows_the_label_with_the_psid_that_reverts_the_drive() {
     assert_eq!(psid.len(), 32);
     // The label's PSID is the one the drive takes.
     let f = dir.path().join("psid");
-    std::fs::write(&f, &psid).unwrap();
+    crate::tcg_cli::private(&f, psid.as_ref());
     let (code, out, err) = run_audited(
         &[
             "tcg",
@@ -107,7 +107,7 @@ fn a_wrong_pin_says_how_many_tries_are_left() {
         dir.path().join("d.json").display()
     );
     let wrong = dir.path().join("wrong");
-    std::fs::write(&wrong, "not-the-pin").unwrap();
+    crate::tcg_cli::private(&wrong, "not-the-pin".as_bytes());
     let wrong = wrong.to_str().unwrap();
     for used in 1..=5 {
         let (code, _, err) = run_audited(
@@ -136,7 +136,7 @@ fn take_ownership_of_an_owned_drive_is_refused_in_plain_words() {
         dir.path().join("d.json").display()
     );
     let pin = dir.path().join("pin");
-    std::fs::write(&pin, "a-new-pin-0001").unwrap();
+    crate::tcg_cli::private(&pin, "a-new-pin-0001".as_bytes());
     let pin = pin.to_str().unwrap();
     let (code, _, err) = run_audited(
         &["tcg", "take-ownership", &dev, "--new-pin-file", pin],
