@@ -1,8 +1,10 @@
-//! Text of the less common VPD pages (0x84, 0x85, 0x87, 0x8A, 0x8D, 0x8F, 0xB3, 0xB6,
-//! 0xB7, 0xB9), worded like sg_vpd 1.63 (Debian's sg3-utils 1.46) so tests/it/sg3_compare.rs
+//! Text of the less common VPD pages (0x84, 0x85, 0x87, 0x8A, 0x8D, 0x8F, 0xB3, 0xB4,
+//! 0xB6, 0xB7, 0xB8, 0xB9), worded like sg_vpd 1.63 (Debian's sg3-utils 1.46) so tests/it/sg3_compare.rs
 //! compares them field by field.
 
+use crate::scsi::vpd::block_lengths::SupportedBlockLengths;
 use crate::scsi::vpd::block_limits_ext::BlockLimitsExtension;
+use crate::scsi::vpd::format_presets::FormatPresets;
 use crate::scsi::vpd::mode_page_policy::{policy_name, ModePagePolicy};
 use crate::scsi::vpd::network_addresses::{service_type_name, ManagementNetworkAddresses};
 use crate::scsi::vpd::positioning_ranges::ConcurrentPositioningRanges;
@@ -326,6 +328,82 @@ pub fn positioning_ranges(x: &ConcurrentPositioningRanges) -> String {
             r.number_of_lbas,
             r.number_of_lbas
         );
+    }
+    t
+}
+
+/// 0xB4.
+pub fn block_lengths(x: &SupportedBlockLengths) -> String {
+    let mut t = String::from("Supported block lengths and protection types VPD page (SBC):\n");
+    let b = |v: bool| u8::from(v);
+    for d in &x.descriptors {
+        let _ = writeln!(
+            t,
+            "  Logical block length: {}\n    P_I_I_SUP: {}\n    NO_PI_CHK: {}\n    GRD_CHK: \
+             {}\n    APP_CHK: {}\n    REF_CHK: {}\n    T3PS: {}\n    T2PS: {}\n    T1PS: {}\n    \
+             T0PS: {}",
+            d.logical_block_length,
+            b(d.p_i_i_sup),
+            b(d.no_pi_chk),
+            b(d.grd_chk),
+            b(d.app_chk),
+            b(d.ref_chk),
+            b(d.t3ps),
+            b(d.t2ps),
+            b(d.t1ps),
+            b(d.t0ps)
+        );
+    }
+    t
+}
+
+/// 0xB8.
+pub fn format_presets(x: &FormatPresets) -> String {
+    let mut t = String::from("Format presets VPD page (SBC):\n");
+    for p in &x.presets {
+        let _ = writeln!(
+            t,
+            "  Preset identifier: 0x{:x}\n    schema type: {}\n    logical blocks per physical \
+             block exponent type: {}\n    logical block length: {}\n    designed last LBA: \
+             0x{:x}\n    FMPT_INFO: {}\n    protection field usage: {}\n    protection interval \
+             exponent: {}",
+            p.preset_identifier,
+            p.schema_type,
+            p.lbppbe,
+            p.logical_block_length,
+            p.designed_last_lba,
+            p.fmtpinfo,
+            p.protection_field_usage,
+            p.protection_interval_exponent
+        );
+        if let Some(z) = &p.zoned {
+            let kind = if p.schema_type == 2 {
+                "host aware"
+            } else {
+                "host managed"
+            };
+            let pc = |u: u8| format!("{}.{} %", u / 10, u % 10);
+            let _ = writeln!(
+                t,
+                "    Defines zones for {kind} device:\n        low LBA conventional zones \
+                 percentage: {}\n        high LBA conventional zones percentage: {}\n        \
+                 logical blocks per zone: {}",
+                pc(z.low_lba_conventional_zones_permille),
+                pc(z.high_lba_conventional_zones_permille),
+                z.logical_blocks_per_zone
+            );
+        }
+        if let Some(z) = &p.zone_domains {
+            let _ = writeln!(t, "    Defines zones for zone domains and realms device:");
+            for (i, ty) in z.zone_domain_types.iter().enumerate() {
+                let _ = writeln!(t, "        zone type for zone domain {i}: {ty}");
+            }
+            let _ = writeln!(
+                t,
+                "        logical blocks per zone: {}\n        designed zone maximum address: 0x{:x}",
+                z.logical_blocks_per_zone, z.designed_zone_maximum_address
+            );
+        }
     }
     t
 }
