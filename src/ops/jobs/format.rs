@@ -2,12 +2,15 @@
 //! READ CAPACITY(16) to verify, kernel rescan of every path.
 
 use super::Job;
+use crate::error::Error;
 use crate::error::{Invalid, Next, Result};
 use crate::exit;
 use crate::ops::format::{self, FormatOptions, FormatPlan};
+use crate::ops::format_support;
 use crate::ops::poll::{Ended, PollConfig, Trail};
 use crate::ops::record::{Category, JobMethod, JobRecord, Outcome};
 use crate::ops::safety::{Cleared, PlannedCommand};
+use crate::scsi::vpd::block_lengths::SupportedBlockLengths;
 use crate::transport::Transport;
 
 /// Formats one drive as [`FormatOptions`] say.
@@ -15,12 +18,26 @@ use crate::transport::Transport;
 pub struct FormatJob {
     opts: FormatOptions,
     plan: Option<FormatPlan>,
+    force: bool,
+    block_lengths: Option<SupportedBlockLengths>,
 }
 
 impl FormatJob {
     /// A format job (planned by the runner).
     pub fn new(opts: FormatOptions) -> FormatJob {
-        FormatJob { opts, plan: None }
+        FormatJob {
+            opts,
+            plan: None,
+            force: false,
+            block_lengths: None,
+        }
+    }
+
+    /// With `force`, a block length or protection type the drive does not list in VPD 0xB4
+    /// is sent anyway (the verification afterwards still checks what the drive did).
+    pub fn with_force(mut self, force: bool) -> FormatJob {
+        self.force = force;
+        self
     }
 
     /// [`FormatJob::new`] as a `Box<dyn Job>` (what the runner and `sgctl bench` take).
@@ -35,6 +52,17 @@ impl Job for FormatJob {
     }
 
     fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
+        // What the drive lists (VPD 0xB4) is checked before anything that changes it.
+        self.block_lengths = format_support::preflight(t)?;
+        if let (Some(bl), Some(len)) = (&self.block_lengths, self.opts.block_size) {
+            if let Some(why) = format_support::check(bl, len, self.opts.protection.number()) {
+                if !self.force {
+                    return Err(Error::Unsupported(format!(
+                        "{why}; nothing was sent (--force sends it anyway)"
+                    )));
+                }
+            }
+        }
         let p = format::plan(t, &self.opts)?;
         // A FORMAT UNIT without security initialize is not a sanitization method.
         rec.set_method(JobMethod::FormatUnit, Category::None);
@@ -58,7 +86,9 @@ impl Job for FormatJob {
         let mut trail = Trail::default();
         let r = format::start(t, gate, p, &mut trail);
         rec.sense_trail = trail.0.clone();
-        let without_sp = r?;
+        let requested = self.opts.block_size.unwrap_or(p.expect.block_len);
+        let without_sp =
+            r.map_err(|e| format_support::diagnose(e, self.block_lengths.as_ref(), requested))?;
         if without_sp {
             // Record what was really sent: the drive refused SP=1, the retry used SP=0.
             if let Some(params) = &p.mode_select {
