@@ -15,6 +15,7 @@ mod decode_problems;
 mod discover_fixtures;
 mod epipe;
 mod erase_sim;
+mod format_supported;
 mod golden;
 mod health_sim;
 mod job_lock;

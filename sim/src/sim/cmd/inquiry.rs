@@ -59,7 +59,7 @@ pub fn inquiry(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         0x89 => ata_information(p, d),
         0xB0 => block_limits(p, d),
         0xB1 => block_device_characteristics(),
-        0xB4 => supported_block_lengths(p),
+        0xB4 => supported_block_lengths(p, d.faults.unlisted_lb_len),
         0xB8 => format_presets(p, d),
         _ => logical_block_provisioning(p),
     };
@@ -248,12 +248,13 @@ fn logical_block_provisioning(p: &Profile) -> Vec<u8> {
 /// VPD 0xB4 Supported Block Lengths and Protection Types (SBC-4 6.6.7): every length FORMAT
 /// UNIT accepts (vendor-locked lengths left out), type 0 always, the profile's PI types (SPT)
 /// with guard/application/reference tag checking, P_I_I_SUP where type 2/3 can take PIE > 0.
-fn supported_block_lengths(p: &Profile) -> Vec<u8> {
+/// `unlisted`: a length left out although FORMAT UNIT takes it (the `unlisted_block` fault).
+fn supported_block_lengths(p: &Profile, unlisted: Option<u32>) -> Vec<u8> {
     let types = super::format::supported_types(p);
     let descs: Vec<(u32, u8, u8)> = p
         .block_lens
         .iter()
-        .filter(|l| !p.format_locked.contains(l))
+        .filter(|l| !p.format_locked.contains(l) && Some(**l) != unlisted)
         .map(|&len| {
             let t = types.iter().fold(0x01u8, |a, &t| a | (1 << t));
             let mut b4 = if types.is_empty() { 0 } else { 0x07 };
