@@ -1155,7 +1155,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__format)
-            opts="-v -h --all-matching --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
+            opts="-v -h --all-matching --list-supported --force --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

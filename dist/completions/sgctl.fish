@@ -226,6 +226,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator -d 'Who 
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l list-supported -d 'Show what the drive says it accepts (VPD 0xB4 block lengths and PI types, VPD 0xB8 format presets, RSOC for FORMAT UNIT), its current geometry and the Format Status log page; read-only, sends no FORMAT UNIT'
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l force -d 'Send the format even if the drive does not list the block size or PI type in VPD 0xB4 (the verification afterwards still catches a drive that formats to another size)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l fast -d 'Fast format (FFMT=1): unwritten blocks read back with unspecified data'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l recover -d 'Recover a drive reporting "medium format corrupted" (31/00) by formatting it again'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l dry-run -d 'Print the exact CDBs (hex) that would be sent; send nothing that changes the drive'
