@@ -116,7 +116,7 @@ fn list_text(s: &FormatSupport) -> String {
                     } else {
                         types.join(",")
                     },
-                    if d.p_i_i_sup {
+                    if d.p_i_i_sup == Some(true) {
                         "  (PI interval exponent supported)"
                     } else {
                         ""
@@ -137,10 +137,10 @@ fn list_text(s: &FormatSupport) -> String {
                     t,
                     "  preset 0x{:x}: {}, {} bytes, PI type {}, {} blocks",
                     p.preset_identifier,
-                    crate::scsi::vpd::format_presets::schema_name(p.schema_type),
-                    p.logical_block_length,
+                    crate::scsi::vpd::format_presets::schema_name(p.schema_type.unwrap_or(0)),
+                    p.logical_block_length.unwrap_or(0),
                     pi,
-                    p.designed_last_lba.saturating_add(1)
+                    p.designed_last_lba.map_or(0, |l| l.saturating_add(1))
                 );
             }
         }

@@ -332,66 +332,93 @@ pub fn positioning_ranges(x: &ConcurrentPositioningRanges) -> String {
     t
 }
 
-/// 0xB4.
+/// 0xB4 (a field whose byte the page does not reach is left out).
 pub fn block_lengths(x: &SupportedBlockLengths) -> String {
     let mut t = String::from("Supported block lengths and protection types VPD page (SBC):\n");
-    let b = |v: bool| u8::from(v);
     for d in &x.descriptors {
-        let _ = writeln!(
-            t,
-            "  Logical block length: {}\n    P_I_I_SUP: {}\n    NO_PI_CHK: {}\n    GRD_CHK: \
-             {}\n    APP_CHK: {}\n    REF_CHK: {}\n    T3PS: {}\n    T2PS: {}\n    T1PS: {}\n    \
-             T0PS: {}",
-            d.logical_block_length,
-            b(d.p_i_i_sup),
-            b(d.no_pi_chk),
-            b(d.grd_chk),
-            b(d.app_chk),
-            b(d.ref_chk),
-            b(d.t3ps),
-            b(d.t2ps),
-            b(d.t1ps),
-            b(d.t0ps)
-        );
+        let _ = writeln!(t, "  Logical block length: {}", d.logical_block_length);
+        for (name, v) in [
+            ("P_I_I_SUP", d.p_i_i_sup),
+            ("NO_PI_CHK", d.no_pi_chk),
+            ("GRD_CHK", d.grd_chk),
+            ("APP_CHK", d.app_chk),
+            ("REF_CHK", d.ref_chk),
+            ("T3PS", d.t3ps),
+            ("T2PS", d.t2ps),
+            ("T1PS", d.t1ps),
+            ("T0PS", d.t0ps),
+        ] {
+            if let Some(v) = v {
+                let _ = writeln!(t, "    {name}: {}", u8::from(v));
+            }
+        }
     }
     t
 }
 
-/// 0xB8.
+/// 0xB8 (a field whose bytes the page does not reach is left out).
 pub fn format_presets(x: &FormatPresets) -> String {
     let mut t = String::from("Format presets VPD page (SBC):\n");
+    let line = |t: &mut String, name: &str, v: Option<String>| {
+        if let Some(v) = v {
+            let _ = writeln!(t, "    {name}: {v}");
+        }
+    };
     for p in &x.presets {
-        let _ = writeln!(
-            t,
-            "  Preset identifier: 0x{:x}\n    schema type: {}\n    logical blocks per physical \
-             block exponent type: {}\n    logical block length: {}\n    designed last LBA: \
-             0x{:x}\n    FMPT_INFO: {}\n    protection field usage: {}\n    protection interval \
-             exponent: {}",
-            p.preset_identifier,
-            p.schema_type,
-            p.lbppbe,
-            p.logical_block_length,
-            p.designed_last_lba,
-            p.fmtpinfo,
-            p.protection_field_usage,
-            p.protection_interval_exponent
+        let _ = writeln!(t, "  Preset identifier: 0x{:x}", p.preset_identifier);
+        line(&mut t, "schema type", p.schema_type.map(|v| v.to_string()));
+        line(
+            &mut t,
+            "logical blocks per physical block exponent type",
+            p.lbppbe.map(|v| v.to_string()),
+        );
+        line(
+            &mut t,
+            "logical block length",
+            p.logical_block_length.map(|v| v.to_string()),
+        );
+        line(
+            &mut t,
+            "designed last LBA",
+            p.designed_last_lba.map(|v| format!("0x{v:x}")),
+        );
+        line(&mut t, "FMPT_INFO", p.fmtpinfo.map(|v| v.to_string()));
+        line(
+            &mut t,
+            "protection field usage",
+            p.protection_field_usage.map(|v| v.to_string()),
+        );
+        line(
+            &mut t,
+            "protection interval exponent",
+            p.protection_interval_exponent.map(|v| v.to_string()),
         );
         if let Some(z) = &p.zoned {
-            let kind = if p.schema_type == 2 {
+            let kind = if p.schema_type == Some(2) {
                 "host aware"
             } else {
                 "host managed"
             };
+            let _ = writeln!(t, "    Defines zones for {kind} device:");
             let pc = |u: u8| format!("{}.{} %", u / 10, u % 10);
-            let _ = writeln!(
-                t,
-                "    Defines zones for {kind} device:\n        low LBA conventional zones \
-                 percentage: {}\n        high LBA conventional zones percentage: {}\n        \
-                 logical blocks per zone: {}",
-                pc(z.low_lba_conventional_zones_permille),
-                pc(z.high_lba_conventional_zones_permille),
-                z.logical_blocks_per_zone
-            );
+            for (name, v) in [
+                (
+                    "low LBA conventional zones percentage",
+                    z.low_lba_conventional_zones_permille.map(pc),
+                ),
+                (
+                    "high LBA conventional zones percentage",
+                    z.high_lba_conventional_zones_permille.map(pc),
+                ),
+                (
+                    "logical blocks per zone",
+                    z.logical_blocks_per_zone.map(|v| v.to_string()),
+                ),
+            ] {
+                if let Some(v) = v {
+                    let _ = writeln!(t, "        {name}: {v}");
+                }
+            }
         }
         if let Some(z) = &p.zone_domains {
             let _ = writeln!(t, "    Defines zones for zone domains and realms device:");

@@ -140,21 +140,24 @@ fn unlisted_length_refused_before_anything_is_sent_then_forced_and_substitution_
 
 #[test]
 fn unlisted_protection_type_refused() {
-    // exarraylock lists type 0 only at 520.
-    let d = Drive::new("exarraylock", "LIST03");
+    // px02smf080 (PROTECT=1) lists types 0, 1 and 2, not 3.
+    let d = Drive::new("px02smf080", "LIST03");
     let (code, j, trace) = d.sgctl(&[
         "format",
         &d.addr(""),
         "--block-size",
-        "520",
+        "512",
         "--pi",
-        "2",
+        "3",
         "--confirm",
         "LIST03",
     ]);
     assert_eq!(code, 7, "{j}");
     let m = j["data"]["drives"][0]["message"].as_str().unwrap();
-    assert!(m.contains("protection type 2 at 520-byte blocks"), "{m}");
+    assert!(
+        m.contains("protection type 3 at 512-byte blocks") && m.contains("types 0, 1, 2"),
+        "{m}"
+    );
     assert!(!sent(&trace, "Format Unit"), "{trace}");
 }
 

@@ -52,7 +52,9 @@ impl Job for FormatJob {
     }
 
     fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
-        // What the drive lists (VPD 0xB4) is checked before anything that changes it.
+        let p = format::plan(t, &self.opts)?;
+        // What the drive lists (VPD 0xB4) is checked before anything that changes it (plan
+        // above sends queries only).
         self.block_lengths = format_support::preflight(t)?;
         if let (Some(bl), Some(len)) = (&self.block_lengths, self.opts.block_size) {
             if let Some(why) = format_support::check(bl, len, self.opts.protection.number()) {
@@ -63,7 +65,6 @@ impl Job for FormatJob {
                 }
             }
         }
-        let p = format::plan(t, &self.opts)?;
         // A FORMAT UNIT without security initialize is not a sanitization method.
         rec.set_method(JobMethod::FormatUnit, Category::None);
         let cmds = p.commands.clone();

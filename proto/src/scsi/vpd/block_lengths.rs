@@ -9,29 +9,29 @@
 use crate::bytes::ParseResult;
 use serde::Serialize;
 
-/// One supported logical block length.
+/// One supported logical block length. A flag is `None` when the page ends before its byte.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BlockLengthDescriptor {
     /// Bytes 0–3 (user data bytes, PI excluded).
     pub logical_block_length: u32,
     /// Byte 4 bit 6: protection information interval (PIE > 0) supported.
-    pub p_i_i_sup: bool,
+    pub p_i_i_sup: Option<bool>,
     /// Byte 4 bit 3: no PI checking.
-    pub no_pi_chk: bool,
+    pub no_pi_chk: Option<bool>,
     /// Byte 4 bit 2: guard check.
-    pub grd_chk: bool,
+    pub grd_chk: Option<bool>,
     /// Byte 4 bit 1: application tag check.
-    pub app_chk: bool,
+    pub app_chk: Option<bool>,
     /// Byte 4 bit 0: reference tag check.
-    pub ref_chk: bool,
+    pub ref_chk: Option<bool>,
     /// Byte 5 bit 3: type 3 protection supported at this length.
-    pub t3ps: bool,
+    pub t3ps: Option<bool>,
     /// Byte 5 bit 2: type 2.
-    pub t2ps: bool,
+    pub t2ps: Option<bool>,
     /// Byte 5 bit 1: type 1.
-    pub t1ps: bool,
+    pub t1ps: Option<bool>,
     /// Byte 5 bit 0: type 0 (no protection).
-    pub t0ps: bool,
+    pub t0ps: Option<bool>,
 }
 
 impl BlockLengthDescriptor {
@@ -40,7 +40,7 @@ impl BlockLengthDescriptor {
         [self.t0ps, self.t1ps, self.t2ps, self.t3ps]
             .iter()
             .enumerate()
-            .filter(|(_, s)| **s)
+            .filter(|(_, s)| **s == Some(true))
             .map(|(i, _)| i as u8)
             .collect()
     }
@@ -84,18 +84,21 @@ pub fn decode(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<SupportedBl
     let list = b.rest(4);
     let descriptors = list
         .chunks(8)
-        .filter(|c| c.len() >= 6)
-        .map(|c| BlockLengthDescriptor {
-            logical_block_length: u32::from_be_bytes([c[0], c[1], c[2], c[3]]),
-            p_i_i_sup: c[4] & 0x40 != 0,
-            no_pi_chk: c[4] & 0x08 != 0,
-            grd_chk: c[4] & 0x04 != 0,
-            app_chk: c[4] & 0x02 != 0,
-            ref_chk: c[4] & 0x01 != 0,
-            t3ps: c[5] & 0x08 != 0,
-            t2ps: c[5] & 0x04 != 0,
-            t1ps: c[5] & 0x02 != 0,
-            t0ps: c[5] & 0x01 != 0,
+        .filter(|c| c.len() >= 4)
+        .map(|c| {
+            let bit = |i: usize, m: u8| c.get(i).map(|b| b & m != 0);
+            BlockLengthDescriptor {
+                logical_block_length: u32::from_be_bytes([c[0], c[1], c[2], c[3]]),
+                p_i_i_sup: bit(4, 0x40),
+                no_pi_chk: bit(4, 0x08),
+                grd_chk: bit(4, 0x04),
+                app_chk: bit(4, 0x02),
+                ref_chk: bit(4, 0x01),
+                t3ps: bit(5, 0x08),
+                t2ps: bit(5, 0x04),
+                t1ps: bit(5, 0x02),
+                t0ps: bit(5, 0x01),
+            }
         })
         .collect();
     if list.len() % 8 != 0 {
@@ -133,7 +136,8 @@ mod tests {
         let p = parse(&buf).unwrap();
         assert_eq!(p.lengths(), vec![512, 520]);
         let d = &p.descriptors[0];
-        assert!(d.p_i_i_sup && d.no_pi_chk && d.grd_chk && d.app_chk && d.ref_chk);
+        let all = [d.p_i_i_sup, d.no_pi_chk, d.grd_chk, d.app_chk, d.ref_chk];
+        assert!(all.iter().all(|f| *f == Some(true)));
         assert_eq!(d.protection_types(), vec![0, 1, 2, 3]);
         assert_eq!(p.find(520).unwrap().protection_types(), vec![0]);
         assert!(p.find(4096).is_none());
@@ -148,6 +152,12 @@ mod tests {
         let p = decode(&buf, &mut ps).unwrap();
         assert_eq!(p.lengths(), vec![512]);
         assert_eq!(ps.len(), 1);
+        // Cut inside a descriptor: the length and the flags whose byte is there.
+        let buf = [0, 0xb4, 0, 5, 0, 0, 2, 0, 0x04];
+        let p = decode(&buf, &mut Vec::new()).unwrap();
+        assert_eq!(p.descriptors[0].grd_chk, Some(true));
+        assert_eq!(p.descriptors[0].t0ps, None);
+        assert!(p.descriptors[0].protection_types().is_empty());
         assert!(parse(&buf).is_err());
         // Page length says 16, only 8 present: decoded as far as the bytes go.
         let mut ps = Vec::new();

@@ -13,15 +13,15 @@
 use crate::bytes::ParseResult;
 use serde::Serialize;
 
-/// Zoned schema fields (schema types 2 and 3).
+/// Zoned schema fields (schema types 2 and 3); `None` when the page ends before the bytes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ZonedPreset {
     /// Byte 40, tenths of a percent.
-    pub low_lba_conventional_zones_permille: u8,
+    pub low_lba_conventional_zones_permille: Option<u8>,
     /// Byte 41, tenths of a percent.
-    pub high_lba_conventional_zones_permille: u8,
+    pub high_lba_conventional_zones_permille: Option<u8>,
     /// Bytes 52–55.
-    pub logical_blocks_per_zone: u32,
+    pub logical_blocks_per_zone: Option<u32>,
 }
 
 /// Zone domains and realms schema fields (schema type 4).
@@ -35,25 +35,25 @@ pub struct ZoneDomainsPreset {
     pub designed_zone_maximum_address: u64,
 }
 
-/// One format preset.
+/// One format preset. A field is `None` when the page ends before its bytes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FormatPreset {
     /// Bytes 0–3.
     pub preset_identifier: u32,
     /// Byte 4.
-    pub schema_type: u8,
+    pub schema_type: Option<u8>,
     /// Byte 7 bits 3-0.
-    pub lbppbe: u8,
+    pub lbppbe: Option<u8>,
     /// Bytes 8–11.
-    pub logical_block_length: u32,
+    pub logical_block_length: Option<u32>,
     /// Bytes 16–23.
-    pub designed_last_lba: u64,
+    pub designed_last_lba: Option<u64>,
     /// Byte 38 bits 7-6.
-    pub fmtpinfo: u8,
+    pub fmtpinfo: Option<u8>,
     /// Byte 38 bits 2-0.
-    pub protection_field_usage: u8,
+    pub protection_field_usage: Option<u8>,
     /// Byte 39 bits 3-0.
-    pub protection_interval_exponent: u8,
+    pub protection_interval_exponent: Option<u8>,
     /// Schema types 2 and 3.
     pub zoned: Option<ZonedPreset>,
     /// Schema type 4.
@@ -64,7 +64,7 @@ impl FormatPreset {
     /// The protection type this preset formats to (FMTPINFO × PFU, SBC-4 Table 38), `None`
     /// for a combination FORMAT UNIT would refuse.
     pub fn protection_type(&self) -> Option<u8> {
-        match (self.fmtpinfo, self.protection_field_usage) {
+        match (self.fmtpinfo?, self.protection_field_usage?) {
             (0, 0) => Some(0),
             (2, 0) => Some(1),
             (3, 0) => Some(2),
@@ -103,33 +103,35 @@ fn be(s: &[u8]) -> u64 {
     s.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b))
 }
 
-/// Decodes page 0xB8 as far as the bytes go; a trailing partial descriptor is a problem (one
-/// cut after byte 39 still gives its common fields).
+/// Decodes page 0xB8 as far as the bytes go; a trailing partial descriptor is a problem (its
+/// fields whose bytes are there are still decoded).
 pub fn decode(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<FormatPresets> {
     let (_, b) = super::body(buf, 0xb8, WHAT, problems)?;
     b.need(4)?;
     let list = b.rest(4);
     let presets = list
         .chunks(64)
-        .filter(|c| c.len() >= 40)
+        .filter(|c| c.len() >= 4)
         .map(|c| {
-            let schema_type = c[4];
+            let num = |a: usize, b: usize| c.get(a..b).map(be);
+            let byte = |i: usize| c.get(i).copied();
+            let schema_type = byte(4);
             let full = c.len() == 64;
             FormatPreset {
                 preset_identifier: be(&c[0..4]) as u32,
                 schema_type,
-                lbppbe: c[7] & 0x0f,
-                logical_block_length: be(&c[8..12]) as u32,
-                designed_last_lba: be(&c[16..24]),
-                fmtpinfo: c[38] >> 6,
-                protection_field_usage: c[38] & 0x07,
-                protection_interval_exponent: c[39] & 0x0f,
-                zoned: (full && (schema_type == 2 || schema_type == 3)).then(|| ZonedPreset {
-                    low_lba_conventional_zones_permille: c[40],
-                    high_lba_conventional_zones_permille: c[41],
-                    logical_blocks_per_zone: be(&c[52..56]) as u32,
+                lbppbe: byte(7).map(|b| b & 0x0f),
+                logical_block_length: num(8, 12).map(|v| v as u32),
+                designed_last_lba: num(16, 24),
+                fmtpinfo: byte(38).map(|b| b >> 6),
+                protection_field_usage: byte(38).map(|b| b & 0x07),
+                protection_interval_exponent: byte(39).map(|b| b & 0x0f),
+                zoned: matches!(schema_type, Some(2 | 3)).then(|| ZonedPreset {
+                    low_lba_conventional_zones_permille: byte(40),
+                    high_lba_conventional_zones_permille: byte(41),
+                    logical_blocks_per_zone: num(52, 56).map(|v| v as u32),
                 }),
-                zone_domains: (full && schema_type == 4).then(|| ZoneDomainsPreset {
+                zone_domains: (full && schema_type == Some(4)).then(|| ZoneDomainsPreset {
                     zone_domain_types: [c[40] >> 4, c[40] & 0x0f, c[41] >> 4, c[41] & 0x0f],
                     logical_blocks_per_zone: be(&c[52..56]) as u32,
                     designed_zone_maximum_address: be(&c[56..64]),
@@ -194,25 +196,25 @@ mod tests {
                 x.lbppbe,
                 x.logical_block_length
             ),
-            (0x11223344, 1, 3, 4096)
+            (0x11223344, Some(1), Some(3), Some(4096))
         );
-        assert_eq!(x.designed_last_lba, 0x0123_4567_89ab);
-        assert_eq!((x.fmtpinfo, x.protection_field_usage), (3, 0));
+        assert_eq!(x.designed_last_lba, Some(0x0123_4567_89ab));
+        assert_eq!((x.fmtpinfo, x.protection_field_usage), (Some(3), Some(0)));
         assert_eq!(x.protection_type(), Some(2));
         assert!(x.zoned.is_none());
         let y = &p.presets[1];
-        assert_eq!(y.protection_interval_exponent, 2);
+        assert_eq!(y.protection_interval_exponent, Some(2));
         let zz = y.zoned.as_ref().unwrap();
         assert_eq!(
             (
                 zz.low_lba_conventional_zones_permille,
                 zz.high_lba_conventional_zones_permille
             ),
-            (15, 5)
+            (Some(15), Some(5))
         );
-        assert_eq!(zz.logical_blocks_per_zone, 0x8_0000);
+        assert_eq!(zz.logical_blocks_per_zone, Some(0x8_0000));
         assert_eq!(
-            schema_name(y.schema_type),
+            schema_name(y.schema_type.unwrap_or(0)),
             "host managed zoned block device"
         );
     }
@@ -229,7 +231,10 @@ mod tests {
         assert!(parse(&buf).is_err());
         let mut ps = Vec::new();
         buf.truncate(4 + 20);
-        assert!(decode(&buf, &mut ps).unwrap().presets.is_empty());
+        let p = decode(&buf, &mut ps).unwrap();
+        assert_eq!(p.presets[0].logical_block_length, Some(512));
+        assert_eq!(p.presets[0].designed_last_lba, None);
+        assert_eq!(p.presets[0].protection_type(), None);
         for n in 0..80 {
             let junk: Vec<u8> = (0..n).map(|i| (i * 91) as u8).collect();
             let _ = decode(&junk, &mut Vec::new());
