@@ -38,6 +38,8 @@ pub struct SafetyArgs {
     pub certificate: Option<PathBuf>,
     /// Replace a certificate (FILE, FILE.txt, FILE.html, FILE.pdf, the manifest) that already
     /// exists. Without it an existing file refuses the job before anything is sent to a drive.
+    /// With `format`, also send a block length or PI type the drive does not list in VPD 0xB4
+    /// (the verification afterwards still catches a drive that formats to another size).
     #[arg(long)]
     pub force: bool,
     /// Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR].

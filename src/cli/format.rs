@@ -1,11 +1,14 @@
 //! `sgctl format DEVICE... --block-size N [--pi T] [--pi-interval-exponent E]
-//! [--capacity BLOCKS|PCT%] [--fast] [--recover]`.
+//! [--capacity BLOCKS|PCT%] [--fast] [--recover] [--force]` and
+//! `sgctl format DEVICE --list-supported` (read-only).
 
 use crate::cli::erase::{run_jobs, SafetyArgs};
 use crate::cli::{Ctx, Report};
 use crate::error::Error;
 use crate::ops::format::{CapacityRequest, FormatOptions};
+use crate::ops::format_support::{self, FormatSupport};
 use crate::ops::jobs::format::FormatJob;
+use crate::ops::query::Support;
 use crate::scsi::format_unit::ProtectionType;
 
 /// Format drives: change logical block size, protection (PI) type and capacity, verified
@@ -14,6 +17,8 @@ use crate::scsi::format_unit::ProtectionType;
 #[command(after_help = "\
 The drive keeps formatting if sgctl is interrupted (Ctrl-C); watch it again with `sgctl wait DEVICE`.
 A drive that ends up with another block size, protection or capacity than requested is a failure (exit 5).
+A block size or PI type the drive does not list (VPD 0xB4) is refused before anything is sent (exit 7);
+`--list-supported` shows what it lists, `--force` sends the format anyway.
 Audit records go to --audit-log, else $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl.")]
 pub struct FormatArgs {
     /// Drives to format (several run in parallel, capped per HBA).
@@ -23,6 +28,11 @@ pub struct FormatArgs {
     /// contains all words of FILTER (each still needs its --confirm).
     #[arg(long, value_name = "FILTER")]
     pub all_matching: Option<String>,
+    /// Show what the drive says it accepts (VPD 0xB4 block lengths and PI types, VPD 0xB8
+    /// format presets, RSOC for FORMAT UNIT), its current geometry and the Format Status log
+    /// page; read-only, sends no FORMAT UNIT.
+    #[arg(long, conflicts_with_all = ["block_size", "recover", "all_matching"])]
+    pub list_supported: bool,
     /// New logical block size in bytes (512, 520, 4096, ...). Optional only with --recover.
     #[arg(long, value_name = "BYTES")]
     pub block_size: Option<u32>,
@@ -49,6 +59,9 @@ pub struct FormatArgs {
 
 /// Runs `sgctl format`.
 pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
+    if args.list_supported {
+        return list_supported(ctx, &args.devices);
+    }
     if args.block_size.is_none() && !args.recover {
         return Err(
             Error::InvalidArgument("--block-size is required (or --recover)".into()).into(),
@@ -77,10 +90,128 @@ pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
         &args.safety,
         params,
         || match &recover_from {
-            Some(a) => Box::new(FormatJob::recovering(opts.clone(), a.clone())),
-            None => Box::new(FormatJob::new(opts.clone())),
+            Some(a) => Box::new(
+                FormatJob::recovering(opts.clone(), a.clone()).with_force(args.safety.force),
+            ),
+            None => Box::new(FormatJob::new(opts.clone()).with_force(args.safety.force)),
         },
     )
+}
+
+/// `--list-supported`: one device, read-only.
+fn list_supported(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
+    let [dev] = devices else {
+        return Err(Error::InvalidArgument("--list-supported takes one DEVICE".into()).into());
+    };
+    let mut t = crate::cli::fetch::open(ctx, dev)?;
+    let s = format_support::read(t.as_mut())?;
+    let text = list_text(&s);
+    Ok(Report::new(Some(dev), &s, text))
+}
+
+fn list_text(s: &FormatSupport) -> String {
+    use std::fmt::Write;
+    let mut t = String::new();
+    match &s.block_lengths {
+        Some(bl) => {
+            t.push_str("Block lengths the drive lists (VPD 0xB4):\n");
+            if bl.descriptors.is_empty() {
+                t.push_str("  none\n");
+            }
+            for d in &bl.descriptors {
+                let types: Vec<String> = d.protection_types().iter().map(u8::to_string).collect();
+                let _ = writeln!(
+                    t,
+                    "  {:>5} bytes  PI types {}{}",
+                    d.logical_block_length,
+                    if types.is_empty() {
+                        "none".into()
+                    } else {
+                        types.join(",")
+                    },
+                    if d.p_i_i_sup == Some(true) {
+                        "  (PI interval exponent supported)"
+                    } else {
+                        ""
+                    }
+                );
+            }
+        }
+        None => t.push_str("Block lengths the drive lists (VPD 0xB4): not reported\n"),
+    }
+    match &s.format_presets {
+        Some(fp) if !fp.presets.is_empty() => {
+            t.push_str("Format presets (VPD 0xB8):\n");
+            for p in &fp.presets {
+                let pi = p
+                    .protection_type()
+                    .map_or_else(|| "invalid".to_string(), |v| v.to_string());
+                let _ = writeln!(
+                    t,
+                    "  preset 0x{:x}: {}, {} bytes, PI type {}, {} blocks",
+                    p.preset_identifier,
+                    crate::scsi::vpd::format_presets::schema_name(p.schema_type.unwrap_or(0)),
+                    p.logical_block_length.unwrap_or(0),
+                    pi,
+                    p.designed_last_lba.map_or(0, |l| l.saturating_add(1))
+                );
+            }
+        }
+        _ => t.push_str("Format presets (VPD 0xB8): none\n"),
+    }
+    let sup = match s.format_unit.support {
+        Support::Supported => "supported",
+        Support::NotSupported => "not supported",
+        Support::Unknown => "unknown (no REPORT SUPPORTED OPERATION CODES answer)",
+    };
+    let _ = write!(t, "FORMAT UNIT (RSOC): {sup}");
+    if let Some(s) = s.format_unit.recommended_timeout_s {
+        let _ = write!(t, ", recommended timeout {s} s");
+    }
+    t.push('\n');
+    match &s.current {
+        Some(g) => {
+            let _ = writeln!(
+                t,
+                "Current format (READ CAPACITY 16): {} bytes, PI type {}, {} blocks ({} bytes)",
+                g.block_len, g.pi_type, g.blocks, g.capacity_bytes
+            );
+        }
+        None => t.push_str("Current format (READ CAPACITY 16): unknown\n"),
+    }
+    if let Some(f) = &s.format_status {
+        t.push_str("Last format (Format Status log page 0x08):\n");
+        let n = |v: Option<u64>| v.map_or_else(|| "unknown".to_string(), |v| v.to_string());
+        let _ = writeln!(
+            t,
+            "  parameter list sent: {}",
+            f.format_data_out.as_deref().unwrap_or("unknown")
+        );
+        let _ = writeln!(
+            t,
+            "  grown defects during certification: {}",
+            n(f.grown_defects_during_certification)
+        );
+        let _ = writeln!(
+            t,
+            "  blocks reassigned during format: {}",
+            n(f.total_blocks_reassigned_during_format)
+        );
+        let _ = writeln!(
+            t,
+            "  new blocks reassigned: {}",
+            n(f.total_new_blocks_reassigned)
+        );
+        let _ = writeln!(
+            t,
+            "  power-on minutes since format: {}",
+            n(f.power_on_minutes_since_format)
+        );
+    }
+    for note in &s.notes {
+        let _ = writeln!(t, "note: {note}");
+    }
+    t
 }
 
 #[cfg(test)]

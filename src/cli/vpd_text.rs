@@ -69,6 +69,8 @@ pub fn page(p: &VpdPage) -> String {
         VpdPage::ZonedBlockDeviceCharacteristics(x) => super::vpd_text_more::zoned(x),
         VpdPage::BlockLimitsExtension(x) => super::vpd_text_more::block_limits_ext(x),
         VpdPage::ConcurrentPositioningRanges(x) => super::vpd_text_more::positioning_ranges(x),
+        VpdPage::SupportedBlockLengths(x) => super::vpd_text_more::block_lengths(x),
+        VpdPage::FormatPresets(x) => super::vpd_text_more::format_presets(x),
         VpdPage::Other {
             page_code,
             name,

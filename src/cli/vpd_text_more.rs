@@ -1,8 +1,10 @@
-//! Text of the less common VPD pages (0x84, 0x85, 0x87, 0x8A, 0x8D, 0x8F, 0xB3, 0xB6,
-//! 0xB7, 0xB9), worded like sg_vpd 1.63 (Debian's sg3-utils 1.46) so tests/it/sg3_compare.rs
+//! Text of the less common VPD pages (0x84, 0x85, 0x87, 0x8A, 0x8D, 0x8F, 0xB3, 0xB4,
+//! 0xB6, 0xB7, 0xB8, 0xB9), worded like sg_vpd 1.63 (Debian's sg3-utils 1.46) so tests/it/sg3_compare.rs
 //! compares them field by field.
 
+use crate::scsi::vpd::block_lengths::SupportedBlockLengths;
 use crate::scsi::vpd::block_limits_ext::BlockLimitsExtension;
+use crate::scsi::vpd::format_presets::FormatPresets;
 use crate::scsi::vpd::mode_page_policy::{policy_name, ModePagePolicy};
 use crate::scsi::vpd::network_addresses::{service_type_name, ManagementNetworkAddresses};
 use crate::scsi::vpd::positioning_ranges::ConcurrentPositioningRanges;
@@ -326,6 +328,109 @@ pub fn positioning_ranges(x: &ConcurrentPositioningRanges) -> String {
             r.number_of_lbas,
             r.number_of_lbas
         );
+    }
+    t
+}
+
+/// 0xB4 (a field whose byte the page does not reach is left out).
+pub fn block_lengths(x: &SupportedBlockLengths) -> String {
+    let mut t = String::from("Supported block lengths and protection types VPD page (SBC):\n");
+    for d in &x.descriptors {
+        let _ = writeln!(t, "  Logical block length: {}", d.logical_block_length);
+        for (name, v) in [
+            ("P_I_I_SUP", d.p_i_i_sup),
+            ("NO_PI_CHK", d.no_pi_chk),
+            ("GRD_CHK", d.grd_chk),
+            ("APP_CHK", d.app_chk),
+            ("REF_CHK", d.ref_chk),
+            ("T3PS", d.t3ps),
+            ("T2PS", d.t2ps),
+            ("T1PS", d.t1ps),
+            ("T0PS", d.t0ps),
+        ] {
+            if let Some(v) = v {
+                let _ = writeln!(t, "    {name}: {}", u8::from(v));
+            }
+        }
+    }
+    t
+}
+
+/// 0xB8 (a field whose bytes the page does not reach is left out).
+pub fn format_presets(x: &FormatPresets) -> String {
+    let mut t = String::from("Format presets VPD page (SBC):\n");
+    let line = |t: &mut String, name: &str, v: Option<String>| {
+        if let Some(v) = v {
+            let _ = writeln!(t, "    {name}: {v}");
+        }
+    };
+    for p in &x.presets {
+        let _ = writeln!(t, "  Preset identifier: 0x{:x}", p.preset_identifier);
+        line(&mut t, "schema type", p.schema_type.map(|v| v.to_string()));
+        line(
+            &mut t,
+            "logical blocks per physical block exponent type",
+            p.lbppbe.map(|v| v.to_string()),
+        );
+        line(
+            &mut t,
+            "logical block length",
+            p.logical_block_length.map(|v| v.to_string()),
+        );
+        line(
+            &mut t,
+            "designed last LBA",
+            p.designed_last_lba.map(|v| format!("0x{v:x}")),
+        );
+        line(&mut t, "FMPT_INFO", p.fmtpinfo.map(|v| v.to_string()));
+        line(
+            &mut t,
+            "protection field usage",
+            p.protection_field_usage.map(|v| v.to_string()),
+        );
+        line(
+            &mut t,
+            "protection interval exponent",
+            p.protection_interval_exponent.map(|v| v.to_string()),
+        );
+        if let Some(z) = &p.zoned {
+            let kind = if p.schema_type == Some(2) {
+                "host aware"
+            } else {
+                "host managed"
+            };
+            let _ = writeln!(t, "    Defines zones for {kind} device:");
+            let pc = |u: u8| format!("{}.{} %", u / 10, u % 10);
+            for (name, v) in [
+                (
+                    "low LBA conventional zones percentage",
+                    z.low_lba_conventional_zones_permille.map(pc),
+                ),
+                (
+                    "high LBA conventional zones percentage",
+                    z.high_lba_conventional_zones_permille.map(pc),
+                ),
+                (
+                    "logical blocks per zone",
+                    z.logical_blocks_per_zone.map(|v| v.to_string()),
+                ),
+            ] {
+                if let Some(v) = v {
+                    let _ = writeln!(t, "        {name}: {v}");
+                }
+            }
+        }
+        if let Some(z) = &p.zone_domains {
+            let _ = writeln!(t, "    Defines zones for zone domains and realms device:");
+            for (i, ty) in z.zone_domain_types.iter().enumerate() {
+                let _ = writeln!(t, "        zone type for zone domain {i}: {ty}");
+            }
+            let _ = writeln!(
+                t,
+                "        logical blocks per zone: {}\n        designed zone maximum address: 0x{:x}",
+                z.logical_blocks_per_zone, z.designed_zone_maximum_address
+            );
+        }
     }
     t
 }

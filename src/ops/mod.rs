@@ -3,6 +3,7 @@
 // --- format and sanitize ---
 pub mod fleet;
 pub mod format;
+pub mod format_support;
 pub mod jobs;
 pub mod logs;
 #[cfg(test)]

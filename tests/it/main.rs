@@ -17,6 +17,7 @@ mod epipe;
 mod erase_sim;
 mod file_safety;
 mod format_result;
+mod format_supported;
 mod golden;
 mod health_sim;
 mod job_lock;

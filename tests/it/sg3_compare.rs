@@ -182,6 +182,8 @@ fn vpd_pages_agree_with_sg_vpd() {
         "Zoned block device characteristics",
         "Block limits extension",
         "Concurrent positioning ranges",
+        "Supported block lengths and protection types",
+        "Format presets",
     ] {
         assert!(
             pages_seen.iter().any(|s| s.starts_with(p)),

@@ -44,8 +44,11 @@ fn vpd_pages_and_two_ports() {
     let mut a = open(PX);
     let (c, b) = din(&mut a, &[0x12, 1, 0x00, 0, 255, 0], 255);
     good(&c);
-    assert_eq!(&b[..4], &[0, 0, 0, 8]);
-    assert_eq!(&b[4..], &[0x00, 0x80, 0x83, 0x86, 0x88, 0xB0, 0xB1, 0xB2]);
+    assert_eq!(&b[..4], &[0, 0, 0, 9]);
+    assert_eq!(
+        &b[4..],
+        &[0x00, 0x80, 0x83, 0x86, 0x88, 0xB0, 0xB1, 0xB2, 0xB4]
+    );
     let (_, serial) = din(&mut a, &[0x12, 1, 0x80, 0, 255, 0], 255);
     assert_eq!(&serial[4..], b"X4A0A01ATKHB");
 

@@ -23,12 +23,19 @@ fn list_shows_every_profile_and_json_has_them() {
     let o = sgctl(&["sim", "list"]);
     assert!(o.status.success());
     let t = text(&o);
-    for p in ["px02smf080", "px03snf080", "mk4001grzb", "hk4e", "exarray"] {
+    for p in [
+        "px02smf080",
+        "px03snf080",
+        "mk4001grzb",
+        "hk4e",
+        "exarray",
+        "exarraylock",
+    ] {
         assert!(t.contains(p), "{t}");
     }
     let o = sgctl(&["--json", "sim", "list"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["data"].as_array().map(|a| a.len()), Some(5));
+    assert_eq!(v["data"].as_array().map(|a| a.len()), Some(6));
     // plain `sgctl` shows how to use sim:
     let t = text(&sgctl(&[]));
     assert!(t.contains("sim:PROFILE"), "{t}");

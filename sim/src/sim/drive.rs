@@ -310,6 +310,9 @@ pub struct Faults {
     /// Seagate/openSeaChest#156). Used by the erase tests to prove the READ CAPACITY check catches it.
     #[serde(default)]
     pub substitute_lb_len: Option<u32>,
+    /// VPD 0xB4 leaves this logical block length out.
+    #[serde(default)]
+    pub unlisted_lb_len: Option<u32>,
     /// Degrees added to the modelled temperature (a hot enclosure, a failing fan).
     #[serde(default)]
     pub heat_c: i16,

@@ -18,7 +18,8 @@
 //! times and [`SimClock::advance`], nothing sleeps), `port=1|2`, `dsense=1`, and faults
 //! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `corrupt=LBA[,LBA..]` (silent
 //! corruption: one byte flipped on read), `fail_format=1`, `fail_sanitize=1`,
-//! `substitute_block=N`, `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
+//! `substitute_block=N`, `unlisted_block=N` (VPD 0xB4 leaves length N out although FORMAT UNIT
+//! takes it), `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
 pub mod aging;
@@ -74,6 +75,9 @@ pub enum Fault {
     /// The next FORMAT UNIT silently picks this logical block length instead of the
     /// requested one (reports success; only READ CAPACITY shows it).
     SubstituteBlockLength(u32),
+    /// VPD 0xB4 leaves this logical block length out (MODE SELECT and FORMAT UNIT still take
+    /// it): a drive whose supported-lengths page is incomplete.
+    UnlistedBlockLength(u32),
     /// TCG: the next `n` StartSession calls answer SP_BUSY (another host holds the SP).
     TcgSpBusy(u32),
     /// TCG: the next method inside a session times out; the TPer closes the session
@@ -631,6 +635,7 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
             }
         }
         Fault::SubstituteBlockLength(lb) => d.faults.substitute_lb_len = Some(lb),
+        Fault::UnlistedBlockLength(lb) => d.faults.unlisted_lb_len = Some(lb),
         Fault::TcgSpBusy(n) => {
             if let Some(t) = d.sed.tper.as_mut() {
                 t.faults.sp_busy = t.faults.sp_busy.saturating_add(n);
@@ -762,7 +767,7 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
 const KEYS: &str =
     "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, used, \
                     busy, disconnect, timeout, medium_error, corrupt, fail_format, fail_sanitize, \
-                    substitute_block, heat, wear, tcg_sp_busy, tcg_session_timeout, power_cycle";
+                    substitute_block, unlisted_block, heat, wear, tcg_sp_busy, tcg_session_timeout, power_cycle";
 
 /// Splits `PROFILE?k=v&k=v` and validates the options.
 pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
@@ -878,6 +883,13 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
                     return Err(bad(spec, "substitute_block must be 256..65536"));
                 }
                 o.faults.push(Fault::SubstituteBlockLength(n as u32));
+            }
+            "unlisted_block" => {
+                let n = num(v)?;
+                if !(256..=65536).contains(&n) {
+                    return Err(bad(spec, "unlisted_block must be 256..65536"));
+                }
+                o.faults.push(Fault::UnlistedBlockLength(n as u32));
             }
             "fail_sanitize" => {
                 if flag(v)? {

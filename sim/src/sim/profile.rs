@@ -65,8 +65,13 @@ pub struct Profile {
     pub default_block_len: u32,
     /// Protection type the drive ships with (0 = none, 1..=3).
     pub default_prot_type: u8,
-    /// Logical block lengths FORMAT UNIT accepts.
+    /// Logical block lengths MODE SELECT accepts.
     pub block_lens: &'static [u32],
+    /// Lengths of `block_lens` that vendor-locked firmware refuses at FORMAT UNIT (ILLEGAL
+    /// REQUEST, INVALID FIELD IN PARAMETER LIST) and leaves out of VPD 0xB4.
+    pub format_locked: &'static [u32],
+    /// Format presets (VPD 0xB8): (preset identifier, logical block length, protection type).
+    pub presets: &'static [(u32, u32, u8)],
     /// Physical block length in bytes (reported as LBPPBE in READ CAPACITY(16)).
     pub physical_block_len: u32,
     /// PROTECT bit: T10 PI supported.
@@ -185,6 +190,8 @@ pub static PROFILES: &[Profile] = &[
         format_secs: 90,
         block_erase_secs: 30,
         crypto_erase_secs: 2,
+        format_locked: &[],
+        presets: &[],
     },
     // StorageReview PX03SN review: read intensive, 19 nm MLC, 130k/26k IOPS, 1100/380 MB/s,
     // 1 DWPD, dual-port 12 Gb/s, same sector sizes. Standard (non-SED) model.
@@ -224,6 +231,8 @@ pub static PROFILES: &[Profile] = &[
         format_secs: 80,
         block_erase_secs: 25,
         crypto_erase_secs: 2,
+        format_locked: &[],
+        presets: &[(1, 512, 0), (2, 4096, 0)],
     },
     // TheSSDReview MKx001GRZB review: 32 nm SLC, 6 Gb/s SAS, 90k read IOPS (measured ~91k),
     // random write FOB 40k, steady state 16.5k, +20 % OP ~20k; 512/520/528 sectors.
@@ -263,6 +272,8 @@ pub static PROFILES: &[Profile] = &[
         format_secs: 120,
         block_erase_secs: 0,
         crypto_erase_secs: 0,
+        format_locked: &[],
+        presets: &[],
     },
     // TweakTown HK4E review: SATA SSD, 75k read / (rated) write IOPS; measured 93k read and
     // 43k write at QD32 steady state. Seen through a SAS HBA's SAT layer.
@@ -302,6 +313,8 @@ pub static PROFILES: &[Profile] = &[
         format_secs: 60,
         block_erase_secs: 20,
         crypto_erase_secs: 2,
+        format_locked: &[],
+        presets: &[],
     },
     // A PX02SM SED pulled from a storage array: 520-byte logical blocks formatted with T10 PI
     // type 2, locked as a SED, 3.5 years of power-on time and 14 % endurance used
@@ -342,6 +355,51 @@ pub static PROFILES: &[Profile] = &[
         format_secs: 90,
         block_erase_secs: 30,
         crypto_erase_secs: 2,
+        format_locked: &[],
+        presets: &[],
+    },
+    // The same ex-array part with vendor-locked firmware: 520-byte blocks without PI, VPD 0xB4
+    // lists only 520 and 528, and FORMAT UNIT to 512 is refused with ILLEGAL REQUEST / INVALID
+    // FIELD IN PARAMETER LIST although MODE SELECT took the block descriptor (protocols.md
+    // §C.6: "some vendor-locked firmware refuses size changes").
+    Profile {
+        name: "exarraylock",
+        summary: "ex-array PX02SMU080, vendor-locked firmware: 520/528 only, refuses 512",
+        vendor: "TOSHIBA",
+        product: "PX02SMU080",
+        revision: "N3A1",
+        serial: "X4E0A0M2TKHB",
+        oui: TOSHIBA_OUI,
+        sata: false,
+        ata_model: "",
+        ports: 2,
+        link_rate: 0xB,
+        capacity_bytes: idema_bytes(800),
+        default_block_len: 520,
+        default_prot_type: 0,
+        block_lens: &[512, 520, 528],
+        physical_block_len: 4096,
+        protect: false,
+        spt: 0,
+        fast_format: true,
+        lbpme: true,
+        lbprz: true,
+        sanitize: SanitizeSupport {
+            overwrite: true,
+            block_erase: true,
+            crypto_erase: false,
+        },
+        sed: None,
+        ships_locked: false,
+        initial_power_on_hours: 30_660,
+        idle_temp_c: 31,
+        trip_temp_c: 70,
+        manufactured: ("2014", "22"),
+        format_secs: 90,
+        block_erase_secs: 30,
+        crypto_erase_secs: 2,
+        format_locked: &[512],
+        presets: &[],
     },
 ];
 

@@ -2,13 +2,16 @@
 //! READ CAPACITY(16) to verify, kernel rescan of every path.
 
 use super::Job;
+use crate::error::Error;
 use crate::error::{Invalid, Next, Result};
 use crate::exit;
 use crate::ops::format::{self, FormatOptions, FormatPlan};
+use crate::ops::format_support;
 use crate::ops::poll::{Ended, PollConfig, Trail};
 use crate::ops::record::{Category, JobMethod, JobRecord, Outcome, VerifiedState};
 use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::format_unit::ProtectionType;
+use crate::scsi::vpd::block_lengths::SupportedBlockLengths;
 use crate::transport::Transport;
 use std::path::{Path, PathBuf};
 
@@ -61,6 +64,8 @@ pub struct FormatJob {
     /// `--recover` without a geometry: the audit log to find what the interrupted format of
     /// this drive asked for.
     recover_from: Option<PathBuf>,
+    force: bool,
+    block_lengths: Option<SupportedBlockLengths>,
 }
 
 impl FormatJob {
@@ -70,6 +75,8 @@ impl FormatJob {
             opts,
             plan: None,
             recover_from: None,
+            force: false,
+            block_lengths: None,
         }
     }
 
@@ -80,6 +87,13 @@ impl FormatJob {
             recover_from: Some(audit_log),
             ..FormatJob::new(opts)
         }
+    }
+
+    /// With `force`, a block length or protection type the drive does not list in VPD 0xB4
+    /// is sent anyway (the verification afterwards still checks what the drive did).
+    pub fn with_force(mut self, force: bool) -> FormatJob {
+        self.force = force;
+        self
     }
 
     /// [`FormatJob::new`] as a `Box<dyn Job>` (what the runner and `sgctl bench` take).
@@ -128,6 +142,18 @@ impl Job for FormatJob {
             rec.message = Some(note);
         }
         let p = format::plan(t, &self.opts)?;
+        // What the drive lists (VPD 0xB4) is checked before anything that changes it (plan
+        // above sends queries only).
+        self.block_lengths = format_support::preflight(t)?;
+        if let (Some(bl), Some(len)) = (&self.block_lengths, self.opts.block_size) {
+            if let Some(why) = format_support::check(bl, len, self.opts.protection.number()) {
+                if !self.force {
+                    return Err(Error::Unsupported(format!(
+                        "{why}; nothing was sent (--force sends it anyway)"
+                    )));
+                }
+            }
+        }
         // A FORMAT UNIT without security initialize is not a sanitization method.
         rec.set_method(JobMethod::FormatUnit, Category::None);
         rec.set_scope(crate::ops::record::Scope::logical_unit(rec.blocks_total()));
@@ -151,7 +177,9 @@ impl Job for FormatJob {
         let mut trail = Trail::default();
         let r = format::start(t, gate, p, &mut trail);
         rec.sense_trail = trail.0.clone();
-        let without_sp = r?;
+        let requested = self.opts.block_size.unwrap_or(p.expect.block_len);
+        let without_sp =
+            r.map_err(|e| format_support::diagnose(e, self.block_lengths.as_ref(), requested))?;
         if without_sp {
             // Record what was really sent: the drive refused SP=1, the retry used SP=0.
             if let Some(params) = &p.mode_select {

@@ -14,11 +14,13 @@
 
 pub mod ata_info;
 pub mod block_characteristics;
+pub mod block_lengths;
 pub mod block_limits;
 pub mod block_limits_ext;
 pub mod designator;
 pub mod device_id;
 pub mod extended_inquiry;
+pub mod format_presets;
 pub mod lb_provisioning;
 pub mod mode_page_policy;
 pub mod network_addresses;
@@ -232,10 +234,14 @@ pub enum VpdPage {
     LogicalBlockProvisioning(lb_provisioning::LogicalBlockProvisioning),
     /// 0xB3
     Referrals(referrals::Referrals),
+    /// 0xB4
+    SupportedBlockLengths(block_lengths::SupportedBlockLengths),
     /// 0xB6
     ZonedBlockDeviceCharacteristics(zoned::ZonedBlockDeviceCharacteristics),
     /// 0xB7
     BlockLimitsExtension(block_limits_ext::BlockLimitsExtension),
+    /// 0xB8
+    FormatPresets(format_presets::FormatPresets),
     /// 0xB9
     ConcurrentPositioningRanges(positioning_ranges::ConcurrentPositioningRanges),
     /// Any other page (or one too short for its mandatory fields): its name and raw bytes.
@@ -292,8 +298,10 @@ pub fn decode_best(buf: &[u8]) -> ParseResult<Decoded> {
         0xb1 => block_characteristics::decode(buf, p).map(VpdPage::BlockDeviceCharacteristics),
         0xb2 => lb_provisioning::decode(buf, p).map(VpdPage::LogicalBlockProvisioning),
         0xb3 => referrals::decode(buf, p).map(VpdPage::Referrals),
+        0xb4 => block_lengths::decode(buf, p).map(VpdPage::SupportedBlockLengths),
         0xb6 => zoned::decode(buf, p).map(VpdPage::ZonedBlockDeviceCharacteristics),
         0xb7 => block_limits_ext::decode(buf, p).map(VpdPage::BlockLimitsExtension),
+        0xb8 => format_presets::decode(buf, p).map(VpdPage::FormatPresets),
         0xb9 => positioning_ranges::decode(buf, p).map(VpdPage::ConcurrentPositioningRanges),
         code => Ok(other(buf, code, p)),
     };

@@ -141,6 +141,13 @@ pub fn format_unit(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         });
     }
     let d = &mut ctx.sh.d;
+    // Vendor-locked firmware: the block descriptor was taken, the format is not (the pending
+    // length is dropped, the drive keeps its format).
+    let target_len = d.pending.as_ref().map_or(d.lb_len, |pf| pf.lb_len);
+    if p.format_locked.contains(&target_len) {
+        d.pending = None;
+        return Err(SimSense::invalid_param(0, None));
+    }
     let (lb_len, num_blocks) = match d.pending.take() {
         Some(pf) => (pf.lb_len, pf.num_blocks),
         None => (d.lb_len, d.num_blocks),

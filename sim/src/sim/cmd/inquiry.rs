@@ -25,6 +25,12 @@ pub fn vpd_pages(p: &Profile) -> Vec<u8> {
     if p.lbpme {
         v.push(0xB2);
     }
+    if !p.sata {
+        v.push(0xB4);
+    }
+    if !p.presets.is_empty() {
+        v.push(0xB8);
+    }
     v
 }
 
@@ -53,6 +59,8 @@ pub fn inquiry(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         0x89 => ata_information(p, d),
         0xB0 => block_limits(p, d),
         0xB1 => block_device_characteristics(),
+        0xB4 => supported_block_lengths(p, d.faults.unlisted_lb_len),
+        0xB8 => format_presets(p, d),
         _ => logical_block_provisioning(p),
     };
     let mut r = vec![0u8, page, 0, 0];
@@ -234,5 +242,47 @@ fn logical_block_provisioning(p: &Profile) -> Vec<u8> {
     let mut v = vec![0u8; 4];
     v[1] = 0x80 | if p.sata { 0 } else { 0x60 } | if p.lbprz { 0x04 } else { 0 };
     v[2] = 0x01;
+    v
+}
+
+/// VPD 0xB4 Supported Block Lengths and Protection Types (SBC-4 6.6.7): every length FORMAT
+/// UNIT accepts (vendor-locked lengths left out), type 0 always, the profile's PI types (SPT)
+/// with guard/application/reference tag checking, P_I_I_SUP where type 2/3 can take PIE > 0.
+/// `unlisted`: a length left out although FORMAT UNIT takes it (the `unlisted_block` fault).
+fn supported_block_lengths(p: &Profile, unlisted: Option<u32>) -> Vec<u8> {
+    let types = super::format::supported_types(p);
+    let descs: Vec<(u32, u8, u8)> = p
+        .block_lens
+        .iter()
+        .filter(|l| !p.format_locked.contains(l) && Some(**l) != unlisted)
+        .map(|&len| {
+            let t = types.iter().fold(0x01u8, |a, &t| a | (1 << t));
+            let mut b4 = if types.is_empty() { 0 } else { 0x07 };
+            if t & 0x0c != 0 && len.is_power_of_two() && len >= 1024 {
+                b4 |= 0x40;
+            }
+            (len, b4, t)
+        })
+        .collect();
+    sgctl_proto::scsi::vpd::block_lengths::build(&descs)
+        .get(4..)
+        .map(<[u8]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// VPD 0xB8 Format Presets (SBC-5 6.6.5): the profile's presets as block-device schema
+/// descriptors, designed last LBA from the drive's capacity at that length.
+fn format_presets(p: &Profile, d: &Drive) -> Vec<u8> {
+    let mut v = Vec::new();
+    for &(id, len, prot) in p.presets {
+        let last = d.max_blocks(len).saturating_sub(1);
+        v.extend_from_slice(&sgctl_proto::scsi::vpd::format_presets::build_descriptor(
+            id,
+            p.lbppbe(len),
+            len,
+            last,
+            prot,
+        ));
+    }
     v
 }

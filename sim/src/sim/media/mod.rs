@@ -5,7 +5,7 @@
 //!
 //! * Build a drive with [`profiles::by_name`]`(name)?.build(user_bytes)` (capacity scaled as the
 //!   `sim:` options say) or [`Ftl::new`]`(geometry, timing, op_fraction)`. Names:
-//!   `px02smf080`, `px03snf080`, `mk4001grzb`, `hk4e`, `exarray`.
+//!   `px02smf080`, `px03snf080`, `mk4001grzb`, `hk4e`, `exarray`, `exarraylock`.
 //! * LBAs are in units of [`Ftl::block_len`] (default 512; call [`Ftl::set_block_len`] after
 //!   FORMAT UNIT changes it). The FTL maps 4 KiB units; [`Ftl::lba_count`] is the capacity.
 //!   Out-of-range requests return [`MediaError::OutOfRange`] (map it to ILLEGAL REQUEST

@@ -278,6 +278,36 @@ pub const PROFILES: &[MediaProfile] = &[
             review: "no datasheet or review: a generic OEM part; parameters are assumptions",
         },
     },
+    MediaProfile {
+        name: "exarraylock",
+        description: "ex-array 400 GB eMLC SAS SSD (520-byte sectors), 6 Gb/s, used: 40 % worn",
+        user_bytes: 400 * GB,
+        // Array OEM drives are heavily over-provisioned.
+        op_fraction: 0.45,
+        geometry: geo(8, 4, 2, 8, 256, 30_000),
+        timing: Timing {
+            t_read_ns: 70_000,
+            t_prog_ns: 1_800_000,
+            t_erase_ns: 4_000_000,
+            channel_bytes_per_s: 200_000_000,
+            link_bytes_per_s: SAS6_BYTES_PER_S,
+            cmd_read_ns: 12_000,
+            cmd_write_ns: 14_000,
+            cmd_latency_ns: 60_000,
+            write_buffer_bytes: 8 << 20,
+            // No review: mid-way between the 6 Gb/s and 12 Gb/s Toshiba figures (assumption).
+            gc_copy_ns: 8_000,
+            overwrite_ns: 12_000,
+        },
+        preworn_pe: 12_000,
+        reference: Reference {
+            read_iops: None,
+            write_iops: None,
+            seq_read_mb_s: None,
+            seq_write_mb_s: None,
+            review: "no datasheet or review: a generic OEM part; parameters are assumptions",
+        },
+    },
 ];
 
 /// Looks a profile up by name (case-insensitive).
