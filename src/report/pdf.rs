@@ -671,10 +671,20 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
         ("Scope", &scope),
         ("Verification (the technique completed)", &technique),
     ]);
-    w.heading("Validation (the data is gone)");
     match super::certificate::validation_rows(field("validation"), field("verification")) {
-        Some(rows) => w.kv(&given(rows)),
-        None => w.para("Not validated: no block was read back.", 9.0),
+        Some(rows) => {
+            // Short values in two columns, the sentences below them at full width.
+            let (short, long): (Vec<_>, Vec<_>) = given(rows)
+                .into_iter()
+                .partition(|(_, v)| v.chars().count() <= 30);
+            let (left, right) = short.split_at(short.len().div_ceil(2));
+            w.kv_columns([("Validation (the data is gone)", left), ("", right)]);
+            w.kv(&long);
+        }
+        None => {
+            w.heading("Validation (the data is gone)");
+            w.para("Not validated: no block was read back.", 9.0);
+        }
     }
     if let Some(f) = r.get("sanitization_record").filter(|v| !v.is_null()) {
         // Two columns, so that a drive's record fits its page.
@@ -719,6 +729,20 @@ fn person_line(p: &Value) -> String {
     }
 }
 
+/// A record's scope in a few words: the whole drive, or PARTIAL with its share.
+fn scope_cell(r: &Value) -> String {
+    let Some(sc) = r.get("scope").filter(|v| !v.is_null()) else {
+        return "not recorded".into();
+    };
+    match sc.get("whole_drive").and_then(Value::as_bool) {
+        Some(true) => "whole drive".into(),
+        _ => match sc.get("fraction_of_capacity").and_then(Value::as_f64) {
+            Some(f) => format!("PARTIAL ({:.1} %)", f * 100.0),
+            None => "PARTIAL".into(),
+        },
+    }
+}
+
 fn summary_page(w: &mut Writer, recs: &[Value], doc: &Value) {
     w.page();
     w.title(
@@ -743,6 +767,15 @@ fn summary_page(w: &mut Writer, recs: &[Value], doc: &Value) {
                 s(&f, "property_number"),
                 s(r, "outcome"),
                 s(&f, "description"),
+                scope_cell(r),
+                ["validation", "verification"]
+                    .iter()
+                    .find_map(|k| {
+                        r.get(*k)
+                            .and_then(|v| v.get("result"))
+                            .and_then(Value::as_str)
+                    })
+                    .map_or_else(|| "not validated".into(), |v| v.replace('_', " ")),
                 hashes.get(i).map_or_else(|| "-".into(), |h| grouped(h)),
             ]
         })
@@ -755,9 +788,11 @@ fn summary_page(w: &mut Writer, recs: &[Value], doc: &Value) {
             "property",
             "outcome",
             "description",
+            "scope",
+            "validation",
             "record SHA-256",
         ],
-        &[20.0, 90.0, 70.0, 60.0, 55.0, 70.0, 130.0],
+        &[16.0, 72.0, 60.0, 50.0, 48.0, 58.0, 50.0, 56.0, 105.0],
         &rows,
     );
     w.heading("Signatures");
