@@ -30,7 +30,7 @@ const W: f32 = 595.0; // A4, points
 const H: f32 = 842.0;
 const MARGIN: f32 = 40.0;
 const LABEL_W: f32 = 150.0;
-const ROW: f32 = 11.0; // line height of 9-point rows
+const ROW: f32 = 10.2; // line height of 8.5- and 9-point rows
 
 fn pdf_err(what: &str) -> Error {
     Error::io("PDF certificate", std::io::Error::other(what.to_string()))
