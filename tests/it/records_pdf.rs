@@ -275,7 +275,7 @@ fn pdf_read_by_poppler() {
         "Public",
         "none (decommissioned array)",
         "SANITIZE",
-        "TCG Level 0 discovery",
+        "TCG Level 0", // the label wraps in its column: "discovery" on the next line
         "Enterprise SSC",
         "Sanitized by",
         "Validated by",
