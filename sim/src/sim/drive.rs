@@ -523,6 +523,22 @@ impl Drive {
         self.spares_used = self.spares_used.saturating_add(1);
     }
 
+    /// A write of `blocks` blocks at `lba` succeeded: each of them that failed to read is
+    /// reallocated (SBC-4 4.14 automatic write reallocation, AWRE=1) and joins the grown
+    /// defect list.
+    pub fn heal_written(&mut self, lba: u64, blocks: u64) {
+        let healed: Vec<u64> = self
+            .faults
+            .medium_errors
+            .range(lba..lba.saturating_add(blocks))
+            .copied()
+            .collect();
+        for l in healed {
+            self.faults.medium_errors.remove(&l);
+            self.reallocate(l);
+        }
+    }
+
     /// Largest number of blocks of `lb_len` bytes the medium holds.
     pub fn max_blocks(&self, lb_len: u32) -> u64 {
         self.capacity_bytes / u64::from(lb_len.max(1))

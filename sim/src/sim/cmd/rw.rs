@@ -285,18 +285,8 @@ pub fn write(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
             d.store.set_pi(lba, (t != default).then_some(t));
         }
     }
-    // Writing a block that failed to read reallocates it (SBC-4 4.14 automatic write
-    // reallocation, AWRE=1): it joins the grown defect list.
-    let healed: Vec<u64> = d
-        .faults
-        .medium_errors
-        .range(x.lba..x.lba.saturating_add(x.blocks))
-        .copied()
-        .collect();
-    for lba in healed {
-        d.faults.medium_errors.remove(&lba);
-        d.reallocate(lba);
-    }
+    // Writing a block that failed to read reallocates it (SBC-4 4.14, AWRE=1).
+    d.heal_written(x.lba, x.blocks);
     let bytes = (x.blocks as usize * lb) as u64;
     d.stats.write_cmds += 1;
     d.stats.blocks_written += x.blocks;

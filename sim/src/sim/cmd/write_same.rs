@@ -109,16 +109,7 @@ pub fn write_same(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
                 d.store.set_pi(lba, (t != default).then_some(t));
             }
         }
-        let healed: Vec<u64> = d
-            .faults
-            .medium_errors
-            .range(x.lba..x.lba.saturating_add(x.blocks))
-            .copied()
-            .collect();
-        for lba in healed {
-            d.faults.medium_errors.remove(&lba);
-            d.reallocate(lba);
-        }
+        d.heal_written(x.lba, x.blocks);
         let bytes = x.blocks * lb as u64;
         d.stats.blocks_written += x.blocks;
         d.stats.host_bytes_written += bytes;
