@@ -923,9 +923,11 @@ mod tests {
                         let want = match m.get(&x) {
                             None => vec![0u8; 8],
                             Some((b, 0)) => b.clone(),
-                            Some(_) => {
+                            // Written under key `k`, read under key 0: the old ciphertext
+                            // decrypted under the current key (`read_into`).
+                            Some((_, k)) => {
                                 let mut g = [0u8; 8];
-                                st.garbage(1, x, &mut g);
+                                st.garbage(k.wrapping_mul(0x9e37_79b9_7f4a_7c15), x, &mut g);
                                 g.to_vec()
                             }
                         };
