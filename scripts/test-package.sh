@@ -183,8 +183,9 @@ ok "systemd-analyze verify: both units clean"
 # read-only with the package in it, everything else on a tmpfs), start sgctl-health.timer there
 # and wait for it to run sgctl-health.service once, sandboxing and all. The test's drop-ins only
 # make the timer elapse 1 s after start instead of 2 min after boot, and point the service at a
-# virtual drive (the container has no disks); node_exporter's directory is made as its package
-# would.
+# virtual drive (the container has no disks). The service is first started without
+# node_exporter's directory (skipped by its condition), then the directory is made as its
+# package would.
 nsdir=$(mktemp -d)
 mkdir -p "$nsdir/out" "$nsdir/timer.d" "$nsdir/service.d"
 printf '[Timer]\nOnActiveSec=1s\nRandomizedDelaySec=0\n' >"$nsdir/timer.d/test.conf"
@@ -193,6 +194,9 @@ cat >"$nsdir/run.sh" <<'RUN'
 #!/bin/sh
 # In the container: start the timer, wait (30 s at most) for the service's one run, report.
 exec >/out/report 2>&1
+# Before node_exporter's directory exists the service is skipped by its condition, not failed.
+systemctl start sgctl-health.service
+echo "no-dir: $(systemctl show -P ConditionResult sgctl-health.service) $(systemctl show -P Result sgctl-health.service) $(systemctl is-failed sgctl-health.service)"
 mkdir -p /var/lib/prometheus/node-exporter
 systemctl start sgctl-health.timer
 echo "timer: $(systemctl is-active sgctl-health.timer)"
@@ -220,7 +224,7 @@ timeout 180 systemd-nspawn -q -D / --volatile=yes --machine="$machine" --registe
   >"$nsdir/console" 2>&1 || true
 report=$(cat "$nsdir/out/report" 2>/dev/null || true)
 grep -qx done <<<"$report" || fail "no report from the container (systemd-nspawn):"$'\n'"$(tail -20 "$nsdir/console")"
-for want in "timer: active" "service: success exit=0" "triggered-by: sgctl-health.timer" "metrics: 1"; do
+for want in "no-dir: no success inactive" "timer: active" "service: success exit=0" "triggered-by: sgctl-health.timer" "metrics: 1"; do
   grep -qx "$want" <<<"$report" || fail "timer run in the container: no '$want' in:"$'\n'"$report"
 done
 grep -q '^timer-last: [1-9]' <<<"$report" || fail "the timer never elapsed:"$'\n'"$report"
