@@ -307,16 +307,18 @@ fn cpu_latency_is_held_for_the_run_only() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    // The request is made before the run starts; look for it within the run's 3 s.
+    // The request is made before the run starts; look for it while the process lives (on a
+    // loaded machine the start alone can take seconds, so no fixed window).
     let want = before.min(7);
-    let t0 = std::time::Instant::now();
     let mut during = None;
-    while t0.elapsed() < std::time::Duration::from_millis(2500) {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        during = cpu_latency_now();
-        if during == Some(want) {
+    while child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let now = cpu_latency_now();
+        if now == Some(want) {
+            during = now;
             break;
         }
+        during = now;
     }
     let status = child.wait().unwrap();
     assert!(status.success(), "{status}");
