@@ -238,6 +238,31 @@ pub fn text_width(s: &str, px: f64) -> f64 {
     em * px
 }
 
+/// The font size at most `px` at which `s` fits in `avail` units (not below 6).
+fn fit_px(s: &str, px: f64, avail: f64) -> f64 {
+    let w = text_width(s, 1.0);
+    if w * px <= avail || w <= 0.0 {
+        px
+    } else {
+        (avail / w).max(6.0)
+    }
+}
+
+/// `s` shortened with "…" to fit `avail` units at `px`.
+fn ellipsize(s: &str, px: f64, avail: f64) -> String {
+    if text_width(s, px) <= avail {
+        return s.to_string();
+    }
+    let mut out: String = String::new();
+    for c in s.chars() {
+        if text_width(&format!("{out}{c}…"), px) > avail {
+            break;
+        }
+        out.push(c);
+    }
+    out + "…"
+}
+
 /// Colour swatch of a legend entry.
 #[derive(Debug, Clone, Copy)]
 enum Swatch {
@@ -258,6 +283,10 @@ impl Legend {
     fn new(entries: Vec<(String, Swatch)>, width: f64) -> Legend {
         let mut pos = Vec::new();
         let (mut x, mut row) = (PAD, 0);
+        let entries: Vec<(String, Swatch)> = entries
+            .into_iter()
+            .map(|(n, sw)| (ellipsize(&n, LEGEND_PX, width - 2.0 * PAD - 40.0), sw))
+            .collect();
         for (name, _) in &entries {
             let w = 22.0 + text_width(name, LEGEND_PX) + 14.0;
             if x > PAD && x + w > width - PAD {
@@ -407,9 +436,10 @@ impl Svg {
     }
 
     fn title(&mut self, t: &str) {
+        let px = fit_px(t, TITLE_PX * 1.08, self.w - 2.0 * PAD) / 1.08;
         let _ = write!(
             self.body,
-            r#"<text class="title" x="{:.1}" y="{:.1}" font-size="{TITLE_PX}" font-weight="600" text-anchor="middle">{}</text>"#,
+            r#"<text class="title" x="{:.1}" y="{:.1}" font-size="{px:.1}" font-weight="600" text-anchor="middle">{}</text>"#,
             self.w / 2.0,
             PAD + TITLE_PX,
             esc(t)
@@ -421,7 +451,7 @@ impl Svg {
         PAD + TITLE_PX + 10.0
     }
 
-    fn finish(self, title: &str) -> String {
+    fn finish(self, title: &str, kind: &str) -> String {
         // A clip-path id unique to this drawing (several charts share one HTML page).
         let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
         for b in self.body.bytes().chain(title.bytes()) {
@@ -429,7 +459,7 @@ impl Svg {
         }
         let id = format!("clip{hash:016x}");
         format!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="100%" preserveAspectRatio="xMidYMid meet" font-family="'DejaVu Sans', Verdana, sans-serif" role="img" aria-label="{t}"><title>{t}</title>{b}</svg>"#,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="100%" preserveAspectRatio="xMidYMid meet" font-family="'DejaVu Sans', Verdana, sans-serif" role="img" data-kind="{kind}" aria-label="{t}"><title>{t}</title>{b}</svg>"#,
             w = self.w,
             h = self.h,
             t = esc(title),
@@ -513,9 +543,10 @@ impl Svg {
             b = f.bottom
         );
         if !x_title.is_empty() {
+            let px = fit_px(x_title, AXIS_PX, f.right - f.left);
             let _ = write!(
                 o,
-                r#"<text class="axis-title" x="{:.1}" y="{:.1}" font-size="{AXIS_PX}" text-anchor="middle">{}</text>"#,
+                r#"<text class="axis-title" x="{:.1}" y="{:.1}" font-size="{px:.1}" text-anchor="middle">{}</text>"#,
                 (f.left + f.right) / 2.0,
                 f.bottom + BELOW - 6.0,
                 esc(x_title)
@@ -523,9 +554,10 @@ impl Svg {
         }
         if !y_title.is_empty() {
             let (cx, cy) = (PAD + AXIS_PX * 0.8, (f.top + f.bottom) / 2.0);
+            let px = fit_px(y_title, AXIS_PX, f.bottom - f.top);
             let _ = write!(
                 o,
-                r#"<text class="axis-title" x="{cx:.1}" y="{cy:.1}" font-size="{AXIS_PX}" text-anchor="middle" transform="rotate(-90 {cx:.1} {cy:.1})">{}</text>"#,
+                r#"<text class="axis-title" x="{cx:.1}" y="{cy:.1}" font-size="{px:.1}" text-anchor="middle" transform="rotate(-90 {cx:.1} {cy:.1})">{}</text>"#,
                 esc(y_title)
             );
         }
@@ -678,7 +710,7 @@ pub fn xy_svg(c: &XyChart) -> Result<String, ChartError> {
         }
     }
     svg.body.push_str("</g>");
-    Ok(svg.finish(&c.title))
+    Ok(svg.finish(&c.title, "xy"))
 }
 
 // ---- histograms ---------------------------------------------------------------------------
@@ -755,7 +787,7 @@ pub fn histogram_svg(h: &Histogram) -> Result<String, ChartError> {
         );
     }
     svg.body.push_str("</g>");
-    Ok(svg.finish(&h.title))
+    Ok(svg.finish(&h.title, "histogram"))
 }
 
 // ---- heat maps ----------------------------------------------------------------------------
@@ -817,8 +849,13 @@ pub fn heatmap_svg(h: &HeatMap) -> Result<String, ChartError> {
     svg.title(&h.title);
     let top = Svg::below_title();
     let bottom = svg.h - (8.0 + TICK_PX + 10.0);
+    let rows: Vec<String> = h
+        .rows
+        .iter()
+        .map(|r| ellipsize(r, TICK_PX, svg.w / 3.0))
+        .collect();
     let left = PAD
-        + h.rows
+        + rows
             .iter()
             .map(|r| text_width(r, TICK_PX))
             .fold(0.0, f64::max)
@@ -831,7 +868,7 @@ pub fn heatmap_svg(h: &HeatMap) -> Result<String, ChartError> {
         right - left,
         bottom - top
     );
-    for (r, name) in h.rows.iter().enumerate() {
+    for (r, name) in rows.iter().enumerate() {
         let _ = write!(
             svg.body,
             r#"<text class="tick tick-y" x="{:.1}" y="{:.1}" font-size="{TICK_PX}" text-anchor="end">{}</text>"#,
@@ -841,6 +878,7 @@ pub fn heatmap_svg(h: &HeatMap) -> Result<String, ChartError> {
         );
     }
     for (c, name) in h.cols.iter().enumerate() {
+        let name = &ellipsize(name, TICK_PX, cw - 4.0);
         let _ = write!(
             svg.body,
             r#"<text class="tick tick-x" x="{:.1}" y="{:.1}" font-size="{TICK_PX}" text-anchor="middle">{}</text>"#,
@@ -885,7 +923,7 @@ pub fn heatmap_svg(h: &HeatMap) -> Result<String, ChartError> {
             );
         }
     }
-    Ok(svg.finish(&h.title))
+    Ok(svg.finish(&h.title, "heatmap"))
 }
 
 // ---- grouped bars -------------------------------------------------------------------------
@@ -960,11 +998,12 @@ pub fn bars_svg(b: &BarChart) -> Result<String, ChartError> {
         .map(|c| text_width(c, TICK_PX))
         .fold(0.0, f64::max);
     let px = if widest + 6.0 > gw {
-        (TICK_PX * gw / (widest + 6.0)).max(6.0)
+        (TICK_PX * gw / (widest + 6.0)).max(8.0)
     } else {
         TICK_PX
     };
     for (ci, name) in b.categories.iter().enumerate() {
+        let name = &ellipsize(name, px, gw - 6.0);
         let _ = write!(
             svg.body,
             r#"<text class="tick tick-x" x="{:.1}" y="{:.1}" font-size="{px:.1}" text-anchor="middle">{}</text>"#,
@@ -994,7 +1033,7 @@ pub fn bars_svg(b: &BarChart) -> Result<String, ChartError> {
         }
     }
     svg.body.push_str("</g>");
-    Ok(svg.finish(&b.title))
+    Ok(svg.finish(&b.title, "bars"))
 }
 
 /// A short human number for tables and cells: 12.5k, 3.2M, 0.75, 1e-5.
@@ -1004,6 +1043,10 @@ pub fn human(v: f64) -> String {
         "–".into()
     } else if a == 0.0 {
         "0".into()
+    } else if a >= 1e18 {
+        trim(format!("{:.2}", v / 1e18)) + "E"
+    } else if a >= 1e15 {
+        trim(format!("{:.2}", v / 1e15)) + "P"
     } else if a >= 1e12 {
         trim(format!("{:.2}", v / 1e12)) + "T"
     } else if a >= 1e9 {
@@ -1375,5 +1418,7 @@ mod tests {
         assert_eq!(ma, vec![(0.0, 2.0), (1.0, 3.0), (2.0, 5.0)]);
         assert_eq!(human(16_505.0), "16.5k");
         assert_eq!(human(0.73), "0.73");
+        assert_eq!(human(1e15), "1P");
+        assert_eq!(human(f64::NAN), "–");
     }
 }

@@ -111,17 +111,32 @@ fn widen(lo: f64, hi: f64, o: &AxisOpts) -> (f64, f64) {
         return (lo, hi);
     }
     let v = lo;
-    if o.log {
-        return (v / 2.0, v * 2.0);
-    }
-    let d = if o.integer {
-        1.0
-    } else if v == 0.0 {
-        1.0
+    let (lo, hi) = if o.log {
+        if o.integer && v >= 1.0 {
+            ((v / 2.0).max(1.0), v * 2.0)
+        } else {
+            (v / 2.0, v * 2.0)
+        }
     } else {
-        v.abs() * 0.1
+        let d = if o.integer || v == 0.0 {
+            1.0
+        } else {
+            v.abs() * 0.1
+        };
+        (v - d, v + d)
     };
-    (v - d, v + d)
+    // A capped axis (a fraction) stays capped: 1 as the only value gives 0.5..1, not 0.5..2.
+    match o.max {
+        Some(m) if v <= m && hi > m => {
+            let lo = if o.log {
+                lo.min(m / 10.0)
+            } else {
+                lo.min(m - (hi - m) * 2.0)
+            };
+            (lo, m)
+        }
+        _ => (lo, hi),
+    }
 }
 
 /// Linear ticks: Heckbert's loose labelling with about `n` ticks.
@@ -553,6 +568,46 @@ mod tests {
         );
         well_formed(&l);
         assert_eq!(l.hi, 1.0);
+    }
+
+    /// One value on a capped or an integer log axis: the cap and whole numbers still hold.
+    #[test]
+    fn single_value_keeps_cap_and_integers() {
+        let a = axis(
+            1.0,
+            1.0,
+            &AxisOpts {
+                max: Some(1.0),
+                ..log()
+            },
+            8,
+        );
+        well_formed(&a);
+        assert_eq!(a.hi, 1.0);
+        let a = axis(
+            1.0,
+            1.0,
+            &AxisOpts {
+                max: Some(1.0),
+                ..lin()
+            },
+            8,
+        );
+        well_formed(&a);
+        assert_eq!(a.hi, 1.0);
+        for qd in [1.0, 4.0, 32.0] {
+            let a = axis(
+                qd,
+                qd,
+                &AxisOpts {
+                    integer: true,
+                    ..log()
+                },
+                8,
+            );
+            well_formed(&a);
+            assert!(a.ticks.iter().all(|t| t.fract() == 0.0), "{a:?}");
+        }
     }
 
     /// The IOPS-by-mix chart ran to 100M for data under 117k.
