@@ -252,6 +252,32 @@ fn logarithmic(lo: f64, hi: f64, n: usize, o: &AxisOpts) -> Axis {
         }
     };
     if subdivided.len() >= 3 && subdivided.len() <= n {
+        // About a decade with few 1-2-5 marks (100, 200, 500): evenly spaced values read
+        // better (100, 200, 300, 400, 500).
+        if subdivided.len() < 5 && ghi / glo <= 20.0 {
+            let step = nice_num((ghi - glo) / (n.min(6) - 1).max(1) as f64, true);
+            let step = if o.integer {
+                step.max(1.0).round()
+            } else {
+                step
+            };
+            let k0 = (glo / step - 1e-9).ceil().max(1.0);
+            let k1 = (ghi / step + 1e-9).floor();
+            if k1 - k0 + 1.0 > subdivided.len() as f64 && k1 - k0 < 20.0 {
+                let ticks: Vec<f64> = (0..=((k1 - k0) as i64))
+                    .map(|i| clean((k0 + i as f64) * step, step))
+                    .collect();
+                let labels = label_linear(&ticks, step);
+                return Axis {
+                    lo: glo,
+                    hi: ghi,
+                    log: true,
+                    ticks,
+                    labels,
+                    minor: Vec::new(),
+                };
+            }
+        }
         return axis(subdivided, glo, ghi);
     }
     if decades.len() >= 3 || (decades.len() == 2 && subdivided.len() > n) {
@@ -618,6 +644,14 @@ mod tests {
         assert!(a.hi <= 200_000.0 && a.lo >= 100.0, "{a:?}");
         let a = axis(0.0, 116_800.0, &lin(), 8);
         assert!(a.hi <= 140_000.0, "{a:?}");
+    }
+
+    /// About a decade: evenly spaced values rather than three 1-2-5 marks.
+    #[test]
+    fn log_axis_within_a_decade_has_even_ticks() {
+        let a = axis(98.0, 453.0, &log(), 8);
+        well_formed(&a);
+        assert_eq!(a.labels, ["100", "200", "300", "400", "500"]);
     }
 
     #[test]
