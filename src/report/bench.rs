@@ -333,7 +333,7 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
             c.series.push(
                 Series::line("least-squares fit", vec![(a, m * a + k), (b, m * b + k)])
                     .mark(Mark::Dashed)
-                    .color(1),
+                    .color(2),
             );
         }
         d.chart(

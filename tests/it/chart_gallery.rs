@@ -22,6 +22,9 @@ use sgctl::report::html::Doc;
 use std::path::Path;
 use std::process::Command;
 
+/// A named bar series: one value per category.
+type Bars = (String, Vec<Option<f64>>);
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Case {
     Normal,
@@ -345,7 +348,7 @@ fn charts(case: Case) -> Vec<(String, Result<String, ChartError>)> {
     }));
 
     // Grouped bars.
-    let (cats, series): (Vec<String>, Vec<(String, Vec<Option<f64>>)>) = match case {
+    let (cats, series): (Vec<String>, Vec<Bars>) = match case {
         Case::Normal => (
             vec![
                 "OLTP".into(),
