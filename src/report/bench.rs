@@ -991,6 +991,18 @@ mod tests {
             "{}",
             h.matches("data-chart=").count()
         );
+        // The steady-state charts name the quantity with its unit, not "tracking value".
+        assert!(!h.contains("tracking value"), "generic axis label");
+        assert!(
+            h.contains("class=\"axis-title\"") && h.contains(">IOPS</text>"),
+            "the y axis of the steady-state charts reads IOPS"
+        );
+        assert_eq!(tracking_quantity("4k-w iops"), "IOPS");
+        assert_eq!(
+            tracking_quantity("seq-w write MB/s"),
+            "write throughput (MB/s)"
+        );
+        assert_eq!(tracking_quantity("x ART µs"), "mean response time (µs)");
     }
 
     #[test]
