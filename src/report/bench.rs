@@ -283,8 +283,9 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
             &XyChart::new(
                 format!("Steady-state convergence — {}", s(ss, "tracking")),
                 "round",
-                "tracking value",
+                tracking_quantity(&s(ss, "tracking")),
             )
+            .integer_x()
             .with(Series::line(s(ss, "tracking"), track).mark(Mark::LinePoints)),
         ),
         "The tracking variable per round, from the first round after preconditioning.",
@@ -303,7 +304,12 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
             (Some(m), Some(c)) => Some((m, c)),
             _ => least_squares(&vals),
         };
-        let mut c = XyChart::new("Measurement window", "round", "tracking value");
+        let mut c = XyChart::new(
+            "Measurement window",
+            "round",
+            tracking_quantity(&s(ss, "tracking")),
+        )
+        .integer_x();
         c.y_from_zero = false;
         c.bands = vec![
             Band {
@@ -327,7 +333,7 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
             c.series.push(
                 Series::line("least-squares fit", vec![(a, m * a + k), (b, m * b + k)])
                     .mark(Mark::Dashed)
-                    .color(1),
+                    .color(2),
             );
         }
         d.chart(
@@ -433,7 +439,11 @@ fn iops(d: &mut Doc, res: &Value) {
         "The 56 cells of the IOPS test (read/write mix by block size), shaded low to high.",
     );
     // A 2D chart per block size: IOPS against the R/W mix.
-    let mut c = XyChart::new("IOPS by R/W mix, per block size", "read percent", "IOPS");
+    let mut c = XyChart::new(
+        "IOPS by R/W mix, per block size",
+        "reads (% of I/Os)",
+        "IOPS",
+    );
     c.log_y = true;
     for (bi, b) in bss.iter().enumerate() {
         let pts: Vec<(f64, f64)> = mixes
@@ -576,7 +586,7 @@ fn qd_sweep(d: &mut Doc, res: &Value) {
             .filter_map(|r| Some((f(r, "qd")?, r.get(dir)?.get(k)?.as_f64()?)))
             .collect()
     };
-    let mut c = XyChart::new("IOPS against queue depth", "queue depth", "IOPS");
+    let mut c = XyChart::new("IOPS against queue depth", "queue depth", "IOPS").integer_x();
     c.log_x = true;
     c.series
         .push(Series::line("4K random read", get("read_4k", "iops")).mark(Mark::LinePoints));
@@ -591,7 +601,8 @@ fn qd_sweep(d: &mut Doc, res: &Value) {
             s(res, "knee_rule")
         ),
     );
-    let mut l = XyChart::new("Latency against queue depth", "queue depth", "latency (µs)");
+    let mut l =
+        XyChart::new("Latency against queue depth", "queue depth", "latency (µs)").integer_x();
     l.log_x = true;
     l.log_y = true;
     for (dir, label) in [("read_4k", "read"), ("write_4k", "write")] {
@@ -653,7 +664,8 @@ fn profiles(d: &mut Doc, res: &Value) {
         "Server profiles: IOPS against queue depth",
         "queue depth",
         "IOPS",
-    );
+    )
+    .integer_x();
     c.log_x = true;
     for p in arr(res, "table") {
         let mut pts = Vec::new();
@@ -690,6 +702,19 @@ fn profiles(d: &mut Doc, res: &Value) {
         ],
         &rows,
     );
+}
+
+/// The quantity (with its unit) of a steady-state tracking label such as `4k-w iops`.
+pub(super) fn tracking_quantity(label: &str) -> String {
+    if label.ends_with("iops") {
+        "IOPS".into()
+    } else if label.ends_with("MB/s") {
+        "write throughput (MB/s)".into()
+    } else if label.ends_with("µs") {
+        "mean response time (µs)".into()
+    } else {
+        label.to_string()
+    }
 }
 
 fn hist_chart(d: &mut Doc, h: &Value, title: &str) {
@@ -736,7 +761,8 @@ fn hist_chart(d: &mut Doc, h: &Value, title: &str) {
             format!("{title} — exceedance"),
             "latency (µs)",
             "fraction of I/Os slower",
-        );
+        )
+        .fraction_y();
         c.log_x = true;
         c.log_y = true;
         c.series.push(Series::line("exceedance", pts));
@@ -965,6 +991,18 @@ mod tests {
             "{}",
             h.matches("data-chart=").count()
         );
+        // The steady-state charts name the quantity with its unit, not "tracking value".
+        assert!(!h.contains("tracking value"), "generic axis label");
+        assert!(
+            h.contains("class=\"axis-title\"") && h.contains(">IOPS</text>"),
+            "the y axis of the steady-state charts reads IOPS"
+        );
+        assert_eq!(tracking_quantity("4k-w iops"), "IOPS");
+        assert_eq!(
+            tracking_quantity("seq-w write MB/s"),
+            "write throughput (MB/s)"
+        );
+        assert_eq!(tracking_quantity("x ART µs"), "mean response time (µs)");
     }
 
     #[test]

@@ -1,31 +1,32 @@
-//! Charts as inline SVG, drawn with `plotters` (SVG backend, no font files: text is emitted
-//! as SVG `<text>` and the browser lays it out).
+//! Charts as inline SVG (text is SVG `<text>`, laid out by the browser; no font files).
 //!
 //! The chart types are the ones benchmark reports need: x/y line and point charts (with
 //! horizontal bands and reference lines for the steady-state window), histograms on a log
 //! latency axis, grouped bars and a heat map. Each takes plain data, so any report can use it.
+//!
+//! Axes come from [`super::ticks`] (nice numbers, log decades, integer and capped axes), so a
+//! flat series, a single point or a range of 36 decades still gets labelled ticks near the
+//! data. The layout measures its labels (an estimate of their width in the sans-serif face)
+//! and keeps fewer ticks rather than letting labels touch. The legend sits in rows above the
+//! plot, never over the data. Every `<svg>` has a `viewBox` and `width="100%"`: it fills the
+//! page or column it is put in. Elements carry classes a test can find: `plot` (the plot
+//! area, `data-plot`), `tick tick-x` / `tick tick-y` (tick labels), `title`, `axis-title`,
+//! `legend`.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
-use std::ops::Range;
+use super::html::esc;
+use super::ticks::{self, Axis, AxisOpts};
+use std::fmt::Write as _;
 
-/// Chart width and height in SVG user units.
+/// Chart width and height in SVG user units (the `viewBox`; drawn at the page's width).
 pub const DEFAULT_SIZE: (u32, u32) = (760, 380);
 
 /// The colour cycle for series (colour-blind friendly, after Okabe & Ito 2008).
-const PALETTE: [RGBColor; 8] = [
-    RGBColor(0, 114, 178),
-    RGBColor(213, 94, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(204, 121, 167),
-    RGBColor(230, 159, 0),
-    RGBColor(86, 180, 233),
-    RGBColor(120, 120, 120),
-    RGBColor(240, 228, 66),
+const PALETTE: [&str; 8] = [
+    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#787878", "#f0e442",
 ];
 
-/// The colour of series number `i`.
-pub fn palette(i: usize) -> RGBColor {
+/// The colour of series number `i` (`#rrggbb`).
+pub fn palette(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
 }
 
@@ -97,9 +98,9 @@ pub struct Band {
 pub struct XyChart {
     /// Title drawn above the plot.
     pub title: String,
-    /// X axis label.
+    /// X axis label: the quantity with its unit ("time (s)").
     pub x_label: String,
-    /// Y axis label.
+    /// Y axis label: the quantity with its unit ("latency (µs)", "IOPS").
     pub y_label: String,
     /// The series.
     pub series: Vec<Series>,
@@ -111,6 +112,12 @@ pub struct XyChart {
     pub log_y: bool,
     /// Start the y axis at zero (linear axes only).
     pub y_from_zero: bool,
+    /// Only whole numbers on the x axis (rounds, queue depths).
+    pub x_integer: bool,
+    /// Only whole numbers on the y axis (counts).
+    pub y_integer: bool,
+    /// The y axis ends here at most (a fraction: 1).
+    pub y_max: Option<f64>,
     /// Size in SVG units.
     pub size: (u32, u32),
 }
@@ -127,6 +134,9 @@ impl XyChart {
             log_x: false,
             log_y: false,
             y_from_zero: true,
+            x_integer: false,
+            y_integer: false,
+            y_max: None,
             size: DEFAULT_SIZE,
         }
     }
@@ -136,38 +146,52 @@ impl XyChart {
         self.series.push(s);
         self
     }
+
+    /// The x axis counts whole things (rounds, queue depths): no tick at 1.5.
+    pub fn integer_x(mut self) -> XyChart {
+        self.x_integer = true;
+        self
+    }
+
+    /// The y axis is a fraction: it ends at 1 at most.
+    pub fn fraction_y(mut self) -> XyChart {
+        self.y_max = Some(1.0);
+        self
+    }
 }
 
 /// Why a chart could not be drawn.
 #[derive(Debug, thiserror::Error)]
 pub enum ChartError {
     /// No finite data point to draw.
-    #[error("chart '{0}': no data")]
+    #[error("{0}: no data to plot")]
     NoData(String),
-    /// The drawing backend failed.
-    #[error("chart '{title}': {msg}")]
+    /// The drawing failed.
+    #[error("{title}: {msg}")]
     Draw {
         /// Chart title.
         title: String,
-        /// The backend's message.
+        /// What failed.
         msg: String,
     },
 }
 
-fn draw_err<E: std::fmt::Debug>(title: &str) -> impl Fn(E) -> ChartError + '_ {
-    move |e| ChartError::Draw {
-        title: title.to_string(),
-        msg: format!("{e:?}"),
+impl ChartError {
+    /// The title of the chart that was not drawn.
+    pub fn title(&self) -> &str {
+        match self {
+            ChartError::NoData(t) => t,
+            ChartError::Draw { title, .. } => title,
+        }
     }
 }
 
 /// Largest magnitude drawn: 1e18 is beyond any figure a report holds (latencies in µs, IOPS,
-/// bytes below 2^60), and plotters' axis code runs for ever on ranges near f64's limit (a
-/// report is a file anyone can edit: a latency of 1e250 hung `bench compare --html`).
+/// bytes below 2^60); a report is a file anyone can edit, and a value of 1e250 must neither
+/// hang nor break the axis.
 const MAX_ABS: f64 = 1e18;
 
-/// Smallest value on a log axis: plotters' log key points never end on a range that starts
-/// near f64's smallest positive numbers.
+/// Smallest value on a log axis.
 const MIN_LOG: f64 = 1e-18;
 
 /// A value the charts draw: finite and at most [`MAX_ABS`] in magnitude.
@@ -180,40 +204,6 @@ fn log_plottable(v: f64) -> bool {
     plottable(v) && v >= MIN_LOG
 }
 
-/// Data range with a margin; never empty.
-fn span(lo: f64, hi: f64, log: bool, from_zero: bool) -> Range<f64> {
-    if log {
-        let lo = lo.max(MIN_LOG);
-        let hi = hi.max(lo * 1.0001);
-        return lo / 1.3..hi * 1.3;
-    }
-    let lo = if from_zero && lo >= 0.0 { 0.0 } else { lo };
-    let pad = ((hi - lo).abs() * 0.06).max(hi.abs() * 1e-6).max(1e-9);
-    let lo = if from_zero && lo == 0.0 {
-        0.0
-    } else {
-        lo - pad
-    };
-    lo..hi + pad
-}
-
-/// Raises the top of the y range so the legend (drawn in the upper right when there is more
-/// than one entry, ~16 px per entry) sits above the data instead of covering it.
-fn legend_headroom(r: Range<f64>, log: bool, entries: usize, height: u32) -> Range<f64> {
-    if entries <= 1 {
-        return r;
-    }
-    // The plot area is the height less the caption, margins and x labels (~90 px).
-    let plot = f64::from(height.saturating_sub(90).max(60));
-    let frac = ((entries as f64 * 16.0 + 14.0) / plot).min(0.6);
-    if log {
-        let (lo, hi) = (r.start.ln(), r.end.ln());
-        lo.exp()..(lo + (hi - lo) / (1.0 - frac)).exp()
-    } else {
-        r.start..r.start + (r.end - r.start) / (1.0 - frac)
-    }
-}
-
 fn finite(
     points: &[(f64, f64)],
     log_x: bool,
@@ -224,6 +214,366 @@ fn finite(
     })
 }
 
+// ---- layout -------------------------------------------------------------------------------
+
+const TITLE_PX: f64 = 15.0;
+const TICK_PX: f64 = 11.0;
+const AXIS_PX: f64 = 12.0;
+const LEGEND_PX: f64 = 11.0;
+const PAD: f64 = 10.0;
+
+/// Estimated width of `s` in a sans-serif face at `px` (DejaVu Sans, the widest common
+/// default, so the estimate errs on the wide side).
+pub fn text_width(s: &str, px: f64) -> f64 {
+    let em: f64 = s
+        .chars()
+        .map(|c| match c {
+            '.' | ',' | ':' | ';' | '|' | '!' | '\'' | 'i' | 'j' | 'l' | ' ' => 0.34,
+            'f' | 't' | 'r' | '(' | ')' | '[' | ']' | '-' | '/' => 0.42,
+            'm' | 'w' | 'M' | 'W' | '%' | '—' => 0.95,
+            c if c.is_ascii_uppercase() => 0.74,
+            _ => 0.64,
+        })
+        .sum();
+    em * px
+}
+
+/// The font size at most `px` at which `s` fits in `avail` units (not below 6).
+fn fit_px(s: &str, px: f64, avail: f64) -> f64 {
+    let w = text_width(s, 1.0);
+    if w * px <= avail || w <= 0.0 {
+        px
+    } else {
+        (avail / w).max(6.0)
+    }
+}
+
+/// `s` shortened with "…" to fit `avail` units at `px`.
+fn ellipsize(s: &str, px: f64, avail: f64) -> String {
+    if text_width(s, px) <= avail {
+        return s.to_string();
+    }
+    let mut out: String = String::new();
+    for c in s.chars() {
+        if text_width(&format!("{out}{c}…"), px) > avail {
+            break;
+        }
+        out.push(c);
+    }
+    out + "…"
+}
+
+/// Colour swatch of a legend entry.
+#[derive(Debug, Clone, Copy)]
+enum Swatch {
+    Line(&'static str, bool),
+    Fill(&'static str, f64),
+}
+
+struct Legend {
+    entries: Vec<(String, Swatch)>,
+    /// (x, row) per entry.
+    pos: Vec<(f64, usize)>,
+    rows: usize,
+}
+
+const LEGEND_ROW: f64 = 16.0;
+
+impl Legend {
+    fn new(entries: Vec<(String, Swatch)>, width: f64) -> Legend {
+        let mut pos = Vec::new();
+        let (mut x, mut row) = (PAD, 0);
+        let entries: Vec<(String, Swatch)> = entries
+            .into_iter()
+            .map(|(n, sw)| (ellipsize(&n, LEGEND_PX, width - 2.0 * PAD - 40.0), sw))
+            .collect();
+        for (name, _) in &entries {
+            let w = 22.0 + text_width(name, LEGEND_PX) + 14.0;
+            if x > PAD && x + w > width - PAD {
+                x = PAD;
+                row += 1;
+            }
+            pos.push((x, row));
+            x += w;
+        }
+        let rows = if entries.is_empty() { 0 } else { row + 1 };
+        Legend { entries, pos, rows }
+    }
+
+    fn height(&self) -> f64 {
+        if self.rows == 0 {
+            0.0
+        } else {
+            self.rows as f64 * LEGEND_ROW + 4.0
+        }
+    }
+
+    fn draw(&self, o: &mut String, top: f64) {
+        for ((name, sw), (x, row)) in self.entries.iter().zip(&self.pos) {
+            let y = top + *row as f64 * LEGEND_ROW + 8.0;
+            match sw {
+                Swatch::Line(c, dashed) => {
+                    let _ = write!(
+                        o,
+                        r#"<line x1="{x:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{c}" stroke-width="3"{}/>"#,
+                        x + 18.0,
+                        if *dashed {
+                            r#" stroke-dasharray="5 3""#
+                        } else {
+                            ""
+                        }
+                    );
+                }
+                Swatch::Fill(c, a) => {
+                    let _ = write!(
+                        o,
+                        r#"<rect x="{x:.1}" y="{:.1}" width="18" height="10" fill="{c}" fill-opacity="{a:.2}"/>"#,
+                        y - 5.0
+                    );
+                }
+            }
+            let _ = write!(
+                o,
+                r#"<text class="legend" x="{:.1}" y="{:.1}" font-size="{LEGEND_PX}">{}</text>"#,
+                x + 22.0,
+                y + 4.0,
+                esc(name)
+            );
+        }
+    }
+}
+
+/// The plot area in SVG units.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    left: f64,
+    top: f64,
+    right: f64,
+    bottom: f64,
+}
+
+impl Frame {
+    fn px(&self, a: &Axis, v: f64) -> f64 {
+        self.left + a.frac(v) * (self.right - self.left)
+    }
+    fn py(&self, a: &Axis, v: f64) -> f64 {
+        self.bottom - a.frac(v) * (self.bottom - self.top)
+    }
+}
+
+/// Space under the plot: tick labels and the axis title.
+const BELOW: f64 = 8.0 + TICK_PX + 8.0 + AXIS_PX + 6.0;
+
+/// A y axis whose labels are at least 16 units apart.
+fn fit_y(lo: f64, hi: f64, o: &AxisOpts, height: f64) -> Axis {
+    let n = ((height / 34.0) as usize).clamp(2, 10);
+    let a = ticks::axis(lo, hi, o, n);
+    thin_to_fit(a, height, |_| TICK_PX + 5.0)
+}
+
+/// Keeps every k-th tick until neighbouring labels (of extent `size`) do not touch.
+fn thin_to_fit(a: Axis, length: f64, size: impl Fn(&str) -> f64) -> Axis {
+    for k in 1..=a.ticks.len().max(1) {
+        let t = a.thinned(k);
+        let ok = t.ticks.windows(2).zip(t.labels.windows(2)).all(|(p, l)| {
+            let gap = (t.frac(p[1]) - t.frac(p[0])) * length;
+            gap >= (size(&l[0]) + size(&l[1])) / 2.0 + 6.0
+        });
+        if ok {
+            return t;
+        }
+    }
+    a.thinned(a.ticks.len().max(1))
+}
+
+/// An x axis with as many ticks as fit the plot width, and the right margin its last label
+/// needs.
+fn fit_x(lo: f64, hi: f64, o: &AxisOpts, left: f64, width: f64) -> (Axis, f64) {
+    let mut best = None;
+    for n in (2..=12).rev() {
+        let a = ticks::axis(lo, hi, o, n);
+        let last = a.labels.last().map_or(0.0, |l| text_width(l, TICK_PX));
+        let right = width - (last / 2.0 + 4.0).max(PAD + 6.0);
+        let len = right - left;
+        let t = thin_to_fit(a, len, |l| text_width(l, TICK_PX));
+        let fits = t.ticks.len() >= 2 || n == 2;
+        if fits {
+            best = Some((t, right));
+            break;
+        }
+    }
+    match best {
+        Some(b) => b,
+        None => {
+            let a = ticks::axis(lo, hi, o, 2);
+            (a, width - PAD - 6.0)
+        }
+    }
+}
+
+/// The left margin for a y axis's labels and title.
+fn left_margin(y: &Axis, has_title: bool) -> f64 {
+    let w = y
+        .labels
+        .iter()
+        .map(|l| text_width(l, TICK_PX))
+        .fold(0.0, f64::max);
+    PAD + if has_title { AXIS_PX + 8.0 } else { 0.0 } + w + 8.0
+}
+
+struct Svg {
+    w: f64,
+    h: f64,
+    body: String,
+}
+
+impl Svg {
+    fn new(size: (u32, u32)) -> Svg {
+        let (w, h) = (f64::from(size.0.max(200)), f64::from(size.1.max(150)));
+        let mut body = String::new();
+        let _ = write!(body, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+        Svg { w, h, body }
+    }
+
+    fn title(&mut self, t: &str) {
+        let px = fit_px(t, TITLE_PX * 1.08, self.w - 2.0 * PAD) / 1.08;
+        let _ = write!(
+            self.body,
+            r#"<text class="title" x="{:.1}" y="{:.1}" font-size="{px:.1}" font-weight="600" text-anchor="middle">{}</text>"#,
+            self.w / 2.0,
+            PAD + TITLE_PX,
+            esc(t)
+        );
+    }
+
+    /// Top of whatever follows the title.
+    fn below_title() -> f64 {
+        PAD + TITLE_PX + 10.0
+    }
+
+    fn finish(self, title: &str, kind: &str) -> String {
+        // A clip-path id unique to this drawing (several charts share one HTML page).
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.body.bytes().chain(title.bytes()) {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        let id = format!("clip{hash:016x}");
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="100%" preserveAspectRatio="xMidYMid meet" font-family="'DejaVu Sans', Verdana, sans-serif" role="img" data-kind="{kind}" aria-label="{t}"><title>{t}</title>{b}</svg>"#,
+            w = self.w,
+            h = self.h,
+            t = esc(title),
+            b = self.body.replace("@CLIP@", &id)
+        )
+    }
+
+    fn clip(&mut self, f: &Frame) {
+        let _ = write!(
+            self.body,
+            r#"<defs><clipPath id="@CLIP@"><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}"/></clipPath></defs>"#,
+            f.left,
+            f.top - 1.0,
+            f.right - f.left,
+            f.bottom - f.top + 2.0
+        );
+    }
+
+    /// Plot area, grid, ticks, tick labels and axis titles of an x/y frame.
+    fn axes(&mut self, f: &Frame, x: Option<&Axis>, y: &Axis, x_title: &str, y_title: &str) {
+        let o = &mut self.body;
+        let _ = write!(
+            o,
+            r##"<rect class="plot" data-plot="1" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#fcfcfd" stroke="#c8cdd2"/>"##,
+            f.left,
+            f.top,
+            f.right - f.left,
+            f.bottom - f.top
+        );
+        for v in &y.minor {
+            let py = f.py(y, *v);
+            let _ = write!(
+                o,
+                r##"<line x1="{:.1}" y1="{py:.1}" x2="{:.1}" y2="{py:.1}" stroke="#f0f0f0"/>"##,
+                f.left, f.right
+            );
+        }
+        for (v, l) in y.ticks.iter().zip(&y.labels) {
+            let py = f.py(y, *v);
+            let _ = write!(
+                o,
+                r##"<line x1="{:.1}" y1="{py:.1}" x2="{:.1}" y2="{py:.1}" stroke="#e4e4e4"/><line x1="{:.1}" y1="{py:.1}" x2="{:.1}" y2="{py:.1}" stroke="#555"/><text class="tick tick-y" x="{:.1}" y="{:.1}" font-size="{TICK_PX}" text-anchor="end">{}</text>"##,
+                f.left,
+                f.right,
+                f.left - 4.0,
+                f.left,
+                f.left - 6.0,
+                py + TICK_PX * 0.35,
+                esc(l)
+            );
+        }
+        if let Some(x) = x {
+            for v in &x.minor {
+                let px = f.px(x, *v);
+                let _ = write!(
+                    o,
+                    r##"<line x1="{px:.1}" y1="{:.1}" x2="{px:.1}" y2="{:.1}" stroke="#f0f0f0"/>"##,
+                    f.top, f.bottom
+                );
+            }
+            for (v, l) in x.ticks.iter().zip(&x.labels) {
+                let px = f.px(x, *v);
+                let _ = write!(
+                    o,
+                    r##"<line x1="{px:.1}" y1="{:.1}" x2="{px:.1}" y2="{:.1}" stroke="#e4e4e4"/><line x1="{px:.1}" y1="{:.1}" x2="{px:.1}" y2="{:.1}" stroke="#555"/><text class="tick tick-x" x="{px:.1}" y="{:.1}" font-size="{TICK_PX}" text-anchor="middle">{}</text>"##,
+                    f.top,
+                    f.bottom,
+                    f.bottom,
+                    f.bottom + 4.0,
+                    f.bottom + 6.0 + TICK_PX,
+                    esc(l)
+                );
+            }
+        }
+        let _ = write!(
+            o,
+            r##"<line x1="{l:.1}" y1="{b:.1}" x2="{r:.1}" y2="{b:.1}" stroke="#555"/><line x1="{l:.1}" y1="{t:.1}" x2="{l:.1}" y2="{b:.1}" stroke="#555"/>"##,
+            l = f.left,
+            r = f.right,
+            t = f.top,
+            b = f.bottom
+        );
+        if !x_title.is_empty() {
+            let px = fit_px(x_title, AXIS_PX, f.right - f.left);
+            let _ = write!(
+                o,
+                r#"<text class="axis-title" x="{:.1}" y="{:.1}" font-size="{px:.1}" text-anchor="middle">{}</text>"#,
+                (f.left + f.right) / 2.0,
+                f.bottom + BELOW - 6.0,
+                esc(x_title)
+            );
+        }
+        if !y_title.is_empty() {
+            let (cx, cy) = (PAD + AXIS_PX * 0.8, (f.top + f.bottom) / 2.0);
+            let px = fit_px(y_title, AXIS_PX, f.bottom - f.top);
+            let _ = write!(
+                o,
+                r#"<text class="axis-title" x="{cx:.1}" y="{cy:.1}" font-size="{px:.1}" text-anchor="middle" transform="rotate(-90 {cx:.1} {cy:.1})">{}</text>"#,
+                esc(y_title)
+            );
+        }
+    }
+}
+
+/// Data bounds of an iterator of values (None when empty).
+fn bounds(vals: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    vals.fold(None, |acc, v| match acc {
+        None => Some((v, v)),
+        Some((a, b)) => Some((f64::min(a, v), f64::max(b, v))),
+    })
+}
+
+// ---- x/y charts ---------------------------------------------------------------------------
+
 /// Draws an x/y chart; returns the `<svg>` element.
 pub fn xy_svg(c: &XyChart) -> Result<String, ChartError> {
     let pts: Vec<(f64, f64)> = c
@@ -231,127 +581,139 @@ pub fn xy_svg(c: &XyChart) -> Result<String, ChartError> {
         .iter()
         .flat_map(|s| finite(&s.points, c.log_x, c.log_y))
         .collect();
-    if pts.is_empty() {
+    let (Some((x0, x1)), Some((mut y0, mut y1))) = (
+        bounds(pts.iter().map(|p| p.0)),
+        bounds(pts.iter().map(|p| p.1)),
+    ) else {
         return Err(ChartError::NoData(c.title.clone()));
-    }
-    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-    for &(x, y) in &pts {
-        x0 = x0.min(x);
-        x1 = x1.max(x);
-        y0 = y0.min(y);
-        y1 = y1.max(y);
-    }
+    };
     for b in &c.bands {
-        if plottable(b.lo) && plottable(b.hi) {
+        let ok = |v: f64| {
+            if c.log_y {
+                log_plottable(v)
+            } else {
+                plottable(v)
+            }
+        };
+        if ok(b.lo) && ok(b.hi) {
             y0 = y0.min(b.lo);
             y1 = y1.max(b.hi);
         }
     }
-    let xr = span(x0, x1, c.log_x, false);
-    let yr = legend_headroom(
-        span(y0, y1, c.log_y, c.y_from_zero),
-        c.log_y,
-        c.series.len() + c.bands.len(),
-        c.size.1,
+    let mut svg = Svg::new(c.size);
+    svg.title(&c.title);
+    let entries: Vec<(String, Swatch)> = c
+        .bands
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            (
+                b.name.clone(),
+                Swatch::Fill(palette(6 - (i % 2)), b.alpha.clamp(0.05, 1.0)),
+            )
+        })
+        .chain(c.series.iter().enumerate().map(|(i, s)| {
+            (
+                s.name.clone(),
+                Swatch::Line(palette(s.color.unwrap_or(i)), s.mark == Mark::Dashed),
+            )
+        }))
+        .collect();
+    let legend = Legend::new(
+        if entries.len() > 1 {
+            entries
+        } else {
+            Vec::new()
+        },
+        svg.w,
     );
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, c.size).into_drawing_area();
-        root.fill(&WHITE).map_err(draw_err(&c.title))?;
-        match (c.log_x, c.log_y) {
-            (false, false) => plot_xy(&root, c, xr, yr)?,
-            (true, false) => plot_xy(&root, c, xr.log_scale(), yr)?,
-            (false, true) => plot_xy(&root, c, xr, yr.log_scale())?,
-            (true, true) => plot_xy(&root, c, xr.log_scale(), yr.log_scale())?,
-        }
-        root.present().map_err(draw_err(&c.title))?;
-    }
-    Ok(svg)
-}
-
-fn plot_xy<X, Y>(
-    root: &DrawingArea<SVGBackend, Shift>,
-    c: &XyChart,
-    xr: X,
-    yr: Y,
-) -> Result<(), ChartError>
-where
-    X: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
-    Y: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
-    X::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
-    Y::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
-{
-    let e = draw_err(&c.title);
-    let mut chart = ChartBuilder::on(root)
-        .caption(&c.title, ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(42)
-        .y_label_area_size(70)
-        .build_cartesian_2d(xr, yr)
-        .map_err(&e)?;
-    chart
-        .configure_mesh()
-        .x_desc(&c.x_label)
-        .y_desc(&c.y_label)
-        .label_style(("sans-serif", 12))
-        .axis_desc_style(("sans-serif", 13))
-        .light_line_style(RGBColor(235, 235, 235))
-        .y_label_formatter(&|v| human(*v))
-        .x_label_formatter(&|v| human(*v))
-        .draw()
-        .map_err(&e)?;
-    let (xlo, xhi) = {
-        let r = chart.x_range();
-        (r.start, r.end)
+    let top = Svg::below_title() + legend.height();
+    legend.draw(&mut svg.body, Svg::below_title());
+    let bottom = svg.h - BELOW;
+    let yo = AxisOpts {
+        log: c.log_y,
+        integer: c.y_integer,
+        from_zero: c.y_from_zero && !c.log_y,
+        max: c.y_max,
     };
+    let y = fit_y(y0, y1, &yo, bottom - top);
+    let xo = AxisOpts {
+        log: c.log_x,
+        integer: c.x_integer,
+        from_zero: false,
+        max: None,
+    };
+    let first_half = |a: &Axis| {
+        a.labels
+            .first()
+            .map_or(0.0, |l| text_width(l, TICK_PX) / 2.0 + 4.0)
+    };
+    let mut left = left_margin(&y, !c.y_label.is_empty());
+    let (mut x, mut right) = fit_x(x0, x1, &xo, left, svg.w);
+    if first_half(&x) > left {
+        left = first_half(&x);
+        (x, right) = fit_x(x0, x1, &xo, left, svg.w);
+    }
+    let f = Frame {
+        left,
+        top,
+        right,
+        bottom,
+    };
+    svg.clip(&f);
+    svg.axes(&f, Some(&x), &y, &c.x_label, &c.y_label);
+    let _ = write!(svg.body, r#"<g clip-path="url(#@CLIP@)">"#);
     for (i, b) in c.bands.iter().enumerate() {
-        let col = palette(6 - (i % 2)).mix(b.alpha);
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(xlo, b.lo), (xhi, b.hi)],
-                col.filled(),
-            )))
-            .map_err(&e)?
-            .label(&b.name)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], col.filled()));
+        if !(plottable(b.lo) && plottable(b.hi)) || (c.log_y && !log_plottable(b.lo)) {
+            continue;
+        }
+        let (ya, yb) = (f.py(&y, b.hi), f.py(&y, b.lo));
+        let _ = write!(
+            svg.body,
+            r#"<rect x="{:.1}" y="{ya:.1}" width="{:.1}" height="{:.1}" fill="{}" fill-opacity="{:.2}"/>"#,
+            f.left,
+            f.right - f.left,
+            (yb - ya).max(0.5),
+            palette(6 - (i % 2)),
+            b.alpha.clamp(0.05, 1.0)
+        );
     }
     for (i, s) in c.series.iter().enumerate() {
         let col = palette(s.color.unwrap_or(i));
-        let data: Vec<(f64, f64)> = finite(&s.points, c.log_x, c.log_y).collect();
-        let anno = match s.mark {
-            Mark::Line => chart
-                .draw_series(LineSeries::new(data, col.stroke_width(2)))
-                .map_err(&e)?,
-            Mark::Dashed => chart
-                .draw_series(DashedLineSeries::new(data, 6, 4, col.stroke_width(2)))
-                .map_err(&e)?,
-            Mark::Points => chart
-                .draw_series(data.into_iter().map(|p| Circle::new(p, 3, col.filled())))
-                .map_err(&e)?,
-            Mark::LinePoints => {
-                chart
-                    .draw_series(LineSeries::new(data.clone(), col.stroke_width(2)))
-                    .map_err(&e)?;
-                chart
-                    .draw_series(data.into_iter().map(|p| Circle::new(p, 3, col.filled())))
-                    .map_err(&e)?
+        let data: Vec<(f64, f64)> = finite(&s.points, c.log_x, c.log_y)
+            .map(|(a, b)| (f.px(&x, a), f.py(&y, b)))
+            .collect();
+        let line = matches!(s.mark, Mark::Line | Mark::LinePoints | Mark::Dashed);
+        if line && data.len() > 1 {
+            let _ = write!(
+                svg.body,
+                r#"<polyline fill="none" stroke="{col}" stroke-width="2" stroke-linejoin="round"{} points=""#,
+                if s.mark == Mark::Dashed {
+                    r#" stroke-dasharray="6 4""#
+                } else {
+                    ""
+                }
+            );
+            for (px, py) in &data {
+                let _ = write!(svg.body, "{px:.1},{py:.1} ");
             }
-        };
-        anno.label(&s.name)
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], col.stroke_width(3)));
+            svg.body.push_str(r#""/>"#);
+        }
+        // Dots where asked, and for a lone point (a line through one point draws nothing).
+        if !line || s.mark == Mark::LinePoints || data.len() == 1 {
+            for (px, py) in &data {
+                let _ = write!(
+                    svg.body,
+                    r#"<circle cx="{px:.1}" cy="{py:.1}" r="3" fill="{col}"/>"#
+                );
+            }
+        }
     }
-    if c.series.len() + c.bands.len() > 1 {
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(200, 200, 200))
-            .label_font(("sans-serif", 12))
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(&e)?;
-    }
-    Ok(())
+    svg.body.push_str("</g>");
+    Ok(svg.finish(&c.title, "xy"))
 }
+
+// ---- histograms ---------------------------------------------------------------------------
 
 /// A histogram: bars over bins `[lo, hi)` with counts, on a log x axis when `log_x`.
 #[derive(Debug, Clone)]
@@ -370,7 +732,7 @@ pub struct Histogram {
     pub size: (u32, u32),
 }
 
-/// Draws a histogram.
+/// Draws a histogram. Counts that are all whole numbers get whole y ticks.
 pub fn histogram_svg(h: &Histogram) -> Result<String, ChartError> {
     let bins: Vec<(f64, f64, f64)> = h
         .bins
@@ -379,68 +741,56 @@ pub fn histogram_svg(h: &Histogram) -> Result<String, ChartError> {
         .filter(|&(a, b, n)| plottable(a) && plottable(b) && plottable(n) && b > a && n >= 0.0)
         .filter(|&(a, _, _)| !h.log_x || log_plottable(a))
         .collect();
-    if bins.is_empty() {
+    let (Some((x0, _)), Some((_, x1)), Some((_, y1))) = (
+        bounds(bins.iter().map(|b| b.0)),
+        bounds(bins.iter().map(|b| b.1)),
+        bounds(bins.iter().map(|b| b.2)),
+    ) else {
         return Err(ChartError::NoData(h.title.clone()));
+    };
+    let integer = bins.iter().all(|b| b.2.fract() == 0.0);
+    let mut svg = Svg::new(h.size);
+    svg.title(&h.title);
+    let top = Svg::below_title();
+    let bottom = svg.h - BELOW;
+    let yo = AxisOpts {
+        log: false,
+        integer,
+        from_zero: true,
+        max: None,
+    };
+    let y = fit_y(0.0, if y1 > 0.0 { y1 } else { 1.0 }, &yo, bottom - top);
+    let xo = AxisOpts {
+        log: h.log_x,
+        ..AxisOpts::default()
+    };
+    let left = left_margin(&y, !h.y_label.is_empty());
+    let (x, right) = fit_x(x0, x1, &xo, left, svg.w);
+    let f = Frame {
+        left,
+        top,
+        right,
+        bottom,
+    };
+    svg.clip(&f);
+    svg.axes(&f, Some(&x), &y, &h.x_label, &h.y_label);
+    let _ = write!(svg.body, r#"<g clip-path="url(#@CLIP@)">"#);
+    for (a, b, n) in &bins {
+        let (xa, xb) = (f.px(&x, *a), f.px(&x, *b));
+        let yt = f.py(&y, *n);
+        let _ = write!(
+            svg.body,
+            r#"<rect x="{xa:.2}" y="{yt:.1}" width="{:.2}" height="{:.1}" fill="{}" fill-opacity="0.8"/>"#,
+            (xb - xa).max(0.8),
+            (f.bottom - yt).max(0.0),
+            palette(0)
+        );
     }
-    let x0 = bins.iter().map(|b| b.0).fold(f64::MAX, f64::min);
-    let x1 = bins.iter().map(|b| b.1).fold(f64::MIN, f64::max);
-    let y1 = bins.iter().map(|b| b.2).fold(0.0, f64::max).max(1.0);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, h.size).into_drawing_area();
-        let e = draw_err(&h.title);
-        root.fill(&WHITE).map_err(&e)?;
-        let xr = span(x0, x1, h.log_x, false);
-        let yr = 0.0..y1 * 1.08;
-        if h.log_x {
-            draw_bars(&root, h, &bins, xr.log_scale(), yr)?;
-        } else {
-            draw_bars(&root, h, &bins, xr, yr)?;
-        }
-        root.present().map_err(&e)?;
-    }
-    Ok(svg)
+    svg.body.push_str("</g>");
+    Ok(svg.finish(&h.title, "histogram"))
 }
 
-fn draw_bars<X>(
-    root: &DrawingArea<SVGBackend, Shift>,
-    h: &Histogram,
-    bins: &[(f64, f64, f64)],
-    xr: X,
-    yr: Range<f64>,
-) -> Result<(), ChartError>
-where
-    X: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
-    X::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
-{
-    let e = draw_err(&h.title);
-    let mut chart = ChartBuilder::on(root)
-        .caption(&h.title, ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(42)
-        .y_label_area_size(70)
-        .build_cartesian_2d(xr, yr)
-        .map_err(&e)?;
-    chart
-        .configure_mesh()
-        .x_desc(&h.x_label)
-        .y_desc(&h.y_label)
-        .label_style(("sans-serif", 12))
-        .axis_desc_style(("sans-serif", 13))
-        .light_line_style(RGBColor(235, 235, 235))
-        .x_label_formatter(&|v| human(*v))
-        .y_label_formatter(&|v| human(*v))
-        .draw()
-        .map_err(&e)?;
-    let col = palette(0);
-    chart
-        .draw_series(
-            bins.iter()
-                .map(|&(a, b, n)| Rectangle::new([(a, 0.0), (b, n)], col.mix(0.8).filled())),
-        )
-        .map_err(&e)?;
-    Ok(())
-}
+// ---- heat maps ----------------------------------------------------------------------------
 
 /// A heat map: a value per (row, column) cell, shaded from low to high and labelled.
 #[derive(Debug, Clone)]
@@ -457,108 +807,126 @@ pub struct HeatMap {
     pub size: (u32, u32),
 }
 
-/// Draws a heat map with each cell's value printed in it.
-pub fn heatmap_svg(h: &HeatMap) -> Result<String, ChartError> {
-    let all: Vec<f64> = h
-        .values
-        .iter()
-        .flatten()
-        .flatten()
-        .copied()
-        .filter(|&v| plottable(v))
-        .collect();
-    if all.is_empty() || h.rows.is_empty() || h.cols.is_empty() {
-        return Err(ChartError::NoData(h.title.clone()));
-    }
-    let lo = all.iter().copied().fold(f64::MAX, f64::min);
-    let hi = all.iter().copied().fold(f64::MIN, f64::max);
-    let (nr, nc) = (h.rows.len(), h.cols.len());
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, h.size).into_drawing_area();
-        let e = draw_err(&h.title);
-        root.fill(&WHITE).map_err(&e)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(&h.title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(70)
-            .build_cartesian_2d(
-                (0..nc as i32).into_segmented(),
-                (0..nr as i32).into_segmented(),
-            )
-            .map_err(&e)?;
-        let rows = h.rows.clone();
-        let cols = h.cols.clone();
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_labels(nc)
-            .y_labels(nr)
-            .label_style(("sans-serif", 12))
-            .x_label_formatter(&|v| segment_label(&cols, v, false))
-            .y_label_formatter(&|v| segment_label(&rows, v, true))
-            .draw()
-            .map_err(&e)?;
-        for (r, row) in h.values.iter().enumerate().take(nr) {
-            for (c, v) in row.iter().enumerate().take(nc) {
-                let y = (nr - 1 - r) as i32;
-                let x = c as i32;
-                let (fill, text) = match v {
-                    Some(v) if v.is_finite() => {
-                        let t = if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
-                        (ViridisRGB::get_color(t), human(*v))
-                    }
-                    _ => (RGBColor(230, 230, 230), "-".to_string()),
-                };
-                chart
-                    .draw_series(std::iter::once(Rectangle::new(
-                        [
-                            (SegmentValue::Exact(x), SegmentValue::Exact(y + 1)),
-                            (SegmentValue::Exact(x + 1), SegmentValue::Exact(y)),
-                        ],
-                        fill.filled(),
-                    )))
-                    .map_err(&e)?;
-                let ink = if matches!(v, Some(v) if hi > lo && (v - lo) / (hi - lo) > 0.6) {
-                    BLACK
-                } else {
-                    WHITE
-                };
-                chart
-                    .draw_series(std::iter::once(Text::new(
-                        text,
-                        (SegmentValue::CenterOf(x), SegmentValue::CenterOf(y)),
-                        ("sans-serif", 12).into_font().color(&ink).pos(
-                            plotters::style::text_anchor::Pos::new(
-                                plotters::style::text_anchor::HPos::Center,
-                                plotters::style::text_anchor::VPos::Center,
-                            ),
-                        ),
-                    )))
-                    .map_err(&e)?;
-            }
-        }
-        root.present().map_err(&e)?;
-    }
-    Ok(svg)
+/// Viridis (van der Walt & Smith), interpolated between five of its colours; `t` in 0..=1.
+fn viridis(t: f64) -> (u8, u8, u8) {
+    const STOPS: [(f64, f64, f64); 5] = [
+        (68.0, 1.0, 84.0),
+        (59.0, 82.0, 139.0),
+        (33.0, 145.0, 140.0),
+        (94.0, 201.0, 98.0),
+        (253.0, 231.0, 37.0),
+    ];
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.5
+    } * 4.0;
+    let i = (t.floor() as usize).min(3);
+    let u = t - i as f64;
+    let (a, b) = (STOPS[i], STOPS[i + 1]);
+    let m = |p: f64, q: f64| (p + (q - p) * u).round() as u8;
+    (m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
 }
 
-/// The category name at a segment centre (rows are drawn top to bottom, so reversed).
-fn segment_label(names: &[String], v: &SegmentValue<i32>, reversed: bool) -> String {
-    match v {
-        SegmentValue::CenterOf(i) | SegmentValue::Exact(i) if *i >= 0 => {
-            let i = *i as usize;
-            let idx = if reversed {
-                names.len().checked_sub(i + 1)
-            } else {
-                Some(i)
-            };
-            idx.and_then(|k| names.get(k)).cloned().unwrap_or_default()
-        }
-        _ => String::new(),
+/// Draws a heat map with each cell's value printed in it ("–" for a cell not measured).
+pub fn heatmap_svg(h: &HeatMap) -> Result<String, ChartError> {
+    let all = || {
+        h.values
+            .iter()
+            .flatten()
+            .flatten()
+            .copied()
+            .filter(|&v| plottable(v))
+    };
+    let Some((lo, hi)) = bounds(all()) else {
+        return Err(ChartError::NoData(h.title.clone()));
+    };
+    if h.rows.is_empty() || h.cols.is_empty() {
+        return Err(ChartError::NoData(h.title.clone()));
     }
+    let (nr, nc) = (h.rows.len(), h.cols.len());
+    let mut svg = Svg::new(h.size);
+    svg.title(&h.title);
+    let top = Svg::below_title();
+    let bottom = svg.h - (8.0 + TICK_PX + 10.0);
+    let rows: Vec<String> = h
+        .rows
+        .iter()
+        .map(|r| ellipsize(r, TICK_PX, svg.w / 3.0))
+        .collect();
+    let left = PAD
+        + rows
+            .iter()
+            .map(|r| text_width(r, TICK_PX))
+            .fold(0.0, f64::max)
+        + 8.0;
+    let right = svg.w - PAD;
+    let (cw, ch) = ((right - left) / nc as f64, (bottom - top) / nr as f64);
+    let _ = write!(
+        svg.body,
+        r#"<rect class="plot" data-plot="1" x="{left:.1}" y="{top:.1}" width="{:.1}" height="{:.1}" fill="none"/>"#,
+        right - left,
+        bottom - top
+    );
+    for (r, name) in rows.iter().enumerate() {
+        let _ = write!(
+            svg.body,
+            r#"<text class="tick tick-y" x="{:.1}" y="{:.1}" font-size="{TICK_PX}" text-anchor="end">{}</text>"#,
+            left - 6.0,
+            top + (r as f64 + 0.5) * ch + TICK_PX * 0.35,
+            esc(name)
+        );
+    }
+    for (c, name) in h.cols.iter().enumerate() {
+        let name = &ellipsize(name, TICK_PX, cw - 4.0);
+        let _ = write!(
+            svg.body,
+            r#"<text class="tick tick-x" x="{:.1}" y="{:.1}" font-size="{TICK_PX}" text-anchor="middle">{}</text>"#,
+            left + (c as f64 + 0.5) * cw,
+            bottom + 6.0 + TICK_PX,
+            esc(name)
+        );
+    }
+    for r in 0..nr {
+        for c in 0..nc {
+            let v = h
+                .values
+                .get(r)
+                .and_then(|row| row.get(c))
+                .copied()
+                .flatten()
+                .filter(|v| plottable(*v));
+            let (fill, text, dark) = match v {
+                Some(v) => {
+                    let t = if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
+                    let (cr, cg, cb) = viridis(t);
+                    let lum =
+                        0.2126 * f64::from(cr) + 0.7152 * f64::from(cg) + 0.0722 * f64::from(cb);
+                    (format!("rgb({cr},{cg},{cb})"), human(v), lum > 140.0)
+                }
+                None => ("#e6e6e6".to_string(), "–".to_string(), true),
+            };
+            let (x, y) = (left + c as f64 * cw, top + r as f64 * ch);
+            let px = TICK_PX
+                .min(cw / (text_width(&text, 1.0) + 0.8))
+                .min(ch * 0.8)
+                .max(6.0);
+            let _ = write!(
+                svg.body,
+                r#"<rect x="{x:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="{fill}" stroke="white" stroke-width="0.5"/><text class="cell" x="{:.1}" y="{:.1}" font-size="{px:.1}" text-anchor="middle" fill="{}">{}</text>"#,
+                cw,
+                ch,
+                x + cw / 2.0,
+                y + ch / 2.0 + px * 0.35,
+                if dark { "#111" } else { "#fff" },
+                esc(&text)
+            );
+        }
+    }
+    Ok(svg.finish(&h.title, "heatmap"))
 }
+
+// ---- grouped bars -------------------------------------------------------------------------
 
 /// Grouped bars: one group per category, one bar per named series.
 #[derive(Debug, Clone)]
@@ -577,82 +945,110 @@ pub struct BarChart {
 
 /// Draws grouped bars.
 pub fn bars_svg(b: &BarChart) -> Result<String, ChartError> {
-    let hi = b
-        .series
-        .iter()
-        .flat_map(|s| s.1.iter().flatten())
-        .copied()
-        .filter(|&v| plottable(v))
-        .fold(f64::MIN, f64::max);
-    if hi == f64::MIN || b.categories.is_empty() || b.series.is_empty() {
+    let vals = || {
+        b.series
+            .iter()
+            .flat_map(|s| s.1.iter().flatten())
+            .copied()
+            .filter(|&v| plottable(v))
+    };
+    let Some((lo, hi)) = bounds(vals()) else {
+        return Err(ChartError::NoData(b.title.clone()));
+    };
+    if b.categories.is_empty() || b.series.is_empty() {
         return Err(ChartError::NoData(b.title.clone()));
     }
     let n = b.categories.len();
     let k = b.series.len() as f64;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, b.size).into_drawing_area();
-        let e = draw_err(&b.title);
-        root.fill(&WHITE).map_err(&e)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(&b.title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(70)
-            .build_cartesian_2d(0.0..n as f64, 0.0..hi.max(0.0) * 1.1 + 1e-9)
-            .map_err(&e)?;
-        let cats = b.categories.clone();
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(n * 2 + 1)
-            .y_desc(&b.y_label)
-            .label_style(("sans-serif", 12))
-            .axis_desc_style(("sans-serif", 13))
-            .x_label_formatter(&|v| {
-                let i = (v - 0.5).round();
-                if (v - 0.5 - i).abs() < 0.01 && i >= 0.0 {
-                    cats.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_formatter(&|v| human(*v))
-            .draw()
-            .map_err(&e)?;
-        for (si, (name, vals)) in b.series.iter().enumerate() {
-            let col = palette(si);
-            let w = 0.8 / k;
-            chart
-                .draw_series(vals.iter().enumerate().filter_map(|(ci, v)| {
-                    let v = (*v)?;
-                    let x = ci as f64 + 0.1 + si as f64 * w;
-                    v.is_finite()
-                        .then(|| Rectangle::new([(x, 0.0), (x + w * 0.92, v)], col.filled()))
-                }))
-                .map_err(&e)?
-                .label(name)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], col.filled()));
-        }
+    let mut svg = Svg::new(b.size);
+    svg.title(&b.title);
+    let legend = Legend::new(
         if b.series.len() > 1 {
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(RGBColor(200, 200, 200))
-                .label_font(("sans-serif", 12))
-                .draw()
-                .map_err(&e)?;
-        }
-        root.present().map_err(&e)?;
+            b.series
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.0.clone(), Swatch::Fill(palette(i), 1.0)))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        svg.w,
+    );
+    legend.draw(&mut svg.body, Svg::below_title());
+    let top = Svg::below_title() + legend.height();
+    let bottom = svg.h - BELOW;
+    let yo = AxisOpts {
+        from_zero: true,
+        ..AxisOpts::default()
+    };
+    let y = fit_y(lo, hi, &yo, bottom - top);
+    let left = left_margin(&y, !b.y_label.is_empty());
+    let f = Frame {
+        left,
+        top,
+        right: svg.w - PAD - 6.0,
+        bottom,
+    };
+    svg.clip(&f);
+    svg.axes(&f, None, &y, "", &b.y_label);
+    let gw = (f.right - f.left) / n as f64;
+    let widest = b
+        .categories
+        .iter()
+        .map(|c| text_width(c, TICK_PX))
+        .fold(0.0, f64::max);
+    let px = if widest + 6.0 > gw {
+        (TICK_PX * gw / (widest + 6.0)).max(8.0)
+    } else {
+        TICK_PX
+    };
+    for (ci, name) in b.categories.iter().enumerate() {
+        let name = &ellipsize(name, px, gw - 6.0);
+        let _ = write!(
+            svg.body,
+            r#"<text class="tick tick-x" x="{:.1}" y="{:.1}" font-size="{px:.1}" text-anchor="middle">{}</text>"#,
+            f.left + (ci as f64 + 0.5) * gw,
+            f.bottom + 6.0 + TICK_PX,
+            esc(name)
+        );
     }
-    Ok(svg)
+    let _ = write!(svg.body, r#"<g clip-path="url(#@CLIP@)">"#);
+    let zero = f.py(&y, 0.0);
+    for (si, (_, vals)) in b.series.iter().enumerate() {
+        let w = 0.8 / k * gw;
+        for (ci, v) in vals.iter().enumerate().take(n) {
+            let Some(v) = v.filter(|v| plottable(*v)) else {
+                continue;
+            };
+            let x = f.left + ci as f64 * gw + 0.1 * gw + si as f64 * w;
+            let yv = f.py(&y, v);
+            let _ = write!(
+                svg.body,
+                r#"<rect x="{x:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/>"#,
+                yv.min(zero),
+                w * 0.92,
+                (yv - zero).abs(),
+                palette(si)
+            );
+        }
+    }
+    svg.body.push_str("</g>");
+    Ok(svg.finish(&b.title, "bars"))
 }
 
-/// A short human number for axis labels: 12.5k, 3.2M, 0.75, 1e-5.
+/// A short human number for tables and cells: 12.5k, 3.2M, 0.75, 1e-5.
 pub fn human(v: f64) -> String {
     let a = v.abs();
-    if a == 0.0 {
+    if !v.is_finite() {
+        "–".into()
+    } else if a == 0.0 {
         "0".into()
+    } else if a >= 1e18 {
+        trim(format!("{:.2}", v / 1e18)) + "E"
+    } else if a >= 1e15 {
+        trim(format!("{:.2}", v / 1e15)) + "P"
+    } else if a >= 1e12 {
+        trim(format!("{:.2}", v / 1e12)) + "T"
     } else if a >= 1e9 {
         trim(format!("{:.2}", v / 1e9)) + "G"
     } else if a >= 1e6 {
@@ -713,6 +1109,45 @@ pub fn moving_average(points: &[(f64, f64)], window: usize) -> Vec<(f64, f64)> {
 mod tests {
     use super::*;
 
+    /// (position, label) of the tick labels of one axis ("x" or "y") in an SVG.
+    fn tick_labels(svg: &str, axis: &str) -> Vec<(f64, String)> {
+        let key = format!("<text class=\"tick tick-{axis}\" x=\"");
+        svg.split(&key)
+            .skip(1)
+            .filter_map(|s| {
+                let x: f64 = s.split('"').next()?.parse().ok()?;
+                let y: f64 = s.split("y=\"").nth(1)?.split('"').next()?.parse().ok()?;
+                let text = s.split('>').nth(1)?.split('<').next()?.to_string();
+                Some((if axis == "x" { x } else { y }, text))
+            })
+            .collect()
+    }
+
+    /// Labels present, distinct, and (x axis) not touching by their estimated widths.
+    fn readable(svg: &str) {
+        let x = tick_labels(svg, "x");
+        let y = tick_labels(svg, "y");
+        assert!(x.len() >= 2, "x tick labels {x:?}");
+        assert!(y.len() >= 2, "y tick labels {y:?}");
+        for l in [&x, &y] {
+            assert!(
+                l.windows(2).all(|w| w[0].1 != w[1].1),
+                "repeated tick labels {l:?}"
+            );
+        }
+        for w in x.windows(2) {
+            let need = (text_width(&w[0].1, TICK_PX) + text_width(&w[1].1, TICK_PX)) / 2.0;
+            assert!(w[1].0 - w[0].0 >= need, "x labels touch: {x:?}");
+        }
+        for w in y.windows(2) {
+            assert!((w[0].0 - w[1].0).abs() >= TICK_PX, "y labels touch: {y:?}");
+        }
+    }
+
+    fn labels(svg: &str, axis: &str) -> Vec<String> {
+        tick_labels(svg, axis).into_iter().map(|p| p.1).collect()
+    }
+
     #[test]
     fn xy_chart_is_svg_with_title_and_legend() {
         let c = XyChart::new("IOPS per round", "round", "IOPS")
@@ -725,6 +1160,132 @@ mod tests {
         assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
         assert!(svg.contains("IOPS per round"));
         assert!(svg.contains("4 KiB") && svg.contains("avg"));
+        readable(&svg);
+    }
+
+    /// Charts used half the page: the SVG now scales to its container.
+    #[test]
+    fn svg_is_responsive() {
+        let svg =
+            xy_svg(&XyChart::new("t", "x", "y").with(Series::line("a", vec![(1.0, 2.0)]))).unwrap();
+        let open = &svg[..svg.find('>').unwrap()];
+        assert!(open.contains("viewBox=\"0 0 760 380\""), "{open}");
+        assert!(open.contains("width=\"100%\""), "{open}");
+        assert!(!open.contains("height="), "{open}");
+    }
+
+    /// A flat series had a y axis without tick labels.
+    #[test]
+    fn flat_series_has_labelled_y_ticks() {
+        for from_zero in [false, true] {
+            let mut c = XyChart::new("flat", "time (s)", "IOPS").with(Series::line(
+                "a",
+                (0..20).map(|i| (i as f64, 1234.0)).collect(),
+            ));
+            c.y_from_zero = from_zero;
+            let svg = xy_svg(&c).unwrap();
+            readable(&svg);
+            assert!(labels(&svg, "y").len() >= 3, "{:?}", labels(&svg, "y"));
+        }
+    }
+
+    #[test]
+    fn single_point_is_drawn_with_axes() {
+        let c = XyChart::new("one", "queue depth", "IOPS")
+            .integer_x()
+            .with(Series::line("a", vec![(4.0, 5000.0)]));
+        let svg = xy_svg(&c).unwrap();
+        readable(&svg);
+        assert!(svg.contains("<circle"), "a lone point is drawn as a dot");
+        assert!(labels(&svg, "x").iter().all(|l| !l.contains('.')));
+    }
+
+    /// Log axes labelled some decades and ran labels together (`8009001000`).
+    #[test]
+    fn log_axes_label_decades_without_touching() {
+        for (lo, hi) in [(800.0, 1000.0), (20.0, 900.0), (3.0, 2e6), (1e-3, 1e9)] {
+            let mut c = XyChart::new("lat", "latency (µs)", "IOPS")
+                .with(Series::line("a", vec![(lo, 1.0), (hi, 2.0)]));
+            c.log_x = true;
+            let svg = xy_svg(&c).unwrap();
+            readable(&svg);
+        }
+        let mut c = XyChart::new("lat", "latency (µs)", "IOPS")
+            .with(Series::line("a", vec![(5.0, 1.0), (4000.0, 2.0)]));
+        c.log_x = true;
+        let l = labels(&xy_svg(&c).unwrap(), "x");
+        for d in ["10", "100", "1k"] {
+            assert!(l.contains(&d.to_string()), "decade {d} not labelled: {l:?}");
+        }
+    }
+
+    /// The IOPS-by-mix chart (log y, 8 series) ran to 100M for data under 117k: the legend
+    /// pushed the axis up. The legend now sits above the plot.
+    #[test]
+    fn legend_does_not_stretch_the_axis() {
+        let mut c = XyChart::new("IOPS by mix", "read (%)", "IOPS");
+        c.log_y = true;
+        for i in 0..8 {
+            let k = f64::from(i);
+            c.series.push(Series::line(
+                format!("{} B", 512 << i),
+                vec![(0.0, 400.0 * (k + 1.0)), (100.0, 116_800.0 / (k + 1.0))],
+            ));
+        }
+        let svg = xy_svg(&c).unwrap();
+        readable(&svg);
+        let top = labels(&svg, "y");
+        assert!(
+            top.iter().all(|l| !l.ends_with('M')),
+            "y axis far above the data: {top:?}"
+        );
+        for i in 0..8 {
+            assert!(svg.contains(&format!(">{} B<", 512 << i)));
+        }
+    }
+
+    /// The exceedance axis went up to 10 for a fraction.
+    #[test]
+    fn exceedance_axis_ends_at_one() {
+        let mut c = XyChart::new("exceedance", "latency (µs)", "fraction of I/Os slower")
+            .fraction_y()
+            .with(Series::line(
+                "x",
+                vec![(10.0, 0.9), (20.0, 0.1), (50.0, 1e-3), (80.0, 1e-5)],
+            ));
+        c.log_x = true;
+        c.log_y = true;
+        let svg = xy_svg(&c).unwrap();
+        readable(&svg);
+        let y = labels(&svg, "y");
+        assert_eq!(y.last().map(String::as_str), Some("1"), "{y:?}");
+        assert!(!y.contains(&"10".to_string()), "{y:?}");
+    }
+
+    /// Histogram y ticks repeated (`0.04 0.04 0.04 0.03`), count axes had 1.5 and 2.5.
+    #[test]
+    fn histogram_ticks_are_distinct_and_whole_for_counts() {
+        let mut h = Histogram {
+            title: "latency".into(),
+            x_label: "completion latency (µs)".into(),
+            y_label: "fraction of I/Os".into(),
+            bins: vec![(10.0, 12.0, 0.031), (12.0, 15.0, 0.047), (15.0, 20.0, 0.04)],
+            log_x: true,
+            size: DEFAULT_SIZE,
+        };
+        readable(&histogram_svg(&h).unwrap());
+        h.bins = vec![(10.0, 12.0, 1.0), (12.0, 15.0, 3.0)];
+        h.y_label = "I/Os".into();
+        let svg = histogram_svg(&h).unwrap();
+        readable(&svg);
+        assert!(
+            labels(&svg, "y").iter().all(|l| !l.contains('.')),
+            "{:?}",
+            labels(&svg, "y")
+        );
+        // One bin: still an x axis with labels.
+        h.bins = vec![(100.0, 110.0, 7.0)];
+        readable(&histogram_svg(&h).unwrap());
     }
 
     #[test]
@@ -736,7 +1297,7 @@ mod tests {
             "read",
             vec![(0.0, 1.0), (10.0, 0.5), (f64::NAN, 0.1), (100.0, 1e-5)],
         ));
-        assert!(xy_svg(&c).unwrap().contains("<svg"));
+        readable(&xy_svg(&c).unwrap());
     }
 
     /// Runs `f` on a thread; fails when it takes longer than 60 s (a hang).
@@ -769,9 +1330,10 @@ mod tests {
                     c.series
                         .push(Series::line("a", vec![(1.0, 50.0), (2.0, 60.0)]));
                     c.series.push(Series::line("b", vec![(1.0, v), (2.0, v)]));
-                    xy_svg(&c).map(|s| s.len())
+                    xy_svg(&c)
                 });
-                assert!(r.is_ok(), "{v} {log_x} {log_y}: {r:?}");
+                let svg = r.unwrap_or_else(|e| panic!("{v} {log_x} {log_y}: {e}"));
+                readable(&svg);
             }
             let r = within_a_minute(move || {
                 histogram_svg(&Histogram {
@@ -813,6 +1375,7 @@ mod tests {
         };
         let s = heatmap_svg(&h).unwrap();
         assert!(s.contains("50k") && s.contains("4096"));
+        assert!(s.contains(">–<"), "an absent cell reads –");
         let b = BarChart {
             title: "bars".into(),
             y_label: "IOPS".into(),
@@ -820,7 +1383,9 @@ mod tests {
             series: vec![("x".into(), vec![Some(1.0), Some(2.0)])],
             size: DEFAULT_SIZE,
         };
-        assert!(bars_svg(&b).unwrap().contains("<rect"));
+        let s = bars_svg(&b).unwrap();
+        assert!(s.contains("<rect"));
+        readable(&s);
         let hist = Histogram {
             title: "latency".into(),
             x_label: "µs".into(),
@@ -833,6 +1398,18 @@ mod tests {
     }
 
     #[test]
+    fn clip_ids_differ_between_charts() {
+        let a = xy_svg(&XyChart::new("a", "x", "y").with(Series::line("s", vec![(1.0, 2.0)])));
+        let b = xy_svg(&XyChart::new("b", "x", "y").with(Series::line("s", vec![(1.0, 3.0)])));
+        let id = |s: &str| {
+            s.split("clipPath id=\"")
+                .nth(1)
+                .map(|x| x[..20].to_string())
+        };
+        assert_ne!(id(&a.unwrap()), id(&b.unwrap()));
+    }
+
+    #[test]
     fn fit_and_moving_average() {
         let (m, b) = least_squares(&[(1.0, 3.0), (2.0, 5.0), (3.0, 7.0)]).unwrap();
         assert!((m - 2.0).abs() < 1e-12 && (b - 1.0).abs() < 1e-12);
@@ -841,5 +1418,7 @@ mod tests {
         assert_eq!(ma, vec![(0.0, 2.0), (1.0, 3.0), (2.0, 5.0)]);
         assert_eq!(human(16_505.0), "16.5k");
         assert_eq!(human(0.73), "0.73");
+        assert_eq!(human(1e15), "1P");
+        assert_eq!(human(f64::NAN), "–");
     }
 }

@@ -440,7 +440,8 @@ fn run_charts(d: &mut Doc, names: &[String], reports: &[Loaded]) {
         "Latency exceedance",
         "latency (µs)",
         "fraction of I/Os slower",
-    );
+    )
+    .fraction_y();
     e.log_x = true;
     e.log_y = true;
     for (i, r) in reports.iter().enumerate() {
@@ -525,8 +526,9 @@ fn suite_charts(d: &mut Doc, names: &[String], reports: &[Loaded]) {
                 XyChart::new(
                     format!("Steady-state convergence ({stg}): {tracking}"),
                     "round",
-                    "tracking value",
-                ),
+                    super::bench::tracking_quantity(&tracking),
+                )
+                .integer_x(),
                 "The tracking variable per round, one series per report.",
                 |v| {
                     test_of(v, t)
@@ -576,7 +578,8 @@ fn suite_charts(d: &mut Doc, names: &[String], reports: &[Loaded]) {
                             .collect()
                     };
                     let mut c =
-                        XyChart::new(format!("{dir}: IOPS against QD"), "queue depth", "IOPS");
+                        XyChart::new(format!("{dir}: IOPS against QD"), "queue depth", "IOPS")
+                            .integer_x();
                     c.log_x = true;
                     overlay(d, names, reports, c, "One series per report.", |v| {
                         q(v, "iops")
@@ -605,7 +608,7 @@ fn suite_charts(d: &mut Doc, names: &[String], reports: &[Loaded]) {
                 d,
                 names,
                 reports,
-                XyChart::new("IOPS against total outstanding I/O", "TOIO", "IOPS"),
+                XyChart::new("IOPS against total outstanding I/O", "TOIO", "IOPS").integer_x(),
                 "Each point one TC×QD cell.",
                 |v| pts(a(&res(v)["table"]), "toio", "iops"),
             ),
@@ -616,7 +619,8 @@ fn suite_charts(d: &mut Doc, names: &[String], reports: &[Loaded]) {
             format!("{t}: latency exceedance (last cell measured)"),
             "latency (µs)",
             "fraction of I/Os slower",
-        );
+        )
+        .fraction_y();
         e.log_x = true;
         e.log_y = true;
         for (i, r) in reports.iter().enumerate() {

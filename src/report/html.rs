@@ -38,7 +38,9 @@ table.kv th { width: 220px; }
 .banner.good { background: #e8f5ec; color: var(--good); border: 1px solid #b6dfc2; }
 .banner.note { background: #eef4fa; color: #17456b; border: 1px solid #c4d9ec; }
 figure { margin: 10px 0 18px; }
-figure svg { max-width: 100%; height: auto; display: block; }
+figure svg { width: 100%; height: auto; display: block; }
+.nodata { border: 1px dashed var(--line); border-radius: 6px; padding: 18px; color: var(--muted); text-align: center; }
+.nodata b { color: var(--ink); }
 figcaption { color: var(--muted); font-size: 12.5px; margin-top: 2px; }
 .figures { display: flex; flex-wrap: wrap; gap: 8px 18px; }
 .key { display: flex; flex-wrap: wrap; gap: 10px; margin: 10px 0 4px; }
@@ -176,8 +178,8 @@ impl Doc {
         self
     }
 
-    /// A chart (an `<svg>` element from [`super::chart`]) with a caption. A chart that could
-    /// not be drawn is replaced by a line saying why.
+    /// A chart (an `<svg>` element from [`super::chart`]) with a caption. A chart without data
+    /// is a figure that says so in words, under the chart's title.
     pub fn chart(
         &mut self,
         svg: Result<String, super::chart::ChartError>,
@@ -195,10 +197,21 @@ impl Doc {
                 );
             }
             Err(e) => {
+                let why = match &e {
+                    super::chart::ChartError::NoData(_) => {
+                        "No data: nothing was recorded for this chart.".to_string()
+                    }
+                    super::chart::ChartError::Draw { msg, .. } => {
+                        format!("Not drawn: {msg}.")
+                    }
+                };
                 let _ = writeln!(
                     self.body,
-                    "<p class=\"sub\" data-nochart>(no chart: {})</p>",
-                    esc(&e.to_string())
+                    "<figure data-nodata><div class=\"nodata\"><b>{}</b><br>{}</div>\
+                     <figcaption>{}</figcaption></figure>",
+                    esc(e.title()),
+                    esc(&why),
+                    esc(caption)
                 );
             }
         }
@@ -257,5 +270,25 @@ mod tests {
         assert!(html.contains("&lt;S1&gt;"));
         assert!(html.contains("<td class=\"num\">1,200</td><td>x</td>"));
         assert!(!html.contains("<script") && !html.contains("http"));
+    }
+
+    /// An empty chart printed the internal `(no chart: chart '...': no data)`.
+    #[test]
+    fn empty_chart_is_a_figure_for_readers() {
+        let mut d = Doc::new("T", "s");
+        d.chart(
+            Err(super::super::chart::ChartError::NoData(
+                "IOPS per interval".into(),
+            )),
+            "One sample per interval.",
+        );
+        let html = d.finish("f");
+        assert!(
+            !html.contains("no chart") && !html.contains("chart '"),
+            "{html}"
+        );
+        assert!(html.contains("<b>IOPS per interval</b>"), "{html}");
+        assert!(html.contains("No data: nothing was recorded for this chart."));
+        assert!(html.contains("One sample per interval."));
     }
 }

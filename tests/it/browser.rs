@@ -32,7 +32,7 @@ window.addEventListener('load', () => {
 });
 </script>"#;
 
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     ["chromium", "chromium-browser", "google-chrome"]
         .iter()
         .find_map(|b| {
@@ -45,7 +45,7 @@ fn chromium() -> Option<PathBuf> {
         })
 }
 
-fn browser_args(profile: &Path) -> Vec<String> {
+pub(crate) fn browser_args(profile: &Path) -> Vec<String> {
     // As root, without background networking (this machine has no network: Chromium would
     // retry its connections many times a second).
     [

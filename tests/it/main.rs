@@ -7,6 +7,7 @@ mod bench_suite_sim;
 mod bench_suites;
 mod bench_uring;
 mod browser;
+mod chart_gallery;
 mod cli_commands;
 mod cli_sim_commands;
 mod commands_fixtures;
