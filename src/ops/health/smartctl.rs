@@ -18,7 +18,7 @@
 //! | `temperature.current`, `scsi_temperature.drive_trip` | scsiprint.cpp `scsiGetSmartData` | log page 2Fh, when there is no page 0Dh |
 //! | `power_on_time` {`hours`,`minutes`} | scsiprint.cpp `scsiPrintBackgroundResults` | log page 15h parameter 0 |
 //! | `scsi_percentage_used_endurance_indicator` | scsiprint.cpp `scsiPrintSSMedia` | log page 11h parameter 1 |
-//! | `scsi_start_stop_cycle_counter` {…} | scsiprint.cpp `scsiGetStartStopData` | log page 0Eh |
+//! | `scsi_start_stop_cycle_counter` {…} (7.3 labels and 7.4+ snake_case) | scsiprint.cpp `scsiGetStartStopData` | log page 0Eh |
 //! | `scsi_grown_defect_list` | scsiprint.cpp `scsiPrintGrownDefectListLen` | READ DEFECT DATA |
 //! | `scsi_error_counter_log` {`read`,`write`,`verify`} {…} | scsiprint.cpp `scsiPrintErrorCounterLog` | log pages 03h, 02h, 05h |
 //! | `scsi_pending_defects` {`count`} | scsiprint.cpp `scsiPrintPendingDefectsLPage` | log page 15h/01h |
@@ -235,27 +235,34 @@ fn scsi_fields(h: &DriveHealth, m: &mut Map<String, Value>) {
                 o.insert("week_of_manufacture".into(), json!(w));
             }
         }
-        // smartctl reads these as 4-byte counters and leaves out an all-FFh one.
-        for (k, v) in [
+        // smartctl reads these as 4-byte counters and leaves out an all-FFh one. smartctl 7.3
+        // names them by their labels ("Accumulated start-stop cycles"), 7.4 and later in
+        // snake_case: both spellings are printed, so filters of either generation work.
+        for (k, snake, v) in [
             (
                 "Specified cycle count over device lifetime",
+                "specified_cycle_count_over_device_lifetime",
                 s.specified_cycle_count_over_device_lifetime,
             ),
             (
                 "Accumulated start-stop cycles",
+                "accumulated_start_stop_cycles",
                 s.accumulated_start_stop_cycles,
             ),
             (
                 "Specified load-unload count over device lifetime",
+                "specified_load_unload_count_over_device_lifetime",
                 s.specified_load_unload_count_over_device_lifetime,
             ),
             (
                 "Accumulated load-unload cycles",
+                "accumulated_load_unload_cycles",
                 s.accumulated_load_unload_cycles,
             ),
         ] {
             if let Some(v) = v.filter(|v| *v != u64::from(u32::MAX)) {
                 o.insert(k.into(), json!(v));
+                o.insert(snake.into(), json!(v));
             }
         }
         if !o.is_empty() {
