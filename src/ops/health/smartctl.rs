@@ -16,6 +16,7 @@
 //! | `smart_status` {`passed`, `scsi` {`asc`,`ascq`,`ie_string`}} | scsiprint.cpp `scsiGetSmartData` | log page 2Fh (ASC 5Dh or 0Bh: not passed) |
 //! | `temperature` {`current`,`drive_trip`} | scsiprint.cpp `scsiPrintTemp` | log page 0Dh |
 //! | `temperature.current`, `scsi_temperature.drive_trip` | scsiprint.cpp `scsiGetSmartData` | log page 2Fh, when there is no page 0Dh |
+//! | `scsi_environmental_reports` {`temperature_N`,`relative_humidity_N`} | scsiprint.cpp `scsiPrintEnviroReporting` | log page 0Dh/01h |
 //! | `power_on_time` {`hours`,`minutes`} | scsiprint.cpp `scsiPrintBackgroundResults` | log page 15h parameter 0 |
 //! | `scsi_percentage_used_endurance_indicator` | scsiprint.cpp `scsiPrintSSMedia` | log page 11h parameter 1 |
 //! | `scsi_start_stop_cycle_counter` {…} (7.3 labels and 7.4+ snake_case) | scsiprint.cpp `scsiGetStartStopData` | log page 0Eh |
@@ -212,6 +213,11 @@ fn scsi_fields(h: &DriveHealth, m: &mut Map<String, Value>) {
             m.insert("temperature".into(), Value::Object(o));
         }
     }
+    if let Some(p) = page(h, 0x0d, 1) {
+        if let Some(o) = environmental_reports(p) {
+            m.insert("scsi_environmental_reports".into(), o);
+        }
+    }
     if let Some(min) = page(h, 0x15, 0)
         .and_then(|p| selftest::background_scan(p, n).status)
         .and_then(|s| s.accumulated_power_on_minutes)
@@ -340,6 +346,62 @@ fn scsi_fields(h: &DriveHealth, m: &mut Map<String, Value>) {
             m.insert("scsi_format_status".into(), Value::Object(o));
         }
     }
+}
+
+/// Page 0Dh/01h in smartctl's layout (scsiprint.cpp `scsiPrintEnviroReporting`, which `-x`
+/// prints instead of the temperature page): `temperature_N` for parameters below 100h,
+/// `relative_humidity_N` below 200h, each 12 bytes long; a temperature of 80h is "unknown".
+/// smartctl stops at the first parameter of another kind or length; so does this.
+fn environmental_reports(p: &LogPage) -> Option<Value> {
+    let mut o = Map::new();
+    let (mut nt, mut nh) = (0, 0);
+    for prm in &p.params {
+        let b = &prm.raw;
+        if b.len() != 12 {
+            break;
+        }
+        if prm.code < 0x100 {
+            nt += 1;
+            let t = |i: usize| {
+                if b[i] == 0x80 {
+                    json!("unknown")
+                } else {
+                    json!(i64::from(b[i] as i8))
+                }
+            };
+            let mut e = json!({
+                "parameter_code": prm.code,
+                "Current": t(5),
+                "Lifetime maximum": t(6),
+                "Lifetime minimum": t(7),
+                "Maximum since power on": t(8),
+                "Minimum since power on": t(9),
+            });
+            if b[4] & 3 == 1 {
+                e["Maximum other"] = t(10);
+                e["Minimum other"] = t(11);
+            }
+            o.insert(format!("temperature_{nt}"), e);
+        } else if prm.code < 0x200 {
+            nh += 1;
+            let mut e = json!({
+                "parameter_code": prm.code,
+                "current": b[5],
+                "Lifetime maximum": b[6],
+                "Lifetime minimum": b[7],
+                "maximum_since_power_on": b[8],
+                "minimum_since_power_on": b[9],
+            });
+            if b[4] & 3 == 1 {
+                e["Maximum other"] = json!(b[10]);
+                e["Minimum other"] = json!(b[11]);
+            }
+            o.insert(format!("relative_humidity_{nh}"), e);
+        } else {
+            break;
+        }
+    }
+    (!o.is_empty()).then_some(Value::Object(o))
 }
 
 /// smartctl's flag letters of an ATA attribute (ataprint.cpp `get_attr_flags_string`):
