@@ -19,7 +19,7 @@
 //! | `scsi_environmental_reports` {`temperature_N`,`relative_humidity_N`} | scsiprint.cpp `scsiPrintEnviroReporting` | log page 0Dh/01h |
 //! | `power_on_time` {`hours`,`minutes`} | scsiprint.cpp `scsiPrintBackgroundResults` | log page 15h parameter 0 |
 //! | `scsi_percentage_used_endurance_indicator` | scsiprint.cpp `scsiPrintSSMedia` | log page 11h parameter 1 |
-//! | `scsi_start_stop_cycle_counter` {…} (7.3 labels and 7.4+ snake_case) | scsiprint.cpp `scsiGetStartStopData` | log page 0Eh |
+//! | `scsi_start_stop_cycle_counter` {…} | scsiprint.cpp `scsiGetStartStopData` | log page 0Eh |
 //! | `scsi_grown_defect_list` | scsiprint.cpp `scsiPrintGrownDefectListLen` | READ DEFECT DATA |
 //! | `scsi_error_counter_log` {`read`,`write`,`verify`} {…} | scsiprint.cpp `scsiPrintErrorCounterLog` | log pages 03h, 02h, 05h |
 //! | `scsi_pending_defects` {`count`} | scsiprint.cpp `scsiPrintPendingDefectsLPage` | log page 15h/01h |
@@ -28,6 +28,9 @@
 //! | `smart_support` {`available`,`enabled`}, `smart_status` {`passed`} | ataprint.cpp | IDENTIFY words 82/85, SMART RETURN STATUS |
 //! | `ata_smart_attributes` {`revision`,`table`[…]} | ataprint.cpp `PrintSmartAttribWithThres` | SMART READ DATA / THRESHOLDS |
 //! | `power_on_time.hours`, `power_cycle_count`, `temperature.current` | ataprint.cpp (attributes 9, 12, 194/190) | SMART attributes |
+//!
+//! Keys scsiprint.cpp names by a printed label reach its JSON through json.cpp's key rule
+//! (lowercase, other characters `_`, see [`key`]), and are spelt so here.
 //!
 //! smartctl's rules are kept where they decide whether a key is there: the verify row of the
 //! error counter log only when one of its counters is non-zero, start-stop counters only when
@@ -241,34 +244,29 @@ fn scsi_fields(h: &DriveHealth, m: &mut Map<String, Value>) {
                 o.insert("week_of_manufacture".into(), json!(w));
             }
         }
-        // smartctl reads these as 4-byte counters and leaves out an all-FFh one. smartctl 7.3
-        // names them by their labels ("Accumulated start-stop cycles"), 7.4 and later in
-        // snake_case: both spellings are printed, so filters of either generation work.
-        for (k, snake, v) in [
+        // smartctl reads these as 4-byte counters and leaves out an all-FFh one. Its keys are
+        // the page's labels run through smartmontools' json key rule ([`key`]):
+        // "Accumulated start-stop cycles" → `accumulated_start_stop_cycles`.
+        for (label, v) in [
             (
                 "Specified cycle count over device lifetime",
-                "specified_cycle_count_over_device_lifetime",
                 s.specified_cycle_count_over_device_lifetime,
             ),
             (
                 "Accumulated start-stop cycles",
-                "accumulated_start_stop_cycles",
                 s.accumulated_start_stop_cycles,
             ),
             (
                 "Specified load-unload count over device lifetime",
-                "specified_load_unload_count_over_device_lifetime",
                 s.specified_load_unload_count_over_device_lifetime,
             ),
             (
                 "Accumulated load-unload cycles",
-                "accumulated_load_unload_cycles",
                 s.accumulated_load_unload_cycles,
             ),
         ] {
             if let Some(v) = v.filter(|v| *v != u64::from(u32::MAX)) {
-                o.insert(k.into(), json!(v));
-                o.insert(snake.into(), json!(v));
+                o.insert(key(label), json!(v));
             }
         }
         if !o.is_empty() {
@@ -371,15 +369,15 @@ fn environmental_reports(p: &LogPage) -> Option<Value> {
             };
             let mut e = json!({
                 "parameter_code": prm.code,
-                "Current": t(5),
-                "Lifetime maximum": t(6),
-                "Lifetime minimum": t(7),
-                "Maximum since power on": t(8),
-                "Minimum since power on": t(9),
+                "current": t(5),
+                "lifetime_maximum": t(6),
+                "lifetime_minimum": t(7),
+                "maximum_since_power_on": t(8),
+                "minimum_since_power_on": t(9),
             });
             if b[4] & 3 == 1 {
-                e["Maximum other"] = t(10);
-                e["Minimum other"] = t(11);
+                e["maximum_other"] = t(10);
+                e["minimum_other"] = t(11);
             }
             o.insert(format!("temperature_{nt}"), e);
         } else if prm.code < 0x200 {
@@ -387,14 +385,14 @@ fn environmental_reports(p: &LogPage) -> Option<Value> {
             let mut e = json!({
                 "parameter_code": prm.code,
                 "current": b[5],
-                "Lifetime maximum": b[6],
-                "Lifetime minimum": b[7],
+                "lifetime_maximum": b[6],
+                "lifetime_minimum": b[7],
                 "maximum_since_power_on": b[8],
                 "minimum_since_power_on": b[9],
             });
             if b[4] & 3 == 1 {
-                e["Maximum other"] = json!(b[10]);
-                e["Minimum other"] = json!(b[11]);
+                e["maximum_other"] = json!(b[10]);
+                e["minimum_other"] = json!(b[11]);
             }
             o.insert(format!("relative_humidity_{nh}"), e);
         } else {
@@ -402,6 +400,20 @@ fn environmental_reports(p: &LogPage) -> Option<Value> {
         }
     }
     (!o.is_empty()).then_some(Value::Object(o))
+}
+
+/// smartmontools' rule for object keys (json.cpp `str2key`): ASCII letters lowercased, every
+/// character other than a-z, 0-9 and `_` replaced by `_`. scsiprint.cpp names several keys by
+/// their printed labels ("Accumulated start-stop cycles", "Lifetime maximum"); this is how
+/// they appear in its JSON.
+pub fn key(label: &str) -> String {
+    label
+        .chars()
+        .map(|c| match c.to_ascii_lowercase() {
+            c @ ('a'..='z' | '0'..='9' | '_') => c,
+            _ => '_',
+        })
+        .collect()
 }
 
 /// smartctl's flag letters of an ATA attribute (ataprint.cpp `get_attr_flags_string`):

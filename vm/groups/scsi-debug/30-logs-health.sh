@@ -92,8 +92,8 @@ sd=/dev/$(ls "/sys/class/scsi_generic/$(basename "$dev")/device/block" 2>/dev/nu
 if [ -b "$sd" ]; then
   smartctl_agree smartctl_json_agrees "$sd" device.name device.type scsi_vendor scsi_product \
     user_capacity.bytes logical_block_size smart_status.passed \
-    scsi_environmental_reports.temperature_1.Current \
-    "scsi_environmental_reports.temperature_1.Lifetime maximum"
+    scsi_environmental_reports.temperature_1.current \
+    scsi_environmental_reports.temperature_1.lifetime_maximum
 else
   fail smartctl_json_agrees "no block node for $dev"
 fi

@@ -155,14 +155,8 @@ fn every_key_sgctl_prints_is_one_smartctl_printed_or_a_documented_extra() {
     let mut ours = Vec::new();
     leaves(&Value::Object(drive(&samsung())), String::new(), &mut ours);
     let theirs = fixture();
-    // Printed by sgctl beyond this sample: the model under the ATA/NVMe key, and smartctl
-    // 7.3's labels of the start-stop counters next to 7.4's snake_case names.
-    let extra = [
-        "model_name",
-        "scsi_start_stop_cycle_counter.Accumulated start-stop cycles",
-        "scsi_start_stop_cycle_counter.Accumulated load-unload cycles",
-        "scsi_start_stop_cycle_counter.Specified load-unload count over device lifetime",
-    ];
+    // Printed by sgctl beyond this sample: the model under the ATA/NVMe key.
+    let extra = ["model_name"];
     for (k, v) in ours {
         if extra.contains(&k.as_str()) {
             continue;
@@ -281,6 +275,19 @@ fn a_sata_drive_gets_smartctls_ata_layout_with_its_figures() {
 }
 
 #[test]
+fn labels_become_keys_by_smartmontools_rule() {
+    assert_eq!(
+        key("Accumulated start-stop cycles"),
+        "accumulated_start_stop_cycles"
+    );
+    assert_eq!(
+        key("Specified load-unload count over device lifetime"),
+        "specified_load_unload_count_over_device_lifetime"
+    );
+    assert_eq!(key("Lifetime maximum"), "lifetime_maximum");
+}
+
+#[test]
 fn attribute_flag_letters_follow_ataprint() {
     assert_eq!(attr_flags_string(0x33), "PO--CK ");
     assert_eq!(attr_flags_string(0x32), "-O--CK ");
@@ -308,11 +315,11 @@ fn environmental_reports_of_scsi_debug_in_smartctls_layout() {
     assert_eq!(
         d["scsi_environmental_reports"],
         serde_json::json!({
-            "temperature_1": {"parameter_code": 0, "Current": 40, "Lifetime maximum": 72,
-                              "Lifetime minimum": -1, "Maximum since power on": 45,
-                              "Minimum since power on": 18},
+            "temperature_1": {"parameter_code": 0, "current": 40, "lifetime_maximum": 72,
+                              "lifetime_minimum": -1, "maximum_since_power_on": 45,
+                              "minimum_since_power_on": 18},
             "relative_humidity_1": {"parameter_code": 256, "current": 55,
-                                    "Lifetime maximum": 72, "Lifetime minimum": 35,
+                                    "lifetime_maximum": 72, "lifetime_minimum": 35,
                                     "maximum_since_power_on": 55,
                                     "minimum_since_power_on": 45}
         })
