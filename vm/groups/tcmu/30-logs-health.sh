@@ -58,8 +58,9 @@ c=$(nm_sl)
 if [ -n "$a" ] && [ -n "$c" ] && [ "$a" -le "$nm" ] && [ "$nm" -le "$c" ]; then pass non_medium_vs_sg_logs
 else fail non_medium_vs_sg_logs "sg_logs $a, sgctl $nm, sg_logs $c"; fi
 
-# 0x15 accumulated power-on minutes (the drive's clock runs: allow one minute of drift).
-pm=$(pg 21 | jq -r .status.accumulated_power_on_minutes)
+# 0x15 accumulated power-on minutes (the drive's clock runs: read both now, one minute of drift
+# allowed; the page read at the top of the script is minutes old on a loaded TCG host).
+pm=$(sgctl --json logs "$sg" --page 0x15 | jq -r '.data.pages[0].decoded.status.accumulated_power_on_minutes')
 psl=$(slx 0x15 | sed -n 's/.*Accumulated power on minutes: *\([0-9]*\).*/\1/p' | head -1)
 if [ -n "$psl" ] && [ $((pm - psl)) -le 1 ] && [ $((psl - pm)) -le 1 ]; then pass power_on_minutes_vs_sg_logs
 else fail power_on_minutes_vs_sg_logs "sgctl $pm vs sg_logs '$psl': $(slx 0x15 | head -8)"; fi
