@@ -70,8 +70,9 @@ pa=$(echo $ports | cut -d' ' -f1); pb=$(echo $ports | cut -d' ' -f2)
 if [ -n "$pb" ] && [ "$pa" != "$pb" ]; then
   for pair in "$pa $pb" "$pb $pa"; do
     got=$(ent_set_ports $pair)
-    [ "$got" = "0 1 1 0 0 0" ] && pass "d2b_enterprise_set_form_${pair%% *}_to_${pair##* }" \
-      || fail "d2b_enterprise_set_form_${pair%% *}_to_${pair##* }" "set status, ReadLocked, WriteLocked after lock / unlock: '$got' (want '0 1 1 0 0 0')"
+    n=$(basename "${pair%% *}")_to_$(basename "${pair##* }")
+    [ "$got" = "0 1 1 0 0 0" ] && pass "d2b_enterprise_set_form_$n" \
+      || fail "d2b_enterprise_set_form_$n" "set status, ReadLocked, WriteLocked after lock / unlock: '$got' (want '0 1 1 0 0 0')"
   done
 else
   fail d2b_enterprise_set_form_both_ports "want two paths to PX02SMF080: $(lsscsi -g)"
