@@ -522,8 +522,12 @@ fn ata_fields(h: &DriveHealth, m: &mut Map<String, Value>) {
         json!({"revision": s.revision, "table": table}),
     );
     let raw = |n: u8| s.attributes.iter().find(|a| a.id == n).map(|a| a.raw);
+    // smartmontools' default attribute formats (atacmds.cpp, `-v 9,raw24(raw8),Power_On_Hours`,
+    // `-v 12,raw48,Power_Cycle_Count`, `-v 194,tempminmax,Temperature_Celsius`): hours in the
+    // low 24 bits, cycles in all 48, the temperature in the low byte. A drive whose drivedb
+    // entry names another format is read with these defaults.
     if let Some(v) = raw(9) {
-        m.insert("power_on_time".into(), json!({"hours": v & 0xffff_ffff}));
+        m.insert("power_on_time".into(), json!({"hours": v & 0xff_ffff}));
     }
     if let Some(v) = raw(12) {
         m.insert("power_cycle_count".into(), json!(v));
