@@ -48,7 +48,7 @@ fn usage_error(e: &clap::Error, argv: Vec<String>) -> ExitCode {
         .iter()
         .skip(1)
         .take_while(|a| *a != "--")
-        .any(|a| a == "--json");
+        .any(|a| a == "--json" || a.starts_with("--json="));
     if json && e.use_stderr() {
         let msg = e
             .render()
@@ -109,7 +109,8 @@ fn main() -> ExitCode {
         Err(e) => return usage_error(&e, argv),
     };
     let mut ctx = Ctx {
-        json: parsed.json,
+        json: parsed.json.is_some(),
+        json_format: parsed.json.unwrap_or_default(),
         verbose: parsed.verbose,
         hex: parsed.hex,
         argv,

@@ -434,6 +434,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -448,6 +452,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -540,6 +548,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -566,6 +578,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -588,6 +604,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -602,6 +622,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -662,6 +686,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -676,6 +704,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -700,6 +732,10 @@ _sgctl() {
                     ;;
                 --report)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -856,6 +892,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -928,6 +968,10 @@ _sgctl() {
                     ;;
                 --cpu-latency)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1028,6 +1072,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1042,6 +1090,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1078,6 +1130,10 @@ _sgctl() {
                     ;;
                 --contact)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1164,6 +1220,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1184,6 +1244,10 @@ _sgctl() {
                     ;;
                 --countersigner-pubkey)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1210,6 +1274,10 @@ _sgctl() {
                     ;;
                 --as)
                     COMPREPLY=($(compgen -W "inquiry vpd readcap10 readcap16 sense opcodes opcode mode luns logpage" -- "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1338,6 +1406,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1370,6 +1442,10 @@ _sgctl() {
                     ;;
                 --sysroot)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2086,6 +2162,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2128,6 +2208,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2144,6 +2228,10 @@ _sgctl() {
             case "${prev}" in
                 --select)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2176,6 +2264,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -W "current changeable default saved" -- "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2196,6 +2288,10 @@ _sgctl() {
                     ;;
                 --sa)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2220,6 +2316,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2234,6 +2334,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2248,6 +2352,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2378,6 +2486,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2400,6 +2512,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2414,6 +2530,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2428,6 +2548,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2460,6 +2584,10 @@ _sgctl() {
                     ;;
                 --max-rounds)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2502,6 +2630,10 @@ _sgctl() {
                     ;;
                 --advance)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2616,6 +2748,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2630,6 +2766,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2664,6 +2804,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2678,6 +2822,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2698,6 +2846,10 @@ _sgctl() {
                     ;;
                 --pin-env)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2734,6 +2886,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2748,6 +2904,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2868,6 +3028,10 @@ _sgctl() {
                     ;;
                 --enclosure-slot)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3050,6 +3214,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3164,6 +3332,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3178,6 +3350,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3198,6 +3374,10 @@ _sgctl() {
                     ;;
                 --new-pin-env)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3226,6 +3406,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3240,6 +3424,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3262,6 +3450,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3282,6 +3474,10 @@ _sgctl() {
                     ;;
                 --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)

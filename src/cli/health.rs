@@ -339,8 +339,12 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
             .join("\n")
     };
     let device = (devices.len() == 1).then(|| devices[0].clone());
+    let document = (ctx.json_format == super::output::JsonFormat::Smartctl)
+        .then(|| super::health_smartctl::document(ctx, &drives));
     let data = HealthData { drives, exit_bits };
-    Ok(Report::new(device.as_deref(), &data, text).with_exit(exit_bits))
+    let mut r = Report::new(device.as_deref(), &data, text).with_exit(exit_bits);
+    r.document = document;
+    Ok(r)
 }
 
 #[cfg(test)]

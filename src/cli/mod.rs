@@ -15,6 +15,7 @@ pub mod wait;
 
 // --- health and logs ---
 pub mod health;
+pub mod health_smartctl;
 pub mod logs;
 
 // --- foundation: identification and query commands ---
@@ -87,9 +88,18 @@ pub fn command() -> clap::Command {
 #[derive(Debug, Parser)]
 #[command(name = "sgctl", version, about, long_about = None, arg_required_else_help = true)]
 pub struct Cli {
-    /// Print one JSON document (envelope + data) instead of text.
-    #[arg(long, global = true)]
-    pub json: bool,
+    /// Print one JSON document instead of text: sgctl's envelope + data, or with
+    /// `--json=smartctl` (health only) smartctl's key names and layout.
+    #[arg(
+        long,
+        global = true,
+        value_name = "FORMAT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "sgctl",
+        value_enum
+    )]
+    pub json: Option<output::JsonFormat>,
     /// Print each CDB and the response/sense bytes on stderr (repeat for more).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
@@ -191,6 +201,13 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
 
 #[allow(unused_variables)] // `ctx` is unused until the first subcommand is wired in
 fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
+    if ctx.json_format == output::JsonFormat::Smartctl && !matches!(cmd, Command::Health(_)) {
+        return Err(crate::Error::InvalidArgument(
+            "--json=smartctl is the layout of `sgctl health` only; use --json for this command"
+                .into(),
+        )
+        .into());
+    }
     match cmd {
         // --- foundation ---
         Command::Inquiry(a) => inquiry::run(ctx, a),

@@ -22,6 +22,9 @@ pub struct Report {
     pub text: String,
     /// Exit status (see [`crate::exit`]).
     pub exit: u8,
+    /// A whole JSON document that replaces the envelope (`--json=smartctl`: smartctl's own
+    /// layout, see [`crate::ops::health::smartctl`]).
+    pub document: Option<Value>,
 }
 
 impl Report {
@@ -32,6 +35,7 @@ impl Report {
             data: serde_json::to_value(data).unwrap_or(Value::Null),
             text,
             exit: crate::exit::OK,
+            document: None,
         }
     }
 
@@ -42,11 +46,24 @@ impl Report {
     }
 }
 
+/// The layout `--json` prints.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum JsonFormat {
+    /// sgctl's envelope: `{"json_format_version", "sgctl", "device", "data"}`.
+    #[default]
+    Sgctl,
+    /// smartctl's key names and layout (`health` only): `device` as an object, the figures at
+    /// the top level as `smartctl -j -x` names them, so filters written for smartctl work.
+    Smartctl,
+}
+
 /// Global output settings and accumulated messages.
 #[derive(Debug, Default, Clone)]
 pub struct Ctx {
     /// `--json`
     pub json: bool,
+    /// `--json=FORMAT` (sgctl unless `--json=smartctl`).
+    pub json_format: JsonFormat,
     /// `-v` count.
     pub verbose: u8,
     /// `--hex`
@@ -101,7 +118,11 @@ impl Ctx {
     /// [`std::io::ErrorKind::BrokenPipe`]; the caller ends quietly with the command's own exit
     /// status (see [`is_broken_pipe`]).
     pub fn print(&self, r: &Report) -> std::io::Result<()> {
-        if self.json {
+        if let (true, Some(doc)) = (self.json, &r.document) {
+            let mut s = serde_json::to_string_pretty(doc).unwrap_or_default();
+            s.push('\n');
+            write_stdout(&s)
+        } else if self.json {
             let v = self.envelope(r.device.as_deref(), r.data.clone(), r.exit, None);
             let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
             s.push('\n');

@@ -150,7 +150,9 @@ pub enum TcgCmd {
         #[command(flatten)]
         pin: PinArgs,
     },
-    /// Set SID, EraseMaster and every BandMaster PIN from the MSID to a new PIN.
+    /// Set SID, EraseMaster and every BandMaster PIN from the MSID to a new PIN. An owned
+    /// drive is refused: by Level 0 Block SID state (no try), else by an MSID check that costs
+    /// a SID try, not made when SID's try counter shows one try left.
     TakeOwnership {
         /// Device address.
         device: String,
@@ -367,6 +369,28 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
                      `sgctl tcg revert {} --psid-file FILE` with the PSID from the label",
                     crate::cli::advice::sh(&device)
                 ))));
+            }
+            // Without Block SID, the only test of "SID's PIN is still the MSID" is an
+            // authentication with the MSID (sedutil's and go-tcg's takeOwnership do the same),
+            // and on an owned drive that costs a SID try. The try counter, where the drive
+            // shows it to Anybody (C_PIN_SID TryLimit/Tries), says beforehand whether that try
+            // would be the last one: then nothing is tried, as a lock-out could not be undone
+            // without a power cycle.
+            if let Some((limit, tries)) =
+                h.try_counter(crate::tcg::uid::ADMIN_SP, crate::tcg::uid::AUTH_SID)
+            {
+                if limit > 0 && tries.saturating_add(1) >= limit {
+                    return Err(anyhow!(crate::Error::CheckFailed(format!(
+                        "{device}: SID has {} of {limit} tries left (C_PIN_SID TryLimit {limit}, \
+                         Tries {tries}): checking whether its PIN is still the MSID could lock \
+                         SID out, so nothing was tried. The count of failed tries means the \
+                         drive is most likely owned already; a power cycle resets the counter. \
+                         To start over: `sgctl tcg revert {} --psid-file FILE` with the PSID \
+                         from the label",
+                        limit.saturating_sub(tries),
+                        crate::cli::advice::sh(&device)
+                    ))));
+                }
             }
             let o = match enterprise::take_ownership(&mut h, &new) {
                 Err(TcgError::AuthFailed(who)) if who.starts_with("SID") => {

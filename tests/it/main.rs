@@ -21,6 +21,7 @@ mod format_result;
 mod format_supported;
 mod golden;
 mod health_sim;
+mod health_smartctl_cli;
 mod job_lock;
 mod jobs_lib;
 mod logs_health_cli;

@@ -157,3 +157,41 @@ fn take_ownership_of_an_owned_drive_is_refused_in_plain_words() {
         "{err}"
     );
 }
+
+#[test]
+fn take_ownership_does_not_spend_sids_last_try() {
+    // Without Block SID the MSID check costs a try on an owned drive; when the try counter
+    // (C_PIN_SID TryLimit 5, read anonymously) shows one try left, nothing is tried at all.
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let dev = format!(
+        "sim:px02smf080?serial=OWNED02&state={}",
+        dir.path().join("d.json").display()
+    );
+    let pin = dir.path().join("pin");
+    crate::tcg_cli::private(&pin, "a-new-pin-0002".as_bytes());
+    let pin = pin.to_str().unwrap();
+    let take = || {
+        run_audited(
+            &["tcg", "take-ownership", &dev, "--new-pin-file", pin],
+            &audit,
+        )
+    };
+    let (code, _, err) = take();
+    assert_eq!(code, 0, "{err}");
+    // Four refusals that each spend a try: 4, 3, 2, 1 left.
+    for left in [4, 3, 2, 1] {
+        let (code, _, err) = take();
+        assert_ne!(code, 0);
+        assert!(err.contains(&format!("{left} left")), "{left}: {err}");
+    }
+    // Now one try is left: refused before any authentication, again and again (a spent try
+    // would have locked SID out: "5 of 5 tries used").
+    for _ in 0..2 {
+        let (code, _, err) = take();
+        assert_ne!(code, 0);
+        assert!(err.contains("SID has 1 of 5 tries left"), "{err}");
+        assert!(err.contains("nothing was tried"), "{err}");
+        assert!(!err.contains("locked out"), "{err}");
+    }
+}

@@ -8,6 +8,7 @@ pub mod ata;
 pub mod prom;
 pub mod read;
 pub mod rules;
+pub mod smartctl;
 
 use crate::error::{Error, Result};
 use crate::logpage::{self, environment, sas, selftest, supported::PageId, LogPage};
@@ -284,6 +285,10 @@ pub struct DriveHealth {
     /// The log pages as read (the supported list first), for `--hex`.
     #[serde(skip)]
     pub raw_pages: Vec<LogPage>,
+    /// What was read of the drive's identity and the ATA side, for `--json=smartctl`
+    /// ([`smartctl`]).
+    #[serde(skip)]
+    pub source: smartctl::Sources,
 }
 
 impl DriveHealth {
@@ -313,6 +318,7 @@ impl DriveHealth {
             notes: vec![],
             sources: Default::default(),
             raw_pages: vec![],
+            source: Default::default(),
         }
     }
 
@@ -395,6 +401,7 @@ pub fn collect(t: &mut dyn Transport, device: &str, now: SystemTime) -> DriveHea
     let mut h = DriveHealth::new(device);
     match read::identity(t) {
         Ok(id) => {
+            h.source.identity = Some(id.clone());
             h.vendor = Some(id.vendor);
             h.model = Some(id.model);
             h.revision = Some(id.firmware).filter(|r| !r.is_empty());
@@ -449,6 +456,7 @@ pub fn collect(t: &mut dyn Transport, device: &str, now: SystemTime) -> DriveHea
             None
         }
     };
+    h.source.capacity = capacity;
     match read::grown_defects(t) {
         Ok(g) => h.defects.grown = g,
         Err(e) if is_unsupported(&e) => {}
@@ -460,6 +468,9 @@ pub fn collect(t: &mut dyn Transport, device: &str, now: SystemTime) -> DriveHea
     if crate::ata::is_behind_satl(t, h.vendor.as_deref()) {
         let a = ata::read(t, &mut h);
         ata::fill(&mut h, &a, capacity, now);
+        h.source.ata_identify = a.identify.clone();
+        h.source.ata_smart = a.smart.clone();
+        h.source.ata_threshold_exceeded = a.threshold_exceeded;
     }
     h
 }

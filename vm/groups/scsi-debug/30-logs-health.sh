@@ -81,3 +81,19 @@ if sdparm --quiet --set=TEST=1 "$dev" >/dev/null 2>&1; then
 else
   fail ie_test_is_failing "sdparm could not set TEST=1 on $dev"
 fi
+
+# Read-only: five health runs leave every counter page scsi_debug lists unchanged (it lists no
+# error counter page; 0x0D and 0x2F are compared), and sgctl's smartctl-layout JSON agrees with
+# smartctl's on every key both print (on the sd node, as smartctl is usually run). scsi_debug
+# lists page 0x0D/0x01, so `smartctl -x` prints scsi_environmental_reports instead of temperature.
+. /vm/guest/smartctl-agree.sh
+health_read_only health_leaves_counters_unchanged "$dev" 0x02 0x03 0x05 0x06 0x0d 0x2f
+sd=/dev/$(ls "/sys/class/scsi_generic/$(basename "$dev")/device/block" 2>/dev/null | head -1)
+if [ -b "$sd" ]; then
+  smartctl_agree smartctl_json_agrees "$sd" device.name device.type scsi_vendor scsi_product \
+    user_capacity.bytes logical_block_size smart_status.passed \
+    scsi_environmental_reports.temperature_1.current \
+    scsi_environmental_reports.temperature_1.lifetime_maximum
+else
+  fail smartctl_json_agrees "no block node for $dev"
+fi

@@ -58,8 +58,9 @@ c=$(nm_sl)
 if [ -n "$a" ] && [ -n "$c" ] && [ "$a" -le "$nm" ] && [ "$nm" -le "$c" ]; then pass non_medium_vs_sg_logs
 else fail non_medium_vs_sg_logs "sg_logs $a, sgctl $nm, sg_logs $c"; fi
 
-# 0x15 accumulated power-on minutes (the drive's clock runs: allow one minute of drift).
-pm=$(pg 21 | jq -r .status.accumulated_power_on_minutes)
+# 0x15 accumulated power-on minutes (the drive's clock runs: read both now, one minute of drift
+# allowed; the page read at the top of the script is minutes old on a loaded TCG host).
+pm=$(sgctl --json logs "$sg" --page 0x15 | jq -r '.data.pages[0].decoded.status.accumulated_power_on_minutes')
 psl=$(slx 0x15 | sed -n 's/.*Accumulated power on minutes: *\([0-9]*\).*/\1/p' | head -1)
 if [ -n "$psl" ] && [ $((pm - psl)) -le 1 ] && [ $((psl - pm)) -le 1 ]; then pass power_on_minutes_vs_sg_logs
 else fail power_on_minutes_vs_sg_logs "sgctl $pm vs sg_logs '$psl': $(slx 0x15 | head -8)"; fi
@@ -80,3 +81,14 @@ h=$(sgctl --json health "$sg"); rc=$?
 hv=$(echo "$h" | jq -r '.data.drives[0] | "\(.state) \(.endurance.used_percent) \(.temperature.current_c) \(.sas_phys | length)"')
 [ "$rc" = 0 ] && [ "$hv" = "ok $smv ${tsm%% *} 2" ] && pass health_vs_smartctl \
   || fail health_vs_smartctl "exit $rc, sgctl '$hv' vs smartctl 'ok $smv ${tsm%% *} 2': $(echo "$h" | jq -c '.data.drives[0].reasons')"
+
+# Read-only: five health runs leave every error counter page unchanged (sg_logs before/after),
+# and sgctl's smartctl-layout JSON agrees with smartctl's on every key both print.
+. /vm/guest/smartctl-agree.sh
+health_read_only health_leaves_counters_unchanged "$sg" =0x02 =0x03 =0x05 =0x06
+smartctl_agree smartctl_json_agrees "$sd" device.name device.type device.protocol scsi_vendor \
+  scsi_product scsi_model_name serial_number logical_unit_id user_capacity.blocks \
+  user_capacity.bytes logical_block_size rotation_rate temperature.current temperature.drive_trip \
+  power_on_time.hours scsi_percentage_used_endurance_indicator smart_status.passed \
+  scsi_grown_defect_list scsi_error_counter_log.read.total_uncorrected_errors \
+  scsi_error_counter_log.write.gigabytes_processed

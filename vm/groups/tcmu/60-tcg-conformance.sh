@@ -48,6 +48,36 @@ r=$(e_set "$sg" "$tsn" "$BAND0" "$(t_named ReadLocked 00)")
 [ "$(status_of "$r")" = 0 ] && pass d2_set_one_column || fail d2_set_one_column "$r"
 end_session "$sg" "$tsn"
 
+# D2b: the Enterprise form of Set, byte for byte (an empty Where list, RowValues in an extra
+# list, columns by their string names, booleans as uintegers 0/1:
+# F0 F1 F0 F0 F2 "ReadLocked" 01 F3 F2 "WriteLocked" 01 F3 F1 F1) on both ports of the drive:
+# Band0 locked through one path reads locked through the other, and is unlocked there.
+ent_set_ports() {  # ent_set_ports LOCK-PATH OTHER-PATH
+  tsn=$(start_session "$1" "$LOCKINGSP" 1)
+  authenticate "$1" "$tsn" "$A_BM0" "$msid_txt" > /dev/null
+  r1=$(e_set "$1" "$tsn" "$BAND0" "$(t_named ReadLocked 01)$(t_named WriteLocked 01)")
+  end_session "$1" "$tsn"
+  tsn=$(start_session "$2" "$LOCKINGSP" 1)
+  authenticate "$2" "$tsn" "$A_BM0" "$msid_txt" > /dev/null
+  g1=$(e_get "$2" "$tsn" "$BAND0")
+  r2=$(e_set "$2" "$tsn" "$BAND0" "$(t_named ReadLocked 00)$(t_named WriteLocked 00)")
+  g2=$(e_get "$2" "$tsn" "$BAND0")
+  end_session "$2" "$tsn"
+  echo "$(status_of "$r1") $(uint_value "$(named_value "$g1" ReadLocked)") $(uint_value "$(named_value "$g1" WriteLocked)") $(status_of "$r2") $(uint_value "$(named_value "$g2" ReadLocked)") $(uint_value "$(named_value "$g2" WriteLocked)")"
+}
+ports=$(lsscsi -g | awk '/PX02SMF080/ {print $NF}' | head -2)
+pa=$(echo $ports | cut -d' ' -f1); pb=$(echo $ports | cut -d' ' -f2)
+if [ -n "$pb" ] && [ "$pa" != "$pb" ]; then
+  for pair in "$pa $pb" "$pb $pa"; do
+    got=$(ent_set_ports $pair)
+    n=$(basename "${pair%% *}")_to_$(basename "${pair##* }")
+    [ "$got" = "0 1 1 0 0 0" ] && pass "d2b_enterprise_set_form_$n" \
+      || fail "d2b_enterprise_set_form_$n" "set status, ReadLocked, WriteLocked after lock / unlock: '$got' (want '0 1 1 0 0 0')"
+  done
+else
+  fail d2b_enterprise_set_form_both_ports "want two paths to PX02SMF080: $(lsscsi -g)"
+fi
+
 # D3: ThisSP.Random(8) -> F0 A8 <8 bytes> F1, status 0.
 tsn=$(start_session "$sg" "$LOCKINGSP" 0)
 r=$(xchg "$sg" "$tsn" $RAW_HSN "$(t_call "$THISSP" "$M_RANDOM" "08 ")")
