@@ -117,7 +117,7 @@ impl Job for TcgEraseJob {
         t: &mut dyn Transport,
         rec: &mut JobRecord,
         gate: &Cleared,
-        _poll: &PollConfig,
+        poll: &PollConfig,
         progress: &mut dyn FnMut(Option<f64>),
     ) -> Result<u8> {
         let mut h = Tper::open(t)?;
@@ -199,7 +199,7 @@ impl Job for TcgEraseJob {
             &before,
             &scope.extents,
             &mut validation,
-            _poll,
+            poll,
             progress,
         );
         validation.read_after_erase = Some(
