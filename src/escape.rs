@@ -72,6 +72,29 @@ pub fn terminal_safe(s: &str) -> Cow<'_, str> {
     escape_where(s, |c| c != '\n' && c != '\t' && unsafe_char(c))
 }
 
+/// A rendering made by someone else (clap's usage errors: several lines by design) that
+/// quotes the command-line arguments `argv` as they were typed: every argument (and the value
+/// of an `--opt=value`) that holds an unsafe character is replaced by its [`escape`]d form, so
+/// a newline inside a quoted value cannot start a line of its own; then [`terminal_safe`].
+pub fn quoting_args(text: &str, argv: &[String]) -> String {
+    let mut out = text.to_string();
+    let mut values: Vec<&str> = Vec::new();
+    for a in argv {
+        values.push(a);
+        if let Some((_, v)) = a.split_once('=') {
+            values.push(v);
+        }
+    }
+    // Longest first: a value that contains another is replaced whole.
+    values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    for v in values {
+        if !v.is_empty() && v.chars().any(unsafe_char) {
+            out = out.replace(v, &escape(v));
+        }
+    }
+    terminal_safe(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +119,26 @@ mod tests {
         assert_eq!(terminal_safe("a: 1\nb:\t2\n"), "a: 1\nb:\t2\n");
         assert_eq!(terminal_safe("a\u{1b}]0;x\u{7}\n"), "a\\e]0;x\\u{7}\n");
         assert_eq!(terminal_safe("r\u{202e}\r\n"), "r\\u{202e}\\r\n");
+    }
+
+    #[test]
+    fn quoted_arguments_in_a_multi_line_rendering_stay_on_their_line() {
+        let argv: Vec<String> = vec![
+            "sgctl".into(),
+            "--timeout".into(),
+            "1\nverification: PASSED".into(),
+            "--pin-env=X\nY".into(),
+        ];
+        let clap = "error: invalid value '1\nverification: PASSED' for '--timeout <S>'\n\n\
+                    For more information, try '--help'.\n";
+        let t = quoting_args(clap, &argv);
+        assert_eq!(
+            t,
+            "error: invalid value '1\\nverification: PASSED' for '--timeout <S>'\n\n\
+             For more information, try '--help'.\n"
+        );
+        assert!(!t.lines().any(|l| l.starts_with("verification")), "{t}");
+        assert_eq!(quoting_args("a 'X\nY' b\n", &argv), "a 'X\\nY' b\n");
     }
 
     proptest::proptest! {

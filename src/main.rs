@@ -42,6 +42,26 @@ fn usage_code(e: &clap::Error, argv: &[String]) -> u8 {
 /// A command line that does not parse: clap's message on stderr, and with `--json` the
 /// envelope on stdout too (`data` null, the error in `messages`): a script asking for JSON
 /// always gets one document.
+/// Prints clap's message (several lines: the error, the usage, a tip). clap quotes the
+/// arguments as typed; when one holds a control or bidi character (a newline in a quoted value
+/// would start a line of its own) the message is printed as plain text with those arguments
+/// escaped ([`sgctl::escape::quoting_args`]), else as clap styles it.
+fn print_usage_error(e: &clap::Error, argv: &[String]) {
+    let raw = e.render().to_string();
+    if sgctl::escape::terminal_safe(&raw) == raw
+        && !argv.iter().any(|a| sgctl::escape::escape(a) != *a)
+    {
+        let _ = e.print();
+        return;
+    }
+    let text = sgctl::escape::quoting_args(&raw, argv);
+    if e.use_stderr() {
+        let _ = write!(std::io::stderr(), "{text}");
+    } else {
+        let _ = cli::output::write_stdout(&text);
+    }
+}
+
 fn usage_error(e: &clap::Error, argv: Vec<String>) -> ExitCode {
     let code = usage_code(e, &argv);
     let json = argv
@@ -50,9 +70,8 @@ fn usage_error(e: &clap::Error, argv: Vec<String>) -> ExitCode {
         .take_while(|a| *a != "--")
         .any(|a| a == "--json" || a.starts_with("--json="));
     if json && e.use_stderr() {
-        let msg = e
-            .render()
-            .to_string()
+        // The first line, with arguments that hold a newline escaped (else it would end there).
+        let msg = sgctl::escape::quoting_args(&e.render().to_string(), &argv)
             .lines()
             .map(str::trim)
             .find(|l| !l.is_empty())
@@ -61,17 +80,17 @@ fn usage_error(e: &clap::Error, argv: Vec<String>) -> ExitCode {
             .to_string();
         let ctx = Ctx {
             json: true,
-            argv,
+            argv: argv.clone(),
             ..Ctx::default()
         };
         let v = ctx.envelope(None, serde_json::Value::Null, code, Some(&msg));
         let s = serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
         if let Some(c) = lost_output(cli::output::write_stdout(&s), code) {
-            let _ = e.print();
+            print_usage_error(e, &argv);
             return ExitCode::from(c);
         }
     }
-    let _ = e.print();
+    print_usage_error(e, &argv);
     ExitCode::from(code)
 }
 
@@ -141,9 +160,10 @@ fn main() -> ExitCode {
             let _ = writeln!(
                 std::io::stderr(),
                 "sgctl: {}",
-                // Some messages are several lines by design (what to try next); control and
-                // bidi characters are escaped.
-                sgctl::escape::terminal_safe(&msg)
+                // sgctl's error and advice texts are one line each: a newline in one comes from
+                // a value (an address, a serial, a file name, often quoted) and is escaped with
+                // every other control and bidi character, so it cannot forge a line.
+                sgctl::escape::escape(&msg)
             );
             ExitCode::from(code)
         }

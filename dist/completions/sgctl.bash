@@ -2598,7 +2598,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sim__subcmd__fault)
-            opts="-v -h --power-cycle --lu-reset --timeout --busy --disconnect --medium-error --fail-format --fail-sanitize --heat --wear --clear --advance --json --verbose --hex --help"
+            opts="-v -h --power-cycle --lu-reset --timeout --busy --disconnect --medium-error --fail-format --fail-sanitize --noop-sanitize --heat --wear --clear --advance --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3226,7 +3226,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__revert)
-            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --psid-file --psid-env --psid-prompt --validate --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3237,6 +3237,10 @@ _sgctl() {
                     return 0
                     ;;
                 --psid-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

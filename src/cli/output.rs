@@ -152,15 +152,12 @@ pub fn write_stdout(s: &str) -> std::io::Result<()> {
 }
 
 /// Writes one line of text to stderr (progress, notes), escaped for the terminal
-/// ([`crate::escape::terminal_safe`]). A closed or broken stderr is ignored: nobody reading the
-/// progress of a job is no reason to stop it before it records its end.
+/// ([`crate::escape::escape`]: one line, so a newline inside a value it quotes cannot start
+/// another). A closed or broken stderr is ignored: nobody reading the progress of a job is no
+/// reason to stop it before it records its end.
 pub fn err_line(s: &str) {
     use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "{}",
-        crate::escape::terminal_safe(s)
-    );
+    let _ = writeln!(std::io::stderr().lock(), "{}", crate::escape::escape(s));
 }
 
 /// Writes one JSON Lines event to stderr (`--progress-json`); errors ignored as in

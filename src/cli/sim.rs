@@ -66,6 +66,10 @@ pub struct FaultArgs {
     /// The next SANITIZE fails (31/03).
     #[arg(long)]
     pub fail_sanitize: bool,
+    /// The next SANITIZE (or ATA erase) reports success and erases nothing: a drive whose
+    /// erase claim is false (validation must catch it).
+    #[arg(long)]
+    pub noop_sanitize: bool,
     /// Run this many degrees C hotter (negative: cooler) from now on.
     #[arg(long, value_name = "DEGREES", allow_hyphen_values = true)]
     pub heat: Option<i16>,
@@ -237,6 +241,10 @@ fn fault(ctx: &mut Ctx, a: FaultArgs) -> anyhow::Result<Report> {
     if a.fail_sanitize {
         dev.inject(Fault::FailSanitize);
         done.push("fail next sanitize".into());
+    }
+    if a.noop_sanitize {
+        dev.inject(Fault::NoopSanitize);
+        done.push("next sanitize erases nothing".into());
     }
     if let Some(c) = a.heat {
         dev.inject(Fault::Heat(c));

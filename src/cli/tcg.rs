@@ -191,6 +191,13 @@ pub enum TcgCmd {
         /// The PSID from the label.
         #[command(flatten)]
         psid: PsidArgs,
+        /// Validation: read blocks back. `quick` (first and last block plus one random block
+        /// in each of 64 subsections, hashed before and compared after, seed recorded), a
+        /// number of blocks, `full` (the sample, then every block read) or `none` (the record
+        /// says "not validated"). Blocks of a locked band cannot be read before: the record
+        /// then says "inconclusive".
+        #[arg(long, value_name = "PLAN", default_value = "quick")]
+        validate: String,
         /// Safety gate, audit log, certificate.
         #[command(flatten)]
         safety: SafetyArgs,
@@ -421,8 +428,9 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
         TcgCmd::Revert {
             device,
             psid,
+            validate,
             safety,
-        } => revert(ctx, &device, &psid, &safety),
+        } => revert(ctx, &device, &psid, &validate, &safety),
     }
 }
 
@@ -753,7 +761,13 @@ fn erase(
     })
 }
 
-fn revert(ctx: &mut Ctx, device: &str, psid: &PsidArgs, sa: &SafetyArgs) -> anyhow::Result<Report> {
+fn revert(
+    ctx: &mut Ctx,
+    device: &str,
+    psid: &PsidArgs,
+    validate: &str,
+    sa: &SafetyArgs,
+) -> anyhow::Result<Report> {
     let p = read_secret(
         psid.psid_file.as_ref(),
         psid.psid_env.as_ref(),
@@ -767,8 +781,10 @@ fn revert(ctx: &mut Ctx, device: &str, psid: &PsidArgs, sa: &SafetyArgs) -> anyh
                 .into()
         ))
     })?;
-    let job = TcgRevertJob { psid: p };
-    let params = json!({"method": "tcg_psid_revert"});
+    let mut job = TcgRevertJob::new(p);
+    job.validate = crate::ops::validate::Plan::parse(validate)?;
+    job.seed = crate::ops::validate::run_seed();
+    let params = json!({"method": "tcg_psid_revert", "validate": job.validate});
     run_jobs(ctx, &[device.to_string()], sa, params, move || {
         Box::new(job.clone())
     })

@@ -375,6 +375,65 @@ impl Scope {
     }
 }
 
+impl Scope {
+    /// A PSID revert. Enterprise (`bands` = 0..=MaxRanges as read before the revert, `table`
+    /// the band table then): `ThisSP.RevertSP` returns the Locking SP to its factory state and
+    /// replaces the media key of every band, so the scope is every band and it is the whole
+    /// drive when those bands cover every LBA (band 0, the global range, takes what the others
+    /// leave). Opal (`bands` None): `AdminSP.Revert` replaces the keys of the global range and
+    /// every locking range when the Locking SP was active (`locking_active`, Level 0
+    /// LockingEnabled); on a drive whose Locking SP was never activated the protocol gives no
+    /// evidence that any key was replaced, so the scope is not called the whole drive and only
+    /// the validation's reads show what happened.
+    pub fn tcg_revert(
+        bands: Option<&[u16]>,
+        table: Option<&[(u16, u64, u64)]>,
+        total: Option<u64>,
+        locking_active: bool,
+    ) -> Scope {
+        match bands {
+            Some(b) => {
+                let mut s = Scope::tcg_bands(b, table, total, true);
+                let names = b.iter().map(u16::to_string).collect::<Vec<_>>().join(", ");
+                s.description = if s.whole_drive {
+                    format!(
+                        "the whole drive: the PSID revert replaced the media key of every band \
+                         ({names}), and together they cover every LBA"
+                    )
+                } else {
+                    format!(
+                        "the PSID revert replaced the media key of bands {names}; {}",
+                        s.description
+                    )
+                };
+                s
+            }
+            None if locking_active => {
+                let mut s = Scope::logical_unit(total);
+                s.description = "the whole logical unit: the PSID revert replaced the media key \
+                                 of the global range and of every locking range (the Locking SP \
+                                 was active)"
+                    .into();
+                s
+            }
+            None => Scope {
+                whole_drive: false,
+                kind: "logical_unit".into(),
+                bands: vec![],
+                blocks_in_scope: None,
+                blocks_total: total,
+                fraction_of_capacity: None,
+                description: "NOT ESTABLISHED as the whole drive: the Locking SP was never \
+                              activated (Level 0 LockingEnabled = 0), so the revert gives no \
+                              evidence that a media key was replaced; only the validation reads \
+                              show whether data is gone"
+                    .into(),
+                extents: total.map(|t| vec![(0, t)]).unwrap_or_default(),
+            },
+        }
+    }
+}
+
 /// Verification in the sense of NIST SP 800-88 Rev. 2: the evidence that the technique
 /// completed (not whether data is gone: that is [`crate::ops::validate::Validation`]).
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Default)]
@@ -959,5 +1018,38 @@ mod text_tests {
         // The JSON record keeps the values as they are.
         let j = serde_json::to_value(&r).unwrap();
         assert_eq!(j["drive"]["serial"], r.drive.serial.as_str());
+    }
+}
+
+#[cfg(test)]
+mod scope_tests {
+    use super::*;
+
+    /// A revert covers every band; with the global range among them that is every LBA. An
+    /// Opal drive whose Locking SP was never activated is not called a purge of the drive.
+    #[test]
+    fn revert_scope_is_whole_only_when_established() {
+        let table = [(0u16, 0u64, 0u64), (1, 64, 1024), (2, 5000, 0)];
+        let s = Scope::tcg_revert(Some(&[0, 1, 2]), Some(&table), Some(10_000), true);
+        assert!(s.whole_drive, "{s:?}");
+        assert_eq!(s.blocks_in_scope, Some(10_000));
+        assert_eq!(s.extents, vec![(0, 10_000)]);
+        assert!(s.description.contains("PSID revert"), "{}", s.description);
+        // Band table unreadable: still every band including the global range.
+        let s = Scope::tcg_revert(Some(&[0, 1, 2]), None, Some(10_000), true);
+        assert!(s.whole_drive && s.extents == vec![(0, 10_000)], "{s:?}");
+        // Opal, Locking SP active: the logical unit.
+        let s = Scope::tcg_revert(None, None, Some(10_000), true);
+        assert!(s.whole_drive && s.kind == "logical_unit");
+        // Opal, Locking SP never activated: not established, recorded as a purge of part,
+        // the validation reads placed over the whole logical unit.
+        let s = Scope::tcg_revert(None, None, Some(10_000), false);
+        assert!(!s.whole_drive && s.fraction_of_capacity.is_none());
+        assert!(s.description.starts_with("NOT ESTABLISHED"));
+        assert_eq!(s.extents, vec![(0, 10_000)]);
+        let mut r = JobRecord::default();
+        r.set_method(JobMethod::TcgRevert, Category::Purge);
+        r.set_scope(s);
+        assert_eq!(r.nist_sp_800_88_category, Some(Category::PurgeOfPart));
     }
 }

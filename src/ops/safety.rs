@@ -245,8 +245,10 @@ pub fn confirm(
     }
     if c.interactive {
         let q = format!(
-            "sgctl: {job} will DESTROY ALL DATA on {address} ({}).\n\
+            "sgctl: {job} will DESTROY ALL DATA on {} ({}).\n\
              Type its serial number or WWN to continue: ",
+            // The address is a value: a newline in it must not start a line of the question.
+            crate::escape::escape(address),
             name.describe()
         );
         match prompter.ask(&q) {

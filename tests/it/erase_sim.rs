@@ -559,3 +559,102 @@ fn ctrl_c_stops_watching_not_the_drive() {
     assert_eq!(ev.last().unwrap()["outcome"], "success");
     assert_eq!(ev.last().unwrap()["finished_by"], "wait");
 }
+
+/// `sgctl --json ARGS` with the validation seed fixed, so the test knows the sampled LBAs.
+fn sgctl_seeded(d: &Drive, seed: &str, args: &[&str]) -> (i32, Value, String) {
+    let out: Output = crate::util::sgctl_cmd()
+        .arg("--json")
+        .args(args)
+        .env("SGCTL_AUDIT_LOG", d.audit())
+        .env(sgctl::ops::validate::SEED_ENV, seed)
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        json,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `--validate full` end to end: the quick sample (hashed before, compared after) plus every
+/// one of the 65,536 blocks read back, on the record and in the certificate; and a drive that
+/// reports a completed crypto erase but erased nothing (`noop_sanitize=1`) fails validation,
+/// exits 5 (check failed) and is certified as not sanitized.
+#[test]
+fn sanitize_validate_full_reads_every_block_and_catches_an_erase_that_did_nothing() {
+    use sgctl::ops::validate::{lbas, Plan, QUICK_SUBSECTIONS};
+    const BLOCKS: u64 = 65536;
+    let seed = "5eed";
+    // The first drive of a run samples with the run's seed mixed with its index
+    // (src/cli/sanitize.rs).
+    let drive_seed = 0x5eed_u64 ^ 0x9e37_79b9_7f4a_7c15;
+    let sample = lbas(Plan::Full, &[(0, BLOCKS)], drive_seed);
+    assert_eq!(sample.len() as u64, QUICK_SUBSECTIONS + 2);
+    for (run, fault, serial) in [(0, "", "FULL001"), (1, "&noop_sanitize=1", "FULL002")] {
+        let d = Drive::new("px02smf080", serial);
+        {
+            let mut t = d.open();
+            for &l in &sample {
+                write_marker(&mut t, l);
+            }
+        }
+        let cert = d.dir.path().join("cert.json");
+        let (code, j, err) = sgctl_seeded(
+            &d,
+            seed,
+            &[
+                "sanitize",
+                &d.addr(fault),
+                "--crypto",
+                "--validate",
+                "full",
+                "--confirm",
+                serial,
+                "--certificate",
+                cert.to_str().unwrap(),
+            ],
+        );
+        let rec = &j["data"]["drives"][0];
+        let c: Value = serde_json::from_slice(&std::fs::read(&cert).unwrap()).unwrap();
+        let cv = &c["certificates"][0]["validation"];
+        for va in [&rec["validation"], cv] {
+            assert_eq!(va["plan"], "full", "{va}");
+            assert_eq!(va["seed"], format!("{drive_seed:016x}"));
+            assert_eq!(va["blocks_in_scope"], BLOCKS);
+            assert_eq!(va["blocks_sampled"], sample.len());
+            // Every block read back after the erase, none unreadable.
+            assert_eq!(va["blocks_read_after"], BLOCKS, "{va}");
+            assert_eq!(va["coverage_percent"], 100.0);
+            assert_eq!(va["full_read_unreadable"], 0);
+        }
+        let samples = rec["verification"]["samples"].as_array().unwrap();
+        assert_eq!(samples.len(), sample.len());
+        if run == 0 {
+            assert_eq!(code, 0, "{err}\n{j}");
+            assert_eq!(rec["outcome"], "success");
+            assert_eq!(rec["validation"]["result"], "passed", "{rec}");
+            assert_eq!(cv["result"], "passed");
+            assert!(samples.iter().all(|s| s["outcome"] == "changed"), "{rec}");
+            let mut t = d.open();
+            assert_ne!(block(&mut t, sample[0])[0], (sample[0] as u8) ^ 0x5a);
+        } else {
+            // The drive said GOOD and the data is still there: validation fails, exit 5.
+            assert_eq!(code, 5, "{err}\n{j}");
+            assert_eq!(rec["outcome"], "check_failed", "{rec}");
+            assert_eq!(rec["validation"]["result"], "failed", "{rec}");
+            assert_eq!(cv["result"], "failed");
+            assert_eq!(rec["verification"]["survived"], sample.len());
+            assert!(samples.iter().all(|s| s["outcome"] == "survived"), "{rec}");
+            let txt = std::fs::read_to_string(cert.with_extension("json.txt")).unwrap();
+            assert!(
+                txt.contains("CHECK_FAILED")
+                    && txt.contains("validation:   FAILED — plan full")
+                    && txt.contains("description:                   not sanitized"),
+                "{txt}"
+            );
+            let mut t = d.open();
+            assert_eq!(block(&mut t, sample[0])[0], (sample[0] as u8) ^ 0x5a);
+        }
+    }
+}

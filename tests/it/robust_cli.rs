@@ -436,3 +436,52 @@ fn control_characters_never_reach_the_summary_or_the_certificate_text() {
         "{err}"
     );
 }
+
+/// A newline inside a quoted value never starts a line of a multi-line stderr message: an
+/// error quoting a device address, a usage error (clap's several lines quoting the argument
+/// as typed), and the same usage error's JSON envelope.
+#[test]
+fn a_newline_inside_a_quoted_value_cannot_forge_a_stderr_line() {
+    let forged = "\nverification: PASSED";
+    let forged_line = |t: &str| {
+        t.lines()
+            .any(|l| l.trim_start().starts_with("verification: PASSED"))
+    };
+    for args in [
+        vec!["inquiry".to_string(), format!("sim:px02{forged}")],
+        vec![format!("bogus{forged}")],
+        vec![
+            "inquiry".to_string(),
+            "sim:px02smf080".to_string(),
+            format!("--bogus=1{forged}"),
+        ],
+    ] {
+        let out = sgctl_cmd().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(
+            out.status.code(),
+            Some(if args.len() == 2 && args[0] == "inquiry" {
+                3
+            } else {
+                2
+            }),
+            "{args:?}: {err}"
+        );
+        assert!(!forged_line(&err), "{args:?}: {err}");
+        let mut j = vec!["--json".to_string()];
+        j.extend(args.iter().cloned());
+        let out = sgctl_cmd().args(&j).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!forged_line(&err), "{args:?}: {err}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let msg = v["sgctl"]["messages"][0]["string"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(!msg.is_empty(), "{v}");
+    }
+    // The escaped value is there to read.
+    let out = sgctl_cmd().arg(format!("bogus{forged}")).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("'bogus\\nverification: PASSED'"), "{err}");
+}

@@ -422,3 +422,64 @@ fn sanitize_auto_purges_with_verification_and_frozen_is_refused_with_advice() {
     let audit_text = std::fs::read_to_string(&audit).unwrap();
     assert!(!format!("{err}{j}{audit_text}").contains("hunter2"));
 }
+
+/// The ATA path (a SATA drive behind a SATL) is validated by the same plans as SANITIZE:
+/// `--validate full` hashes the quick sample before, compares it after and reads every block
+/// back; a drive that reports the erase done but erased nothing (`noop_sanitize=1`) fails the
+/// validation and exits 5.
+#[test]
+fn ata_sanitize_validate_full_and_an_erase_that_did_nothing() {
+    use sgctl::ops::validate::{lbas, Plan};
+    let seed = 0x5eed_u64;
+    // The first drive of a run: the run's seed mixed with its index (src/cli/sanitize.rs).
+    let drive_seed = seed ^ 0x9e37_79b9_7f4a_7c15;
+    let sample = lbas(Plan::Full, &[(0, 16384)], drive_seed);
+    for fault in ["", "&noop_sanitize=1"] {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("d.json");
+        let audit = dir.path().join("audit.jsonl");
+        {
+            let mut d = sgctl::sim::open(&spec(&state)).unwrap();
+            for &lba in &sample {
+                write_marker(&mut d, lba);
+            }
+        }
+        let addr = format!("sim:{}{fault}", spec(&state));
+        let (rc, j, err) = sgctl(
+            &[
+                "sanitize",
+                &addr,
+                "--method",
+                "auto",
+                "--validate",
+                "full",
+                "--confirm",
+                SERIAL,
+            ],
+            &[
+                ("SGCTL_AUDIT_LOG", audit.to_str().unwrap()),
+                (sgctl::ops::validate::SEED_ENV, "5eed"),
+            ],
+        );
+        let rec = &j["data"]["drives"][0];
+        let va = &rec["validation"];
+        assert!(
+            rec["method"].as_str().unwrap_or("").starts_with("ATA "),
+            "{j}"
+        );
+        assert_eq!(va["plan"], "full", "{rec}");
+        assert_eq!(va["seed"], format!("{drive_seed:016x}"));
+        assert_eq!(va["blocks_sampled"], sample.len());
+        assert_eq!(va["blocks_read_after"], 16384, "{va}");
+        assert_eq!(va["full_read_unreadable"], 0);
+        if fault.is_empty() {
+            assert_eq!(rc, 0, "{err}\n{j}");
+            assert_eq!(va["result"], "passed", "{rec}");
+        } else {
+            assert_eq!(rc, 5, "{err}\n{j}");
+            assert_eq!(rec["outcome"], "check_failed");
+            assert_eq!(va["result"], "failed", "{rec}");
+            assert_eq!(rec["verification"]["survived"], sample.len());
+        }
+    }
+}

@@ -486,6 +486,13 @@ fn ex_array_drive_needs_psid_revert_before_format() {
         "TCG PSID REVERT (cryptographic erase of all bands)"
     );
     assert_eq!(j["data"]["drives"][0]["after"]["locked"], false);
+    // The revert covered every band (the whole drive); the drive was locked before, so no
+    // sampled block could be read then: the validation cannot tell, and does not claim a pass.
+    assert_eq!(j["data"]["drives"][0]["scope"]["whole_drive"], true, "{j}");
+    assert_eq!(
+        j["data"]["drives"][0]["validation"]["result"], "inconclusive",
+        "{j}"
+    );
     read_block(&mut e.dev(), 0).unwrap();
     // Now the format goes through.
     e.ok(&[
@@ -554,4 +561,117 @@ fn in_process_faults_through_sim_device() {
         sgctl::tcg::TcgError::SessionClosed
     ));
     enterprise::read_msid(&mut h).unwrap();
+}
+
+/// A PSID revert is recorded like a band erase: its scope (every band 0..=MaxRanges with the
+/// band table read before it; the whole drive because together they cover every LBA) and its
+/// validation (the quick plan by default: blocks hashed before, compared after, seed
+/// recorded), in the record and the certificate; `--validate none` says "not validated".
+#[test]
+fn psid_revert_records_scope_and_validation() {
+    use sgctl::ops::validate::{lbas, Plan, QUICK_SUBSECTIONS};
+    let e = Env::new("px02smf080", "TCGR0001");
+    let pf = e.pin_file();
+    const BLOCKS: u64 = 2_097_152;
+    let seed = 0x5eed_u64;
+    let sample = lbas(Plan::Quick, &[(0, BLOCKS)], seed);
+    assert_eq!(sample.len() as u64, QUICK_SUBSECTIONS + 2);
+    {
+        let mut d = e.dev();
+        for (i, &l) in sample.iter().enumerate() {
+            write_block(&mut d, l, 0x10 + i as u8).unwrap();
+        }
+    }
+    // An owned drive with band 1 = LBA 64..=1087 (unlocked, so the blocks can be read before).
+    e.ok(&["tcg", "take-ownership", &e.addr, "--new-pin-file", &pf]);
+    e.ok(&[
+        "tcg",
+        "configure-band",
+        &e.addr,
+        "--band",
+        "1",
+        "--start",
+        "64",
+        "--length",
+        "1024",
+        "--pin-file",
+        &pf,
+    ]);
+    let cert = e.path("revert.json");
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "--json",
+            "tcg",
+            "revert",
+            &e.addr,
+            "--psid-env",
+            "SGCTL_TEST_PSID",
+            "--confirm",
+            &e.serial,
+        ];
+        a.extend_from_slice(extra);
+        let out = crate::util::sgctl_cmd()
+            .args(&a)
+            .env("SGCTL_AUDIT_LOG", e.path("audit.jsonl"))
+            .env("SGCTL_TEST_PSID", &e.psid)
+            .env(sgctl::ops::validate::SEED_ENV, format!("{seed:x}"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let j = run(&["--certificate", &cert.display().to_string()]);
+    let rec = &j["data"]["drives"][0];
+    assert_eq!(rec["outcome"], "success", "{j}");
+    let sc = &rec["scope"];
+    assert_eq!(sc["whole_drive"], true, "{sc}");
+    assert_eq!(sc["kind"], "tcg_bands");
+    assert_eq!(sc["bands"].as_array().unwrap().len(), 16, "{sc}");
+    assert_eq!(sc["bands"][1]["range_start"], 64);
+    assert_eq!(sc["bands"][1]["range_length"], 1024);
+    assert_eq!(sc["blocks_in_scope"], BLOCKS);
+    assert_eq!(sc["fraction_of_capacity"], 1.0);
+    assert!(
+        sc["description"]
+            .as_str()
+            .unwrap()
+            .contains("PSID revert replaced the media key of every band"),
+        "{sc}"
+    );
+    assert_eq!(rec["nist_sp_800_88_category"], "purge");
+    let va = &rec["validation"];
+    assert_eq!(va["plan"], "quick", "{rec}");
+    assert_eq!(va["seed"], format!("{seed:016x}"));
+    assert_eq!(va["blocks_sampled"], sample.len());
+    assert_eq!(va["result"], "passed", "{rec}");
+    assert_eq!(rec["verification"]["survived"], 0);
+    assert_eq!(rec["technique_verification"]["result"], "completed");
+    let lbas_checked: Vec<u64> = rec["verification"]["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["lba"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lbas_checked, sample);
+    let c: serde_json::Value = serde_json::from_slice(&std::fs::read(&cert).unwrap()).unwrap();
+    assert_eq!(c["certificates"][0]["scope"]["whole_drive"], true);
+    assert_eq!(c["certificates"][0]["validation"]["result"], "passed");
+    let html = std::fs::read_to_string(e.path("revert.json.html")).unwrap();
+    assert!(!html.contains("PARTIAL SCOPE") && html.contains("SANITIZED"));
+    assert_ne!(
+        read_block(&mut e.dev(), sample[0]).unwrap(),
+        vec![0x10; 512]
+    );
+    // Asked for no validation: the record says so, and does not claim a pass.
+    let j = run(&["--validate", "none"]);
+    let va = &j["data"]["drives"][0]["validation"];
+    assert_eq!(va["plan"], "none", "{j}");
+    assert_eq!(va["result"], "not_validated");
+    assert_eq!(va["blocks_sampled"], 0);
 }

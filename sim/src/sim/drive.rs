@@ -62,6 +62,10 @@ pub struct SanitizeJob {
     pub passes: u32,
     /// Injected failure: ends in sanitize failure mode (31/03).
     pub fail: bool,
+    /// Injected defect: completes with GOOD status and leaves the medium as it was (a
+    /// firmware that reports an erase it did not do; what validation reads must catch).
+    #[serde(default)]
+    pub noop: bool,
 }
 
 /// A long operation in progress.
@@ -305,6 +309,9 @@ pub struct Faults {
     pub fail_format: bool,
     /// The next SANITIZE fails (31/03).
     pub fail_sanitize: bool,
+    /// The next SANITIZE (or ATA erase) reports success and erases nothing.
+    #[serde(default)]
+    pub noop_sanitize: bool,
     /// The next FORMAT UNIT silently ends with this logical block length instead of the one
     /// asked for (a Toshiba MG07SCA formatted to 528 when 4096 was requested:
     /// Seagate/openSeaChest#156). Used by the erase tests to prove the READ CAPACITY check catches it.
@@ -663,6 +670,9 @@ impl Drive {
             return Some(SimSense::new(key::MEDIUM_ERROR, 0x31, 0x03));
         }
         self.sanitize_failed = None;
+        if job.noop {
+            return None;
+        }
         self.format_corrupt = false;
         self.faults.medium_errors.clear();
         match job.sa {

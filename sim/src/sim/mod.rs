@@ -17,7 +17,7 @@
 //! fast, and commands take their service time; virtual: time moves only by command service
 //! times and [`SimClock::advance`], nothing sleeps), `port=1|2`, `dsense=1`, and faults
 //! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `corrupt=LBA[,LBA..]` (silent
-//! corruption: one byte flipped on read), `fail_format=1`, `fail_sanitize=1`,
+//! corruption: one byte flipped on read), `fail_format=1`, `fail_sanitize=1`, `noop_sanitize=1`,
 //! `substitute_block=N`, `unlisted_block=N` (VPD 0xB4 leaves length N out although FORMAT UNIT
 //! takes it), `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
@@ -68,6 +68,9 @@ pub enum Fault {
     FailFormat,
     /// The next SANITIZE fails (MEDIUM ERROR 31/03: sanitize failure mode).
     FailSanitize,
+    /// The next SANITIZE (or ATA SANITIZE / SECURITY ERASE UNIT) completes with GOOD status
+    /// and erases nothing: a drive whose erase claim is false, which only validation catches.
+    NoopSanitize,
     /// The drive runs this many degrees hotter (negative: cooler) from now on.
     Heat(i16),
     /// The flash is worn to this percentage of its rated P/E cycles (endurance used).
@@ -624,6 +627,7 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
         }
         Fault::FailFormat => d.faults.fail_format = true,
         Fault::FailSanitize => d.faults.fail_sanitize = true,
+        Fault::NoopSanitize => d.faults.noop_sanitize = true,
         Fault::Heat(c) => d.faults.heat_c = c,
         Fault::Wear(pct) => {
             let pe = if d.pe_cycles > 0 { d.pe_cycles } else { 3000 };
@@ -766,7 +770,7 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
 
 const KEYS: &str =
     "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, used, \
-                    busy, disconnect, timeout, medium_error, corrupt, fail_format, fail_sanitize, \
+                    busy, disconnect, timeout, medium_error, corrupt, fail_format, fail_sanitize, noop_sanitize, \
                     substitute_block, unlisted_block, heat, wear, tcg_sp_busy, tcg_session_timeout, power_cycle";
 
 /// Splits `PROFILE?k=v&k=v` and validates the options.
@@ -894,6 +898,11 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
             "fail_sanitize" => {
                 if flag(v)? {
                     o.faults.push(Fault::FailSanitize)
+                }
+            }
+            "noop_sanitize" => {
+                if flag(v)? {
+                    o.faults.push(Fault::NoopSanitize)
                 }
             }
             "power_cycle" => {

@@ -11,6 +11,7 @@ use crate::ops::poll::PollConfig;
 use crate::ops::query;
 use crate::ops::record::{Category, JobMethod, JobRecord, Outcome};
 use crate::ops::safety::{Cleared, PlannedCommand};
+use crate::ops::validate::Plan;
 use crate::transport::Transport;
 
 /// Environment variable holding the ATA user password SECURITY ERASE UNIT sets (a secret:
@@ -22,25 +23,28 @@ pub const PASSWORD_ENV: &str = "SGCTL_ATA_PASSWORD";
 pub struct AtaEraseJob {
     /// The method asked for (None = strongest usable).
     pub want: Option<AtaMethod>,
-    /// Sampled blocks to verify.
-    pub verify: u32,
+    /// How the erased blocks are read back (the same plans as SANITIZE: quick, N blocks,
+    /// full, none; [`crate::ops::validate`]).
+    pub validate: Plan,
     /// Sampling seed.
     pub seed: u64,
     chosen: Option<(AtaMethod, AtaSupport)>,
     sample: Vec<u64>,
     block_len: u32,
+    blocks: u64,
 }
 
 impl AtaEraseJob {
-    /// A job for `want` (None = auto).
-    pub fn new(want: Option<AtaMethod>, verify: u32, seed: u64) -> AtaEraseJob {
+    /// A job for `want` (None = auto), validated as `validate` says.
+    pub fn new(want: Option<AtaMethod>, validate: Plan, seed: u64) -> AtaEraseJob {
         AtaEraseJob {
             want,
-            verify,
+            validate,
             seed,
             chosen: None,
             sample: Vec::new(),
             block_len: 512,
+            blocks: 0,
         }
     }
 }
@@ -61,15 +65,12 @@ impl Job for AtaEraseJob {
         };
         let cap = query::read_capacity16(t)?;
         self.block_len = cap.block_len;
-        self.sample = crate::ops::sanitize::sample(cap.last_lba, self.verify, self.seed);
+        self.blocks = cap.blocks();
+        self.sample = crate::ops::validate::lbas(self.validate, &[(0, cap.blocks())], self.seed);
         rec.set_method(JobMethod::Ata(m), Category::from_name(m.category()));
         rec.set_scope(crate::ops::record::Scope::logical_unit(Some(cap.blocks())));
-        let vplan = match self.verify {
-            0 => crate::ops::validate::Plan::None,
-            n => crate::ops::validate::Plan::Blocks(n),
-        };
         rec.validation = Some(crate::ops::validate::Validation::planned(
-            vplan,
+            self.validate,
             self.seed,
             Some(cap.blocks()),
             self.sample.len(),
@@ -132,6 +133,30 @@ impl Job for AtaEraseJob {
         });
         if let Some(va) = rec.validation.as_mut() {
             crate::ops::sanitize::conclude(va, v.as_ref());
+            if self.validate == Plan::Full {
+                // Every block read back after the erase, as SANITIZE's `full` plan does.
+                let stop = || poll.interrupted.load(std::sync::atomic::Ordering::SeqCst);
+                match crate::ops::validate::full_read(
+                    t,
+                    &[(0, self.blocks)],
+                    self.block_len,
+                    None,
+                    progress,
+                    &stop,
+                ) {
+                    Some((n, bad, _)) => {
+                        va.read_after(n);
+                        va.full_read_unreadable = Some(bad);
+                    }
+                    None => {
+                        if va.result != "failed" {
+                            va.result = "inconclusive".into();
+                        }
+                        va.description
+                            .push_str(" (the full read was stopped by an interrupt)");
+                    }
+                }
+            }
         }
         rec.verification = v;
         Ok(if ok {

@@ -78,13 +78,8 @@ impl Job for SanitizeJob {
         if self.ata_method.is_some()
             || (self.opts.method == Method::Auto && crate::ata::is_behind_satl(t, None))
         {
-            // The ATA path samples N blocks: the quick plan's count for the default.
-            let n = match self.opts.plan() {
-                crate::ops::validate::Plan::None => 0,
-                crate::ops::validate::Plan::Blocks(n) => n,
-                _ => crate::ops::validate::QUICK_SUBSECTIONS as u32 + 2,
-            };
-            let mut j = AtaEraseJob::new(self.ata_method, n, self.seed);
+            // The ATA path is validated by the same plans (quick, N, full, none).
+            let mut j = AtaEraseJob::new(self.ata_method, self.opts.plan(), self.seed);
             let c = j.plan(t, rec)?;
             self.ata = Some(j);
             return Ok(c);

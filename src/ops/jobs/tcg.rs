@@ -9,6 +9,7 @@ use crate::ops::poll::PollConfig;
 use crate::ops::record::{Category, JobMethod, JobRecord, Outcome};
 use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::ops::tcg_erase;
+use crate::ops::validate::{Plan, Validation};
 use crate::scsi::security_protocol as sp;
 use crate::tcg::enterprise;
 use crate::tcg::session::{Dialect, Tper};
@@ -116,7 +117,7 @@ impl Job for TcgEraseJob {
         t: &mut dyn Transport,
         rec: &mut JobRecord,
         gate: &Cleared,
-        _poll: &PollConfig,
+        poll: &PollConfig,
         progress: &mut dyn FnMut(Option<f64>),
     ) -> Result<u8> {
         let mut h = Tper::open(t)?;
@@ -191,21 +192,16 @@ impl Job for TcgEraseJob {
             ready_after: None,
             result: "completed".into(),
         });
-        let v = (!before.is_empty()).then(|| crate::ops::sanitize::verify_after(t, lb, &before));
-        if plan == crate::ops::validate::Plan::Full {
-            let stop = || _poll.interrupted.load(std::sync::atomic::Ordering::SeqCst);
-            if let Some((n, bad, _)) =
-                crate::ops::validate::full_read(t, &scope.extents, lb, None, progress, &stop)
-            {
-                validation.full_read_unreadable = Some(bad);
-                crate::ops::sanitize::conclude(&mut validation, v.as_ref());
-                validation.read_after(n);
-            } else {
-                crate::ops::sanitize::conclude(&mut validation, v.as_ref());
-            }
-        } else {
-            crate::ops::sanitize::conclude(&mut validation, v.as_ref());
-        }
+        let v = read_back(
+            t,
+            lb,
+            plan,
+            &before,
+            &scope.extents,
+            &mut validation,
+            poll,
+            progress,
+        );
         validation.read_after_erase = Some(
             "a band erase replaces the band's media key: reads return other data (or are \
              refused while the band is locked)"
@@ -224,11 +220,89 @@ impl Job for TcgEraseJob {
     }
 }
 
-/// PSID revert (Enterprise `ThisSP.RevertSP` as PSID, Opal `AdminSP.Revert`).
+/// Reads back what a TCG erase or revert covered, as `plan` says: the sample hashed before
+/// (`before`) compared after, and for `full` every block of `extents` read (counted readable
+/// and unreadable). Fills `validation`; the compared sample is returned for the record.
+#[allow(clippy::too_many_arguments)]
+fn read_back(
+    t: &mut dyn Transport,
+    lb: u32,
+    plan: Plan,
+    before: &[(u64, Option<String>, bool)],
+    extents: &[(u64, u64)],
+    validation: &mut Validation,
+    poll: &PollConfig,
+    progress: &mut dyn FnMut(Option<f64>),
+) -> Option<crate::ops::sanitize::Verification> {
+    let v = (!before.is_empty()).then(|| crate::ops::sanitize::verify_after(t, lb, before));
+    crate::ops::sanitize::conclude(validation, v.as_ref());
+    if plan == Plan::Full {
+        let stop = || poll.interrupted.load(std::sync::atomic::Ordering::SeqCst);
+        match crate::ops::validate::full_read(t, extents, lb, None, progress, &stop) {
+            Some((n, bad, _)) => {
+                validation.full_read_unreadable = Some(bad);
+                validation.read_after(n);
+            }
+            None => {
+                if validation.result != "failed" {
+                    validation.result = "inconclusive".into();
+                }
+                validation
+                    .description
+                    .push_str(" (the full read was stopped by an interrupt)");
+            }
+        }
+    }
+    v
+}
+
+/// PSID revert (Enterprise `ThisSP.RevertSP` as PSID, Opal `AdminSP.Revert`): the drive back
+/// to its factory state, every band's media key replaced. Recorded like a band erase: the
+/// scope (every band, with the band table read before; whole drive only when the bands cover
+/// every LBA) and the validation plan's reads before and after.
 #[derive(Debug, Clone)]
 pub struct TcgRevertJob {
     /// The PSID from the label.
     pub psid: Pin,
+    /// How the reverted blocks are read back (default `quick`).
+    pub validate: Plan,
+    /// The validation sample's seed.
+    pub seed: u64,
+}
+
+impl TcgRevertJob {
+    /// A revert with `psid` and the default validation plan (`quick`).
+    pub fn new(psid: Pin) -> TcgRevertJob {
+        TcgRevertJob {
+            psid,
+            validate: Plan::Quick,
+            seed: 1,
+        }
+    }
+}
+
+/// The scope of a revert on the drive `h` as it is before the revert: every band with the
+/// band table (Enterprise, read anonymously; a drive that refuses leaves the ranges unknown)
+/// or the logical unit (Opal, whole only when the Locking SP was active).
+fn revert_scope(h: &mut Tper<'_>, total: Option<u64>) -> crate::ops::record::Scope {
+    use crate::ops::record::Scope;
+    let active = h.level0.locking().is_some_and(|l| l.0);
+    match h.dialect {
+        Dialect::Enterprise => {
+            let bands: Vec<u16> = match enterprise::max_ranges(h) {
+                Ok(max) => (0..=max).collect(),
+                Err(_) => vec![0],
+            };
+            let table: Option<Vec<(u16, u64, u64)>> =
+                enterprise::list_bands(h, None).ok().map(|b| {
+                    b.iter()
+                        .map(|b| (b.number, b.range_start, b.range_length))
+                        .collect()
+                });
+            Scope::tcg_revert(Some(&bands), table.as_deref(), total, true)
+        }
+        Dialect::Opal => Scope::tcg_revert(None, None, total, active),
+    }
 }
 
 impl Job for TcgRevertJob {
@@ -237,13 +311,19 @@ impl Job for TcgRevertJob {
     }
 
     fn plan(&mut self, t: &mut dyn Transport, rec: &mut JobRecord) -> Result<Vec<PlannedCommand>> {
-        let h = Tper::open(t)?;
+        let mut h = Tper::open(t)?;
+        // NIST SP 800-88 Rev. 1 Table A-8 / IEEE 2883-2022: cryptographic erase is a Purge;
+        // a revert that cannot be shown to cover every LBA is recorded as a purge of part.
         rec.set_method(JobMethod::TcgRevert, Category::Purge);
         let what = match h.dialect {
             Dialect::Enterprise => "Admin SP session, Authenticate(PSID), ThisSP.RevertSP",
             Dialect::Opal => "Admin SP session as PSID, AdminSP.Revert",
         };
-        Ok(vec![planned(&h, what)?])
+        let c = planned(&h, what)?;
+        // The scope as far as known before the revert (read again when run).
+        let scope = revert_scope(&mut h, rec.blocks_total());
+        rec.set_scope(scope);
+        Ok(vec![c])
     }
 
     fn execute(
@@ -251,9 +331,29 @@ impl Job for TcgRevertJob {
         t: &mut dyn Transport,
         rec: &mut JobRecord,
         gate: &Cleared,
-        _poll: &PollConfig,
+        poll: &PollConfig,
         progress: &mut dyn FnMut(Option<f64>),
     ) -> Result<u8> {
+        let mut h = Tper::open(t)?;
+        let scope = revert_scope(&mut h, rec.blocks_total());
+        drop(h);
+        let lb = rec.drive.logical_block_length.unwrap_or(512);
+        let plan = if scope.extents.is_empty() {
+            Plan::None
+        } else {
+            self.validate
+        };
+        let lbas = crate::ops::validate::lbas(plan, &scope.extents, self.seed);
+        let mut validation =
+            Validation::planned(plan, self.seed, scope.blocks_in_scope, lbas.len());
+        if plan == Plan::None && self.validate != plan {
+            validation.description =
+                "not validated: the drive's capacity (the LBAs to read) is unknown".into();
+        }
+        rec.set_scope(scope.clone());
+        // Hashed before: blocks of a locked band cannot be read (DATA PROTECT), and a sample
+        // unreadable before proves nothing (the validation says inconclusive, not passed).
+        let before = crate::ops::sanitize::hash_blocks(t, &lbas, lb);
         let mut h = Tper::open(t)?;
         progress(Some(0.0));
         tcg_erase::psid_revert(&mut h, gate, &self.psid)?;
@@ -262,10 +362,41 @@ impl Job for TcgRevertJob {
         // Level 0 after the revert: nothing should be locked.
         let h = Tper::open(t)?;
         let (enabled, locked, _) = h.level0.locking().unwrap_or((false, false, false));
+        drop(h);
         rec.after = json!({ "locking_enabled": enabled, "locked": locked });
+        rec.technique_verification = Some(crate::ops::record::TechniqueVerification {
+            command_accepted: true,
+            progress_max_percent: None,
+            completed_without_failure: !locked,
+            tcg_method_status: Some("SUCCESS for the revert call".into()),
+            ready_after: Some(!locked),
+            result: if locked { "not_completed" } else { "completed" }.into(),
+        });
         if locked {
+            rec.validation = Some(validation);
             rec.outcome = Outcome::CheckFailed;
             rec.message = Some("the drive still reports a locked range after the revert".into());
+            return Ok(exit::CHECK_FAILED);
+        }
+        let v = read_back(
+            t,
+            lb,
+            plan,
+            &before,
+            &scope.extents,
+            &mut validation,
+            poll,
+            progress,
+        );
+        validation.read_after_erase = Some(
+            "a revert replaces every band's media key: reads return other data than before".into(),
+        );
+        let ok = v.as_ref().is_none_or(|v| v.passed);
+        rec.verification = v;
+        rec.validation = Some(validation);
+        if !ok {
+            rec.outcome = Outcome::CheckFailed;
+            rec.message = Some("validation failed: sampled data survived the revert".into());
             return Ok(exit::CHECK_FAILED);
         }
         rec.outcome = Outcome::Success;

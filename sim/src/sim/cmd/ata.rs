@@ -318,6 +318,7 @@ fn sanitize(ctx: &mut CmdCtx<'_>, c: &AtaCommand) -> Result<Out, SimSense> {
         _ => u64::from(p.crypto_erase_secs),
     };
     let fail = std::mem::take(&mut d.faults.fail_sanitize);
+    let noop = std::mem::take(&mut d.faults.noop_sanitize);
     d.op = Some(LongOp::Sanitize {
         start_ns: d.now_ns,
         dur_ns: secs.saturating_mul(1_000_000_000).max(1),
@@ -327,6 +328,7 @@ fn sanitize(ctx: &mut CmdCtx<'_>, c: &AtaCommand) -> Result<Out, SimSense> {
             pattern,
             passes,
             fail,
+            noop,
         },
     });
     d.ata.sanitize_issued = true;
@@ -428,6 +430,7 @@ fn security(ctx: &mut CmdCtx<'_>, c: &AtaCommand, prepared: bool) -> Result<Out,
                     pattern,
                     passes: 1,
                     fail: false,
+                    noop: std::mem::take(&mut d.faults.noop_sanitize),
                 },
             });
             // SECURITY ERASE UNIT completes when the erase is done.

@@ -105,6 +105,7 @@ pub fn sanitize(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     };
     let d = &mut ctx.sh.d;
     let fail = std::mem::take(&mut d.faults.fail_sanitize);
+    let noop = std::mem::take(&mut d.faults.noop_sanitize);
     let dur_ns = secs.saturating_mul(1_000_000_000).max(1);
     d.op = Some(LongOp::Sanitize {
         start_ns: d.now_ns,
@@ -115,6 +116,7 @@ pub fn sanitize(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
             pattern,
             passes: count as u32,
             fail,
+            noop,
         },
     });
     if !immed {
