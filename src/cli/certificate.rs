@@ -248,11 +248,16 @@ fn verify_manifest(
     doc: &serde_json::Value,
     trusted: Option<&ed25519_dalek::VerifyingKey>,
 ) -> Report {
-    let problems = crate::ops::manifest::verify(doc, trusted);
+    let mut problems = crate::ops::manifest::verify(doc, trusted);
+    let certificate = certificate_against_manifest(&a.file, doc);
+    if let CertCheck::Problem(p) = &certificate {
+        problems.push(p.clone());
+    }
     let mut text = String::new();
     for p in &problems {
         let _ = writeln!(text, "INVALID manifest: {p}");
     }
+    let _ = writeln!(text, "certificate file: {}", certificate.describe());
     let _ = writeln!(
         text,
         "{}: manifest of {} drives, certificate {} (SHA-256 {}), signer {}{}: {}",
@@ -279,6 +284,7 @@ fn verify_manifest(
         "drives": doc["manifest"]["drives"],
         "signer_fingerprint": doc["signature"]["key_fingerprint"],
         "key_trusted": trusted.is_some(),
+        "certificate_file": certificate.describe(),
         "problems": problems,
         "valid": problems.is_empty(),
     });
@@ -288,4 +294,81 @@ fn verify_manifest(
         crate::exit::CHECK_FAILED
     };
     Report::new(None, &data, text).with_exit(exit)
+}
+
+/// What the certificate a manifest names says of the manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum CertCheck {
+    /// The file's SHA-256 is the one the manifest lists.
+    Same,
+    /// The file changed since the manifest (a countersignature appends to it), but every
+    /// drive's record in it hashes as the manifest lists.
+    RecordsSame,
+    /// Not beside the manifest, or not readable: only the manifest itself was checked.
+    NotChecked(String),
+    /// The certificate's records are not the ones the manifest lists.
+    Problem(String),
+}
+
+impl CertCheck {
+    fn describe(&self) -> String {
+        match self {
+            Self::Same => "present, its SHA-256 is the one the manifest lists".into(),
+            Self::RecordsSame => "present and changed since the manifest (countersigned or \
+                 re-written), but every drive's record in it is the one the manifest lists \
+                 (check the certificate itself with `sgctl certificate verify`)"
+                .into(),
+            Self::NotChecked(why) => format!("not checked: {why}"),
+            Self::Problem(p) => p.clone(),
+        }
+    }
+}
+
+/// Checks the certificate a manifest names, looked for beside the manifest (the manifest holds
+/// its file name only): the file's SHA-256, else each drive's record hash as written in it.
+fn certificate_against_manifest(manifest: &std::path::Path, doc: &serde_json::Value) -> CertCheck {
+    use crate::ops::audit_chain::sha256_hex;
+    let Some(name) = doc["manifest"]["certificate"].as_str() else {
+        return CertCheck::NotChecked("the manifest names no certificate file".into());
+    };
+    // A bare file name, never a path the manifest's author could point elsewhere.
+    if name.is_empty() || name.contains('/') || name == "." || name == ".." {
+        return CertCheck::Problem(format!(
+            "the manifest names its certificate as {}, which is not a file name",
+            format!("\"{}\"", crate::escape::escape(name))
+        ));
+    }
+    let path = manifest
+        .parent()
+        .unwrap_or_else(|| std::path::Path::new("."))
+        .join(name);
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) => return CertCheck::NotChecked(format!("{}: {e}", path.display())),
+    };
+    if doc["manifest"]["certificate_sha256"].as_str() == Some(sha256_hex(&bytes).as_str()) {
+        return CertCheck::Same;
+    }
+    let listed: Vec<Option<&str>> = doc["drives"]
+        .as_array()
+        .map(|d| d.iter().map(|x| x["record_sha256"].as_str()).collect())
+        .unwrap_or_default();
+    match sign::written_record_hashes(&bytes) {
+        Some(h)
+            if h.len() == listed.len()
+                && h.iter().zip(&listed).all(|(a, b)| Some(a.as_str()) == *b) =>
+        {
+            CertCheck::RecordsSame
+        }
+        Some(h) => CertCheck::Problem(format!(
+            "the certificate {} holds {} records that are not the {} the manifest lists",
+            path.display(),
+            h.len(),
+            listed.len()
+        )),
+        None => CertCheck::Problem(format!(
+            "the certificate {} has no readable records",
+            path.display()
+        )),
+    }
 }

@@ -467,6 +467,47 @@ fn batch_manifest_signed_and_anchored() {
     assert_eq!(last["manifest_sha256"], sha256(&bytes));
     let (code, j, err) = r.sgctl(&["audit", "verify", r.p("audit.jsonl").to_str().unwrap()]);
     assert_eq!(code, 0, "{err} {j}");
+    let (_, j, _) = r.sgctl(&["certificate", "verify", m.to_str().unwrap()]);
+    assert_eq!(
+        j["data"]["certificate_file"],
+        "present, its SHA-256 is the one the manifest lists",
+        "{j}"
+    );
+    // A countersignature changes the certificate file but none of its records: the manifest
+    // still verifies and says what it found.
+    let val = r.keygen("val.pem");
+    let c = cert.to_str().unwrap();
+    let (code, j, err) = r.sgctl(&[
+        "certificate",
+        "countersign",
+        c,
+        "--key",
+        &val,
+        "--name",
+        "A",
+    ]);
+    assert_eq!(code, 0, "{err} {j}");
+    let (code, j, err) = r.sgctl(&["certificate", "verify", m.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err} {j}");
+    assert!(
+        j["data"]["certificate_file"]
+            .as_str()
+            .unwrap()
+            .contains("every drive's record in it is the one the manifest lists"),
+        "{j}"
+    );
+    // A certificate whose records were changed no longer matches its manifest.
+    let signed = std::fs::read_to_string(&cert).unwrap();
+    std::fs::write(&cert, signed.replacen("PDF0001", "PDF0009", 1)).unwrap();
+    let (code, j, _) = r.sgctl(&["certificate", "verify", m.to_str().unwrap()]);
+    assert_eq!(code, 5, "{j}");
+    assert!(
+        j["data"]["problems"]
+            .to_string()
+            .contains("not the 2 the manifest lists"),
+        "{j}"
+    );
+    std::fs::write(&cert, signed).unwrap();
     // A forged outcome is caught.
     let forged = String::from_utf8(bytes)
         .unwrap()
