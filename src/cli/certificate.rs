@@ -334,8 +334,8 @@ fn certificate_against_manifest(manifest: &std::path::Path, doc: &serde_json::Va
     // A bare file name, never a path the manifest's author could point elsewhere.
     if name.is_empty() || name.contains('/') || name == "." || name == ".." {
         return CertCheck::Problem(format!(
-            "the manifest names its certificate as {}, which is not a file name",
-            format!("\"{}\"", crate::escape::escape(name))
+            "the manifest names its certificate as \"{}\", which is not a file name",
+            crate::escape::escape(name)
         ));
     }
     let path = manifest

@@ -469,8 +469,7 @@ fn batch_manifest_signed_and_anchored() {
     assert_eq!(code, 0, "{err} {j}");
     let (_, j, _) = r.sgctl(&["certificate", "verify", m.to_str().unwrap()]);
     assert_eq!(
-        j["data"]["certificate_file"],
-        "present, its SHA-256 is the one the manifest lists",
+        j["data"]["certificate_file"], "present, its SHA-256 is the one the manifest lists",
         "{j}"
     );
     // A countersignature changes the certificate file but none of its records: the manifest
