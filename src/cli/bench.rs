@@ -457,13 +457,16 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     }
     // Identity and the Caching page before the run (read-only), for the report header.
     let mut report_notes = Vec::new();
+    let scsi = is_scsi(&dev);
+    let (eng_name, eng_cap, eng_bl) = (eng.name(), eng.capacity_bytes(), eng.block_len());
     let pre = a.report.as_ref().map(|_| {
         crate::report::run::header_of(
             &dev,
-            is_scsi(&dev),
-            eng.name(),
-            eng.capacity_bytes(),
-            eng.block_len(),
+            eng.transport(),
+            scsi,
+            eng_name,
+            eng_cap,
+            eng_bl,
             &mut report_notes,
         )
     });

@@ -1,0 +1,79 @@
+//! What the benchmark reports say: identity read once on a `state=` virtual drive, the
+//! settings rows derived from the workload, `bench compare` refusing unlike workloads,
+//! `--resume` refusing a drive that would not continue the saved run.
+
+use crate::util::run as sgctl;
+use serde_json::Value;
+use std::path::Path;
+
+fn state_addr(dir: &Path, serial: &str) -> String {
+    format!(
+        "sim:px02smf080?capacity_gib=0.0625&serial={serial}&state={}",
+        dir.join(format!("{serial}.json")).display()
+    )
+}
+
+fn bench_run(addr: &str, report: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "bench",
+        "run",
+        addr,
+        "--runtime",
+        "0.2",
+        "--report",
+        report.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    sgctl(&args)
+}
+
+fn load(dir: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(dir.join("report.json")).unwrap()).unwrap()
+}
+
+/// The run used to open a `state=` drive a second time for the header: the state file is
+/// locked by the engine, so the report had an empty identity ("(serial )") and the note
+/// "identity not read: ... in use by another process", and compare's legends fell back to
+/// the address.
+#[test]
+fn a_state_file_drive_run_reports_its_identity_and_compare_names_it() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, b) = (d.path().join("a"), d.path().join("b"));
+    for (dir, serial) in [(&a, "IDONE01"), (&b, "IDONE02")] {
+        let (code, out, err) = bench_run(
+            &state_addr(d.path(), serial),
+            dir,
+            &["--rw", "randread", "--qd", "4"],
+        );
+        assert_eq!(code, 0, "{err}\n{out}");
+        let v = load(dir);
+        assert_eq!(v["header"]["serial"], serial, "{}", v["header"]);
+        assert_eq!(v["header"]["vendor"], "TOSHIBA");
+        assert!(!v["header"]["model"].as_str().unwrap().is_empty());
+        let notes = v["notes"].to_string();
+        assert!(!notes.contains("identity not read"), "{notes}");
+        let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+        assert!(html.contains(&format!("(serial {serial})")), "title");
+        assert!(!html.contains("(serial )"));
+    }
+    let (code, out, err) = sgctl(&[
+        "--json",
+        "bench",
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = v["data"]["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names[0].contains("IDONE01") && names[1].contains("IDONE02"),
+        "{names:?}"
+    );
+    assert!(!names.iter().any(|n| n.contains("sim:")), "{names:?}");
+}
