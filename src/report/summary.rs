@@ -528,6 +528,63 @@ fn wce(v: &Value) -> &'static str {
     }
 }
 
+/// The (TC, QD) pairs a test ran at, from its cells' stimuli, in order of first use.
+pub fn test_tc_qd(t: &Value) -> Vec<(u64, u64)> {
+    let mut v: Vec<(u64, u64)> = Vec::new();
+    for stg in arr(&t["stages"]) {
+        for r in arr(&stg["rounds"]) {
+            for c in arr(&r["cells"]) {
+                let st = &c["stimulus"];
+                if let (Some(tc), Some(qd)) = (st["tc"].as_u64(), st["qd"].as_u64()) {
+                    if !v.contains(&(tc, qd)) {
+                        v.push((tc, qd));
+                    }
+                }
+            }
+        }
+    }
+    v
+}
+
+/// `TC1 × QD1 (TOIO 1)`, or for a sweep `36 TC × QD points, TOIO 1–1024`.
+pub fn tc_qd_text(pairs: &[(u64, u64)]) -> String {
+    match pairs {
+        [] => "–".into(),
+        [(tc, qd)] => format!("TC{tc} × QD{qd} (TOIO {})", tc.saturating_mul(*qd)),
+        _ => {
+            let toio = pairs.iter().map(|(a, b)| a.saturating_mul(*b));
+            format!(
+                "{} TC × QD points, TOIO {}–{}",
+                pairs.len(),
+                toio.clone().min().unwrap_or(0),
+                toio.max().unwrap_or(0)
+            )
+        }
+    }
+}
+
+/// The TC × QD each test ran at (the settings' `tc`/`qd` apply only to the tests that
+/// leave them to the operator; LAT is TC1 × QD1 whatever they say). Before any test ran:
+/// the settings as asked.
+pub fn tc_qd_line(r: &Value) -> String {
+    let per: Vec<String> = arr(&r["tests"])
+        .iter()
+        .filter_map(|t| {
+            let p = test_tc_qd(t);
+            (!p.is_empty()).then(|| format!("{} {}", st(&t["test"]).to_uppercase(), tc_qd_text(&p)))
+        })
+        .collect();
+    if per.is_empty() {
+        let se = &r["settings"];
+        format!(
+            "TC{} × QD{} (TOIO {}) as asked",
+            se["tc"], se["qd"], se["toio"]
+        )
+    } else {
+        per.join("; ")
+    }
+}
+
 fn suite_text(r: &Value) -> String {
     let mut s = String::new();
     let h = &r["header"];
@@ -551,10 +608,8 @@ fn suite_text(r: &Value) -> String {
     };
     let _ = writeln!(
         s,
-        "TC{} QD{} (TOIO {}), ActiveRange {} %, max {} rounds, purge {}, write cache {} (WCE {} -> {} -> {})",
-        se["tc"],
-        se["qd"],
-        se["toio"],
+        "{}, ActiveRange {} %, max {} rounds, purge {}, write cache {} (WCE {} -> {} -> {})",
+        tc_qd_line(r),
         se["active_range_pct"],
         se["max_rounds"],
         st(&se["purge"]),
@@ -658,15 +713,34 @@ fn test_text(s: &mut String, t: &Value) {
             }
         }
         "lat" => {
+            let mut short = false;
             for row in arr(&res["table"]) {
+                let five = match row["ios_per_round"].as_u64() {
+                    Some(n)
+                        if !crate::bench::suite::confidence::percentile_supported(99.999, n) =>
+                    {
+                        short = true;
+                        format!(
+                            "{:9.1} µs (n = {n}: insufficient samples)",
+                            fl(&row["p99999_us"])
+                        )
+                    }
+                    _ => format!("{:9.1} µs", fl(&row["p99999_us"])),
+                };
                 let _ = writeln!(
                     s,
-                    "  {:>6} {:>5}: ART {:8.1} µs  MRT {:9.1} µs  5 9s {:9.1} µs",
+                    "  {:>6} {:>5}: ART {:8.1} µs  MRT {:9.1} µs  5 9s {five}",
                     st(&row["rw_mix"]),
                     st(&row["block_size"]),
                     fl(&row["art_us"]),
                     fl(&row["mrt_us"]),
-                    fl(&row["p99999_us"])
+                );
+            }
+            if short {
+                let _ = writeln!(
+                    s,
+                    "  note: a 99.999th percentile needs ≥ {} I/Os (10 beyond it) to be more than the largest few",
+                    crate::bench::suite::confidence::min_samples(99.999)
                 );
             }
         }

@@ -86,7 +86,7 @@ pub fn value_at_rank(hist: &[(f64, u64)], rank: u64) -> Option<f64> {
 /// The 95 % confidence interval `(low, high)` of the `p_pct`-th percentile read from a
 /// latency histogram (bucket upper edges; the intervals are as coarse as the buckets).
 pub fn percentile_interval(hist: &[(f64, u64)], p_pct: f64) -> Option<(f64, f64)> {
-    let n: u64 = hist.iter().map(|b| b.1).sum();
+    let n = hist.iter().fold(0u64, |a, b| a.saturating_add(b.1));
     let (lo, hi) = quantile_rank_interval(p_pct, n)?;
     Some((value_at_rank(hist, lo)?, value_at_rank(hist, hi)?))
 }
