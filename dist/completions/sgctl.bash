@@ -684,7 +684,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__compare)
-            opts="-v -h --label --html --report --json --verbose --hex --help"
+            opts="-v -h --label --html --report --allow-different --workload --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -699,6 +699,10 @@ _sgctl() {
                     return 0
                     ;;
                 --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workload)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -412,6 +412,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l label -d 'Name of each report in tables and legends, in order [default: its directory\'s name]' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l html -d 'Write the comparison as one self-contained HTML file' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l report -d 'Write DIR/compare.json and DIR/compare.html' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l workload -d 'The cell whose latency exceedance the suites\' charts overlay, by its label (`0/100-4k`, `100/0-8k`, `tc1-qd1`, ...) [default: each test\'s tracking cell]' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l allow-different -d 'Compare reports of different workloads (the differences are listed) instead of refusing them'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l hex -d 'Dump the raw response in hex instead of decoding it'

@@ -32,6 +32,15 @@ pub struct Figure {
     pub value: Option<f64>,
     /// Which way is better.
     pub better: Better,
+    /// Half-width of the 95 % confidence interval of the value, where the report holds
+    /// repetitions to estimate it from (the rounds of a PTS window, batch means of a run's
+    /// intervals); the run-to-run noise `bench compare` weighs a difference against.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ci95: Option<f64>,
+    /// A percentile the report's I/O count does not support
+    /// ([`crate::bench::suite::confidence::percentile_supported`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub insufficient_samples: bool,
 }
 
 impl Figure {
@@ -55,7 +64,25 @@ fn fig(
         unit,
         value: v.filter(|x| x.is_finite()),
         better: b,
+        ci95: None,
+        insufficient_samples: false,
     });
+}
+
+/// Sets the interval of the figure just pushed.
+fn noise(out: &mut [Figure], ci: Option<f64>) {
+    if let Some(f) = out.last_mut() {
+        f.ci95 = ci.filter(|x| x.is_finite());
+    }
+}
+
+/// Batch means of a run's per-interval `k` (10 batches).
+fn batch_ci(res: &Value, k: &str) -> Option<f64> {
+    let xs: Vec<f64> = arr(&res["intervals"])
+        .iter()
+        .filter_map(|i| n(&i[k]))
+        .collect();
+    crate::bench::suite::confidence::batch_means_ci95(&xs, 10).map(|x| x.1)
 }
 
 fn n(v: &Value) -> Option<f64> {
@@ -95,7 +122,9 @@ fn run_figures(out: &mut Vec<Figure>, res: &Value) {
     use Better::{Higher, Lower};
     let g = "run";
     fig(out, g, "IOPS".into(), "IOPS", n(&res["iops"]), Higher);
+    noise(out, batch_ci(res, "iops"));
     fig(out, g, "MB/s".into(), "MB/s", n(&res["mbps"]), Higher);
+    noise(out, batch_ci(res, "mbps"));
     let lat = &res["latency"];
     for (k, name) in [
         ("min_us", "latency min"),
@@ -104,7 +133,11 @@ fn run_figures(out: &mut Vec<Figure>, res: &Value) {
         ("max_us", "latency max"),
     ] {
         fig(out, g, name.into(), "µs", n(&lat[k]), Lower);
+        if k == "mean_us" {
+            noise(out, batch_ci(res, "mean_lat_us"));
+        }
     }
+    let ios = res["ios"].as_u64();
     // fio's headline percentiles (the report keeps all of them).
     for q in [50.0, 90.0, 99.0, 99.9, 99.99, 99.999] {
         fig(
@@ -115,6 +148,9 @@ fn run_figures(out: &mut Vec<Figure>, res: &Value) {
             percentile(lat, q),
             Lower,
         );
+        if let (Some(f), Some(n)) = (out.last_mut(), ios) {
+            f.insufficient_samples = !crate::bench::suite::confidence::percentile_supported(q, n);
+        }
     }
     for d in ["read", "write"] {
         if res[d].is_object() {
@@ -194,6 +230,7 @@ fn test_figures(out: &mut Vec<Figure>, t: &Value) {
                         n(&row["iops"][b]),
                         Higher,
                     );
+                    noise(out, n(&row["iops_ci95"][b]));
                 }
             }
         }
@@ -215,6 +252,7 @@ fn test_figures(out: &mut Vec<Figure>, t: &Value) {
             for row in arr(&res["table"]) {
                 let c = format!("{} {}", st(&row["rw_mix"]), st(&row["block_size"]));
                 fig(out, g, format!("{c} ART"), "µs", n(&row["art_us"]), Lower);
+                noise(out, n(&row["art_ci95_us"]));
                 fig(out, g, format!("{c} MRT"), "µs", n(&row["mrt_us"]), Lower);
                 fig(
                     out,
@@ -224,6 +262,10 @@ fn test_figures(out: &mut Vec<Figure>, t: &Value) {
                     n(&row["p99999_us"]),
                     Lower,
                 );
+                if let (Some(f), Some(k)) = (out.last_mut(), row["ios_per_round"].as_u64()) {
+                    f.insufficient_samples =
+                        !crate::bench::suite::confidence::percentile_supported(99.999, k);
+                }
             }
         }
         "wsat" => {

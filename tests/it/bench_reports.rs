@@ -77,3 +77,35 @@ fn a_state_file_drive_run_reports_its_identity_and_compare_names_it() {
     );
     assert!(!names.iter().any(|n| n.contains("sim:")), "{names:?}");
 }
+
+/// Reports of different workloads are refused (exit 2, each difference named) unless
+/// `--allow-different`, which compares them and says so.
+#[test]
+fn compare_refuses_unlike_workloads_unless_asked() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, b) = (d.path().join("a"), d.path().join("b"));
+    let addr = "sim:px02smf080?capacity_gib=0.0625&serial=UNLIKE1";
+    for (dir, qd) in [(&a, "4"), (&b, "1")] {
+        let (code, _, err) = bench_run(addr, dir, &["--rw", "randread", "--qd", qd]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (code, out, err) = sgctl(&["bench", "compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("different workloads") && err.contains("QD: [1] 4, [2] 1"),
+        "{err}"
+    );
+    assert!(err.contains("--allow-different"), "{err}");
+    let (code, out, err) = sgctl(&[
+        "bench",
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--allow-different",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("WORKLOADS DIFFER") && out.contains("QD: [1] 4, [2] 1"),
+        "{out}"
+    );
+}

@@ -369,7 +369,15 @@ fn bench_compare_html_in_a_browser() {
         .args(["--json", "bench", "compare"])
         .arg(&a)
         .arg(&b)
-        .args(["--label", "QD1", "--label", "QD16", "--html"])
+        // Two queue depths: another workload, compared on purpose.
+        .args([
+            "--allow-different",
+            "--label",
+            "QD1",
+            "--label",
+            "QD16",
+            "--html",
+        ])
         .arg(&html)
         .output()
         .unwrap();
