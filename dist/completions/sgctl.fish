@@ -369,7 +369,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l active-range -d 'ActiveRange in percent of the capacity (PTS-E: 100; a smaller one is reported)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l max-rounds -d 'Most WDPC rounds before "steady state not reached"' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l report -d 'Report directory (report.json, purge certificates) [default: ./sgctl-bench-SERIAL-TIME]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l resume -d 'Continue the run saved in DIR from its last completed round (same drive only)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l resume -d 'Continue the run saved in DIR from its last completed round (same drive only; a sim: drive needs the run\'s state=FILE)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l engine -d 'Engine: auto, uring, sg, sim' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l time-scale -d 'Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a capacity-scaled sim: drive the default is its capacity over the profile\'s' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l write-cache -d 'Write cache during the run: disabled (PTS-E), enabled (PTS-C) or unchanged' -r -f -a "disabled\t''
@@ -396,7 +396,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l active-range -d 'ActiveRange in percent of the capacity (PTS-E: 100; a smaller one is reported)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l max-rounds -d 'Most WDPC rounds before "steady state not reached"' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l report -d 'Report directory (report.json, purge certificates) [default: ./sgctl-bench-SERIAL-TIME]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l resume -d 'Continue the run saved in DIR from its last completed round (same drive only)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l resume -d 'Continue the run saved in DIR from its last completed round (same drive only; a sim: drive needs the run\'s state=FILE)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l engine -d 'Engine: auto, uring, sg, sim' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l time-scale -d 'Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a capacity-scaled sim: drive the default is its capacity over the profile\'s' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l write-cache -d 'Write cache during the run: disabled (PTS-E), enabled (PTS-C) or unchanged' -r -f -a "disabled\t''

@@ -109,3 +109,53 @@ fn compare_refuses_unlike_workloads_unless_asked() {
         "{out}"
     );
 }
+
+/// A virtual drive without a state file is a fresh drive on every open: `--resume` on it
+/// used to continue the saved run on that fresh drive without a word. Refused (exit 2)
+/// before anything reaches the drive; the report is untouched.
+#[test]
+fn resume_on_a_stateless_virtual_drive_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("r");
+    let audit = d.path().join("audit.jsonl");
+    let stateless = "sim:px02smf080?capacity_gib=0.0625&serial=NOSTATE1";
+    let (code, _, err) = crate::util::run_audited(
+        &[
+            "bench",
+            "pts",
+            stateless,
+            "--test",
+            "lat",
+            "--max-rounds",
+            "5",
+            "--confirm",
+            "NOSTATE1",
+            "--report",
+            dir.to_str().unwrap(),
+        ],
+        &audit,
+    );
+    assert_eq!(code, 0, "{err}");
+    let before = std::fs::read_to_string(dir.join("report.json")).unwrap();
+    let (code, _, err) = crate::util::run_audited(
+        &[
+            "bench",
+            "pts",
+            stateless,
+            "--resume",
+            dir.to_str().unwrap(),
+            "--confirm",
+            "NOSTATE1",
+        ],
+        &audit,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("without state=FILE") && err.contains("fresh drive"),
+        "{err}"
+    );
+    assert_eq!(
+        before,
+        std::fs::read_to_string(dir.join("report.json")).unwrap()
+    );
+}
