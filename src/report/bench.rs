@@ -1357,6 +1357,8 @@ mod tests {
             "tests": [{"test": "lat", "state": "done", "stages": [
                 {"name": "purge", "purge": {"requested": "block", "method": "SANITIZE BLOCK ERASE",
                     "purged": true, "status": "purged"}},
+                {"name": "wipc", "rounds": [{"round": 1, "cells": [
+                    {"stimulus": {"label": "wipc-128k", "tc": 1, "qd": 32}, "m": {"ios": 9}}]}]},
                 {"name": "wdpc", "rounds": [{"round": 1, "cells": [
                     {"stimulus": {"label": "100/0-4k", "tc": 1, "qd": 1}, "m": {"ios": 1400}}]}]}],
                 "results": {"table": [

@@ -570,10 +570,18 @@ fn wce(v: &Value) -> &'static str {
     }
 }
 
-/// The (TC, QD) pairs a test ran at, from its cells' stimuli, in order of first use.
+/// The (TC, QD) pairs a test measured at, from its cells' stimuli, in order of first use;
+/// preconditioning stages (`wipc*`, `prewrite-*`, HIR's `precondition`) left out.
 pub fn test_tc_qd(t: &Value) -> Vec<(u64, u64)> {
     let mut v: Vec<(u64, u64)> = Vec::new();
     for stg in arr(&t["stages"]) {
+        let name = st(&stg["name"]);
+        if ["wipc", "prewrite", "precondition"]
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
+            continue;
+        }
         for r in arr(&stg["rounds"]) {
             for c in arr(&r["cells"]) {
                 let st = &c["stimulus"];
