@@ -44,6 +44,22 @@ fn sig(f: f64) -> String {
     }
 }
 
+/// `1st`, `2nd`, `3rd`, `50th`, `99.999th`: a percentile's name, its digits as given.
+fn ordinal(q: f64) -> String {
+    let suffix = if q.fract() != 0.0 {
+        "th"
+    } else {
+        match ((q as u64) % 10, (q as u64) % 100) {
+            (_, 11..=13) => "th",
+            (1, _) => "st",
+            (2, _) => "nd",
+            (3, _) => "rd",
+            _ => "th",
+        }
+    };
+    format!("{q}{suffix}")
+}
+
 /// A JSON list as words: `["iops", "lat"]` → `iops, lat`.
 fn words(a: &[Value]) -> String {
     if a.is_empty() {
@@ -1214,7 +1230,7 @@ fn render_run(r: &Value) -> String {
             ABSENT.into()
         };
         Some(vec![
-            format!("{}th percentile", sig(q)),
+            format!("{} percentile", ordinal(q)),
             pct_cell(Some(v), q, n_ios),
             ci,
         ])
@@ -1341,7 +1357,11 @@ mod tests {
         // 2,000 I/Os: the 99th is supported (20 beyond it), the 99.999th is not.
         assert!(h.contains("n = 2000: insufficient samples"), "{h}");
         assert!(h.contains("needs") || h.contains("n ≥ 1000000"), "{h}");
-        assert!(h.contains("99th percentile"));
+        assert!(h.contains("99th percentile") && h.contains("99.999th percentile"));
+        assert!(!h.contains("100th percentile"));
+        assert_eq!(ordinal(1.0), "1st");
+        assert_eq!(ordinal(12.0), "12th");
+        assert_eq!(ordinal(99.95), "99.95th");
         assert!(h.contains("95 % confidence interval"));
         let h = render(&run_report("randread", 0, 2_000_000));
         assert!(!h.contains("insufficient samples"));
