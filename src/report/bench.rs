@@ -282,6 +282,7 @@ fn render_suite(r: &Value) -> String {
     for t in arr(r, "tests") {
         test_section(&mut d, t);
     }
+    cliff_by_gb(&mut d, r);
     d.finish(&format!(
         "{} · report.json beside this file holds every figure shown here",
         s(&h, "tool")
@@ -785,6 +786,84 @@ fn cliff(d: &mut Doc, res: &Value, name: &str) {
             ("Capacity after", s(res, "restored_capacity_bytes")),
         ]);
     }
+}
+
+/// `[[drive_s, IOPS], ...]` of a write cliff → `(GB written, IOPS)`: each interval wrote
+/// IOPS × 4 KiB × its length. `scale` is the report's time scale: a drive scaled down writes
+/// that fraction of the full-size drive's bytes in each step, so GB ÷ scale is the full-size
+/// drive's axis.
+fn cliff_gb_series(series: &[Value], scale: f64) -> Vec<(f64, f64)> {
+    let scale = if scale.is_finite() && scale > 0.0 {
+        scale
+    } else {
+        1.0
+    };
+    let mut prev = 0.0f64;
+    let mut gb = 0.0f64;
+    series
+        .iter()
+        .filter_map(|p| Some((p.get(0)?.as_f64()?, p.get(1)?.as_f64()?)))
+        .map(|(t, iops)| {
+            let dt = (t - prev).max(0.0);
+            prev = t;
+            gb += iops * 4096.0 * dt / 1e9;
+            (gb / scale, iops)
+        })
+        .collect()
+}
+
+/// The review's write cliff against GB written (the axis reviewers use), without and with
+/// the extra over-provisioning, in one chart.
+fn cliff_by_gb(d: &mut Doc, r: &Value) {
+    let scale = r
+        .get("settings")
+        .and_then(|st| f(st, "time_scale"))
+        .unwrap_or(1.0);
+    let test = |name: &str| arr(r, "tests").iter().find(|t| s(t, "test") == name);
+    let mut c = XyChart::new(
+        "Write cliff against data written: without and with extra over-provisioning",
+        if scale < 1.0 {
+            "GB written (full-size drive)"
+        } else {
+            "GB written"
+        },
+        "4 KiB random write IOPS",
+    );
+    for (name, color) in [("write_cliff", 5usize), ("op", 1)] {
+        let Some(t) = test(name) else { continue };
+        let res = t.get("results").cloned().unwrap_or(Value::Null);
+        let pts = cliff_gb_series(arr(&res, "series"), scale);
+        if pts.is_empty() {
+            continue;
+        }
+        let label = if name == "op" {
+            match f(&res, "capacity_pct") {
+                Some(p) => format!("+{} % OP (capacity {} %)", sig(100.0 - p), sig(p)),
+                None => "extra OP".into(),
+            }
+        } else {
+            "as shipped (no extra OP)".into()
+        };
+        c.series
+            .push(Series::line(label, moving_average(&pts, 30)).color(color));
+    }
+    if c.series.is_empty() {
+        return;
+    }
+    d.h2("Write cliff against GB written");
+    d.chart(
+        xy_svg(&c),
+        &if scale < 1.0 {
+            format!(
+                "From the purge on, a 30-interval moving average of each. The drive is scaled \
+                 ({} of the full size): GB written on it ÷ {} gives the full-size drive's GB.",
+                sig(scale),
+                sig(scale)
+            )
+        } else {
+            "From the purge on, a 30-interval moving average of each.".to_string()
+        },
+    );
 }
 
 fn qd_sweep(d: &mut Doc, res: &Value) {
@@ -1442,6 +1521,26 @@ mod tests {
             "{h}"
         );
         assert!(!h.contains("SANITIZE BLOCK ERASE, FORMAT UNIT"));
+    }
+
+    #[test]
+    fn the_write_cliff_is_drawn_against_gb_written_with_and_without_op() {
+        // 10 intervals of 1 s at 1,000 IOPS: 4.096 MB each.
+        let series: Vec<Value> = (1..=10).map(|i| json!([f64::from(i), 1000.0])).collect();
+        let gb = cliff_gb_series(&series, 1.0);
+        assert!((gb[9].0 - 0.04096).abs() < 1e-9, "{gb:?}");
+        // A drive scaled to 1 %: the full-size drive's axis is 100 × longer.
+        let gb = cliff_gb_series(&series, 0.01);
+        assert!((gb[9].0 - 4.096).abs() < 1e-9);
+        let r = json!({"suite": "review", "complete": true,
+            "settings": {"time_scale": 0.01},
+            "tests": [
+                {"test": "write_cliff", "results": {"series": series}},
+                {"test": "op", "results": {"series": series, "capacity_pct": 80}}]});
+        let h = render(&r);
+        assert!(h.contains("Write cliff against GB written"), "{h}");
+        assert!(h.contains("+20 % OP (capacity 80 %)") && h.contains("as shipped"));
+        assert!(h.contains("GB written (full-size drive)"));
     }
 
     #[test]
