@@ -71,10 +71,11 @@ fn a_state_file_drive_run_reports_its_identity_and_compare_names_it() {
         .iter()
         .map(|e| e["name"].as_str().unwrap())
         .collect();
-    assert!(
-        names[0].contains("IDONE01") && names[1].contains("IDONE02"),
+    assert_eq!(
+        names[0], "TOSHIBA PX02SMF080 (serial IDONE01) — a",
         "{names:?}"
     );
+    assert!(names[1].contains("IDONE02"), "{names:?}");
     assert!(!names.iter().any(|n| n.contains("sim:")), "{names:?}");
 }
 
