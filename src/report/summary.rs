@@ -500,22 +500,37 @@ fn run_text(r: &Value) -> String {
             continue;
         }
         let l = &d["latency"];
-        let p = |x: f64| percentile(l, x).unwrap_or(0.0);
+        let ios = d["ios"].as_u64();
+        let mut short = Vec::new();
+        let mut p = |x: f64| {
+            let v = format!("{:.1}", percentile(l, x).unwrap_or(0.0));
+            match ios {
+                Some(n) if !crate::bench::suite::confidence::percentile_supported(x, n) => {
+                    short.push(x);
+                    format!("{v}*")
+                }
+                _ => v,
+            }
+        };
+        let (p50, p99, p999, p9999) = (p(50.0), p(99.0), p(99.9), p(99.99));
         let _ = writeln!(
             s,
             "  {name:<5}: {} IOPS, {:.1} MB/s; lat (us) mean {:.1}, stdev {:.1}, min {:.1}, \
-             p50 {:.1}, p99 {:.1}, p99.9 {:.1}, p99.99 {:.1}, max {:.1}",
+             p50 {p50}, p99 {p99}, p99.9 {p999}, p99.99 {p9999}, max {:.1}",
             k(fl(&d["iops"])),
             fl(&d["mbps"]),
             fl(&l["mean_us"]),
             fl(&l["stdev_us"]),
             fl(&l["min_us"]),
-            p(50.0),
-            p(99.0),
-            p(99.9),
-            p(99.99),
             fl(&l["max_us"])
         );
+        if let (Some(first), Some(n)) = (short.first(), ios) {
+            let _ = writeln!(
+                s,
+                "         * insufficient samples: {n} I/Os, the p{first} needs ≥ {} (10 beyond it)",
+                crate::bench::suite::confidence::min_samples(*first)
+            );
+        }
     }
     if let Some(c) = res["cpu_s_per_io"].as_f64() {
         let _ = writeln!(
@@ -928,6 +943,20 @@ mod tests {
         let t = text(&r);
         assert!(t.contains("total: 12.3k IOPS, 50.6 MB/s"), "{t}");
         assert!(t.contains("p99 120.0"), "{t}");
+        // With the direction's I/O count: 2,000 I/Os support the p99, not the p99.9.
+        let mut r = r;
+        r["result"]["read"]["ios"] = json!(2000);
+        r["result"]["ios"] = json!(2000);
+        let t = text(&r);
+        assert!(t.contains("p99 120.0,") && t.contains("p99.9 0.0*"), "{t}");
+        assert!(
+            t.contains("insufficient samples: 2000 I/Os, the p99.9 needs ≥ 10000"),
+            "{t}"
+        );
+        let f = key_figures(&r);
+        let fig = |k: &str| f.iter().find(|x| x.key() == k).cloned();
+        assert!(!fig("run: latency p99").unwrap().insufficient_samples);
+        assert!(fig("run: latency p99.9").unwrap().insufficient_samples);
     }
 
     #[test]
