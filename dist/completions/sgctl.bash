@@ -434,10 +434,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -452,10 +448,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -548,10 +540,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -578,10 +566,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -604,10 +588,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -622,10 +602,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -686,10 +662,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -704,10 +676,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -716,7 +684,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__compare)
-            opts="-v -h --label --html --report --json --verbose --hex --help"
+            opts="-v -h --label --html --report --allow-different --workload --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -734,8 +702,8 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                --workload)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -892,10 +860,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -968,10 +932,6 @@ _sgctl() {
                     ;;
                 --cpu-latency)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1072,10 +1032,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1090,10 +1046,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1130,10 +1082,6 @@ _sgctl() {
                     ;;
                 --contact)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1220,10 +1168,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1244,10 +1188,6 @@ _sgctl() {
                     ;;
                 --countersigner-pubkey)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1274,10 +1214,6 @@ _sgctl() {
                     ;;
                 --as)
                     COMPREPLY=($(compgen -W "inquiry vpd readcap10 readcap16 sense opcodes opcode mode luns logpage" -- "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1406,10 +1342,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1442,10 +1374,6 @@ _sgctl() {
                     ;;
                 --sysroot)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2162,10 +2090,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2208,10 +2132,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2228,10 +2148,6 @@ _sgctl() {
             case "${prev}" in
                 --select)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2264,10 +2180,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -W "current changeable default saved" -- "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2288,10 +2200,6 @@ _sgctl() {
                     ;;
                 --sa)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2316,10 +2224,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2334,10 +2238,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2352,10 +2252,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2486,10 +2382,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2512,10 +2404,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2530,10 +2418,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2548,10 +2432,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2586,10 +2466,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2598,7 +2474,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sim__subcmd__fault)
-            opts="-v -h --power-cycle --lu-reset --timeout --busy --disconnect --medium-error --fail-format --fail-sanitize --noop-sanitize --heat --wear --clear --advance --json --verbose --hex --help"
+            opts="-v -h --power-cycle --lu-reset --timeout --busy --disconnect --medium-error --fail-format --fail-sanitize --heat --wear --clear --advance --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2630,10 +2506,6 @@ _sgctl() {
                     ;;
                 --advance)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2748,10 +2620,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2766,10 +2634,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2804,10 +2668,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2822,10 +2682,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2846,10 +2702,6 @@ _sgctl() {
                     ;;
                 --pin-env)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2886,10 +2738,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2904,10 +2752,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3028,10 +2872,6 @@ _sgctl() {
                     ;;
                 --enclosure-slot)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3214,10 +3054,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3226,7 +3062,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__revert)
-            opts="-v -h --psid-file --psid-env --psid-prompt --validate --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3237,10 +3073,6 @@ _sgctl() {
                     return 0
                     ;;
                 --psid-env)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --validate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3336,10 +3168,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3354,10 +3182,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3378,10 +3202,6 @@ _sgctl() {
                     ;;
                 --new-pin-env)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3410,10 +3230,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3428,10 +3244,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3454,10 +3266,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3478,10 +3286,6 @@ _sgctl() {
                     ;;
                 --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)

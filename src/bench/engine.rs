@@ -115,6 +115,13 @@ pub trait Engine: Send {
     fn capacity_bytes(&self) -> u64;
     /// Logical block length in bytes.
     fn block_len(&self) -> u32;
+    /// The SCSI target the engine already holds, for read-only commands (identity, the
+    /// Caching page) before a run: a device that allows one opener (a `sim:` drive with a
+    /// `state=` file) is then not opened a second time. `None`: the caller opens the device
+    /// itself (a block node or a sg node may be opened again).
+    fn transport(&mut self) -> Option<&mut dyn crate::Transport> {
+        None
+    }
     /// Runs one workload; `progress` gets each interval of the time series as it ends.
     fn run(
         &mut self,

@@ -92,6 +92,10 @@ impl Engine for SimEngine {
         self.block_len
     }
 
+    fn transport(&mut self) -> Option<&mut dyn crate::Transport> {
+        Some(&mut self.dev)
+    }
+
     fn run(
         &mut self,
         w: &Workload,

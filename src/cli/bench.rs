@@ -46,8 +46,14 @@ const COMPARE_HELP: &str = "\
 Reads report.json of `bench run --report DIR`, `bench pts` or `bench review` (a report
 directory or the file itself). All reports must be of one kind (run with run, pts with pts,
 review with review) and of the report version this sgctl writes; anything else is refused
-with exit 2. The first report is the baseline: every other report's figures are shown with
-their difference to it, absolute and in percent.
+with exit 2. So are reports of different workloads (a run's rw, block sizes, QD, jobs and
+mix; a suite's tests, TC × QD and ActiveRange): the refusal lists each setting that differs;
+--allow-different compares them anyway and says so in the output. The first report is the
+baseline: every other report's figures are shown with their difference to it, absolute and in
+percent, and whether the difference is beyond the run-to-run noise the reports let sgctl
+estimate (the 95 % intervals of the rounds of a PTS measurement window, batch means of a
+run's intervals), within it, or unmarked where no interval is known. A percentile its I/O
+count does not support (fewer than 10 I/Os beyond it) is marked as having insufficient samples.
 
 OUTPUT: the difference table on stdout (--json: the same as a document, format
 sgctl-bench-compare); --html FILE writes one self-contained HTML file with the reports'
@@ -61,8 +67,11 @@ EXAMPLES:
   sgctl bench run sim:mk4001grzb --rw randread --qd 32 --report a
   sgctl bench run sim:mk4001grzb?serial=X2 --rw randread --qd 32 --report b
   sgctl bench compare a b --json
+  # PTS reports: the exceedance charts of the 4K random write cell
+  sgctl bench compare pts-a pts-b --workload 0/100-4k --html pts.html
 
-EXIT STATUS: 0 done; 2 a report is missing, unreadable, of another version or kind.";
+EXIT STATUS: 0 done; 2 a report is missing, unreadable, of another version or kind, or of
+another workload (without --allow-different).";
 
 /// Arguments of `sgctl bench compare`.
 #[derive(Debug, clap::Args)]
@@ -79,6 +88,14 @@ pub struct CompareArgs {
     /// Write DIR/compare.json and DIR/compare.html.
     #[arg(long, value_name = "DIR")]
     pub report: Option<std::path::PathBuf>,
+    /// Compare reports of different workloads (the differences are listed) instead of
+    /// refusing them.
+    #[arg(long)]
+    pub allow_different: bool,
+    /// The cell whose latency exceedance the suites' charts overlay, by its label
+    /// (`0/100-4k`, `100/0-8k`, `tc1-qd1`, ...) [default: each test's tracking cell].
+    #[arg(long, value_name = "LABEL")]
+    pub workload: Option<String>,
 }
 
 const RUN_HELP: &str = "\
@@ -335,7 +352,11 @@ fn run_compare(a: CompareArgs) -> anyhow::Result<Report> {
         .iter()
         .map(|p| load::load(p).map_err(|e| usage(e.to_string())))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let cmp = compare::compare(&reports, &a.label).map_err(|e| usage(e.0))?;
+    let opts = compare::Options {
+        allow_different: a.allow_different,
+        workload: a.workload.clone(),
+    };
+    let cmp = compare::compare_with(&reports, &a.label, &opts).map_err(|e| usage(e.0))?;
     let mut text = cmp.text();
     if a.html.is_some() || a.report.is_some() {
         let html = compare::html(&cmp, &reports);
@@ -457,13 +478,16 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     }
     // Identity and the Caching page before the run (read-only), for the report header.
     let mut report_notes = Vec::new();
+    let scsi = is_scsi(&dev);
+    let (eng_name, eng_cap, eng_bl) = (eng.name(), eng.capacity_bytes(), eng.block_len());
     let pre = a.report.as_ref().map(|_| {
         crate::report::run::header_of(
             &dev,
-            is_scsi(&dev),
-            eng.name(),
-            eng.capacity_bytes(),
-            eng.block_len(),
+            eng.transport(),
+            scsi,
+            eng_name,
+            eng_cap,
+            eng_bl,
             &mut report_notes,
         )
     });

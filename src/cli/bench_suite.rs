@@ -52,7 +52,8 @@ pub struct SuiteArgs {
     /// Report directory (report.json, purge certificates) [default: ./sgctl-bench-SERIAL-TIME].
     #[arg(long, value_name = "DIR")]
     pub report: Option<PathBuf>,
-    /// Continue the run saved in DIR from its last completed round (same drive only).
+    /// Continue the run saved in DIR from its last completed round (same drive only; a sim:
+    /// drive needs the run's state=FILE).
     #[arg(long, value_name = "DIR", conflicts_with = "report")]
     pub resume: Option<PathBuf>,
     /// Engine: auto, uring, sg, sim.
@@ -125,7 +126,8 @@ with its own block size) -> WDPC rounds until steady state (5-round window: data
 The write cache is disabled (WCE=0 in the Caching mode page, read back) and restored at the
 end, also after an error or Ctrl-C. Ctrl-C keeps the completed rounds in DIR/report.json;
 `--resume DIR` continues the saved tests with the saved settings (refused on another drive,
-and refused with exit 2 when --test names another set). On a sim: drive scaled down with
+and refused with exit 2 when --test names another set, or on a sim: drive without
+state=FILE, which would be a fresh drive). On a sim: drive scaled down with
 capacity_gib the durations scale with the capacity, so each round writes the drive as often.
 EXAMPLES:
   sgctl bench pts 'sim:px02smf080?capacity_gib=1' --test iops --confirm <SERIAL>
@@ -394,6 +396,19 @@ fn run_suite(
         None => None,
     };
     if let Some(r) = &resumed {
+        // A virtual drive without a state file is a fresh drive on every open: "resuming"
+        // on it would measure the remaining tests on a drive that never saw the saved run's
+        // purge, preconditioning and rounds.
+        if let Some(v) = crate::device::classify(&addr).virtual_spec() {
+            if !v.options().any(|(k, _)| k == "state") {
+                return Err(Error::InvalidArgument(format!(
+                    "{addr}: --resume on a virtual drive without state=FILE would continue the \
+                     saved run on a fresh drive (it keeps nothing between runs); run and resume \
+                     with the same state file (sim:PROFILE?...&state=FILE)"
+                ))
+                .into());
+            }
+        }
         if r.suite != suite {
             return Err(Error::InvalidArgument(format!(
                 "{}: a `bench {}` report cannot be resumed by `bench {suite}`",

@@ -1,31 +1,79 @@
 //! `report.html` of a benchmark run: a view of `report.json` (docs/bench-report.md for the
 //! suites and for `bench run --report`). It reads the JSON, not the Rust structs, so a
 //! report written by another sgctl version renders as far as its fields go; a missing field
-//! shows as "-", a chart without data says why instead of failing.
+//! shows as "–", a chart without data says why instead of failing.
 
 use super::chart::{
     self, heatmap_svg, histogram_svg, least_squares, moving_average, xy_svg, Band, HeatMap,
     Histogram, Mark, Series, XyChart, DEFAULT_SIZE,
 };
 use super::html::{Doc, Tone};
+use crate::bench::suite::confidence;
 use serde_json::Value;
+
+/// What a cell shows when the value is absent (not measured, or does not apply).
+const ABSENT: &str = "–";
 
 fn s(v: &Value, k: &str) -> String {
     match v.get(k) {
         Some(Value::String(x)) => x.clone(),
-        Some(Value::Null) | None => "-".into(),
-        Some(Value::Number(n)) => n
-            .as_f64()
-            .map(|f| {
-                if f.fract() == 0.0 && f.abs() < 1e15 {
-                    format!("{f:.0}")
-                } else {
-                    format!("{f:.2}")
-                }
-            })
-            .unwrap_or_else(|| n.to_string()),
+        Some(Value::Null) | None => ABSENT.into(),
+        Some(Value::Number(n)) => n.as_f64().map(sig).unwrap_or_else(|| n.to_string()),
+        Some(Value::Bool(b)) => if *b { "yes" } else { "no" }.into(),
+        Some(Value::Array(a)) => words(a),
         Some(x) => x.to_string(),
     }
+}
+
+/// A number for people: integers as they are, others with enough significant digits that a
+/// small value is not rounded to 0.00 (0.00134 stays 0.00134).
+fn sig(f: f64) -> String {
+    if !f.is_finite() {
+        return ABSENT.into();
+    }
+    if f.fract() == 0.0 && f.abs() < 1e15 {
+        return format!("{f:.0}");
+    }
+    let mag = f.abs().log10().floor() as i32;
+    let decimals = (2 - mag).clamp(2, 12) as usize;
+    let t = format!("{f:.decimals$}");
+    if t.contains('.') {
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        t
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `50th`, `99.999th`: a percentile's name, its digits as given.
+fn ordinal(q: f64) -> String {
+    let suffix = if q.fract() != 0.0 {
+        "th"
+    } else {
+        match ((q as u64) % 10, (q as u64) % 100) {
+            (_, 11..=13) => "th",
+            (1, _) => "st",
+            (2, _) => "nd",
+            (3, _) => "rd",
+            _ => "th",
+        }
+    };
+    format!("{q}{suffix}")
+}
+
+/// A JSON list as words: `["iops", "lat"]` → `iops, lat`.
+fn words(a: &[Value]) -> String {
+    if a.is_empty() {
+        return ABSENT.into();
+    }
+    a.iter()
+        .map(|x| match x {
+            Value::String(s) => s.clone(),
+            Value::Array(inner) => words(inner),
+            Value::Number(n) => n.as_f64().map(sig).unwrap_or_default(),
+            o => o.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn f(v: &Value, k: &str) -> Option<f64> {
@@ -39,7 +87,42 @@ fn arr<'a>(v: &'a Value, k: &str) -> &'a [Value] {
 }
 
 fn num(x: Option<f64>) -> String {
-    x.map(chart::human).unwrap_or_else(|| "-".into())
+    x.filter(|x| x.is_finite())
+        .map(chart::human)
+        .unwrap_or_else(|| ABSENT.into())
+}
+
+/// What a purge stage was: the suites' purges, and the review's FORMAT UNITs that resize
+/// the capacity for the over-provisioning experiment (not purges).
+fn purge_kind(stage: &str) -> &'static str {
+    match stage {
+        "format-op" => "OP resize (capacity reduced)",
+        "restore" => "OP resize (full capacity restored)",
+        _ => "purge",
+    }
+}
+
+/// A percentile cell: the value when `n` I/Os support it, else why not
+/// ([`confidence::percentile_supported`]).
+fn pct_cell(v: Option<f64>, p: f64, n: Option<u64>) -> String {
+    match (v.filter(|x| x.is_finite()), n) {
+        (None, _) => ABSENT.into(),
+        (Some(x), Some(n)) if !confidence::percentile_supported(p, n) => {
+            format!("{} (n = {n}: insufficient samples)", chart::human(x))
+        }
+        (Some(x), _) => chart::human(x),
+    }
+}
+
+/// The note under a table with unsupported percentiles.
+fn pct_note(p: f64) -> String {
+    format!(
+        "A {p}th percentile is shown as a figure only when at least 10 I/Os lie beyond it \
+         (n ≥ {}): with fewer, its 95 % distribution-free confidence interval has no upper \
+         bound inside the sample (Conover, Practical Nonparametric Statistics, §3.2). The \
+         value marked \"insufficient samples\" is close to the largest of the n I/Os.",
+        confidence::min_samples(p)
+    )
 }
 
 /// Renders a suite report (`format` = `sgctl-bench-report`) or a `bench run` report.
@@ -92,10 +175,18 @@ fn render_suite(r: &Value) -> String {
         ),
     );
     // What nobody may miss: not purged, not complete, scaled time.
-    let purges: Vec<&Value> = arr(r, "tests")
+    let all_purges: Vec<(&'static str, &Value)> = arr(r, "tests")
         .iter()
         .flat_map(|t| arr(t, "stages"))
-        .filter_map(|stg| stg.get("purge").filter(|p| !p.is_null()))
+        .filter_map(|stg| {
+            let p = stg.get("purge").filter(|p| !p.is_null())?;
+            Some((purge_kind(&s(stg, "name")), p))
+        })
+        .collect();
+    let purges: Vec<&Value> = all_purges
+        .iter()
+        .filter(|(k, _)| *k == "purge")
+        .map(|x| x.1)
         .collect();
     let not_purged = s(&st, "purge") == "none"
         || purges
@@ -107,10 +198,19 @@ fn render_suite(r: &Value) -> String {
             "NOT PURGED — the drive was not purged before the test; results are not PTS-conformant",
         );
     } else if !purges.is_empty() {
-        let m: Vec<String> = purges.iter().map(|p| s(p, "method")).collect();
+        let m: Vec<String> = all_purges
+            .iter()
+            .map(|(k, p)| {
+                if *k == "purge" {
+                    format!("purge ({})", s(p, "method"))
+                } else {
+                    format!("{k}: {}", s(p, "method"))
+                }
+            })
+            .collect();
         d.banner(
             Tone::Good,
-            &format!("Purged before testing: {}", m.join(", ")),
+            &format!("Purged before testing. In order: {}", m.join("; ")),
         );
     }
     if r.get("complete").and_then(Value::as_bool) != Some(true) {
@@ -127,21 +227,18 @@ fn render_suite(r: &Value) -> String {
     d.h2("Settings");
     let wc = r.get("write_cache").cloned().unwrap_or(Value::Null);
     d.kv(&[
-        (
-            "Tests",
-            st.get("tests").map(|t| t.to_string()).unwrap_or_default(),
-        ),
-        (
-            "TC × QD (TOIO)",
-            format!("{} × {} ({})", s(&st, "tc"), s(&st, "qd"), s(&st, "toio")),
-        ),
+        ("Tests", s(&st, "tests")),
+        ("TC × QD (TOIO) per test", super::summary::tc_qd_line(r)),
         ("ActiveRange", format!("{} %", s(&st, "active_range_pct"))),
         ("Max rounds", s(&st, "max_rounds")),
         ("Purge requested", s(&st, "purge")),
         ("Data pattern", s(&st, "data_pattern")),
         (
             "Time scale",
-            format!("{} ({})", s(&st, "time_scale"), s(&st, "time_scale_reason")),
+            match st.get("time_scale_reason").and_then(Value::as_str) {
+                Some(why) => format!("{} ({why})", s(&st, "time_scale")),
+                None => s(&st, "time_scale"),
+            },
         ),
         (
             "Write cache (WCE)",
@@ -155,12 +252,13 @@ fn render_suite(r: &Value) -> String {
             ),
         ),
     ]);
-    if !purges.is_empty() {
-        d.h3("Purge");
-        let rows: Vec<Vec<String>> = purges
+    if !all_purges.is_empty() {
+        d.h3("Purge and capacity changes");
+        let rows: Vec<Vec<String>> = all_purges
             .iter()
-            .map(|p| {
+            .map(|(k, p)| {
                 vec![
+                    (*k).to_string(),
                     s(p, "requested"),
                     s(p, "method"),
                     s(p, "status"),
@@ -171,6 +269,7 @@ fn render_suite(r: &Value) -> String {
             .collect();
         d.table(
             &[
+                "what",
                 "requested",
                 "method",
                 "status",
@@ -183,6 +282,7 @@ fn render_suite(r: &Value) -> String {
     for t in arr(r, "tests") {
         test_section(&mut d, t);
     }
+    cliff_by_gb(&mut d, r);
     d.finish(&format!(
         "{} · report.json beside this file holds every figure shown here",
         s(&h, "tool")
@@ -195,6 +295,10 @@ fn test_section(d: &mut Doc, t: &Value) {
     for n in arr(t, "notes") {
         d.banner(Tone::Note, n.as_str().unwrap_or(""));
     }
+    let tcqd = super::summary::test_tc_qd(t);
+    if !tcqd.is_empty() {
+        d.p(&format!("Stimulus: {}", super::summary::tc_qd_text(&tcqd)));
+    }
     let res = t.get("results").cloned().unwrap_or(Value::Null);
     // Steady state: convergence over the rounds and the measurement window.
     for stg in arr(t, "stages") {
@@ -204,34 +308,53 @@ fn test_section(d: &mut Doc, t: &Value) {
     }
     match name.as_str() {
         "iops" => iops(d, &res),
-        "tp" => table_of(d, &res, "table", &["block_size", "read_mbps", "write_mbps"]),
+        "tp" => table_of(
+            d,
+            &res,
+            "table",
+            &[
+                ("block_size", "block size"),
+                ("read_mbps", "read MB/s"),
+                ("write_mbps", "write MB/s"),
+            ],
+        ),
         "lat" => {
-            table_of(
-                d,
-                &res,
-                "table",
-                &[
-                    "rw_mix",
-                    "block_size",
-                    "art_us",
-                    "mrt_us",
-                    "p99999_us",
-                    "read_art_us",
-                    "write_art_us",
-                ],
-            );
+            lat_table(d, &res);
             latency_charts(d, last_run(t), "LAT, last round");
         }
         "wsat" => wsat(d, &res),
         "ecw" | "dirth" => dirth(d, &res),
         "write_cliff" | "op" => cliff(d, &res, &name),
         "qd_sweep" => qd_sweep(d, &res),
-        "basics" => table_of(
-            d,
-            &res,
-            "table",
-            &["workload", "iops", "mbps", "mean_lat_us", "p9999_lat_us"],
-        ),
+        "basics" => {
+            let rows: Vec<Vec<String>> = arr(&res, "table")
+                .iter()
+                .map(|r| {
+                    vec![
+                        s(r, "workload"),
+                        num(f(r, "iops")),
+                        num(f(r, "mbps")),
+                        num(f(r, "mean_lat_us")),
+                        pct_cell(f(r, "p9999_lat_us"), 99.99, ios(r)),
+                    ]
+                })
+                .collect();
+            if !rows.is_empty() {
+                d.table(
+                    &[
+                        "workload",
+                        "IOPS",
+                        "MB/s",
+                        "mean latency (µs)",
+                        "99.99th percentile (µs)",
+                    ],
+                    &rows,
+                );
+                if rows.iter().any(|r| r[4].contains("insufficient")) {
+                    d.p(&pct_note(99.99));
+                }
+            }
+        }
         "profiles" => profiles(d, &res),
         "hir" | "xsr" => {
             d.pre(&serde_json::to_string_pretty(&res).unwrap_or_default());
@@ -369,13 +492,85 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
     ]);
 }
 
-fn table_of(d: &mut Doc, res: &Value, key: &str, cols: &[&str]) {
+/// A table of `res[key]`: `(field, column heading in words with its unit)`.
+fn table_of(d: &mut Doc, res: &Value, key: &str, cols: &[(&str, &str)]) {
     let rows: Vec<Vec<String>> = arr(res, key)
         .iter()
-        .map(|r| cols.iter().map(|c| fmt_cell(r.get(*c))).collect())
+        .map(|r| cols.iter().map(|c| fmt_cell(r.get(c.0))).collect())
         .collect();
     if !rows.is_empty() {
-        d.table(cols, &rows);
+        let head: Vec<&str> = cols.iter().map(|c| c.1).collect();
+        d.table(&head, &rows);
+    }
+}
+
+fn ios(r: &Value) -> Option<u64> {
+    r.get("ios")
+        .or_else(|| r.get("ios_per_round"))
+        .and_then(Value::as_u64)
+}
+
+/// `value ± half-width` when the rounds gave an interval.
+fn with_ci(v: Option<f64>, ci: Option<f64>) -> String {
+    match (v.filter(|x| x.is_finite()), ci.filter(|x| x.is_finite())) {
+        (None, _) => ABSENT.into(),
+        (Some(x), Some(h)) => format!("{} ± {}", chart::human(x), chart::human(h)),
+        (Some(x), None) => chart::human(x),
+    }
+}
+
+/// The PTS LAT table: response times per R/W mix and block size, the five nines only where
+/// the I/Os of a round support them, and "–" for a direction the mix does not have.
+fn lat_table(d: &mut Doc, res: &Value) {
+    let rows: Vec<Vec<String>> = arr(res, "table")
+        .iter()
+        .map(|r| {
+            let mix = s(r, "rw_mix");
+            let dir = |k: &str, absent_for: &str| {
+                if mix == absent_for {
+                    ABSENT.into()
+                } else {
+                    num(f(r, k))
+                }
+            };
+            vec![
+                mix.clone(),
+                s(r, "block_size"),
+                with_ci(f(r, "art_us"), f(r, "art_ci95_us")),
+                num(f(r, "mrt_us")),
+                pct_cell(f(r, "p99999_us"), 99.999, ios(r)),
+                r.get("ios_per_round")
+                    .and_then(Value::as_u64)
+                    .map_or_else(|| ABSENT.into(), |n| n.to_string()),
+                dir("read_art_us", "0/100"),
+                dir("write_art_us", "100/0"),
+            ]
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    d.table(
+        &[
+            "R/W mix (read/write %)",
+            "block size",
+            "ART, mean response time (µs, ± 95 % interval over the rounds)",
+            "MRT, maximum response time (µs)",
+            "99.999th percentile (µs)",
+            "I/Os per round",
+            "read ART (µs)",
+            "write ART (µs)",
+        ],
+        &rows,
+    );
+    if rows.iter().any(|r| r[4].contains("insufficient")) {
+        d.banner(
+            Tone::Note,
+            &format!(
+                "The five nines are not supported by the I/Os measured: {}",
+                pct_note(99.999)
+            ),
+        );
     }
 }
 
@@ -387,12 +582,13 @@ fn fmt_cell(v: Option<&Value>) -> String {
                 if x.abs() >= 100.0 {
                     format!("{x:.0}")
                 } else {
-                    format!("{x:.2}")
+                    sig(x)
                 }
             })
             .unwrap_or_default(),
         Some(Value::String(x)) => x.clone(),
-        Some(Value::Null) | None => "-".into(),
+        Some(Value::Null) | None => ABSENT.into(),
+        Some(Value::Array(a)) => words(a),
         Some(x) => x.to_string(),
     }
 }
@@ -407,8 +603,13 @@ fn iops(d: &mut Doc, res: &Value) {
         return;
     }
     d.h3("IOPS (average over the measurement window)");
-    let mut header = vec!["R/W mix"];
-    header.extend(bss.iter().map(String::as_str));
+    let heads: Vec<String> = std::iter::once("R/W mix (read/write %)".to_string())
+        .chain(
+            bss.iter()
+                .map(|b| format!("{b} IOPS (± 95 % interval over the rounds)")),
+        )
+        .collect();
+    let header: Vec<&str> = heads.iter().map(String::as_str).collect();
     let mixes: Vec<String> = table.iter().map(|r| s(r, "rw_mix")).collect();
     let values: Vec<Vec<Option<f64>>> = table
         .iter()
@@ -421,9 +622,16 @@ fn iops(d: &mut Doc, res: &Value) {
     let rows: Vec<Vec<String>> = mixes
         .iter()
         .zip(&values)
-        .map(|(m, vs)| {
+        .zip(table)
+        .map(|((m, vs), r)| {
             std::iter::once(m.clone())
-                .chain(vs.iter().map(|v| num(*v)))
+                .chain(vs.iter().zip(&bss).map(|(v, b)| {
+                    let ci = r
+                        .get("iops_ci95")
+                        .and_then(|c| c.get(b))
+                        .and_then(Value::as_f64);
+                    with_ci(*v, ci)
+                }))
                 .collect()
         })
         .collect();
@@ -522,7 +730,18 @@ fn dirth(d: &mut Doc, res: &Value) {
         xy_svg(&c),
         "Each curve sweeps the queue depth at one thread count (PTS demand intensity).",
     );
-    table_of(d, res, "table", &["tc", "qd", "toio", "iops", "art_us"]);
+    table_of(
+        d,
+        res,
+        "table",
+        &[
+            ("tc", "threads (TC)"),
+            ("qd", "queue depth per thread (QD)"),
+            ("toio", "total outstanding I/O (TOIO)"),
+            ("iops", "IOPS"),
+            ("art_us", "ART, mean response time (µs)"),
+        ],
+    );
     if let Some(caps) = res.get("captures").and_then(Value::as_object) {
         for (k, v) in caps {
             if let Some(h) = v.get("histogram") {
@@ -539,13 +758,13 @@ fn cliff(d: &mut Doc, res: &Value, name: &str) {
         (
             f(res, "drop_pct")
                 .map(|x| format!("{x:.0} %"))
-                .unwrap_or_else(|| "-".into()),
+                .unwrap_or_else(|| ABSENT.into()),
             "drop".into(),
         ),
         (
             f(res, "ss_mean_lat_us")
                 .map(|x| format!("{:.2} ms", x / 1000.0))
-                .unwrap_or_else(|| "-".into()),
+                .unwrap_or_else(|| ABSENT.into()),
             "steady-state mean latency".into(),
         ),
     ]);
@@ -577,6 +796,84 @@ fn cliff(d: &mut Doc, res: &Value, name: &str) {
             ("Capacity after", s(res, "restored_capacity_bytes")),
         ]);
     }
+}
+
+/// `[[drive_s, IOPS], ...]` of a write cliff → `(GB written, IOPS)`: each interval wrote
+/// IOPS × 4 KiB × its length. `scale` is the report's time scale: a drive scaled down writes
+/// that fraction of the full-size drive's bytes in each step, so GB ÷ scale is the full-size
+/// drive's axis.
+fn cliff_gb_series(series: &[Value], scale: f64) -> Vec<(f64, f64)> {
+    let scale = if scale.is_finite() && scale > 0.0 {
+        scale
+    } else {
+        1.0
+    };
+    let mut prev = 0.0f64;
+    let mut gb = 0.0f64;
+    series
+        .iter()
+        .filter_map(|p| Some((p.get(0)?.as_f64()?, p.get(1)?.as_f64()?)))
+        .map(|(t, iops)| {
+            let dt = (t - prev).max(0.0);
+            prev = t;
+            gb += iops * 4096.0 * dt / 1e9;
+            (gb / scale, iops)
+        })
+        .collect()
+}
+
+/// The review's write cliff against GB written (the axis reviewers use), without and with
+/// the extra over-provisioning, in one chart.
+fn cliff_by_gb(d: &mut Doc, r: &Value) {
+    let scale = r
+        .get("settings")
+        .and_then(|st| f(st, "time_scale"))
+        .unwrap_or(1.0);
+    let test = |name: &str| arr(r, "tests").iter().find(|t| s(t, "test") == name);
+    let mut c = XyChart::new(
+        "Write cliff against data written: without and with extra over-provisioning",
+        if scale < 1.0 {
+            "GB written (full-size drive)"
+        } else {
+            "GB written"
+        },
+        "4 KiB random write IOPS",
+    );
+    for (name, color) in [("write_cliff", 5usize), ("op", 1)] {
+        let Some(t) = test(name) else { continue };
+        let res = t.get("results").cloned().unwrap_or(Value::Null);
+        let pts = cliff_gb_series(arr(&res, "series"), scale);
+        if pts.is_empty() {
+            continue;
+        }
+        let label = if name == "op" {
+            match f(&res, "capacity_pct") {
+                Some(p) => format!("+{} % OP (capacity {} %)", sig(100.0 - p), sig(p)),
+                None => "extra OP".into(),
+            }
+        } else {
+            "as shipped (no extra OP)".into()
+        };
+        c.series
+            .push(Series::line(label, moving_average(&pts, 30)).color(color));
+    }
+    if c.series.is_empty() {
+        return;
+    }
+    d.h2("Write cliff against GB written");
+    d.chart(
+        xy_svg(&c),
+        &if scale < 1.0 {
+            format!(
+                "From the purge on, a 30-interval moving average of each. The drive is scaled \
+                 ({} of the full size): GB written on it ÷ {} gives the full-size drive's GB.",
+                sig(scale),
+                sig(scale)
+            )
+        } else {
+            "From the purge on, a 30-interval moving average of each.".to_string()
+        },
+    );
 }
 
 fn qd_sweep(d: &mut Doc, res: &Value) {
@@ -633,14 +930,18 @@ fn qd_sweep(d: &mut Doc, res: &Value) {
         .iter()
         .map(|r| {
             let g = |dir: &str, k: &str| num(r.get(dir).and_then(|x| f(x, k)));
+            let p = |dir: &str| {
+                let x = r.get(dir).cloned().unwrap_or(Value::Null);
+                pct_cell(f(&x, "p9999_lat_us"), 99.99, ios(&x))
+            };
             vec![
                 s(r, "qd"),
                 g("read_4k", "iops"),
                 g("read_4k", "mean_lat_us"),
-                g("read_4k", "p9999_lat_us"),
+                p("read_4k"),
                 g("write_4k", "iops"),
                 g("write_4k", "mean_lat_us"),
-                g("write_4k", "p9999_lat_us"),
+                p("write_4k"),
             ]
         })
         .collect();
@@ -648,14 +949,20 @@ fn qd_sweep(d: &mut Doc, res: &Value) {
         &[
             "QD",
             "read IOPS",
-            "read mean µs",
-            "read 99.99 % µs",
+            "read mean latency (µs)",
+            "read 99.99th percentile (µs)",
             "write IOPS",
-            "write mean µs",
-            "write 99.99 % µs",
+            "write mean latency (µs)",
+            "write 99.99th percentile (µs)",
         ],
         &rows,
     );
+    if rows
+        .iter()
+        .any(|r| r[3].contains("insufficient") || r[6].contains("insufficient"))
+    {
+        d.p(&pct_note(99.99));
+    }
 }
 
 fn profiles(d: &mut Doc, res: &Value) {
@@ -677,7 +984,7 @@ fn profiles(d: &mut Doc, res: &Value) {
                 num(f(q, "iops")),
                 num(f(q, "mbps")),
                 num(f(q, "mean_lat_us")),
-                num(f(q, "p9999_lat_us")),
+                pct_cell(f(q, "p9999_lat_us"), 99.99, ios(q)),
             ]);
             if let (Some(x), Some(y)) = (f(q, "qd"), f(q, "iops")) {
                 pts.push((x, y));
@@ -694,14 +1001,17 @@ fn profiles(d: &mut Doc, res: &Value) {
         &[
             "profile",
             "read %",
-            "QD",
+            "queue depth",
             "IOPS",
             "MB/s",
-            "mean µs",
-            "99.99 % µs",
+            "mean latency (µs)",
+            "99.99th percentile (µs)",
         ],
         &rows,
     );
+    if rows.iter().any(|r| r[6].contains("insufficient")) {
+        d.p(&pct_note(99.99));
+    }
 }
 
 /// The quantity (with its unit) of a steady-state tracking label such as `4k-w iops`.
@@ -802,6 +1112,84 @@ fn run_settings(w: &Value) -> String {
     )
 }
 
+/// The distribution as words: `uniform`, `zoned: 50 % of I/O on 5 % of the range, ...`,
+/// `zipf θ = 1.2`.
+fn distribution_words(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(x)) => x.clone(),
+        Some(Value::Object(o)) => {
+            if let Some(z) = o.get("zoned").and_then(Value::as_array) {
+                let parts: Vec<String> = z
+                    .iter()
+                    .filter_map(|p| {
+                        Some(format!(
+                            "{} % of I/O on {} % of the range",
+                            sig(p.get(0)?.as_f64()?),
+                            sig(p.get(1)?.as_f64()?)
+                        ))
+                    })
+                    .collect();
+                format!("zoned: {}", parts.join(", "))
+            } else if let Some(t) = o.get("zipf").and_then(Value::as_f64) {
+                format!("zipf θ = {}", sig(t))
+            } else {
+                Value::Object(o.clone()).to_string()
+            }
+        }
+        Some(x) if !x.is_null() => x.to_string(),
+        _ => ABSENT.into(),
+    }
+}
+
+/// The Settings rows of a run, derived from the workload: a field that does not apply to
+/// it is left out (no read percentage for a workload that only reads or only writes, no
+/// data pattern for one that never writes, no offset distribution for sequential I/O).
+fn run_settings_rows(w: &Value) -> Vec<(&'static str, String)> {
+    let rw = s(w, "rw");
+    let (reads, writes) = match rw.as_str() {
+        "read" | "randread" => (true, false),
+        "write" | "randwrite" => (false, true),
+        _ => (true, true),
+    };
+    let random = rw.starts_with("rand");
+    let mix = match (reads, writes) {
+        (true, false) => "100/0 (reads only)".to_string(),
+        (false, true) => "0/100 (writes only)".to_string(),
+        _ => match f(w, "read_pct") {
+            Some(p) => format!("{}/{} (read/write %)", sig(p), sig(100.0 - p)),
+            None => ABSENT.into(),
+        },
+    };
+    let mut rows = vec![
+        ("Workload", run_settings(w)),
+        ("R/W mix", mix),
+        ("Total outstanding I/O (jobs × QD)", s(w, "toio")),
+        (
+            "Limit",
+            match (f(w, "runtime_s"), f(w, "limit_bytes")) {
+                (Some(t), _) => format!("{} s", sig(t)),
+                (None, Some(b)) => format!("{} bytes", sig(b)),
+                _ => ABSENT.into(),
+            },
+        ),
+        ("Ramp (s, not measured)", s(w, "ramp_s")),
+        ("Log interval (s)", s(w, "log_interval_s")),
+        ("ActiveRange (% of the capacity)", s(w, "active_range_pct")),
+    ];
+    if random {
+        rows.push((
+            "Offset distribution",
+            distribution_words(w.get("distribution")),
+        ));
+    }
+    if writes {
+        rows.push(("Data written", s(w, "data_pattern")));
+    }
+    rows.push(("Verify", s(w, "verify")));
+    rows.push(("Engine asked for", s(w, "engine_requested")));
+    rows
+}
+
 fn render_run(r: &Value) -> String {
     let res = r.get("result").cloned().unwrap_or(Value::Null);
     let h = r.get("header").cloned().unwrap_or(Value::Null);
@@ -828,16 +1216,23 @@ fn render_run(r: &Value) -> String {
             .find(|x| x.get(0).and_then(Value::as_f64) == Some(p))
             .and_then(|x| x.get(1).and_then(Value::as_f64))
     };
-    let us = |x: Option<f64>| x.map_or_else(|| "-".into(), |x| format!("{x:.1} µs"));
+    let us = |x: Option<f64>| x.map_or_else(|| ABSENT.into(), |x| format!("{x:.1} µs"));
+    let n_ios = f(&res, "ios").map(|x| x as u64);
+    let us_p = |p: f64| match (pct(p), n_ios) {
+        (Some(_), Some(n)) if !confidence::percentile_supported(p, n) => {
+            format!("n = {n}: insufficient samples")
+        }
+        (x, _) => us(x),
+    };
     d.key_figures(&[
         (num(f(&res, "iops")), "IOPS".into()),
         (
-            f(&res, "mbps").map_or_else(|| "-".into(), |x| format!("{x:.1}")),
+            f(&res, "mbps").map_or_else(|| ABSENT.into(), |x| format!("{x:.1}")),
             "MB/s".into(),
         ),
         (us(f(&lat, "mean_us")), "mean latency".into()),
-        (us(pct(99.0)), "99th percentile".into()),
-        (us(pct(99.999)), "99.999th percentile".into()),
+        (us_p(99.0), "99th percentile".into()),
+        (us_p(99.999), "99.999th percentile".into()),
         (us(f(&lat, "max_us")), "max latency".into()),
         (s(&res, "errors"), "I/O errors".into()),
     ]);
@@ -862,34 +1257,17 @@ fn render_run(r: &Value) -> String {
     }
     d.h2("Settings");
     let wc = r.get("write_cache").cloned().unwrap_or(Value::Null);
-    d.kv(&[
-        ("Workload", run_settings(&w)),
-        ("Read %", s(&w, "read_pct")),
-        ("Total outstanding I/O", s(&w, "toio")),
-        (
-            "Limit",
-            f(&w, "runtime_s").map_or_else(
-                || format!("{} bytes", s(&w, "limit_bytes")),
-                |t| format!("{t} s"),
-            ),
-        ),
-        ("Ramp (s)", s(&w, "ramp_s")),
-        ("Log interval (s)", s(&w, "log_interval_s")),
-        ("ActiveRange (%)", s(&w, "active_range_pct")),
-        ("Distribution", s(&w, "distribution")),
-        ("Data pattern", s(&w, "data_pattern")),
-        ("Verify", s(&w, "verify")),
-        ("Engine asked for", s(&w, "engine_requested")),
-        (
-            "Write cache",
-            match wc.get("wce_before").and_then(Value::as_bool) {
-                Some(true) => "enabled (WCE=1), not changed".into(),
-                Some(false) => "disabled (WCE=0), not changed".into(),
-                None => "not read".into(),
-            },
-        ),
-        ("State", s(r, "state")),
-    ]);
+    let mut rows = run_settings_rows(&w);
+    rows.push((
+        "Write cache",
+        match wc.get("wce_before").and_then(Value::as_bool) {
+            Some(true) => "enabled (WCE=1), not changed".into(),
+            Some(false) => "disabled (WCE=0), not changed".into(),
+            None => "not read".into(),
+        },
+    ));
+    rows.push(("State", s(r, "state")));
+    d.kv(&rows);
     let iv = arr(&res, "intervals");
     let series = |k: &str| -> Vec<(f64, f64)> {
         iv.iter()
@@ -927,19 +1305,60 @@ fn render_run(r: &Value) -> String {
         "Mean (with its moving average), 99th percentile and maximum per interval.",
     );
     d.h2("Latency");
+    let hist: Vec<(f64, u64)> = arr(&res, "histogram")
+        .iter()
+        .filter_map(|b| Some((b.get(0)?.as_f64()?, b.get(1)?.as_u64()?)))
+        .collect();
     let mut rows: Vec<Vec<String>> = vec![
-        vec!["min".into(), num(f(&lat, "min_us"))],
-        vec!["mean".into(), num(f(&lat, "mean_us"))],
-        vec!["stdev".into(), num(f(&lat, "stdev_us"))],
+        vec!["minimum".into(), num(f(&lat, "min_us")), ABSENT.into()],
+        vec!["mean".into(), num(f(&lat, "mean_us")), ABSENT.into()],
+        vec![
+            "standard deviation".into(),
+            num(f(&lat, "stdev_us")),
+            ABSENT.into(),
+        ],
     ];
+    let mut unsupported = None;
     rows.extend(arr(&lat, "percentiles").iter().filter_map(|p| {
+        let q = p.get(0)?.as_f64()?;
+        let v = p.get(1)?.as_f64()?;
+        let ok = n_ios.is_none_or(|n| confidence::percentile_supported(q, n));
+        if !ok {
+            unsupported = Some(q);
+        }
+        let ci = if ok {
+            confidence::percentile_interval(&hist, q).map_or_else(
+                || ABSENT.into(),
+                |(a, b)| format!("{} – {}", chart::human(a), chart::human(b)),
+            )
+        } else {
+            ABSENT.into()
+        };
         Some(vec![
-            format!("p{}", p.get(0)?.as_f64()?),
-            format!("{:.1}", p.get(1)?.as_f64()?),
+            format!("{} percentile", ordinal(q)),
+            pct_cell(Some(v), q, n_ios),
+            ci,
         ])
     }));
-    rows.push(vec!["max".into(), num(f(&lat, "max_us"))]);
-    d.table(&["all I/Os", "µs"], &rows);
+    rows.push(vec![
+        "maximum".into(),
+        num(f(&lat, "max_us")),
+        ABSENT.into(),
+    ]);
+    d.table(
+        &[
+            &format!(
+                "all I/Os (n = {})",
+                n_ios.map_or_else(|| ABSENT.into(), |n| n.to_string())
+            ),
+            "latency (µs)",
+            "95 % confidence interval (µs, histogram bucket edges)",
+        ],
+        &rows,
+    );
+    if let Some(q) = unsupported {
+        d.p(&pct_note(q));
+    }
     for dir in ["read", "write"] {
         if let Some(x) = res.get(dir).filter(|x| x.is_object()) {
             let l = x.get("latency").cloned().unwrap_or(Value::Null);
@@ -1003,6 +1422,163 @@ mod tests {
             "write throughput (MB/s)"
         );
         assert_eq!(tracking_quantity("x ART µs"), "mean response time (µs)");
+    }
+
+    /// Every table heading of `html`.
+    fn headings(html: &str) -> Vec<String> {
+        html.split("<th>")
+            .skip(1)
+            .filter_map(|x| x.split("</th>").next())
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn run_report(rw: &str, read_pct: u8, ios: u64) -> Value {
+        json!({"format": "sgctl-bench-report", "version": 1, "suite": "run",
+            "complete": true, "state": "complete",
+            "header": {"vendor": "TOSHIBA", "model": "PX02SMF080", "serial": "S1"},
+            "settings": {"rw": rw, "read_pct": read_pct, "bs": [[4096, 1]], "qd": 1,
+                "jobs": 1, "toio": 1, "runtime_s": 1.0, "ramp_s": 0.0,
+                "log_interval_s": 0.1, "active_range_pct": 100.0,
+                "distribution": {"zipf": 1.2}, "data_pattern": "zeros", "verify": false,
+                "engine_requested": "auto"},
+            "result": {"ios": ios, "iops": ios as f64, "mbps": 1.0, "errors": 0,
+                "latency": {"mean_us": 10.0, "stdev_us": 1.0, "min_us": 5.0, "max_us": 90.0,
+                    "percentiles": [[50.0, 10.0], [99.0, 20.0], [99.999, 80.0]]},
+                "histogram": [[10.0, ios / 2], [20.0, ios - ios / 2 - 3], [90.0, 3]]}})
+    }
+
+    #[test]
+    fn run_settings_rows_follow_the_workload() {
+        for (rw, mix) in [
+            ("randread", "100/0 (reads only)"),
+            ("read", "100/0 (reads only)"),
+            ("randwrite", "0/100 (writes only)"),
+        ] {
+            let h = render(&run_report(rw, 50, 2_000));
+            assert!(h.contains(mix), "{rw}");
+            assert!(!h.contains("50/50") && !h.contains("Read %"), "{rw}");
+        }
+        let h = render(&run_report("randrw", 70, 2_000));
+        assert!(h.contains("70/30 (read/write %)"));
+        assert!(h.contains("zipf θ = 1.2"));
+        // A workload that only reads writes no data; a sequential one has no distribution.
+        let h = render(&run_report("read", 50, 2_000));
+        assert!(!h.contains("Data written") && !h.contains("Offset distribution"));
+        assert!(render(&run_report("randwrite", 50, 2_000)).contains("Data written"));
+    }
+
+    #[test]
+    fn run_percentiles_need_the_samples_to_support_them() {
+        let h = render(&run_report("randread", 0, 2_000));
+        // 2,000 I/Os: the 99th is supported (20 beyond it), the 99.999th is not.
+        assert!(h.contains("n = 2000: insufficient samples"), "{h}");
+        assert!(h.contains("needs") || h.contains("n ≥ 1000000"), "{h}");
+        assert!(h.contains("99th percentile") && h.contains("99.999th percentile"));
+        assert!(!h.contains("100th percentile"));
+        assert_eq!(ordinal(1.0), "1st");
+        assert_eq!(ordinal(12.0), "12th");
+        assert_eq!(ordinal(99.95), "99.95th");
+        assert!(h.contains("95 % confidence interval"));
+        let h = render(&run_report("randread", 0, 2_000_000));
+        assert!(!h.contains("insufficient samples"));
+    }
+
+    fn lat_suite() -> Value {
+        json!({"format": "sgctl-bench-report", "version": 1, "suite": "pts",
+            "complete": true, "state": "complete",
+            "header": {"vendor": "TOSHIBA", "model": "PX02SMF080", "serial": "S1"},
+            "settings": {"tests": ["lat", "iops"], "tc": 1, "qd": 32, "toio": 32,
+                "purge": "block", "time_scale": 0.001342, "time_scale_reason": null},
+            "notes": [],
+            "tests": [{"test": "lat", "state": "done", "stages": [
+                {"name": "purge", "purge": {"requested": "block", "method": "SANITIZE BLOCK ERASE",
+                    "purged": true, "status": "purged"}},
+                {"name": "wipc", "rounds": [{"round": 1, "cells": [
+                    {"stimulus": {"label": "wipc-128k", "tc": 1, "qd": 32}, "m": {"ios": 9}}]}]},
+                {"name": "wdpc", "rounds": [{"round": 1, "cells": [
+                    {"stimulus": {"label": "100/0-4k", "tc": 1, "qd": 1}, "m": {"ios": 1400}}]}]}],
+                "results": {"table": [
+                    {"rw_mix": "100/0", "block_size": "4k", "art_us": 80.0, "art_ci95_us": 1.5,
+                     "mrt_us": 300.0, "p99999_us": 290.0, "ios_per_round": 1400,
+                     "read_art_us": 80.0, "write_art_us": null},
+                    {"rw_mix": "0/100", "block_size": "4k", "art_us": 30.0, "mrt_us": 90.0,
+                     "p99999_us": 88.0, "ios_per_round": 1400, "read_art_us": null,
+                     "write_art_us": 30.0}]}}]})
+    }
+
+    #[test]
+    fn suite_rows_say_what_ran_in_words() {
+        let h = render(&lat_suite());
+        // The LAT test ran at TC1 QD1, whatever --qd said.
+        assert!(h.contains("LAT TC1 × QD1 (TOIO 1)"), "{h}");
+        assert!(!h.contains("QD32"), "{h}");
+        assert!(h.contains("lat, iops") && !h.contains("[&quot;lat") && !h.contains("[\"lat"));
+        assert!(h.contains("0.00134"), "time scale");
+        for raw in [
+            "rw_mix",
+            "art_us",
+            "p99999_us",
+            "mbps",
+            "read_art_us",
+            "block_size",
+        ] {
+            assert!(
+                !headings(&h).iter().any(|x| x == raw),
+                "{raw} in {:?}",
+                headings(&h)
+            );
+        }
+        // Five nines of 1,400 I/Os: marked, with the note.
+        assert!(h.contains("(n = 1400: insufficient samples)"), "{h}");
+        assert!(h.contains("The five nines are not supported"));
+        // No write ART for a read-only mix (and no read ART for a write-only one): "–".
+        assert!(!h.contains(">0.00</td>") && !h.contains(">0</td>"), "{h}");
+        assert!(h.contains("<td>–</td>"), "{h}");
+        assert!(headings(&h).iter().any(|x| x == "block size"));
+        assert!(h.contains("80 ± 1.5"), "{h}");
+    }
+
+    #[test]
+    fn an_op_resize_is_not_listed_as_a_purge() {
+        let stage = |name: &str, method: &str| {
+            json!({"name": name, "purge": {"requested": "block", "method": method,
+                "purged": true, "status": "done"}})
+        };
+        let r = json!({"suite": "review", "complete": true, "settings": {"purge": "block"},
+            "tests": [
+                {"test": "write_cliff", "stages": [stage("purge", "SANITIZE BLOCK ERASE")]},
+                {"test": "op", "stages": [stage("format-op", "FORMAT UNIT"),
+                    stage("purge-op", "SANITIZE BLOCK ERASE"), stage("restore", "FORMAT UNIT")]}]});
+        let h = render(&r);
+        assert!(
+            h.contains(
+                "purge (SANITIZE BLOCK ERASE); OP resize (capacity reduced): FORMAT UNIT; \
+                 purge (SANITIZE BLOCK ERASE); OP resize (full capacity restored): FORMAT UNIT"
+            ),
+            "{h}"
+        );
+        assert!(!h.contains("SANITIZE BLOCK ERASE, FORMAT UNIT"));
+    }
+
+    #[test]
+    fn the_write_cliff_is_drawn_against_gb_written_with_and_without_op() {
+        // 10 intervals of 1 s at 1,000 IOPS: 4.096 MB each.
+        let series: Vec<Value> = (1..=10).map(|i| json!([f64::from(i), 1000.0])).collect();
+        let gb = cliff_gb_series(&series, 1.0);
+        assert!((gb[9].0 - 0.04096).abs() < 1e-9, "{gb:?}");
+        // A drive scaled to 1 %: the full-size drive's axis is 100 × longer.
+        let gb = cliff_gb_series(&series, 0.01);
+        assert!((gb[9].0 - 4.096).abs() < 1e-9);
+        let r = json!({"suite": "review", "complete": true,
+            "settings": {"time_scale": 0.01},
+            "tests": [
+                {"test": "write_cliff", "results": {"series": series}},
+                {"test": "op", "results": {"series": series, "capacity_pct": 80}}]});
+        let h = render(&r);
+        assert!(h.contains("Write cliff against GB written"), "{h}");
+        assert!(h.contains("+20 % OP (capacity 80 %)") && h.contains("as shipped"));
+        assert!(h.contains("GB written (full-size drive)"));
     }
 
     #[test]

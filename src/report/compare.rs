@@ -50,6 +50,15 @@ pub struct Row {
     pub delta: Vec<Option<f64>>,
     /// Difference to the first in percent of the first (None when the first is 0).
     pub delta_pct: Vec<Option<f64>>,
+    /// Half-width of each value's 95 % confidence interval, where the report holds the
+    /// repetitions to estimate it from.
+    pub ci95: Vec<Option<f64>>,
+    /// Per report: is the difference to the first outside the run-to-run noise (the two
+    /// intervals combined, `√(h₁² + h₂²)`)? None for the first, and where no interval is
+    /// known or the percentile is not supported by the samples.
+    pub beyond_noise: Vec<Option<bool>>,
+    /// Per report: a percentile its I/O count does not support.
+    pub insufficient_samples: Vec<bool>,
 }
 
 /// The comparison (`--json` data).
@@ -65,8 +74,104 @@ pub struct Comparison {
     pub kind: &'static str,
     /// The reports, first = the baseline.
     pub reports: Vec<Entry>,
+    /// Where the reports' workloads differ (only with `--allow-different`; otherwise such
+    /// reports are refused), one line per setting.
+    pub workload_differences: Vec<String>,
+    /// The workload (cell label) of the suites' latency exceedance charts: `--workload`, or
+    /// each test's tracking cell.
+    pub exceedance_workload: Option<String>,
     /// The key figures.
     pub rows: Vec<Row>,
+}
+
+/// How `bench compare` compares.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Compare reports of different workloads (listed in the result) instead of refusing.
+    pub allow_different: bool,
+    /// The suites' cell whose latency distribution the exceedance charts overlay
+    /// (`100/0-4k`, `0/100-4k`, `tc1-qd1`, ...).
+    pub workload: Option<String>,
+}
+
+/// A report's workload as `(setting, value)`: what must match for figures to be comparable.
+/// A run: kind, rw, block sizes, QD, jobs and (randrw) the mix; a suite: its tests, the
+/// operator's TC × QD, the ActiveRange.
+pub fn workload_of(v: &Value) -> Vec<(&'static str, String)> {
+    let st = &v["settings"];
+    let text = |x: &Value| match x {
+        Value::String(s) => s.clone(),
+        Value::Null => "–".into(),
+        o => o.to_string(),
+    };
+    if v["suite"] == "run" {
+        let rw = text(&st["rw"]);
+        let bs: Vec<String> = a(&st["bs"])
+            .iter()
+            .filter_map(|b| Some(format!("{}/{}", b[0].as_u64()?, b[1].as_u64()?)))
+            .collect();
+        let mut w = vec![
+            ("test kind", "bench run".to_string()),
+            ("rw", rw.clone()),
+            ("block size (bytes/weight)", bs.join(" ")),
+            ("QD", text(&st["qd"])),
+            ("jobs", text(&st["jobs"])),
+        ];
+        if rw == "randrw" {
+            w.push(("read %", text(&st["read_pct"])));
+        }
+        w
+    } else {
+        let mut tests: Vec<String> = a(&v["tests"])
+            .iter()
+            .filter_map(|t| t["test"].as_str().map(String::from))
+            .collect();
+        if tests.is_empty() {
+            tests = a(&st["tests"])
+                .iter()
+                .filter_map(|t| t.as_str().map(String::from))
+                .collect();
+        }
+        tests.sort();
+        vec![
+            ("test kind", format!("bench {}", text(&v["suite"]))),
+            ("tests", tests.join(", ")),
+            (
+                "TC × QD (operator's)",
+                format!("{} × {}", text(&st["tc"]), text(&st["qd"])),
+            ),
+            ("ActiveRange %", text(&st["active_range_pct"])),
+        ]
+    }
+}
+
+/// The settings in which the reports' workloads differ: `rw: [1] randread, [2] randwrite`.
+pub fn workload_differences(reports: &[Loaded]) -> Vec<String> {
+    let ws: Vec<Vec<(&'static str, String)>> =
+        reports.iter().map(|r| workload_of(&r.value)).collect();
+    let mut out = Vec::new();
+    let Some(first) = ws.first() else {
+        return out;
+    };
+    for (k, _) in first {
+        let vals: Vec<String> = ws
+            .iter()
+            .map(|w| {
+                w.iter()
+                    .find(|x| x.0 == *k)
+                    .map_or_else(|| "–".into(), |x| x.1.clone())
+            })
+            .collect();
+        if vals.iter().any(|x| *x != vals[0]) {
+            let each: Vec<String> = vals
+                .iter()
+                .enumerate()
+                .map(|(i, x)| format!("[{}] {x}", i + 1))
+                .collect();
+            out.push(format!("{k}: {}", each.join(", ")));
+        }
+    }
+    out
 }
 
 /// Why reports cannot be compared (exit 2).
@@ -82,6 +187,16 @@ impl std::fmt::Display for Refused {
 /// Lines up the key figures of `reports` (2 or more, one kind). `labels[i]` names report
 /// `i` (default: its directory's name).
 pub fn compare(reports: &[Loaded], labels: &[String]) -> Result<Comparison, Refused> {
+    compare_with(reports, labels, &Options::default())
+}
+
+/// [`compare`] with [`Options`]: reports of different workloads are refused unless
+/// `allow_different`.
+pub fn compare_with(
+    reports: &[Loaded],
+    labels: &[String],
+    opts: &Options,
+) -> Result<Comparison, Refused> {
     if reports.len() < 2 {
         return Err(Refused("compare needs two or more reports".into()));
     }
@@ -93,6 +208,14 @@ pub fn compare(reports: &[Loaded], labels: &[String]) -> Result<Comparison, Refu
             kind.name(),
             o.path.display(),
             o.kind.name()
+        )));
+    }
+    let workload_differences = workload_differences(reports);
+    if !workload_differences.is_empty() && !opts.allow_different {
+        return Err(Refused(format!(
+            "the reports are of different workloads, so their figures are not comparable:\n  {}\n\
+             (compare them anyway with --allow-different)",
+            workload_differences.join("\n  ")
         )));
     }
     let entries: Vec<Entry> = reports
@@ -124,17 +247,34 @@ pub fn compare(reports: &[Loaded], labels: &[String]) -> Result<Comparison, Refu
     let rows = keys
         .iter()
         .map(|(k, f)| {
-            let values: Vec<Option<f64>> = figs
+            let found: Vec<Option<&super::summary::Figure>> = figs
                 .iter()
-                .map(|fs| fs.iter().find(|x| x.key() == *k).and_then(|x| x.value))
+                .map(|fs| fs.iter().find(|x| x.key() == *k))
+                .collect();
+            let values: Vec<Option<f64>> = found.iter().map(|x| x.and_then(|x| x.value)).collect();
+            let ci95: Vec<Option<f64>> = found.iter().map(|x| x.and_then(|x| x.ci95)).collect();
+            let insufficient_samples: Vec<bool> = found
+                .iter()
+                .map(|x| x.is_some_and(|x| x.insufficient_samples))
                 .collect();
             let base = values[0];
-            let delta = values.iter().map(|v| Some(v.as_ref()? - base?)).collect();
+            let delta: Vec<Option<f64>> =
+                values.iter().map(|v| Some(v.as_ref()? - base?)).collect();
             let delta_pct = values
                 .iter()
                 .map(|v| {
                     let (b, x) = (base?, (*v)?);
                     (b != 0.0).then(|| 100.0 * (x - b) / b.abs())
+                })
+                .collect();
+            let beyond_noise = (0..values.len())
+                .map(|i| {
+                    if i == 0 || insufficient_samples[0] || insufficient_samples[i] {
+                        return None;
+                    }
+                    let d: f64 = delta[i]?;
+                    let (h0, hi) = (ci95[0]?, ci95[i]?);
+                    Some(d.abs() > (h0 * h0 + hi * hi).sqrt())
                 })
                 .collect();
             Row {
@@ -145,6 +285,9 @@ pub fn compare(reports: &[Loaded], labels: &[String]) -> Result<Comparison, Refu
                 values,
                 delta,
                 delta_pct,
+                ci95,
+                beyond_noise,
+                insufficient_samples,
             }
         })
         .collect();
@@ -154,6 +297,8 @@ pub fn compare(reports: &[Loaded], labels: &[String]) -> Result<Comparison, Refu
         report_version: crate::bench::suite::report::VERSION,
         kind: kind.name(),
         reports: entries,
+        workload_differences,
+        exceedance_workload: opts.workload.clone(),
         rows,
     })
 }
@@ -188,6 +333,28 @@ fn fmt_d(d: Option<f64>, p: Option<f64>) -> String {
     }
 }
 
+/// What the difference means against the noise: `beyond noise`, `within noise`,
+/// `insufficient samples`, or nothing where no interval is known.
+fn noise_word(r: &Row, i: usize) -> &'static str {
+    if r.insufficient_samples[0] || r.insufficient_samples[i] {
+        return "insufficient samples";
+    }
+    match r.beyond_noise[i] {
+        Some(true) => "beyond noise",
+        Some(false) => "within noise",
+        None => "",
+    }
+}
+
+fn fmt_dn(r: &Row, i: usize) -> String {
+    let d = fmt_d(r.delta[i], r.delta_pct[i]);
+    match noise_word(r, i) {
+        "" => d,
+        w if r.delta[i].is_some() => format!("{d} {w}"),
+        _ => d,
+    }
+}
+
 impl Comparison {
     /// The text table: the reports, then one line per figure.
     pub fn text(&self) -> String {
@@ -209,6 +376,15 @@ impl Comparison {
                 e.path
             );
         }
+        for d in &self.workload_differences {
+            let _ = writeln!(s, "  WORKLOADS DIFFER (--allow-different): {d}");
+        }
+        let _ = writeln!(
+            s,
+            "  a difference is \"beyond noise\" when larger than the two values' 95 % intervals \
+             combined (rounds of a PTS window, batch means of a run), \"within noise\" when not; \
+             unmarked where the reports hold no repetitions to estimate the noise"
+        );
         let mut table: Vec<Vec<String>> = vec![];
         let mut head = vec!["figure".to_string()];
         for i in 0..self.reports.len() {
@@ -228,7 +404,7 @@ impl Comparison {
             for i in 0..r.values.len() {
                 line.push(fmt_v(r.values[i]));
                 if i > 0 {
-                    line.push(fmt_d(r.delta[i], r.delta_pct[i]));
+                    line.push(fmt_dn(r, i));
                 }
             }
             table.push(line);
@@ -349,11 +525,23 @@ pub fn html(cmp: &Comparison, reports: &[Loaded]) -> String {
             "At least one report is incomplete (see its state).",
         );
     }
+    if !cmp.workload_differences.is_empty() {
+        d.banner(
+            Tone::Bad,
+            &format!(
+                "The reports are of different workloads (compared with --allow-different): {}",
+                cmp.workload_differences.join("; ")
+            ),
+        );
+    }
     d.h2("Differences");
+    d.p("A difference is \"beyond noise\" when it is larger than the two values' 95 % confidence intervals combined (the rounds of a PTS measurement window, or batch means of a run's intervals), \"within noise\" when not; unmarked where a report holds no repetitions to estimate its noise.");
     diff_table(&mut d, cmp);
     match reports[0].kind {
         Kind::Run => run_charts(&mut d, &names, reports),
-        Kind::Pts | Kind::Review => suite_charts(&mut d, &names, reports),
+        Kind::Pts | Kind::Review => {
+            suite_charts(&mut d, &names, reports, cmp.exceedance_workload.as_deref())
+        }
     }
     d.finish(&format!(
         "sgctl {} ({}) · compared reports: {}",
@@ -382,9 +570,12 @@ fn diff_table(d: &mut Doc, cmp: &Comparison) {
         .map(|r| {
             let mut l = vec![format!("{}: {}", r.group, r.name), r.unit.to_string()];
             for i in 0..n {
-                l.push(fmt_v(r.values[i]));
+                l.push(match (r.values[i], r.ci95[i]) {
+                    (Some(_), Some(h)) => format!("{} ± {}", fmt_v(r.values[i]), fmt_v(Some(h))),
+                    _ => fmt_v(r.values[i]),
+                });
                 if i > 0 {
-                    l.push(fmt_d(r.delta[i], r.delta_pct[i]));
+                    l.push(fmt_dn(r, i));
                 }
             }
             l
@@ -497,7 +688,48 @@ fn test_of<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
     a(&v["tests"]).iter().find(|t| t["test"] == name)
 }
 
-fn suite_charts(d: &mut Doc, names: &[String], reports: &[Loaded]) {
+/// The run of the cell `label` in test `t`: the last round of the last stage holding it.
+fn cell_run<'a>(t: &'a Value, label: &str) -> Option<&'a Value> {
+    a(&t["stages"])
+        .iter()
+        .rev()
+        .flat_map(|stg| a(&stg["rounds"]).iter().rev())
+        .flat_map(|r| a(&r["cells"]).iter())
+        .find(|c| c["stimulus"]["label"] == label)
+        .and_then(|c| c["m"].get("run"))
+        .filter(|x| !x.is_null())
+}
+
+/// The cell a test's exceedance chart shows by default: the steady-state tracking cell
+/// (`0/100-4k` of "0/100-4k iops"), else the only cell label the test has.
+fn default_cell(t: &Value) -> Option<String> {
+    let tracking = a(&t["stages"])
+        .iter()
+        .filter_map(|s| s["steady_state"]["tracking"].as_str())
+        .next_back()
+        .and_then(|x| x.split_whitespace().next())
+        .map(String::from);
+    if tracking
+        .as_deref()
+        .is_some_and(|l| cell_run(t, l).is_some())
+    {
+        return tracking;
+    }
+    let mut labels: Vec<&str> = a(&t["stages"])
+        .iter()
+        .flat_map(|stg| a(&stg["rounds"]))
+        .flat_map(|r| a(&r["cells"]))
+        .filter_map(|c| c["stimulus"]["label"].as_str())
+        .collect();
+    labels.sort_unstable();
+    labels.dedup();
+    match labels.as_slice() {
+        [one] => Some((*one).to_string()),
+        _ => None,
+    }
+}
+
+fn suite_charts(d: &mut Doc, names: &[String], reports: &[Loaded], workload: Option<&str>) {
     let tests: Vec<String> = a(&reports[0].value["tests"])
         .iter()
         .filter_map(|t| t["test"].as_str().map(String::from))
@@ -614,23 +846,40 @@ fn suite_charts(d: &mut Doc, names: &[String], reports: &[Loaded]) {
             ),
             _ => {}
         }
-        // The latency distribution of the test's last measured cell.
-        let mut e = XyChart::new(
-            format!("{t}: latency exceedance (last cell measured)"),
-            "latency (µs)",
-            "fraction of I/Os slower",
-        )
-        .fraction_y();
-        e.log_x = true;
-        e.log_y = true;
-        for (i, r) in reports.iter().enumerate() {
-            let h = test_of(&r.value, t)
-                .and_then(super::bench::last_run)
-                .map(|run| hist_curves(&run["histogram"]).1)
-                .unwrap_or_default();
-            e.series.push(Series::line(names[i].clone(), h).color(i));
+        // The latency distribution of one chosen workload (cell) of the test, the same in
+        // every report: --workload, else the test's tracking cell.
+        let cell = workload
+            .map(String::from)
+            .or_else(|| test_of(&reports[0].value, t).and_then(default_cell));
+        match cell {
+            Some(cell) => {
+                let mut e = XyChart::new(
+                    format!("{t}: latency exceedance of {cell}"),
+                    "latency (µs)",
+                    "fraction of I/Os slower",
+                )
+                .fraction_y();
+                e.log_x = true;
+                e.log_y = true;
+                for (i, r) in reports.iter().enumerate() {
+                    let h = test_of(&r.value, t)
+                        .and_then(|x| cell_run(x, &cell))
+                        .map(|run| hist_curves(&run["histogram"]).1)
+                        .unwrap_or_default();
+                    e.series.push(Series::line(names[i].clone(), h).color(i));
+                }
+                d.chart(
+                    xy_svg(&e),
+                    &format!("1 − CDF of completion latency of the cell {cell}, its last round in each report."),
+                );
+            }
+            None => {
+                d.p(&format!(
+                "{t}: no latency exceedance chart — the test has several cells and no tracking \
+                 cell; choose one with --workload LABEL (a cell label such as 0/100-4k)"
+                ));
+            }
         }
-        d.chart(xy_svg(&e), "1 − CDF of completion latency.");
     }
     d.raw(&format!(
         "<p class=\"sub\">{}</p>\n",
@@ -675,6 +924,131 @@ mod tests {
         let h = html(&c, &[run(1000.0, "A"), run(1250.0, "B")]);
         assert!(h.matches("data-chart=").count() >= 5, "{h}");
         assert!(h.contains("B (serial S) — B"));
+    }
+
+    fn run_of(rw: &str, bs: u64, qd: u64, iops: &[f64]) -> Loaded {
+        let mut r = run(iops.iter().sum::<f64>() / iops.len() as f64, "M");
+        r.value["settings"] = json!({"rw": rw, "bs": [[bs, 1]], "qd": qd, "jobs": 1,
+            "read_pct": 50});
+        r.value["result"]["intervals"] = iops
+            .iter()
+            .enumerate()
+            .map(|(i, x)| json!({"t_s": i as f64, "iops": x}))
+            .collect();
+        r
+    }
+
+    #[test]
+    fn refuses_different_workloads_listing_each_difference() {
+        let a = run_of("randread", 4096, 32, &[1000.0; 20]);
+        let b = run_of("randwrite", 8192, 32, &[1000.0; 20]);
+        let e = compare(&[a.clone(), b.clone()], &[]).unwrap_err();
+        assert!(e.0.contains("different workloads"), "{e}");
+        assert!(e.0.contains("rw: [1] randread, [2] randwrite"), "{e}");
+        assert!(
+            e.0.contains("block size (bytes/weight): [1] 4096/1, [2] 8192/1"),
+            "{e}"
+        );
+        assert!(!e.0.contains("QD:"), "QD is the same: {e}");
+        assert!(e.0.contains("--allow-different"), "{e}");
+        // QD and jobs and the mix of randrw count too.
+        let c = run_of("randread", 4096, 1, &[1000.0; 20]);
+        assert!(compare(&[a.clone(), c], &[])
+            .unwrap_err()
+            .0
+            .contains("QD: [1] 32, [2] 1"));
+        let m1 = run_of("randrw", 4096, 32, &[1000.0; 20]);
+        let mut m2 = m1.clone();
+        m2.value["settings"]["read_pct"] = json!(70);
+        assert!(compare(&[m1.clone(), m2], &[])
+            .unwrap_err()
+            .0
+            .contains("read %"));
+        // The mix of a randread run is not a difference (it does not apply).
+        let mut a2 = a.clone();
+        a2.value["settings"]["read_pct"] = json!(0);
+        assert!(compare(&[a.clone(), a2], &[]).is_ok());
+        // Asked for: compared, the differences listed.
+        let opts = Options {
+            allow_different: true,
+            workload: None,
+        };
+        let c = compare_with(&[a, b], &[], &opts).unwrap();
+        assert_eq!(c.workload_differences.len(), 2);
+        assert!(c.text().contains("WORKLOADS DIFFER"));
+        // Suites: another test set is another workload.
+        let suite = |tests: serde_json::Value| Loaded {
+            path: PathBuf::from("/r/p/report.json"),
+            kind: Kind::Pts,
+            value: json!({"suite": "pts", "settings": {"tests": tests, "tc": 1, "qd": 32,
+                "active_range_pct": 100.0}, "tests": []}),
+        };
+        let e = compare(&[suite(json!(["iops"])), suite(json!(["lat"]))], &[]).unwrap_err();
+        assert!(e.0.contains("tests: [1] iops, [2] lat"), "{e}");
+    }
+
+    #[test]
+    fn says_whether_a_difference_is_beyond_the_noise() {
+        // Steady runs 10 % apart: beyond the noise of their batch means.
+        let a = run_of(
+            "randread",
+            4096,
+            32,
+            &[1000.0, 1002.0, 998.0, 1001.0].repeat(5),
+        );
+        let b = run_of(
+            "randread",
+            4096,
+            32,
+            &[1100.0, 1102.0, 1098.0, 1101.0].repeat(5),
+        );
+        let c = compare(&[a.clone(), b], &[]).unwrap();
+        let r = c.rows.iter().find(|r| r.name == "IOPS").unwrap();
+        assert_eq!(r.beyond_noise, vec![None, Some(true)]);
+        assert!(c.text().contains("beyond noise"), "{}", c.text());
+        // Noisy runs 1 % apart: within it.
+        let n1: Vec<f64> = (0..20u64)
+            .map(|i| 500.0 + ((i * 7919 + 13) % 101) as f64 * 10.0)
+            .collect();
+        let n2: Vec<f64> = n1.iter().rev().map(|x| x * 1.01).collect();
+        let c = compare(
+            &[
+                run_of("randread", 4096, 32, &n1),
+                run_of("randread", 4096, 32, &n2),
+            ],
+            &[],
+        )
+        .unwrap();
+        let r = c.rows.iter().find(|r| r.name == "IOPS").unwrap();
+        assert_eq!(r.beyond_noise, vec![None, Some(false)]);
+        // A figure without an interval is not judged.
+        let r = c.rows.iter().find(|r| r.name == "latency p99").unwrap();
+        assert_eq!(r.beyond_noise, vec![None, None]);
+    }
+
+    #[test]
+    fn the_exceedance_chart_is_of_the_chosen_cell() {
+        let cell = |label: &str, hist: serde_json::Value| json!({"stimulus": {"label": label}, "m": {"run": {"histogram": hist}}});
+        let rep = || Loaded {
+            path: PathBuf::from("/r/p/report.json"),
+            kind: Kind::Pts,
+            value: json!({"suite": "pts", "settings": {}, "tests": [{"test": "iops",
+                "stages": [{"name": "wdpc", "steady_state": {"tracking": "0/100-4k iops"},
+                    "rounds": [{"round": 1, "cells": [
+                        cell("0/100-4k", json!([[10.0, 5], [20.0, 5]])),
+                        cell("100/0-8k", json!([[70.0, 5], [80.0, 5]]))]}]}]}]}),
+        };
+        let c = compare(&[rep(), rep()], &[]).unwrap();
+        let h = html(&c, &[rep(), rep()]);
+        assert!(h.contains("iops: latency exceedance of 0/100-4k"), "{h}");
+        assert!(!h.contains("last cell measured"));
+        let opts = Options {
+            allow_different: false,
+            workload: Some("100/0-8k".into()),
+        };
+        let c = compare_with(&[rep(), rep()], &[], &opts).unwrap();
+        let h = html(&c, &[rep(), rep()]);
+        assert!(h.contains("iops: latency exceedance of 100/0-8k"), "{h}");
     }
 
     #[test]

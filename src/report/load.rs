@@ -94,11 +94,17 @@ impl Loaded {
     }
 }
 
-/// `MODEL (serial SERIAL)` from a report's header.
+/// `VENDOR MODEL (serial SERIAL)` from a report's header (the address only when the header
+/// names no drive).
 pub fn drive_of(v: &Value) -> String {
     let h = &v["header"];
     let g = |k: &str| h[k].as_str().unwrap_or("").trim().to_string();
-    let (model, serial) = (g("model"), g("serial"));
+    let model = [g("vendor"), g("model")]
+        .into_iter()
+        .filter(|x| !x.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let serial = g("serial");
     match (model.is_empty(), serial.is_empty()) {
         (false, false) => format!("{model} (serial {serial})"),
         (false, true) => model,

@@ -134,10 +134,13 @@ fn kernel() -> String {
 }
 
 /// The header and the write cache of `addr`, read before the run (read-only commands:
-/// INQUIRY, VPD, READ CAPACITY(16), MODE SENSE(10) of the Caching page). A non-SCSI block
-/// device or a file is named by its path; what cannot be read goes into the notes.
+/// INQUIRY, VPD, READ CAPACITY(16), MODE SENSE(10) of the Caching page) through `held`, the
+/// target the engine already holds (see [`crate::bench::engine::Engine::transport`]), or
+/// through the device opened here when the engine holds none. A non-SCSI block device or a
+/// file is named by its path; what cannot be read goes into the notes.
 pub fn header_of(
     addr: &str,
+    held: Option<&mut dyn crate::Transport>,
     scsi: bool,
     engine: &str,
     capacity: u64,
@@ -178,14 +181,21 @@ pub fn header_of(
             .push("not a SCSI device: the Caching mode page was not read".into());
         return (h, wc);
     }
-    let mut t = match crate::device::open_with(addr, 0) {
-        Ok(t) => t,
-        Err(e) => {
-            notes.push(format!("identity not read: {e}"));
-            return (h, wc);
-        }
+    let mut opened;
+    let t: &mut dyn crate::Transport = match held {
+        Some(t) => t,
+        None => match crate::device::open_with(addr, 0) {
+            Ok(t) => {
+                opened = t;
+                &mut *opened
+            }
+            Err(e) => {
+                notes.push(format!("identity not read: {e}"));
+                return (h, wc);
+            }
+        },
     };
-    match crate::ops::query::identity(&mut *t) {
+    match crate::ops::query::identity(t) {
         Ok(id) => {
             h.vendor = id.vendor;
             h.model = id.model;
@@ -195,10 +205,10 @@ pub fn header_of(
         }
         Err(e) => notes.push(format!("identity not read: {e}")),
     }
-    if let Ok(cap) = crate::ops::query::read_capacity16(&mut *t) {
+    if let Ok(cap) = crate::ops::query::read_capacity16(t) {
         h.protection_type = if cap.prot_en { cap.p_type + 1 } else { 0 };
     }
-    match cache::prepare(&mut *t, None) {
+    match cache::prepare(t, None) {
         Ok(c) => wc = c,
         Err(e) => wc.notes.push(format!("Caching mode page not read: {e}")),
     }

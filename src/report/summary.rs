@@ -32,6 +32,15 @@ pub struct Figure {
     pub value: Option<f64>,
     /// Which way is better.
     pub better: Better,
+    /// Half-width of the 95 % confidence interval of the value, where the report holds
+    /// repetitions to estimate it from (the rounds of a PTS window, batch means of a run's
+    /// intervals); the run-to-run noise `bench compare` weighs a difference against.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ci95: Option<f64>,
+    /// A percentile the report's I/O count does not support
+    /// ([`crate::bench::suite::confidence::percentile_supported`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub insufficient_samples: bool,
 }
 
 impl Figure {
@@ -55,7 +64,25 @@ fn fig(
         unit,
         value: v.filter(|x| x.is_finite()),
         better: b,
+        ci95: None,
+        insufficient_samples: false,
     });
+}
+
+/// Sets the interval of the figure just pushed.
+fn noise(out: &mut [Figure], ci: Option<f64>) {
+    if let Some(f) = out.last_mut() {
+        f.ci95 = ci.filter(|x| x.is_finite());
+    }
+}
+
+/// Batch means of a run's per-interval `k` (10 batches).
+fn batch_ci(res: &Value, k: &str) -> Option<f64> {
+    let xs: Vec<f64> = arr(&res["intervals"])
+        .iter()
+        .filter_map(|i| n(&i[k]))
+        .collect();
+    crate::bench::suite::confidence::batch_means_ci95(&xs, 10).map(|x| x.1)
 }
 
 fn n(v: &Value) -> Option<f64> {
@@ -95,7 +122,9 @@ fn run_figures(out: &mut Vec<Figure>, res: &Value) {
     use Better::{Higher, Lower};
     let g = "run";
     fig(out, g, "IOPS".into(), "IOPS", n(&res["iops"]), Higher);
+    noise(out, batch_ci(res, "iops"));
     fig(out, g, "MB/s".into(), "MB/s", n(&res["mbps"]), Higher);
+    noise(out, batch_ci(res, "mbps"));
     let lat = &res["latency"];
     for (k, name) in [
         ("min_us", "latency min"),
@@ -104,7 +133,11 @@ fn run_figures(out: &mut Vec<Figure>, res: &Value) {
         ("max_us", "latency max"),
     ] {
         fig(out, g, name.into(), "µs", n(&lat[k]), Lower);
+        if k == "mean_us" {
+            noise(out, batch_ci(res, "mean_lat_us"));
+        }
     }
+    let ios = res["ios"].as_u64();
     // fio's headline percentiles (the report keeps all of them).
     for q in [50.0, 90.0, 99.0, 99.9, 99.99, 99.999] {
         fig(
@@ -115,6 +148,9 @@ fn run_figures(out: &mut Vec<Figure>, res: &Value) {
             percentile(lat, q),
             Lower,
         );
+        if let (Some(f), Some(n)) = (out.last_mut(), ios) {
+            f.insufficient_samples = !crate::bench::suite::confidence::percentile_supported(q, n);
+        }
     }
     for d in ["read", "write"] {
         if res[d].is_object() {
@@ -194,6 +230,7 @@ fn test_figures(out: &mut Vec<Figure>, t: &Value) {
                         n(&row["iops"][b]),
                         Higher,
                     );
+                    noise(out, n(&row["iops_ci95"][b]));
                 }
             }
         }
@@ -215,6 +252,7 @@ fn test_figures(out: &mut Vec<Figure>, t: &Value) {
             for row in arr(&res["table"]) {
                 let c = format!("{} {}", st(&row["rw_mix"]), st(&row["block_size"]));
                 fig(out, g, format!("{c} ART"), "µs", n(&row["art_us"]), Lower);
+                noise(out, n(&row["art_ci95_us"]));
                 fig(out, g, format!("{c} MRT"), "µs", n(&row["mrt_us"]), Lower);
                 fig(
                     out,
@@ -224,6 +262,10 @@ fn test_figures(out: &mut Vec<Figure>, t: &Value) {
                     n(&row["p99999_us"]),
                     Lower,
                 );
+                if let (Some(f), Some(k)) = (out.last_mut(), row["ios_per_round"].as_u64()) {
+                    f.insufficient_samples =
+                        !crate::bench::suite::confidence::percentile_supported(99.999, k);
+                }
             }
         }
         "wsat" => {
@@ -458,22 +500,37 @@ fn run_text(r: &Value) -> String {
             continue;
         }
         let l = &d["latency"];
-        let p = |x: f64| percentile(l, x).unwrap_or(0.0);
+        let ios = d["ios"].as_u64();
+        let mut short = Vec::new();
+        let mut p = |x: f64| {
+            let v = format!("{:.1}", percentile(l, x).unwrap_or(0.0));
+            match ios {
+                Some(n) if !crate::bench::suite::confidence::percentile_supported(x, n) => {
+                    short.push(x);
+                    format!("{v}*")
+                }
+                _ => v,
+            }
+        };
+        let (p50, p99, p999, p9999) = (p(50.0), p(99.0), p(99.9), p(99.99));
         let _ = writeln!(
             s,
             "  {name:<5}: {} IOPS, {:.1} MB/s; lat (us) mean {:.1}, stdev {:.1}, min {:.1}, \
-             p50 {:.1}, p99 {:.1}, p99.9 {:.1}, p99.99 {:.1}, max {:.1}",
+             p50 {p50}, p99 {p99}, p99.9 {p999}, p99.99 {p9999}, max {:.1}",
             k(fl(&d["iops"])),
             fl(&d["mbps"]),
             fl(&l["mean_us"]),
             fl(&l["stdev_us"]),
             fl(&l["min_us"]),
-            p(50.0),
-            p(99.0),
-            p(99.9),
-            p(99.99),
             fl(&l["max_us"])
         );
+        if let (Some(first), Some(n)) = (short.first(), ios) {
+            let _ = writeln!(
+                s,
+                "         * insufficient samples: {n} I/Os, the p{first} needs ≥ {} (10 beyond it)",
+                crate::bench::suite::confidence::min_samples(*first)
+            );
+        }
     }
     if let Some(c) = res["cpu_s_per_io"].as_f64() {
         let _ = writeln!(
@@ -528,6 +585,71 @@ fn wce(v: &Value) -> &'static str {
     }
 }
 
+/// The (TC, QD) pairs a test measured at, from its cells' stimuli, in order of first use;
+/// preconditioning stages (`wipc*`, `prewrite-*`, HIR's `precondition`) left out.
+pub fn test_tc_qd(t: &Value) -> Vec<(u64, u64)> {
+    let mut v: Vec<(u64, u64)> = Vec::new();
+    for stg in arr(&t["stages"]) {
+        let name = st(&stg["name"]);
+        if ["wipc", "prewrite", "precondition"]
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
+            continue;
+        }
+        for r in arr(&stg["rounds"]) {
+            for c in arr(&r["cells"]) {
+                let st = &c["stimulus"];
+                if let (Some(tc), Some(qd)) = (st["tc"].as_u64(), st["qd"].as_u64()) {
+                    if !v.contains(&(tc, qd)) {
+                        v.push((tc, qd));
+                    }
+                }
+            }
+        }
+    }
+    v
+}
+
+/// `TC1 × QD1 (TOIO 1)`, or for a sweep `36 TC × QD points, TOIO 1–1024`.
+pub fn tc_qd_text(pairs: &[(u64, u64)]) -> String {
+    match pairs {
+        [] => "–".into(),
+        [(tc, qd)] => format!("TC{tc} × QD{qd} (TOIO {})", tc.saturating_mul(*qd)),
+        _ => {
+            let toio = pairs.iter().map(|(a, b)| a.saturating_mul(*b));
+            format!(
+                "{} TC × QD points, TOIO {}–{}",
+                pairs.len(),
+                toio.clone().min().unwrap_or(0),
+                toio.max().unwrap_or(0)
+            )
+        }
+    }
+}
+
+/// The TC × QD each test ran at (the settings' `tc`/`qd` apply only to the tests that
+/// leave them to the operator; LAT is TC1 × QD1 whatever they say). Before any test ran:
+/// the settings as asked.
+pub fn tc_qd_line(r: &Value) -> String {
+    let per: Vec<String> = arr(&r["tests"])
+        .iter()
+        .filter_map(|t| {
+            let p = test_tc_qd(t);
+            (!p.is_empty()).then(|| format!("{} {}", st(&t["test"]).to_uppercase(), tc_qd_text(&p)))
+        })
+        .collect();
+    if per.is_empty() {
+        let se = &r["settings"];
+        format!(
+            "TC{} × QD{} (TOIO {}) as asked",
+            se["tc"], se["qd"], se["toio"]
+        )
+    } else {
+        per.join("; ")
+    }
+}
+
 fn suite_text(r: &Value) -> String {
     let mut s = String::new();
     let h = &r["header"];
@@ -551,10 +673,8 @@ fn suite_text(r: &Value) -> String {
     };
     let _ = writeln!(
         s,
-        "TC{} QD{} (TOIO {}), ActiveRange {} %, max {} rounds, purge {}, write cache {} (WCE {} -> {} -> {})",
-        se["tc"],
-        se["qd"],
-        se["toio"],
+        "{}, ActiveRange {} %, max {} rounds, purge {}, write cache {} (WCE {} -> {} -> {})",
+        tc_qd_line(r),
         se["active_range_pct"],
         se["max_rounds"],
         st(&se["purge"]),
@@ -658,15 +778,34 @@ fn test_text(s: &mut String, t: &Value) {
             }
         }
         "lat" => {
+            let mut short = false;
             for row in arr(&res["table"]) {
+                let five = match row["ios_per_round"].as_u64() {
+                    Some(n)
+                        if !crate::bench::suite::confidence::percentile_supported(99.999, n) =>
+                    {
+                        short = true;
+                        format!(
+                            "{:9.1} µs (n = {n}: insufficient samples)",
+                            fl(&row["p99999_us"])
+                        )
+                    }
+                    _ => format!("{:9.1} µs", fl(&row["p99999_us"])),
+                };
                 let _ = writeln!(
                     s,
-                    "  {:>6} {:>5}: ART {:8.1} µs  MRT {:9.1} µs  5 9s {:9.1} µs",
+                    "  {:>6} {:>5}: ART {:8.1} µs  MRT {:9.1} µs  5 9s {five}",
                     st(&row["rw_mix"]),
                     st(&row["block_size"]),
                     fl(&row["art_us"]),
                     fl(&row["mrt_us"]),
-                    fl(&row["p99999_us"])
+                );
+            }
+            if short {
+                let _ = writeln!(
+                    s,
+                    "  note: a 99.999th percentile needs ≥ {} I/Os (10 beyond it) to be more than the largest few",
+                    crate::bench::suite::confidence::min_samples(99.999)
                 );
             }
         }
@@ -804,6 +943,20 @@ mod tests {
         let t = text(&r);
         assert!(t.contains("total: 12.3k IOPS, 50.6 MB/s"), "{t}");
         assert!(t.contains("p99 120.0"), "{t}");
+        // With the direction's I/O count: 2,000 I/Os support the p99, not the p99.9.
+        let mut r = r;
+        r["result"]["read"]["ios"] = json!(2000);
+        r["result"]["ios"] = json!(2000);
+        let t = text(&r);
+        assert!(t.contains("p99 120.0,") && t.contains("p99.9 0.0*"), "{t}");
+        assert!(
+            t.contains("insufficient samples: 2000 I/Os, the p99.9 needs ≥ 10000"),
+            "{t}"
+        );
+        let f = key_figures(&r);
+        let fig = |k: &str| f.iter().find(|x| x.key() == k).cloned();
+        assert!(!fig("run: latency p99").unwrap().insufficient_samples);
+        assert!(fig("run: latency p99.9").unwrap().insufficient_samples);
     }
 
     #[test]

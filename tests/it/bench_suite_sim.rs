@@ -225,7 +225,12 @@ fn ecw_sweep_table_and_capture_points() {
 #[test]
 fn resume_with_another_test_set_is_refused_and_the_same_set_continues() {
     let d = tempfile::tempdir().unwrap();
-    let dev = "sim:px02smf080?capacity_gib=0.0625&serial=RESUME01";
+    // Resumable: the drive keeps its state between the runs.
+    let dev = format!(
+        "sim:px02smf080?capacity_gib=0.0625&serial=RESUME01&state={}",
+        d.path().join("drive.json").display()
+    );
+    let dev = dev.as_str();
     let dir = d.path().join("r");
     let audit = d.path().join("audit.jsonl");
     let base = [

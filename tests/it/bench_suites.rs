@@ -69,11 +69,13 @@ fn resume_of_another_drives_report_is_refused() {
         notes: vec![],
     };
     r.save(d.path()).unwrap();
+    // A drive that keeps its state (a stateless one is refused for that reason first).
+    let drive = format!("{TINY}&state={}", d.path().join("drive.json").display());
     let (code, _, err) = sgctl(
         &[
             "bench",
             "pts",
-            TINY,
+            &drive,
             "--resume",
             d.path().to_str().unwrap(),
             "--confirm",

@@ -348,7 +348,7 @@ fn bench_run_report_html_in_a_browser() {
         "MK4001GRZB".to_string(),
         "IOPS per interval".to_string(),
         "exceedance".to_string(),
-        "p99.999".to_string(),
+        "99.999th percentile".to_string(),
         sgctl::report::chart::human(iops),
         format!("{mbps:.1}"),
     ] {
@@ -369,7 +369,15 @@ fn bench_compare_html_in_a_browser() {
         .args(["--json", "bench", "compare"])
         .arg(&a)
         .arg(&b)
-        .args(["--label", "QD1", "--label", "QD16", "--html"])
+        // Two queue depths: another workload, compared on purpose.
+        .args([
+            "--allow-different",
+            "--label",
+            "QD1",
+            "--label",
+            "QD16",
+            "--html",
+        ])
         .arg(&html)
         .output()
         .unwrap();

@@ -3,6 +3,7 @@
 
 mod bench_engine;
 mod bench_pi;
+mod bench_reports;
 mod bench_suite_sim;
 mod bench_suites;
 mod bench_uring;

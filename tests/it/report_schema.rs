@@ -112,7 +112,18 @@ fn run_reports_and_compare_validate_and_refusals() {
     // --json of compare, and --report DIR.
     let cmp = p("cmp");
     let (code, out, err) = sgctl(
-        &["--json", "bench", "compare", &a, &b, &c, "--report", &cmp],
+        // Three workloads (QD, mix, block sizes), compared on purpose.
+        &[
+            "--json",
+            "bench",
+            "compare",
+            &a,
+            &b,
+            &c,
+            "--allow-different",
+            "--report",
+            &cmp,
+        ],
         d.path(),
     );
     assert_eq!(code, 0, "{err}");

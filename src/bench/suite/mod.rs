@@ -9,8 +9,10 @@
 //! * [`cache`] — WCE off per PTS-E, read back, restored.
 //! * [`purge`] — purge through the `sgctl sanitize`/`format` jobs.
 //! * [`report`] — `report.json`, versioned (docs/bench-report.md).
+//! * [`confidence`] — when a percentile means something, intervals of repeated measurements.
 
 pub mod cache;
+pub mod confidence;
 pub mod defs;
 pub mod driver;
 pub mod engine_driver;

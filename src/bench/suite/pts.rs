@@ -206,6 +206,31 @@ pub fn window_rounds<'r>(tr: &'r TestReport, stage: &str) -> Vec<&'r Round> {
         .collect()
 }
 
+/// Half-width of the 95 % confidence interval of the mean of `f` over the cell `label` in
+/// `rounds` (the rounds are repetitions; [`super::confidence::mean_ci95`]).
+pub fn ci95(
+    rounds: &[&Round],
+    label: &str,
+    f: impl Fn(&super::driver::Measurement) -> f64,
+) -> Option<f64> {
+    let v: Vec<f64> = rounds
+        .iter()
+        .filter_map(|r| r.cell(label))
+        .map(|c| f(&c.m))
+        .collect();
+    super::confidence::mean_ci95(&v).map(|x| x.1)
+}
+
+/// The fewest I/Os of the cell `label` in one of `rounds` (each round's percentile comes
+/// from that many).
+pub fn min_ios(rounds: &[&Round], label: &str) -> Option<u64> {
+    rounds
+        .iter()
+        .filter_map(|r| r.cell(label))
+        .map(|c| c.m.ios)
+        .min()
+}
+
 /// Average of `f` over the cell `label` in `rounds`.
 pub fn avg(rounds: &[&Round], label: &str, f: impl Fn(&super::driver::Measurement) -> f64) -> f64 {
     let v: Vec<f64> = rounds
@@ -277,14 +302,22 @@ pub fn results(t: TestId, tr: &TestReport) -> Value {
             let rows: Vec<Value> = defs::IOPS_MIXES
                 .iter()
                 .map(|mix| {
+                    let label =
+                        |bs: u32| format!("{}-{}", defs::mix_label(*mix), defs::bs_label(bs));
                     let cells: serde_json::Map<String, Value> = defs::IOPS_BLOCK_SIZES
                         .iter()
+                        .map(|bs| (defs::bs_label(*bs), json!(avg(&w, &label(*bs), |m| m.iops))))
+                        .collect();
+                    let ci: serde_json::Map<String, Value> = defs::IOPS_BLOCK_SIZES
+                        .iter()
                         .map(|bs| {
-                            let l = format!("{}-{}", defs::mix_label(*mix), defs::bs_label(*bs));
-                            (defs::bs_label(*bs), json!(avg(&w, &l, |m| m.iops)))
+                            (
+                                defs::bs_label(*bs),
+                                json!(ci95(&w, &label(*bs), |m| m.iops)),
+                            )
                         })
                         .collect();
-                    json!({"rw_mix": defs::mix_label(*mix), "iops": cells})
+                    json!({"rw_mix": defs::mix_label(*mix), "iops": cells, "iops_ci95": ci})
                 })
                 .collect();
             json!({"steady_state": ss_json(tr, "wdpc"),
@@ -322,14 +355,16 @@ pub fn results(t: TestId, tr: &TestReport) -> Value {
                         json!({"rw_mix": defs::mix_label(*mix), "block_size": defs::bs_label(*bs),
                                "art_us": avg(w, &l, |m| m.mean_lat_us),
                                "mrt_us": mrt,
+                               "art_ci95_us": ci95(w, &l, |m| m.mean_lat_us),
                                "p99999_us": avg(w, &l, |m| m.p99999_lat_us),
-                               "read_art_us": avg(w, &l, |m| m.read_mean_lat_us),
-                               "write_art_us": avg(w, &l, |m| m.write_mean_lat_us)})
+                               "ios_per_round": min_ios(w, &l),
+                               "read_art_us": (*mix > 0).then(|| avg(w, &l, |m| m.read_mean_lat_us)),
+                               "write_art_us": (*mix < 100).then(|| avg(w, &l, |m| m.write_mean_lat_us))})
                     })
                 })
                 .collect();
-            json!({"steady_state": ss_json(tr, "wdpc"), "table": rows,
-                   "note": "ART = mean over all I/Os of the cell (not the unweighted mean of read and write); MRT = largest over the window"})
+            json!({"steady_state": ss_json(tr, "wdpc"), "table": rows, "tc": 1, "qd": 1,
+                   "note": "ART = mean over all I/Os of the cell (not the unweighted mean of read and write); MRT = largest over the window; 5 9s = the 99.999th percentile of each round, averaged, each from ios_per_round I/Os or more"})
         }
         TestId::Wsat => {
             let mut tgbw = 0u64;
@@ -407,7 +442,7 @@ pub fn results(t: TestId, tr: &TestReport) -> Value {
                     let c = tr.stage(&format!("capture-{w}"))?.rounds.first()?.cells.first()?;
                     Some(json!({"point": format!("{w}_iops"), "tc": c.stimulus.tc, "qd": c.stimulus.qd,
                                 "iops": c.m.iops, "art_us": c.m.mean_lat_us, "mrt_us": c.m.max_lat_us,
-                                "p99999_us": c.m.p99999_lat_us,
+                                "p99999_us": c.m.p99999_lat_us, "ios": c.m.ios,
                                 "histogram": c.m.run.get("histogram").cloned().unwrap_or(Value::Null)}))
                 })
                 .collect();

@@ -244,7 +244,7 @@ pub fn results(part: &str, tr: &TestReport) -> Value {
                 let r = single(tr, &format!("4k-r-qd{qd}"));
                 let w = single(tr, &format!("4k-w-qd{qd}"));
                 let f = |m: &Option<super::driver::Measurement>| {
-                    m.as_ref().map(|m| json!({"iops": m.iops, "mean_lat_us": m.mean_lat_us, "p9999_lat_us": m.p9999_lat_us, "max_lat_us": m.max_lat_us}))
+                    m.as_ref().map(|m| json!({"iops": m.iops, "mean_lat_us": m.mean_lat_us, "p9999_lat_us": m.p9999_lat_us, "max_lat_us": m.max_lat_us, "ios": m.ios}))
                 };
                 if let Some(m) = &r {
                     pr.push((qd, m.iops));
@@ -264,7 +264,8 @@ pub fn results(part: &str, tr: &TestReport) -> Value {
                 .filter_map(|s| {
                     let m = &s.rounds.first()?.cells.first()?.m;
                     Some(json!({"workload": s.name, "iops": m.iops, "mbps": m.mbps,
-                                "mean_lat_us": m.mean_lat_us, "p9999_lat_us": m.p9999_lat_us}))
+                                "mean_lat_us": m.mean_lat_us, "p9999_lat_us": m.p9999_lat_us,
+                                "ios": m.ios}))
                 })
                 .collect();
             json!({"qd": REVIEW_QD, "table": rows})
@@ -278,7 +279,8 @@ pub fn results(part: &str, tr: &TestReport) -> Value {
                         .filter_map(|qd| {
                             let m = single(tr, &format!("{name}-qd{qd}"))?;
                             Some(json!({"qd": qd, "iops": m.iops, "mbps": m.mbps,
-                                        "mean_lat_us": m.mean_lat_us, "p9999_lat_us": m.p9999_lat_us}))
+                                        "mean_lat_us": m.mean_lat_us, "p9999_lat_us": m.p9999_lat_us,
+                                        "ios": m.ios}))
                         })
                         .collect();
                     json!({"profile": name, "read_pct": read, "by_qd": per})
