@@ -55,7 +55,8 @@ PROMETHEUS: --prometheus prints node_exporter textfile-collector format; metric 
   sgctl_sas_phy_invalid_dwords_total{port,phy}, sgctl_sas_phy_running_disparity_errors_total,
   sgctl_sas_phy_loss_of_dword_sync_total, sgctl_sas_phy_reset_problems_total,
   sgctl_start_stop_cycles_total, sgctl_load_unload_cycles_total
-  (every series is labelled device, serial, model)";
+  (every series is labelled device, serial, model; enclosure and slot for a drive in an
+  enclosure the kernel knows)";
 
 /// Health report per drive.
 #[derive(Debug, clap::Args)]
@@ -133,6 +134,10 @@ fn render_drive(h: &DriveHealth) -> String {
         state,
         h.exit_bits
     );
+    if let Some(e) = &h.enclosure {
+        let slot = h.slot.map_or_else(|| "-".to_string(), |s| s.to_string());
+        let _ = writeln!(o, "  enclosure {e} slot {slot}");
+    }
     if h.state != State::Unreadable {
         let e = &h.endurance;
         let _ = writeln!(
@@ -316,6 +321,8 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
         Duration::try_from_secs_f64(args.timeout).unwrap_or(Duration::from_secs(60)),
         opener,
     );
+    let mut drives = drives;
+    health::label_slots(&mut drives, &args.sysroot);
     let exit_bits = drives.iter().fold(0u8, |a, d| a | d.exit_bits);
     let text = if args.prometheus {
         health::prom::render(&drives)

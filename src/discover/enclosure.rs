@@ -365,6 +365,42 @@ pub fn slots_by_device(encs: &[Enclosure]) -> HashMap<String, SlotRef> {
     m
 }
 
+/// The `H:C:T:L` of a node (`/dev/sgN`, `/dev/sdX`, `/dev/bsg/H:C:T:L`, or `H:C:T:L`) under
+/// `root`, from the sg or block class entry's `device` link.
+pub fn hctl_of_node(root: &Path, address: &str) -> Option<String> {
+    let name = address.strip_prefix("/dev/").unwrap_or(address);
+    if let Some(h) = name.strip_prefix("bsg/") {
+        return is_hctl(h).then(|| h.to_string());
+    }
+    if is_hctl(name) {
+        return Some(name.to_string());
+    }
+    if name.is_empty() || name.contains('/') || name.starts_with('.') {
+        return None;
+    }
+    let class = if name.starts_with("sg") {
+        "class/scsi_generic"
+    } else {
+        "class/block"
+    };
+    let dev = std::fs::canonicalize(sys(root).join(class).join(name).join("device")).ok()?;
+    let n = dev.file_name()?.to_string_lossy().into_owned();
+    is_hctl(&n).then_some(n)
+}
+
+/// The slot of the first of `paths` (by `H:C:T:L`) that an enclosure under `root` links;
+/// `None` when no path has an address or no enclosure holds it.
+pub fn slot_of_paths(root: &Path, paths: &[crate::host::PathInfo]) -> Option<SlotRef> {
+    if paths.iter().all(|p| p.hctl.is_none()) {
+        return None; // nothing the kernel could have linked (a virtual drive)
+    }
+    let m = slots_by_device(&enclosures(root));
+    paths
+        .iter()
+        .filter_map(|p| p.hctl.as_ref())
+        .find_map(|h| m.get(h).cloned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
