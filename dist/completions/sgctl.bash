@@ -31,6 +31,9 @@ _sgctl() {
             sgctl,decode)
                 cmd="sgctl__subcmd__decode"
                 ;;
+            sgctl,fault)
+                cmd="sgctl__subcmd__fault"
+                ;;
             sgctl,format)
                 cmd="sgctl__subcmd__format"
                 ;;
@@ -42,6 +45,9 @@ _sgctl() {
                 ;;
             sgctl,inquiry)
                 cmd="sgctl__subcmd__inquiry"
+                ;;
+            sgctl,locate)
+                cmd="sgctl__subcmd__locate"
                 ;;
             sgctl,logs)
                 cmd="sgctl__subcmd__logs"
@@ -193,6 +199,9 @@ _sgctl() {
             sgctl__subcmd__help,decode)
                 cmd="sgctl__subcmd__help__subcmd__decode"
                 ;;
+            sgctl__subcmd__help,fault)
+                cmd="sgctl__subcmd__help__subcmd__fault"
+                ;;
             sgctl__subcmd__help,format)
                 cmd="sgctl__subcmd__help__subcmd__format"
                 ;;
@@ -204,6 +213,9 @@ _sgctl() {
                 ;;
             sgctl__subcmd__help,inquiry)
                 cmd="sgctl__subcmd__help__subcmd__inquiry"
+                ;;
+            sgctl__subcmd__help,locate)
+                cmd="sgctl__subcmd__help__subcmd__locate"
                 ;;
             sgctl__subcmd__help,logs)
                 cmd="sgctl__subcmd__help__subcmd__logs"
@@ -428,7 +440,7 @@ _sgctl() {
 
     case "${cmd}" in
         sgctl)
-            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg reservations audit certificate ata help"
+            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths locate fault logs health format sanitize wait bench tcg reservations audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1219,6 +1231,32 @@ _sgctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sgctl__subcmd__fault)
+            opts="-v -h --on --off --dry-run --audit-log --sysroot --timeout-ms --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sgctl__subcmd__format)
             opts="-v -h --all-matching --list-supported --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1380,7 +1418,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help)
-            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health format sanitize wait bench tcg reservations audit certificate ata help"
+            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths locate fault logs health format sanitize wait bench tcg reservations audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1617,6 +1655,20 @@ _sgctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sgctl__subcmd__help__subcmd__fault)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sgctl__subcmd__help__subcmd__format)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1660,6 +1712,20 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help__subcmd__inquiry)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__locate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2086,6 +2152,32 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__locate)
+            opts="-v -h --on --off --dry-run --audit-log --sysroot --timeout-ms --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -22,6 +22,7 @@ mod golden;
 mod health_sim;
 mod job_lock;
 mod jobs_lib;
+mod led_cli;
 mod logs_health_cli;
 mod output_errors;
 mod path_failover;
