@@ -237,6 +237,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand health" -s v -l verbose -d '
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -s h -l help -d 'Print help'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l all-matching -d 'Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name contains all words of FILTER (each still needs its --confirm)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l enclosure -d 'Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan` shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`); with --all-matching, the disks matching both (each still needs its --confirm)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l block-size -d 'New logical block size in bytes (512, 520, 4096, ...). Optional only with --recover' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi -d 'Protection information type (0 = none, the default). With --recover and neither --block-size nor --pi: what the interrupted format asked for (its audit start record)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi-interval-exponent -d 'Protection interval exponent (types 2 and 3): 2^E PI intervals per logical block' -r
@@ -279,6 +280,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand format" -s v -l verbose -d '
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l all-matching -d 'Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name contains all words of FILTER (each still needs its --confirm)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l enclosure -d 'Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan` shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`); with --all-matching, the disks matching both (each still needs its --confirm)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l method -d '`auto`: strongest supported purge (crypto > block > overwrite; on a SATA drive behind a SATL the ATA methods, strongest first). ATA methods by name: ata-crypto-scramble, ata-block-erase, ata-overwrite, ata-security-erase, ata-security-erase-enhanced' -r -f -a "auto\t''
 ata-crypto-scramble\t''
 ata-block-erase\t''
