@@ -63,6 +63,11 @@ pub struct SafetyArgs {
     /// RESERVATION CONFLICT).
     #[arg(long)]
     pub ignore_reservation: bool,
+    /// After the jobs, light the locate LED of every drive that passed and the fault LED of
+    /// every drive that did not (the enclosure slots the kernel knows, as `sgctl locate` and
+    /// `sgctl fault` do; each LED change is audited). Not on --dry-run.
+    #[arg(long)]
+    pub leds: bool,
     /// The certificate's auditor fields.
     #[command(flatten)]
     pub record: crate::cli::record_args::RecordArgs,
@@ -144,7 +149,38 @@ pub fn run_jobs_in(
     // A bad site file or field fails here, before any drive is touched.
     opts.record = sa.record.resolve()?;
     let summary = jobs::run(env, addresses, &opts, make_job)?;
-    Ok(finish_report(ctx, summary))
+    let leds = (sa.leds && !summary.dry_run).then(|| {
+        crate::ops::led::light_after_purge(
+            std::path::Path::new("/"),
+            &summary.records,
+            Some(&crate::ops::safety::AuditLog::at(summary.audit_log.clone())),
+        )
+    });
+    let mut report = finish_report(ctx, summary);
+    if let Some(leds) = leds {
+        if let (Some(obj), Ok(v)) = (report.data.as_object_mut(), serde_json::to_value(&leds)) {
+            obj.insert("leds".into(), v);
+        }
+        for l in &leds {
+            match &l.error {
+                Some(e) => ctx.warn(format!(
+                    "{}: {} LED not set: {e}",
+                    l.device,
+                    l.led.attribute()
+                )),
+                None => report.text.push_str(&format!(
+                    "{}: {} LED on ({})\n",
+                    l.device,
+                    l.led.attribute(),
+                    l.changes
+                        .first()
+                        .map(|c| crate::cli::scan::slot_line(&c.enclosure))
+                        .unwrap_or_default()
+                )),
+            }
+        }
+    }
+    Ok(report)
 }
 
 /// True when a scanned drive matches `--all-matching FILTER`: every whitespace-separated word
@@ -684,6 +720,7 @@ pub(crate) mod testenv {
             audit_log: Some(dir.join("audit.jsonl")),
             certificate: Some(dir.join("cert.json")),
             force: false,
+            leds: false,
             operator: None,
             signing_key: None,
             max_per_hba: 4,

@@ -118,20 +118,14 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
     }
     if !args.dry_run && (written || !failed.is_empty()) {
         let audit = safety::AuditLog::resolve(args.audit_log.as_deref());
-        let rec = serde_json::json!({
-            "event": "led",
-            "time": safety::rfc3339(std::time::SystemTime::now()),
-            "job": which.attribute(),
-            "device": args.device,
-            "lu_name": drive.lu_name,
-            "serial": drive.serial,
-            "requested": data.requested,
-            "outcome": if failed.is_empty() { "success" } else { "failure" },
-            "changes": data.changes,
-            "host": safety::hostname(),
-            "uid": safety::current_uid(),
-            "tool": format!("sgctl {}", env!("CARGO_PKG_VERSION")),
-        });
+        let rec = led::audit_record(
+            which,
+            on,
+            &args.device,
+            drive.serial.as_deref(),
+            drive.lu_name.as_deref(),
+            &data.changes,
+        );
         match audit.append(&rec) {
             Ok(()) => data.audit_log = Some(audit.path().display().to_string()),
             Err(e) => {

@@ -235,6 +235,99 @@ pub fn sysfs_backends(components: &[SlotComponent]) -> Vec<(SlotRef, Box<dyn Led
         .collect()
 }
 
+/// The audit record of one LED request (`event: "led"`).
+pub fn audit_record(
+    led: Led,
+    on: bool,
+    device: &str,
+    serial: Option<&str>,
+    lu_name: Option<&str>,
+    changes: &[LedChange],
+) -> serde_json::Value {
+    let failed = changes.iter().any(|c| c.error.is_some());
+    serde_json::json!({
+        "event": "led",
+        "time": crate::ops::safety::rfc3339(std::time::SystemTime::now()),
+        "job": led.attribute(),
+        "device": device,
+        "lu_name": lu_name,
+        "serial": serial,
+        "requested": if on { "on" } else { "off" },
+        "outcome": if failed { "failure" } else { "success" },
+        "changes": changes,
+        "host": crate::ops::safety::hostname(),
+        "uid": crate::ops::safety::current_uid(),
+        "tool": format!("sgctl {}", env!("CARGO_PKG_VERSION")),
+    })
+}
+
+/// What `--leds` did for one drive of a purge.
+#[derive(Debug, Clone, Serialize)]
+pub struct PurgeLed {
+    /// The job's device address.
+    pub device: String,
+    /// `locate` for a drive that passed, `fault` for one that did not.
+    pub led: Led,
+    /// The components set (empty when `error`).
+    pub changes: Vec<LedChange>,
+    /// Why the LED could not be set (no enclosure holds the drive, a write failed).
+    pub error: Option<String>,
+}
+
+/// After a purge: the locate LED of every drive whose job succeeded, the fault LED of every
+/// other one, through the enclosures under `root`; one audit record per drive whose LED was
+/// written, in `audit`.
+pub fn light_after_purge(
+    root: &Path,
+    records: &[crate::ops::record::JobRecord],
+    audit: Option<&crate::ops::safety::AuditLog>,
+) -> Vec<PurgeLed> {
+    records
+        .iter()
+        .map(|r| {
+            let led = if r.outcome == crate::ops::record::Outcome::Success {
+                Led::Locate
+            } else {
+                Led::Fault
+            };
+            let mut out = PurgeLed {
+                device: r.device.clone(),
+                led,
+                changes: Vec::new(),
+                error: None,
+            };
+            match components_of(root, &r.paths) {
+                Err(e) => out.error = Some(e.to_string()),
+                Ok(comps) => {
+                    out.changes = apply(&sysfs_backends(&comps), led, true, false);
+                    let errs: Vec<&str> = out
+                        .changes
+                        .iter()
+                        .filter_map(|c| c.error.as_deref())
+                        .collect();
+                    if !errs.is_empty() {
+                        out.error = Some(errs.join("; "));
+                    }
+                    if let Some(a) = audit.filter(|_| out.changes.iter().any(|c| c.written)) {
+                        let rec = audit_record(
+                            led,
+                            true,
+                            &r.device,
+                            Some(r.drive.serial.as_str()),
+                            r.drive.wwn.as_deref(),
+                            &out.changes,
+                        );
+                        if let Err(e) = a.append(&rec) {
+                            out.error = Some(format!("LED set, audit record not written: {e}"));
+                        }
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,6 +412,55 @@ mod tests {
             "{ch:?}"
         );
         assert!(!dir.join("locate").exists());
+    }
+
+    /// `--leds`: locate for the drive that passed, fault for the one that failed, nothing
+    /// for a drive in no slot (said), one audit record per drive lit.
+    #[test]
+    fn purge_lights_locate_for_passed_and_fault_for_failed() {
+        use crate::ops::record::{JobRecord, Outcome};
+        let t = copy();
+        let rec = |dev: &str, hctl: &[&str], outcome| JobRecord {
+            device: dev.into(),
+            paths: paths(hctl),
+            outcome,
+            ..JobRecord::default()
+        };
+        let records = [
+            rec("/dev/sg1", &["0:0:1:0", "1:0:1:0"], Outcome::Success),
+            rec("/dev/sg3", &["0:0:4:0", "1:0:4:0"], Outcome::Failed),
+            rec("sim:x", &[], Outcome::Success),
+        ];
+        let audit = crate::ops::safety::AuditLog::at(t.path().join("audit.jsonl"));
+        let out = light_after_purge(t.path(), &records, Some(&audit));
+        assert_eq!(out[0].led, Led::Locate);
+        assert_eq!(out[1].led, Led::Fault);
+        assert!(out[..2]
+            .iter()
+            .all(|o| o.error.is_none() && o.changes.len() == 2));
+        assert!(out[2]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("links this drive to a slot"));
+        let c = components_of(t.path(), &paths(&["0:0:1:0"])).unwrap();
+        let read = |d: &Path, a: &str| {
+            std::fs::read_to_string(d.join(a))
+                .unwrap()
+                .trim()
+                .to_string()
+        };
+        assert_eq!(
+            (read(&c[0].dir, "locate"), read(&c[0].dir, "fault")),
+            ("1".into(), "0".into())
+        );
+        let c = components_of(t.path(), &paths(&["1:0:4:0"])).unwrap();
+        assert_eq!(
+            (read(&c[0].dir, "locate"), read(&c[0].dir, "fault")),
+            ("0".into(), "1".into())
+        );
+        let log = std::fs::read_to_string(t.path().join("audit.jsonl")).unwrap();
+        assert_eq!(log.lines().count(), 2, "{log}");
     }
 
     #[test]
