@@ -398,6 +398,22 @@ pub(crate) fn validation_rows(
     }
 }
 
+/// The record's enclosure and slot (`enclosure 0x5006…, slot 3 ("SLOT 03")`), when it has one.
+pub fn enclosure_slot(r: &Value) -> Option<String> {
+    let e = r.get("enclosure").filter(|e| e.is_object())?;
+    let id = e
+        .get("id")
+        .and_then(Value::as_str)
+        .or_else(|| e.get("enclosure_device").and_then(Value::as_str))
+        .unwrap_or("-");
+    let slot = e
+        .get("slot")
+        .and_then(Value::as_u64)
+        .map_or_else(|| "-".to_string(), |n| n.to_string());
+    let comp = e.get("component").and_then(Value::as_str).unwrap_or("");
+    Some(format!("enclosure {id}, slot {slot} ({comp:?})"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,20 +492,4 @@ mod tests {
         let h = render(&json!({"certificates": [{"outcome": "failed", "drive": 3}]}));
         assert!(h.contains("NOT SANITIZED"));
     }
-}
-
-/// The record's enclosure and slot (`enclosure 0x5006…, slot 3 ("SLOT 03")`), when it has one.
-pub fn enclosure_slot(r: &Value) -> Option<String> {
-    let e = r.get("enclosure").filter(|e| e.is_object())?;
-    let id = e
-        .get("id")
-        .and_then(Value::as_str)
-        .or_else(|| e.get("enclosure_device").and_then(Value::as_str))
-        .unwrap_or("-");
-    let slot = e
-        .get("slot")
-        .and_then(Value::as_u64)
-        .map_or_else(|| "-".to_string(), |n| n.to_string());
-    let comp = e.get("component").and_then(Value::as_str).unwrap_or("");
-    Some(format!("enclosure {id}, slot {slot} ({comp:?})"))
 }
