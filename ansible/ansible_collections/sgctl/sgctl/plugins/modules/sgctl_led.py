@@ -31,6 +31,9 @@ options:
     type: str
     choices: ["on", "off"]
     default: "on"
+  sysroot:
+    description: Read this directory instead of / (a sysfs tree, as C(sgctl scan --sysroot)).
+    type: path
   sgctl_path:
     description: The sgctl binary.
     type: path
@@ -71,11 +74,14 @@ def main():
         device=dict(type="str", required=True),
         led=dict(type="str", choices=["locate", "fault"], default="locate"),
         state=dict(type="str", choices=["on", "off"], default="on"),
+        sysroot=dict(type="path"),
     )
     spec.update(COMMON_ARGS)
     module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
     p = module.params
     args = [p["led"], p["device"], "--" + p["state"]]
+    if p["sysroot"]:
+        args += ["--sysroot", p["sysroot"]]
     if module.check_mode:
         args.append("--dry-run")
     try:
