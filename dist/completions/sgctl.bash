@@ -1388,12 +1388,16 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__health)
-            opts="-v -h --all --max --min --rules --prometheus --timeout --sysroot --json --verbose --hex --help"
+            opts="-v -h --all --enclosure --max --min --rules --prometheus --timeout --sysroot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --enclosure)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -225,11 +225,12 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l json -d 'Print one 
 complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -s h -l help -d 'Print help'
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l enclosure -d 'Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan` shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l max -d 'Upper limit METRIC=N (repeatable)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l min -d 'Lower limit METRIC=N (repeatable)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l rules -d 'Rules file (TOML subset, see below)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l timeout -d 'Seconds to wait for all drives together; a drive still busy after that is reported as timed out (bit 2) and does not hold up the others' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l sysroot -d 'Root for sysfs lookups of --all (tests use a fake tree)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l sysroot -d 'Root for sysfs lookups of --all, --enclosure and the slot labels (tests use a fake tree)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l all -d 'Every SCSI disk (/dev/sgN with peripheral type 0 in sysfs)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l prometheus -d 'Print node_exporter textfile-collector format instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l json -d 'Print one JSON document (envelope + data) instead of text'

@@ -63,11 +63,15 @@ PROMETHEUS: --prometheus prints node_exporter textfile-collector format; metric 
 #[command(after_help = AFTER_HELP)]
 pub struct HealthArgs {
     /// Device addresses.
-    #[arg(required_unless_present = "all")]
+    #[arg(required_unless_present_any = ["all", "enclosure"])]
     pub devices: Vec<String>,
     /// Every SCSI disk (/dev/sgN with peripheral type 0 in sysfs).
-    #[arg(long, conflicts_with = "devices")]
+    #[arg(long, conflicts_with_all = ["devices", "enclosure"])]
     pub all: bool,
+    /// Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan`
+    /// shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`).
+    #[arg(long, value_name = "ID[:SLOTS]")]
+    pub enclosure: Option<String>,
     /// Upper limit METRIC=N (repeatable).
     #[arg(long = "max", value_name = "METRIC=N")]
     pub max: Vec<String>,
@@ -84,7 +88,7 @@ pub struct HealthArgs {
     /// timed out (bit 2) and does not hold up the others.
     #[arg(long, default_value_t = 60.0, value_name = "SECONDS", value_parser = super::num::timeout_seconds)]
     pub timeout: f64,
-    /// Root for sysfs lookups of --all (tests use a fake tree).
+    /// Root for sysfs lookups of --all, --enclosure and the slot labels (tests use a fake tree).
     #[arg(long, default_value = "/", hide = true)]
     pub sysroot: PathBuf,
 }
@@ -309,6 +313,19 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
                 return Ok(Report::new(None, &serde_json::Value::Null, String::new())
                     .with_exit(bits::OPEN_FAILED));
             }
+        }
+    } else if let Some(e) = &args.enclosure {
+        let place = match crate::cli::erase::PlaceSelector::parse(e) {
+            Ok(p) => p,
+            Err(err) => return usage(ctx, err.to_string()),
+        };
+        let scan = crate::discover::scan(&crate::discover::ScanOptions {
+            sysroot: args.sysroot.clone(),
+            ..Default::default()
+        })?;
+        match crate::cli::erase::select(&scan, &args.devices, None, Some(&place)) {
+            Ok(d) => d,
+            Err(err) => return usage(ctx, err.to_string()),
         }
     } else {
         args.devices.clone()

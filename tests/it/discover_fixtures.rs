@@ -390,3 +390,34 @@ fn cli_scan_and_paths_show_enclosure_and_slot() {
         "{text}"
     );
 }
+
+/// `health --enclosure ID:SLOTS` picks the disks in those slots (one address per drive, not
+/// the SES devices) and labels their series with enclosure and slot.
+#[test]
+fn health_by_enclosure_slot_with_labels() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .args(["health", "--prometheus", "--timeout", "2", "--enclosure"])
+        .arg("500605b0000272bf:1-3")
+        .arg("--sysroot")
+        .arg(fixture("ses-jbod"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let read_ok: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("sgctl_health_read_ok{"))
+        .collect();
+    assert_eq!(read_ok.len(), 2, "{text}");
+    assert!(read_ok[0].starts_with(
+        "sgctl_health_read_ok{device=\"/dev/sg2\",serial=\"\",model=\"\",\
+         enclosure=\"0x500605b0000272bf\",slot=\"1\"}"
+    ));
+    assert!(read_ok[1].contains("device=\"/dev/sg3\"") && read_ok[1].contains("slot=\"3\""));
+    // No disk there: a usage error (health's bit 0).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .args(["health", "--enclosure", "0x500605b0000272bf:2", "--sysroot"])
+        .arg(fixture("ses-jbod"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
