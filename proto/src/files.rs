@@ -323,10 +323,25 @@ impl Dir {
     /// file. The kernel's answer to the write (EINVAL, EIO from the enclosure) is the error.
     pub fn write_attribute(&self, name: &OsStr, bytes: &[u8]) -> Result<()> {
         let path = self.child(name);
+        // Checked before opening, so that a device node or FIFO planted under that name is
+        // never opened (an open alone can act on a device, or wait for a FIFO's reader).
+        match self.entry(name)? {
+            None => return Err(refuse(&path, "no such attribute")),
+            Some(st) if file_type(&st) == FileType::Symlink => {
+                return Err(refuse(
+                    &path,
+                    "is a symbolic link; sgctl does not follow links here (remove it)",
+                ))
+            }
+            Some(st) if file_type(&st) != FileType::RegularFile => {
+                return Err(refuse(&path, "is not a regular file"))
+            }
+            Some(_) => {}
+        }
         let fd = rfs::openat(
             &self.fd,
             name,
-            OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
             Mode::empty(),
         )
         .map_err(|e| match e {
