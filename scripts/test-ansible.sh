@@ -7,6 +7,8 @@
 #    a real sanitize with a signed certificate fetched to the controller, where the confirmation
 #    of host_b's second drive is wrong: sgctl refuses that drive (exit 6 in its record, 8 for the
 #    run), host_b fails, its other drive and all of host_a's are sanitized.
+#  - ansible/tests/led.yml: sgctl_led on a copy of fixtures/sysfs/ses-jbod (check mode, on, on
+#    again, off, a drive in no slot).
 #  - ansible/playbooks/sanitize_by_model.yml: --check changes nothing; with a per-host cap of 1,
 #    the host with two drives of the model fails before anything is sent, the other sanitizes
 #    its one drive of that model and leaves the other model alone.
@@ -168,4 +170,20 @@ c=$(ls "$w"/example-certs/host_b/certificate-*.json 2>/dev/null | head -1)
   || fail "example certificate: $(cat "$w/verify-example.txt")"
 grep -q "1 records (FLB001)" "$w/verify-example.txt" || fail "host_b certificate: $(cat "$w/verify-example.txt")"
 ok "example playbook, cap 1: host_a (2 matching drives) failed at the cap with nothing sent; host_b sanitized FLB001 only, certificate fetched"
+# sgctl_led on a writable copy of the built enclosure sysfs tree (ansible/tests/led.yml asserts
+# check mode, the change, idempotence, off, and exit 7 for a drive in no slot).
+cp -a "$root/fixtures/sysfs/ses-jbod/." "$w/ses-jbod"
+cat >"$w/led-inventory.yml" <<YAML
+all:
+  hosts:
+    localhost:
+      ansible_connection: local
+      ansible_python_interpreter: $venv/bin/python
+YAML
+ANSIBLE_COLLECTIONS_PATH=$root/ansible ANSIBLE_NOCOLOR=1 "$venv/bin/ansible-playbook" \
+  -i "$w/led-inventory.yml" "$root/ansible/tests/led.yml" -e "tree=$w/ses-jbod" \
+  -e "sgctl_path=$sgctl" -e "audit_log=$w/led-audit.jsonl" >"$w/led.log" \
+  || fail "sgctl_led playbook: $(tail -20 "$w/led.log")"
+[[ $(wc -l <"$w/led-audit.jsonl") -eq 2 ]] || fail "sgctl_led: expected 2 audit records (on, off)"
+ok "sgctl_led: check mode wrote nothing, on, on again unchanged, off; no slot fails with exit 7"
 echo "test-ansible: all checks passed"

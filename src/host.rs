@@ -1,7 +1,7 @@
 //! The host as the safety gate and discovery both see it: the paths of a logical unit and
 //! the reasons it may be in use (mounted, swap, held, boot disk), read from sysfs and procfs
 //! ([`LinuxHost`]) or faked in tests ([`HostView`]). Both `discover` and `ops::safety` use
-//! this module; it uses neither.
+//! this module; it uses neither (but for the enclosure slot type [`HostView::slot_of`] names).
 
 use crate::error::{Error, Refusal, Result};
 use serde::Serialize;
@@ -27,6 +27,12 @@ pub trait HostView: Send + Sync {
     fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>>;
     /// Reasons any of `paths` is in use (empty = free).
     fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>>;
+    /// The enclosure and slot the drive behind `paths` sits in, where the host knows it
+    /// (`/sys/class/enclosure`); `None` by default (virtual drives, hosts without enclosures).
+    /// Recorded in job records and manifests; never a reason to refuse.
+    fn slot_of(&self, _paths: &[PathInfo]) -> Option<crate::discover::enclosure::SlotRef> {
+        None
+    }
 }
 
 /// The real host, read from procfs and sysfs under `root` (`/` normally; a fake tree in

@@ -317,6 +317,52 @@ impl Dir {
         Ok((File::from(fd), created))
     }
 
+    /// Writes `bytes` to the existing attribute file `name` (a sysfs attribute such as an
+    /// enclosure component's `locate`) in one `write`: opened write-only relative to this
+    /// directory's descriptor, never created, never through a symlink, and only a regular
+    /// file. The kernel's answer to the write (EINVAL, EIO from the enclosure) is the error.
+    pub fn write_attribute(&self, name: &OsStr, bytes: &[u8]) -> Result<()> {
+        let path = self.child(name);
+        // Checked before opening, so that a device node or FIFO planted under that name is
+        // never opened (an open alone can act on a device, or wait for a FIFO's reader).
+        match self.entry(name)? {
+            None => return Err(refuse(&path, "no such attribute")),
+            Some(st) if file_type(&st) == FileType::Symlink => {
+                return Err(refuse(
+                    &path,
+                    "is a symbolic link; sgctl does not follow links here (remove it)",
+                ))
+            }
+            Some(st) if file_type(&st) != FileType::RegularFile => {
+                return Err(refuse(&path, "is not a regular file"))
+            }
+            Some(_) => {}
+        }
+        let fd = rfs::openat(
+            &self.fd,
+            name,
+            OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| match e {
+            rustix::io::Errno::NOENT => refuse(&path, "no such attribute"),
+            e => self.open_error(&path, e),
+        })?;
+        let st = rfs::fstat(&fd).map_err(|e| io_err("checking", &path, e))?;
+        if file_type(&st) != FileType::RegularFile {
+            return Err(refuse(&path, "is not a regular file"));
+        }
+        let n = rustix::io::write(&fd, bytes).map_err(|e| io_err("writing", &path, e))?;
+        if n != bytes.len() {
+            return Err(io_err(
+                "writing",
+                &path,
+                std::io::Error::other(format!("short write: {n} of {} bytes", bytes.len())),
+            ));
+        }
+        Ok(())
+    }
+
     /// `fsync` of the directory (makes created and renamed names durable).
     pub fn sync(&self) -> Result<()> {
         rfs::fsync(&self.fd).map_err(|e| io_err("flushing directory", &self.path, e))

@@ -63,6 +63,11 @@ pub struct SafetyArgs {
     /// RESERVATION CONFLICT).
     #[arg(long)]
     pub ignore_reservation: bool,
+    /// After the jobs, light the locate LED of every drive that passed and the fault LED of
+    /// every drive that did not (the enclosure slots the kernel knows, as `sgctl locate` and
+    /// `sgctl fault` do; each LED change is audited). Not on --dry-run.
+    #[arg(long)]
+    pub leds: bool,
     /// The certificate's auditor fields.
     #[command(flatten)]
     pub record: crate::cli::record_args::RecordArgs,
@@ -144,7 +149,38 @@ pub fn run_jobs_in(
     // A bad site file or field fails here, before any drive is touched.
     opts.record = sa.record.resolve()?;
     let summary = jobs::run(env, addresses, &opts, make_job)?;
-    Ok(finish_report(ctx, summary))
+    let leds = (sa.leds && !summary.dry_run).then(|| {
+        crate::ops::led::light_after_purge(
+            std::path::Path::new("/"),
+            &summary.records,
+            Some(&crate::ops::safety::AuditLog::at(summary.audit_log.clone())),
+        )
+    });
+    let mut report = finish_report(ctx, summary);
+    if let Some(leds) = leds {
+        if let (Some(obj), Ok(v)) = (report.data.as_object_mut(), serde_json::to_value(&leds)) {
+            obj.insert("leds".into(), v);
+        }
+        for l in &leds {
+            match &l.error {
+                Some(e) => ctx.warn(format!(
+                    "{}: {} LED not set: {e}",
+                    l.device,
+                    l.led.attribute()
+                )),
+                None => report.text.push_str(&format!(
+                    "{}: {} LED on ({})\n",
+                    l.device,
+                    l.led.attribute(),
+                    l.changes
+                        .first()
+                        .map(|c| crate::cli::scan::slot_line(&c.enclosure))
+                        .unwrap_or_default()
+                )),
+            }
+        }
+    }
+    Ok(report)
 }
 
 /// True when a scanned drive matches `--all-matching FILTER`: every whitespace-separated word
@@ -164,26 +200,160 @@ pub fn drive_matches(d: &crate::discover::Drive, filter: &str) -> bool {
     !words.is_empty() && words.iter().all(|w| hay.contains(w.as_str()))
 }
 
-/// The DEVICEs given, plus one address per scanned drive matching `--all-matching`.
-pub fn resolve_devices(devices: &[String], all_matching: Option<&str>) -> Result<Vec<String>> {
-    let mut out = devices.to_vec();
-    if let Some(f) = all_matching {
-        let scan = crate::discover::scan(&crate::discover::ScanOptions::default())?;
-        let found: Vec<String> = scan
-            .drives
-            .iter()
-            .filter(|d| drive_matches(d, f))
-            .filter_map(|d| d.paths.first().map(|p| p.address.clone()))
-            .collect();
-        if found.is_empty() {
-            return Err(Error::InvalidArgument(format!(
-                "--all-matching {f:?}: no disk matches (see `sgctl scan`)"
-            )));
+/// `--enclosure ID[:SLOTS]`: an enclosure logical identifier (`0x5006…` or without `0x`,
+/// as `sgctl scan` shows it) and optionally slots (`3`, `0-11`, `0-3,8,10-11`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlaceSelector {
+    /// Logical identifier, normalised (`0x` and 16 lower-case hex digits).
+    pub id: String,
+    /// Inclusive slot ranges; empty = every slot.
+    pub slots: Vec<(u32, u32)>,
+}
+
+impl PlaceSelector {
+    /// Parses `ID[:SLOTS]`.
+    pub fn parse(s: &str) -> Result<PlaceSelector> {
+        let bad = |why: &str| {
+            Error::InvalidArgument(format!(
+                "--enclosure {s:?}: {why} (expected ID[:SLOTS], e.g. 0x500605b0000272bf:0-11;                  `sgctl scan` lists the enclosures)"
+            ))
+        };
+        let (id, slots) = match s.split_once(':') {
+            Some((i, r)) => (i, Some(r)),
+            None => (s, None),
+        };
+        let hex = id
+            .strip_prefix("0x")
+            .or_else(|| id.strip_prefix("0X"))
+            .unwrap_or(id);
+        if hex.is_empty() || hex.len() > 16 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(bad("the identifier is not up to 16 hex digits"));
         }
-        for a in found {
-            if !out.contains(&a) {
-                out.push(a);
+        let n = u64::from_str_radix(hex, 16).map_err(|_| bad("bad identifier"))?;
+        let mut ranges = Vec::new();
+        if let Some(r) = slots {
+            for part in r.split(',') {
+                let num = |x: &str| {
+                    x.trim()
+                        .parse::<u32>()
+                        .map_err(|_| bad("a slot is not a number"))
+                };
+                let (a, b) = match part.split_once('-') {
+                    Some((a, b)) => (num(a)?, num(b)?),
+                    None => {
+                        let a = num(part)?;
+                        (a, a)
+                    }
+                };
+                if a > b {
+                    return Err(bad("a slot range runs backwards"));
+                }
+                ranges.push((a, b));
             }
+        }
+        Ok(PlaceSelector {
+            id: format!("{n:#018x}"),
+            slots: ranges,
+        })
+    }
+
+    /// True for a disk (peripheral type 0) the kernel places in this enclosure and one of the
+    /// slots.
+    pub fn holds(&self, d: &crate::discover::Drive) -> bool {
+        let Some(e) = d
+            .enclosure
+            .as_ref()
+            .filter(|_| d.peripheral_type == Some(0))
+        else {
+            return false;
+        };
+        e.id.as_deref() == Some(self.id.as_str())
+            && (self.slots.is_empty()
+                || e.slot
+                    .is_some_and(|s| self.slots.iter().any(|(a, b)| (*a..=*b).contains(&s))))
+    }
+}
+
+/// The DEVICEs given, plus one address per scanned drive matching `--all-matching` and
+/// `--enclosure` (both, when both are given).
+pub fn resolve_devices(
+    devices: &[String],
+    all_matching: Option<&str>,
+    enclosure: Option<&str>,
+) -> Result<Vec<String>> {
+    if all_matching.is_none() && enclosure.is_none() {
+        return Ok(devices.to_vec());
+    }
+    let place = enclosure.map(PlaceSelector::parse).transpose()?;
+    let scan = crate::discover::scan(&crate::discover::ScanOptions::default())?;
+    select(&scan, devices, all_matching, place.as_ref())
+}
+
+/// [`resolve_devices`] over a scan already made.
+pub fn select(
+    scan: &crate::discover::Scan,
+    devices: &[String],
+    all_matching: Option<&str>,
+    place: Option<&PlaceSelector>,
+) -> Result<Vec<String>> {
+    let mut out = devices.to_vec();
+    let found: Vec<String> = scan
+        .drives
+        .iter()
+        .filter(|d| all_matching.is_none_or(|f| drive_matches(d, f)))
+        .filter(|d| place.is_none_or(|p| p.holds(d)))
+        .filter_map(|d| d.paths.first().map(|p| p.address.clone()))
+        .collect();
+    if found.is_empty() {
+        let mut what = Vec::new();
+        if let Some(f) = all_matching {
+            what.push(format!("--all-matching {f:?}"));
+        }
+        if let Some(p) = place {
+            let known: Vec<String> = {
+                let mut v: Vec<String> = scan
+                    .enclosures
+                    .iter()
+                    .filter_map(|e| e.id.clone())
+                    .collect();
+                v.sort();
+                v.dedup();
+                v
+            };
+            what.push(format!(
+                "--enclosure {}{} (enclosures known to the kernel: {})",
+                p.id,
+                if p.slots.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        ":{}",
+                        p.slots
+                            .iter()
+                            .map(|(a, b)| if a == b {
+                                a.to_string()
+                            } else {
+                                format!("{a}-{b}")
+                            })
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    )
+                },
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ));
+        }
+        return Err(Error::InvalidArgument(format!(
+            "{}: no disk matches (see `sgctl scan`)",
+            what.join(" and ")
+        )));
+    }
+    for a in found {
+        if !out.contains(&a) {
+            out.push(a);
         }
     }
     Ok(out)
@@ -414,6 +584,55 @@ mod tests {
     }
 
     #[test]
+    fn place_selector() {
+        let p = PlaceSelector::parse("0x500605B0000272BF:0-1,3").unwrap();
+        assert_eq!(p.id, "0x500605b0000272bf");
+        assert_eq!(p.slots, [(0, 1), (3, 3)]);
+        assert_eq!(
+            PlaceSelector::parse("500605b0000272bf").unwrap().slots,
+            Vec::<(u32, u32)>::new()
+        );
+        for bad in [
+            "",
+            "0x",
+            "zz",
+            "0x1:",
+            "0x1:3-1",
+            "0x1:a",
+            "0x12345678901234567",
+        ] {
+            assert!(PlaceSelector::parse(bad).is_err(), "{bad}");
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/ses-jbod");
+        let scan = crate::discover::scan(&crate::discover::ScanOptions {
+            sysroot: root,
+            ..Default::default()
+        })
+        .unwrap();
+        let pick = |s: &str, f: Option<&str>| {
+            select(&scan, &[], f, Some(&PlaceSelector::parse(s).unwrap()))
+        };
+        // Disks only (not the SES devices), one address per drive (not per path).
+        assert_eq!(
+            pick("0x500605b0000272bf", None).unwrap(),
+            ["/dev/sg1", "/dev/sg2", "/dev/sg3"]
+        );
+        assert_eq!(
+            pick("0x500605b0000272bf:1-3", None).unwrap(),
+            ["/dev/sg2", "/dev/sg3"]
+        );
+        assert_eq!(
+            pick("0x500605b0000272bf:3", Some("sj0000a3")).unwrap(),
+            ["/dev/sg3"]
+        );
+        let e = pick("0x500605b0000272bf:2", None).unwrap_err().to_string();
+        assert!(e.contains("no disk matches") && e.contains(":2 ("), "{e}");
+        let e = pick("0x1", None).unwrap_err().to_string();
+        assert!(e.contains("known to the kernel: 0x500605b0000272bf"), "{e}");
+        assert!(pick("0x500605b0000272bf:0", Some("seagate")).is_err());
+    }
+
+    #[test]
     fn all_matching_filter() {
         let mut d = crate::discover::Drive::default();
         d.vendor = Some("TOSHIBA".into());
@@ -501,6 +720,7 @@ pub(crate) mod testenv {
             audit_log: Some(dir.join("audit.jsonl")),
             certificate: Some(dir.join("cert.json")),
             force: false,
+            leds: false,
             operator: None,
             signing_key: None,
             max_per_hba: 4,

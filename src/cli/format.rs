@@ -22,16 +22,21 @@ A block size or PI type the drive does not list (VPD 0xB4) is refused before any
 Audit records go to --audit-log, else $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl.")]
 pub struct FormatArgs {
     /// Drives to format (several run in parallel, capped per HBA).
-    #[arg(value_name = "DEVICE", required_unless_present = "all_matching")]
+    #[arg(value_name = "DEVICE", required_unless_present_any = ["all_matching", "enclosure"])]
     pub devices: Vec<String>,
     /// Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name
     /// contains all words of FILTER (each still needs its --confirm).
     #[arg(long, value_name = "FILTER")]
     pub all_matching: Option<String>,
+    /// Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan`
+    /// shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`); with --all-matching,
+    /// the disks matching both (each still needs its --confirm).
+    #[arg(long, value_name = "ID[:SLOTS]")]
+    pub enclosure: Option<String>,
     /// Show what the drive says it accepts (VPD 0xB4 block lengths and PI types, VPD 0xB8
     /// format presets, RSOC for FORMAT UNIT), its current geometry and the Format Status log
     /// page; read-only, sends no FORMAT UNIT.
-    #[arg(long, conflicts_with_all = ["block_size", "recover", "all_matching"])]
+    #[arg(long, conflicts_with_all = ["block_size", "recover", "all_matching", "enclosure"])]
     pub list_supported: bool,
     /// New logical block size in bytes (512, 520, 4096, ...). Optional only with --recover.
     #[arg(long, value_name = "BYTES")]
@@ -76,7 +81,11 @@ pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
         recover: args.recover,
     };
     let params = serde_json::to_value(&opts).unwrap_or_default();
-    let devices = crate::cli::erase::resolve_devices(&args.devices, args.all_matching.as_deref())?;
+    let devices = crate::cli::erase::resolve_devices(
+        &args.devices,
+        args.all_matching.as_deref(),
+        args.enclosure.as_deref(),
+    )?;
     // --recover with no geometry restores what the interrupted format asked for.
     let recover_from =
         (args.recover && args.block_size.is_none() && args.pi.is_none()).then(|| {

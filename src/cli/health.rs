@@ -55,18 +55,23 @@ PROMETHEUS: --prometheus prints node_exporter textfile-collector format; metric 
   sgctl_sas_phy_invalid_dwords_total{port,phy}, sgctl_sas_phy_running_disparity_errors_total,
   sgctl_sas_phy_loss_of_dword_sync_total, sgctl_sas_phy_reset_problems_total,
   sgctl_start_stop_cycles_total, sgctl_load_unload_cycles_total
-  (every series is labelled device, serial, model)";
+  (every series is labelled device, serial, model; enclosure and slot for a drive in an
+  enclosure the kernel knows)";
 
 /// Health report per drive.
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct HealthArgs {
     /// Device addresses.
-    #[arg(required_unless_present = "all")]
+    #[arg(required_unless_present_any = ["all", "enclosure"])]
     pub devices: Vec<String>,
     /// Every SCSI disk (/dev/sgN with peripheral type 0 in sysfs).
-    #[arg(long, conflicts_with = "devices")]
+    #[arg(long, conflicts_with_all = ["devices", "enclosure"])]
     pub all: bool,
+    /// Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan`
+    /// shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`).
+    #[arg(long, value_name = "ID[:SLOTS]")]
+    pub enclosure: Option<String>,
     /// Upper limit METRIC=N (repeatable).
     #[arg(long = "max", value_name = "METRIC=N")]
     pub max: Vec<String>,
@@ -83,7 +88,7 @@ pub struct HealthArgs {
     /// timed out (bit 2) and does not hold up the others.
     #[arg(long, default_value_t = 60.0, value_name = "SECONDS", value_parser = super::num::timeout_seconds)]
     pub timeout: f64,
-    /// Root for sysfs lookups of --all (tests use a fake tree).
+    /// Root for sysfs lookups of --all, --enclosure and the slot labels (tests use a fake tree).
     #[arg(long, default_value = "/", hide = true)]
     pub sysroot: PathBuf,
 }
@@ -133,6 +138,10 @@ fn render_drive(h: &DriveHealth) -> String {
         state,
         h.exit_bits
     );
+    if let Some(e) = &h.enclosure {
+        let slot = h.slot.map_or_else(|| "-".to_string(), |s| s.to_string());
+        let _ = writeln!(o, "  enclosure {e} slot {slot}");
+    }
     if h.state != State::Unreadable {
         let e = &h.endurance;
         let _ = writeln!(
@@ -305,6 +314,19 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
                     .with_exit(bits::OPEN_FAILED));
             }
         }
+    } else if let Some(e) = &args.enclosure {
+        let place = match crate::cli::erase::PlaceSelector::parse(e) {
+            Ok(p) => p,
+            Err(err) => return usage(ctx, err.to_string()),
+        };
+        let scan = crate::discover::scan(&crate::discover::ScanOptions {
+            sysroot: args.sysroot.clone(),
+            ..Default::default()
+        })?;
+        match crate::cli::erase::select(&scan, &args.devices, None, Some(&place)) {
+            Ok(d) => d,
+            Err(err) => return usage(ctx, err.to_string()),
+        }
     } else {
         args.devices.clone()
     };
@@ -316,6 +338,8 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
         Duration::try_from_secs_f64(args.timeout).unwrap_or(Duration::from_secs(60)),
         opener,
     );
+    let mut drives = drives;
+    health::label_slots(&mut drives, &args.sysroot);
     let exit_bits = drives.iter().fold(0u8, |a, d| a | d.exit_bits);
     let text = if args.prometheus {
         health::prom::render(&drives)

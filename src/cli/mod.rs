@@ -51,6 +51,7 @@ pub mod ata_jobs;
 pub mod bench_suite;
 
 // --- discovery ---
+pub mod led;
 pub mod paths;
 pub mod scan;
 
@@ -142,6 +143,10 @@ pub enum Command {
     Scan(scan::ScanArgs),
     /// Show every path of the drive a device belongs to.
     Paths(paths::PathsArgs),
+    /// Switch the locate (identify) LED of a drive's enclosure slot on or off.
+    Locate(led::LedArgs),
+    /// Switch the fault LED of a drive's enclosure slot on or off.
+    Fault(led::LedArgs),
     // --- TCMU serving is `sim serve` ---
 
     // --- health and logs ---
@@ -225,6 +230,8 @@ fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         // --- discovery ---
         Command::Scan(a) => scan::run(ctx, a),
         Command::Paths(a) => paths::run(ctx, a),
+        Command::Locate(a) => led::run(ctx, crate::ops::led::Led::Locate, a),
+        Command::Fault(a) => led::run(ctx, crate::ops::led::Led::Fault, a),
         // --- health and logs ---
         Command::Logs(a) => logs::run(ctx, a),
         Command::Health(a) => health::run(ctx, a),

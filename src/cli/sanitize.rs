@@ -20,12 +20,17 @@ sanitize had --ause, otherwise run a sanitize again.
 Audit records go to --audit-log, else $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl.")]
 pub struct SanitizeArgs {
     /// Drives to sanitize (several run in parallel, capped per HBA).
-    #[arg(value_name = "DEVICE", required_unless_present = "all_matching")]
+    #[arg(value_name = "DEVICE", required_unless_present_any = ["all_matching", "enclosure"])]
     pub devices: Vec<String>,
     /// Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name
     /// contains all words of FILTER (each still needs its --confirm).
     #[arg(long, value_name = "FILTER")]
     pub all_matching: Option<String>,
+    /// Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan`
+    /// shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`); with --all-matching,
+    /// the disks matching both (each still needs its --confirm).
+    #[arg(long, value_name = "ID[:SLOTS]")]
+    pub enclosure: Option<String>,
     /// Only report which sanitize methods the drive supports.
     #[arg(long)]
     pub support: bool,
@@ -144,7 +149,11 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
         .method
         .as_deref()
         .and_then(crate::cli::ata_jobs::parse_method);
-    let devices = crate::cli::erase::resolve_devices(&args.devices, args.all_matching.as_deref())?;
+    let devices = crate::cli::erase::resolve_devices(
+        &args.devices,
+        args.all_matching.as_deref(),
+        args.enclosure.as_deref(),
+    )?;
     run_jobs(ctx, &devices, &args.safety, params, || {
         n += 1;
         Box::new(

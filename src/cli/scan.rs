@@ -1,6 +1,7 @@
 //! `sgctl scan`: every SCSI drive with all its paths.
 
 use super::{Ctx, Report};
+use crate::discover::enclosure::Enclosure;
 use crate::discover::{self, Drive, IdentMode, ScanOptions};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -64,6 +65,16 @@ pub fn run(ctx: &mut Ctx, args: ScanArgs) -> anyhow::Result<Report> {
     } else {
         text = render(&scan.drives);
     }
+    if !scan.enclosures.is_empty() {
+        text.push('\n');
+        text.push_str(&render_enclosures(&scan.enclosures));
+    }
+    let enc_problems: usize = scan.enclosures.iter().map(|e| e.problems.len()).sum();
+    if enc_problems > 0 {
+        ctx.warn(format!(
+            "{enc_problems} problem(s) reading /sys/class/enclosure (see the enclosures)"
+        ));
+    }
     let failed = scan.drives.iter().filter(|d| d.has_errors()).count();
     let exit = if failed > 0 {
         ctx.warn(format!(
@@ -102,6 +113,64 @@ fn rotation(r: Option<u16>) -> String {
         Some(1) => "ssd".into(),
         Some(n) => format!("{n}rpm"),
     }
+}
+
+/// `enclosure 0x5006… slot 3 (VENDOR PRODUCT, "SLOT 03")`.
+pub fn slot_line(s: &crate::discover::enclosure::SlotRef) -> String {
+    let slot = s.slot.map_or_else(|| "-".to_string(), |n| n.to_string());
+    let who: Vec<&str> = [s.vendor.as_deref(), s.product.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    format!(
+        "enclosure {} slot {slot} ({}{:?})",
+        s.enclosure_key(),
+        if who.is_empty() {
+            String::new()
+        } else {
+            format!("{}, ", who.join(" "))
+        },
+        s.component
+    )
+}
+
+/// The enclosures of a scan: one line each, then each component with its device and LEDs,
+/// then problems.
+pub fn render_enclosures(encs: &[Enclosure]) -> String {
+    let mut out = String::new();
+    for e in encs {
+        out.push_str(&format!(
+            "enclosure {} via {} ({} {}, {}) {} component(s)\n",
+            opt(&e.id),
+            e.name,
+            opt(&e.vendor),
+            opt(&e.product),
+            opt(&e.sg),
+            e.components_declared
+                .map_or_else(|| e.components.len().to_string(), |n| n.to_string()),
+        ));
+        for c in &e.components {
+            let flag = |b: Option<bool>| match b {
+                Some(true) => "on",
+                Some(false) => "off",
+                None => "-",
+            };
+            out.push_str(&format!(
+                "  slot {:<3} {:<12} {:<14} {:<8} locate {:<3} fault {:<3} {:?}\n",
+                opt(&c.slot),
+                opt(&c.kind),
+                opt(&c.status),
+                opt(&c.device),
+                flag(c.locate),
+                flag(c.fault),
+                c.name,
+            ));
+        }
+        for p in &e.problems {
+            out.push_str(&format!("  problem: {p}\n"));
+        }
+    }
+    out
 }
 
 /// The human table: one line per drive, one indented line per path, then problems.
@@ -166,7 +235,7 @@ pub fn render(drives: &[Drive]) -> String {
         out.push_str(&line(r));
         for p in &d.paths {
             out.push_str(&format!(
-                "  path {:<9} {:<9} {:<8} port {:<18} rel {:<2} phy {:<8} {}{}{}\n",
+                "  path {:<9} {:<9} {:<8} port {:<18} rel {:<2} phy {:<8} {}{}{}{}\n",
                 opt(&p.sg),
                 opt(&p.block),
                 opt(&p.hctl),
@@ -178,11 +247,18 @@ pub fn render(drives: &[Drive]) -> String {
                     Some("running") | None => String::new(),
                     Some(s) => format!("  [{s}]"),
                 },
+                p.enclosure
+                    .as_ref()
+                    .map(|s| format!("  slot {} via {}", s.short(), s.enclosure_device))
+                    .unwrap_or_default(),
                 p.error
                     .as_ref()
                     .map(|e| format!("  ERROR: {e}"))
                     .unwrap_or_default(),
             ));
+        }
+        if let Some(s) = &d.enclosure {
+            out.push_str(&format!("  {}\n", slot_line(s)));
         }
         for u in &d.in_use {
             out.push_str(&format!("  in use: {u}\n"));

@@ -16,6 +16,7 @@
 //! `<sysroot>/replay/<sgN>/` (captured with sg3_utils by vm/capture-fixtures.sh) or from the
 //! kernel's cached `inquiry`/`vpd_pg8x` sysfs attributes.
 
+pub mod enclosure;
 pub mod ident;
 pub mod sysfs;
 
@@ -114,6 +115,8 @@ pub struct DrivePath {
     pub link_rate: Option<String>,
     /// Kernel device state (`running`, `offline`, ...).
     pub state: Option<String>,
+    /// The enclosure and slot this path reaches the drive in (`/sys/class/enclosure`).
+    pub enclosure: Option<enclosure::SlotRef>,
     /// Where the identification came from: `sg_io`, `replay` or `sysfs`.
     pub identity_source: Option<&'static str>,
     /// Why this path could not be identified over SG_IO (timeout, error), if it could not.
@@ -180,6 +183,9 @@ pub struct Drive {
     pub protection_type: Option<u8>,
     /// VPD 0xB1 medium rotation rate: 0 not reported, 1 non-rotating (SSD), else rpm.
     pub rotation_rate: Option<u16>,
+    /// The enclosure and slot the drive sits in (from its paths' enclosure links; `None`
+    /// when no enclosure the kernel knows holds it).
+    pub enclosure: Option<enclosure::SlotRef>,
     /// Whether anything on the host uses the drive (see [`Drive::in_use`]); empty = free.
     pub in_use: Vec<InUseReason>,
     /// Problems with this drive (identification failures, disagreeing paths, in-use check).
@@ -242,6 +248,8 @@ pub struct Scan {
     pub scsi_devices: usize,
     /// Drives, grouped by LU name.
     pub drives: Vec<Drive>,
+    /// Enclosures from `/sys/class/enclosure` (one per SES device the ses driver bound).
+    pub enclosures: Vec<enclosure::Enclosure>,
 }
 
 /// Identifies one sysfs device: over SG_IO (in a worker thread) or from files.
@@ -576,6 +584,7 @@ fn fill(
     drive.device_type = drive
         .peripheral_type
         .map(|t| crate::scsi::inquiry::pdt_name(t).to_string());
+    place(drive);
     match drive.in_use_with(tables) {
         Ok(v) => drive.in_use = v,
         Err(e) => drive.errors.push(format!("in-use check failed: {e}")),
@@ -585,12 +594,37 @@ fn fill(
 /// Scans the system (or a captured sysroot).
 pub fn scan(opts: &ScanOptions) -> Result<Scan> {
     let devs = sysfs::devices(&opts.sysroot);
-    let paths = probe_all(opts, &devs);
+    let mut paths = probe_all(opts, &devs);
+    let enclosures = enclosure::enclosures(&opts.sysroot);
+    let slots = enclosure::slots_by_device(&enclosures);
+    for p in &mut paths {
+        p.enclosure = p.hctl.as_ref().and_then(|h| slots.get(h).cloned());
+    }
     Ok(Scan {
         sysroot: opts.sysroot.display().to_string(),
         scsi_devices: devs.len(),
         drives: group(&opts.sysroot, &devs, paths),
+        enclosures,
     })
+}
+
+/// The drive's slot from its paths: the first path's; paths placing the drive in different
+/// slots are an error of the drive.
+fn place(drive: &mut Drive) {
+    let mut seen: Vec<&enclosure::SlotRef> = Vec::new();
+    for s in drive.paths.iter().filter_map(|p| p.enclosure.as_ref()) {
+        if !seen.iter().any(|x| x.same_place(s)) {
+            seen.push(s);
+        }
+    }
+    if seen.len() > 1 {
+        let places: Vec<String> = seen.iter().map(|s| s.short()).collect();
+        drive.errors.push(format!(
+            "paths place the drive in different slots: {}",
+            places.join(", ")
+        ));
+    }
+    drive.enclosure = seen.first().map(|s| (*s).clone());
 }
 
 /// The drive `address` belongs to, with all its paths. `address` is a node (`/dev/sgN`,

@@ -129,7 +129,7 @@ pub fn devices(root: &Path) -> Vec<SysDevice> {
 /// is joined to the parent and `..` removed lexically (sysfs links are relative and point into
 /// `/sys/devices`, a tree of real directories). `None` when `link` is not a symlink or its
 /// target is absolute (the caller falls back to `canonicalize`).
-fn follow(link: &Path) -> Option<PathBuf> {
+pub(crate) fn follow(link: &Path) -> Option<PathBuf> {
     let target = std::fs::read_link(link).ok()?;
     if target.is_absolute() {
         return None;

@@ -102,7 +102,7 @@ pub fn build(
         .zip(&hashes)
         .map(|(v, h)| {
             let f = &v["sanitization_record"];
-            json!({
+            let mut d = json!({
                 "serial": v["drive"]["serial"],
                 "wwn": v["drive"]["wwn"],
                 "model": v["drive"]["model"],
@@ -116,7 +116,14 @@ pub fn build(
                 "scope": scope_of(v),
                 "validation": validation_of(v),
                 "record_sha256": h,
-            })
+            });
+            // Where the drive sat, when the host knew it (absent otherwise, so manifests of
+            // drives outside enclosures read as before).
+            if let Some(e) = v.get("enclosure").filter(|e| e.is_object()) {
+                d["enclosure"] = e["id"].clone();
+                d["slot"] = e["slot"].clone();
+            }
+            d
         })
         .collect();
     let first = records.first();

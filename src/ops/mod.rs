@@ -5,6 +5,7 @@ pub mod fleet;
 pub mod format;
 pub mod format_support;
 pub mod jobs;
+pub mod led;
 pub mod logs;
 #[cfg(test)]
 pub(crate) mod mockdrive;

@@ -510,6 +510,9 @@ pub struct JobRecord {
     pub device: String,
     /// All paths of the drive found by the safety gate.
     pub paths: Vec<PathInfo>,
+    /// The enclosure and slot the drive sat in (`/sys/class/enclosure`), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enclosure: Option<crate::discover::enclosure::SlotRef>,
     /// Identity.
     pub drive: DriveInfo,
     /// Method (T10 name), e.g. `CRYPTOGRAPHIC ERASE`, `FORMAT UNIT`.

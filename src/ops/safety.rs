@@ -64,6 +64,10 @@ impl HostView for DiscoverHost {
     fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>> {
         LinuxHost::default().in_use(paths)
     }
+
+    fn slot_of(&self, paths: &[PathInfo]) -> Option<crate::discover::enclosure::SlotRef> {
+        crate::discover::enclosure::slot_of_paths(std::path::Path::new("/"), paths)
+    }
 }
 
 /// Identity the confirmation is checked against.

@@ -134,7 +134,7 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
         _ => "-".into(),
     };
     d.h3("Media");
-    d.kv(&[
+    let mut media = vec![
         ("Manufacturer", s(&drive, "vendor")),
         ("Model", s(&drive, "model")),
         ("Serial number", s(&drive, "serial")),
@@ -162,7 +162,11 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
                 .filter(|x| !x.is_empty())
                 .unwrap_or_else(|| "-".into()),
         ),
-    ]);
+    ];
+    if let Some(place) = enclosure_slot(r) {
+        media.push(("Enclosure and slot", place));
+    }
+    d.kv(&media);
     d.h3("Sanitization");
     d.kv(&[
         ("Job", s(r, "job")),
@@ -392,6 +396,22 @@ pub(crate) fn validation_rows(
             ("Note", s(v, "note")),
         ]),
     }
+}
+
+/// The record's enclosure and slot (`enclosure 0x5006…, slot 3 ("SLOT 03")`), when it has one.
+pub fn enclosure_slot(r: &Value) -> Option<String> {
+    let e = r.get("enclosure").filter(|e| e.is_object())?;
+    let id = e
+        .get("id")
+        .and_then(Value::as_str)
+        .or_else(|| e.get("enclosure_device").and_then(Value::as_str))
+        .unwrap_or("-");
+    let slot = e
+        .get("slot")
+        .and_then(Value::as_u64)
+        .map_or_else(|| "-".to_string(), |n| n.to_string());
+    let comp = e.get("component").and_then(Value::as_str).unwrap_or("");
+    Some(format!("enclosure {id}, slot {slot} ({comp:?})"))
 }
 
 #[cfg(test)]

@@ -628,7 +628,7 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
         .and_then(Value::as_f64)
         .map(|x| format!("{x:.1} s"))
         .unwrap_or_else(|| "-".into());
-    let media = [
+    let mut media = vec![
         ("Manufacturer", s(&drive, "vendor")),
         ("Model", s(&drive, "model")),
         ("Serial number", s(&drive, "serial")),
@@ -637,6 +637,9 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
         ("Capacity", cap),
         ("Device address", s(r, "device")),
     ];
+    if let Some(place) = super::certificate::enclosure_slot(r) {
+        media.push(("Enclosure, slot", place));
+    }
     let san = [
         ("Method", s(r, "method")),
         ("NIST SP 800-88", s(r, "nist_sp_800_88_category")),
@@ -651,7 +654,7 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
         ),
         ("Audit job id", s(r, "job_id")),
     ];
-    w.kv_columns([("Media", &media), ("Sanitization", &san)]);
+    w.kv_columns([("Media", &media[..]), ("Sanitization", &san[..])]);
     let field = |k: &str| r.get(k).filter(|v| !v.is_null());
     // Rows without a value ("-") are left out of the PDF, so that a drive's record fits its
     // page; the JSON attached and the HTML view keep every row.

@@ -292,3 +292,132 @@ fn cli_scan_json_and_table() {
         "{err}"
     );
 }
+
+/// The built JBOD tree (fixtures/sysfs/ses-jbod): each dual-ported drive is one drive in one
+/// slot, reached through both SES devices; the enclosure appears twice with one logical id.
+#[test]
+fn ses_jbod_drives_have_their_slot_on_every_path() {
+    let s = discover::scan(&opts(&fixture("ses-jbod"))).unwrap();
+    assert_eq!(s.scsi_devices, 8);
+    assert_eq!(s.enclosures.len(), 2);
+    assert!(s.enclosures.iter().all(|e| e.problems.is_empty()));
+    let disks: Vec<&Drive> = s
+        .drives
+        .iter()
+        .filter(|d| d.peripheral_type == Some(0))
+        .collect();
+    assert_eq!(disks.len(), 3);
+    for (d, slot) in disks.iter().zip([0u32, 1, 3]) {
+        assert!(d.errors.is_empty(), "{:?}", d.errors);
+        let e = d.enclosure.as_ref().expect("slot known");
+        assert_eq!(e.id.as_deref(), Some("0x500605b0000272bf"));
+        assert_eq!(e.slot, Some(slot));
+        assert_eq!(e.product.as_deref(), Some("JBOD4 SIM ENCL"));
+        assert_eq!(d.paths.len(), 2);
+        let via: Vec<&str> = d
+            .paths
+            .iter()
+            .map(|p| p.enclosure.as_ref().unwrap().enclosure_device.as_str())
+            .collect();
+        assert_eq!(via, ["0:0:0:0", "1:0:0:0"]);
+        assert!(d
+            .paths
+            .iter()
+            .all(|p| p.enclosure.as_ref().unwrap().slot == Some(slot)));
+    }
+    // The SES devices themselves sit in no slot.
+    assert!(s
+        .drives
+        .iter()
+        .filter(|d| d.peripheral_type == Some(0x0d))
+        .all(|d| d.enclosure.is_none()));
+    // Trees without an enclosure class: no slot anywhere.
+    let s = discover::scan(&opts(&fixture("mptsas-dualport"))).unwrap();
+    assert!(s.enclosures.is_empty() && s.drives[0].enclosure.is_none());
+}
+
+/// Two paths that the kernel links to different slots: the drive says so in its errors.
+#[test]
+fn paths_in_different_slots_are_an_error_of_the_drive() {
+    let t = copy_fixture("ses-jbod");
+    let enc = std::fs::canonicalize(t.path().join("sys/class/enclosure/1:0:0:0")).unwrap();
+    std::fs::write(enc.join("SLOT 03/slot"), "7\n").unwrap();
+    let d = discover::paths_of_with("/dev/sg3", &opts(t.path())).unwrap();
+    assert!(
+        d.errors
+            .iter()
+            .any(|e| e.contains("different slots: 0x500605b0000272bf:3, 0x500605b0000272bf:7")),
+        "{:?}",
+        d.errors
+    );
+}
+
+#[test]
+fn cli_scan_and_paths_show_enclosure_and_slot() {
+    let bin = env!("CARGO_BIN_EXE_sgctl");
+    let root = fixture("ses-jbod");
+    let out = std::process::Command::new(bin)
+        .args(["--json", "scan", "--sysroot"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = &v["data"]["drives"][1];
+    assert_eq!(d["serial"], "SJ0000A0");
+    assert_eq!(d["enclosure"]["id"], "0x500605b0000272bf");
+    assert_eq!(d["enclosure"]["slot"], 0);
+    assert_eq!(d["paths"][1]["enclosure"]["enclosure_device"], "1:0:0:0");
+    let e = &v["data"]["enclosures"][0];
+    assert_eq!(e["components_declared"], 4);
+    assert_eq!(e["components"][1]["locate"], true);
+    assert_eq!(e["components"][1]["type"], "array device");
+    assert_eq!(e["components"][2]["status"], "not installed");
+    let out = std::process::Command::new(bin)
+        .args(["paths", "/dev/sdf", "--sysroot"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("enclosure 0x500605b0000272bf slot 3 (SGCTL JBOD4 SIM ENCL, \"SLOT 03\")"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("slot 0x500605b0000272bf:3 via").count(),
+        2,
+        "{text}"
+    );
+}
+
+/// `health --enclosure ID:SLOTS` picks the disks in those slots (one address per drive, not
+/// the SES devices) and labels their series with enclosure and slot.
+#[test]
+fn health_by_enclosure_slot_with_labels() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .args(["health", "--prometheus", "--timeout", "2", "--enclosure"])
+        .arg("500605b0000272bf:1-3")
+        .arg("--sysroot")
+        .arg(fixture("ses-jbod"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let read_ok: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("sgctl_health_read_ok{"))
+        .collect();
+    assert_eq!(read_ok.len(), 2, "{text}");
+    assert!(read_ok[0].starts_with(
+        "sgctl_health_read_ok{device=\"/dev/sg2\",serial=\"\",model=\"\",\
+         enclosure=\"0x500605b0000272bf\",slot=\"1\"}"
+    ));
+    assert!(read_ok[1].contains("device=\"/dev/sg3\"") && read_ok[1].contains("slot=\"3\""));
+    // No disk there: a usage error (health's bit 0).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .args(["health", "--enclosure", "0x500605b0000272bf:2", "--sysroot"])
+        .arg(fixture("ses-jbod"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}

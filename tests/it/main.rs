@@ -25,6 +25,7 @@ mod health_sim;
 mod health_smartctl_cli;
 mod job_lock;
 mod jobs_lib;
+mod led_cli;
 mod logs_health_cli;
 mod output_errors;
 mod path_failover;

@@ -217,3 +217,67 @@ fn without_another_path_the_job_fails_and_says_so() {
         .collect();
     assert_eq!(failed.len(), 1, "{:?}", r.sense_trail);
 }
+
+/// A host that knows the drive's enclosure slot (as `/sys/class/enclosure` tells it).
+struct TwoPathsInSlot;
+
+impl HostView for TwoPathsInSlot {
+    fn paths_of(&self, a: &str) -> Result<Vec<PathInfo>> {
+        TwoPaths.paths_of(a)
+    }
+    fn in_use(&self, p: &[PathInfo]) -> Result<Vec<InUse>> {
+        TwoPaths.in_use(p)
+    }
+    fn slot_of(&self, paths: &[PathInfo]) -> Option<sgctl::discover::enclosure::SlotRef> {
+        assert_eq!(paths.len(), 2, "asked with the gate's paths");
+        Some(sgctl::discover::enclosure::SlotRef {
+            id: Some("0x500605b0000272bf".into()),
+            vendor: Some("SGCTL".into()),
+            product: Some("JBOD4 SIM ENCL".into()),
+            slot: Some(3),
+            component: "SLOT 03".into(),
+            enclosure_device: "0:0:0:0".into(),
+        })
+    }
+}
+
+/// The record and the batch manifest carry the enclosure and slot where the host knows them,
+/// and leave both out where it does not.
+#[test]
+fn records_and_manifest_carry_enclosure_and_slot() {
+    let mut o = SanitizeOptions::new(Method::Block);
+    o.verify = 0;
+    let (r, _) = run_with_path_removal("INSLOT1", &TwoPathsInSlot, || {
+        Box::new(SanitizeJob::new(o.clone(), 3))
+    });
+    let e = r.enclosure.as_ref().expect("slot recorded");
+    assert_eq!(
+        (e.id.as_deref(), e.slot),
+        (Some("0x500605b0000272bf"), Some(3))
+    );
+    let v = serde_json::to_value(&r).unwrap();
+    assert_eq!(v["enclosure"]["slot"], 3);
+    assert_eq!(
+        sgctl::report::certificate::enclosure_slot(&v).as_deref(),
+        Some("enclosure 0x500605b0000272bf, slot 3 (\"SLOT 03\")")
+    );
+    let (plain, _) = run_with_path_removal("INSLOT2", &TwoPaths, || {
+        Box::new(SanitizeJob::new(o.clone(), 3))
+    });
+    assert!(plain.enclosure.is_none());
+    assert!(serde_json::to_value(&plain)
+        .unwrap()
+        .get("enclosure")
+        .is_none());
+    let dir = tempfile::tempdir().unwrap();
+    let m = sgctl::ops::manifest::build(
+        &[r, plain],
+        &dir.path().join("c.json"),
+        b"{}",
+        &dir.path().join("audit.jsonl"),
+    )
+    .unwrap();
+    assert_eq!(m["drives"][0]["enclosure"], "0x500605b0000272bf");
+    assert_eq!(m["drives"][0]["slot"], 3);
+    assert!(m["drives"][1].get("slot").is_none());
+}

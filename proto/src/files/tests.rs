@@ -413,3 +413,36 @@ proptest! {
         }
     }
 }
+
+/// An attribute is written in place; a missing one is not created; a symlink, a FIFO or a
+/// directory under its name is refused without being opened (a FIFO would otherwise wait for
+/// a reader).
+#[test]
+fn write_attribute_only_to_an_existing_regular_file() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::write(d.join("locate"), "0\n").unwrap();
+    let dir = Dir::open(d).unwrap();
+    dir.write_attribute(OsStr::new("locate"), b"1").unwrap();
+    assert_eq!(std::fs::read_to_string(d.join("locate")).unwrap(), "1\n");
+    let e = dir.write_attribute(OsStr::new("fault"), b"1").unwrap_err();
+    assert!(e.to_string().contains("no such attribute"), "{e}");
+    assert!(!d.join("fault").exists());
+    std::fs::write(d.join("victim"), "keep").unwrap();
+    symlink(d.join("victim"), d.join("active")).unwrap();
+    let e = dir.write_attribute(OsStr::new("active"), b"1").unwrap_err();
+    assert!(e.to_string().contains("symbolic link"), "{e}");
+    assert_eq!(std::fs::read_to_string(d.join("victim")).unwrap(), "keep");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        d.join("fifo"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    let e = dir.write_attribute(OsStr::new("fifo"), b"1").unwrap_err();
+    assert!(e.to_string().contains("not a regular file"), "{e}");
+    std::fs::create_dir(d.join("sub")).unwrap();
+    assert!(dir.write_attribute(OsStr::new("sub"), b"1").is_err());
+}

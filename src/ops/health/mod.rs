@@ -278,6 +278,12 @@ pub struct DriveHealth {
     pub read_errors: Vec<String>,
     /// Decoding notes (malformed or unknown parameters).
     pub notes: Vec<String>,
+    /// Enclosure logical identifier of the drive's slot (`/sys/class/enclosure`), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enclosure: Option<String>,
+    /// The drive's slot in that enclosure, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slot: Option<u32>,
     /// Where each figure came from, for drives whose report is filled from the ATA side
     /// (SATA behind a SATL): field → source (log, page, offset or SMART attribute).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
@@ -316,6 +322,8 @@ impl DriveHealth {
             supported_pages: vec![],
             read_errors: vec![],
             notes: vec![],
+            enclosure: None,
+            slot: None,
             sources: Default::default(),
             raw_pages: vec![],
             source: Default::default(),
@@ -861,6 +869,25 @@ pub fn check_many(
             h
         })
         .collect()
+}
+
+/// Fills [`DriveHealth::enclosure`] and [`DriveHealth::slot`] from the enclosures under
+/// `sysroot` (one read of `/sys/class/enclosure` for every drive); virtual drives and drives
+/// in no enclosure are left without.
+pub fn label_slots(drives: &mut [DriveHealth], sysroot: &std::path::Path) {
+    use crate::discover::enclosure;
+    let encs = enclosure::enclosures(sysroot);
+    if encs.is_empty() {
+        return;
+    }
+    let slots = enclosure::slots_by_device(&encs);
+    for d in drives {
+        let place = enclosure::hctl_of_node(sysroot, &d.device).and_then(|h| slots.get(&h));
+        if let Some(s) = place {
+            d.enclosure = Some(s.enclosure_key().to_string());
+            d.slot = s.slot;
+        }
+    }
 }
 
 /// SCSI disks for `--all`: `/dev/sgN` whose sysfs peripheral type is 0 (direct access),

@@ -1,7 +1,8 @@
 //! `sgctl health --prometheus`: node_exporter textfile-collector format
 //! (`# HELP`, `# TYPE`, then `name{labels} value` lines; one file per scrape).
 //!
-//! Every series carries `device`, `serial` and `model` labels. Metrics absent on a drive are
+//! Every series carries `device`, `serial` and `model` labels, and `enclosure` and `slot`
+//! for a drive in an enclosure the kernel knows (`/sys/class/enclosure`). Metrics absent on a drive are
 //! simply not emitted for it. Names are documented in [`METRICS`] (and the README).
 
 use super::{DriveHealth, State};
@@ -144,12 +145,20 @@ fn esc(s: &str) -> String {
 }
 
 fn base_labels(h: &DriveHealth) -> String {
-    format!(
+    let mut l = format!(
         "device=\"{}\",serial=\"{}\",model=\"{}\"",
         esc(&h.device),
         esc(h.serial.as_deref().unwrap_or("")),
         esc(h.model.as_deref().unwrap_or(""))
-    )
+    );
+    // Where the drive sits, for drives in an enclosure the kernel knows.
+    if let Some(e) = &h.enclosure {
+        l.push_str(&format!(",enclosure=\"{}\"", esc(e)));
+        if let Some(s) = h.slot {
+            l.push_str(&format!(",slot=\"{s}\""));
+        }
+    }
+    l
 }
 
 fn samples(h: &DriveHealth, name: &str) -> Vec<(String, f64)> {

@@ -340,3 +340,40 @@ fn all_disks_from_sysfs() {
         Vec::<String>::new()
     );
 }
+
+/// Drives in an enclosure (the built ses-jbod tree) carry enclosure and slot as labels; a
+/// drive in none, and a virtual drive, carry neither.
+#[test]
+fn enclosure_and_slot_labels() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/ses-jbod");
+    let mut drives = vec![
+        DriveHealth::unreadable("/dev/sg6", bits::OPEN_FAILED, "gone".into()),
+        DriveHealth::unreadable("/dev/sdc", bits::OPEN_FAILED, "gone".into()),
+        DriveHealth::unreadable("/dev/sg0", bits::OPEN_FAILED, "gone".into()),
+        DriveHealth::unreadable("sim:px02smf080", bits::OPEN_FAILED, "gone".into()),
+    ];
+    super::label_slots(&mut drives, &root);
+    assert_eq!(drives[0].enclosure.as_deref(), Some("0x500605b0000272bf"));
+    assert_eq!(drives[0].slot, Some(1));
+    assert_eq!(drives[1].slot, Some(3));
+    assert_eq!((drives[2].enclosure.as_ref(), drives[2].slot), (None, None));
+    assert_eq!((drives[3].enclosure.as_ref(), drives[3].slot), (None, None));
+    let text = prom::render(&drives);
+    assert!(
+        text.contains(
+            "sgctl_health_read_ok{device=\"/dev/sg6\",serial=\"\",model=\"\",\
+             enclosure=\"0x500605b0000272bf\",slot=\"1\"} 0\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("sgctl_health_read_ok{device=\"/dev/sg0\",serial=\"\",model=\"\"} 0\n"),
+        "{text}"
+    );
+    let v = serde_json::to_value(&drives[1]).unwrap();
+    assert_eq!(v["slot"], 3);
+    assert!(serde_json::to_value(&drives[2])
+        .unwrap()
+        .get("slot")
+        .is_none());
+}

@@ -364,6 +364,7 @@ fn prepare(
     rec.drive = DriveInfo::new(&id, cap.as_ref());
     rec.rotation_rate = id.rotation_rate;
     rec.paths = env.host.paths_of(address).unwrap_or_default();
+    rec.enclosure = env.host.slot_of(&rec.paths);
     rec.commands = job.plan(&mut ro, rec)?;
     if opts.certificate.is_some() && is_crypto_erase(rec.method) {
         // The drive's own evidence for its cryptographic erase, read-only, before the job.

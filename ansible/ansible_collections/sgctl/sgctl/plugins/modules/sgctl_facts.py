@@ -47,6 +47,8 @@ ansible_facts:
     sgctl_drives:
       description: >-
         device, vendor, model, serial, wwn, firmware, state (ok, warning, failing, unreadable),
+        enclosure (logical identifier) and slot where the kernel's ses driver places the drive
+        (else null),
         block_size, protection_type, lba_count, capacity_bytes, and health (sgctl health's drive
         record) when I(health=true).
       type: list
@@ -87,6 +89,8 @@ def main():
                 firmware=h.get("revision"),
                 state=h.get("state"),
                 health_exit_bits=h.get("exit_bits"),
+                enclosure=h.get("enclosure"),
+                slot=h.get("slot"),
             )
             if h.get("state") != "unreadable":
                 cap = readcap(module, h["device"])

@@ -1,0 +1,185 @@
+//! `sgctl locate DEV --on|--off` and `sgctl fault DEV --on|--off`: a drive slot's LEDs.
+
+use super::{Ctx, Report};
+use crate::discover::{self, IdentMode, ScanOptions};
+use crate::ops::led::{self, Led, LedChange};
+use crate::ops::safety;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Duration;
+
+const AFTER_HELP: &str = "\
+The slot is found from the drive's paths and /sys/class/enclosure (the kernel's ses driver):
+every enclosure component linked to a path of the drive is written (a dual-ported drive behind
+two expanders has one in each; both drive the same LED). A component already in the requested
+state is not written. Each change is appended to the audit log.
+
+Exit status: 0 done (or already so), 2 usage, 3 no such device, 4 the enclosure refused the
+write, 6 refused (the attribute is not a regular file, or a symlink), 7 no enclosure the kernel
+knows holds the drive (LEDs through SES pages over SG_IO are not supported yet), 1 the audit
+record could not be written.
+
+Examples:
+  sgctl locate /dev/sdq --on          light the slot's locate LED
+  sgctl fault naa.5000c50000a00003 --off --json
+  sgctl locate /dev/sg7 --on --dry-run   show the component(s) it would write";
+
+/// Switch a drive slot's LED on or off.
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+#[command(group(clap::ArgGroup::new("state").required(true).args(["on", "off"])))]
+pub struct LedArgs {
+    /// /dev/sgN, /dev/sdX, /dev/bsg/H:C:T:L, H:C:T:L or an LU name (naa.…).
+    pub device: String,
+    /// Switch the LED on.
+    #[arg(long, conflicts_with = "off")]
+    pub on: bool,
+    /// Switch the LED off.
+    #[arg(long)]
+    pub off: bool,
+    /// Show what would be written; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl].
+    #[arg(long, value_name = "FILE")]
+    pub audit_log: Option<PathBuf>,
+    /// Read this directory instead of / (a sysfs tree; see `sgctl scan --sysroot`).
+    #[arg(long, value_name = "DIR")]
+    pub sysroot: Option<PathBuf>,
+    /// Per-device timeout in milliseconds (finding the drive's paths).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub timeout_ms: u64,
+}
+
+#[derive(Serialize)]
+struct LedData {
+    led: Led,
+    requested: &'static str,
+    dry_run: bool,
+    lu_name: Option<String>,
+    serial: Option<String>,
+    changes: Vec<LedChange>,
+    audit_log: Option<String>,
+}
+
+/// Runs `sgctl locate` / `sgctl fault`.
+pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
+    let on = args.on;
+    let root = args.sysroot.clone().unwrap_or_else(|| PathBuf::from("/"));
+    let opts = ScanOptions {
+        sysroot: root.clone(),
+        timeout: Duration::from_millis(args.timeout_ms.max(1)),
+        verbose: ctx.verbose,
+        mode: IdentMode::Auto,
+    };
+    let drive = discover::paths_of_with(&args.device, &opts)?;
+    let paths: Vec<_> = drive
+        .paths
+        .iter()
+        .map(discover::DrivePath::to_path_info)
+        .collect();
+    let mut data = LedData {
+        led: which,
+        requested: if on { "on" } else { "off" },
+        dry_run: args.dry_run,
+        lu_name: drive.lu_name.clone(),
+        serial: drive.serial.clone(),
+        changes: Vec::new(),
+        audit_log: None,
+    };
+    let comps = match led::components_of(&root, &paths) {
+        Ok(c) => c,
+        Err(e) => {
+            let why = if crate::device::is_virtual_address(&args.device) {
+                "a virtual drive sits in no enclosure".to_string()
+            } else {
+                e.to_string()
+            };
+            ctx.warn(format!("{}: {why}", args.device));
+            return Ok(Report::new(Some(&args.device), &data, String::new())
+                .with_exit(crate::exit::UNSUPPORTED));
+        }
+    };
+    data.changes = led::apply(&led::sysfs_backends(&comps), which, on, args.dry_run);
+    let written = data.changes.iter().any(|c| c.written);
+    let failed: Vec<&LedChange> = data.changes.iter().filter(|c| c.error.is_some()).collect();
+    let mut exit = crate::exit::OK;
+    if !failed.is_empty() {
+        let refused = failed.iter().all(|c| {
+            c.error
+                .as_deref()
+                .is_some_and(|e| e.contains("symbolic link") || e.contains("regular file"))
+        });
+        exit = if refused {
+            crate::exit::REFUSED
+        } else {
+            crate::exit::COMMAND
+        };
+    }
+    if !args.dry_run && (written || !failed.is_empty()) {
+        let audit = safety::AuditLog::resolve(args.audit_log.as_deref());
+        let rec = led::audit_record(
+            which,
+            on,
+            &args.device,
+            drive.serial.as_deref(),
+            drive.lu_name.as_deref(),
+            &data.changes,
+        );
+        match audit.append(&rec) {
+            Ok(()) => data.audit_log = Some(audit.path().display().to_string()),
+            Err(e) => {
+                ctx.warn(format!(
+                    "the LED was changed but its audit record could not be written: {e}"
+                ));
+                if exit == crate::exit::OK {
+                    exit = crate::exit::OTHER;
+                }
+            }
+        }
+    }
+    let text = render(&args.device, &data);
+    Ok(Report::new(Some(&args.device), &data, text).with_exit(exit))
+}
+
+fn state(b: Option<bool>) -> &'static str {
+    match b {
+        Some(true) => "on",
+        Some(false) => "off",
+        None => "unknown",
+    }
+}
+
+fn render(device: &str, d: &LedData) -> String {
+    let mut out = String::new();
+    for c in &d.changes {
+        let what = if let Some(e) = &c.error {
+            format!("FAILED: {e}")
+        } else if d.dry_run {
+            format!(
+                "is {}; would {}",
+                state(c.before),
+                if c.before == Some(d.requested == "on") {
+                    "leave it".to_string()
+                } else {
+                    format!("write {}", c.target)
+                }
+            )
+        } else if c.written {
+            format!("{} -> {}", state(c.before), state(c.after))
+        } else {
+            format!("already {}", state(c.before))
+        };
+        out.push_str(&format!(
+            "{device}: {} {}: {} via {}: {what}\n",
+            d.led.attribute(),
+            d.requested,
+            super::scan::slot_line(&c.enclosure),
+            c.enclosure.enclosure_device,
+        ));
+    }
+    if let Some(a) = &d.audit_log {
+        out.push_str(&format!("audit record in {a}\n"));
+    }
+    out
+}

@@ -1,0 +1,476 @@
+//! Drive-slot LEDs (locate, fault) of the enclosure a drive sits in.
+//!
+//! A drive's slot is found from its paths (the drive's `H:C:T:L`s) and the enclosures the
+//! kernel's ses driver registered (`/sys/class/enclosure`, [`crate::discover::enclosure`]).
+//! Each way of driving a slot's LEDs is an [`LedBackend`]: [`SysfsLed`] writes the
+//! component's `locate`/`fault` attribute (drivers/misc/enclosure.c hands the value to
+//! ses.c, which sends SES-4 Enclosure Control, page 02h). A drive reached through two SES
+//! devices (two expanders) has one component in each; both are written, and both show the
+//! same physical LED. Where no enclosure the kernel knows holds the drive there is no backend
+//! ([`LedError::NoEnclosure`]); sending the control page over SG_IO ourselves is the place
+//! for a second backend.
+//!
+//! Writes go through [`sgctl_proto::files::Dir::write_attribute`]: the component directory
+//! is the canonical one under the sysroot's `sys/devices` (reached from the class entry by
+//! links the kernel made, each step checked to be a real directory there), opened once, and
+//! the attribute is opened relative to it without following a symlink and without creating
+//! anything.
+
+use crate::discover::enclosure::{self, Component, Enclosure, SlotRef};
+use crate::host::PathInfo;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// Which LED.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Led {
+    /// The identify/locate indicator (SES-4 RQST IDENT).
+    Locate,
+    /// The fault indicator (SES-4 RQST FAULT).
+    Fault,
+}
+
+impl Led {
+    /// The component attribute name (`locate`, `fault`).
+    pub fn attribute(self) -> &'static str {
+        match self {
+            Led::Locate => "locate",
+            Led::Fault => "fault",
+        }
+    }
+}
+
+/// One way of reading and setting one slot's LEDs.
+pub trait LedBackend {
+    /// `sysfs` (or, later, `ses`).
+    fn kind(&self) -> &'static str;
+    /// Where it acts (for reports): the component directory, or the SES device.
+    fn target(&self) -> String;
+    /// The LED's state as the enclosure reports it; `None` when it cannot be read.
+    fn get(&self, led: Led) -> Option<bool>;
+    /// Sets the LED.
+    fn set(&self, led: Led, on: bool) -> crate::Result<()>;
+}
+
+/// An enclosure component's LED attributes in sysfs.
+#[derive(Debug, Clone)]
+pub struct SysfsLed {
+    dir: PathBuf,
+}
+
+impl SysfsLed {
+    /// For the component directory `dir` (as [`enclosure::enclosures`] resolved it).
+    pub fn new(dir: &Path) -> SysfsLed {
+        SysfsLed {
+            dir: dir.to_path_buf(),
+        }
+    }
+}
+
+impl LedBackend for SysfsLed {
+    fn kind(&self) -> &'static str {
+        "sysfs"
+    }
+
+    fn target(&self) -> String {
+        self.dir.display().to_string()
+    }
+
+    fn get(&self, led: Led) -> Option<bool> {
+        let v = crate::discover::sysfs::attr(&self.dir.join(led.attribute()))?;
+        v.parse::<i64>().ok().map(|n| n != 0)
+    }
+
+    fn set(&self, led: Led, on: bool) -> crate::Result<()> {
+        let dir = sgctl_proto::files::Dir::open(&self.dir)?;
+        dir.write_attribute(
+            std::ffi::OsStr::new(led.attribute()),
+            if on { b"1" } else { b"0" },
+        )
+    }
+}
+
+/// Why a drive's LED cannot be driven.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LedError {
+    /// No enclosure the kernel knows links any path of the drive.
+    NoEnclosure {
+        /// How many enclosures the kernel lists.
+        enclosures: usize,
+    },
+}
+
+impl std::fmt::Display for LedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LedError::NoEnclosure { enclosures: 0 } => write!(
+                f,
+                "no enclosure is bound: /sys/class/enclosure is empty or absent (the kernel's \
+                 ses driver is not loaded, or no SES device is visible); LEDs through SES pages \
+                 over SG_IO are not supported yet"
+            ),
+            LedError::NoEnclosure { enclosures } => write!(
+                f,
+                "none of the {enclosures} enclosure(s) in /sys/class/enclosure links this \
+                 drive to a slot (the enclosure did not report the drive's SAS address, or it \
+                 is on another host); LEDs through SES pages over SG_IO are not supported yet"
+            ),
+        }
+    }
+}
+
+/// One slot component a drive's LEDs can be driven through.
+#[derive(Debug, Clone)]
+pub struct SlotComponent {
+    /// Where: enclosure id, slot, component, SES device.
+    pub place: SlotRef,
+    /// The component directory.
+    pub dir: PathBuf,
+}
+
+/// The components (one per SES device that links a path of the drive) holding the drive
+/// whose paths are `paths`, read from `root`/sys/class/enclosure.
+pub fn components_of(
+    root: &Path,
+    paths: &[PathInfo],
+) -> std::result::Result<Vec<SlotComponent>, LedError> {
+    let encs = enclosure::enclosures(root);
+    let hctls: Vec<&str> = paths.iter().filter_map(|p| p.hctl.as_deref()).collect();
+    let mut out = Vec::new();
+    for e in &encs {
+        for c in &e.components {
+            if c.device.as_deref().is_some_and(|d| hctls.contains(&d)) {
+                out.push(SlotComponent {
+                    place: place(e, c),
+                    dir: c.dir().to_path_buf(),
+                });
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(LedError::NoEnclosure {
+            enclosures: encs.len(),
+        });
+    }
+    Ok(out)
+}
+
+fn place(e: &Enclosure, c: &Component) -> SlotRef {
+    SlotRef {
+        id: e.id.clone(),
+        vendor: e.vendor.clone(),
+        product: e.product.clone(),
+        slot: c.slot,
+        component: c.name.clone(),
+        enclosure_device: e.name.clone(),
+    }
+}
+
+/// What happened to one component's LED.
+#[derive(Debug, Clone, Serialize)]
+pub struct LedChange {
+    /// Where.
+    pub enclosure: SlotRef,
+    /// `sysfs`.
+    pub backend: &'static str,
+    /// The attribute or device written.
+    pub target: String,
+    /// State before (as read), `None` when unreadable.
+    pub before: Option<bool>,
+    /// State after (read back), `None` when unreadable or not written.
+    pub after: Option<bool>,
+    /// Whether a write was made (false: already so, or a dry run).
+    pub written: bool,
+    /// The write's error.
+    pub error: Option<String>,
+}
+
+/// Sets `led` to `on` through every backend; a backend already in that state is not written
+/// (idempotent), nothing is written on `dry_run`.
+pub fn apply(
+    backends: &[(SlotRef, Box<dyn LedBackend>)],
+    led: Led,
+    on: bool,
+    dry_run: bool,
+) -> Vec<LedChange> {
+    backends
+        .iter()
+        .map(|(place, b)| {
+            let before = b.get(led);
+            let mut ch = LedChange {
+                enclosure: place.clone(),
+                backend: b.kind(),
+                target: format!("{}/{}", b.target(), led.attribute()),
+                before,
+                after: before,
+                written: false,
+                error: None,
+            };
+            if dry_run || before == Some(on) {
+                return ch;
+            }
+            match b.set(led, on) {
+                Ok(()) => {
+                    ch.written = true;
+                    ch.after = b.get(led);
+                }
+                Err(e) => ch.error = Some(e.to_string()),
+            }
+            ch
+        })
+        .collect()
+}
+
+/// The sysfs backends of `components`.
+pub fn sysfs_backends(components: &[SlotComponent]) -> Vec<(SlotRef, Box<dyn LedBackend>)> {
+    components
+        .iter()
+        .map(|c| {
+            (
+                c.place.clone(),
+                Box::new(SysfsLed::new(&c.dir)) as Box<dyn LedBackend>,
+            )
+        })
+        .collect()
+}
+
+/// The audit record of one LED request (`event: "led"`).
+pub fn audit_record(
+    led: Led,
+    on: bool,
+    device: &str,
+    serial: Option<&str>,
+    lu_name: Option<&str>,
+    changes: &[LedChange],
+) -> serde_json::Value {
+    let failed = changes.iter().any(|c| c.error.is_some());
+    serde_json::json!({
+        "event": "led",
+        "time": crate::ops::safety::rfc3339(std::time::SystemTime::now()),
+        "job": led.attribute(),
+        "device": device,
+        "lu_name": lu_name,
+        "serial": serial,
+        "requested": if on { "on" } else { "off" },
+        "outcome": if failed { "failure" } else { "success" },
+        "changes": changes,
+        "host": crate::ops::safety::hostname(),
+        "uid": crate::ops::safety::current_uid(),
+        "tool": format!("sgctl {}", env!("CARGO_PKG_VERSION")),
+    })
+}
+
+/// What `--leds` did for one drive of a purge.
+#[derive(Debug, Clone, Serialize)]
+pub struct PurgeLed {
+    /// The job's device address.
+    pub device: String,
+    /// `locate` for a drive that passed, `fault` for one that did not.
+    pub led: Led,
+    /// The components set (empty when `error`).
+    pub changes: Vec<LedChange>,
+    /// Why the LED could not be set (no enclosure holds the drive, a write failed).
+    pub error: Option<String>,
+}
+
+/// After a purge: the locate LED of every drive whose job succeeded, the fault LED of every
+/// other one, through the enclosures under `root`; one audit record per drive whose LED was
+/// written, in `audit`.
+pub fn light_after_purge(
+    root: &Path,
+    records: &[crate::ops::record::JobRecord],
+    audit: Option<&crate::ops::safety::AuditLog>,
+) -> Vec<PurgeLed> {
+    records
+        .iter()
+        .map(|r| {
+            let led = if r.outcome == crate::ops::record::Outcome::Success {
+                Led::Locate
+            } else {
+                Led::Fault
+            };
+            let mut out = PurgeLed {
+                device: r.device.clone(),
+                led,
+                changes: Vec::new(),
+                error: None,
+            };
+            match components_of(root, &r.paths) {
+                Err(e) => out.error = Some(e.to_string()),
+                Ok(comps) => {
+                    out.changes = apply(&sysfs_backends(&comps), led, true, false);
+                    let errs: Vec<&str> = out
+                        .changes
+                        .iter()
+                        .filter_map(|c| c.error.as_deref())
+                        .collect();
+                    if !errs.is_empty() {
+                        out.error = Some(errs.join("; "));
+                    }
+                    if let Some(a) = audit.filter(|_| out.changes.iter().any(|c| c.written)) {
+                        let rec = audit_record(
+                            led,
+                            true,
+                            &r.device,
+                            Some(r.drive.serial.as_str()),
+                            r.drive.wwn.as_deref(),
+                            &out.changes,
+                        );
+                        if let Err(e) = a.append(&rec) {
+                            out.error = Some(format!("LED set, audit record not written: {e}"));
+                        }
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy() -> tempfile::TempDir {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/ses-jbod");
+        let tmp = tempfile::tempdir().unwrap();
+        let ok = std::process::Command::new("cp")
+            .args(["-a", &format!("{}/.", src.display())])
+            .arg(tmp.path())
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+        tmp
+    }
+
+    fn paths(h: &[&str]) -> Vec<PathInfo> {
+        h.iter()
+            .map(|h| PathInfo {
+                hctl: Some(h.to_string()),
+                ..PathInfo::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn both_components_of_a_dual_ported_drive_are_set_once() {
+        let t = copy();
+        let comps = components_of(t.path(), &paths(&["0:0:4:0", "1:0:4:0"])).unwrap();
+        assert_eq!(comps.len(), 2);
+        let b = sysfs_backends(&comps);
+        let ch = apply(&b, Led::Fault, true, false);
+        assert!(ch
+            .iter()
+            .all(|c| c.written && c.after == Some(true) && c.error.is_none()));
+        for c in &comps {
+            assert_eq!(
+                std::fs::read_to_string(c.dir.join("fault")).unwrap().trim(),
+                "1"
+            );
+        }
+        // Again: already on, nothing written.
+        let ch = apply(&b, Led::Fault, true, false);
+        assert!(ch.iter().all(|c| !c.written && c.before == Some(true)));
+        // Dry run: reads, writes nothing.
+        let ch = apply(&b, Led::Fault, false, true);
+        assert!(ch.iter().all(|c| !c.written));
+        assert_eq!(
+            std::fs::read_to_string(comps[0].dir.join("fault"))
+                .unwrap()
+                .trim(),
+            "1"
+        );
+    }
+
+    /// A symlink planted as the attribute is not written through; a missing attribute is
+    /// not created.
+    #[test]
+    fn no_write_through_a_link_or_to_a_new_file() {
+        let t = copy();
+        let comps = components_of(t.path(), &paths(&["0:0:1:0"])).unwrap();
+        let dir = &comps[0].dir;
+        let victim = t.path().join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        std::fs::remove_file(dir.join("locate")).unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join("locate")).unwrap();
+        let ch = apply(&sysfs_backends(&comps), Led::Locate, true, false);
+        assert!(
+            ch[0].error.as_deref().unwrap().contains("symbolic link"),
+            "{ch:?}"
+        );
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+        std::fs::remove_file(dir.join("locate")).unwrap();
+        let ch = apply(&sysfs_backends(&comps), Led::Locate, true, false);
+        assert!(
+            ch[0]
+                .error
+                .as_deref()
+                .unwrap()
+                .contains("no such attribute"),
+            "{ch:?}"
+        );
+        assert!(!dir.join("locate").exists());
+    }
+
+    /// `--leds`: locate for the drive that passed, fault for the one that failed, nothing
+    /// for a drive in no slot (said), one audit record per drive lit.
+    #[test]
+    fn purge_lights_locate_for_passed_and_fault_for_failed() {
+        use crate::ops::record::{JobRecord, Outcome};
+        let t = copy();
+        let rec = |dev: &str, hctl: &[&str], outcome| JobRecord {
+            device: dev.into(),
+            paths: paths(hctl),
+            outcome,
+            ..JobRecord::default()
+        };
+        let records = [
+            rec("/dev/sg1", &["0:0:1:0", "1:0:1:0"], Outcome::Success),
+            rec("/dev/sg3", &["0:0:4:0", "1:0:4:0"], Outcome::Failed),
+            rec("sim:x", &[], Outcome::Success),
+        ];
+        let audit = crate::ops::safety::AuditLog::at(t.path().join("audit.jsonl"));
+        let out = light_after_purge(t.path(), &records, Some(&audit));
+        assert_eq!(out[0].led, Led::Locate);
+        assert_eq!(out[1].led, Led::Fault);
+        assert!(out[..2]
+            .iter()
+            .all(|o| o.error.is_none() && o.changes.len() == 2));
+        assert!(out[2]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("links this drive to a slot"));
+        let c = components_of(t.path(), &paths(&["0:0:1:0"])).unwrap();
+        let read = |d: &Path, a: &str| {
+            std::fs::read_to_string(d.join(a))
+                .unwrap()
+                .trim()
+                .to_string()
+        };
+        assert_eq!(
+            (read(&c[0].dir, "locate"), read(&c[0].dir, "fault")),
+            ("1".into(), "0".into())
+        );
+        let c = components_of(t.path(), &paths(&["1:0:4:0"])).unwrap();
+        assert_eq!(
+            (read(&c[0].dir, "locate"), read(&c[0].dir, "fault")),
+            ("0".into(), "1".into())
+        );
+        let log = std::fs::read_to_string(t.path().join("audit.jsonl")).unwrap();
+        assert_eq!(log.lines().count(), 2, "{log}");
+    }
+
+    #[test]
+    fn no_enclosure_is_said_plainly() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/mptsas-dualport");
+        let e = components_of(&root, &paths(&["0:0:0:0"])).unwrap_err();
+        assert_eq!(e, LedError::NoEnclosure { enclosures: 0 });
+        assert!(e.to_string().contains("no enclosure is bound"));
+        let t = copy();
+        let e = components_of(t.path(), &paths(&["0:0:0:0"])).unwrap_err();
+        assert!(e.to_string().contains("none of the 2 enclosure(s)"), "{e}");
+    }
+}
