@@ -446,6 +446,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -460,6 +464,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -552,6 +560,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -578,6 +590,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -600,6 +616,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -614,6 +634,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -674,6 +698,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -688,6 +716,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -716,6 +748,10 @@ _sgctl() {
                     ;;
                 --workload)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -872,6 +908,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -944,6 +984,10 @@ _sgctl() {
                     ;;
                 --cpu-latency)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1044,6 +1088,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1058,6 +1106,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1094,6 +1146,10 @@ _sgctl() {
                     ;;
                 --contact)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1180,6 +1236,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1200,6 +1260,10 @@ _sgctl() {
                     ;;
                 --countersigner-pubkey)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1228,6 +1292,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -W "inquiry vpd readcap10 readcap16 sense opcodes opcode mode luns logpage" -- "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1252,6 +1320,10 @@ _sgctl() {
                     ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1384,6 +1456,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1420,6 +1496,10 @@ _sgctl() {
                     ;;
                 --sysroot)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2164,6 +2244,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2188,6 +2272,10 @@ _sgctl() {
                     ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2232,6 +2320,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2248,6 +2340,10 @@ _sgctl() {
             case "${prev}" in
                 --select)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2280,6 +2376,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -W "current changeable default saved" -- "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2300,6 +2400,10 @@ _sgctl() {
                     ;;
                 --sa)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2324,6 +2428,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2338,6 +2446,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2352,6 +2464,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2486,6 +2602,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2508,6 +2628,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2522,6 +2646,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2536,6 +2664,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2570,6 +2702,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2578,7 +2714,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sim__subcmd__fault)
-            opts="-v -h --power-cycle --lu-reset --timeout --busy --disconnect --medium-error --fail-format --fail-sanitize --heat --wear --clear --advance --json --verbose --hex --help"
+            opts="-v -h --power-cycle --lu-reset --timeout --busy --disconnect --medium-error --fail-format --fail-sanitize --noop-sanitize --heat --wear --clear --advance --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2610,6 +2746,10 @@ _sgctl() {
                     ;;
                 --advance)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2724,6 +2864,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2738,6 +2882,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2772,6 +2920,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2786,6 +2938,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2806,6 +2962,10 @@ _sgctl() {
                     ;;
                 --pin-env)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2842,6 +3002,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2856,6 +3020,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2976,6 +3144,10 @@ _sgctl() {
                     ;;
                 --enclosure-slot)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3158,6 +3330,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3166,7 +3342,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__revert)
-            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --leds --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --psid-file --psid-env --psid-prompt --validate --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --leds --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3177,6 +3353,10 @@ _sgctl() {
                     return 0
                     ;;
                 --psid-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3272,6 +3452,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3286,6 +3470,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3306,6 +3494,10 @@ _sgctl() {
                     ;;
                 --new-pin-env)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3334,6 +3526,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3348,6 +3544,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3370,6 +3570,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3390,6 +3594,10 @@ _sgctl() {
                     ;;
                 --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
