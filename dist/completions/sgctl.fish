@@ -112,7 +112,11 @@ opcodes\t'REPORT SUPPORTED OPERATION CODES, all commands'
 opcode\t'REPORT SUPPORTED OPERATION CODES, one command'
 mode\t'MODE SENSE(10) data (add --six for MODE SENSE(6))'
 luns\t'REPORT LUNS data'
-logpage\t'A LOG SENSE page (page code from byte 0; decoded as `sgctl logs` does)'"
+logpage\t'A LOG SENSE page (page code from byte 0; decoded as `sgctl logs` does)'
+ses-config\t'SES Configuration page (01h). The file may hold several pages back to back, as `sg_ses --page=all -HHH` captures them and `sg_ses --inhex` reads them'
+ses-status\t'SES Enclosure Status page (02h); needs the Configuration page (01h) in the same file'
+ses-element-desc\t'SES Element Descriptor page (07h); needs the Configuration page in the same file'
+ses-addl-status\t'SES Additional Element Status page (0Ah); needs the Configuration page in the same file'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -l six -d 'With `--as mode`: the data came from MODE SENSE(6) (4-byte header)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'

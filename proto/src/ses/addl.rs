@@ -167,6 +167,8 @@ pub struct AddlDescriptor {
     pub element_type: Option<u8>,
     /// Its name.
     pub type_name: Option<String>,
+    /// The element's SUBENCLOSURE IDENTIFIER (from its type descriptor header).
+    pub subenclosure_id: Option<u8>,
     /// Byte 0 bits 3-0.
     pub protocol: u8,
     /// Its name.
@@ -399,6 +401,7 @@ fn descriptor(
         type_index: located.map(|l| l.0),
         element_type: t.map(|t| t.element_type),
         type_name: t.map(|t| t.type_name.clone()),
+        subenclosure_id: t.map(|t| t.subenclosure_id),
         protocol,
         protocol_name: protocol_name(protocol),
         sas,

@@ -10,9 +10,9 @@
 //! The selected element is its status element read back and masked to the bits that have the
 //! same meaning in the control element (the read-modify-write of SES-4 7.2.3, masks as
 //! Linux `drivers/scsi/ses.c` `init_device_slot_control` and sg_ses' `ses3_element_cmask_arr`
-//! use them): byte 0 is SELECT alone (the status PRDFAIL bit sits at bit 7, the control
-//! PRDFAIL at bit 6: a request for the predicted-failure indicator is not copied from a status
-//! the device may have set itself, as the kernel does); byte 1 keeps the Array Device Slot's RQST bits (a
+//! use them): byte 0 is SELECT alone (PRDFAIL is not copied back from the status element, as
+//! the kernel does: a predicted failure the device reported itself is not turned into a
+//! request; sg_ses keeps it); byte 1 keeps the Array Device Slot's RQST bits (a
 //! Device Slot's SLOT ADDRESS is reserved in a control element); byte 2 keeps DO NOT REMOVE,
 //! RQST INSERT, RQST REMOVE and RQST IDENT (mask 4Eh); byte 3 keeps RQST FAULT, DEVICE OFF,
 //! ENABLE BYP A and ENABLE BYP B (mask 3Ch). Then RQST IDENT (byte 2 bit 1) and RQST FAULT

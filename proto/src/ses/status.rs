@@ -3,10 +3,11 @@
 //! Page: byte 1 bits 4-0 INVOP, INFO, NON-CRIT, CRIT, UNRECOV; bytes 4-7 GENERATION CODE; from
 //! byte 8 one 4-byte status element per overall element and element, in the order of the
 //! Configuration page's type descriptor headers. Every status element starts with the common
-//! byte (SES-4 7.3.1, table "Status element format"): bit 7 PRDFAIL, bit 6 DISABLED, bit 5
-//! SWAP, bits 3-0 ELEMENT STATUS CODE. Bytes 1-3 are decoded for Device Slot (7.3.2), Array
-//! Device Slot (7.3.3), Power Supply (7.3.4), Cooling (7.3.5), Temperature Sensor (7.3.6) and
-//! Enclosure (7.3.16) elements; other types keep the bytes in hex.
+//! byte (SES-4 7.3.1, table "Status element format"): bit 7 reserved, bit 6 PRDFAIL, bit 5
+//! DISABLED, bit 4 SWAP, bits 3-0 ELEMENT STATUS CODE (the same positions as the control
+//! element's PRDFAIL, DISABLE and RST SWAP under its bit 7 SELECT). Bytes 1-3 are decoded for Device Slot (7.3.2), Array
+//! Device Slot (7.3.3), Power Supply (7.3.4), Cooling (7.3.5), Temperature Sensor (7.3.6),
+//! Enclosure (7.3.16) and SAS Expander (7.3.25: IDENT, FAIL) elements; other types keep the bytes in hex.
 
 use super::{body, check_generation, element_type, generation, page, Config, Decoded};
 use crate::bytes::{hex, ParseResult};
@@ -196,6 +197,13 @@ pub enum Detail {
     Temperature(Temperature),
     /// Enclosure.
     Enclosure(EnclosureElement),
+    /// SAS Expander: byte 1 bit 7 IDENT, bit 6 FAIL.
+    Expander {
+        /// Byte 1 bit 7.
+        ident: bool,
+        /// Byte 1 bit 6.
+        fail: bool,
+    },
     /// Another type: bytes 1-3 are in `raw`.
     Other,
 }
@@ -207,11 +215,11 @@ pub struct Element {
     pub element_index: Option<u32>,
     /// The 4 bytes (hex).
     pub raw: String,
-    /// Byte 0 bit 7.
-    pub prdfail: bool,
     /// Byte 0 bit 6.
-    pub disabled: bool,
+    pub prdfail: bool,
     /// Byte 0 bit 5.
+    pub disabled: bool,
+    /// Byte 0 bit 4.
     pub swap: bool,
     /// Byte 0 bits 3-0.
     pub status_code: u8,
@@ -353,14 +361,18 @@ pub fn decode_element(element_type: u8, e: [u8; 4], element_index: Option<u32>) 
             failure_requested: bit(b3, 1),
             warning_requested: bit(b3, 0),
         }),
+        element_type::SAS_EXPANDER => Detail::Expander {
+            ident: bit(b1, 7),
+            fail: bit(b1, 6),
+        },
         _ => Detail::Other,
     };
     Element {
         element_index,
         raw: hex(&e),
-        prdfail: bit(b0, 7),
-        disabled: bit(b0, 6),
-        swap: bit(b0, 5),
+        prdfail: bit(b0, 6),
+        disabled: bit(b0, 5),
+        swap: bit(b0, 4),
         status_code: b0 & 0xf,
         status: status_code_name(b0),
         detail,

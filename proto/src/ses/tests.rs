@@ -44,7 +44,7 @@ fn status_page(generation: u32) -> Vec<u8> {
                                         // 7.3.3 Array Device Slot status elements:
     b.extend_from_slice(&[0x01, 0x80, 0x00, 0x00]); // OK, byte 1 OK
     b.extend_from_slice(&[0x01, 0x00, 0x02, 0x00]); // IDENT
-    b.extend_from_slice(&[0x82, 0x00, 0x00, 0x60]); // PRDFAIL, Critical, FAULT SENSED+REQSTD
+    b.extend_from_slice(&[0x42, 0x00, 0x00, 0x60]); // PRDFAIL, Critical, FAULT SENSED+REQSTD
     b.extend_from_slice(&[0x05, 0x00, 0x48, 0x10]); // Not installed, DO NOT REMOVE, READY TO INSERT, DEVICE OFF
     b.extend_from_slice(&[0, 0, 0, 0]); // overall power supply
                                         // 7.3.4 Power Supply: DC OVER-VOLTAGE, RQSTED ON, AC FAIL
@@ -166,6 +166,20 @@ fn status_elements_decode_per_type() {
         }
         o => panic!("{o:?}"),
     }
+}
+
+#[test]
+fn common_status_byte_positions() {
+    // SES-4 7.3.1 "Status element format": byte 0 bit 7 reserved, bit 6 PRDFAIL, bit 5
+    // DISABLED, bit 4 SWAP, bits 3-0 ELEMENT STATUS CODE.
+    let e = |b0| status::decode_element(element_type::COOLING, [b0, 0, 0, 0], None);
+    let f = |x: Element| (x.prdfail, x.disabled, x.swap, x.status_code);
+    assert_eq!(f(e(0x41)), (true, false, false, 1));
+    assert_eq!(f(e(0x22)), (false, true, false, 2));
+    assert_eq!(f(e(0x13)), (false, false, true, 3));
+    assert_eq!(f(e(0x80)), (false, false, false, 0));
+    assert_eq!(e(0x08).status, "No access allowed");
+    assert_eq!(e(0x0f).status, "reserved");
 }
 
 #[test]
