@@ -43,6 +43,7 @@ mod sim_bench_cli;
 mod sim_cli;
 mod sim_commands;
 mod sim_common;
+mod sim_enclosure;
 mod sim_format;
 mod sim_fuzz;
 mod sim_pages;
