@@ -289,3 +289,58 @@ fn sim_enclosure_pages_agree_with_sg_ses() {
         assert!(keys.contains(k), "{k}: {keys:?}");
     }
 }
+
+/// Without the Configuration page the other pages cannot be laid out: exit 4 and a message
+/// naming the page; a status page cut short decodes as far as it goes: exit 9 with the
+/// problem in `--json`.
+#[test]
+fn ses_decode_needs_the_configuration_page_and_lists_problems() {
+    let dir = tempfile::tempdir().unwrap();
+    let only = dir.path().join("status_only.hex");
+    std::fs::write(&only, "02 00 00 04 00 00 00 2a\n").unwrap();
+    let o = crate::util::sgctl_cmd()
+        .args(["decode", "--as", "ses-status", "--inhex"])
+        .arg(&only)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(4));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("needs page 01h") && err.contains("holds 02h"),
+        "{err}"
+    );
+    // The spec-built pages with the status page cut after 10 status elements.
+    let text = std::fs::read_to_string(root().join(FIXTURES[1])).unwrap();
+    let bytes = sgctl::bytes::parse_inhex(&text).unwrap();
+    let pages = sgctl::ses::split_pages(&bytes);
+    let mut cut: Vec<u8> = Vec::new();
+    for (code, p) in pages {
+        match code {
+            1 => cut.extend_from_slice(p),
+            2 => cut.extend_from_slice(&p[..8 + 40]),
+            _ => {}
+        }
+    }
+    let f = dir.path().join("cut.hex");
+    let hex: Vec<String> = cut.iter().map(|b| format!("{b:02x}")).collect();
+    std::fs::write(&f, hex.join(" ")).unwrap();
+    let o = crate::util::sgctl_cmd()
+        .args(["--json", "decode", "--as", "ses-status", "--inhex"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(9));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let problems = v["data"]["problems"].as_array().unwrap();
+    assert!(
+        problems.iter().any(|p| p
+            .as_str()
+            .unwrap()
+            .contains("before the configuration's 21")),
+        "{problems:?}"
+    );
+    assert_eq!(
+        v["data"]["types"][0]["elements"].as_array().unwrap().len(),
+        4
+    );
+}
