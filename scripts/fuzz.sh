@@ -65,6 +65,13 @@ make_seeds() {
   seed rsoc '' $c/*/rsoc_*.hex $c/*/opcodes.hex
   seed mode '' $c/*/mode*.hex
   seed logpage '\xff' fixtures/logpages/*.hex
+  # SES: each whole capture (pages back to back) once per decoder, selectors 0x80-0x83.
+  mkdir -p fuzz/corpus/ses
+  for f in $c/*/ses_*.hex; do
+    for k in 0 1 2 3; do
+      { printf "\\x8$k"; unhex "$f"; } > "fuzz/corpus/ses/seed-$(basename "$f" .hex)-$k"
+    done
+  done
   seed tcg_level0 '' fixtures/tcg/*level0*.hex
   seed tcg_packet '' fixtures/tcg/*reply*.hex fixtures/tcg/*startsession*.hex
   seed tcg_token '' fixtures/tcg/*tokens*.hex

@@ -185,7 +185,16 @@ pub fn open_device(address: &str, verbose: u8) -> Result<Opened> {
 
 /// A virtual drive (`sim:PROFILE[?opts]`), from the sgctl-sim crate.
 #[cfg(feature = "sim")]
-fn open_virtual(_address: &str, spec: &str) -> Result<Opened> {
+fn open_virtual(address: &str, spec: &str) -> Result<Opened> {
+    // `sim:enclosure[?opts]`: the virtual enclosure services device (no clock of its own).
+    if classify(address).virtual_spec().map(|v| v.profile()) == Some(crate::sim::enclosure::PROFILE)
+    {
+        return Ok(Opened {
+            transport: Box::new(crate::sim::enclosure::open(spec)?),
+            kind: DeviceKind::Virtual,
+            clock: None,
+        });
+    }
     let dev = crate::sim::open(spec)?;
     let clock = dev.clock();
     Ok(Opened {

@@ -1289,7 +1289,7 @@ _sgctl() {
                     return 0
                     ;;
                 --as)
-                    COMPREPLY=($(compgen -W "inquiry vpd readcap10 readcap16 sense opcodes opcode mode luns logpage" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "inquiry vpd readcap10 readcap16 sense opcodes opcode mode luns logpage ses-config ses-status ses-element-desc ses-addl-status" -- "${cur}"))
                     return 0
                     ;;
                 --json)

@@ -15,6 +15,7 @@ pub mod logpage;
 pub mod probe;
 pub mod scsi;
 pub mod sense;
+pub mod ses;
 pub mod tcg;
 pub mod transport;
 

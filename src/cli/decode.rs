@@ -4,9 +4,10 @@
 //! the data itself.
 
 use super::{text, vpd_text, Ctx, Report};
-use crate::bytes::parse_inhex;
+use crate::bytes::{parse_inhex, ParseError};
 use crate::error::Error;
 use crate::scsi::{inquiry, mode, read_capacity, report_luns, rsoc, vpd};
+use crate::ses;
 use std::io::Read;
 
 /// What the bytes are.
@@ -32,6 +33,15 @@ pub enum Kind {
     Luns,
     /// A LOG SENSE page (page code from byte 0; decoded as `sgctl logs` does).
     Logpage,
+    /// SES Configuration page (01h). The file may hold several pages back to back, as
+    /// `sg_ses --page=all -HHH` captures them and `sg_ses --inhex` reads them.
+    SesConfig,
+    /// SES Enclosure Status page (02h); needs the Configuration page (01h) in the same file.
+    SesStatus,
+    /// SES Element Descriptor page (07h); needs the Configuration page in the same file.
+    SesElementDesc,
+    /// SES Additional Element Status page (0Ah); needs the Configuration page in the same file.
+    SesAddlStatus,
 }
 
 /// Arguments of `sgctl decode`.
@@ -39,7 +49,12 @@ pub enum Kind {
 #[command(
     after_help = "EXIT STATUS: 0 decoded; 2 FILE unreadable or not hex; 4 the bytes do \
 not decode as KIND (no header); 9 decoded as far as the bytes go, with problems listed \
-(lengths that overrun, a page cut short, malformed descriptors; VPD pages, mode data, both RSOC forms, sense data, log pages)."
+(lengths that overrun, a page cut short, malformed descriptors; VPD pages, mode data, both RSOC forms, sense data, log pages, SES pages).
+
+SES pages: the status, element descriptor and additional element status pages are laid out \
+by the Configuration page, so FILE holds the Configuration page (01h) and the page asked for, \
+back to back in any order (what `sg_ses --page=all -HHH` prints); `--as ses-config` needs only \
+01h."
 )]
 pub struct DecodeArgs {
     /// File with the response in ASCII hex (`-` = stdin).
@@ -171,7 +186,82 @@ pub fn decode_into<O: DecodeOut>(
             };
             out.out(&d, txt, exit)
         }
+        Kind::SesConfig => {
+            let c = ses_page(bytes, ses::page::CONFIGURATION, "ses-config")?;
+            let d = ses::decode_config(c)?;
+            let txt = super::ses_text::config(&d.page) + &vpd_text::problems(&d.problems);
+            out.out(&d, txt, problems_exit(&d.problems))
+        }
+        Kind::SesStatus => {
+            let (c, mut problems) = ses_config(bytes, "ses-status")?;
+            let p = ses_page(bytes, ses::page::ENCLOSURE_STATUS, "ses-status")?;
+            let mut d = ses::decode_status(&c, p)?;
+            problems.append(&mut d.problems);
+            d.problems = problems;
+            let txt = super::ses_text::status(&d.page) + &vpd_text::problems(&d.problems);
+            out.out(&d, txt, problems_exit(&d.problems))
+        }
+        Kind::SesElementDesc => {
+            let (c, mut problems) = ses_config(bytes, "ses-element-desc")?;
+            let p = ses_page(bytes, ses::page::ELEMENT_DESCRIPTOR, "ses-element-desc")?;
+            let mut d = ses::decode_element_desc(&c, p)?;
+            problems.append(&mut d.problems);
+            d.problems = problems;
+            let txt = super::ses_text::element_desc(&d.page) + &vpd_text::problems(&d.problems);
+            out.out(&d, txt, problems_exit(&d.problems))
+        }
+        Kind::SesAddlStatus => {
+            let (c, mut problems) = ses_config(bytes, "ses-addl-status")?;
+            let p = ses_page(
+                bytes,
+                ses::page::ADDITIONAL_ELEMENT_STATUS,
+                "ses-addl-status",
+            )?;
+            let mut d = ses::decode_addl_status(&c, p)?;
+            problems.append(&mut d.problems);
+            d.problems = problems;
+            let txt = super::ses_text::addl_status(&d.page) + &vpd_text::problems(&d.problems);
+            out.out(&d, txt, problems_exit(&d.problems))
+        }
     })
+}
+
+/// The first page with `code` among the SES pages in `bytes`; a parse error naming what is
+/// missing when there is none.
+fn ses_page<'a>(bytes: &'a [u8], code: u8, kind: &str) -> crate::Result<&'a [u8]> {
+    let pages = ses::split_pages(bytes);
+    pages
+        .iter()
+        .find(|p| p.0 == code)
+        .map(|p| p.1)
+        .ok_or_else(|| {
+            let found: Vec<String> = pages.iter().map(|p| format!("{:02x}h", p.0)).collect();
+            ParseError::new(
+                "SES pages",
+                format!(
+                    "--as {kind} needs page {code:02x}h ({}); the input holds {}",
+                    ses::page_name(code),
+                    if found.is_empty() {
+                        "no complete page header".to_string()
+                    } else {
+                        found.join(", ")
+                    }
+                ),
+            )
+            .into()
+        })
+}
+
+/// The Configuration page that lays out the other SES pages, with its problems prefixed.
+fn ses_config(bytes: &[u8], kind: &str) -> crate::Result<(ses::Config, Vec<String>)> {
+    let c = ses_page(bytes, ses::page::CONFIGURATION, kind)?;
+    let d = ses::decode_config(c)?;
+    let problems = d
+        .problems
+        .into_iter()
+        .map(|p| format!("configuration page: {p}"))
+        .collect();
+    Ok((d.page, problems))
 }
 
 /// Exit status of a best-effort decode: 9 when it found problems.

@@ -27,6 +27,7 @@ pub mod modes;
 pub mod opcodes;
 pub mod readcap;
 pub mod sense;
+pub mod ses_text;
 pub mod text;
 pub mod tur;
 pub mod vpd;

@@ -20,6 +20,9 @@ pub mod sanitize;
 // --- TCG ---
 pub mod security_protocol;
 
+// --- enclosure services (the pages: crate::ses) ---
+pub mod diagnostic;
+
 // --- health and logs ---
 pub mod log_select;
 pub mod log_sense;

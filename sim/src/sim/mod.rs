@@ -7,7 +7,8 @@
 //! Layout: [`profile`] (drive models as data), [`drive`] (the persisted state and its
 //! time-driven behaviour), [`target`] (CDB dispatch and the checks every command goes
 //! through), [`cmd`] (one file per command family), [`store`] (sparse user data), [`sense`]
-//! (sense rendering), [`media`] (NAND, FTL, garbage collection, timing),
+//! (sense rendering), [`media`] (NAND, FTL, garbage collection, timing), [`enclosure`] (the
+//! virtual enclosure services device, `sim:enclosure`),
 //! [`medium`] (the target's link to it: service times, wear), [`tcg`] (SECURITY PROTOCOL
 //! IN/OUT).
 //!
@@ -26,6 +27,7 @@ pub mod aging;
 pub mod ata;
 pub mod cmd;
 pub mod drive;
+pub mod enclosure;
 pub mod media;
 pub mod medium;
 pub mod profile;
