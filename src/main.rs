@@ -147,9 +147,15 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
+            // A refusal handed to anyhow without its `sgctl::Error` wrapper keeps its own
+            // code (busy, not named, ...), not "other".
             let code = e
                 .downcast_ref::<sgctl::Error>()
                 .map(|x| x.exit_code())
+                .or_else(|| {
+                    e.downcast_ref::<sgctl::error::Refusal>()
+                        .map(|r| sgctl::Error::Refused(r.clone()).exit_code())
+                })
                 .unwrap_or(sgctl::exit::OTHER);
             let msg = cli::advice::chain(&e);
             if ctx.json {

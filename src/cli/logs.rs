@@ -249,10 +249,10 @@ fn reset(
             wwn: id.wwn.clone(),
         };
         if !args.confirm.is_empty() && !args.confirm.iter().any(|c| name.matches(c)) {
-            return Err(crate::error::Refusal::NotNamed {
+            return Err(crate::Error::from(crate::error::Refusal::NotNamed {
                 address: dev.into(),
                 drive: name.describe(),
-            }
+            })
             .into());
         }
         let data = ResetData {

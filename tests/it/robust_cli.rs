@@ -163,6 +163,7 @@ fn dry_run_with_a_wrong_confirm_is_refused() {
             "--confirm",
             "WRONG",
         ][..],
+        &["logs", &a, "--reset", "--dry-run", "--confirm", "WRONG"][..],
     ] {
         let (code, out, err) = run(args);
         assert_eq!(code, 6, "sgctl {args:?}: {out}{err}");
