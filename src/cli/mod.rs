@@ -16,6 +16,7 @@ pub mod wait;
 // --- health and logs ---
 pub mod health;
 pub mod logs;
+pub mod selftest;
 
 // --- foundation: identification and query commands ---
 pub mod decode;
@@ -140,6 +141,9 @@ pub enum Command {
     /// Health report per drive: endurance and projection, temperature, defects, errors,
     /// self-tests, failure prediction, SAS phys; rules and an exit bit mask.
     Health(health::HealthArgs),
+    /// Self-tests: start short/extended (background or foreground), abort, show progress and
+    /// the Self-Test Results log.
+    Selftest(selftest::SelftestArgs),
     // --- format and sanitize ---
     /// Format drives: block size, protection type, capacity (verified; destroys data).
     Format(format::FormatArgs),
@@ -211,6 +215,7 @@ fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         // --- health and logs ---
         Command::Logs(a) => logs::run(ctx, a),
         Command::Health(a) => health::run(ctx, a),
+        Command::Selftest(a) => selftest::run(ctx, a),
         // --- format and sanitize ---
         Command::Format(a) => format::run(ctx, a),
         Command::Sanitize(a) => sanitize::run(ctx, a),

@@ -16,6 +16,7 @@ pub mod record_fields;
 pub mod reservations;
 pub mod safety;
 pub mod sanitize;
+pub mod selftest;
 pub mod tcg_erase;
 pub mod validate;
 

@@ -31,6 +31,7 @@ mod report_schema;
 mod reservations_cli;
 mod robust_cli;
 mod sata;
+mod selftest_sim;
 mod sg3_compare;
 mod sg_logs_compare;
 mod sigint_confirm;

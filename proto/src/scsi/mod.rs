@@ -23,6 +23,7 @@ pub mod security_protocol;
 // --- health and logs ---
 pub mod log_select;
 pub mod log_sense;
+pub mod send_diagnostic;
 
 // --- SATA behind SAT ---
 pub mod ata_pass_through;

@@ -12,6 +12,7 @@ pub fn test_unit_ready(_ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 
 /// SPC-5 6.39 REQUEST SENSE: reports (and clears) a pending unit attention or deferred error,
 /// else the progress of FORMAT UNIT / SANITIZE (NOT READY 04/04 / 04/1B with SKS progress),
+/// else that of a background self-test (NO SENSE 04/09 with SKS progress),
 /// else the medium state (31/03, 31/00), else NO SENSE. Status is GOOD in every case.
 /// Byte 1 bit 0 DESC selects descriptor format; byte 4 is the allocation length.
 pub fn request_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
@@ -26,6 +27,15 @@ pub fn request_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         s
     } else if let Some(op) = &d.op {
         op.not_ready(d.now_ns)
+    } else if let Some(t) = d.self_test {
+        // SPC-6 5.17.4.3: a background self-test in progress is reported with NO SENSE,
+        // 04/09 (self-test in progress) and the progress indication (65536ths done).
+        let done = d.now_ns.saturating_sub(t.start_ns);
+        let p = (u128::from(done) * 65_536 / u128::from(t.dur_ns.max(1))).min(65_535) as u16;
+        SimSense {
+            key: key::NO_SENSE,
+            ..SimSense::progress(0x04, 0x09, p)
+        }
     } else if d.sanitize_failed.is_some() {
         SimSense::new(key::MEDIUM_ERROR, 0x31, 0x03)
     } else if d.format_corrupt {
