@@ -2174,7 +2174,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__modes)
-            opts="-p -v -h --page --subpage --pc --six --llbaa --dbd --json --verbose --hex --help"
+            opts="-p -v -h --page --subpage --pc --six --llbaa --dbd --get --set --save --dry-run --audit-log --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2194,6 +2194,18 @@ _sgctl() {
                     ;;
                 --pc)
                     COMPREPLY=($(compgen -W "current changeable default saved" -- "${cur}"))
+                    return 0
+                    ;;
+                --get)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

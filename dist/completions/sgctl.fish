@@ -96,9 +96,14 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l pc -d 'Page contro
 changeable\t'Changeable values (mask)'
 default\t'Default values'
 saved\t'Saved values'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l get -d 'Show a field: current value, whether it is changeable, default and saved values (repeatable)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l set -d 'Change a field (repeatable): only changeable fields, the rest of the page as it is' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l audit-log -d 'With --set: audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l six -d 'Use MODE SENSE(6) instead of (10)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l llbaa -d 'Accept long LBA block descriptors (MODE SENSE(10) LLBAA)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l dbd -d 'Disable block descriptors (DBD)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l save -d 'With --set: save the new values (SP=1) so they survive a power cycle'
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l dry-run -d 'With --set: print the MODE SELECT CDB and parameter list, send nothing'
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l json -d 'Print one JSON document (envelope + data) instead of text'
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l hex -d 'Dump the raw response in hex instead of decoding it'

@@ -24,6 +24,7 @@ pub mod fetch;
 pub mod inquiry;
 pub mod luns;
 pub mod modes;
+pub mod modes_set;
 pub mod opcodes;
 pub mod readcap;
 pub mod sense;

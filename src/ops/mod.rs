@@ -8,6 +8,7 @@ pub mod jobs;
 pub mod logs;
 #[cfg(test)]
 pub(crate) mod mockdrive;
+pub mod mode_set;
 pub mod poll;
 pub mod query;
 pub mod record;

@@ -23,6 +23,7 @@ mod health_sim;
 mod job_lock;
 mod jobs_lib;
 mod logs_health_cli;
+mod modes_set_sim;
 mod output_errors;
 mod path_failover;
 mod read_only;

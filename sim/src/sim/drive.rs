@@ -173,6 +173,56 @@ pub struct ModeValues {
     pub interval_timer: u32,
     /// 0x1C: report count.
     pub report_count: u32,
+    /// 0x1A: power condition timers.
+    #[serde(default)]
+    pub power: PowerConditionValues,
+}
+
+/// SPC-6 7.5.14 Power Condition mode page (0x1A): which condition timers are enabled, their
+/// values (100 ms units) and the CCF fields. Stored and reported; the drive's power state
+/// does not follow them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PowerConditionValues {
+    /// STANDBY_Y.
+    pub standby_y: bool,
+    /// IDLE_C.
+    pub idle_c: bool,
+    /// IDLE_B.
+    pub idle_b: bool,
+    /// IDLE_A.
+    pub idle_a: bool,
+    /// STANDBY_Z.
+    pub standby_z: bool,
+    /// IDLE_A CONDITION TIMER.
+    pub idle_a_timer: u32,
+    /// STANDBY_Z CONDITION TIMER.
+    pub standby_z_timer: u32,
+    /// IDLE_B CONDITION TIMER.
+    pub idle_b_timer: u32,
+    /// IDLE_C CONDITION TIMER.
+    pub idle_c_timer: u32,
+    /// STANDBY_Y CONDITION TIMER.
+    pub standby_y_timer: u32,
+    /// Byte 39: CCF IDLE 7-6, CCF STANDBY 5-4, CCF STOPPED 3-2.
+    pub ccf: u8,
+}
+
+impl Default for PowerConditionValues {
+    fn default() -> Self {
+        PowerConditionValues {
+            standby_y: false,
+            idle_c: false,
+            idle_b: false,
+            idle_a: true,
+            standby_z: false,
+            idle_a_timer: 20,
+            standby_z_timer: 0,
+            idle_b_timer: 0,
+            idle_c_timer: 0,
+            standby_y_timer: 0,
+            ccf: 0x54,
+        }
+    }
 }
 
 impl Default for ModeValues {
@@ -199,6 +249,7 @@ impl Default for ModeValues {
             mrie: 4,
             interval_timer: 0,
             report_count: 0,
+            power: PowerConditionValues::default(),
         }
     }
 }
