@@ -41,3 +41,28 @@ check modes_llbaa sgctl modes "$sg" --llbaa
 check modes_six sgctl modes "$sg" --six
 check sense sgctl sense "$sg"
 check tur sgctl tur "$sg"
+# SEND DIAGNOSTIC: scsi_debug accepts a background short self-test (and keeps no self-test log
+# page); sgctl selftest --short must end as sg_senddiag --selftest=1 does, and the status read
+# must not fail for want of the page.
+sg_senddiag --selftest=1 "$sg" >/dev/null 2>&1; theirs=$?
+sgctl selftest "$sg" --short >/tmp/o.st 2>/tmp/e.st; ours=$?
+[ "$ours" = "$theirs" ] && pass selftest_short_as_sg_senddiag \
+  || fail selftest_short_as_sg_senddiag "sgctl exit $ours, sg_senddiag exit $theirs: $(cat /tmp/e.st)"
+check selftest_status sgctl selftest "$sg"
+# Mode pages: what sgctl modes --set writes, sdparm --get reads, and the other way round.
+sdwce() { sdparm --get=WCE "$sg" 2>/dev/null | awk '$1 == "WCE" {print $2; exit}'; }
+w0=$(sdwce); w1=$((1 - ${w0:-0}))
+sgctl modes "$sg" --set ca.WCE=$w1 >/tmp/o.ms 2>&1; rc=$?
+[ $rc = 0 ] && [ "$(sdwce)" = "$w1" ] && pass modes_set_wce_read_by_sdparm \
+  || fail modes_set_wce_read_by_sdparm "exit $rc, sdparm WCE $(sdwce), wanted $w1: $(tr '\n' '|' </tmp/o.ms)"
+sdparm --quiet --set=WCE="$w0" "$sg" >/dev/null 2>&1
+got=$(sgctl --json modes "$sg" --get ca.WCE | jq '.data[0].current')
+[ "$got" = "$w0" ] && pass modes_get_wce_after_sdparm_set \
+  || fail modes_get_wce_after_sdparm_set "sgctl reads $got after sdparm --set=WCE=$w0"
+# A field the changeable mask does not cover: sdparm refuses it too; sgctl exits 7, sends nothing.
+if sdparm --get=DISC "$sg" 2>/dev/null | grep -q 'DISC'; then
+  sgctl -v modes "$sg" --set ca.DISC=1 >/dev/null 2>/tmp/e.disc; rc=$?
+  sdparm --quiet --set=DISC=1 "$sg" >/dev/null 2>&1; sd_rc=$?
+  [ $rc = 7 ] && [ $sd_rc != 0 ] && ! grep -q 'Mode select' /tmp/e.disc && pass modes_set_not_changeable_refused \
+    || fail modes_set_not_changeable_refused "sgctl exit $rc, sdparm exit $sd_rc: $(tail -n 2 /tmp/e.disc | tr '\n' '|')"
+fi
