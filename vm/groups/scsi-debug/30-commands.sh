@@ -59,10 +59,13 @@ sdparm --quiet --set=WCE="$w0" "$sg" >/dev/null 2>&1
 got=$(sgctl --json modes "$sg" --get ca.WCE | jq '.data[0].current')
 [ "$got" = "$w0" ] && pass modes_get_wce_after_sdparm_set \
   || fail modes_get_wce_after_sdparm_set "sgctl reads $got after sdparm --set=WCE=$w0"
-# A field the changeable mask does not cover: sdparm refuses it too; sgctl exits 7, sends nothing.
-if sdparm --get=DISC "$sg" 2>/dev/null | grep -q 'DISC'; then
-  sgctl -v modes "$sg" --set ca.DISC=1 >/dev/null 2>/tmp/e.disc; rc=$?
-  sdparm --quiet --set=DISC=1 "$sg" >/dev/null 2>&1; sd_rc=$?
-  [ $rc = 7 ] && [ $sd_rc != 0 ] && ! grep -q 'Mode select' /tmp/e.disc && pass modes_set_not_changeable_refused \
-    || fail modes_set_not_changeable_refused "sgctl exit $rc, sdparm exit $sd_rc: $(tail -n 2 /tmp/e.disc | tr '\n' '|')"
+# A field the changeable mask does not cover: sgctl exits 7 and sends nothing; sdparm's own
+# attempt (it exits 0) leaves the field as it was, so the drive would not have taken it.
+d0=$(sdparm --get=DISC "$sg" 2>/dev/null | awk '$1 == "DISC" {print $2; exit}')
+if [ -n "$d0" ]; then
+  sgctl -v modes "$sg" --set ca.DISC=$((1 - d0)) >/dev/null 2>/tmp/e.disc; rc=$?
+  sdparm --quiet --set=DISC=$((1 - d0)) "$sg" >/dev/null 2>&1; sd_rc=$?
+  d1=$(sdparm --get=DISC "$sg" 2>/dev/null | awk '$1 == "DISC" {print $2; exit}')
+  [ $rc = 7 ] && [ "$d1" = "$d0" ] && ! grep -q 'Mode select' /tmp/e.disc && pass modes_set_not_changeable_refused \
+    || fail modes_set_not_changeable_refused "sgctl exit $rc; sdparm exit $sd_rc, DISC $d0 -> $d1: $(tail -n 2 /tmp/e.disc | tr '\n' '|')"
 fi
