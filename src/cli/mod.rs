@@ -14,6 +14,7 @@ pub mod sanitize;
 pub mod wait;
 
 // --- health and logs ---
+pub mod defects;
 pub mod health;
 pub mod logs;
 pub mod selftest;
@@ -145,6 +146,8 @@ pub enum Command {
     /// Self-tests: start short/extended (background or foreground), abort, show progress and
     /// the Self-Test Results log.
     Selftest(selftest::SelftestArgs),
+    /// READ DEFECT DATA: the grown (or primary) defect list, count and entries.
+    Defects(defects::DefectsArgs),
     // --- format and sanitize ---
     /// Format drives: block size, protection type, capacity (verified; destroys data).
     Format(format::FormatArgs),
@@ -217,6 +220,7 @@ fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Logs(a) => logs::run(ctx, a),
         Command::Health(a) => health::run(ctx, a),
         Command::Selftest(a) => selftest::run(ctx, a),
+        Command::Defects(a) => defects::run(ctx, a),
         // --- format and sanitize ---
         Command::Format(a) => format::run(ctx, a),
         Command::Sanitize(a) => sanitize::run(ctx, a),

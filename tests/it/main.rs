@@ -12,6 +12,7 @@ mod cli_sim_commands;
 mod commands_fixtures;
 mod commands_proptest;
 mod decode_problems;
+mod defects_sim;
 mod discover_fixtures;
 mod epipe;
 mod erase_sim;

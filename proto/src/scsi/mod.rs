@@ -14,6 +14,7 @@ pub mod vpd;
 
 // --- format and sanitize ---
 pub mod format_unit;
+pub mod read_defect;
 pub mod read_write;
 pub mod sanitize;
 
