@@ -209,6 +209,9 @@ struct GetField {
     saved: Option<u64>,
 }
 
+/// (page, subpage, page control) of a page read once for several fields.
+type PageKey = (u8, u8, u8);
+
 /// `--get`: current, changeable, default and saved values of each field.
 pub fn get(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
     let fields = args
@@ -218,7 +221,7 @@ pub fn get(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         .collect::<Result<Vec<Field>, _>>()?;
     let dev = args.device.as_str();
     let mut t = crate::device::open_with(dev, ctx.verbose)?;
-    let mut cache: Vec<((u8, u8, u8), Option<Vec<u8>>)> = Vec::new();
+    let mut cache: Vec<(PageKey, Option<Vec<u8>>)> = Vec::new();
     let mut out = Vec::new();
     for f in &fields {
         let mut val = |pc: PageControl, t: &mut dyn crate::transport::Transport| {
