@@ -65,6 +65,7 @@ d0=$(sdparm --get=DISC "$sg" 2>/dev/null | awk '$1 == "DISC" {print $2; exit}')
 if [ -n "$d0" ]; then
   sgctl -v modes "$sg" --set ca.DISC=$((1 - d0)) >/dev/null 2>/tmp/e.disc; rc=$?
   sdparm --quiet --set=DISC=$((1 - d0)) "$sg" >/dev/null 2>&1; sd_rc=$?
+  sg_turs "$sg" >/dev/null 2>&1; sg_turs "$sg" >/dev/null 2>&1  # a MODE PARAMETERS CHANGED UA
   d1=$(sdparm --get=DISC "$sg" 2>/dev/null | awk '$1 == "DISC" {print $2; exit}')
   [ $rc = 7 ] && [ "$d1" = "$d0" ] && ! grep -q 'Mode select' /tmp/e.disc && pass modes_set_not_changeable_refused \
     || fail modes_set_not_changeable_refused "sgctl exit $rc; sdparm exit $sd_rc, DISC $d0 -> $d1: $(tail -n 2 /tmp/e.disc | tr '\n' '|')"
