@@ -17,6 +17,7 @@ pub mod wait;
 pub mod defects;
 pub mod health;
 pub mod logs;
+pub mod power;
 pub mod selftest;
 
 // --- foundation: identification and query commands ---
@@ -148,6 +149,9 @@ pub enum Command {
     Selftest(selftest::SelftestArgs),
     /// READ DEFECT DATA: the grown (or primary) defect list, count and entries.
     Defects(defects::DefectsArgs),
+    /// START STOP UNIT with power conditions (active, idle, standby, stop, start) and the
+    /// power condition REQUEST SENSE reports.
+    Power(power::PowerArgs),
     // --- format and sanitize ---
     /// Format drives: block size, protection type, capacity (verified; destroys data).
     Format(format::FormatArgs),
@@ -221,6 +225,7 @@ fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Health(a) => health::run(ctx, a),
         Command::Selftest(a) => selftest::run(ctx, a),
         Command::Defects(a) => defects::run(ctx, a),
+        Command::Power(a) => power::run(ctx, a),
         // --- format and sanitize ---
         Command::Format(a) => format::run(ctx, a),
         Command::Sanitize(a) => sanitize::run(ctx, a),

@@ -27,6 +27,7 @@ mod logs_health_cli;
 mod modes_set_sim;
 mod output_errors;
 mod path_failover;
+mod power_sim;
 mod read_only;
 mod records_pdf;
 mod report_schema;

@@ -25,6 +25,7 @@ pub mod security_protocol;
 pub mod log_select;
 pub mod log_sense;
 pub mod send_diagnostic;
+pub mod start_stop;
 
 // --- SATA behind SAT ---
 pub mod ata_pass_through;

@@ -331,6 +331,23 @@ pub struct RunningSelfTest {
     pub dur_ns: u64,
 }
 
+/// The power condition of the logical unit (SBC-5 4.19): what START STOP UNIT set. A command
+/// that needs the medium moves an idle or standby drive back to active; a stopped one answers
+/// NOT READY 04/02 until started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PowerState {
+    /// Active.
+    #[default]
+    Active,
+    /// Idle: 0 idle_a, 1 idle_b, 2 idle_c.
+    Idle(u8),
+    /// Standby: 0 standby_z, 1 standby_y.
+    Standby(u8),
+    /// Stopped (START=0).
+    Stopped,
+}
+
 /// Short self-test duration, seconds.
 pub const SHORT_SELF_TEST_SECS: u64 = 30;
 /// Extended self-test duration, seconds (VPD 0x86 and the Control mode page say 2 minutes).
@@ -432,6 +449,9 @@ pub struct Drive {
     /// Self-test in progress.
     #[serde(default)]
     pub self_test: Option<RunningSelfTest>,
+    /// Power condition set by START STOP UNIT (SBC-5 5.27, 4.19).
+    #[serde(default)]
+    pub power: PowerState,
     /// Drive clock at the end of the last successful FORMAT UNIT.
     #[serde(default)]
     pub last_format_ns: Option<u64>,
@@ -526,6 +546,7 @@ impl Drive {
             last_format: None,
             self_tests: Vec::new(),
             self_test: None,
+            power: PowerState::Active,
             last_format_ns: None,
             activity: 0.0,
             activity_ns: 0,
@@ -743,6 +764,7 @@ impl Drive {
     /// revert to saved, a MODE SELECT block descriptor is forgotten, UA 29/00 on all ports.
     pub fn power_cycle(&mut self) {
         self.reset_common();
+        self.power = PowerState::Active;
         self.mode = self.mode_saved;
         self.stats.start_stop_cycles += 1;
         self.sed.power_cycle();
