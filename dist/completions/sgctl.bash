@@ -31,8 +31,8 @@ _sgctl() {
             sgctl,decode)
                 cmd="sgctl__subcmd__decode"
                 ;;
-            sgctl,fault)
-                cmd="sgctl__subcmd__fault"
+            sgctl,defects)
+                cmd="sgctl__subcmd__defects"
                 ;;
             sgctl,format)
                 cmd="sgctl__subcmd__format"
@@ -45,9 +45,6 @@ _sgctl() {
                 ;;
             sgctl,inquiry)
                 cmd="sgctl__subcmd__inquiry"
-                ;;
-            sgctl,locate)
-                cmd="sgctl__subcmd__locate"
                 ;;
             sgctl,logs)
                 cmd="sgctl__subcmd__logs"
@@ -64,6 +61,9 @@ _sgctl() {
             sgctl,paths)
                 cmd="sgctl__subcmd__paths"
                 ;;
+            sgctl,power)
+                cmd="sgctl__subcmd__power"
+                ;;
             sgctl,readcap)
                 cmd="sgctl__subcmd__readcap"
                 ;;
@@ -75,6 +75,9 @@ _sgctl() {
                 ;;
             sgctl,scan)
                 cmd="sgctl__subcmd__scan"
+                ;;
+            sgctl,selftest)
+                cmd="sgctl__subcmd__selftest"
                 ;;
             sgctl,sense)
                 cmd="sgctl__subcmd__sense"
@@ -199,8 +202,8 @@ _sgctl() {
             sgctl__subcmd__help,decode)
                 cmd="sgctl__subcmd__help__subcmd__decode"
                 ;;
-            sgctl__subcmd__help,fault)
-                cmd="sgctl__subcmd__help__subcmd__fault"
+            sgctl__subcmd__help,defects)
+                cmd="sgctl__subcmd__help__subcmd__defects"
                 ;;
             sgctl__subcmd__help,format)
                 cmd="sgctl__subcmd__help__subcmd__format"
@@ -213,9 +216,6 @@ _sgctl() {
                 ;;
             sgctl__subcmd__help,inquiry)
                 cmd="sgctl__subcmd__help__subcmd__inquiry"
-                ;;
-            sgctl__subcmd__help,locate)
-                cmd="sgctl__subcmd__help__subcmd__locate"
                 ;;
             sgctl__subcmd__help,logs)
                 cmd="sgctl__subcmd__help__subcmd__logs"
@@ -232,6 +232,9 @@ _sgctl() {
             sgctl__subcmd__help,paths)
                 cmd="sgctl__subcmd__help__subcmd__paths"
                 ;;
+            sgctl__subcmd__help,power)
+                cmd="sgctl__subcmd__help__subcmd__power"
+                ;;
             sgctl__subcmd__help,readcap)
                 cmd="sgctl__subcmd__help__subcmd__readcap"
                 ;;
@@ -243,6 +246,9 @@ _sgctl() {
                 ;;
             sgctl__subcmd__help,scan)
                 cmd="sgctl__subcmd__help__subcmd__scan"
+                ;;
+            sgctl__subcmd__help,selftest)
+                cmd="sgctl__subcmd__help__subcmd__selftest"
                 ;;
             sgctl__subcmd__help,sense)
                 cmd="sgctl__subcmd__help__subcmd__sense"
@@ -440,16 +446,12 @@ _sgctl() {
 
     case "${cmd}" in
         sgctl)
-            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths locate fault logs health format sanitize wait bench tcg reservations audit certificate ata help"
+            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health selftest defects power format sanitize wait bench tcg reservations audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -464,10 +466,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -560,10 +558,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -590,10 +584,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -616,10 +606,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -634,10 +620,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -698,10 +680,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -716,10 +694,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -728,7 +702,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__compare)
-            opts="-v -h --label --html --report --allow-different --workload --json --verbose --hex --help"
+            opts="-v -h --label --html --report --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -744,14 +718,6 @@ _sgctl() {
                     ;;
                 --report)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --workload)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -908,10 +874,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -984,10 +946,6 @@ _sgctl() {
                     ;;
                 --cpu-latency)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1088,10 +1046,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1106,10 +1060,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1146,10 +1096,6 @@ _sgctl() {
                     ;;
                 --contact)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1236,10 +1182,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1260,10 +1202,6 @@ _sgctl() {
                     ;;
                 --countersigner-pubkey)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1289,11 +1227,7 @@ _sgctl() {
                     return 0
                     ;;
                 --as)
-                    COMPREPLY=($(compgen -W "inquiry vpd readcap10 readcap16 sense opcodes opcode mode luns logpage ses-config ses-status ses-element-desc ses-addl-status" -- "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "inquiry vpd readcap10 readcap16 sense opcodes opcode mode luns logpage" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1303,27 +1237,15 @@ _sgctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        sgctl__subcmd__fault)
-            opts="-v -h --on --off --dry-run --audit-log --sysroot --timeout-ms --json --verbose --hex --help"
+        sgctl__subcmd__defects)
+            opts="-v -h --grown --primary --both --format --count --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --audit-log)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --sysroot)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout-ms)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                --format)
+                    COMPREPLY=($(compgen -W "short long index physical" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1334,17 +1256,13 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__format)
-            opts="-v -h --all-matching --enclosure --list-supported --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --leds --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --all-matching --list-supported --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --all-matching)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --enclosure)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1456,10 +1374,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1468,16 +1382,12 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__health)
-            opts="-v -h --all --enclosure --max --min --rules --prometheus --timeout --sysroot --json --verbose --hex --help"
+            opts="-v -h --all --max --min --rules --prometheus --timeout --sysroot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --enclosure)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1498,10 +1408,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1510,7 +1416,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help)
-            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths locate fault logs health format sanitize wait bench tcg reservations audit certificate ata help"
+            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health selftest defects power format sanitize wait bench tcg reservations audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1747,7 +1653,7 @@ _sgctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        sgctl__subcmd__help__subcmd__fault)
+        sgctl__subcmd__help__subcmd__defects)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1804,20 +1710,6 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help__subcmd__inquiry)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        sgctl__subcmd__help__subcmd__locate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1901,6 +1793,20 @@ _sgctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sgctl__subcmd__help__subcmd__power)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sgctl__subcmd__help__subcmd__readcap)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1944,6 +1850,20 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help__subcmd__scan)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__selftest)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2244,40 +2164,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        sgctl__subcmd__locate)
-            opts="-v -h --on --off --dry-run --audit-log --sysroot --timeout-ms --json --verbose --hex --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --audit-log)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --sysroot)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout-ms)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2320,10 +2206,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2342,10 +2224,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2354,7 +2232,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__modes)
-            opts="-p -v -h --page --subpage --pc --six --llbaa --dbd --json --verbose --hex --help"
+            opts="-p -v -h --page --subpage --pc --six --llbaa --dbd --get --set --save --dry-run --audit-log --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2376,8 +2254,16 @@ _sgctl() {
                     COMPREPLY=($(compgen -W "current changeable default saved" -- "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                --get)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2402,10 +2288,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2428,8 +2310,34 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__power)
+            opts="-v -h --active --idle --standby --timers --start --stop --immed --confirm --dry-run --audit-log --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --idle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --standby)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2446,10 +2354,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2464,10 +2368,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2476,17 +2376,13 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sanitize)
-            opts="-v -h --all-matching --enclosure --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --validate --verify --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --leds --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --all-matching --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --validate --verify --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --all-matching)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --enclosure)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2602,10 +2498,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2628,8 +2520,26 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__selftest)
+            opts="-v -h --short --extended --abort --foreground --confirm --dry-run --audit-log --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --confirm)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2646,10 +2556,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2664,10 +2570,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2702,10 +2604,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2714,7 +2612,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sim__subcmd__fault)
-            opts="-v -h --power-cycle --lu-reset --timeout --busy --disconnect --medium-error --fail-format --fail-sanitize --noop-sanitize --heat --wear --clear --advance --json --verbose --hex --help"
+            opts="-v -h --power-cycle --lu-reset --timeout --busy --disconnect --medium-error --fail-format --fail-sanitize --heat --wear --clear --advance --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2746,10 +2644,6 @@ _sgctl() {
                     ;;
                 --advance)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2864,10 +2758,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2882,10 +2772,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2920,10 +2806,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2938,10 +2820,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2962,10 +2840,6 @@ _sgctl() {
                     ;;
                 --pin-env)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3002,10 +2876,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3020,10 +2890,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3032,7 +2898,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__erase)
-            opts="-v -h --band --all --validate --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --leds --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --band --all --validate --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3144,10 +3010,6 @@ _sgctl() {
                     ;;
                 --enclosure-slot)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3330,10 +3192,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3342,7 +3200,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__revert)
-            opts="-v -h --psid-file --psid-env --psid-prompt --validate --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --leds --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3353,10 +3211,6 @@ _sgctl() {
                     return 0
                     ;;
                 --psid-env)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --validate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3452,10 +3306,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3470,10 +3320,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3494,10 +3340,6 @@ _sgctl() {
                     ;;
                 --new-pin-env)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3526,10 +3368,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3544,10 +3382,6 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3570,10 +3404,6 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3594,10 +3424,6 @@ _sgctl() {
                     ;;
                 --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --json)
-                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -215,6 +215,14 @@ pub enum Refusal {
         /// Progress the drive reports, percent.
         progress: Option<f64>,
     },
+    /// A self-test is already running on the drive (SPC-6 5.17: one at a time).
+    #[error("{address}: a self-test is already running ({}); `sgctl selftest {address} --abort` stops a background one", running_progress(*progress))]
+    SelfTestRunning {
+        /// The address given.
+        address: String,
+        /// Progress the drive reports, percent.
+        progress: Option<f64>,
+    },
     /// EXIT FAILURE MODE after a sanitize that failed with AUSE=0.
     #[error("EXIT FAILURE MODE refused ({sense}): the failed sanitize ran with AUSE=0, so the only way out \
              is another sanitize that completes")]

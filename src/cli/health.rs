@@ -195,9 +195,16 @@ fn render_drive(h: &DriveHealth) -> String {
             opt(er.non_medium)
         );
         if let Some(l) = &h.self_test.last {
+            let failure = match (l.failed, l.first_failure_lba) {
+                (true, Some(lba)) => format!(
+                    " (LBA 0x{lba:x}, sense {:X}/{:02X}/{:02X})",
+                    l.sense_key, l.asc, l.ascq
+                ),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 o,
-                "  self-test            last: {}, {} at {} h;  {} failed of {}",
+                "  self-test            last: {}, {}{failure} at {} h;  {} failed of {}",
                 l.self_test,
                 l.result,
                 opt(l.power_on_hours),

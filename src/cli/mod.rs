@@ -14,9 +14,12 @@ pub mod sanitize;
 pub mod wait;
 
 // --- health and logs ---
+pub mod defects;
 pub mod health;
 pub mod health_smartctl;
 pub mod logs;
+pub mod power;
+pub mod selftest;
 
 // --- foundation: identification and query commands ---
 pub mod decode;
@@ -24,6 +27,7 @@ pub mod fetch;
 pub mod inquiry;
 pub mod luns;
 pub mod modes;
+pub mod modes_set;
 pub mod opcodes;
 pub mod readcap;
 pub mod sense;
@@ -156,6 +160,14 @@ pub enum Command {
     /// Health report per drive: endurance and projection, temperature, defects, errors,
     /// self-tests, failure prediction, SAS phys; rules and an exit bit mask.
     Health(health::HealthArgs),
+    /// Self-tests: start short/extended (background or foreground), abort, show progress and
+    /// the Self-Test Results log.
+    Selftest(selftest::SelftestArgs),
+    /// READ DEFECT DATA: the grown (or primary) defect list, count and entries.
+    Defects(defects::DefectsArgs),
+    /// START STOP UNIT with power conditions (active, idle, standby, stop, start) and the
+    /// power condition REQUEST SENSE reports.
+    Power(power::PowerArgs),
     // --- format and sanitize ---
     /// Format drives: block size, protection type, capacity (verified; destroys data).
     Format(format::FormatArgs),
@@ -236,6 +248,9 @@ fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         // --- health and logs ---
         Command::Logs(a) => logs::run(ctx, a),
         Command::Health(a) => health::run(ctx, a),
+        Command::Selftest(a) => selftest::run(ctx, a),
+        Command::Defects(a) => defects::run(ctx, a),
+        Command::Power(a) => power::run(ctx, a),
         // --- format and sanitize ---
         Command::Format(a) => format::run(ctx, a),
         Command::Sanitize(a) => sanitize::run(ctx, a),

@@ -1,5 +1,7 @@
 //! `sgctl modes DEVICE [--page P] [--subpage S] [--pc PC] [--six] [--llbaa]`: MODE SENSE with
-//! the header, block descriptors and decoded pages (0x01, 0x08, 0x0A, 0x19, 0x1C).
+//! the header, block descriptors and decoded pages (0x01, 0x08, 0x0A, 0x19, 0x1C);
+//! `--get PAGE.FIELD` and `--set PAGE.FIELD=VALUE [--save]` read and change named fields as
+//! sdparm does ([`crate::ops::mode_set`]).
 
 use super::{fetch, text, Ctx, Report};
 use crate::error::Error;
@@ -20,6 +22,33 @@ pub enum Pc {
 
 /// Arguments of `sgctl modes`.
 #[derive(Debug, clap::Args)]
+#[command(after_long_help = "\
+--get and --set name fields as sdparm does: PAGE.FIELD, or FIELD alone when only one page
+has it. Pages: rw (01h read-write error recovery), ca (08h caching), co (0Ah control),
+po (1Ah power condition), ie (1Ch informational exceptions), or their long names
+(caching, informational-exceptions, power-condition, ...), or a number.
+Fields, among others: ca.WCE (write cache enable), ca.RCD (read cache disable), ca.DRA;
+ie.DEXCPT (1 = failure prediction not reported), ie.EWASC, ie.TEST, ie.MRIE (method of
+reporting: 0 none, 2 unit attention, 3 conditional recovered error, 4 unconditional recovered
+error, 5 no sense, 6 only on REQUEST SENSE), ie.INTT (interval timer, 100 ms), ie.REPC
+(report count); po.IDLE_A, po.IACT (idle_a timer, 100 ms), po.STANDBY_Z, po.SZCT (standby_z
+timer, 100 ms), po.IDLE_B/IBCT, po.IDLE_C/ICCT, po.STANDBY_Y/SYCT; co.D_SENSE, co.GLTSD;
+rw.AWRE, rw.ARRE, rw.RRC, rw.WRC. An unknown name lists the page's fields.
+
+--set reads the page's current values and its changeable-values mask (MODE SENSE PC=0 and
+PC=1) first, refuses a field the drive does not let change (exit 7) before anything is sent,
+writes the current page with only the named fields changed (MODE SELECT(10), PF=1; SP=1 with
+--save so the value survives a power cycle), reads the page back and compares (exit 5 when
+the drive did not take the value). Each MODE SELECT has start and end records in the audit
+log (--audit-log, else $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl); --dry-run prints
+the CDB and parameter list and sends nothing. A value the page already holds is not sent
+again unless --save.
+
+Examples:
+  sgctl modes /dev/sg3 --get WCE --get ie.MRIE
+  sgctl modes /dev/sg3 --set ca.WCE=0 --save          (sdparm --set=WCE=0 --save)
+  sgctl modes /dev/sg3 --set ie.DEXCPT=0 --set ie.MRIE=6
+  sgctl modes /dev/sg3 --set po.STANDBY_Z=1 --set po.SZCT=36000 --dry-run")]
 pub struct ModesArgs {
     /// Device address.
     pub device: String,
@@ -41,10 +70,32 @@ pub struct ModesArgs {
     /// Disable block descriptors (DBD).
     #[arg(long)]
     pub dbd: bool,
+    /// Show a field: current value, whether it is changeable, default and saved values
+    /// (repeatable).
+    #[arg(long, value_name = "PAGE.FIELD", conflicts_with = "set")]
+    pub get: Vec<String>,
+    /// Change a field (repeatable): only changeable fields, the rest of the page as it is.
+    #[arg(long, value_name = "PAGE.FIELD=VALUE")]
+    pub set: Vec<String>,
+    /// With --set: save the new values (SP=1) so they survive a power cycle.
+    #[arg(long, requires = "set")]
+    pub save: bool,
+    /// With --set: print the MODE SELECT CDB and parameter list, send nothing.
+    #[arg(long, requires = "set")]
+    pub dry_run: bool,
+    /// With --set: audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl].
+    #[arg(long, value_name = "FILE", requires = "set")]
+    pub audit_log: Option<std::path::PathBuf>,
 }
 
 /// Runs `sgctl modes`.
 pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
+    if !args.set.is_empty() {
+        return super::modes_set::set(ctx, &args);
+    }
+    if !args.get.is_empty() {
+        return super::modes_set::get(ctx, &args);
+    }
     let page = args.page.unwrap_or(mode::ALL_PAGES);
     if page > 0x3f {
         return Err(Error::InvalidArgument(format!("mode page 0x{page:x} is above 0x3f")).into());
@@ -170,6 +221,11 @@ mod tests {
             six: false,
             llbaa: false,
             dbd: false,
+            get: vec![],
+            set: vec![],
+            save: false,
+            dry_run: false,
+            audit_log: None,
         };
         let mut t = NoSubpages(vec![]);
         let (raw, kind) =

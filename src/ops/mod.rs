@@ -9,6 +9,7 @@ pub mod led;
 pub mod logs;
 #[cfg(test)]
 pub(crate) mod mockdrive;
+pub mod mode_set;
 pub mod poll;
 pub mod query;
 pub mod record;
@@ -17,6 +18,7 @@ pub mod record_fields;
 pub mod reservations;
 pub mod safety;
 pub mod sanitize;
+pub mod selftest;
 pub mod tcg_erase;
 pub mod validate;
 

@@ -577,6 +577,36 @@ pub fn clear(
     })
 }
 
+/// Opens the records of a job that changes a drive's state without destroying data or
+/// making it unavailable (a background self-test, a mode page change): no in-use check and
+/// no confirmation, but the one-job-per-drive lock and the audit start/end records as for
+/// [`clear`]. The paths are recorded as far as the host view finds them.
+pub fn record_only(
+    host: &dyn HostView,
+    job: &str,
+    address: &str,
+    name: &DriveName,
+    audit: AuditLog,
+) -> Result<Cleared> {
+    let paths = host.paths_of(address).unwrap_or_default();
+    let started = SystemTime::now();
+    let nanos = started
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos();
+    let job_id = format!("{:x}-{:x}", nanos, std::process::id());
+    let lock = super::lock::for_job(job, &job_id, address, name)?;
+    Ok(Cleared {
+        job_id,
+        _lock: lock,
+        paths,
+        started,
+        audit,
+        job: job.to_string(),
+        address: address.to_string(),
+    })
+}
+
 /// Appends the record of a job stopped by Ctrl-C before anything was sent to the drive
 /// (`phase`: `confirmation` at the prompt, `gate` between the gate and the job's start).
 pub(crate) fn record_interrupted(

@@ -90,7 +90,7 @@ fn mode_pages_decode_and_select_changes_them() {
         good(&c);
         let m = mode::parse(&b, kind).unwrap();
         let codes: Vec<u8> = m.pages.iter().map(|p| p.page_code).collect();
-        assert_eq!(codes, [0x01, 0x08, 0x0A, 0x19, 0x1C]);
+        assert_eq!(codes, [0x01, 0x08, 0x0A, 0x19, 0x1A, 0x1C]);
         assert_eq!(m.block_descriptors.len(), 1);
     }
     // Set D_SENSE (control page byte 2 bit 2) with MODE SELECT(6), SP=0

@@ -14,6 +14,7 @@ pub mod vpd;
 
 // --- format and sanitize ---
 pub mod format_unit;
+pub mod read_defect;
 pub mod read_write;
 pub mod sanitize;
 
@@ -26,6 +27,8 @@ pub mod diagnostic;
 // --- health and logs ---
 pub mod log_select;
 pub mod log_sense;
+pub mod send_diagnostic;
+pub mod start_stop;
 
 // --- SATA behind SAT ---
 pub mod ata_pass_through;

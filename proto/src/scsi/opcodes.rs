@@ -154,6 +154,8 @@ pub mod code {
     pub const FORMAT_UNIT: u8 = 0x04;
     /// INQUIRY.
     pub const INQUIRY: u8 = 0x12;
+    /// SEND DIAGNOSTIC.
+    pub const SEND_DIAGNOSTIC: u8 = 0x1d;
     /// MODE SELECT(6).
     pub const MODE_SELECT_6: u8 = 0x15;
     /// MODE SENSE(6).

@@ -177,6 +177,56 @@ pub struct ModeValues {
     pub interval_timer: u32,
     /// 0x1C: report count.
     pub report_count: u32,
+    /// 0x1A: power condition timers.
+    #[serde(default)]
+    pub power: PowerConditionValues,
+}
+
+/// SPC-6 7.5.14 Power Condition mode page (0x1A): which condition timers are enabled, their
+/// values (100 ms units) and the CCF fields. Stored and reported; the drive's power state
+/// does not follow them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PowerConditionValues {
+    /// STANDBY_Y.
+    pub standby_y: bool,
+    /// IDLE_C.
+    pub idle_c: bool,
+    /// IDLE_B.
+    pub idle_b: bool,
+    /// IDLE_A.
+    pub idle_a: bool,
+    /// STANDBY_Z.
+    pub standby_z: bool,
+    /// IDLE_A CONDITION TIMER.
+    pub idle_a_timer: u32,
+    /// STANDBY_Z CONDITION TIMER.
+    pub standby_z_timer: u32,
+    /// IDLE_B CONDITION TIMER.
+    pub idle_b_timer: u32,
+    /// IDLE_C CONDITION TIMER.
+    pub idle_c_timer: u32,
+    /// STANDBY_Y CONDITION TIMER.
+    pub standby_y_timer: u32,
+    /// Byte 39: CCF IDLE 7-6, CCF STANDBY 5-4, CCF STOPPED 3-2.
+    pub ccf: u8,
+}
+
+impl Default for PowerConditionValues {
+    fn default() -> Self {
+        PowerConditionValues {
+            standby_y: false,
+            idle_c: false,
+            idle_b: false,
+            idle_a: true,
+            standby_z: false,
+            idle_a_timer: 20,
+            standby_z_timer: 0,
+            idle_b_timer: 0,
+            idle_c_timer: 0,
+            standby_y_timer: 0,
+            ccf: 0x54,
+        }
+    }
 }
 
 impl Default for ModeValues {
@@ -203,6 +253,7 @@ impl Default for ModeValues {
             mrie: 4,
             interval_timer: 0,
             report_count: 0,
+            power: PowerConditionValues::default(),
         }
     }
 }
@@ -282,6 +333,23 @@ pub struct RunningSelfTest {
     pub start_ns: u64,
     /// Duration ns.
     pub dur_ns: u64,
+}
+
+/// The power condition of the logical unit (SBC-5 4.19): what START STOP UNIT set. A command
+/// that needs the medium moves an idle or standby drive back to active; a stopped one answers
+/// NOT READY 04/02 until started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PowerState {
+    /// Active.
+    #[default]
+    Active,
+    /// Idle: 0 idle_a, 1 idle_b, 2 idle_c.
+    Idle(u8),
+    /// Standby: 0 standby_z, 1 standby_y.
+    Standby(u8),
+    /// Stopped (START=0).
+    Stopped,
 }
 
 /// Short self-test duration, seconds.
@@ -388,6 +456,9 @@ pub struct Drive {
     /// Self-test in progress.
     #[serde(default)]
     pub self_test: Option<RunningSelfTest>,
+    /// Power condition set by START STOP UNIT (SBC-5 5.27, 4.19).
+    #[serde(default)]
+    pub power: PowerState,
     /// Drive clock at the end of the last successful FORMAT UNIT.
     #[serde(default)]
     pub last_format_ns: Option<u64>,
@@ -482,6 +553,7 @@ impl Drive {
             last_format: None,
             self_tests: Vec::new(),
             self_test: None,
+            power: PowerState::Active,
             last_format_ns: None,
             activity: 0.0,
             activity_ns: 0,
@@ -702,6 +774,7 @@ impl Drive {
     /// revert to saved, a MODE SELECT block descriptor is forgotten, UA 29/00 on all ports.
     pub fn power_cycle(&mut self) {
         self.reset_common();
+        self.power = PowerState::Active;
         self.mode = self.mode_saved;
         self.stats.start_stop_cycles += 1;
         self.sed.power_cycle();

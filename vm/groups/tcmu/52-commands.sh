@@ -108,3 +108,40 @@ if grep -qi "task management: LOGICAL UNIT RESET" /tmp/serve.err; then
 else
   skip lu_reset_unit_attention_every_nexus "LIO did not pass the LUN RESET to userspace (no TMR notification); port: $(echo "$p1" | tr '\n' '|') other: $(echo "$p2" | tr '\n' '|')"
 fi
+# --- Self-tests (SEND DIAGNOSTIC) and mode page changes against sg3_utils/sdparm ----------------
+# sg_senddiag starts a background extended self-test (two minutes on the drive's clock: a short
+# one may end before the abort under TCG); sgctl sees it running (REQUEST SENSE 04/09 or the log
+# page's in-progress entry), refuses to start another, aborts it; sg_logs then shows the aborted
+# entry sgctl shows.
+sg_senddiag --selftest=2 "$sg" >/dev/null 2>&1; rc=$?
+st=$(sgctl --json selftest "$sg"); run=$(echo "$st" | jq -r '.data.running != null')
+[ $rc = 0 ] && [ "$run" = true ] && pass selftest_running_after_sg_senddiag \
+  || fail selftest_running_after_sg_senddiag "sg_senddiag exit $rc, running=$run"
+sgctl selftest "$sg" --short >/dev/null 2>&1; rc=$?
+[ $rc = 6 ] && pass selftest_second_start_refused || fail selftest_second_start_refused "exit $rc"
+sgctl selftest "$sg" --abort >/dev/null 2>&1; rc=$?
+sg_logs -p 0x10 "$sg" > /tmp/t.stl 2>&1
+r=$(sgctl --json selftest "$sg" | jq -r '.data.results.entries[0].result_code')
+[ $rc = 0 ] && [ "$r" = 1 ] && grep -qi "abort" /tmp/t.stl && pass selftest_abort_seen_by_sg_logs \
+  || fail selftest_abort_seen_by_sg_logs "exit $rc, result $r, sg_logs: $(head -n 8 /tmp/t.stl | tr '\n' '|')"
+# sgctl starts one; sg_senddiag --selftest=4 aborts it; sgctl reads the aborted entry.
+sgctl selftest "$sg" --short >/dev/null 2>&1; rc=$?
+sg_senddiag --selftest=4 "$sg" >/dev/null 2>&1; rc2=$?
+r=$(sgctl --json selftest "$sg" | jq -r '.data.results.entries[0] | "\(.self_test_code) \(.result_code)"')
+[ $rc = 0 ] && [ $rc2 = 0 ] && [ "$r" = "1 1" ] && pass selftest_start_then_sg_senddiag_abort \
+  || fail selftest_start_then_sg_senddiag_abort "exit $rc/$rc2, entry $r"
+# Mode pages: sgctl --set, sdparm --get (and the saved value); sdparm --set, sgctl --get.
+sdget() { sdparm --get="$1" "$sg" 2>/dev/null | awk -v f="$1" '$1 == f {print $2; exit}'; }
+sdsav() { sdparm --get="$1" "$sg" 2>/dev/null | sed -n 's/.*sav: *\([0-9]*\).*/\1/p' | head -n 1; }
+sgctl modes "$sg" --set ie.MRIE=6 --set ie.DEXCPT=0 --save >/tmp/o.ms 2>&1; rc=$?
+[ $rc = 0 ] && [ "$(sdget MRIE)" = 6 ] && [ "$(sdsav MRIE)" = 6 ] && [ "$(sdget DEXCPT)" = 0 ] \
+  && pass modes_set_ie_read_by_sdparm || fail modes_set_ie_read_by_sdparm "exit $rc, sdparm MRIE $(sdget MRIE) saved $(sdsav MRIE): $(tr '\n' '|' </tmp/o.ms)"
+sdparm --quiet --set=MRIE=4 "$sg" >/dev/null 2>&1
+[ "$(sgctl --json modes "$sg" --get ie.MRIE | jq '.data[0].current')" = 4 ] && pass modes_get_after_sdparm_set \
+  || fail modes_get_after_sdparm_set "sgctl does not read MRIE=4 after sdparm --set"
+sgctl modes "$sg" --set po.STANDBY_Z=1 --set po.SZCT=36000 >/dev/null 2>&1; rc=$?
+[ $rc = 0 ] && [ "$(sdget SZCT)" = 36000 ] && [ "$(sdget STANDBY_Z)" = 1 ] && pass modes_set_power_condition_read_by_sdparm \
+  || fail modes_set_power_condition_read_by_sdparm "exit $rc, sdparm SZCT $(sdget SZCT) STANDBY_Z $(sdget STANDBY_Z)"
+sgctl -v modes "$sg" --set ca.DISC=1 >/dev/null 2>/tmp/e.disc; rc=$?
+[ $rc = 7 ] && ! grep -q 'Mode select' /tmp/e.disc && pass modes_set_not_changeable_refused \
+  || fail modes_set_not_changeable_refused "exit $rc"

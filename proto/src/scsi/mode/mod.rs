@@ -9,6 +9,7 @@
 //! subpage 0x01 Phy Control And Discover, 0x02 Shared Port Control), 0x1C Informational
 //! Exceptions Control (SPC-6 7.5.12). Other pages are kept as raw bytes.
 
+pub mod fields;
 mod pages;
 
 use crate::bytes::{hex, Bytes, ParseError, ParseResult};

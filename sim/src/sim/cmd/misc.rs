@@ -2,6 +2,7 @@
 //! SECURITY PROTOCOL IN/OUT entry points.
 
 use super::{alloc, CmdCtx, COMMANDS};
+use crate::sim::drive::PowerState;
 use crate::sim::sense::{key, SimSense};
 use crate::sim::tcg;
 
@@ -12,6 +13,7 @@ pub fn test_unit_ready(_ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 
 /// SPC-5 6.39 REQUEST SENSE: reports (and clears) a pending unit attention or deferred error,
 /// else the progress of FORMAT UNIT / SANITIZE (NOT READY 04/04 / 04/1B with SKS progress),
+/// else that of a background self-test (NO SENSE 04/09 with SKS progress),
 /// else the medium state (31/03, 31/00), else NO SENSE. Status is GOOD in every case.
 /// Byte 1 bit 0 DESC selects descriptor format; byte 4 is the allocation length.
 pub fn request_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
@@ -26,6 +28,18 @@ pub fn request_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         s
     } else if let Some(op) = &d.op {
         op.not_ready(d.now_ns)
+    } else if d.power == PowerState::Stopped {
+        // SBC-5 4.19: stopped; START STOP UNIT with START=1 is needed.
+        SimSense::new(key::NOT_READY, 0x04, 0x02)
+    } else if let Some(t) = d.self_test {
+        // SPC-6 5.17.4.3: a background self-test in progress is reported with NO SENSE,
+        // 04/09 (self-test in progress) and the progress indication (65536ths done).
+        let done = d.now_ns.saturating_sub(t.start_ns);
+        let p = (u128::from(done) * 65_536 / u128::from(t.dur_ns.max(1))).min(65_535) as u16;
+        SimSense {
+            key: key::NO_SENSE,
+            ..SimSense::progress(0x04, 0x09, p)
+        }
     } else if d.sanitize_failed.is_some() {
         SimSense::new(key::MEDIUM_ERROR, 0x31, 0x03)
     } else if d.format_corrupt {
@@ -36,6 +50,17 @@ pub fn request_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     {
         // Informational exceptions, MRIE 6 "only report on request" (SPC-5 7.5.13).
         SimSense::new(key::NO_SENSE, asc, ascq)
+    } else if let Some(ascq) = match d.power {
+        // SPC-6 Table "ASC and ASCQ assignments" 5E/xx: the low power condition the
+        // device is in, entered by command.
+        PowerState::Idle(0) => Some(0x03),
+        PowerState::Idle(1) => Some(0x06),
+        PowerState::Idle(_) => Some(0x08),
+        PowerState::Standby(0) => Some(0x04),
+        PowerState::Standby(_) => Some(0x0A),
+        _ => None,
+    } {
+        SimSense::new(key::NO_SENSE, 0x5E, ascq)
     } else {
         SimSense::new(key::NO_SENSE, 0, 0)
     };
@@ -172,5 +197,35 @@ pub fn security_protocol_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> 
     }
     let data = ctx.param_list(len);
     tcg::security_out(&mut ctx.sh.d.sed, protocol, sps, &data)?;
+    Ok(Vec::new())
+}
+
+/// SBC-5 5.27 START STOP UNIT: byte 1 bit 0 IMMED; byte 3 bits 3-0 POWER CONDITION
+/// MODIFIER; byte 4 bits 7-4 POWER CONDITION (0 START_VALID, 1 ACTIVE, 2 IDLE, 3 STANDBY,
+/// 7 LU_CONTROL, Ah FORCE_IDLE_0, Bh FORCE_STANDBY_0), bit 2 NO_FLUSH, bit 1 LOEJ, bit 0 START.
+pub fn start_stop_unit(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+    let pc = ctx.cdb[4] >> 4;
+    let modifier = ctx.cdb[3] & 0x0F;
+    let start = ctx.cdb[4] & 0x01 != 0;
+    if ctx.cdb[4] & 0x02 != 0 {
+        // LOEJ: no removable medium to load or eject.
+        return Err(SimSense::invalid_cdb(4, Some(1)));
+    }
+    let new = match (pc, modifier) {
+        (0, 0) if start => PowerState::Active,
+        (0, 0) => PowerState::Stopped,
+        (1, 0) | (7, 0) => PowerState::Active,
+        (2, m @ 0..=2) => PowerState::Idle(m),
+        (3, m @ 0..=1) => PowerState::Standby(m),
+        (0x0A, 0) => PowerState::Idle(0),
+        (0x0B, 0) => PowerState::Standby(0),
+        (0 | 1 | 2 | 3 | 7 | 0x0A | 0x0B, _) => return Err(SimSense::invalid_cdb(3, Some(3))),
+        _ => return Err(SimSense::invalid_cdb(4, Some(7))),
+    };
+    let d = &mut ctx.sh.d;
+    if new == PowerState::Stopped && d.power != PowerState::Stopped {
+        d.stats.start_stop_cycles += 1;
+    }
+    d.power = new;
     Ok(Vec::new())
 }

@@ -356,6 +356,17 @@ pub static COMMANDS: &[CmdDef] = &[
         handler: mode::mode_sense,
     },
     CmdDef {
+        opcode: 0x1B,
+        sa: None,
+        name: "START STOP UNIT",
+        len: 6,
+        usage: |_| vec![0x1B, 0x01, 0, 0x0F, 0xF7, C],
+        supported: always,
+        timeouts: quick,
+        flags: CONFIG,
+        handler: misc::start_stop_unit,
+    },
+    CmdDef {
         opcode: 0x1D,
         sa: None,
         name: "SEND DIAGNOSTIC",

@@ -1,6 +1,7 @@
 //! SPC-5 6.11-6.14 MODE SENSE/SELECT (6) and (10) with short and long LBA block descriptors
 //! (SBC-4 6.4.2) and pages 0x01 Read-Write Error Recovery, 0x08 Caching, 0x0A Control,
-//! 0x19 Protocol-Specific Port (SAS short format) and 0x1C Informational Exceptions Control.
+//! 0x19 Protocol-Specific Port (SAS short format), 0x1A Power Condition and 0x1C Informational
+//! Exceptions Control.
 //!
 //! A block descriptor with a new LOGICAL BLOCK LENGTH is held until the next FORMAT UNIT
 //! (protocols.md §C.5) and forgotten if a command other than a query intervenes; a new
@@ -16,9 +17,9 @@ const DID_ERROR: u16 = 0x07;
 /// Pages the profile has, ascending.
 fn pages(p: &Profile) -> Vec<u8> {
     if p.sata {
-        vec![0x01, 0x08, 0x0A, 0x1C]
+        vec![0x01, 0x08, 0x0A, 0x1A, 0x1C]
     } else {
-        vec![0x01, 0x08, 0x0A, 0x19, 0x1C]
+        vec![0x01, 0x08, 0x0A, 0x19, 0x1A, 0x1C]
     }
 }
 
@@ -72,6 +73,24 @@ fn page_bytes(page: u8, m: &ModeValues) -> Vec<u8> {
             v[6..8].copy_from_slice(&m.initiator_response_timeout.to_be_bytes());
             v
         }
+        // SPC-6 7.5.14: byte 2 PM_BG_PRECEDENCE 7-6, STANDBY_Y 0; 3 IDLE_C 3, IDLE_B 2,
+        // IDLE_A 1, STANDBY_Z 0; 4-7 IDLE_A, 8-11 STANDBY_Z, 12-15 IDLE_B, 16-19 IDLE_C,
+        // 20-23 STANDBY_Y CONDITION TIMER; 39 CCF IDLE 7-6, CCF STANDBY 5-4, CCF STOPPED 3-2.
+        0x1A => {
+            let pc = &m.power;
+            let mut v = vec![0u8; 40];
+            v[0] = 0x9A;
+            v[1] = 0x26;
+            v[2] = b(pc.standby_y, 0);
+            v[3] = b(pc.idle_c, 3) | b(pc.idle_b, 2) | b(pc.idle_a, 1) | b(pc.standby_z, 0);
+            v[4..8].copy_from_slice(&pc.idle_a_timer.to_be_bytes());
+            v[8..12].copy_from_slice(&pc.standby_z_timer.to_be_bytes());
+            v[12..16].copy_from_slice(&pc.idle_b_timer.to_be_bytes());
+            v[16..20].copy_from_slice(&pc.idle_c_timer.to_be_bytes());
+            v[20..24].copy_from_slice(&pc.standby_y_timer.to_be_bytes());
+            v[39] = pc.ccf & 0xFC;
+            v
+        }
         // SPC-5 7.5.13: byte 2 PERF 7, EBF 5, EWASC 4, DEXCPT 3, TEST 2, EBACKERR 1, LOGERR 0;
         // 3 MRIE 3-0; 4-7 INTERVAL TIMER; 8-11 REPORT COUNT.
         _ => {
@@ -105,6 +124,17 @@ fn changeable(page: u8) -> Vec<u8> {
         }
         0x0A => vec![0x0A, 0x0A, 0x06, 0, 0, 0, 0, 0, 0, 0, 0, 0],
         0x19 => vec![0x19, 0x06, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF],
+        0x1A => {
+            // Every timer and its enable bit, and the CCF fields; not PM_BG_PRECEDENCE.
+            let mut v = vec![0xFFu8; 40];
+            v[0] = 0x1A;
+            v[1] = 0x26;
+            v[2] = 0x01;
+            v[3] = 0x0F;
+            v[24..39].fill(0);
+            v[39] = 0xFC;
+            v
+        }
         _ => vec![
             0x1C, 0x0A, 0xBD, 0x0F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
         ],
@@ -134,6 +164,21 @@ fn apply(page: u8, v: &[u8], m: &mut ModeValues) {
         0x19 => {
             m.it_nexus_loss_time = u16::from_be_bytes([v[4], v[5]]);
             m.initiator_response_timeout = u16::from_be_bytes([v[6], v[7]]);
+        }
+        0x1A => {
+            let be32 = |o: usize| u32::from_be_bytes([v[o], v[o + 1], v[o + 2], v[o + 3]]);
+            let pc = &mut m.power;
+            pc.standby_y = bit(2, 0);
+            pc.idle_c = bit(3, 3);
+            pc.idle_b = bit(3, 2);
+            pc.idle_a = bit(3, 1);
+            pc.standby_z = bit(3, 0);
+            pc.idle_a_timer = be32(4);
+            pc.standby_z_timer = be32(8);
+            pc.idle_b_timer = be32(12);
+            pc.idle_c_timer = be32(16);
+            pc.standby_y_timer = be32(20);
+            pc.ccf = v[39] & 0xFC;
         }
         _ => {
             m.perf = bit(2, 7);
