@@ -14,7 +14,7 @@
 //! statically linked crate with its license, each checked against an allow list) and the Debian
 //! changelog's entry for the current version into `dist/debian/` (see `deb.rs`).
 //!
-//! `cargo run --release -p xtask -- sim-capacity [GIB...]` prints docs/sim-media.md's table of
+//! `cargo run --release -p xtask -- sim-capacity [GIB...] [PROFILE...]` prints docs/sim-media.md's table of
 //! the virtual drives' figures at 1, 4, 16 and 64 GiB (see `sim_capacity.rs`).
 
 mod deb;
@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: cargo run -p xtask -- gen-sys|gen-docs|gen-deb [--check] | sim-capacity [GIB...]";
+    "usage: cargo run -p xtask -- gen-sys|gen-docs|gen-deb [--check] | sim-capacity [GIB...] [PROFILE...]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
