@@ -70,23 +70,27 @@ pub fn measure(profile: &str, capacity_gib: f64) -> Result<CapacityFigures, Benc
     let mut e = SimEngine::open(&address, true)?;
     let cap = e.capacity_bytes();
     let drain = |e: &SimEngine| e.device().clock().advance(Duration::from_secs(1));
+    // 4 KiB and 128 KiB on 512-byte blocks; 8 and 256 blocks of another length (a 520-byte
+    // drive: 4160 and 133,120 bytes).
+    let bl = e.block_len().max(1);
+    let (small, large) = (8 * bl, 256 * bl);
     let fill = base(
         Rw::Write,
-        128 << 10,
-        Limit::Bytes(cap / (128 << 10) * (128 << 10)),
+        large,
+        Limit::Bytes(cap / u64::from(large) * u64::from(large)),
     );
     e.run(&fill, &mut |_| {})?;
     drain(&e);
     let read = e.run(
-        &base(Rw::RandRead, 4096, Limit::Bytes(READS * 4096)),
+        &base(Rw::RandRead, small, Limit::Bytes(READS * u64::from(small))),
         &mut |_| {},
     )?;
     drain(&e);
-    let per_round = (cap / 4 / 4096).max(1) * 4096;
+    let per_round = (cap / 4 / u64::from(small)).max(1) * u64::from(small);
     let mut iops = Vec::new();
     let (mut ss, mut steady) = (0.0, false);
     for round in 1..=MAX_ROUNDS {
-        let mut w = base(Rw::RandWrite, 4096, Limit::Bytes(per_round));
+        let mut w = base(Rw::RandWrite, small, Limit::Bytes(per_round));
         w.seed = 0x5eed + u64::from(round);
         iops.push(e.run(&w, &mut |_| {})?.iops);
         if round < MIN_ROUNDS {
