@@ -11,6 +11,8 @@ pub mod qos;
 pub mod sg;
 #[cfg(feature = "sim")]
 pub mod sim;
+#[cfg(feature = "sim")]
+pub mod sim_capacity;
 pub mod stats;
 pub mod suite;
 pub mod uring;

@@ -20,6 +20,9 @@ use std::collections::BinaryHeap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+/// The byte every block of a plain run's writes is filled with (see `submit`).
+pub const PLAIN_FILL: u8 = 0xa5;
+
 /// Command timeout on the virtual clock.
 const TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -177,7 +180,7 @@ impl Engine for SimEngine {
             vec!["virtual clock: elapsed time and latencies are drive time".to_string()];
         if compact && w.writes() {
             notes.push(
-                "sim: writes carry one repeated byte per block (a different byte per write): \
+                "sim: writes carry one repeated byte per block (the same byte in every write): \
                  the virtual drive stores it without a block-sized copy"
                     .into(),
             );
@@ -224,10 +227,13 @@ impl SimEngine {
         let lba = req.offset / bl;
         if req.write && compact {
             // A plain run's random data: the drive keeps a block of one repeated byte as that
-            // byte (no block-sized copy), so memory stays ~50 bytes per written LBA; each
-            // write still differs from the last one to the block.
-            let b = (lba ^ t ^ (t >> 8) ^ (t >> 16)) as u8 | 1;
-            slot.buf[..len].fill(b);
+            // byte (no block-sized copy), and the same byte in every plain write, so a write
+            // next to or over earlier ones merges with them into one run of the store: a
+            // full-size drive's WIPC (2 × capacity of sequential writes) or a random-write
+            // test over it leaves a few runs, not one per write (6 M runs, ~500 MB, with a
+            // byte per write). The model neither compresses nor dedupes: the figures are those
+            // of random data.
+            slot.buf[..len].fill(PLAIN_FILL);
         }
         let blocks = (u64::from(req.len) / bl) as u32;
         let f = RwFlags::default();

@@ -13,18 +13,32 @@
 //! `cargo run -p xtask -- gen-deb [--check]` writes the Debian copyright file (DEP-5, every
 //! statically linked crate with its license, each checked against an allow list) and the Debian
 //! changelog's entry for the current version into `dist/debian/` (see `deb.rs`).
+//!
+//! `cargo run --release -p xtask -- sim-capacity [GIB...] [PROFILE...]` prints docs/sim-media.md's table of
+//! the virtual drives' figures at 1, 4, 16 and 64 GiB (see `sim_capacity.rs`).
 
 mod deb;
 mod docs;
+mod sim_capacity;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo run -p xtask -- gen-sys|gen-docs|gen-deb [--check]";
+const USAGE: &str =
+    "usage: cargo run -p xtask -- gen-sys|gen-docs|gen-deb [--check] | sim-capacity [GIB...] [PROFILE...]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    if argv.first() == Some(&"sim-capacity") {
+        return match sim_capacity::sim_capacity(&argv[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("xtask sim-capacity: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let (task, check) = match argv.as_slice() {
         [t] => (*t, false),
         [t, "--check"] => (*t, true),

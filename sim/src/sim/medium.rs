@@ -11,7 +11,7 @@
 //! its tables would dwarf the sparse state file.
 
 use crate::sim::drive::Drive;
-use crate::sim::media::{profiles, Ftl, Stats};
+use crate::sim::media::{profiles, Ftl, Stats, UNIT_BYTES};
 use crate::sim::profile::Profile;
 
 /// Largest FTL built, bytes of user capacity.
@@ -65,17 +65,32 @@ impl Medium {
         Some(f)
     }
 
-    /// Folds a request onto the FTL's LBA range.
+    /// Folds a request onto the FTL's LBA range. The fold moves a request by a whole number
+    /// of 4 KiB mapping units, so a request keeps its offset inside its unit: an aligned 4 KiB
+    /// I/O of a large drive is an aligned 4 KiB I/O of the FTL, not a misaligned one that
+    /// spans two units (a read of two pages, a read-modify-write) — which made a drive larger
+    /// than the FTL several times slower than a small one.
     fn fold(f: &Ftl, lba: u64, blocks: u64) -> (u64, u32) {
         let count = f.lba_count().max(1);
-        let n = blocks.min(count) as u32;
-        let span = count - u64::from(n) + 1;
-        let l = if lba + u64::from(n) <= count {
-            lba
-        } else {
-            lba % span
-        };
-        (l, n)
+        let n = blocks.min(count);
+        if lba.saturating_add(n) <= count {
+            return (lba, n as u32);
+        }
+        // LBAs per period that keeps the byte offset inside a unit: m × block length is a
+        // multiple of 4 KiB (8 LBAs of 512 bytes, 512 of 520, 1 of 4096).
+        let bl = u64::from(f.block_len().max(1));
+        let m = UNIT_BYTES / gcd(UNIT_BYTES, bl);
+        let period = count / m * m;
+        if period == 0 {
+            return (lba % (count - n + 1), n as u32);
+        }
+        let mut l = lba % period;
+        if l + n > count {
+            // Straddles the end: move back by whole periods of m LBAs.
+            let over = (l + n - count).div_ceil(m) * m;
+            l = l.saturating_sub(over).min(count - n);
+        }
+        (l, n as u32)
     }
 
     /// Moves the FTL's new NAND writes and erases into the persisted drive counters.
@@ -170,5 +185,52 @@ impl Medium {
     /// Media statistics of the FTL of this open drive, if built.
     pub fn stats(&mut self, p: &Profile, d: &Drive) -> Option<Stats> {
         self.ftl(p, d).map(|f| f.stats())
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A drive larger than the FTL folds its LBAs onto it by whole 4 KiB units: an aligned
+    /// 4 KiB request stays aligned (the old fold, LBA modulo `count − n + 1`, moved every
+    /// request beyond the FTL's capacity off its unit boundary, so each 4 KiB read touched two
+    /// pages and each 4 KiB write was a read-modify-write of two units).
+    #[test]
+    fn fold_keeps_requests_inside_their_units() {
+        let mut f = profiles::by_name("px02smf080")
+            .unwrap()
+            .build(MEDIA_MIN_BYTES)
+            .unwrap();
+        for (bl, blocks) in [(512u32, 8u64), (512, 256), (520, 8), (4096, 1), (4096, 32)] {
+            f.set_block_len(bl).unwrap();
+            let count = f.lba_count();
+            let m = UNIT_BYTES / gcd(UNIT_BYTES, u64::from(bl));
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            for i in 0..5000u64 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                // LBAs up to 64 times the FTL's capacity, aligned as the host aligns them.
+                let lba =
+                    (x >> 20) % (64 * count) / blocks * blocks + if i % 7 == 0 { 1 } else { 0 };
+                let (l, n) = Medium::fold(&f, lba, blocks);
+                assert_eq!(u64::from(n), blocks);
+                assert!(l + blocks <= count, "{lba} -> {l} (+{blocks}) past {count}");
+                assert_eq!(l % m, lba % m, "block length {bl}: LBA {lba} folded to {l}");
+            }
+        }
+        // Requests inside the FTL's range are not moved; one as large as the FTL starts at 0.
+        f.set_block_len(512).unwrap();
+        assert_eq!(Medium::fold(&f, 1000, 8), (1000, 8));
+        let count = f.lba_count();
+        assert_eq!(Medium::fold(&f, 5 * count, count), (0, count as u32));
     }
 }

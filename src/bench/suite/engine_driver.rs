@@ -5,7 +5,7 @@
 
 use super::defs::{Access, Amount, Stimulus};
 use super::driver::{Driver, Measurement, RunSettings};
-use crate::bench::stats::RunResult;
+use crate::bench::stats::{Interval, RunResult};
 use crate::bench::workload::{BlockSplit, DataPattern, Distribution, Limit, Range, Rw, Workload};
 use crate::bench::{BenchError, Engine};
 use crate::error::{Error, Result};
@@ -86,8 +86,52 @@ fn pct(r: &RunResult, p: f64) -> f64 {
     r.latency.percentile(p).unwrap_or(f64::NAN)
 }
 
-/// The suites' figures of an engine result.
-pub fn measurement(r: &RunResult) -> Measurement {
+/// Most time-series points a suite keeps of one engine run. A run's log interval is one
+/// (scaled) second, at least the engine's 10 ms: a WIPC on a full-size drive at a small time
+/// scale (2 × 800 GB at ~400 MB/s is ~4,000 drive seconds, 400,000 intervals of 10 ms) made a
+/// report of hundreds of MB and several GB of memory as JSON values. Longer runs keep their
+/// points merged in groups ([`coarsen`]); a chart of a cell has no use for more.
+pub const MAX_INTERVALS: usize = 2000;
+
+/// `v` with consecutive points merged in groups so that at most `max` remain: a merged point
+/// ends where its last one ends; its rates (IOPS, MB/s) are the means of the group's (the
+/// intervals are of equal length), its mean latency is weighted by the I/Os of each point, its
+/// 99th percentile and maximum are the largest of the group's (an upper bound: the group's own
+/// percentile is not known from the points), its errors the sum.
+pub fn coarsen(v: Vec<Interval>, max: usize) -> Vec<Interval> {
+    let max = max.max(1);
+    if v.len() <= max {
+        return v;
+    }
+    let k = v.len().div_ceil(max);
+    v.chunks(k)
+        .map(|g| {
+            let n = g.len() as f64;
+            let ios: f64 = g.iter().map(|i| i.iops).sum();
+            let big = |f: fn(&Interval) -> f64| g.iter().map(f).fold(0.0, f64::max);
+            Interval {
+                t_s: g.last().map_or(0.0, |i| i.t_s),
+                iops: ios / n,
+                mbps: g.iter().map(|i| i.mbps).sum::<f64>() / n,
+                mean_lat_us: if ios > 0.0 {
+                    g.iter().map(|i| i.mean_lat_us * i.iops).sum::<f64>() / ios
+                } else {
+                    0.0
+                },
+                p99_lat_us: big(|i| i.p99_lat_us),
+                max_lat_us: big(|i| i.max_lat_us),
+                read_iops: g.iter().map(|i| i.read_iops).sum::<f64>() / n,
+                write_iops: g.iter().map(|i| i.write_iops).sum::<f64>() / n,
+                errors: g.iter().map(|i| i.errors).sum(),
+            }
+        })
+        .collect()
+}
+
+/// The suites' figures of an engine result (its time series at most [`MAX_INTERVALS`] points).
+pub fn measurement(mut r: RunResult) -> Measurement {
+    r.intervals = coarsen(std::mem::take(&mut r.intervals), MAX_INTERVALS);
+    let r = &r;
     let (ri, rm, rl) = r
         .read
         .as_ref()
@@ -148,7 +192,7 @@ impl Driver for EngineDriver {
         self.seed = self.seed.wrapping_mul(6364136223846793005).wrapping_add(1);
         let w = workload(s, r, self.seed)?;
         match self.engine.run(&w, &mut |_| {}) {
-            Ok(res) => Ok(measurement(&res)),
+            Ok(res) => Ok(measurement(res)),
             Err(e) => {
                 if let BenchError::DeviceFailed { error, .. } = &e {
                     self.device_failed = Some(error.clone());
@@ -160,5 +204,63 @@ impl Driver for EngineDriver {
     fn idle(&mut self, s: f64) -> Result<()> {
         (self.idle)(s);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run of 400,000 log intervals (a full-size drive's WIPC at 10 ms) keeps at most
+    /// [`MAX_INTERVALS`] points in the measurement, whatever the time scale made the interval;
+    /// the merged series keeps the run's mean rate, its end time and its worst latency.
+    #[test]
+    fn a_measurement_keeps_a_bounded_time_series() {
+        let n = 400_000usize;
+        let r = RunResult {
+            intervals: (0..n)
+                .map(|i| Interval {
+                    t_s: (i + 1) as f64 * 0.01,
+                    iops: if i % 2 == 0 { 1000.0 } else { 3000.0 },
+                    mbps: 4.0,
+                    mean_lat_us: if i % 2 == 0 { 100.0 } else { 300.0 },
+                    p99_lat_us: 500.0,
+                    max_lat_us: if i == 12_345 { 9e3 } else { 600.0 },
+                    read_iops: 0.0,
+                    write_iops: if i % 2 == 0 { 1000.0 } else { 3000.0 },
+                    errors: u64::from(i == 7),
+                })
+                .collect(),
+            ..RunResult::default()
+        };
+        let m = measurement(r);
+        let iv: Vec<Interval> = serde_json::from_value(m.run["intervals"].clone()).unwrap();
+        assert!(
+            iv.len() <= MAX_INTERVALS && iv.len() >= MAX_INTERVALS / 2,
+            "{}",
+            iv.len()
+        );
+        let mean = iv.iter().map(|i| i.iops).sum::<f64>() / iv.len() as f64;
+        assert!((mean - 2000.0).abs() < 1e-6, "{mean}");
+        assert!(
+            (iv[0].mean_lat_us - 250.0).abs() < 1e-6,
+            "{}",
+            iv[0].mean_lat_us
+        );
+        assert!((iv.last().unwrap().t_s - n as f64 * 0.01).abs() < 1e-6);
+        assert_eq!(iv.iter().map(|i| i.max_lat_us).fold(0.0, f64::max), 9e3);
+        assert_eq!(iv.iter().map(|i| i.errors).sum::<u64>(), 1);
+        // A short run is kept as it was.
+        let short = RunResult {
+            intervals: vec![Interval::default(); 10],
+            ..RunResult::default()
+        };
+        assert_eq!(
+            measurement(short).run["intervals"]
+                .as_array()
+                .unwrap()
+                .len(),
+            10
+        );
     }
 }

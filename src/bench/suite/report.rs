@@ -196,9 +196,12 @@ impl Report {
         let json = serde_json::to_vec(self)
             .map_err(|e| Error::io("encoding report.json", std::io::Error::other(e)))?;
         crate::report::run::write_atomic(&p, &json)?;
+        // The encoded text is not kept while the HTML is built (the value tree is built from
+        // the report itself rather than parsed back from the text: one copy at a time).
+        drop(json);
         // report.html beside it: a view of the same JSON (crate::report::bench).
         let html = dir.join("report.html");
-        let v: serde_json::Value = serde_json::from_slice(&json)
+        let v = serde_json::to_value(&*self)
             .map_err(|e| Error::io("encoding report.json", std::io::Error::other(e)))?;
         crate::report::run::write_atomic(&html, crate::report::bench::render(&v).as_bytes())
     }

@@ -23,6 +23,15 @@ use super::{Completion, MediaError, Stats};
 /// "No mapping" / "no block" marker.
 const NONE: u32 = u32::MAX;
 
+/// Seed of the read-time and pipeline-latency draws.
+const READ_SEED: u64 = 0x5EED_0F0F_7EAD_0001;
+/// Share of host page reads that need one read-retry step on an unworn block.
+pub const READ_RETRY_FRESH: f64 = 0.01;
+/// The same at the block's rated P/E cycles.
+pub const READ_RETRY_WORN: f64 = 0.10;
+/// Relative spread (±) of the fixed command latency.
+pub const PIPELINE_SPREAD: f64 = 0.10;
+
 /// Per-die allocation and timing state.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Die {
@@ -408,8 +417,7 @@ impl Ftl {
     /// programs and erases (program/erase suspend): a read that finds no other read queued waits
     /// only for the operation in progress, on average half a program. The read pushes the queued
     /// background work back by its own duration.
-    fn die_read(&mut self, d: usize, t: u64) -> u64 {
-        let t_read = self.timing.t_read_ns;
+    fn die_read(&mut self, d: usize, t: u64, t_read: u64) -> u64 {
         let residual = self.timing.t_prog_ns / 2;
         let die = &mut self.dies[d];
         let mut start = t.max(die.read_free);
@@ -424,6 +432,50 @@ impl Ftl {
             end
         };
         end
+    }
+
+    /// A deterministic pseudo-random number in [0, 1) for this command and `salt`: the same
+    /// commands in the same order give the same draws (runs are reproducible for a seed).
+    fn draw(&self, salt: u64) -> f64 {
+        let mut z = READ_SEED
+            ^ self.counters.commands.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ salt.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Array time of a host read of physical page `page` (a program unit number) in `block`:
+    /// the page's sense time by its place on the word line ([`Geometry::read_ns`]), plus one
+    /// more sense when the read needs a read-retry step (ECC could not correct the first read;
+    /// the controller re-reads with shifted read references). The share of reads that retry
+    /// grows with wear: [`READ_RETRY_FRESH`] on a new block, rising linearly to
+    /// [`READ_RETRY_WORN`] at the rated P/E cycles (Park et al., "Reducing Solid-State Drive
+    /// Read Latency by Optimizing Read-Retry", ASPLOS 2021: retries grow with P/E cycles and
+    /// retention age; the two shares are this model's assumption).
+    fn host_read_ns(&self, page: u32, block: u32) -> u64 {
+        let in_block = page % self.geo.pages_per_block.max(1);
+        let t = self.geo.read_ns(self.timing.t_read_ns, in_block);
+        let wear = self.erase_count.get(block as usize).copied().unwrap_or(0);
+        let worn = (f64::from(wear) / f64::from(self.geo.pe_cycles.max(1))).min(1.0);
+        let p = READ_RETRY_FRESH + (READ_RETRY_WORN - READ_RETRY_FRESH) * worn;
+        if self.draw(u64::from(page)) < p {
+            2 * t
+        } else {
+            t
+        }
+    }
+
+    /// A read's fixed command latency (host interface and firmware pipeline, no shared resource),
+    /// varying uniformly by ±[`PIPELINE_SPREAD`] around `cmd_latency_ns` from command to
+    /// command (firmware scheduling, interrupt timing): its mean is the profile's figure, so
+    /// throughput does not move, but latency percentiles of an idle drive differ as a real
+    /// drive's do. The spread is this model's assumption.
+    fn pipeline_ns(&self) -> u64 {
+        let base = self.timing.cmd_latency_ns as f64;
+        let f = 1.0 + PIPELINE_SPREAD * (2.0 * self.draw(u64::MAX) - 1.0);
+        (base * f).round() as u64
     }
 
     /// Programs die `d`'s pending program unit.
@@ -638,9 +690,11 @@ impl Ftl {
         while i < pages.len() {
             let page = pages[i];
             let k = pages[i..].iter().take_while(|&&p| p == page).count();
-            let d = self.die_of_block(page * upp / self.geo.units_per_block());
+            let block = page * upp / self.geo.units_per_block();
+            let d = self.die_of_block(block);
             let c = self.channel_of(d);
-            let sensed = self.die_read(d, t1);
+            let t_read = self.host_read_ns(page, block);
+            let sensed = self.die_read(d, t1, t_read);
             let out = self.channel_read_xfer(c, sensed, k as u64 * UNIT_BYTES);
             ready = ready.max(out);
             self.counters.nand_read_units += k as u64;
@@ -650,7 +704,7 @@ impl Ftl {
         self.link_free = ls + Timing::xfer_ns(b1 - b0, self.timing.link_bytes_per_s);
         self.counters.host_read_bytes += b1 - b0;
         Ok(Completion {
-            done_at: self.link_free + self.timing.cmd_latency_ns,
+            done_at: self.link_free + self.pipeline_ns(),
         })
     }
 

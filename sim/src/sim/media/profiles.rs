@@ -99,6 +99,7 @@ const fn geo(
     page_kib: u32,
     pages_per_block: u32,
     pe_cycles: u32,
+    bits_per_cell: u8,
 ) -> Geometry {
     Geometry {
         channels,
@@ -109,6 +110,7 @@ const fn geo(
         page_bytes: page_kib * 1024,
         blocks_per_die: 0,
         pe_cycles,
+        bits_per_cell,
     }
 }
 
@@ -125,7 +127,7 @@ pub const PROFILES: &[MediaProfile] = &[
         user_bytes: 800 * GB,
         // 1 TiB of flash behind 800 GB (review 000: 14.6 PB endurance, 10 DWPD).
         op_fraction: 0.37,
-        geometry: geo(8, 4, 2, 16, 256, 30_000),
+        geometry: geo(8, 4, 2, 16, 256, 30_000, 2),
         timing: Timing {
             t_read_ns: 80_000,
             t_prog_ns: 2_500_000,
@@ -158,7 +160,7 @@ pub const PROFILES: &[MediaProfile] = &[
         // ~28 % spare, as assumed for the HK4E (the review gives no raw capacity; with 12 % the
         // model's steady state was 16k against the datasheet's 26k).
         op_fraction: 0.28,
-        geometry: geo(8, 4, 1, 16, 256, 3_000),
+        geometry: geo(8, 4, 1, 16, 256, 3_000, 2),
         timing: Timing {
             t_read_ns: 90_000,
             t_prog_ns: 1_400_000,
@@ -190,7 +192,7 @@ pub const PROFILES: &[MediaProfile] = &[
         user_bytes: 400 * GB,
         // 16 x 32 GB packages = 512 GB before over-provisioning (review 002).
         op_fraction: 0.28,
-        geometry: geo(8, 2, 1, 4, 128, 100_000),
+        geometry: geo(8, 2, 1, 4, 128, 100_000, 1),
         timing: Timing {
             t_read_ns: 25_000,
             t_prog_ns: 260_000,
@@ -223,7 +225,7 @@ pub const PROFILES: &[MediaProfile] = &[
         user_bytes: 800 * GB,
         // Mixed-use (3 DWPD) class: ~28 % spare (assumption).
         op_fraction: 0.28,
-        geometry: geo(8, 4, 2, 16, 256, 10_000),
+        geometry: geo(8, 4, 2, 16, 256, 10_000, 2),
         timing: Timing {
             t_read_ns: 80_000,
             t_prog_ns: 1_600_000,
@@ -254,7 +256,7 @@ pub const PROFILES: &[MediaProfile] = &[
         user_bytes: 400 * GB,
         // Array OEM drives are heavily over-provisioned.
         op_fraction: 0.45,
-        geometry: geo(8, 4, 2, 8, 256, 30_000),
+        geometry: geo(8, 4, 2, 8, 256, 30_000, 2),
         timing: Timing {
             t_read_ns: 70_000,
             t_prog_ns: 1_800_000,
@@ -284,7 +286,7 @@ pub const PROFILES: &[MediaProfile] = &[
         user_bytes: 400 * GB,
         // Array OEM drives are heavily over-provisioned.
         op_fraction: 0.45,
-        geometry: geo(8, 4, 2, 8, 256, 30_000),
+        geometry: geo(8, 4, 2, 8, 256, 30_000, 2),
         timing: Timing {
             t_read_ns: 70_000,
             t_prog_ns: 1_800_000,

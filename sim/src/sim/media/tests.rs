@@ -16,6 +16,7 @@ fn small_geo(blocks_per_die: u32, pe_cycles: u32) -> Geometry {
         page_bytes: 8192,
         blocks_per_die,
         pe_cycles,
+        bits_per_cell: 2,
     }
 }
 
@@ -460,4 +461,100 @@ fn controller_bound_firmware_flattens_the_op_gain() {
         gain_fw < 0.6 * gain_die,
         "OP gain with firmware costs {gain_fw:.2} vs dies only {gain_die:.2}"
     );
+}
+
+/// QD1 read latencies (ns) of `n` random 4 KiB reads of a px02smf080 at 64 MiB, after a
+/// sequential fill (`fill`) or on the erased drive; each read starts once the last is done and
+/// the drive is idle.
+fn qd1_read_latencies(fill: bool, n: usize) -> Vec<u64> {
+    let mut f = profiles::by_name("px02smf080")
+        .unwrap()
+        .build(64 << 20)
+        .unwrap();
+    f.set_block_len(4096).unwrap();
+    let units = f.user_units();
+    let mut now = 0;
+    if fill {
+        for u in (0..units).step_by(32) {
+            now = f
+                .submit_write(u, 32.min((units - u) as u32), now)
+                .unwrap()
+                .done_at;
+        }
+    }
+    let mut rng = Rng::new(7);
+    (0..n)
+        .map(|_| {
+            now = now.max(f.idle_at());
+            let c = f.submit_read(rng.below(units), 1, now).unwrap();
+            let lat = c.done_at - now;
+            now = c.done_at;
+            lat
+        })
+        .collect()
+}
+
+/// Read latency on an idle drive varies as NAND reads do — lower and upper MLC pages, a
+/// read-retry step now and then — and the fixed command latency varies a little; every
+/// percentile used to be the same number. The draws are deterministic (two runs agree) and
+/// keep the mean: the mean sense time is still the profile's tR.
+#[test]
+fn idle_read_latency_varies_deterministically_around_the_profile_times() {
+    let t = profiles::by_name("px02smf080").unwrap().timing;
+    for fill in [true, false] {
+        let mut a = qd1_read_latencies(fill, 20_000);
+        assert_eq!(a, qd1_read_latencies(fill, 20_000), "not deterministic");
+        a.sort_unstable();
+        let pct = |p: f64| a[((a.len() - 1) as f64 * p) as usize];
+        let mean = a.iter().sum::<u64>() as f64 / a.len() as f64;
+        assert!(
+            pct(0.01) < pct(0.5) && pct(0.5) < pct(0.99),
+            "fill {fill}: {:?}",
+            (pct(0.01), pct(0.5), pct(0.99))
+        );
+        let fixed = (t.cmd_read_ns + t.cmd_latency_ns) as f64;
+        let nominal = if fill {
+            // Sense, channel transfer of 4 KiB, host link transfer of 4 KiB.
+            fixed
+                + t.t_read_ns as f64
+                + Timing::xfer_ns(4096, t.channel_bytes_per_s) as f64
+                + Timing::xfer_ns(4096, t.link_bytes_per_s) as f64
+        } else {
+            fixed + Timing::xfer_ns(4096, t.link_bytes_per_s) as f64
+        };
+        // Retries add ~1 % of tR on a fresh drive.
+        assert!(
+            (mean / nominal - 1.0).abs() < 0.02,
+            "fill {fill}: mean {mean} vs {nominal}"
+        );
+        if fill {
+            // Lower pages read faster than upper ones: the quartiles are apart by ~½ tR.
+            let spread = (pct(0.75) - pct(0.25)) as f64;
+            assert!(spread > 0.3 * t.t_read_ns as f64, "IQR {spread}");
+            // A read-retry tail: the slowest 0.5 % took a second sense.
+            assert!(pct(0.998) as f64 > nominal + 0.5 * t.t_read_ns as f64);
+        }
+    }
+}
+
+/// Page read times by word-line position: MLC lower pages faster than upper ones, with the
+/// profile's tR as their mean; SLC pages all alike.
+#[test]
+fn page_read_times_follow_the_cell_type() {
+    let mut g = small_geo(64, 1000);
+    assert_eq!(
+        (g.read_ns(80_000, 0), g.read_ns(80_000, 1)),
+        (60_000, 100_000)
+    );
+    assert_eq!(g.read_ns(80_000, 2), 60_000);
+    g.bits_per_cell = 1;
+    assert_eq!(
+        (g.read_ns(80_000, 0), g.read_ns(80_000, 1)),
+        (80_000, 80_000)
+    );
+    g.bits_per_cell = 3;
+    let mean = (0..3).map(|p| g.read_ns(90_000, p)).sum::<u64>() as f64 / 3.0;
+    assert!((mean - 90_000.0).abs() < 2.0, "{mean}");
+    g.bits_per_cell = 0;
+    assert!(g.validate().is_err());
 }
