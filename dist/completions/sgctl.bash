@@ -34,6 +34,9 @@ _sgctl() {
             sgctl,defects)
                 cmd="sgctl__subcmd__defects"
                 ;;
+            sgctl,fault)
+                cmd="sgctl__subcmd__fault"
+                ;;
             sgctl,format)
                 cmd="sgctl__subcmd__format"
                 ;;
@@ -45,6 +48,9 @@ _sgctl() {
                 ;;
             sgctl,inquiry)
                 cmd="sgctl__subcmd__inquiry"
+                ;;
+            sgctl,locate)
+                cmd="sgctl__subcmd__locate"
                 ;;
             sgctl,logs)
                 cmd="sgctl__subcmd__logs"
@@ -205,6 +211,9 @@ _sgctl() {
             sgctl__subcmd__help,defects)
                 cmd="sgctl__subcmd__help__subcmd__defects"
                 ;;
+            sgctl__subcmd__help,fault)
+                cmd="sgctl__subcmd__help__subcmd__fault"
+                ;;
             sgctl__subcmd__help,format)
                 cmd="sgctl__subcmd__help__subcmd__format"
                 ;;
@@ -216,6 +225,9 @@ _sgctl() {
                 ;;
             sgctl__subcmd__help,inquiry)
                 cmd="sgctl__subcmd__help__subcmd__inquiry"
+                ;;
+            sgctl__subcmd__help,locate)
+                cmd="sgctl__subcmd__help__subcmd__locate"
                 ;;
             sgctl__subcmd__help,logs)
                 cmd="sgctl__subcmd__help__subcmd__logs"
@@ -446,12 +458,16 @@ _sgctl() {
 
     case "${cmd}" in
         sgctl)
-            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health selftest defects power format sanitize wait bench tcg reservations audit certificate ata help"
+            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths locate fault logs health selftest defects power format sanitize wait bench tcg reservations audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -466,6 +482,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -558,6 +578,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -584,6 +608,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -606,6 +634,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -620,6 +652,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -680,6 +716,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -694,6 +734,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -702,7 +746,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__compare)
-            opts="-v -h --label --html --report --json --verbose --hex --help"
+            opts="-v -h --label --html --report --allow-different --workload --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -718,6 +762,14 @@ _sgctl() {
                     ;;
                 --report)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --workload)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -874,6 +926,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -946,6 +1002,10 @@ _sgctl() {
                     ;;
                 --cpu-latency)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1046,6 +1106,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1060,6 +1124,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1096,6 +1164,10 @@ _sgctl() {
                     ;;
                 --contact)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1182,6 +1254,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1202,6 +1278,10 @@ _sgctl() {
                     ;;
                 --countersigner-pubkey)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1227,7 +1307,11 @@ _sgctl() {
                     return 0
                     ;;
                 --as)
-                    COMPREPLY=($(compgen -W "inquiry vpd readcap10 readcap16 sense opcodes opcode mode luns logpage" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "inquiry vpd readcap10 readcap16 sense opcodes opcode mode luns logpage ses-config ses-status ses-element-desc ses-addl-status" -- "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1248,6 +1332,40 @@ _sgctl() {
                     COMPREPLY=($(compgen -W "short long index physical" -- "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__fault)
+            opts="-v -h --on --off --dry-run --audit-log --sysroot --timeout-ms --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1256,13 +1374,17 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__format)
-            opts="-v -h --all-matching --list-supported --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --all-matching --enclosure --list-supported --block-size --pi --pi-interval-exponent --capacity --fast --recover --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --leds --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --all-matching)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --enclosure)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1374,6 +1496,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1382,12 +1508,16 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__health)
-            opts="-v -h --all --max --min --rules --prometheus --timeout --sysroot --json --verbose --hex --help"
+            opts="-v -h --all --enclosure --max --min --rules --prometheus --timeout --sysroot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --enclosure)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1408,6 +1538,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1416,7 +1550,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help)
-            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths logs health selftest defects power format sanitize wait bench tcg reservations audit certificate ata help"
+            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths locate fault logs health selftest defects power format sanitize wait bench tcg reservations audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1667,6 +1801,20 @@ _sgctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        sgctl__subcmd__help__subcmd__fault)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         sgctl__subcmd__help__subcmd__format)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1710,6 +1858,20 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help__subcmd__inquiry)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__locate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2164,6 +2326,40 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__locate)
+            opts="-v -h --on --off --dry-run --audit-log --sysroot --timeout-ms --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2206,6 +2402,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2222,6 +2422,10 @@ _sgctl() {
             case "${prev}" in
                 --select)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2266,6 +2470,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2288,6 +2496,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2308,6 +2520,10 @@ _sgctl() {
                     ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2340,6 +2556,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2354,6 +2574,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2368,6 +2592,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2376,13 +2604,17 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sanitize)
-            opts="-v -h --all-matching --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --validate --verify --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --all-matching --enclosure --support --crypto --block --overwrite --exit-failure-mode --method --pattern --passes --invert --ause --znr --validate --verify --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --leds --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --all-matching)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --enclosure)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2498,6 +2730,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2518,6 +2754,10 @@ _sgctl() {
                     ;;
                 --timeout-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2542,6 +2782,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2556,6 +2800,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2570,6 +2818,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2604,6 +2856,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2612,7 +2868,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sim__subcmd__fault)
-            opts="-v -h --power-cycle --lu-reset --timeout --busy --disconnect --medium-error --fail-format --fail-sanitize --heat --wear --clear --advance --json --verbose --hex --help"
+            opts="-v -h --power-cycle --lu-reset --timeout --busy --disconnect --medium-error --fail-format --fail-sanitize --noop-sanitize --heat --wear --clear --advance --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2644,6 +2900,10 @@ _sgctl() {
                     ;;
                 --advance)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2758,6 +3018,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2772,6 +3036,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2806,6 +3074,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2820,6 +3092,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2840,6 +3116,10 @@ _sgctl() {
                     ;;
                 --pin-env)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2876,6 +3156,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2890,6 +3174,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2898,7 +3186,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__erase)
-            opts="-v -h --band --all --validate --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --band --all --validate --pin-file --pin-env --pin-prompt --msid --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --leds --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3010,6 +3298,10 @@ _sgctl() {
                     ;;
                 --enclosure-slot)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3192,6 +3484,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3200,7 +3496,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__revert)
-            opts="-v -h --psid-file --psid-env --psid-prompt --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --psid-file --psid-env --psid-prompt --validate --confirm --dry-run --audit-log --certificate --force --operator --signing-key --max-per-hba --poll-interval --progress-json --ignore-reservation --leds --site --asset-tag --destination --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3211,6 +3507,10 @@ _sgctl() {
                     return 0
                     ;;
                 --psid-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --validate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3306,6 +3606,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3320,6 +3624,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3340,6 +3648,10 @@ _sgctl() {
                     ;;
                 --new-pin-env)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3368,6 +3680,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3382,6 +3698,10 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3404,6 +3724,10 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3424,6 +3748,10 @@ _sgctl() {
                     ;;
                 --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
                     ;;
                 *)
