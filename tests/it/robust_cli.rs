@@ -167,7 +167,11 @@ fn dry_run_with_a_wrong_confirm_is_refused() {
     ] {
         let (code, out, err) = run(args);
         assert_eq!(code, 6, "sgctl {args:?}: {out}{err}");
-        assert!(out.contains("does not name this drive"), "{out}");
+        // A job prints its refused report; logs --reset, not a job, its error.
+        assert!(
+            format!("{out}{err}").contains("does not name this drive"),
+            "{out}{err}"
+        );
     }
     // Named right, the dry run is a plan (exit 0).
     let (code, out, err) = run(&[

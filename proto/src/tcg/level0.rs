@@ -159,13 +159,15 @@ pub enum Feature {
         /// Byte 5.
         hw_reset: u8,
     },
-    /// 0x0404 Data removal mechanism.
+    /// 0x0404 Supported Data Removal Mechanism (Opal SSC 2.02 §3.1.1.6, Ruby SSC §3.1.1.4:
+    /// Level 0 Discovery – Supported Data Removal Mechanism Feature Descriptor).
     DataRemoval {
-        /// Byte 5 bit 0: removal operation processing.
+        /// Byte 5 bit 0: Data Removal Operation Processing.
         processing: bool,
-        /// Byte 5 bit 1: interrupted.
+        /// Byte 5 bit 1: Data Removal Operation Interrupted.
         interrupted: bool,
-        /// Byte 7: supported mechanisms bitmap.
+        /// Byte 6: the Supported Data Removal Mechanism bitmap (byte 7 holds the Data
+        /// Removal Time Format bits, bytes 8.. the times).
         supported_mechanisms: u8,
     },
     /// Anything else, kept raw.
@@ -309,7 +311,7 @@ fn parse_feature(code: u16, d: &Bytes<'_>) -> ParseResult<Feature> {
             Feature::DataRemoval {
                 processing: bit(b, 0),
                 interrupted: bit(b, 1),
-                supported_mechanisms: d.u8(7)?,
+                supported_mechanisms: d.u8(6)?,
             }
         }
         _ => Feature::Unknown {
@@ -439,6 +441,28 @@ pub fn build(features: &[(u16, u8, Vec<u8>)]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The descriptor as the feature set's table lays it out: byte 4 reserved, byte 5 the
+    /// processing (bit 0) and interrupted (bit 1) flags, byte 6 the mechanism bitmap, byte 7
+    /// the time-format bits, then one 2-byte time per mechanism bit. The time-format byte is
+    /// different from the bitmap here, so reading the wrong byte shows.
+    #[test]
+    fn data_removal_mechanism_from_the_table() {
+        let mut data = vec![0u8; 32];
+        data[1] = 0b10; // interrupted
+        data[2] = 0b0010_0100; // cryptographic erase (bit 2) and vendor specific (bit 5)
+        data[3] = 0b0000_0001; // time format for bit 0
+        data[8..10].copy_from_slice(&30u16.to_be_bytes()); // time for bit 2
+        let l = parse(&build(&[(0x0404, 1, data)])).unwrap();
+        assert_eq!(
+            l.features,
+            vec![Feature::DataRemoval {
+                processing: false,
+                interrupted: true,
+                supported_mechanisms: 0b0010_0100,
+            }]
+        );
+    }
 
     #[test]
     fn hostile() {
