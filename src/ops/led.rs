@@ -51,6 +51,16 @@ pub trait LedBackend {
     fn get(&self, led: Led) -> Option<bool>;
     /// Sets the LED.
     fn set(&self, led: Led, on: bool) -> crate::Result<()>;
+    /// What a change of `led` writes, for reports (`DIR/locate`; `ADDR element N RQST
+    /// IDENT`).
+    fn describe(&self, led: Led) -> String {
+        format!("{}/{}", self.target(), led.attribute())
+    }
+    /// The bytes a change to `on` would send (the SES control page); `None` for a backend that
+    /// writes an attribute.
+    fn plan(&self, _led: Led, _on: bool) -> Option<crate::Result<Vec<u8>>> {
+        None
+    }
 }
 
 /// An enclosure component's LED attributes in sysfs.
@@ -172,7 +182,7 @@ fn place(e: &Enclosure, c: &Component) -> SlotRef {
 pub struct LedChange {
     /// Where.
     pub enclosure: SlotRef,
-    /// `sysfs`.
+    /// `sysfs` or `ses`.
     pub backend: &'static str,
     /// The attribute or device written.
     pub target: String,
@@ -182,8 +192,11 @@ pub struct LedChange {
     pub after: Option<bool>,
     /// Whether a write was made (false: already so, or a dry run).
     pub written: bool,
-    /// The write's error.
+    /// The write's error, or the state read back after it when it is not the one asked.
     pub error: Option<String>,
+    /// A dry run of the SES backend: the Enclosure Control page it would send (hex).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planned_page: Option<String>,
 }
 
 /// Sets `led` to `on` through every backend; a backend already in that state is not written
@@ -201,25 +214,44 @@ pub fn apply(
             let mut ch = LedChange {
                 enclosure: place.clone(),
                 backend: b.kind(),
-                target: format!("{}/{}", b.target(), led.attribute()),
+                target: b.describe(led),
                 before,
                 after: before,
                 written: false,
                 error: None,
+                planned_page: None,
             };
-            if dry_run || before == Some(on) {
+            if before == Some(on) {
+                return ch;
+            }
+            if dry_run {
+                match b.plan(led, on) {
+                    Some(Ok(p)) => ch.planned_page = Some(hex(&p)),
+                    Some(Err(e)) => ch.error = Some(e.to_string()),
+                    None => {}
+                }
                 return ch;
             }
             match b.set(led, on) {
                 Ok(()) => {
                     ch.written = true;
                     ch.after = b.get(led);
+                    if ch.after == Some(!on) {
+                        ch.error = Some(format!(
+                            "written, but the enclosure reports the LED still {}",
+                            if on { "off" } else { "on" }
+                        ));
+                    }
                 }
                 Err(e) => ch.error = Some(e.to_string()),
             }
             ch
         })
         .collect()
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// The sysfs backends of `components`.
