@@ -6,9 +6,10 @@
 //! component's `locate`/`fault` attribute (drivers/misc/enclosure.c hands the value to
 //! ses.c, which sends SES-4 Enclosure Control, page 02h). A drive reached through two SES
 //! devices (two expanders) has one component in each; both are written, and both show the
-//! same physical LED. Where no enclosure the kernel knows holds the drive there is no backend
-//! ([`LedError::NoEnclosure`]); sending the control page over SG_IO ourselves is the place
-//! for a second backend.
+//! same physical LED. Where no enclosure the kernel knows holds the drive, `sgctl locate`
+//! and `sgctl fault` fall back to [`crate::ops::led_ses::SesLed`], which sends the SES
+//! Enclosure Control page over SG_IO itself; [`LedError::NoEnclosure`] is the sysfs side's
+//! answer.
 //!
 //! Writes go through [`sgctl_proto::files::Dir::write_attribute`]: the component directory
 //! is the canonical one under the sysroot's `sys/devices` (reached from the class entry by
@@ -43,7 +44,7 @@ impl Led {
 
 /// One way of reading and setting one slot's LEDs.
 pub trait LedBackend {
-    /// `sysfs` (or, later, `ses`).
+    /// `sysfs` or `ses`.
     fn kind(&self) -> &'static str;
     /// Where it acts (for reports): the component directory, or the SES device.
     fn target(&self) -> String;
@@ -117,14 +118,15 @@ impl std::fmt::Display for LedError {
             LedError::NoEnclosure { enclosures: 0 } => write!(
                 f,
                 "no enclosure is bound: /sys/class/enclosure is empty or absent (the kernel's \
-                 ses driver is not loaded, or no SES device is visible); LEDs through SES pages \
-                 over SG_IO are not supported yet"
+                 ses driver is not loaded, or no SES device is visible), and no enclosure \
+                 services device found lists the drive's SAS address in a slot (name one with \
+                 --enclosure-device)"
             ),
             LedError::NoEnclosure { enclosures } => write!(
                 f,
                 "none of the {enclosures} enclosure(s) in /sys/class/enclosure links this \
                  drive to a slot (the enclosure did not report the drive's SAS address, or it \
-                 is on another host); LEDs through SES pages over SG_IO are not supported yet"
+                 is on another host)"
             ),
         }
     }
