@@ -1344,7 +1344,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__fault)
-            opts="-v -h --on --off --dry-run --audit-log --sysroot --timeout-ms --json --verbose --hex --help"
+            opts="-v -h --on --off --dry-run --audit-log --sysroot --enclosure-device --timeout-ms --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1355,6 +1355,10 @@ _sgctl() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --enclosure-device)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2338,7 +2342,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__locate)
-            opts="-v -h --on --off --dry-run --audit-log --sysroot --timeout-ms --json --verbose --hex --help"
+            opts="-v -h --on --off --dry-run --audit-log --sysroot --enclosure-device --timeout-ms --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2349,6 +2353,10 @@ _sgctl() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --enclosure-device)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

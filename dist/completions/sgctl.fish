@@ -226,6 +226,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l hex -d 'Dump the r
 complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l sysroot -d 'Read this directory instead of / (a sysfs tree; see `sgctl scan --sysroot`)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l enclosure-device -d 'Drive the LED with SES pages through this enclosure services device (repeatable; a `sim:enclosure` address, or /dev/sgN where the ses driver is not loaded) instead of /sys/class/enclosure' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l timeout-ms -d 'Per-device timeout in milliseconds (finding the drive\'s paths)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
@@ -237,6 +238,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l hex -d 'Dump the 
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l sysroot -d 'Read this directory instead of / (a sysfs tree; see `sgctl scan --sysroot`)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l enclosure-device -d 'Drive the LED with SES pages through this enclosure services device (repeatable; a `sim:enclosure` address, or /dev/sgN where the ses driver is not loaded) instead of /sys/class/enclosure' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l timeout-ms -d 'Per-device timeout in milliseconds (finding the drive\'s paths)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"

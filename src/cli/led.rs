@@ -14,15 +14,21 @@ every enclosure component linked to a path of the drive is written (a dual-porte
 two expanders has one in each; both drive the same LED). A component already in the requested
 state is not written. Each change is appended to the audit log.
 
+Where no kernel enclosure holds the drive (no ses driver), the enclosure services devices
+(peripheral type 0Dh, found by a scan, or named with --enclosure-device) are asked over SG_IO:
+the slot whose Additional Element Status lists one of the drive's SAS addresses is changed
+with an Enclosure Control page (SES-4), and the status page is read back to check the LED.
+--dry-run prints the control page it would send.
+
 Exit status: 0 done (or already so), 2 usage, 3 no such device, 4 the enclosure refused the
-write, 6 refused (the attribute is not a regular file, or a symlink), 7 no enclosure the kernel
-knows holds the drive (LEDs through SES pages over SG_IO are not supported yet), 1 the audit
-record could not be written.
+write (or still reports the old state), 6 refused (the attribute is not a regular file, or a
+symlink), 7 no enclosure holds the drive, 1 the audit record could not be written.
 
 Examples:
   sgctl locate /dev/sdq --on          light the slot's locate LED
   sgctl fault naa.5000c50000a00003 --off --json
-  sgctl locate /dev/sg7 --on --dry-run   show the component(s) it would write";
+  sgctl locate /dev/sg7 --on --dry-run   show the component(s) it would write
+  sgctl locate /dev/sdq --on --enclosure-device /dev/sg9   through that SES device's pages";
 
 /// Switch a drive slot's LED on or off.
 #[derive(Debug, clap::Args)]
@@ -46,6 +52,11 @@ pub struct LedArgs {
     /// Read this directory instead of / (a sysfs tree; see `sgctl scan --sysroot`).
     #[arg(long, value_name = "DIR")]
     pub sysroot: Option<PathBuf>,
+    /// Drive the LED with SES pages through this enclosure services device (repeatable; a
+    /// `sim:enclosure` address, or /dev/sgN where the ses driver is not loaded) instead of
+    /// /sys/class/enclosure.
+    #[arg(long, value_name = "ADDR")]
+    pub enclosure_device: Vec<String>,
     /// Per-device timeout in milliseconds (finding the drive's paths).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub timeout_ms: u64,
@@ -87,20 +98,50 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
         changes: Vec::new(),
         audit_log: None,
     };
-    let comps = match led::components_of(&root, &paths) {
-        Ok(c) => c,
-        Err(e) => {
-            let why = if crate::device::is_virtual_address(&args.device) {
-                "a virtual drive sits in no enclosure".to_string()
-            } else {
-                e.to_string()
-            };
-            ctx.warn(format!("{}: {why}", args.device));
+    let timeout = Duration::from_millis(args.timeout_ms.max(1));
+    let backends = if args.enclosure_device.is_empty() {
+        match led::components_of(&root, &paths) {
+            Ok(c) => led::sysfs_backends(&c),
+            Err(e) => {
+                // Not through a tree someone else made: its device nodes are not this host's.
+                let ses = if root == std::path::Path::new("/")
+                    && !crate::device::is_virtual_address(&args.device)
+                {
+                    let devices = ses_devices(&opts);
+                    ses_search(ctx, &devices, &drive, timeout)
+                } else {
+                    Vec::new()
+                };
+                if ses.is_empty() {
+                    let why = if crate::device::is_virtual_address(&args.device) {
+                        "a virtual drive sits in no enclosure (name its virtual enclosure with \
+                         --enclosure-device sim:enclosure?...)"
+                            .to_string()
+                    } else {
+                        e.to_string()
+                    };
+                    ctx.warn(format!("{}: {why}", args.device));
+                    return Ok(Report::new(Some(&args.device), &data, String::new())
+                        .with_exit(crate::exit::UNSUPPORTED));
+                }
+                ses
+            }
+        }
+    } else {
+        let ses = ses_search(ctx, &args.enclosure_device, &drive, timeout);
+        if ses.is_empty() {
+            ctx.warn(format!(
+                "{}: no enclosure holds the drive: none of the {} enclosure services device(s) \
+                 named lists its SAS address(es) in a slot",
+                args.device,
+                args.enclosure_device.len()
+            ));
             return Ok(Report::new(Some(&args.device), &data, String::new())
                 .with_exit(crate::exit::UNSUPPORTED));
         }
+        ses
     };
-    data.changes = led::apply(&led::sysfs_backends(&comps), which, on, args.dry_run);
+    data.changes = led::apply(&backends, which, on, args.dry_run);
     let written = data.changes.iter().any(|c| c.written);
     let failed: Vec<&LedChange> = data.changes.iter().filter(|c| c.error.is_some()).collect();
     let mut exit = crate::exit::OK;
@@ -142,6 +183,48 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
     Ok(Report::new(Some(&args.device), &data, text).with_exit(exit))
 }
 
+/// The addresses of the enclosure services devices (peripheral type 0Dh) a scan finds, one
+/// per path.
+fn ses_devices(opts: &ScanOptions) -> Vec<String> {
+    discover::scan(opts)
+        .map(|s| {
+            s.drives
+                .iter()
+                .filter(|d| d.peripheral_type == Some(0x0d))
+                .flat_map(|d| d.paths.iter().map(|p| p.address.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The SES backends of the slots in `devices` holding `drive` (matched by the target port
+/// SAS addresses its paths report); devices that could not be read are warned about.
+fn ses_search(
+    ctx: &mut Ctx,
+    devices: &[String],
+    drive: &discover::Drive,
+    timeout: Duration,
+) -> Vec<(
+    crate::discover::enclosure::SlotRef,
+    Box<dyn led::LedBackend>,
+)> {
+    let ports = crate::ops::led_ses::sas_addresses(
+        drive
+            .paths
+            .iter()
+            .flat_map(|p| [p.target_port.as_deref(), p.sas_address.as_deref()])
+            .flatten(),
+    );
+    if ports.is_empty() {
+        return Vec::new();
+    }
+    let found = crate::ops::led_ses::backends_for(devices, &ports, timeout);
+    for e in found.errors {
+        ctx.warn(e);
+    }
+    found.backends
+}
+
 fn state(b: Option<bool>) -> &'static str {
     match b {
         Some(true) => "on",
@@ -161,6 +244,8 @@ fn render(device: &str, d: &LedData) -> String {
                 state(c.before),
                 if c.before == Some(d.requested == "on") {
                     "leave it".to_string()
+                } else if let Some(p) = &c.planned_page {
+                    format!("send to {} the Enclosure Control page {p}", c.target)
                 } else {
                     format!("write {}", c.target)
                 }

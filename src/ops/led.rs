@@ -6,9 +6,10 @@
 //! component's `locate`/`fault` attribute (drivers/misc/enclosure.c hands the value to
 //! ses.c, which sends SES-4 Enclosure Control, page 02h). A drive reached through two SES
 //! devices (two expanders) has one component in each; both are written, and both show the
-//! same physical LED. Where no enclosure the kernel knows holds the drive there is no backend
-//! ([`LedError::NoEnclosure`]); sending the control page over SG_IO ourselves is the place
-//! for a second backend.
+//! same physical LED. Where no enclosure the kernel knows holds the drive, `sgctl locate`
+//! and `sgctl fault` fall back to [`crate::ops::led_ses::SesLed`], which sends the SES
+//! Enclosure Control page over SG_IO itself; [`LedError::NoEnclosure`] is the sysfs side's
+//! answer.
 //!
 //! Writes go through [`sgctl_proto::files::Dir::write_attribute`]: the component directory
 //! is the canonical one under the sysroot's `sys/devices` (reached from the class entry by
@@ -43,7 +44,7 @@ impl Led {
 
 /// One way of reading and setting one slot's LEDs.
 pub trait LedBackend {
-    /// `sysfs` (or, later, `ses`).
+    /// `sysfs` or `ses`.
     fn kind(&self) -> &'static str;
     /// Where it acts (for reports): the component directory, or the SES device.
     fn target(&self) -> String;
@@ -51,6 +52,16 @@ pub trait LedBackend {
     fn get(&self, led: Led) -> Option<bool>;
     /// Sets the LED.
     fn set(&self, led: Led, on: bool) -> crate::Result<()>;
+    /// What a change of `led` writes, for reports (`DIR/locate`; `ADDR element N RQST
+    /// IDENT`).
+    fn describe(&self, led: Led) -> String {
+        format!("{}/{}", self.target(), led.attribute())
+    }
+    /// The bytes a change to `on` would send (the SES control page); `None` for a backend that
+    /// writes an attribute.
+    fn plan(&self, _led: Led, _on: bool) -> Option<crate::Result<Vec<u8>>> {
+        None
+    }
 }
 
 /// An enclosure component's LED attributes in sysfs.
@@ -107,14 +118,15 @@ impl std::fmt::Display for LedError {
             LedError::NoEnclosure { enclosures: 0 } => write!(
                 f,
                 "no enclosure is bound: /sys/class/enclosure is empty or absent (the kernel's \
-                 ses driver is not loaded, or no SES device is visible); LEDs through SES pages \
-                 over SG_IO are not supported yet"
+                 ses driver is not loaded, or no SES device is visible), and no enclosure \
+                 services device found lists the drive's SAS address in a slot (name one with \
+                 --enclosure-device)"
             ),
             LedError::NoEnclosure { enclosures } => write!(
                 f,
                 "none of the {enclosures} enclosure(s) in /sys/class/enclosure links this \
                  drive to a slot (the enclosure did not report the drive's SAS address, or it \
-                 is on another host); LEDs through SES pages over SG_IO are not supported yet"
+                 is on another host)"
             ),
         }
     }
@@ -172,7 +184,7 @@ fn place(e: &Enclosure, c: &Component) -> SlotRef {
 pub struct LedChange {
     /// Where.
     pub enclosure: SlotRef,
-    /// `sysfs`.
+    /// `sysfs` or `ses`.
     pub backend: &'static str,
     /// The attribute or device written.
     pub target: String,
@@ -182,8 +194,11 @@ pub struct LedChange {
     pub after: Option<bool>,
     /// Whether a write was made (false: already so, or a dry run).
     pub written: bool,
-    /// The write's error.
+    /// The write's error, or the state read back after it when it is not the one asked.
     pub error: Option<String>,
+    /// A dry run of the SES backend: the Enclosure Control page it would send (hex).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planned_page: Option<String>,
 }
 
 /// Sets `led` to `on` through every backend; a backend already in that state is not written
@@ -201,25 +216,44 @@ pub fn apply(
             let mut ch = LedChange {
                 enclosure: place.clone(),
                 backend: b.kind(),
-                target: format!("{}/{}", b.target(), led.attribute()),
+                target: b.describe(led),
                 before,
                 after: before,
                 written: false,
                 error: None,
+                planned_page: None,
             };
-            if dry_run || before == Some(on) {
+            if before == Some(on) {
+                return ch;
+            }
+            if dry_run {
+                match b.plan(led, on) {
+                    Some(Ok(p)) => ch.planned_page = Some(hex(&p)),
+                    Some(Err(e)) => ch.error = Some(e.to_string()),
+                    None => {}
+                }
                 return ch;
             }
             match b.set(led, on) {
                 Ok(()) => {
                     ch.written = true;
                     ch.after = b.get(led);
+                    if ch.after == Some(!on) {
+                        ch.error = Some(format!(
+                            "written, but the enclosure reports the LED still {}",
+                            if on { "off" } else { "on" }
+                        ));
+                    }
                 }
                 Err(e) => ch.error = Some(e.to_string()),
             }
             ch
         })
         .collect()
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// The sysfs backends of `components`.

@@ -6,6 +6,7 @@ pub mod format;
 pub mod format_support;
 pub mod jobs;
 pub mod led;
+pub mod led_ses;
 pub mod logs;
 #[cfg(test)]
 pub(crate) mod mockdrive;

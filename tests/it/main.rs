@@ -27,6 +27,7 @@ mod health_smartctl_cli;
 mod job_lock;
 mod jobs_lib;
 mod led_cli;
+mod led_ses;
 mod logs_health_cli;
 mod modes_set_sim;
 mod output_errors;

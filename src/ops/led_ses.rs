@@ -1,0 +1,274 @@
+//! The SES backend of [`crate::ops::led`]: a slot's LEDs driven with SES-4 diagnostic pages
+//! over the enclosure services device itself, for a drive no kernel enclosure
+//! (`/sys/class/enclosure`) holds: a host without the ses driver, or a virtual enclosure
+//! (`sim:enclosure`).
+//!
+//! The slot is found by SAS address: the Configuration page (01h) lays out the elements, the
+//! Additional Element Status page (0Ah, SES-4 7.2.13, SAS protocol-specific descriptors)
+//! lists, per Device Slot or Array Device Slot element, the SAS address of each phy of the
+//! device in the slot; the one listing a target port SAS address of the drive (VPD 83h,
+//! association target port, or the SAS transport class's address) is the drive's slot.
+//! A change reads the Enclosure Status page (02h), builds the Enclosure Control page with
+//! [`crate::ses::control_page_set_leds`] (read-modify-write, expected generation code) and
+//! sends it with SEND DIAGNOSTIC; [`crate::ops::led::apply`] then reads the status page
+//! again and checks the LED.
+
+use super::led::{Led, LedBackend};
+use crate::discover::enclosure::SlotRef;
+use crate::scsi::diagnostic;
+use crate::ses::{self, Config, Detail, SasInfo};
+use crate::transport::{check, DataBuf, Transport};
+use std::cell::RefCell;
+use std::time::Duration;
+
+/// Reads diagnostic page `code` (RECEIVE DIAGNOSTIC RESULTS, PCV=1).
+fn read_page(t: &mut dyn Transport, code: u8, timeout: Duration) -> crate::Result<Vec<u8>> {
+    let mut buf = vec![0u8; 0xffff];
+    let c = t.execute(
+        &diagnostic::receive_cdb(Some(code), 0xffff),
+        DataBuf::In(&mut buf),
+        timeout,
+    )?;
+    check(&c)?;
+    buf.truncate(buf.len().saturating_sub(c.resid));
+    Ok(buf)
+}
+
+/// The Configuration page, refused when it has problems (a slot found through a damaged page
+/// could be another slot).
+fn config(t: &mut dyn Transport, timeout: Duration) -> crate::Result<Config> {
+    let d = ses::decode_config(&read_page(t, ses::page::CONFIGURATION, timeout)?)?;
+    if let Some(p) = d.problems.first() {
+        return Err(crate::Error::CheckFailed(format!(
+            "the enclosure's Configuration page cannot be used: {p}"
+        )));
+    }
+    Ok(d.page)
+}
+
+fn parse_sas(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let h = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("naa."))
+        .unwrap_or(s);
+    u64::from_str_radix(h, 16).ok().filter(|&v| v != 0)
+}
+
+/// The SAS addresses in `addresses` (`0x…`, `naa.…` or bare hex), unreadable and zero ones
+/// left out.
+pub fn sas_addresses<'a>(addresses: impl IntoIterator<Item = &'a str>) -> Vec<u64> {
+    let mut v: Vec<u64> = addresses.into_iter().filter_map(parse_sas).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// A slot found in an enclosure services device.
+#[derive(Debug, Clone)]
+pub struct SesSlot {
+    /// Where (enclosure logical id, vendor, product, slot, element; `enclosure_device` is the
+    /// SES device's address).
+    pub place: SlotRef,
+    /// The slot's element index (overall elements not counted, SES-4 7.2.13).
+    pub element_index: u32,
+}
+
+/// Finds the slot whose device has one of the SAS addresses `ports`, in the enclosure
+/// services device `address` open as `t`; `None` when no slot lists any of them.
+pub fn find_slot(
+    t: &mut dyn Transport,
+    address: &str,
+    ports: &[u64],
+    timeout: Duration,
+) -> crate::Result<Option<SesSlot>> {
+    let c = config(t, timeout)?;
+    let a = ses::decode_addl_status(
+        &c,
+        &read_page(t, ses::page::ADDITIONAL_ELEMENT_STATUS, timeout)?,
+    )?;
+    for d in &a.page.descriptors {
+        let (Some(i), Some(et)) = (d.element_index, d.element_type) else {
+            continue;
+        };
+        if d.invalid
+            || !matches!(
+                et,
+                ses::element_type::DEVICE_SLOT | ses::element_type::ARRAY_DEVICE_SLOT
+            )
+        {
+            continue;
+        }
+        let Some(SasInfo::Slot {
+            device_slot_number,
+            phys,
+            ..
+        }) = &d.sas
+        else {
+            continue;
+        };
+        if phys
+            .iter()
+            .filter_map(|p| parse_sas(&p.sas_address))
+            .any(|s| ports.contains(&s))
+        {
+            let enc = c.primary();
+            let within = c.locate(i).map(|(_, n)| n).unwrap_or(i);
+            let own =
+                |s: Option<&String>| s.map(|x| x.trim().to_string()).filter(|x| !x.is_empty());
+            return Ok(Some(SesSlot {
+                place: SlotRef {
+                    id: enc.and_then(|e| own(Some(&e.logical_identifier))),
+                    vendor: enc.and_then(|e| own(Some(&e.vendor))),
+                    product: enc.and_then(|e| own(Some(&e.product))),
+                    slot: Some(device_slot_number.map_or(within, u32::from)),
+                    component: format!("element {i}"),
+                    enclosure_device: address.to_string(),
+                },
+                element_index: i,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// A slot's LEDs through Enclosure Status / Enclosure Control pages sent to its enclosure
+/// services device.
+pub struct SesLed {
+    address: String,
+    element_index: u32,
+    timeout: Duration,
+    t: RefCell<Box<dyn Transport>>,
+}
+
+impl SesLed {
+    /// For element `element_index` of the enclosure services device `address`, open as `t`.
+    pub fn new(
+        address: &str,
+        element_index: u32,
+        t: Box<dyn Transport>,
+        timeout: Duration,
+    ) -> SesLed {
+        SesLed {
+            address: address.to_string(),
+            element_index,
+            timeout,
+            t: RefCell::new(t),
+        }
+    }
+
+    /// The Enclosure Control page that would set `led` to `on` now.
+    pub fn control_page(&self, led: Led, on: bool) -> crate::Result<Vec<u8>> {
+        let mut t = self.t.borrow_mut();
+        let c = config(&mut **t, self.timeout)?;
+        let status = read_page(&mut **t, ses::page::ENCLOSURE_STATUS, self.timeout)?;
+        let req = match led {
+            Led::Locate => ses::LedRequest {
+                ident: Some(on),
+                fault: None,
+            },
+            Led::Fault => ses::LedRequest {
+                ident: None,
+                fault: Some(on),
+            },
+        };
+        Ok(ses::control_page_set_leds(
+            &c,
+            &status,
+            self.element_index,
+            req,
+        )?)
+    }
+}
+
+impl LedBackend for SesLed {
+    fn kind(&self) -> &'static str {
+        "ses"
+    }
+
+    fn target(&self) -> String {
+        self.address.clone()
+    }
+
+    fn describe(&self, led: Led) -> String {
+        format!(
+            "{} element {} {}",
+            self.address,
+            self.element_index,
+            match led {
+                Led::Locate => "RQST IDENT",
+                Led::Fault => "RQST FAULT",
+            }
+        )
+    }
+
+    fn get(&self, led: Led) -> Option<bool> {
+        let mut t = self.t.borrow_mut();
+        let c = config(&mut **t, self.timeout).ok()?;
+        let page = read_page(&mut **t, ses::page::ENCLOSURE_STATUS, self.timeout).ok()?;
+        let st = ses::decode_status(&c, &page).ok()?;
+        if !st.problems.is_empty() {
+            return None;
+        }
+        match &st.page.element(self.element_index)?.1.detail {
+            Detail::Slot(s) => Some(match led {
+                Led::Locate => s.ident,
+                Led::Fault => s.fault_requested,
+            }),
+            _ => None,
+        }
+    }
+
+    fn set(&self, led: Led, on: bool) -> crate::Result<()> {
+        let page = self.control_page(led, on)?;
+        let len = u16::try_from(page.len()).map_err(|_| {
+            crate::Error::CheckFailed(format!("control page of {} bytes", page.len()))
+        })?;
+        let mut t = self.t.borrow_mut();
+        let c = t.execute(
+            &diagnostic::send_page_cdb(len),
+            DataBuf::Out(&page),
+            self.timeout,
+        )?;
+        check(&c)
+    }
+
+    fn plan(&self, led: Led, on: bool) -> Option<crate::Result<Vec<u8>>> {
+        Some(self.control_page(led, on))
+    }
+}
+
+/// What searching the enclosure services devices found.
+pub struct SesSearch {
+    /// One backend per device that holds the drive.
+    pub backends: Vec<(SlotRef, Box<dyn LedBackend>)>,
+    /// Devices that could not be opened or read (`address: error`).
+    pub errors: Vec<String>,
+}
+
+/// Opens each enclosure services device in `devices` and keeps those with a slot holding a
+/// device with one of the SAS addresses `ports`.
+pub fn backends_for(devices: &[String], ports: &[u64], timeout: Duration) -> SesSearch {
+    let mut out = SesSearch {
+        backends: Vec::new(),
+        errors: Vec::new(),
+    };
+    for dev in devices {
+        let mut t = match crate::device::open(dev) {
+            Ok(t) => t,
+            Err(e) => {
+                out.errors.push(format!("{dev}: {e}"));
+                continue;
+            }
+        };
+        match find_slot(&mut *t, dev, ports, timeout) {
+            Ok(Some(s)) => out.backends.push((
+                s.place,
+                Box::new(SesLed::new(dev, s.element_index, t, timeout)) as Box<dyn LedBackend>,
+            )),
+            Ok(None) => {}
+            Err(e) => out.errors.push(format!("{dev}: {e}")),
+        }
+    }
+    out
+}

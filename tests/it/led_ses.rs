@@ -1,0 +1,196 @@
+//! `sgctl locate` / `sgctl fault` through SES pages (src/ops/led_ses.rs) on the virtual
+//! enclosure: the library backend in-process, and the command with `--enclosure-device` on an
+//! enclosure whose indicators persist (`state=`), read back in-process.
+
+use sgctl::ops::led::{self, Led};
+use sgctl::ops::led_ses;
+use sgctl::scsi::diagnostic;
+use sgctl::ses::{self, Detail};
+use sgctl::transport::{check, DataBuf, Transport};
+use std::process::Command;
+use std::time::Duration;
+
+const T: Duration = Duration::from_secs(5);
+const DRIVE: &str = "px02smf080";
+
+fn page(t: &mut dyn Transport, code: u8) -> Vec<u8> {
+    let mut buf = vec![0u8; 0xffff];
+    let c = t
+        .execute(
+            &diagnostic::receive_cdb(Some(code), 0xffff),
+            DataBuf::In(&mut buf),
+            T,
+        )
+        .unwrap();
+    check(&c).unwrap();
+    buf.truncate(buf.len() - c.resid);
+    buf
+}
+
+/// (ident, fault requested) of every slot, from a fresh open of `addr`.
+fn slots(addr: &str) -> Vec<(bool, bool)> {
+    let mut t = sgctl::device::open(addr).unwrap();
+    let c = ses::decode_config(&page(&mut *t, 1)).unwrap().page;
+    let s = ses::decode_status(&c, &page(&mut *t, 2)).unwrap();
+    assert!(s.problems.is_empty(), "{:?}", s.problems);
+    (0..u32::from(c.types[0].possible_elements))
+        .map(|i| match &s.page.element(i).unwrap().1.detail {
+            Detail::Slot(x) => (x.ident, x.fault_requested),
+            o => panic!("{o:?}"),
+        })
+        .collect()
+}
+
+/// The target port SAS addresses the drive reports in VPD 0x83, through the discover layer.
+fn ports(drive: &str) -> Vec<u64> {
+    let d = sgctl::discover::paths_of(drive).unwrap();
+    let p = led_ses::sas_addresses(d.paths.iter().filter_map(|p| p.target_port.as_deref()));
+    assert!(!p.is_empty(), "{drive}: no target port");
+    p
+}
+
+#[test]
+fn ses_backend_finds_the_slot_sets_and_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let enc = format!(
+        "sim:enclosure?slots=6&state={}",
+        dir.path().join("e.json").display()
+    );
+    let drive = format!("sim:{DRIVE}?serial=E1S04&port=2");
+    let found = led_ses::backends_for(std::slice::from_ref(&enc), &ports(&drive), T);
+    assert!(found.errors.is_empty(), "{:?}", found.errors);
+    assert_eq!(found.backends.len(), 1);
+    assert_eq!(found.backends[0].0.slot, Some(4));
+    assert_eq!(found.backends[0].0.enclosure_device, enc);
+    // Dry run: the planned page, nothing sent.
+    let ch = led::apply(&found.backends, Led::Fault, true, true);
+    assert!(!ch[0].written && ch[0].error.is_none(), "{ch:?}");
+    let planned = ch[0].planned_page.as_deref().unwrap();
+    // Element 4 of the first type: control element at 8 + 4 * (1 + 4), SELECT and RQST FAULT.
+    assert_eq!(&planned[56..64], "80000020", "{planned}");
+    assert!(slots(&enc).iter().all(|&s| s == (false, false)));
+    // The change is in the next status page, for that slot only.
+    let ch = led::apply(&found.backends, Led::Fault, true, false);
+    assert!(ch[0].written && ch[0].after == Some(true), "{ch:?}");
+    assert_eq!(ch[0].backend, "ses");
+    let s = slots(&enc);
+    assert_eq!(s[4], (false, true));
+    assert!(s
+        .iter()
+        .enumerate()
+        .all(|(i, &x)| i == 4 || x == (false, false)));
+    // Locate keeps the fault LED (read-modify-write); already-on is not written again.
+    let ch = led::apply(&found.backends, Led::Locate, true, false);
+    assert!(ch[0].written);
+    assert_eq!(slots(&enc)[4], (true, true));
+    let ch = led::apply(&found.backends, Led::Locate, true, false);
+    assert!(!ch[0].written && ch[0].before == Some(true));
+    let ch = led::apply(&found.backends, Led::Fault, false, false);
+    assert!(ch[0].written && ch[0].after == Some(false));
+    assert_eq!(slots(&enc)[4], (true, false));
+}
+
+#[test]
+fn a_drive_in_no_slot_is_not_matched() {
+    // Slot 7 of a 6-slot enclosure, and slot 2 of another enclosure id.
+    for drive in ["E1S07", "E2S02"] {
+        let found = led_ses::backends_for(
+            &["sim:enclosure?slots=6".to_string()],
+            &ports(&format!("sim:{DRIVE}?serial={drive}")),
+            T,
+        );
+        assert!(
+            found.backends.is_empty() && found.errors.is_empty(),
+            "{drive}"
+        );
+    }
+    // An empty slot does not match the drive that would be there.
+    let found = led_ses::backends_for(
+        &["sim:enclosure?slots=6&empty=3".to_string()],
+        &ports(&format!("sim:{DRIVE}?serial=E1S03")),
+        T,
+    );
+    assert!(found.backends.is_empty());
+    // A device that is not an enclosure: said, not matched.
+    let found = led_ses::backends_for(
+        &[format!("sim:{DRIVE}?serial=X")],
+        &ports(&format!("sim:{DRIVE}?serial=E1S03")),
+        T,
+    );
+    assert!(found.backends.is_empty());
+    assert_eq!(found.errors.len(), 1, "{:?}", found.errors);
+}
+
+fn sgctl(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .arg("--json")
+        .args(args)
+        .arg("--audit-log")
+        .arg(dir.join("audit.jsonl"))
+        .output()
+        .unwrap();
+    let v = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (out.status.code(), v)
+}
+
+#[test]
+fn cli_locate_through_enclosure_device_with_dry_run_audit_and_no_slot() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let enc = format!("sim:enclosure?slots=4&state={}", p.join("e.json").display());
+    let drive = format!("sim:{DRIVE}?serial=E1S01");
+    let (code, v) = sgctl(
+        p,
+        &[
+            "locate",
+            &drive,
+            "--on",
+            "--dry-run",
+            "--enclosure-device",
+            &enc,
+        ],
+    );
+    assert_eq!(code, Some(0), "{v}");
+    let c = &v["data"]["changes"][0];
+    assert_eq!(c["backend"], "ses");
+    assert_eq!(c["written"], false);
+    assert!(c["planned_page"].as_str().unwrap().starts_with("02"), "{v}");
+    assert_eq!(slots(&enc)[1], (false, false), "dry run sends nothing");
+    assert!(!p.join("audit.jsonl").exists());
+    let (code, v) = sgctl(p, &["locate", &drive, "--on", "--enclosure-device", &enc]);
+    assert_eq!(code, Some(0), "{v}");
+    let c = &v["data"]["changes"][0];
+    assert_eq!(
+        (c["before"].clone(), c["after"].clone()),
+        (false.into(), true.into())
+    );
+    assert_eq!(c["enclosure"]["slot"], 1);
+    assert_eq!(slots(&enc)[1], (true, false));
+    let log = std::fs::read_to_string(p.join("audit.jsonl")).unwrap();
+    let rec: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (rec["event"].as_str(), rec["job"].as_str()),
+        (Some("led"), Some("locate"))
+    );
+    assert_eq!(rec["changes"][0]["backend"], "ses");
+    // A drive in no slot of the enclosure: exit 7, as when no kernel enclosure holds it.
+    let (code, v) = sgctl(
+        p,
+        &[
+            "fault",
+            &format!("sim:{DRIVE}?serial=E1S05"),
+            "--on",
+            "--enclosure-device",
+            &enc,
+        ],
+    );
+    assert_eq!(code, Some(7), "{v}");
+    assert!(v["sgctl"]["messages"][0]["string"]
+        .as_str()
+        .unwrap()
+        .contains("no enclosure holds the drive"));
+    // Without --enclosure-device a virtual drive is in no enclosure: exit 7 too.
+    let (code, _) = sgctl(p, &["fault", &drive, "--on"]);
+    assert_eq!(code, Some(7));
+    assert_eq!(log.lines().count(), 1);
+}
