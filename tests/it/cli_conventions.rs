@@ -203,3 +203,51 @@ fn one_set_of_method_names() {
         bad.join("\n")
     );
 }
+
+/// `sanitize --method crypto|block|overwrite` plans the same job as the old flags (the old
+/// parser refused `--method crypto`).
+#[test]
+fn sanitize_method_names_match_the_old_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = format!(
+        "sim:px02smf080?clock=virtual&capacity_blocks=65536&serial=VOC001&state={}",
+        dir.path().join("drive.json").display()
+    );
+    for (name, flag, action) in [
+        ("crypto", "--crypto", "CRYPTO"),
+        ("block", "--block", "BLOCK"),
+        ("overwrite", "--overwrite", "OVERWRITE"),
+    ] {
+        let mut outs = Vec::new();
+        for args in [["--method", name], [flag, "--dry-run"]] {
+            let mut argv = vec![
+                "sanitize",
+                addr.as_str(),
+                "--dry-run",
+                "--confirm",
+                "VOC001",
+            ];
+            argv.extend(args.iter().filter(|a| **a != "--dry-run"));
+            let (code, out, err) = crate::util::run(&argv);
+            assert_eq!(code, 0, "sgctl {argv:?}: {out}{err}");
+            assert!(out.to_uppercase().contains(action), "{argv:?}: {out}");
+            outs.push(out);
+        }
+        assert_eq!(
+            outs[0], outs[1],
+            "--method {name} and {flag} plan differently"
+        );
+    }
+    let (code, out, err) = crate::util::run(&[
+        "sanitize",
+        &addr,
+        "--method",
+        "block",
+        "--pattern",
+        "ff",
+        "--dry-run",
+        "--confirm",
+        "VOC001",
+    ]);
+    assert_eq!(code, 2, "--pattern goes with overwrite only: {out}{err}");
+}
