@@ -38,8 +38,8 @@ pub struct SuiteArgs {
     /// Serial number or WWN naming the drive.
     #[arg(long = "confirm", value_name = "SERIAL|WWN")]
     pub confirm: Vec<String>,
-    /// Threads (TC); TOIO = TC × QD.
-    #[arg(long, default_value_t = 1)]
+    /// Threads (TC, what `bench run` calls --jobs); TOIO = TC × QD.
+    #[arg(long, visible_alias = "jobs", default_value_t = 1)]
     pub tc: u32,
     /// Queue depth per thread (QD).
     #[arg(long, default_value_t = 32)]
