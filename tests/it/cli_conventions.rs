@@ -99,10 +99,9 @@ fn device_arguments_are_named_device() {
     let mut bad = Vec::new();
     for (p, a) in all_args() {
         let id = a.get_id().as_str();
-        if a.is_positional() && (id == "device" || id == "devices") {
-            if value_names(&a) != ["DEVICE"] {
-                bad.push(format!("{} {:?}", flag(&p, &a), value_names(&a)));
-            }
+        if a.is_positional() && (id == "device" || id == "devices") && value_names(&a) != ["DEVICE"]
+        {
+            bad.push(format!("{} {:?}", flag(&p, &a), value_names(&a)));
         }
     }
     assert!(
