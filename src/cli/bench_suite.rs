@@ -30,15 +30,16 @@ pub struct SuiteArgs {
     /// The drive (destroyed: every test writes the whole ActiveRange).
     #[arg(value_name = "DEVICE")]
     pub device: String,
-    /// Purge before each test: auto (block > crypto > overwrite > format), crypto, block,
-    /// overwrite, format, or none (the report then says NOT PURGED).
+    /// Purge method before each test, named as `sanitize --method`: auto (crypto > block >
+    /// overwrite, then format), crypto, block, overwrite, format, or none (the report then
+    /// says NOT PURGED).
     #[arg(long, value_enum, default_value = "auto")]
     pub purge: PurgeMethod,
     /// Serial number or WWN naming the drive.
     #[arg(long = "confirm", value_name = "SERIAL|WWN")]
     pub confirm: Vec<String>,
-    /// Threads (TC); TOIO = TC × QD.
-    #[arg(long, default_value_t = 1)]
+    /// Threads (TC, what `bench run` calls --jobs); TOIO = TC × QD.
+    #[arg(long, visible_alias = "jobs", default_value_t = 1)]
     pub tc: u32,
     /// Queue depth per thread (QD).
     #[arg(long, default_value_t = 32)]

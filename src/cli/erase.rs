@@ -52,8 +52,8 @@ pub struct SafetyArgs {
     /// At most N jobs at once on drives behind the same HBA.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub max_per_hba: usize,
-    /// Seconds between progress polls (virtual drives: the drive's clock is advanced instead).
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = super::num::poll_seconds)]
+    /// Time between progress polls, a duration: 5, 5s, 500ms (virtual drives: the drive's clock is advanced instead).
+    #[arg(long, value_name = "DURATION", default_value_t = 5.0, value_parser = super::num::poll_seconds)]
     pub poll_interval: f64,
     /// Progress as JSON Lines events on stderr (instead of progress bars).
     #[arg(long)]

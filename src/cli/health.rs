@@ -63,7 +63,7 @@ PROMETHEUS: --prometheus prints node_exporter textfile-collector format; metric 
 #[command(after_help = AFTER_HELP)]
 pub struct HealthArgs {
     /// Device addresses.
-    #[arg(required_unless_present_any = ["all", "enclosure"])]
+    #[arg(value_name = "DEVICE", required_unless_present_any = ["all", "enclosure"])]
     pub devices: Vec<String>,
     /// Every SCSI disk (/dev/sgN with peripheral type 0 in sysfs).
     #[arg(long, conflicts_with_all = ["devices", "enclosure"])]
@@ -84,9 +84,9 @@ pub struct HealthArgs {
     /// Print node_exporter textfile-collector format instead of text.
     #[arg(long)]
     pub prometheus: bool,
-    /// Seconds to wait for all drives together; a drive still busy after that is reported as
+    /// How long to wait for all drives together (a duration: 60, 60s, 2m); a drive still busy after that is reported as
     /// timed out (bit 2) and does not hold up the others.
-    #[arg(long, default_value_t = 60.0, value_name = "SECONDS", value_parser = super::num::timeout_seconds)]
+    #[arg(long, default_value_t = 60.0, value_name = "DURATION", value_parser = super::num::timeout_seconds)]
     pub timeout: f64,
     /// Root for sysfs lookups of --all, --enclosure and the slot labels (tests use a fake tree).
     #[arg(long, default_value = "/", hide = true)]

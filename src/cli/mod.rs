@@ -87,7 +87,30 @@ pub fn after_help() -> String {
 /// The whole command line as clap sees it: what `main` parses and what `xtask gen-docs` renders
 /// into the man pages and shell completions.
 pub fn command() -> clap::Command {
-    <Cli as clap::CommandFactory>::command().after_help(after_help())
+    hint_values(<Cli as clap::CommandFactory>::command().after_help(after_help()))
+}
+
+/// The value-hint convention of docs/cli-conventions.md, applied to the whole tree: a value
+/// that is neither a path (clap marks `PathBuf` values as paths) nor one of a fixed list is
+/// `ValueHint::Other`, so shell completions stop offering file names for `--rw`, `--max`,
+/// a device address and the like. A hint a definition sets itself is kept.
+fn hint_values(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_arguments()
+        .filter(|a| {
+            matches!(
+                a.get_action(),
+                clap::ArgAction::Set | clap::ArgAction::Append
+            ) && a.get_value_hint() == clap::ValueHint::Unknown
+                && a.get_possible_values().is_empty()
+        })
+        .map(|a| a.get_id().to_string())
+        .collect();
+    let mut cmd = cmd;
+    for n in names {
+        cmd = cmd.mut_arg(n, |a| a.value_hint(clap::ValueHint::Other));
+    }
+    cmd.mut_subcommands(hint_values)
 }
 
 /// sgctl: manage, health-check, format and sanitize SAS/SCSI drives.

@@ -9,9 +9,16 @@
 
 use std::time::Duration;
 
-/// Seconds as a finite number in `min..=max`.
+/// Seconds as a finite number in `min..=max`, spelled as a duration: `30`, `30s`, `500ms`,
+/// `5m`, `1h` (a bare number is seconds).
 pub fn seconds_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
-    let v = finite(s, "a number of seconds")?;
+    let (num, mul) = unit(s.trim());
+    let v = finite(num, "a duration (e.g. 30s, 500ms, 5m)")
+        .map_err(|_| format!("'{s}' is not a duration (e.g. 30s, 500ms, 5m)"))?
+        * mul;
+    if !v.is_finite() {
+        return Err(format!("'{s}' is not a duration: it must be finite"));
+    }
     if v < min || v > max {
         return Err(format!("'{s}' is out of range ({min}..={max} seconds)"));
     }
@@ -38,9 +45,25 @@ pub fn span_seconds(s: &str) -> Result<f64, String> {
     seconds_in(s, 0.0, 100.0 * 365.0 * 86400.0)
 }
 
-/// A percentage in `0..=100`.
+/// A wait in whole seconds (rounded up), 0 to one day.
+pub fn wait_seconds(s: &str) -> Result<u64, String> {
+    Ok(seconds_in(s, 0.0, 86400.0)?.ceil() as u64)
+}
+
+/// A whole percentage in `0..=100` (`50` or `50%`).
+pub fn percent_whole(s: &str) -> Result<u8, String> {
+    let v = percent(s)?;
+    if v.fract() != 0.0 {
+        return Err(format!("'{s}' must be a whole percentage"));
+    }
+    Ok(v as u8)
+}
+
+/// A percentage in `0..=100`, with or without the sign: `50` or `50%`.
 pub fn percent(s: &str) -> Result<f64, String> {
-    let v = finite(s, "a percentage")?;
+    let t = s.trim();
+    let v = finite(t.strip_suffix('%').unwrap_or(t), "a percentage")
+        .map_err(|_| format!("'{s}' is not a percentage (e.g. 50 or 50%)"))?;
     if !(0.0..=100.0).contains(&v) {
         return Err(format!("'{s}' is out of range (0..=100 %)"));
     }
@@ -77,20 +100,7 @@ pub fn gib(s: &str) -> Result<f64, String> {
 /// A duration: `10`, `10s`, `500ms`, `250us`, `2m`, `1h`, `1.5s`; finite, not negative, under
 /// 10^9 seconds.
 pub fn duration(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let (num, mul) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix("us") {
-        (n, 1e-6)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60.0)
-    } else if let Some(n) = t.strip_suffix('h') {
-        (n, 3600.0)
-    } else {
-        (t, 1.0)
-    };
+    let (num, mul) = unit(s.trim());
     let v: f64 = num
         .trim()
         .parse()
@@ -136,6 +146,24 @@ pub fn code(s: &str, what: &str, max: u8) -> Result<u8, String> {
 }
 
 /// A finite `f64` (`NaN`, `inf` and `1e999` refused).
+/// Splits a duration's unit off: `ms`, `us`, `s`, `m`, `h`, or none (seconds). Returns the
+/// number's text and the seconds per unit.
+fn unit(t: &str) -> (&str, f64) {
+    if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix("us") {
+        (n, 1e-6)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (t, 1.0)
+    }
+}
+
 fn finite(s: &str, what: &str) -> Result<f64, String> {
     let v: f64 = s
         .trim()
@@ -163,6 +191,22 @@ mod tests {
             assert!(gib(bad).is_err(), "{bad}");
             assert!(duration(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn seconds_and_percentages_take_the_one_spelling() {
+        assert_eq!(poll_seconds("30s"), Ok(30.0));
+        assert_eq!(poll_seconds("500ms"), Ok(0.5));
+        assert_eq!(timeout_seconds("5m"), Ok(300.0));
+        assert_eq!(span_seconds("1h"), Ok(3600.0));
+        assert!(poll_seconds("2h").is_err());
+        assert!(poll_seconds("-1s").is_err());
+        assert!(poll_seconds("s").is_err());
+        assert_eq!(percent("50%"), Ok(50.0));
+        assert_eq!(percent(" 50 % "), Ok(50.0));
+        assert!(percent("50%%").is_err());
+        assert_eq!(percent_positive("100%"), Ok(100.0));
+        assert!(percent("101%").is_err());
     }
 
     #[test]

@@ -12,8 +12,9 @@ use crate::scsi::sanitize::{OverwriteParameters, ServiceAction};
 /// Sanitize drives (SBC-4 SANITIZE): purge all user data, verified and recorded.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
-Methods: --crypto (change the media key), --block (erase all blocks), --overwrite (write a pattern),
---method auto (strongest purge the drive supports, fastest first: crypto > block > overwrite).
+Methods: --method crypto (change the media key), block (erase all blocks), overwrite (write a
+pattern), auto (the first the drive supports, in the one auto order: crypto > block > overwrite).
+--crypto, --block and --overwrite are the same as --method crypto|block|overwrite.
 A sanitize cannot be stopped: it resumes after a power cycle. Ctrl-C only stops watching;
 `sgctl wait DEVICE` watches again. After a failure (31/03) use --exit-failure-mode if the failed
 sanitize had --ause, otherwise run a sanitize again.
@@ -34,32 +35,35 @@ pub struct SanitizeArgs {
     /// Only report which sanitize methods the drive supports.
     #[arg(long)]
     pub support: bool,
-    /// CRYPTOGRAPHIC ERASE.
+    /// Same as `--method crypto`: CRYPTOGRAPHIC ERASE.
     #[arg(long, group = "m")]
     pub crypto: bool,
-    /// BLOCK ERASE.
+    /// Same as `--method block`: BLOCK ERASE.
     #[arg(long, group = "m")]
     pub block: bool,
-    /// OVERWRITE with --pattern (default 4 zero bytes), --passes, --invert.
+    /// Same as `--method overwrite`: OVERWRITE with --pattern (default 4 zero bytes),
+    /// --passes, --invert.
     #[arg(long, group = "m")]
     pub overwrite: bool,
     /// EXIT FAILURE MODE: leave the failure state of a sanitize that ran with --ause.
     #[arg(long, group = "m")]
     pub exit_failure_mode: bool,
-    /// `auto`: strongest supported purge (crypto > block > overwrite; on a SATA drive behind
-    /// a SATL the ATA methods, strongest first). ATA methods by name: ata-crypto-scramble,
-    /// ata-block-erase, ata-overwrite, ata-security-erase, ata-security-erase-enhanced.
-    #[arg(long, group = "m", value_name = "METHOD", value_parser = ["auto", "ata-crypto-scramble",
-        "ata-block-erase", "ata-overwrite", "ata-security-erase", "ata-security-erase-enhanced"])]
+    /// crypto, block, overwrite, or auto: the first the drive supports in the one auto order
+    /// (crypto > block > overwrite; on a SATA drive behind a SATL the ATA methods in the same
+    /// order). ATA methods by name: ata-crypto-scramble, ata-block-erase, ata-overwrite,
+    /// ata-security-erase, ata-security-erase-enhanced.
+    #[arg(long, group = "m", value_name = "METHOD", value_parser = ["crypto", "block",
+        "overwrite", "auto", "ata-crypto-scramble", "ata-block-erase", "ata-overwrite",
+        "ata-security-erase", "ata-security-erase-enhanced"])]
     pub method: Option<String>,
-    /// Overwrite pattern in hex (1..block size bytes).
-    #[arg(long, value_name = "HEX", requires = "overwrite")]
+    /// Overwrite pattern in hex (1..block size bytes), `0x00ff...` or `hex:00ff...`.
+    #[arg(long, value_name = "HEX")]
     pub pattern: Option<String>,
     /// Overwrite passes (1..31).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=31))]
     pub passes: u8,
     /// Invert the pattern between passes.
-    #[arg(long, requires = "overwrite")]
+    #[arg(long)]
     pub invert: bool,
     /// AUSE: allow EXIT FAILURE MODE if this sanitize fails.
     #[arg(long)]
@@ -82,7 +86,12 @@ pub struct SanitizeArgs {
 }
 
 fn parse_hex(s: &str) -> Result<Vec<u8>> {
-    let s = s.trim().trim_start_matches("0x").replace([' ', ':'], "");
+    let s = s.trim();
+    let s = s
+        .strip_prefix("hex:")
+        .unwrap_or(s)
+        .trim_start_matches("0x")
+        .replace([' ', ':'], "");
     if s.is_empty() || !s.len().is_multiple_of(2) {
         return Err(Error::InvalidArgument(format!(
             "--pattern {s:?}: give an even number of hex digits"
@@ -103,11 +112,18 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
     if args.support {
         return support(ctx, &args.devices);
     }
-    let method = if args.crypto {
+    let named = args.method.as_deref();
+    if (args.pattern.is_some() || args.invert) && !(args.overwrite || named == Some("overwrite")) {
+        return Err(Error::InvalidArgument(
+            "--pattern and --invert go with --method overwrite".into(),
+        )
+        .into());
+    }
+    let method = if args.crypto || named == Some("crypto") {
         Method::Crypto
-    } else if args.block {
+    } else if args.block || named == Some("block") {
         Method::Block
-    } else if args.overwrite {
+    } else if args.overwrite || named == Some("overwrite") {
         Method::Overwrite(OverwriteParameters {
             invert: args.invert,
             count: args.passes,
@@ -122,8 +138,7 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
         Method::Auto
     } else {
         return Err(Error::InvalidArgument(
-            "pick a method: --crypto, --block, --overwrite, --exit-failure-mode or --method auto"
-                .into(),
+            "pick a method: --method crypto|block|overwrite|auto, or --exit-failure-mode".into(),
         )
         .into());
     };

@@ -74,13 +74,13 @@ pub struct FaultArgs {
     #[arg(long, value_name = "DEGREES", allow_hyphen_values = true)]
     pub heat: Option<i16>,
     /// Wear the flash to PERCENT of its rated P/E cycles (endurance used).
-    #[arg(long, value_name = "PERCENT")]
+    #[arg(long, value_name = "PCT", value_parser = super::num::percent_whole)]
     pub wear: Option<u8>,
     /// Remove pending faults first.
     #[arg(long)]
     pub clear: bool,
-    /// Move the drive's clock forward by SECS seconds (finishes long operations early).
-    #[arg(long, value_name = "SECS", value_parser = super::num::span_seconds)]
+    /// Move the drive's clock forward by DURATION (90, 90s, 2h) (finishes long operations early).
+    #[arg(long, value_name = "DURATION", value_parser = super::num::span_seconds)]
     pub advance: Option<f64>,
 }
 

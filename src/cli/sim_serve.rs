@@ -27,8 +27,9 @@ pub struct ServeArgs {
     /// Write `ready` to this file once the LUNs exist and their device nodes appeared.
     #[arg(long, value_name = "FILE")]
     pub ready_file: Option<PathBuf>,
-    /// Seconds to wait for the kernel to create the device nodes before reporting ready.
-    #[arg(long, default_value_t = 30, value_name = "SECS", value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    /// How long to wait for the kernel to create the device nodes before reporting ready
+    /// (a duration: 30, 30s, 2m; whole seconds, rounded up; at most a day).
+    #[arg(long, default_value_t = 30, value_name = "DURATION", value_parser = super::num::wait_seconds)]
     pub wait: u64,
     /// On a real-clock drive, keep the queue's commands in flight and answer each when its
     /// modeled service time has passed (out of order as the media model says) instead of one

@@ -30,8 +30,8 @@ pub struct WaitArgs {
     /// The drive.
     #[arg(value_name = "DEVICE")]
     pub device: String,
-    /// Seconds between polls.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = super::num::poll_seconds)]
+    /// Time between polls (a duration: 5, 5s, 500ms).
+    #[arg(long, value_name = "DURATION", default_value_t = 5.0, value_parser = super::num::poll_seconds)]
     pub poll_interval: f64,
     /// Progress as JSON Lines events on stderr.
     #[arg(long)]

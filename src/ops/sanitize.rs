@@ -136,6 +136,16 @@ pub fn category(sa: ServiceAction) -> Category {
     }
 }
 
+/// The one `auto` order (docs/cli-conventions.md): the SANITIZE service actions `sanitize
+/// --method auto` and `bench pts --purge auto` try, first supported wins. Crypto first: it
+/// takes seconds and reaches every copy the drive keeps under the media key; block erase next;
+/// overwrite last (hours, and it cannot reach over-provisioned flash).
+pub const AUTO_ORDER: [ServiceAction; 3] = [
+    ServiceAction::CryptoErase,
+    ServiceAction::BlockErase,
+    ServiceAction::Overwrite,
+];
+
 /// Picks the method: explicit, or auto (crypto > block > overwrite among supported).
 pub fn choose(
     method: &Method,
@@ -147,12 +157,8 @@ pub fn choose(
         Method::Overwrite(p) => (ServiceAction::Overwrite, Some(p.clone())),
         Method::ExitFailureMode => (ServiceAction::ExitFailureMode, None),
         Method::Auto => {
-            let pick = [
-                ServiceAction::CryptoErase,
-                ServiceAction::BlockErase,
-                ServiceAction::Overwrite,
-            ]
-            .into_iter()
+            let pick = AUTO_ORDER
+                .into_iter()
             .find(|sa| s.of(*sa) == Support::Supported)
             .ok_or_else(|| {
                 Error::Unsupported(

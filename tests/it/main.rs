@@ -10,6 +10,7 @@ mod bench_uring;
 mod browser;
 mod chart_gallery;
 mod cli_commands;
+mod cli_conventions;
 mod cli_sim_commands;
 mod commands_fixtures;
 mod commands_proptest;

@@ -22,8 +22,8 @@ use std::time::{Instant, SystemTime};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum PurgeMethod {
-    /// The first the drive supports: block > crypto > overwrite > format (a
-    /// block erase returns the flash to its FOB state; a crypto erase may leave it mapped).
+    /// The first the drive supports in the one auto order of `sanitize --method auto`
+    /// (crypto > block > overwrite), then format.
     Auto,
     /// SANITIZE CRYPTOGRAPHIC ERASE.
     Crypto,
@@ -78,13 +78,13 @@ pub struct PurgeRecord {
 pub fn available(t: &mut dyn Transport) -> Vec<PurgeMethod> {
     let mut v = Vec::new();
     if let Ok(s) = san::support(t) {
-        for (sa, m) in [
-            (ServiceAction::BlockErase, PurgeMethod::Block),
-            (ServiceAction::CryptoErase, PurgeMethod::Crypto),
-            (ServiceAction::Overwrite, PurgeMethod::Overwrite),
-        ] {
+        for sa in san::AUTO_ORDER {
             if s.of(sa) == Support::Supported {
-                v.push(m);
+                v.push(match sa {
+                    ServiceAction::CryptoErase => PurgeMethod::Crypto,
+                    ServiceAction::BlockErase => PurgeMethod::Block,
+                    _ => PurgeMethod::Overwrite,
+                });
             }
         }
     }
@@ -112,15 +112,8 @@ pub fn resolve(t: &mut dyn Transport, want: PurgeMethod) -> Result<PurgeMethod> 
     }
     let have = available(t);
     if want == PurgeMethod::Auto {
-        return [
-            PurgeMethod::Block,
-            PurgeMethod::Crypto,
-            PurgeMethod::Overwrite,
-            PurgeMethod::Format,
-        ]
-        .into_iter()
-        .find(|m| have.contains(m))
-        .ok_or_else(|| {
+        // `available` lists the SANITIZE methods in the auto order, FORMAT UNIT last.
+        return have.first().copied().ok_or_else(|| {
             Error::Unsupported(format!(
                 "the drive offers no purge method; methods it has: {}",
                 list(&have)
