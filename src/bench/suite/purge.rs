@@ -22,8 +22,10 @@ use std::time::{Instant, SystemTime};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum PurgeMethod {
-    /// The first the drive supports in the one auto order of `sanitize --method auto`
-    /// (crypto > block > overwrite), then format.
+    /// The first the drive supports for a benchmark: block > crypto > overwrite > format. Not
+    /// `sanitize`'s order on purpose: a block erase returns the flash to its fresh-out-of-box
+    /// state, which the PTS purge is for; a crypto erase may leave every LBA mapped
+    /// (docs/cli-conventions.md).
     Auto,
     /// SANITIZE CRYPTOGRAPHIC ERASE.
     Crypto,
@@ -75,6 +77,16 @@ pub struct PurgeRecord {
 }
 
 /// The purge methods this drive offers (names as `--purge` spells them).
+/// `--purge auto` of a benchmark: the method that returns flash to its fresh-out-of-box
+/// state first.
+pub const BENCH_AUTO_ORDER: [PurgeMethod; 4] = [
+    PurgeMethod::Block,
+    PurgeMethod::Crypto,
+    PurgeMethod::Overwrite,
+    PurgeMethod::Format,
+];
+
+/// The purge methods the drive offers: its SANITIZE service actions, then FORMAT UNIT.
 pub fn available(t: &mut dyn Transport) -> Vec<PurgeMethod> {
     let mut v = Vec::new();
     if let Ok(s) = san::support(t) {
@@ -112,13 +124,15 @@ pub fn resolve(t: &mut dyn Transport, want: PurgeMethod) -> Result<PurgeMethod> 
     }
     let have = available(t);
     if want == PurgeMethod::Auto {
-        // `available` lists the SANITIZE methods in the auto order, FORMAT UNIT last.
-        return have.first().copied().ok_or_else(|| {
-            Error::Unsupported(format!(
-                "the drive offers no purge method; methods it has: {}",
-                list(&have)
-            ))
-        });
+        return BENCH_AUTO_ORDER
+            .into_iter()
+            .find(|m| have.contains(m))
+            .ok_or_else(|| {
+                Error::Unsupported(format!(
+                    "the drive offers no purge method; methods it has: {}",
+                    list(&have)
+                ))
+            });
     }
     if have.contains(&want) {
         Ok(want)
