@@ -76,7 +76,6 @@ pub struct PurgeRecord {
     pub audit_log: Option<String>,
 }
 
-/// The purge methods this drive offers (names as `--purge` spells them).
 /// `--purge auto` of a benchmark: the method that returns flash to its fresh-out-of-box
 /// state first.
 pub const BENCH_AUTO_ORDER: [PurgeMethod; 4] = [
@@ -86,7 +85,8 @@ pub const BENCH_AUTO_ORDER: [PurgeMethod; 4] = [
     PurgeMethod::Format,
 ];
 
-/// The purge methods the drive offers: its SANITIZE service actions, then FORMAT UNIT.
+/// The purge methods this drive offers (names as `--purge` spells them): its SANITIZE
+/// service actions, then FORMAT UNIT.
 pub fn available(t: &mut dyn Transport) -> Vec<PurgeMethod> {
     let mut v = Vec::new();
     if let Ok(s) = san::support(t) {
