@@ -216,6 +216,7 @@ pub fn format_capacity(
         },
         fast: false,
         recover: false,
+        preset: None,
     });
     execute_job(t, job, cleared, poll, progress)
 }
@@ -242,6 +243,7 @@ fn run_job(
                 capacity: crate::ops::format::CapacityRequest::Max,
                 fast: false,
                 recover: false,
+                preset: None,
             })
         }
         other => {
