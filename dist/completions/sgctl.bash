@@ -73,6 +73,9 @@ _sgctl() {
             sgctl,readcap)
                 cmd="sgctl__subcmd__readcap"
                 ;;
+            sgctl,reassign)
+                cmd="sgctl__subcmd__reassign"
+                ;;
             sgctl,reservations)
                 cmd="sgctl__subcmd__reservations"
                 ;;
@@ -249,6 +252,9 @@ _sgctl() {
                 ;;
             sgctl__subcmd__help,readcap)
                 cmd="sgctl__subcmd__help__subcmd__readcap"
+                ;;
+            sgctl__subcmd__help,reassign)
+                cmd="sgctl__subcmd__help__subcmd__reassign"
                 ;;
             sgctl__subcmd__help,reservations)
                 cmd="sgctl__subcmd__help__subcmd__reservations"
@@ -458,7 +464,7 @@ _sgctl() {
 
     case "${cmd}" in
         sgctl)
-            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths locate fault logs health selftest defects power format sanitize wait bench tcg reservations audit certificate ata help"
+            opts="-v -h -V --json --verbose --hex --help --version inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths locate fault logs health selftest defects power reassign format sanitize wait bench tcg reservations audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1554,7 +1560,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help)
-            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths locate fault logs health selftest defects power format sanitize wait bench tcg reservations audit certificate ata help"
+            opts="inquiry vpd readcap opcodes tur sense luns modes decode sim scan paths locate fault logs health selftest defects power reassign format sanitize wait bench tcg reservations audit certificate ata help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1974,6 +1980,20 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__help__subcmd__readcap)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__help__subcmd__reassign)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2578,6 +2598,32 @@ _sgctl() {
                 return 0
             fi
             case "${prev}" in
+                --json)
+                    COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        sgctl__subcmd__reassign)
+            opts="-v -h --confirm --dry-run --audit-log --json --verbose --hex --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --confirm)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --json)
                     COMPREPLY=($(compgen -W "sgctl smartctl" -- "${cur}"))
                     return 0
