@@ -51,6 +51,12 @@ og=$(sgctl --json defects "$sg" --count | jq -r '.data.list.count')
 op=$(sgctl --json defects "$sg" --primary --count | jq -r '.data.list.count')
 [ -n "$ng" ] && [ "$og" = "$ng" ] && [ -n "$np" ] && [ "$op" = "$np" ] && pass defects_counts_as_sg_reassign \
   || fail defects_counts_as_sg_reassign "sgctl grown $og primary $op, sg_reassign grown '$ng' primary '$np'"
+# sgctl reassign: REASSIGN BLOCKS over SG_IO; sg_reassign --grown counts one more entry.
+g0=$(sg_reassign --grown "$sg" 2>&1 | sed -n 's/.*Elements in grown defect list: *\([0-9]*\).*/\1/p')
+sgctl reassign "$sg" 5000 --confirm TCMU0001 </dev/null >/tmp/o.ra 2>&1; rc=$?
+g1=$(sg_reassign --grown "$sg" 2>&1 | sed -n 's/.*Elements in grown defect list: *\([0-9]*\).*/\1/p')
+[ $rc = 0 ] && [ -n "$g0" ] && [ "$g1" = $((g0 + 1)) ] && pass reassign_seen_by_sg_reassign \
+  || fail reassign_seen_by_sg_reassign "exit $rc, sg_reassign grown '$g0' -> '$g1': $(tr '\n' '|' </tmp/o.ra)"
 # --- START STOP UNIT power conditions, against sg_start and sg_requests ----------------------
 sg_start --pc=3 "$sg" >/dev/null 2>&1; rc=$?
 pc=$(sgctl --json power "$sg" | jq -r '.data.power_condition')
