@@ -19,6 +19,7 @@ pub mod health;
 pub mod health_smartctl;
 pub mod logs;
 pub mod power;
+pub mod reassign;
 pub mod selftest;
 
 // --- foundation: identification and query commands ---
@@ -191,6 +192,8 @@ pub enum Command {
     /// START STOP UNIT with power conditions (active, idle, standby, stop, start) and the
     /// power condition REQUEST SENSE reports.
     Power(power::PowerArgs),
+    /// REASSIGN BLOCKS: move blocks to spares (grown defect list), behind the safety gate.
+    Reassign(reassign::ReassignArgs),
     // --- format and sanitize ---
     /// Format drives: block size, protection type, capacity (verified; destroys data).
     Format(format::FormatArgs),
@@ -274,6 +277,7 @@ fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Selftest(a) => selftest::run(ctx, a),
         Command::Defects(a) => defects::run(ctx, a),
         Command::Power(a) => power::run(ctx, a),
+        Command::Reassign(a) => reassign::run(ctx, a),
         // --- format and sanitize ---
         Command::Format(a) => format::run(ctx, a),
         Command::Sanitize(a) => sanitize::run(ctx, a),

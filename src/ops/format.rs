@@ -62,6 +62,10 @@ pub struct FormatOptions {
     /// Recover a drive in "medium format corrupted" (31/00): format again with the size the
     /// drive has pending, no MODE SELECT unless a size was given.
     pub recover: bool,
+    /// FORMAT WITH PRESET (SBC-5 5.9) with this PRESET IDENTIFIER instead of MODE SELECT and
+    /// FORMAT UNIT; the geometry to verify is the preset's (VPD 0xB8).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preset: Option<u32>,
 }
 
 /// What READ CAPACITY(16) must show afterwards.
@@ -87,10 +91,10 @@ pub struct FormatPlan {
     /// MODE SELECT(10) parameter list (None when not needed).
     #[serde(skip)]
     pub mode_select: Option<Vec<u8>>,
-    /// FORMAT UNIT CDB.
+    /// FORMAT UNIT (or FORMAT WITH PRESET) CDB.
     #[serde(skip)]
-    pub format_cdb: [u8; 6],
-    /// FORMAT UNIT parameter list.
+    pub format_cdb: Vec<u8>,
+    /// FORMAT UNIT parameter list (empty for FORMAT WITH PRESET).
     #[serde(skip)]
     pub format_params: Vec<u8>,
     /// What we will check afterwards.
@@ -105,6 +109,9 @@ fn sense_is(e: &Error, key: SenseKey, asc: u8) -> bool {
 
 /// Reads the drive (queries only) and decides the commands.
 pub fn plan(t: &mut dyn Transport, o: &FormatOptions) -> Result<FormatPlan> {
+    if let Some(id) = o.preset {
+        return plan_preset(t, id);
+    }
     let before = match query::read_capacity16(t) {
         Ok(c) => Some(c),
         Err(e) if sense_is(&e, SenseKey::MediumError, 0x31) && o.recover => None,
@@ -174,6 +181,7 @@ pub fn plan(t: &mut dyn Transport, o: &FormatOptions) -> Result<FormatPlan> {
         immed: true,
     }
     .build()?;
+    let format_cdb = format_cdb.to_vec();
     commands.push(PlannedCommand::new(
         "FORMAT UNIT",
         &format_cdb,
@@ -192,6 +200,81 @@ pub fn plan(t: &mut dyn Transport, o: &FormatOptions) -> Result<FormatPlan> {
             blocks: (descriptor_blocks != 0).then_some(descriptor_blocks),
         },
         commands,
+    })
+}
+
+/// FORMAT WITH PRESET: the identifier must be one the drive lists in its Format Presets VPD
+/// page (0xB8), and that preset must name a block length and protection type to verify;
+/// otherwise nothing is sent (there is no `--force`: an unlisted preset has no geometry to
+/// check the result against, and the drive would refuse it with 24/00 anyway).
+fn plan_preset(t: &mut dyn Transport, id: u32) -> Result<FormatPlan> {
+    let before = match query::read_capacity16(t) {
+        Ok(c) => Some(c),
+        Err(Error::Sense(sense)) if sense.key == SenseKey::MediumError && sense.asc == 0x31 => None,
+        Err(e) => return Err(e),
+    };
+    let Some(list) = crate::ops::format_support::presets(t)? else {
+        return Err(Error::Unsupported(format!(
+            "the drive lists no Format Presets VPD page (0xB8), so it has no preset {id}; \
+             nothing was sent (`sgctl format DEV --list-supported` shows what it accepts)"
+        )));
+    };
+    let listed = || {
+        let ids: Vec<String> = list
+            .presets
+            .iter()
+            .map(|p| p.preset_identifier.to_string())
+            .collect();
+        if ids.is_empty() {
+            "none".to_string()
+        } else {
+            ids.join(", ")
+        }
+    };
+    let Some(preset) = list.presets.iter().find(|p| p.preset_identifier == id) else {
+        return Err(Error::Unsupported(format!(
+            "preset {id} is not one the drive lists in VPD 0xB8 (listed: {}); nothing was sent",
+            listed()
+        )));
+    };
+    let (Some(block_len), Some(prot)) = (preset.logical_block_length, preset.protection_type())
+    else {
+        return Err(Error::Unsupported(format!(
+            "preset {id} in VPD 0xB8 names no block length and protection type sgctl can \
+             verify afterwards (schema {:?}); nothing was sent",
+            preset.schema_type
+        )));
+    };
+    let protection = ProtectionType::from_number(prot)?;
+    let pi_exponent = if prot >= 2 {
+        preset.protection_interval_exponent.unwrap_or(0)
+    } else {
+        0
+    };
+    let format_cdb = crate::scsi::format_unit::FormatWithPresetCdb {
+        immed: true,
+        fmtmaxlba: false,
+        preset_id: id,
+    }
+    .cdb()
+    .to_vec();
+    Ok(FormatPlan {
+        before,
+        descriptor_blocks: None,
+        mode_select: None,
+        commands: vec![PlannedCommand::new("FORMAT WITH PRESET", &format_cdb, &[])],
+        format_cdb,
+        format_params: Vec::new(),
+        expect: Expectation {
+            block_len,
+            protection,
+            pi_exponent,
+            // FMTMAXLBA=0: the capacity is the preset's DESIGNED LAST LBA + 1 (SBC-5 5.9).
+            blocks: preset
+                .designed_last_lba
+                .filter(|&l| l != 0 && l != u64::MAX)
+                .map(|l| l + 1),
+        },
     })
 }
 
@@ -252,8 +335,17 @@ pub fn start(
             Err(e) => return Err(refine_select_error(e, p.expect.block_len)),
         }
     }
-    run_out(t, &p.format_cdb, &p.format_params, Duration::from_secs(60)).map_err(|e| {
-        if sense_is(&e, SenseKey::IllegalRequest, 0x24)
+    let sent = if p.format_params.is_empty() {
+        crate::transport::run_none(t, &p.format_cdb, Duration::from_secs(60))
+    } else {
+        run_out(t, &p.format_cdb, &p.format_params, Duration::from_secs(60))
+    };
+    sent.map_err(|e| {
+        if p.format_cdb.first() == Some(&crate::scsi::opcodes::code::FORMAT_WITH_PRESET)
+            && sense_is(&e, SenseKey::IllegalRequest, 0x24)
+        {
+            Error::Unsupported(format!("the drive refused FORMAT WITH PRESET: {e}"))
+        } else if sense_is(&e, SenseKey::IllegalRequest, 0x24)
             || sense_is(&e, SenseKey::IllegalRequest, 0x26)
         {
             Error::Unsupported(format!(
@@ -366,6 +458,7 @@ mod tests {
             capacity: CapacityRequest::Max,
             fast: false,
             recover: false,
+            preset: None,
         }
     }
 

@@ -100,6 +100,16 @@ fn read_block_lengths(
     Ok(Some(p))
 }
 
+/// VPD 0xB8 alone (read-only), `None` when the drive does not list the page: what
+/// `format --preset` checks its identifier against before anything is sent.
+pub fn presets(t: &mut dyn Transport) -> Result<Option<FormatPresets>> {
+    if !vpd_list(t).contains(&0xb8) {
+        return Ok(None);
+    }
+    let raw = query::vpd(t, 0xb8)?;
+    Ok(Some(format_presets::decode(&raw, &mut Vec::new())?))
+}
+
 /// Reads everything (read-only commands only).
 pub fn read(t: &mut dyn Transport) -> Result<FormatSupport> {
     let mut notes = Vec::new();

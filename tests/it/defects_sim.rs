@@ -77,3 +77,63 @@ fn grown_list_after_reassign_in_every_format() {
     assert_eq!(code, 0);
     assert_eq!(j["data"]["list"]["count"], 2);
 }
+
+#[test]
+fn reassign_behind_the_gate_grows_the_list_defects_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = format!(
+        "sim:px02smf080?clock=virtual&capacity_blocks=8192&serial=RA1&state={}",
+        dir.path().join("d.json").display()
+    );
+    let run = |args: &[&str]| {
+        let out = crate::util::sgctl_cmd()
+            .args(["-v", "--json"])
+            .args(args)
+            .env("SGCTL_AUDIT_LOG", dir.path().join("audit.jsonl"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            serde_json::from_slice::<Value>(&out.stdout).unwrap_or(Value::Null),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let sent = |trace: &str| trace.contains("Reassign Blocks cdb:");
+    // --dry-run: the CDB and parameter list (SBC-5 5.33), nothing sent.
+    let (code, j, err) = run(&["reassign", &addr, "3000", "0x1000", "--dry-run"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(j["data"]["cdb"], "07 00 00 00 00 00");
+    assert_eq!(
+        j["data"]["parameter_list"],
+        "00 00 00 08 00 00 0b b8 00 00 10 00"
+    );
+    assert!(!sent(&err), "{err}");
+    // Unconfirmed: refused by the gate (exit 6), nothing sent.
+    let (code, _, err) = run(&["reassign", &addr, "3000"]);
+    assert_eq!(code, 6, "{err}");
+    assert!(!sent(&err), "{err}");
+    // Beyond the last LBA: refused before anything is sent.
+    let (code, _, err) = run(&["reassign", &addr, "8192", "--confirm", "RA1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!sent(&err), "{err}");
+    // Confirmed: sent, the grown list goes 0 -> 2, `sgctl defects` lists the two LBAs.
+    let (code, j, err) = run(&["reassign", &addr, "3000", "0x1000", "--confirm", "RA1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(sent(&err), "{err}");
+    assert_eq!(j["data"]["grown_before"], 0);
+    assert_eq!(j["data"]["grown_after"], 2);
+    let (_, j, _) = run(&["defects", &addr]);
+    let lbas: Vec<u64> = j["data"]["list"]["defects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["lba"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lbas, [3000, 0x1000]);
+    let audit = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
+    assert!(
+        audit.contains("\"reassign\"") && audit.contains("\"end\""),
+        "{audit}"
+    );
+}

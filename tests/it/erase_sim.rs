@@ -336,6 +336,7 @@ fn power_cycle_during_format_then_recover() {
                 capacity: format::CapacityRequest::Max,
                 fast: false,
                 recover: false,
+                preset: None,
             },
         )
         .unwrap();

@@ -136,6 +136,7 @@ fn interrupted_format(a: &str, serial: &str, audit: &Path, record: bool) {
         capacity: CapacityRequest::Max,
         fast: false,
         recover: false,
+        preset: None,
     };
     let p = format::plan(&mut t, &opts).unwrap();
     let g = gate(a, serial, audit);

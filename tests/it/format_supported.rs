@@ -206,3 +206,123 @@ fn vendor_locked_drive_refusing_512_is_diagnosed() {
     let (_, j, _) = d.sgctl(&["readcap", &d.addr("")]);
     assert_eq!(j["data"]["block_len"], 520, "{j}");
 }
+
+#[test]
+fn format_with_preset_formats_to_the_preset_and_verifies_it() {
+    // px03snf080 lists presets 1 (512 bytes) and 2 (4096 bytes, no PI) in VPD 0xB8.
+    let d = Drive::new("px03snf080", "PRESET1");
+    let (code, j, trace) = d.sgctl(&[
+        "format",
+        &d.addr(""),
+        "--preset",
+        "2",
+        "--confirm",
+        "PRESET1",
+    ]);
+    assert_eq!(code, 0, "{trace}\n{j}");
+    // SBC-5 5.9: 38h, IMMED, PRESET IDENTIFIER 2; no MODE SELECT, no FORMAT UNIT.
+    assert!(
+        trace.contains("Format with preset cdb: 38 80 00 00 00 02 00 00 00 00"),
+        "{trace}"
+    );
+    assert!(!sent(&trace, "Format Unit") && !sent(&trace, "Mode select(10)"));
+    let rec = &j["data"]["drives"][0];
+    assert_eq!(rec["outcome"], "success", "{rec}");
+    assert_eq!(rec["commands"][0]["name"], "FORMAT WITH PRESET");
+    // The start record carries the preset's geometry (what --recover restores).
+    assert_eq!(rec["parameters"]["preset"], 2);
+    assert_eq!(rec["parameters"]["block_size"], 4096);
+    // The geometry READ CAPACITY(16) reports afterwards is the preset's: 4096-byte blocks,
+    // no PI, DESIGNED LAST LBA + 1 blocks (the same bytes as the 65536 512-byte blocks).
+    let (code, rc, _) = d.sgctl(&["readcap", &d.addr("")]);
+    assert_eq!(code, 0);
+    assert_eq!(rc["data"]["block_len"], 4096, "{rc}");
+    assert_eq!(rc["data"]["lba_count"], 8192, "{rc}");
+    assert_eq!(rc["data"]["prot_en"], false, "{rc}");
+    let (_, ls, _) = d.sgctl(&["format", &d.addr(""), "--list-supported"]);
+    assert_eq!(
+        ls["data"]["format_presets"]["presets"][1]["designed_last_lba"], 8191,
+        "{ls}"
+    );
+    // Back to preset 1.
+    let (code, _, _) = d.sgctl(&[
+        "format",
+        &d.addr(""),
+        "--preset",
+        "1",
+        "--confirm",
+        "PRESET1",
+    ]);
+    assert_eq!(code, 0);
+    let (_, rc, _) = d.sgctl(&["readcap", &d.addr("")]);
+    assert_eq!(
+        (
+            rc["data"]["block_len"].clone(),
+            rc["data"]["lba_count"].clone()
+        ),
+        (512.into(), 65536.into())
+    );
+}
+
+#[test]
+fn unlisted_preset_refused_before_anything_is_sent_even_with_force() {
+    let d = Drive::new("px03snf080", "PRESET2");
+    for extra in [&[][..], &["--force"][..]] {
+        let mut args = vec!["format", "--preset", "7", "--confirm", "PRESET2"];
+        args.extend_from_slice(extra);
+        let a = d.addr("");
+        args.insert(1, &a);
+        let (code, j, trace) = d.sgctl(&args);
+        assert_eq!(code, 7, "{trace}\n{j}");
+        let m = j["data"]["drives"][0]["message"].as_str().unwrap();
+        assert!(
+            m.contains("preset 7 is not one the drive lists") && m.contains("listed: 1, 2"),
+            "{m}"
+        );
+        assert!(sent(&trace, "Inquiry"), "{trace}");
+        assert!(!sent(&trace, "Format with preset"), "{trace}");
+        assert!(!sent(&trace, "Format Unit") && !sent(&trace, "Mode select(10)"));
+    }
+    // A drive with no Format Presets page has no preset at all.
+    let d = Drive::new("px02smf080", "PRESET3");
+    let (code, j, trace) = d.sgctl(&[
+        "format",
+        &d.addr(""),
+        "--preset",
+        "1",
+        "--confirm",
+        "PRESET3",
+    ]);
+    assert_eq!(code, 7, "{trace}\n{j}");
+    let m = j["data"]["drives"][0]["message"].as_str().unwrap();
+    assert!(m.contains("no Format Presets VPD page"), "{m}");
+    assert!(!sent(&trace, "Format with preset"), "{trace}");
+    // --preset with a geometry of its own is a usage error.
+    let (code, _, _) = d.sgctl(&[
+        "format",
+        &d.addr(""),
+        "--preset",
+        "1",
+        "--block-size",
+        "512",
+    ]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn format_with_preset_substitution_is_caught() {
+    let d = Drive::new("px03snf080", "PRESET4");
+    let (code, j, trace) = d.sgctl(&[
+        "format",
+        &d.addr("&substitute_block=520"),
+        "--preset",
+        "2",
+        "--confirm",
+        "PRESET4",
+    ]);
+    assert!(sent(&trace, "Format with preset"), "{trace}");
+    assert_eq!(code, 5, "{trace}\n{j}");
+    let rec = &j["data"]["drives"][0];
+    assert_eq!(rec["outcome"], "check_failed");
+    assert!(rec["message"].as_str().unwrap().contains("520"), "{rec}");
+}

@@ -121,6 +121,7 @@ fn a_sink_sees_started_progress_finished() {
         capacity: sgctl::ops::format::CapacityRequest::Max,
         fast: false,
         recover: false,
+        preset: None,
     };
     let run = jobs::run(env, &[addr], &opts, || {
         Box::new(FormatJob::new(fmt.clone()))

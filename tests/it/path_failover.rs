@@ -153,6 +153,7 @@ fn format_goes_on_through_the_other_path() {
         capacity: sgctl::ops::format::CapacityRequest::Max,
         fast: false,
         recover: false,
+        preset: None,
     };
     let (r, audit) = run_with_path_removal("FAILOVER1", &TwoPaths, || {
         Box::new(FormatJob::new(fmt.clone()))

@@ -133,6 +133,49 @@ impl FormatUnitCdb {
     }
 }
 
+/// FORMAT WITH PRESET CDB fields (SBC-5 5.9, opcode 38h): the drive formats itself to the
+/// geometry and protection of one of the presets its Format Presets VPD page (0xB8) lists;
+/// there is no parameter list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct FormatWithPresetCdb {
+    /// IMMED, byte 1 bit 7: return once the CDB is validated.
+    pub immed: bool,
+    /// FMTMAXLBA, byte 1 bit 6: format to the largest capacity instead of the preset's
+    /// DESIGNED LAST LBA.
+    pub fmtmaxlba: bool,
+    /// PRESET IDENTIFIER, bytes 2-5 (big-endian).
+    pub preset_id: u32,
+}
+
+impl FormatWithPresetCdb {
+    /// The 10 CDB bytes (byte 9 CONTROL zero).
+    pub fn cdb(&self) -> [u8; 10] {
+        let mut c = [0u8; 10];
+        c[0] = crate::scsi::opcodes::code::FORMAT_WITH_PRESET;
+        c[1] = (u8::from(self.immed) << 7) | (u8::from(self.fmtmaxlba) << 6);
+        c[2..6].copy_from_slice(&self.preset_id.to_be_bytes());
+        c
+    }
+
+    /// Decodes a FORMAT WITH PRESET CDB.
+    pub fn parse(cdb: &[u8]) -> ParseResult<FormatWithPresetCdb> {
+        let b = Bytes::new(cdb, "FORMAT WITH PRESET CDB");
+        b.need(10)?;
+        if b.u8(0)? != crate::scsi::opcodes::code::FORMAT_WITH_PRESET {
+            return Err(crate::bytes::ParseError::new(
+                "FORMAT WITH PRESET CDB",
+                "operation code is not 0x38",
+            ));
+        }
+        let b1 = b.u8(1)?;
+        Ok(FormatWithPresetCdb {
+            immed: b1 & 0x80 != 0,
+            fmtmaxlba: b1 & 0x40 != 0,
+            preset_id: b.be32(2)?,
+        })
+    }
+}
+
 /// Initialization pattern descriptor (SBC-4 5.3.2.6; protocols.md §C.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct InitializationPattern {
@@ -260,6 +303,29 @@ impl FormatRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// SBC-5 5.9 Table "FORMAT WITH PRESET command": 38h, IMMED byte 1 bit 7, FMTMAXLBA bit 6,
+    /// PRESET IDENTIFIER bytes 2-5, CONTROL byte 9.
+    #[test]
+    fn format_with_preset_cdb_layout() {
+        let c = FormatWithPresetCdb {
+            immed: true,
+            fmtmaxlba: false,
+            preset_id: 0x0102_0304,
+        };
+        assert_eq!(c.cdb(), [0x38, 0x80, 1, 2, 3, 4, 0, 0, 0, 0]);
+        let m = FormatWithPresetCdb {
+            immed: false,
+            fmtmaxlba: true,
+            preset_id: 2,
+        };
+        assert_eq!(m.cdb(), [0x38, 0x40, 0, 0, 0, 2, 0, 0, 0, 0]);
+        assert_eq!(FormatWithPresetCdb::parse(&c.cdb()).unwrap(), c);
+        assert_eq!(FormatWithPresetCdb::parse(&m.cdb()).unwrap(), m);
+        assert!(FormatWithPresetCdb::parse(&[0x38, 0x80, 0, 0, 0, 1]).is_err());
+        assert!(FormatWithPresetCdb::parse(&[0x04, 0, 0, 0, 0, 1, 0, 0, 0, 0]).is_err());
+        assert!(crate::scsi::opcodes::changes_state(&c.cdb()));
+    }
 
     /// Seagate ST1000NM0033 product manual §9.8 [SGT-PM]: type-1 format is CDB
     /// `04 90 00 00 00 00` with parameter data `00 A0 00 00` (FOV+DCRT).

@@ -16,6 +16,7 @@ pub mod vpd;
 pub mod format_unit;
 pub mod read_defect;
 pub mod read_write;
+pub mod reassign;
 pub mod sanitize;
 
 // --- TCG ---

@@ -154,6 +154,8 @@ pub mod code {
     pub const FORMAT_UNIT: u8 = 0x04;
     /// INQUIRY.
     pub const INQUIRY: u8 = 0x12;
+    /// FORMAT WITH PRESET.
+    pub const FORMAT_WITH_PRESET: u8 = 0x38;
     /// SEND DIAGNOSTIC.
     pub const SEND_DIAGNOSTIC: u8 = 0x1d;
     /// MODE SELECT(6).
@@ -241,6 +243,7 @@ pub static OPCODES: &[Opcode] = &[
     op(0x34, None, "Pre-fetch(10)", NoData, Yes, Io),
     op(0x35, None, "Synchronize cache(10)", NoData, Yes, Io),
     op(0x37, None, "Read defect data(10)", In, No, Quick),
+    op(0x38, None, "Format with preset", NoData, Yes, Long),
     op(0x39, None, "Compare", Out, Yes, Io),
     op(0x3b, None, "Write buffer", Out, Yes, Long),
     op(0x3c, None, "Read buffer(10)", In, No, Io),

@@ -223,6 +223,7 @@ pub fn format_capacity(
         },
         fast: false,
         recover: false,
+        preset: None,
     });
     execute_job(t, job, cleared, poll, progress)
 }
@@ -249,6 +250,7 @@ fn run_job(
                 capacity: crate::ops::format::CapacityRequest::Max,
                 fast: false,
                 recover: false,
+                preset: None,
             })
         }
         other => {

@@ -142,6 +142,18 @@ impl Job for FormatJob {
             rec.message = Some(note);
         }
         let p = format::plan(t, &self.opts)?;
+        if self.opts.preset.is_some() {
+            // The preset's geometry, in the start record as a geometry format's is (what
+            // --recover restores after an interrupted format).
+            if let Some(o) = rec.parameters.as_object_mut() {
+                o.insert("block_size".into(), p.expect.block_len.into());
+                o.insert(
+                    "protection".into(),
+                    serde_json::to_value(p.expect.protection).unwrap_or_default(),
+                );
+                o.insert("pi_exponent".into(), p.expect.pi_exponent.into());
+            }
+        }
         // What the drive lists (VPD 0xB4) is checked before anything that changes it (plan
         // above sends queries only).
         self.block_lengths = format_support::preflight(t)?;

@@ -69,3 +69,41 @@ sgctl -v modes "$sg" --set ca.DISC=1 >/dev/null 2>>/tmp/e.disc; rc1=$?
 [ "$cha" = n ] && [ "$ours" = false ] && [ $rc = 7 ] && [ $rc1 = 7 ] && ! grep -q 'Mode select' /tmp/e.disc \
   && pass modes_set_not_changeable_refused \
   || fail modes_set_not_changeable_refused "sdparm cha '$cha', sgctl changeable $ours, exits $rc/$rc1: $(tail -n 1 /tmp/e.disc)"
+# READ DEFECT DATA: sgctl defects and sg_reassign --grown agree, whether scsi_debug answers
+# (same GLIST count) or refuses (both fail; sgctl with an exit code, not a crash).
+g=$(sg_reassign --grown "$sg" 2>&1); grc=$?
+n_theirs=$(echo "$g" | sed -n 's/.*Elements in grown defect list: *\([0-9]*\).*/\1/p')
+n_ours=$(sgctl --json defects "$sg" --count 2>/dev/null | jq -r ".data.list.count")
+sgctl defects "$sg" --count >/dev/null 2>/tmp/e.df; orc=$?
+if [ $grc = 0 ]; then
+  [ $orc = 0 ] && [ "$n_ours" = "$n_theirs" ] && pass defects_count_as_sg_reassign \
+    || fail defects_count_as_sg_reassign "sgctl exit $orc count $n_ours, sg_reassign $n_theirs"
+else
+  [ $orc != 0 ] && [ $orc -lt 64 ] && pass defects_refused_as_sg_reassign \
+    || fail defects_refused_as_sg_reassign "sg_reassign exit $grc ($(echo "$g" | tail -n 1)), sgctl exit $orc: $(tail -n 1 /tmp/e.df)"
+fi
+# START STOP UNIT: sgctl power --stop, and sg_turs sees NOT READY; sg_start --start, and sgctl
+# sees it ready; sg_start --stop, sgctl power --start, and sg_turs sees it ready again.
+# REQUEST SENSE's power condition read by sgctl as sg_requests reads it.
+serial=$(sg_vpd -p sn "$sg" 2>/dev/null | sed -n 's/.*Unit serial number: *//p' | tr -d ' ')
+sgctl power "$sg" --stop </dev/null >/dev/null 2>&1; rc0=$?
+sgctl power "$sg" --stop --confirm "$serial" </dev/null >/tmp/o.pw 2>&1; rc=$?
+sg_turs "$sg" >/dev/null 2>&1; t=$?
+[ $rc0 != 0 ] && [ $rc = 0 ] && [ $t != 0 ] && pass power_stop_seen_by_sg_turs \
+  || fail power_stop_seen_by_sg_turs "unconfirmed exit $rc0, exit $rc, sg_turs exit $t: $(tr '\n' '|' </tmp/o.pw)"
+req=$(sg_requests "$sg" 2>&1); pc=$(sgctl --json power "$sg" | jq -r '.data.power_condition')
+if echo "$req" | grep -qi "initializing command required"; then
+  [ "${pc#stopped}" != "$pc" ] && pass power_state_stopped_as_sg_requests \
+    || fail power_state_stopped_as_sg_requests "sgctl '$pc', sg_requests $(echo "$req" | tr '\n' '|')"
+else
+  skip power_state_stopped_as_sg_requests "scsi_debug's REQUEST SENSE does not report the stop: $(echo "$req" | tr '\n' '|')"
+fi
+sg_start --start "$sg" >/dev/null 2>&1
+sgctl tur "$sg" >/dev/null 2>&1; rc=$?
+[ $rc = 0 ] && pass power_sg_start_seen_by_sgctl || fail power_sg_start_seen_by_sgctl "sgctl tur exit $rc"
+sg_start --stop "$sg" >/dev/null 2>&1
+sgctl power "$sg" --start >/tmp/o.pw 2>&1; rc=$?
+sg_turs "$sg" >/dev/null 2>&1; t=$?
+[ $rc = 0 ] && [ $t = 0 ] && pass power_start_seen_by_sg_turs \
+  || fail power_start_seen_by_sg_turs "exit $rc, sg_turs exit $t: $(tr '\n' '|' </tmp/o.pw)"
+sg_start --start "$sg" >/dev/null 2>&1

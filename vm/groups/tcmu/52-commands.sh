@@ -44,6 +44,40 @@ g=$(sg_reassign --grown "$sg" 2>&1); echo "$g"
 s=$(smartctl -x "$sg" 2>&1 | grep -i "grown defect"); echo "$s"
 echo "$g" | grep -qi "grown defect list.*: *0" && echo "$s" | grep -q ": 0" && pass grown_defect_list \
   || fail grown_defect_list "$g / $s"
+# sgctl defects reads the counts sg_reassign --grown (and --primary) reads, and the list is empty.
+ng=$(echo "$g" | sed -n 's/.*Elements in grown defect list: *\([0-9]*\).*/\1/p')
+np=$(sg_reassign --primary "$sg" 2>&1 | sed -n 's/.*Elements in primary defect list: *\([0-9]*\).*/\1/p')
+og=$(sgctl --json defects "$sg" --count | jq -r '.data.list.count')
+op=$(sgctl --json defects "$sg" --primary --count | jq -r '.data.list.count')
+[ -n "$ng" ] && [ "$og" = "$ng" ] && [ -n "$np" ] && [ "$op" = "$np" ] && pass defects_counts_as_sg_reassign \
+  || fail defects_counts_as_sg_reassign "sgctl grown $og primary $op, sg_reassign grown '$ng' primary '$np'"
+# sgctl reassign: REASSIGN BLOCKS over SG_IO; sg_reassign --grown counts one more entry.
+g0=$(sg_reassign --grown "$sg" 2>&1 | sed -n 's/.*Elements in grown defect list: *\([0-9]*\).*/\1/p')
+sgctl reassign "$sg" 5000 --confirm TCMU0001 </dev/null >/tmp/o.ra 2>&1; rc=$?
+g1=$(sg_reassign --grown "$sg" 2>&1 | sed -n 's/.*Elements in grown defect list: *\([0-9]*\).*/\1/p')
+[ $rc = 0 ] && [ -n "$g0" ] && [ "$g1" = $((g0 + 1)) ] && pass reassign_seen_by_sg_reassign \
+  || fail reassign_seen_by_sg_reassign "exit $rc, sg_reassign grown '$g0' -> '$g1': $(tr '\n' '|' </tmp/o.ra)"
+# --- START STOP UNIT power conditions, against sg_start and sg_requests ----------------------
+sg_start --pc=3 "$sg" >/dev/null 2>&1; rc=$?
+pc=$(sgctl --json power "$sg" | jq -r '.data.power_condition')
+[ $rc = 0 ] && [ "$pc" = "standby (by command)" ] && pass power_state_after_sg_start_standby \
+  || fail power_state_after_sg_start_standby "sg_start exit $rc, sgctl '$pc'"
+sgctl power "$sg" --idle >/tmp/o.pw 2>&1; rc=$?
+req=$(sg_requests "$sg" 2>&1)
+[ $rc = 0 ] && echo "$req" | grep -qi "idle condition activated by command" && pass power_idle_seen_by_sg_requests \
+  || fail power_idle_seen_by_sg_requests "exit $rc: $(tr '\n' '|' </tmp/o.pw) sg_requests: $(echo "$req" | tr '\n' '|')"
+sgctl power "$sg" --active >/dev/null 2>&1; rc=$?
+req=$(sg_requests "$sg" 2>&1)
+[ $rc = 0 ] && ! echo "$req" | grep -qi "condition activated" && pass power_active_seen_by_sg_requests \
+  || fail power_active_seen_by_sg_requests "exit $rc, sg_requests: $(echo "$req" | tr '\n' '|')"
+sgctl power "$sg" --stop --confirm TCMU0001 </dev/null >/tmp/o.pw 2>&1; rc=$?
+sg_turs "$sg" >/dev/null 2>&1; t=$?
+pc=$(sgctl --json power "$sg" | jq -r '.data.power_condition')
+[ $rc = 0 ] && [ $t != 0 ] && [ "${pc#stopped}" != "$pc" ] && pass power_stop_seen_by_sg_turs \
+  || fail power_stop_seen_by_sg_turs "exit $rc, sg_turs exit $t, sgctl '$pc': $(tr '\n' '|' </tmp/o.pw)"
+sg_start --start "$sg" >/dev/null 2>&1; rc=$?
+sgctl tur "$sg" >/dev/null 2>&1; t=$?
+[ $rc = 0 ] && [ $t = 0 ] && pass power_sg_start_seen_by_sgctl || fail power_sg_start_seen_by_sgctl "sg_start exit $rc, sgctl tur exit $t"
 # --- LOG SENSE threshold values (PC=00b, sg_logs --control=0): trip temperature, 100 % endurance ---------------------
 t=$(sg_logs --control=0 -p 0xd "$sg" 2>&1); e=$(sg_logs --control=0 -p 0x11 "$sg" 2>&1)
 echo "$t"; echo "$e" | grep -i endurance

@@ -192,3 +192,45 @@ pub fn format_unit(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     }
     Ok(Vec::new())
 }
+
+/// FORMAT WITH PRESET (SBC-5 5.9): byte 1 IMMED (7), FMTMAXLBA (6); bytes 2-5 PRESET
+/// IDENTIFIER, one of the profile's presets (VPD 0xB8), else ILLEGAL REQUEST 24/00 on byte 2.
+/// The drive formats to the preset's block length and protection type; its capacity is the
+/// preset's DESIGNED LAST LBA + 1, which on this drive is also the largest (FMTMAXLBA).
+pub fn format_with_preset(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+    let p = ctx.sh.profile;
+    let immed = ctx.cdb[1] & 0x80 != 0;
+    let id = super::be(ctx.cdb, 2, 4);
+    let Some(&(_, lb_len, prot_type)) = p.presets.iter().find(|pr| u64::from(pr.0) == id) else {
+        return Err(SimSense::invalid_cdb(2, None));
+    };
+    ctx.sh.d.sed.check_destructive()?;
+    if ctx.sh.d.sanitize_failed.is_some() {
+        return Err(SimSense::new(key::MEDIUM_ERROR, 0x31, 0x03));
+    }
+    let d = &mut ctx.sh.d;
+    d.pending = None;
+    let num_blocks = d.max_blocks(lb_len);
+    let fail = std::mem::take(&mut d.faults.fail_format);
+    let dur_ns = u64::from(p.format_secs) * 1_000_000_000;
+    d.op = Some(LongOp::Format {
+        start_ns: d.now_ns,
+        dur_ns,
+        job: FormatJob {
+            lb_len,
+            num_blocks,
+            prot_type,
+            p_i_exp: 0,
+            param_list: Vec::new(),
+            fail,
+            port: ctx.port,
+            pattern: None,
+            keep_data: false,
+            fast: false,
+        },
+    });
+    if !immed {
+        ctx.wait_ns = dur_ns;
+    }
+    Ok(Vec::new())
+}

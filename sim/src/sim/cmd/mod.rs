@@ -185,6 +185,9 @@ fn quick(_: &Profile) -> (u32, u32) {
 fn io_timeouts(_: &Profile) -> (u32, u32) {
     (1, 30)
 }
+fn has_presets(p: &Profile) -> bool {
+    !p.presets.is_empty()
+}
 fn has_unmap(p: &Profile) -> bool {
     p.lbpme
 }
@@ -455,6 +458,18 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: quick,
         flags: QUERY,
         handler: defect::read_defect_data10,
+    },
+    CmdDef {
+        opcode: 0x38,
+        sa: None,
+        name: "FORMAT WITH PRESET",
+        len: 10,
+        // Byte 1: IMMED (7), FMTMAXLBA (6); bytes 2-5 PRESET IDENTIFIER.
+        usage: |_| vec![0x38, 0xC0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, C],
+        supported: has_presets,
+        timeouts: format::timeouts,
+        flags: LONG_OP,
+        handler: format::format_with_preset,
     },
     CmdDef {
         opcode: 0x41,
