@@ -282,10 +282,7 @@ fn probe(
     }
     if p.identity.is_none() {
         let replay = root.join("replay").join(d.sg.as_deref().unwrap_or("-"));
-        let mut files = Files {
-            replay: (!live && replay.is_dir()).then_some(replay),
-            sysfs_dev: d.dir.clone(),
-        };
+        let mut files = Files::new((!live && replay.is_dir()).then_some(replay), d.dir.clone());
         let from_replay = files.replay.is_some();
         match ident::identify(&mut files, &mut notes) {
             Ok(id) => {
