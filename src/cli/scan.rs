@@ -50,6 +50,7 @@ impl ScanArgs {
 pub fn run(ctx: &mut Ctx, args: ScanArgs) -> anyhow::Result<Report> {
     let opts = args.options(ctx.verbose);
     let scan = discover::scan(&opts)?;
+    let mut t = discover::Phases::start();
     let mut text = String::new();
     if scan.drives.is_empty() {
         let msg = format!(
@@ -85,7 +86,10 @@ pub fn run(ctx: &mut Ctx, args: ScanArgs) -> anyhow::Result<Report> {
     } else {
         crate::exit::OK
     };
-    Ok(Report::new(None, &scan, text).with_exit(exit))
+    t.mark("text");
+    let report = Report::new(None, &scan, text).with_exit(exit);
+    t.mark("JSON value");
+    Ok(report)
 }
 
 fn size(bytes: u64) -> String {

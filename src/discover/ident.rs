@@ -311,18 +311,34 @@ pub struct Files {
     pub replay: Option<std::path::PathBuf>,
     /// The SCSI device's sysfs directory.
     pub sysfs_dev: std::path::PathBuf,
+    /// `sysfs_dev` held open once the first copy is read.
+    dir: std::cell::OnceCell<super::sysfs::AttrDir>,
 }
 
 impl Files {
+    /// Reads the replay directory first (if any), then the kernel's copies in `sysfs_dev`.
+    pub fn new(replay: Option<std::path::PathBuf>, sysfs_dev: std::path::PathBuf) -> Files {
+        Files {
+            replay,
+            sysfs_dev,
+            dir: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The kernel's copy `name` in the device directory.
+    fn sysfs_copy(&self, name: &str) -> Option<Vec<u8>> {
+        self.dir
+            .get_or_init(|| super::sysfs::AttrDir::open(&self.sysfs_dev))
+            .bytes(name)
+    }
+
     fn read(&self, replay_name: &str, sysfs_name: Option<&str>) -> Option<Vec<u8>> {
         if let Some(r) = &self.replay {
             if let Ok(b) = crate::host::read_file(&r.join(replay_name)) {
                 return Some(b);
             }
         }
-        crate::host::read_file(&self.sysfs_dev.join(sysfs_name?))
-            .ok()
-            .filter(|b| !b.is_empty())
+        self.sysfs_copy(sysfs_name?).filter(|b| !b.is_empty())
     }
 }
 
@@ -379,10 +395,7 @@ impl<'a> SysfsFirst<'a> {
         open: Box<dyn FnMut() -> Result<Box<dyn Transport>> + 'a>,
     ) -> Self {
         SysfsFirst {
-            sysfs: Files {
-                replay: None,
-                sysfs_dev,
-            },
+            sysfs: Files::new(None, sysfs_dev),
             capacity,
             open,
             timeout,
@@ -416,8 +429,8 @@ impl<'a> SysfsFirst<'a> {
 
     /// Whether the kernel's VPD list (`vpd_pg0`) is there and lacks `page`.
     fn kernel_says_absent(&self, page: u8) -> bool {
-        crate::host::read_file(&self.sysfs.sysfs_dev.join("vpd_pg0"))
-            .ok()
+        self.sysfs
+            .sysfs_copy("vpd_pg0")
             .and_then(|b| vpd::supported::parse(&b).ok())
             .is_some_and(|p| !p.pages.contains(&page))
     }
@@ -595,10 +608,7 @@ mod tests {
         assert!(notes.is_empty(), "{notes:?}");
         assert_eq!((src.sent, src.source()), (0, "sysfs"));
         // The same identity as the device's own answers over SG_IO (replayed).
-        let mut files = Files {
-            replay: Some(replay),
-            sysfs_dev: std::path::PathBuf::from("/nonexistent"),
-        };
+        let mut files = Files::new(Some(replay), std::path::PathBuf::from("/nonexistent"));
         let want = identify(&mut files, &mut vec![]).unwrap();
         assert_eq!(got, want);
         assert!(got.lba_count.is_some() && got.lu_name.is_some() && !got.serial.is_empty());
@@ -640,10 +650,7 @@ mod tests {
         assert_eq!(sent.load(std::sync::atomic::Ordering::SeqCst), 2);
         assert_eq!((src.sent, src.source()), (2, "sysfs+sg_io"));
         let want = identify(
-            &mut Files {
-                replay: Some(replay),
-                sysfs_dev: dir.path().to_path_buf(),
-            },
+            &mut Files::new(Some(replay), dir.path().to_path_buf()),
             &mut vec![],
         )
         .unwrap();

@@ -282,10 +282,7 @@ fn probe(
     }
     if p.identity.is_none() {
         let replay = root.join("replay").join(d.sg.as_deref().unwrap_or("-"));
-        let mut files = Files {
-            replay: (!live && replay.is_dir()).then_some(replay),
-            sysfs_dev: d.dir.clone(),
-        };
+        let mut files = Files::new((!live && replay.is_dir()).then_some(replay), d.dir.clone());
         let from_replay = files.replay.is_some();
         match ident::identify(&mut files, &mut notes) {
             Ok(id) => {
@@ -591,19 +588,56 @@ fn fill(
     }
 }
 
+/// Wall time of a scan's phases on stderr, when `SGCTL_SCAN_TIMES` is set (docs/discovery.md,
+/// "How a scan stays cheap"): where the time goes on a machine at hand, without a profiler.
+pub struct Phases {
+    start: Option<Instant>,
+    last: Instant,
+}
+
+impl Phases {
+    /// Timing starts now if `SGCTL_SCAN_TIMES` is set; otherwise [`Phases::mark`] does nothing.
+    pub fn start() -> Phases {
+        let now = Instant::now();
+        Phases {
+            start: std::env::var_os("SGCTL_SCAN_TIMES").map(|_| now),
+            last: now,
+        }
+    }
+
+    /// Prints the time since the previous mark and since the start, naming the phase ended.
+    pub fn mark(&mut self, phase: &str) {
+        if let Some(start) = self.start {
+            let now = Instant::now();
+            eprintln!(
+                "scan time: {phase} {:.1} ms (total {:.1} ms)",
+                (now - self.last).as_secs_f64() * 1e3,
+                (now - start).as_secs_f64() * 1e3
+            );
+            self.last = now;
+        }
+    }
+}
+
 /// Scans the system (or a captured sysroot).
 pub fn scan(opts: &ScanOptions) -> Result<Scan> {
+    let mut t = Phases::start();
     let devs = sysfs::devices(&opts.sysroot);
+    t.mark("sysfs devices");
     let mut paths = probe_all(opts, &devs);
+    t.mark("identify");
     let enclosures = enclosure::enclosures(&opts.sysroot);
     let slots = enclosure::slots_by_device(&enclosures);
     for p in &mut paths {
         p.enclosure = p.hctl.as_ref().and_then(|h| slots.get(h).cloned());
     }
+    t.mark("enclosures");
+    let drives = group(&opts.sysroot, &devs, paths);
+    t.mark("group and in-use");
     Ok(Scan {
         sysroot: opts.sysroot.display().to_string(),
         scsi_devices: devs.len(),
-        drives: group(&opts.sysroot, &devs, paths),
+        drives,
         enclosures,
     })
 }

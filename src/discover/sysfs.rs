@@ -65,6 +65,92 @@ pub fn attr(p: &Path) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
+/// A sysfs directory held open: its attributes are opened relative to it (`openat`), so the
+/// kernel walks one or two path components per attribute instead of the whole
+/// `/sys/devices/…/H:C:T:L/…` path again (docs/discovery.md, "How a scan stays cheap"). When
+/// the directory cannot be opened (too many open files, a sysroot gone), each read falls back
+/// to the full path.
+pub struct AttrDir {
+    fd: Option<Fd>,
+    path: PathBuf,
+}
+
+/// An open file descriptor, closed on drop.
+struct Fd(std::os::fd::RawFd);
+
+impl Drop for Fd {
+    fn drop(&mut self) {
+        let _ = nix::unistd::close(self.0);
+    }
+}
+
+/// Largest attribute read (sysfs text attributes are at most a page; VPD copies at most 64 KiB).
+const MAX_ATTR: usize = 1 << 17;
+
+impl AttrDir {
+    /// Opens `path` (`O_PATH`: only a handle to look names up from, nothing is read yet).
+    pub fn open(path: &Path) -> AttrDir {
+        use nix::fcntl::OFlag;
+        let fd = nix::fcntl::open(
+            path,
+            OFlag::O_PATH | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
+            nix::sys::stat::Mode::empty(),
+        )
+        .ok()
+        .map(Fd);
+        AttrDir {
+            fd,
+            path: path.to_path_buf(),
+        }
+    }
+
+    /// The directory's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The bytes of the attribute `rel` (a name or a relative path below the directory);
+    /// `None` if absent or unreadable.
+    pub fn bytes(&self, rel: &str) -> Option<Vec<u8>> {
+        let Some(dir) = &self.fd else {
+            return crate::host::read_file(&self.path.join(rel)).ok();
+        };
+        use nix::fcntl::OFlag;
+        let f = Fd(nix::fcntl::openat(
+            Some(dir.0),
+            rel,
+            OFlag::O_RDONLY | OFlag::O_CLOEXEC | OFlag::O_NOCTTY,
+            nix::sys::stat::Mode::empty(),
+        )
+        .ok()?);
+        let mut buf = vec![0u8; 4096];
+        let mut len = 0;
+        loop {
+            if len == buf.len() {
+                if len >= MAX_ATTR {
+                    return None;
+                }
+                buf.resize(len * 2, 0);
+            }
+            match nix::unistd::read(f.0, &mut buf[len..]) {
+                Ok(0) => break,
+                Ok(n) => len += n,
+                Err(nix::errno::Errno::EINTR) => {}
+                Err(_) => return None,
+            }
+        }
+        buf.truncate(len);
+        Some(buf)
+    }
+
+    /// The attribute `rel` as trimmed text; `None` if absent, unreadable or empty (as [`attr`]).
+    pub fn attr(&self, rel: &str) -> Option<String> {
+        self.bytes(rel)
+            .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+            .filter(|s| !s.is_empty())
+    }
+}
+
 /// Sorted entry names of a directory (empty if it does not exist).
 pub fn names(p: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(p)
@@ -169,16 +255,19 @@ fn device_dir(root: &Path, hctl: &str) -> Option<PathBuf> {
 pub fn device(root: &Path, hctl: &str) -> Option<SysDevice> {
     let dir = device_dir(root, hctl)?;
     let host = hctl.split(':').next()?.parse().ok()?;
+    let a = AttrDir::open(&dir);
     let first = |sub: &str| names(&dir.join(sub)).into_iter().next();
     let block = first("block");
     let block_capacity = block.as_ref().and_then(|b| {
-        let bdir = dir.join("block").join(b);
-        let sectors: u64 = attr(&bdir.join("size"))?.parse().ok()?;
-        let lbs: u32 = attr(&bdir.join("queue/logical_block_size"))?.parse().ok()?;
+        let sectors: u64 = a.attr(&format!("block/{b}/size"))?.parse().ok()?;
+        let lbs: u32 = a
+            .attr(&format!("block/{b}/queue/logical_block_size"))?
+            .parse()
+            .ok()?;
         Some((sectors.checked_mul(512)?, lbs))
     });
     let physical_block_size = block.as_ref().and_then(|b| {
-        attr(&dir.join("block").join(b).join("queue/physical_block_size"))?
+        a.attr(&format!("block/{b}/queue/physical_block_size"))?
             .parse()
             .ok()
     });
@@ -188,15 +277,16 @@ pub fn device(root: &Path, hctl: &str) -> Option<SysDevice> {
         sg: first("scsi_generic"),
         block,
         bsg: first("bsg"),
-        state: attr(&dir.join("state")),
-        peripheral_type: attr(&dir.join("type")).and_then(|t| t.parse().ok()),
-        vendor: attr(&dir.join("vendor")),
-        model: attr(&dir.join("model")),
-        rev: attr(&dir.join("rev")),
-        wwid: attr(&dir.join("wwid")),
+        state: a.attr("state"),
+        peripheral_type: a.attr("type").and_then(|t| t.parse().ok()),
+        vendor: a.attr("vendor"),
+        model: a.attr("model"),
+        rev: a.attr("rev"),
+        wwid: a.attr("wwid"),
         block_capacity,
         physical_block_size,
-        protection_type: attr(&dir.join("scsi_disk").join(hctl).join("protection_type"))
+        protection_type: a
+            .attr(&format!("scsi_disk/{hctl}/protection_type"))
             .and_then(|t| t.parse().ok()),
         dir: dir.clone(),
         ..SysDevice::default()
@@ -290,6 +380,30 @@ mod tests {
             }
         }
         assert!(n >= 18, "only {n} fixture devices");
+    }
+
+    /// Attributes read through the held-open directory are the bytes a read of the full path
+    /// gives, for names and for relative paths below it; a directory that cannot be opened
+    /// reads nothing.
+    #[test]
+    fn attr_dir_reads_what_a_path_read_gives() {
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/scsi-debug");
+        let root = std::fs::canonicalize(fixture).unwrap();
+        let d = device(&root, "0:0:0:0").expect("fixture device");
+        let b = d.block.clone().expect("sd attached");
+        let a = AttrDir::open(&d.dir);
+        let size = format!("block/{b}/size");
+        for rel in ["vendor", "inquiry", "vpd_pg83", size.as_str()] {
+            let want = crate::host::read_file(&d.dir.join(rel)).ok();
+            assert!(want.is_some(), "{rel}");
+            assert_eq!(a.bytes(rel), want, "{rel}");
+        }
+        assert_eq!(a.bytes("no-such-attribute"), None);
+        assert_eq!(a.attr("vendor"), attr(&d.dir.join("vendor")));
+        assert_eq!(
+            AttrDir::open(&root.join("no/such/dir")).bytes("vendor"),
+            None
+        );
     }
 
     #[test]
