@@ -36,7 +36,6 @@ pub mod text;
 pub mod tur;
 pub mod vpd;
 pub mod vpd_text;
-pub mod vpd_text_more;
 
 // --- virtual drive (the `sim` feature) ---
 #[cfg(feature = "sim")]
