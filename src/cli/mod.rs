@@ -216,7 +216,6 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
     r
 }
 
-#[allow(unused_variables)] // `ctx` is unused until the first subcommand is wired in
 fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
     if ctx.json_format == output::JsonFormat::Smartctl && !matches!(cmd, Command::Health(_)) {
         return Err(crate::Error::InvalidArgument(
