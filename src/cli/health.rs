@@ -11,7 +11,8 @@ use std::time::Duration;
 
 /// `--help` text after the options: the exit bit mask and the rule metrics.
 /// (A unit test checks it names every bit and every metric.)
-pub const AFTER_HELP: &str = "\
+pub const AFTER_HELP: &str = concat!(
+    "\
 RULES: --max METRIC=N / --min METRIC=N (repeatable), or --rules FILE with a TOML subset:
   [max]                      # or dotted keys: max.endurance_used = 80
   endurance_used = 80
@@ -32,17 +33,9 @@ PROJECTION: remaining_days = (100 - endurance_used) * power_on_hours / endurance
 i.e. the wear rate observed so far, counting powered-on time (page 0x15 power-on minutes);
 drive_writes_per_day = bytes written (page 0x02 param 5, else 0x19) / capacity / powered-on days.
 
-EXIT STATUS (bit mask, OR-ed over all drives; 0 = every drive read and healthy):
-  bit 0 (1)    command line or rules file could not be parsed
-  bit 1 (2)    a device could not be opened
-  bit 2 (4)    a command failed, a listed log page could not be read, or a drive timed out
-  bit 3 (8)    FAILING: informational exception 5D/xx (failure predicted, incl. the 5D/FF
-               test), temperature at/over its trip or critical limit, or endurance used >= 100%
-  bit 4 (16)   a qualification rule (--max/--min/--rules) was breached
-  bit 5 (32)   the self-test log has failed entries
-  bit 6 (64)   uncorrected read/write/verify errors are non-zero
-  bit 7 (128)  warning: informational exception 0B/xx or temperature over the operating limit
-So `failing` is bit 3 and `could not read` is bits 1-2; scripts test them separately.
+",
+    health::exit_help_text!(),
+    "
 
 PROMETHEUS: --prometheus prints node_exporter textfile-collector format; metric names:
   sgctl_health_read_ok, sgctl_health_state, sgctl_health_exit_bits,
@@ -56,7 +49,8 @@ PROMETHEUS: --prometheus prints node_exporter textfile-collector format; metric 
   sgctl_sas_phy_loss_of_dword_sync_total, sgctl_sas_phy_reset_problems_total,
   sgctl_start_stop_cycles_total, sgctl_load_unload_cycles_total
   (every series is labelled device, serial, model; enclosure and slot for a drive in an
-  enclosure the kernel knows)";
+  enclosure the kernel knows)"
+);
 
 /// Health report per drive.
 #[derive(Debug, clap::Args)]

@@ -37,7 +37,6 @@ pub mod text;
 pub mod tur;
 pub mod vpd;
 pub mod vpd_text;
-pub mod vpd_text_more;
 
 // --- virtual drive (the `sim` feature) ---
 #[cfg(feature = "sim")]
@@ -243,7 +242,6 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
     r
 }
 
-#[allow(unused_variables)] // `ctx` is unused until the first subcommand is wired in
 fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
     if ctx.json_format == output::JsonFormat::Smartctl && !matches!(cmd, Command::Health(_)) {
         return Err(crate::Error::InvalidArgument(

@@ -12,6 +12,9 @@ use crate::scsi::vpd::lb_provisioning::{provisioning_type_name, LogicalBlockProv
 use crate::scsi::vpd::{VpdPage, PAGES};
 use std::fmt::Write;
 
+mod sbc;
+mod spc;
+
 /// Renders any decoded page.
 pub fn page(p: &VpdPage) -> String {
     match p {
@@ -59,18 +62,18 @@ pub fn page(p: &VpdPage) -> String {
         VpdPage::BlockLimits(b) => block_limits(b),
         VpdPage::BlockDeviceCharacteristics(b) => block_characteristics(b),
         VpdPage::LogicalBlockProvisioning(l) => lb_provisioning(l),
-        VpdPage::SoftwareInterfaceIdentification(x) => super::vpd_text_more::software_interface(x),
-        VpdPage::ManagementNetworkAddresses(x) => super::vpd_text_more::network_addresses(x),
-        VpdPage::ModePagePolicy(x) => super::vpd_text_more::mode_page_policy(x),
-        VpdPage::PowerCondition(x) => super::vpd_text_more::power_condition(x),
-        VpdPage::PowerConsumption(x) => super::vpd_text_more::power_consumption(x),
-        VpdPage::ThirdPartyCopy(x) => super::vpd_text_more::third_party_copy(x),
-        VpdPage::Referrals(x) => super::vpd_text_more::referrals(x),
-        VpdPage::ZonedBlockDeviceCharacteristics(x) => super::vpd_text_more::zoned(x),
-        VpdPage::BlockLimitsExtension(x) => super::vpd_text_more::block_limits_ext(x),
-        VpdPage::ConcurrentPositioningRanges(x) => super::vpd_text_more::positioning_ranges(x),
-        VpdPage::SupportedBlockLengths(x) => super::vpd_text_more::block_lengths(x),
-        VpdPage::FormatPresets(x) => super::vpd_text_more::format_presets(x),
+        VpdPage::SoftwareInterfaceIdentification(x) => spc::software_interface(x),
+        VpdPage::ManagementNetworkAddresses(x) => spc::network_addresses(x),
+        VpdPage::ModePagePolicy(x) => spc::mode_page_policy(x),
+        VpdPage::PowerCondition(x) => spc::power_condition(x),
+        VpdPage::PowerConsumption(x) => spc::power_consumption(x),
+        VpdPage::ThirdPartyCopy(x) => spc::third_party_copy(x),
+        VpdPage::Referrals(x) => sbc::referrals(x),
+        VpdPage::ZonedBlockDeviceCharacteristics(x) => sbc::zoned(x),
+        VpdPage::BlockLimitsExtension(x) => sbc::block_limits_ext(x),
+        VpdPage::ConcurrentPositioningRanges(x) => sbc::positioning_ranges(x),
+        VpdPage::SupportedBlockLengths(x) => sbc::block_lengths(x),
+        VpdPage::FormatPresets(x) => sbc::format_presets(x),
         VpdPage::Other {
             page_code,
             name,

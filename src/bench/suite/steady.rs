@@ -18,6 +18,7 @@
 //! the excursion to 1 before comparing. fio's own `ss=` options test one criterion per job and a
 //! per-sample slope, so they cannot express this.
 
+use crate::report::chart::least_squares;
 use serde::{Deserialize, Serialize};
 
 /// Rounds in the measurement window.
@@ -61,23 +62,6 @@ pub struct Window {
     pub data_ok: bool,
     /// The slope-excursion criterion alone.
     pub slope_ok: bool,
-}
-
-/// Least squares y = a·x + b. `None` for fewer than two distinct x.
-pub fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    let n = points.len() as f64;
-    if points.len() < 2 {
-        return None;
-    }
-    let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
-    let my = points.iter().map(|p| p.1).sum::<f64>() / n;
-    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    if sxx == 0.0 {
-        return None;
-    }
-    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    let a = sxy / sxx;
-    Some((a, my - a * mx))
 }
 
 /// Evaluates the window formed by `values` taken as rounds `first_round`, `first_round + 1`,

@@ -43,8 +43,11 @@ pub mod bits {
     pub const WARNING: u8 = 1 << 7;
 }
 
-/// Help text for the bit mask (also in the README).
-pub const EXIT_HELP: &str = "\
+/// The exit bit mask text, as a literal so `sgctl health --help` can `concat!` it into its
+/// constant help text.
+macro_rules! exit_help_text {
+    () => {
+        "\
 EXIT STATUS (bit mask, OR-ed over all drives; 0 = every drive read and healthy):
   bit 0 (1)    command line or rules file could not be parsed
   bit 1 (2)    a device could not be opened
@@ -55,7 +58,13 @@ EXIT STATUS (bit mask, OR-ed over all drives; 0 = every drive read and healthy):
   bit 5 (32)   the self-test log has failed entries
   bit 6 (64)   uncorrected read/write/verify errors are non-zero
   bit 7 (128)  warning: informational exception 0B/xx or temperature over the operating limit
-So `failing` is bit 3 and `could not read` is bits 1-2; scripts test them separately.";
+So `failing` is bit 3 and `could not read` is bits 1-2; scripts test them separately."
+    };
+}
+pub(crate) use exit_help_text;
+
+/// Help text for the bit mask (also in the README).
+pub const EXIT_HELP: &str = exit_help_text!();
 
 /// Overall state of one drive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
