@@ -65,7 +65,7 @@ smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an obje
 complete -c sgctl -n "__fish_sgctl_using_subcommand inquiry" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand inquiry" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand inquiry" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand vpd" -s p -l page -d 'Page: number (0x83, 131, 83h), sg_vpd acronym (di), or `all`' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand vpd" -s p -l page -d 'Page: number (0x83, 131, 83h), sg_vpd acronym (di), or `all`' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand vpd" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand vpd" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
@@ -78,8 +78,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand readcap" -l 10 -d 'Only READ
 complete -c sgctl -n "__fish_sgctl_using_subcommand readcap" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand readcap" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand readcap" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -l opcode -d 'Describe only this operation code (hex with 0x, or decimal)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -l sa -d 'With --opcode: this service action' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -l opcode -d 'Describe only this operation code (hex with 0x, or decimal)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -l sa -d 'With --opcode: this service action' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -s T -l timeouts -d 'Ask for command timeouts descriptors (RCTD)'
@@ -97,21 +97,21 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sense" -l desc -d 'Ask for d
 complete -c sgctl -n "__fish_sgctl_using_subcommand sense" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sense" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sense" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -l select -d 'SELECT REPORT: 0 all LUs, 1 well-known LUs only, 2 all including well-known' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -l select -d 'SELECT REPORT: 0 all LUs, 1 well-known LUs only, 2 all including well-known' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -s p -l page -d 'Page code (number; default 0x3f = all pages)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l subpage -d 'Subpage code (default 0; 0xff with all pages)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l pc -d 'Page control' -r -f -a "current\t'Current values'
 changeable\t'Changeable values (mask)'
 default\t'Default values'
 saved\t'Saved values'"
-complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l get -d 'Show a field: current value, whether it is changeable, default and saved values (repeatable)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l set -d 'Change a field (repeatable): only changeable fields, the rest of the page as it is' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l audit-log -d 'With --set: audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -s p -l page -d 'Page code (number; default 0x3f = all pages)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l subpage -d 'Subpage code (default 0; 0xff with all pages)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l get -d 'Show a field: current value, whether it is changeable, default and saved values (repeatable)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l set -d 'Change a field (repeatable): only changeable fields, the rest of the page as it is' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l six -d 'Use MODE SENSE(6) instead of (10)'
@@ -122,7 +122,6 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l dry-run -d 'With -
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -s i -l inhex -d 'File with the response in ASCII hex (`-` = stdin)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -l as -d 'How to decode the bytes' -r -f -a "inquiry\t'Standard INQUIRY data'
 vpd\t'A VPD page (page code from byte 1)'
 readcap10\t'READ CAPACITY (10) data'
@@ -137,6 +136,7 @@ ses-config\t'SES Configuration page (01h). The file may hold several pages back 
 ses-status\t'SES Enclosure Status page (02h); needs the Configuration page (01h) in the same file'
 ses-element-desc\t'SES Element Descriptor page (07h); needs the Configuration page in the same file'
 ses-addl-status\t'SES Additional Element Status page (0Ah); needs the Configuration page in the same file'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -s i -l inhex -d 'File with the response in ASCII hex (`-` = stdin)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand decode" -l six -d 'With `--as mode`: the data came from MODE SENSE(6) (4-byte header)'
@@ -164,13 +164,13 @@ smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an obje
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from info" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from info" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l timeout -d 'The next N commands time out' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l busy -d 'The next N commands get BUSY status' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l disconnect -d 'The next N commands fail with DID_NO_CONNECT (path lost)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l medium-error -d 'Reads of LBA fail with MEDIUM ERROR 11/00 until it is rewritten (repeatable)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l heat -d 'Run this many degrees C hotter (negative: cooler) from now on' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l wear -d 'Wear the flash to PERCENT of its rated P/E cycles (endurance used)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l advance -d 'Move the drive\'s clock forward by SECS seconds (finishes long operations early)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l timeout -d 'The next N commands time out' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l busy -d 'The next N commands get BUSY status' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l disconnect -d 'The next N commands fail with DID_NO_CONNECT (path lost)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l medium-error -d 'Reads of LBA fail with MEDIUM ERROR 11/00 until it is rewritten (repeatable)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l heat -d 'Run this many degrees C hotter (negative: cooler) from now on' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l wear -d 'Wear the flash to PERCENT of its rated P/E cycles (endurance used)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l advance -d 'Move the drive\'s clock forward by DURATION (90, 90s, 2h) (finishes long operations early)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l power-cycle -d 'Power cycle the drive now (UA 29/00; a format in progress is lost, a sanitize resumes)'
@@ -182,21 +182,21 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l op-extra -d 'Extra over-provisioning for the third measurement, in percent of user capacity' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l capacity-gib -d 'Simulated user capacity per drive in GiB (a scaled-down drive; the model\'s behaviour does not depend on it)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l qd -d 'Queue depth (outstanding commands)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l seed -d 'Random seed; results are deterministic for a seed' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l max-rounds -d 'Most steady-state rounds (¼ capacity each)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l op-extra -d 'Extra over-provisioning for the third measurement, in percent of user capacity' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l capacity-gib -d 'Simulated user capacity per drive in GiB (a scaled-down drive; the model\'s behaviour does not depend on it)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l qd -d 'Queue depth (outstanding commands)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l seed -d 'Random seed; results are deterministic for a seed' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l max-rounds -d 'Most steady-state rounds (¼ capacity each)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from bench" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l tcmu -d 'The virtual drive to serve: `PROFILE[?key=val&...]` as in `sim:` addresses (for example `px02smf080?capacity_gib=1&state=/tmp/d.json`)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l ports -d 'Number of target ports (default: the profile\'s; 2 for a dual-port drive). Each port is its own backstore + tcm_loop target, so the kernel sees one LU on that many paths' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l name -d 'Name prefix for the LIO objects (default `sgctl<pid>`)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l ready-file -d 'Write `ready` to this file once the LUNs exist and their device nodes appeared' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l wait -d 'Seconds to wait for the kernel to create the device nodes before reporting ready' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l tcmu -d 'The virtual drive to serve: `PROFILE[?key=val&...]` as in `sim:` addresses (for example `px02smf080?capacity_gib=1&state=/tmp/d.json`)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l ports -d 'Number of target ports (default: the profile\'s; 2 for a dual-port drive). Each port is its own backstore + tcm_loop target, so the kernel sees one LU on that many paths' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l name -d 'Name prefix for the LIO objects (default `sgctl<pid>`)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l wait -d 'How long to wait for the kernel to create the device nodes before reporting ready (a duration: 30, 30s, 2m; whole seconds, rounded up; at most a day)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from serve" -l overlap -d 'On a real-clock drive, keep the queue\'s commands in flight and answer each when its modeled service time has passed (out of order as the media model says) instead of one at a time. Off by default: it needs real sleeps of tens of microseconds, which an emulated guest cannot honour. A `clock=virtual` drive always overlaps, on its own clock and without sleeping'
@@ -210,7 +210,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve a virtual drive to this kernel as a real SCSI disk (TCMU + tcm_loop; root)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l sysroot -d 'Read this directory instead of / (a captured tree with sys/, proc/ and optionally replay/sgN/*.bin; nothing is sent to devices then)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l timeout-ms -d 'Per-device timeout in milliseconds; a device that does not answer in time is reported with an error in its row and the scan goes on' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l timeout-ms -d 'Per-device timeout in milliseconds; a device that does not answer in time is reported with an error in its row and the scan goes on' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l no-io -d 'Do not send commands even on the live system: use the kernel\'s cached INQUIRY/VPD copies'
@@ -219,7 +219,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -s v -l verbose -d 'Pr
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l sysroot -d 'Read this directory instead of / (see `sgctl scan --sysroot`)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l timeout-ms -d 'Per-device timeout in milliseconds' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l timeout-ms -d 'Per-device timeout in milliseconds' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
@@ -227,7 +227,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l hex -d 'Dump the r
 complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l sysroot -d 'Read this directory instead of / (a sysfs tree; see `sgctl scan --sysroot`)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l timeout-ms -d 'Per-device timeout in milliseconds (finding the drive\'s paths)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l enclosure-device -d 'Drive the LED with SES pages through this enclosure services device (repeatable; a `sim:enclosure` address, or /dev/sgN where the ses driver is not loaded) instead of /sys/class/enclosure' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l timeout-ms -d 'Per-device timeout in milliseconds (finding the drive\'s paths)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l on -d 'Switch the LED on'
@@ -238,7 +239,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l hex -d 'Dump the 
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l sysroot -d 'Read this directory instead of / (a sysfs tree; see `sgctl scan --sysroot`)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l timeout-ms -d 'Per-device timeout in milliseconds (finding the drive\'s paths)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l enclosure-device -d 'Drive the LED with SES pages through this enclosure services device (repeatable; a `sim:enclosure` address, or /dev/sgN where the ses driver is not loaded) instead of /sys/class/enclosure' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l timeout-ms -d 'Per-device timeout in milliseconds (finding the drive\'s paths)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l on -d 'Switch the LED on'
@@ -247,12 +249,12 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l dry-run -d 'Show w
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -s p -l page -d 'Page to read: P or P,SUB; numbers are decimal or 0x-prefixed hex (e.g. 0x0d,0x01)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l pc -d 'Page control: current (= cumulative), threshold, default (= default cumulative), default-threshold' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l param-pointer -d 'Parameter pointer: first parameter code to return' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l confirm -d 'With --reset: serial number or WWN naming the drive' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l audit-log -d 'With --reset: audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l inhex -d 'Decode LOG SENSE responses from a file (sg3_utils --inhex format: hex bytes, \'#\' comments; several pages back to back) instead of a device' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -s p -l page -d 'Page to read: P or P,SUB; numbers are decimal or 0x-prefixed hex (e.g. 0x0d,0x01)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l pc -d 'Page control: current (= cumulative), threshold, default (= default cumulative), default-threshold' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l param-pointer -d 'Parameter pointer: first parameter code to return' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l confirm -d 'With --reset: serial number or WWN naming the drive' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l reset -d 'Reset the log counters with LOG SELECT (PCR=1). Destructive; see below'
@@ -260,12 +262,12 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l dry-run -d 'With --
 complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l enclosure -d 'Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan` shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l max -d 'Upper limit METRIC=N (repeatable)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l min -d 'Lower limit METRIC=N (repeatable)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l rules -d 'Rules file (TOML subset, see below)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l timeout -d 'Seconds to wait for all drives together; a drive still busy after that is reported as timed out (bit 2) and does not hold up the others' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l sysroot -d 'Root for sysfs lookups of --all, --enclosure and the slot labels (tests use a fake tree)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l enclosure -d 'Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan` shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l max -d 'Upper limit METRIC=N (repeatable)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l min -d 'Lower limit METRIC=N (repeatable)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l timeout -d 'How long to wait for all drives together (a duration: 60, 60s, 2m); a drive still busy after that is reported as timed out (bit 2) and does not hold up the others' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l all -d 'Every SCSI disk (/dev/sgN with peripheral type 0 in sysfs)'
@@ -273,8 +275,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l prometheus -d 'Pr
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand health" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand selftest" -l confirm -d 'With --foreground: serial number or WWN naming the drive' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand selftest" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand selftest" -l confirm -d 'With --foreground: serial number or WWN naming the drive' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand selftest" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand selftest" -l short -d 'Start a short self-test (background unless --foreground)'
@@ -298,10 +300,10 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand defects" -l count -d 'Only t
 complete -c sgctl -n "__fish_sgctl_using_subcommand defects" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand defects" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand defects" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand power" -l idle -d 'Idle power condition: a (default), b or c' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand power" -l standby -d 'Standby power condition: z (default) or y' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand power" -l confirm -d 'With --stop: serial number or WWN naming the drive' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand power" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand power" -l idle -d 'Idle power condition: a (default), b or c' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand power" -l standby -d 'Standby power condition: z (default) or y' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand power" -l confirm -d 'With --stop: serial number or WWN naming the drive' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand power" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand power" -l active -d 'Active power condition'
@@ -313,47 +315,47 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand power" -l dry-run -d 'Print 
 complete -c sgctl -n "__fish_sgctl_using_subcommand power" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand power" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand power" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand reassign" -l confirm -d 'Serial number or WWN naming the drive' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand reassign" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand reassign" -l confirm -d 'Serial number or WWN naming the drive' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand reassign" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand reassign" -l dry-run -d 'Print the REASSIGN BLOCKS CDB and parameter list, send nothing'
 complete -c sgctl -n "__fish_sgctl_using_subcommand reassign" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand reassign" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand reassign" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l all-matching -d 'Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name contains all words of FILTER (each still needs its --confirm)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l enclosure -d 'Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan` shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`); with --all-matching, the disks matching both (each still needs its --confirm)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l block-size -d 'New logical block size in bytes (512, 520, 4096, ...). Optional only with --recover' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi -d 'Protection information type (0 = none, the default). With --recover and neither --block-size nor --pi: what the interrupted format asked for (its audit start record)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi-interval-exponent -d 'Protection interval exponent (types 2 and 3): 2^E PI intervals per logical block' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l capacity -d 'Capacity: a number of logical blocks, or a percentage of the current capacity ("80%")' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l preset -d 'FORMAT WITH PRESET (SBC-5 5.9): format to one of the presets the drive lists in its Format Presets VPD page (0xB8, see --list-supported); an identifier it does not list is refused before anything is sent. Verified against the preset\'s block length, protection type and designed capacity' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several drives also get FILE.manifest.json and its PDF (docs/records.md)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l site -d 'Site file (TOML) with the fields that do not change per drive: destination, sanitized_by/validated_by, classification, backup, [asset_tags]; flags override it' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l destination -d 'Where the drive goes after sanitization' -r -f -a "reuse\t'Back into service inside the organisation'
 resale\t'Sold or returned (leaves the organisation\'s control)'
 recycle\t'To a recycler'
 destroy\t'To destruction'"
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-organisation -d 'Organisation of the operator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-location -d 'Location of the operator (site, room)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-contact -d 'Phone or e-mail of the operator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-title -d 'Title or position of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-organisation -d 'Organisation of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-location -d 'Location of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-contact -d 'Phone or e-mail of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l data-backup -d 'Whether and where the data was backed up (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l all-matching -d 'Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name contains all words of FILTER (each still needs its --confirm)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l enclosure -d 'Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan` shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`); with --all-matching, the disks matching both (each still needs its --confirm)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l block-size -d 'New logical block size in bytes (512, 520, 4096, ...). Optional only with --recover' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi -d 'Protection information type (0 = none, the default). With --recover and neither --block-size nor --pi: what the interrupted format asked for (its audit start record)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l pi-interval-exponent -d 'Protection interval exponent (types 2 and 3): 2^E PI intervals per logical block' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l capacity -d 'Capacity: a number of logical blocks, or a percentage of the current capacity ("80%")' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l preset -d 'FORMAT WITH PRESET (SBC-5 5.9): format to one of the presets the drive lists in its Format Presets VPD page (0xB8, see --list-supported); an identifier it does not list is refused before anything is sent. Verified against the preset\'s block length, protection type and designed capacity' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l poll-interval -d 'Time between progress polls, a duration: 5, 5s, 500ms (virtual drives: the drive\'s clock is advanced instead)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-organisation -d 'Organisation of the operator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-location -d 'Location of the operator (site, room)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l operator-contact -d 'Phone or e-mail of the operator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-title -d 'Title or position of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-organisation -d 'Organisation of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-location -d 'Location of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l validator-contact -d 'Phone or e-mail of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l data-backup -d 'Whether and where the data was backed up (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l list-supported -d 'Show what the drive says it accepts (VPD 0xB4 block lengths and PI types, VPD 0xB8 format presets, RSOC for FORMAT UNIT), its current geometry and the Format Status log page; read-only, sends no FORMAT UNIT'
@@ -367,50 +369,53 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l leds -d 'After th
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l all-matching -d 'Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name contains all words of FILTER (each still needs its --confirm)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l enclosure -d 'Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan` shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`); with --all-matching, the disks matching both (each still needs its --confirm)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l method -d '`auto`: strongest supported purge (crypto > block > overwrite; on a SATA drive behind a SATL the ATA methods, strongest first). ATA methods by name: ata-crypto-scramble, ata-block-erase, ata-overwrite, ata-security-erase, ata-security-erase-enhanced' -r -f -a "auto\t''
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l method -d 'crypto, block, overwrite, or auto: the first the drive supports in the one auto order (crypto > block > overwrite; on a SATA drive behind a SATL the ATA methods in the same order). ATA methods by name: ata-crypto-scramble, ata-block-erase, ata-overwrite, ata-security-erase, ata-security-erase-enhanced' -r -f -a "crypto\t''
+block\t''
+overwrite\t''
+auto\t''
 ata-crypto-scramble\t''
 ata-block-erase\t''
 ata-overwrite\t''
 ata-security-erase\t''
 ata-security-erase-enhanced\t''"
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l pattern -d 'Overwrite pattern in hex (1..block size bytes)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l passes -d 'Overwrite passes (1..31)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validate -d 'Validation: blocks hashed before and read back after; the purge passes only if none survived (only hashes are recorded). `quick` (default): first and last block plus one random block in each of 64 equal subsections, the seed recorded; N: N blocks; `full`: the quick sample, then every block read back; `none`: the record says "not validated"' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l verify -d 'Same as `--validate N` (N sampled blocks: first, last, random; 0 = none)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several drives also get FILE.manifest.json and its PDF (docs/records.md)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l site -d 'Site file (TOML) with the fields that do not change per drive: destination, sanitized_by/validated_by, classification, backup, [asset_tags]; flags override it' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l destination -d 'Where the drive goes after sanitization' -r -f -a "reuse\t'Back into service inside the organisation'
 resale\t'Sold or returned (leaves the organisation\'s control)'
 recycle\t'To a recycler'
 destroy\t'To destruction'"
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-organisation -d 'Organisation of the operator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-location -d 'Location of the operator (site, room)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-contact -d 'Phone or e-mail of the operator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-title -d 'Title or position of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-organisation -d 'Organisation of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-location -d 'Location of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-contact -d 'Phone or e-mail of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l data-backup -d 'Whether and where the data was backed up (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l all-matching -d 'Also every disk found by `sgctl scan` whose vendor/model/serial/firmware/LU name contains all words of FILTER (each still needs its --confirm)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l enclosure -d 'Also every disk the kernel places in enclosure ID (logical identifier, as `sgctl scan` shows it), optionally only slots SLOTS (`0-11`, `3`, `0-3,8`); with --all-matching, the disks matching both (each still needs its --confirm)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l pattern -d 'Overwrite pattern in hex (1..block size bytes), `0x00ff...` or `hex:00ff...`' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l passes -d 'Overwrite passes (1..31)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validate -d 'Validation: blocks hashed before and read back after; the purge passes only if none survived (only hashes are recorded). `quick` (default): first and last block plus one random block in each of 64 equal subsections, the seed recorded; N: N blocks; `full`: the quick sample, then every block read back; `none`: the record says "not validated"' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l verify -d 'Same as `--validate N` (N sampled blocks: first, last, random; 0 = none)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l poll-interval -d 'Time between progress polls, a duration: 5, 5s, 500ms (virtual drives: the drive\'s clock is advanced instead)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-organisation -d 'Organisation of the operator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-location -d 'Location of the operator (site, room)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l operator-contact -d 'Phone or e-mail of the operator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-title -d 'Title or position of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-organisation -d 'Organisation of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-location -d 'Location of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l validator-contact -d 'Phone or e-mail of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l data-backup -d 'Whether and where the data was backed up (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l support -d 'Only report which sanitize methods the drive supports'
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l crypto -d 'CRYPTOGRAPHIC ERASE'
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l block -d 'BLOCK ERASE'
-complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l overwrite -d 'OVERWRITE with --pattern (default 4 zero bytes), --passes, --invert'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l crypto -d 'Same as `--method crypto`: CRYPTOGRAPHIC ERASE'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l block -d 'Same as `--method block`: BLOCK ERASE'
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l overwrite -d 'Same as `--method overwrite`: OVERWRITE with --pattern (default 4 zero bytes), --passes, --invert'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l exit-failure-mode -d 'EXIT FAILURE MODE: leave the failure state of a sanitize that ran with --ause'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l invert -d 'Invert the pattern between passes'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l ause -d 'AUSE: allow EXIT FAILURE MODE if this sanitize fails'
@@ -423,8 +428,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l leds -d 'After 
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l poll-interval -d 'Seconds between polls' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l audit-log -d 'Audit log to look for the interrupted job in [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l poll-interval -d 'Time between polls (a duration: 5, 5s, 500ms)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -l progress-json -d 'Progress as JSON Lines events on stderr'
@@ -442,27 +447,27 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_s
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "compare" -d 'Two or more reports side by side: key figures with differences, charts overlaid'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l rw -d 'Access pattern: read, write, randread, randwrite, randrw' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l mix -d 'Read percent for randrw (fio rwmixread)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bs -d 'Block size (4096, 4k, 520, 8320...)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bssplit -d 'Weighted block sizes, fio style: 4k/67:8k/10:16k/23' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l qd -d 'Outstanding I/Os per job' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l jobs -d 'Job threads (total outstanding = jobs × qd)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l runtime -d 'Measure for this long (10, 10s, 500ms, 2m, 1h) [default: 10s]' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bytes -d 'Transfer this many bytes in total instead (1g, 512m...)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l ramp -d 'Warm-up before measuring (not counted)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l range -d 'ActiveRange: percent of capacity (50%) or OFFSET:LEN in bytes (1g:10g) [default: all]' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l distribution -d 'Offset distribution: uniform, zoned:50/5:30/15:20/80 (IO%/RANGE%...), zipf:THETA' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l align -d 'Offset alignment [default: the smallest block size]' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l log-interval -d 'Time-series interval' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l engine -d 'Engine: auto, uring, sg, sim' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l pattern -d 'Write data: random (incompressible, unique per write), zeros, or hex:DEADBEEF' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l seed -d 'Random seed for offsets and data' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l submit-batch -d 'io_uring: submit up to N queued I/Os per io_uring_enter. 1 (the default, as fio\'s iodepth_batch_submit) gives each I/O a call of its own; a larger N makes fewer system calls. Which is faster depends on the stack: docs/bench-engine.md, "One I/O per submit" and "Batched submission again"' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l cpu-latency -d 'Hold the CPUs\' idle wake-up latency at most US microseconds for the run (a PM QoS request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll instead of sleeping). At low queue depth, waking a CPU from a deep idle state (or a virtual CPU that halts) can be most of each I/O\'s latency; cyclictest holds 0, tuned\'s latency-performance 1' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l confirm -d 'Serial or WWN naming the drive (writing workloads; a file\'s path, a block device\'s kernel name). Without it sgctl asks on a terminal' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l report -d 'Also write DIR/report.json (drive identity, host, engine, settings, write cache, the whole result with its time series and latency histogram; docs/bench-report.md) and DIR/report.html (charts: IOPS, MB/s and latency against time, latency histogram and exceedance, the percentile table). Compare runs with `sgctl bench compare`' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l rw -d 'Access pattern: read, write, randread, randwrite, randrw' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l mix -d 'Read percent for randrw (fio rwmixread)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bs -d 'Block size (4096, 4k, 520, 8320...)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bssplit -d 'Weighted block sizes, fio style: 4k/67:8k/10:16k/23' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l qd -d 'Outstanding I/Os per job' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l jobs -d 'Job threads (total outstanding = jobs × qd)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l runtime -d 'Measure for this long (10, 10s, 500ms, 2m, 1h) [default: 10s]' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bytes -d 'Transfer this many bytes in total instead (1g, 512m...)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l ramp -d 'Warm-up before measuring (not counted)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l range -d 'ActiveRange: percent of capacity (50%) or OFFSET:LEN in bytes (1g:10g) [default: all]' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l distribution -d 'Offset distribution: uniform, zoned:50/5:30/15:20/80 (IO%/RANGE%...), zipf:THETA' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l align -d 'Offset alignment [default: the smallest block size]' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l log-interval -d 'Time-series interval' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l engine -d 'Engine: auto, uring, sg, sim' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l pattern -d 'Write data: random (incompressible, unique per write), zeros, or hex:DEADBEEF' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l seed -d 'Random seed for offsets and data' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l submit-batch -d 'io_uring: submit up to N queued I/Os per io_uring_enter. 1 (the default, as fio\'s iodepth_batch_submit) gives each I/O a call of its own; a larger N makes fewer system calls. Which is faster depends on the stack: docs/bench-engine.md, "One I/O per submit" and "Batched submission again"' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l cpu-latency -d 'Hold the CPUs\' idle wake-up latency at most US microseconds for the run (a PM QoS request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll instead of sleeping). At low queue depth, waking a CPU from a deep idle state (or a virtual CPU that halts) can be most of each I/O\'s latency; cyclictest holds 0, tuned\'s latency-performance 1' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l confirm -d 'Serial or WWN naming the drive (writing workloads; a file\'s path, a block device\'s kernel name). Without it sgctl asks on a terminal' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l verify -d 'Every written block carries its LBA, a sequence number and a checksum; reads check them (exit 5 on a bad block)'
@@ -473,65 +478,65 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l test -d 'Tests (comma-separated or repeated): iops, tp, lat, wsat, hir, xsr, ecw, dirth, all' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l purge -d 'Purge before each test: auto (block > crypto > overwrite > format), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports: block > crypto > overwrite > format (a block erase returns the flash to its FOB state; a crypto erase may leave it mapped)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l purge -d 'Purge method before each test, named as `sanitize --method`: auto (crypto > block > overwrite, then format), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports for a benchmark: block > crypto > overwrite > format. Not `sanitize`\'s order on purpose: a block erase returns the flash to its fresh-out-of-box state, which the PTS purge is for; a crypto erase may leave every LBA mapped (docs/cli-conventions.md)'
 crypto\t'SANITIZE CRYPTOGRAPHIC ERASE'
 block\t'SANITIZE BLOCK ERASE'
 overwrite\t'SANITIZE OVERWRITE (one pass of zeros)'
 format\t'FORMAT UNIT at the current block size and protection (full format)'
 none\t'No purge: the report says NOT PURGED'"
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l confirm -d 'Serial number or WWN naming the drive' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l tc -d 'Threads (TC); TOIO = TC × QD' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l qd -d 'Queue depth per thread (QD)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l active-range -d 'ActiveRange in percent of the capacity (PTS-E: 100; a smaller one is reported)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l max-rounds -d 'Most WDPC rounds before "steady state not reached"' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l report -d 'Report directory (report.json, purge certificates) [default: ./sgctl-bench-SERIAL-TIME]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l resume -d 'Continue the run saved in DIR from its last completed round (same drive only; a sim: drive needs the run\'s state=FILE)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l engine -d 'Engine: auto, uring, sg, sim' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l time-scale -d 'Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a capacity-scaled sim: drive the default is its capacity over the profile\'s' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l write-cache -d 'Write cache during the run: disabled (PTS-E), enabled (PTS-C) or unchanged' -r -f -a "disabled\t''
 enabled\t''
 unchanged\t''"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l cpu-latency -d 'Hold the CPUs\' idle wake-up latency at most US microseconds for the whole run (a PM QoS request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll), as `bench run --cpu-latency` does; the report\'s notes name the limit. Not on a sim: drive' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l test -d 'Tests (comma-separated or repeated): iops, tp, lat, wsat, hir, xsr, ecw, dirth, all' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l confirm -d 'Serial number or WWN naming the drive' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l tc -l jobs -d 'Threads (TC, what `bench run` calls --jobs); TOIO = TC × QD' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l qd -d 'Queue depth per thread (QD)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l active-range -d 'ActiveRange in percent of the capacity (PTS-E: 100; a smaller one is reported)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l max-rounds -d 'Most WDPC rounds before "steady state not reached"' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l engine -d 'Engine: auto, uring, sg, sim' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l time-scale -d 'Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a capacity-scaled sim: drive the default is its capacity over the profile\'s' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l cpu-latency -d 'Hold the CPUs\' idle wake-up latency at most US microseconds for the whole run (a PM QoS request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll), as `bench run --cpu-latency` does; the report\'s notes name the limit. Not on a sim: drive' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l progress-json -d 'Progress as JSON Lines on stderr'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l part -d 'Parts to run (default all): write_cliff, qd_sweep, basics, profiles, op' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l op-extra -d 'Over-provisioning experiment: capacity left unused, percent' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l purge -d 'Purge before each test: auto (block > crypto > overwrite > format), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports: block > crypto > overwrite > format (a block erase returns the flash to its FOB state; a crypto erase may leave it mapped)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l purge -d 'Purge method before each test, named as `sanitize --method`: auto (crypto > block > overwrite, then format), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports for a benchmark: block > crypto > overwrite > format. Not `sanitize`\'s order on purpose: a block erase returns the flash to its fresh-out-of-box state, which the PTS purge is for; a crypto erase may leave every LBA mapped (docs/cli-conventions.md)'
 crypto\t'SANITIZE CRYPTOGRAPHIC ERASE'
 block\t'SANITIZE BLOCK ERASE'
 overwrite\t'SANITIZE OVERWRITE (one pass of zeros)'
 format\t'FORMAT UNIT at the current block size and protection (full format)'
 none\t'No purge: the report says NOT PURGED'"
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l confirm -d 'Serial number or WWN naming the drive' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l tc -d 'Threads (TC); TOIO = TC × QD' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l qd -d 'Queue depth per thread (QD)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l active-range -d 'ActiveRange in percent of the capacity (PTS-E: 100; a smaller one is reported)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l max-rounds -d 'Most WDPC rounds before "steady state not reached"' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l report -d 'Report directory (report.json, purge certificates) [default: ./sgctl-bench-SERIAL-TIME]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l resume -d 'Continue the run saved in DIR from its last completed round (same drive only; a sim: drive needs the run\'s state=FILE)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l engine -d 'Engine: auto, uring, sg, sim' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l time-scale -d 'Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a capacity-scaled sim: drive the default is its capacity over the profile\'s' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l write-cache -d 'Write cache during the run: disabled (PTS-E), enabled (PTS-C) or unchanged' -r -f -a "disabled\t''
 enabled\t''
 unchanged\t''"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l cpu-latency -d 'Hold the CPUs\' idle wake-up latency at most US microseconds for the whole run (a PM QoS request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll), as `bench run --cpu-latency` does; the report\'s notes name the limit. Not on a sim: drive' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l part -d 'Parts to run (default all): write_cliff, qd_sweep, basics, profiles, op' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l op-extra -d 'Over-provisioning experiment: capacity left unused, percent' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l confirm -d 'Serial number or WWN naming the drive' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l tc -l jobs -d 'Threads (TC, what `bench run` calls --jobs); TOIO = TC × QD' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l qd -d 'Queue depth per thread (QD)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l active-range -d 'ActiveRange in percent of the capacity (PTS-E: 100; a smaller one is reported)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l max-rounds -d 'Most WDPC rounds before "steady state not reached"' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l engine -d 'Engine: auto, uring, sg, sim' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l time-scale -d 'Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a capacity-scaled sim: drive the default is its capacity over the profile\'s' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l cpu-latency -d 'Hold the CPUs\' idle wake-up latency at most US microseconds for the whole run (a PM QoS request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll), as `bench run --cpu-latency` does; the report\'s notes name the limit. Not on a sim: drive' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l progress-json -d 'Progress as JSON Lines on stderr'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l label -d 'Name of each report in tables and legends, in order [default: its directory\'s name]' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l html -d 'Write the comparison as one self-contained HTML file' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l report -d 'Write DIR/compare.json and DIR/compare.html' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l workload -d 'The cell whose latency exceedance the suites\' charts overlay, by its label (`0/100-4k`, `100/0-8k`, `tc1-qd1`, ...) [default: each test\'s tracking cell]' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l label -d 'Name of each report in tables and legends, in order [default: its directory\'s name]' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l workload -d 'The cell whose latency exceedance the suites\' charts overlay, by its label (`0/100-4k`, `100/0-8k`, `tc1-qd1`, ...) [default: each test\'s tracking cell]' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from compare" -l allow-different -d 'Compare reports of different workloads (the differences are listed) instead of refusing them'
@@ -570,7 +575,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
@@ -578,11 +583,11 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l band -d 'Band number (0 = global range)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l start -d 'First LBA (not for band 0)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l length -d 'Length in blocks (not for band 0)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l band -d 'Band number (0 = global range)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l start -d 'First LBA (not for band 0)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l length -d 'Length in blocks (not for band 0)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l lock-enabled -d 'Enable read and write locking'
@@ -592,9 +597,9 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l band -d 'Band number' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l band -d 'Band number' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
@@ -602,9 +607,9 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l band -d 'Band number' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l band -d 'Band number' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l pin-prompt -d 'Prompt for the PIN on the terminal (no echo)'
@@ -613,43 +618,43 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-file -d 'Read the new PIN from this file (its bytes, at most 32; yours, mode 0600)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-env -d 'Read the new PIN from this environment variable' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-env -d 'Read the new PIN from this environment variable' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l new-pin-prompt -d 'Prompt for the new PIN (twice, no echo)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l band -d 'Band(s) to erase' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validate -d 'Validation: read erased blocks back. `quick` (first and last block of each erased band plus one random block in each of 64 subsections, seed recorded), a number of blocks, `full` (every erased block) or `none` (the record says "not validated")' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-file -d 'Read the PIN from this file: its bytes as they are (one trailing newline ignored, at most 32 bytes); the file must be yours and private (mode 0600)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several drives also get FILE.manifest.json and its PDF (docs/records.md)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l site -d 'Site file (TOML) with the fields that do not change per drive: destination, sanitized_by/validated_by, classification, backup, [asset_tags]; flags override it' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l destination -d 'Where the drive goes after sanitization' -r -f -a "reuse\t'Back into service inside the organisation'
 resale\t'Sold or returned (leaves the organisation\'s control)'
 recycle\t'To a recycler'
 destroy\t'To destruction'"
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-organisation -d 'Organisation of the operator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-location -d 'Location of the operator (site, room)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-contact -d 'Phone or e-mail of the operator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-title -d 'Title or position of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-organisation -d 'Organisation of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-location -d 'Location of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-contact -d 'Phone or e-mail of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l data-backup -d 'Whether and where the data was backed up (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l band -d 'Band(s) to erase' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validate -d 'Validation: read erased blocks back. `quick` (first and last block of each erased band plus one random block in each of 64 subsections, seed recorded), a number of blocks, `full` (every erased block) or `none` (the record says "not validated")' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l pin-env -d 'Read the PIN from this environment variable (its bytes as they are)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l poll-interval -d 'Time between progress polls, a duration: 5, 5s, 500ms (virtual drives: the drive\'s clock is advanced instead)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-organisation -d 'Organisation of the operator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-location -d 'Location of the operator (site, room)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l operator-contact -d 'Phone or e-mail of the operator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-title -d 'Title or position of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-organisation -d 'Organisation of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-location -d 'Location of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l validator-contact -d 'Phone or e-mail of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l data-backup -d 'Whether and where the data was backed up (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l all -d 'Erase every band, 0 (the global range) to MaxRanges: the whole drive. Without it the record and certificate state the erased bands\' LBA ranges and share of the capacity, and never call it a purge of the drive'
@@ -664,34 +669,34 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-file -d 'Read the PSID from this file (its bytes, at most 32; yours, mode 0600)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-env -d 'Read the PSID from this environment variable' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validate -d 'Validation: read blocks back. `quick` (first and last block plus one random block in each of 64 subsections, hashed before and compared after, seed recorded), a number of blocks, `full` (the sample, then every block read) or `none` (the record says "not validated"). Blocks of a locked band cannot be read before: the record then says "inconclusive"' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l audit-log -d 'Audit log, JSON Lines, one record before and one after each job [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l certificate -d 'Write a certificate: FILE (JSON, one record per drive), FILE.txt (text), FILE.html and FILE.pdf (a printable certificate of sanitization; PDF/A with the JSON attached); several drives also get FILE.manifest.json and its PDF (docs/records.md)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l signing-key -d 'Sign the certificate with this Ed25519 key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`) [default: $SGCTL_SIGNING_KEY, else unsigned]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l poll-interval -d 'Seconds between progress polls (virtual drives: the drive\'s clock is advanced instead)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l site -d 'Site file (TOML) with the fields that do not change per drive: destination, sanitized_by/validated_by, classification, backup, [asset_tags]; flags override it' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l destination -d 'Where the drive goes after sanitization' -r -f -a "reuse\t'Back into service inside the organisation'
 resale\t'Sold or returned (leaves the organisation\'s control)'
 recycle\t'To a recycler'
 destroy\t'To destruction'"
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-organisation -d 'Organisation of the operator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-location -d 'Location of the operator (site, room)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-contact -d 'Phone or e-mail of the operator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-title -d 'Title or position of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-organisation -d 'Organisation of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-location -d 'Location of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-contact -d 'Phone or e-mail of the validator' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l data-backup -d 'Whether and where the data was backed up (optional)' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-env -d 'Read the PSID from this environment variable' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validate -d 'Validation: read blocks back. `quick` (first and last block plus one random block in each of 64 subsections, hashed before and compared after, seed recorded), a number of blocks, `full` (the sample, then every block read) or `none` (the record says "not validated"). Blocks of a locked band cannot be read before: the record then says "inconclusive"' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l confirm -d 'Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks you to type it when stdin is a terminal; there is no default' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l poll-interval -d 'Time between progress polls, a duration: 5, 5s, 500ms (virtual drives: the drive\'s clock is advanced instead)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-organisation -d 'Organisation of the operator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-location -d 'Location of the operator (site, room)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l operator-contact -d 'Phone or e-mail of the operator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator -d 'Who validates the result (the second person; they sign with `sgctl certificate countersign`)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-title -d 'Title or position of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-organisation -d 'Organisation of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-location -d 'Location of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l validator-contact -d 'Phone or e-mail of the validator' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l classification-before -d 'Confidentiality categorization before sanitization (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l classification-after -d 'Confidentiality categorization after sanitization (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l data-backup -d 'Whether and where the data was backed up (optional)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l enclosure-slot -d 'Enclosure slot of the only drive of the job (e.g. "enclosure 0 slot 3")' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -l psid-prompt -d 'Prompt for the PSID (no echo)'
@@ -725,7 +730,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and not __fish_seen_s
 complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and not __fish_seen_subcommand_from verify help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and not __fish_seen_subcommand_from verify help" -f -a "verify" -d 'Check that no record of an audit log was changed, removed, inserted or reordered'
 complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and not __fish_seen_subcommand_from verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from verify" -l head -d 'A head printed by an earlier verify: it must still be in the log (detects records removed from the end)' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from verify" -l head -d 'A head printed by an earlier verify: it must still be in the log (detects records removed from the end)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from verify" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand audit; and __fish_seen_subcommand_from verify" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
@@ -755,11 +760,11 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from keygen" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from keygen" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l key -d 'The validator\'s Ed25519 private key (PKCS#8 PEM, mode 0600; `sgctl certificate keygen`)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l name -d 'The validator\'s name' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l title -d 'Title or position' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l organisation -d 'Organisation' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l location -d 'Location' -r
-complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l contact -d 'Phone or e-mail' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l name -d 'The validator\'s name' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l title -d 'Title or position' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l organisation -d 'Organisation' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l location -d 'Location' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l contact -d 'Phone or e-mail' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand certificate; and __fish_seen_subcommand_from countersign" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
@@ -778,23 +783,23 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and not __fish_seen_sub
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and not __fish_seen_subcommand_from identify smart logs help" -f -a "smart" -d 'SMART READ DATA and THRESHOLDS: attributes, self-assessment (SMART RETURN STATUS)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and not __fish_seen_subcommand_from identify smart logs help" -f -a "logs" -d 'Logs (READ LOG EXT): directory, Device Statistics, self-test, NCQ error, internal status'
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and not __fish_seen_subcommand_from identify smart logs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from identify" -l cdb -d 'ATA PASS-THROUGH CDB size: 12, 16 or 32' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from identify" -l inhex -d 'Decode bytes from a file instead of a device' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from identify" -l cdb -d 'ATA PASS-THROUGH CDB size: 12, 16 or 32' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from identify" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from identify" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from identify" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from identify" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from smart" -l cdb -d 'ATA PASS-THROUGH CDB size: 12, 16 or 32' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from smart" -l inhex -d 'Decode bytes from a file instead of a device' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from smart" -l cdb -d 'ATA PASS-THROUGH CDB size: 12, 16 or 32' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from smart" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from smart" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from smart" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from smart" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from logs" -l cdb -d 'ATA PASS-THROUGH CDB size: 12, 16 or 32' -r
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from logs" -l inhex -d 'Decode bytes from a file instead of a device' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from logs" -l log -d 'Only this log address (00h directory, 04h device statistics, 06h/07h self-test, 10h NCQ command error, 24h current device internal status); decimal or 0x hex' -r
+complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from logs" -l cdb -d 'ATA PASS-THROUGH CDB size: 12, 16 or 32' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from logs" -l log -d 'Only this log address (00h directory, 04h device statistics, 06h/07h self-test, 10h NCQ command error, 24h current device internal status); decimal or 0x hex' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from logs" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from logs" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
