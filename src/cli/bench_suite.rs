@@ -30,9 +30,9 @@ pub struct SuiteArgs {
     /// The drive (destroyed: every test writes the whole ActiveRange).
     #[arg(value_name = "DEVICE")]
     pub device: String,
-    /// Purge method before each test, named as `sanitize --method`: auto (crypto > block >
-    /// overwrite, then format), crypto, block, overwrite, format, or none (the report then
-    /// says NOT PURGED).
+    /// Purge method before each test, named as `sanitize --method`: auto (block > crypto >
+    /// overwrite > format: a block erase returns the flash to its fresh-out-of-box state),
+    /// crypto, block, overwrite, format, or none (the report then says NOT PURGED).
     #[arg(long, value_enum, default_value = "auto")]
     pub purge: PurgeMethod,
     /// Serial number or WWN naming the drive.
