@@ -107,7 +107,7 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
                 let ses = if root == std::path::Path::new("/")
                     && !crate::device::is_virtual_address(&args.device)
                 {
-                    let devices = ses_devices(&opts);
+                    let devices = crate::ops::led_ses::enclosure_services_devices(&opts);
                     ses_search(ctx, &devices, &drive, timeout)
                 } else {
                     Vec::new()
@@ -181,20 +181,6 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
     }
     let text = render(&args.device, &data);
     Ok(Report::new(Some(&args.device), &data, text).with_exit(exit))
-}
-
-/// The addresses of the enclosure services devices (peripheral type 0Dh) a scan finds, one
-/// per path.
-fn ses_devices(opts: &ScanOptions) -> Vec<String> {
-    discover::scan(opts)
-        .map(|s| {
-            s.drives
-                .iter()
-                .filter(|d| d.peripheral_type == Some(0x0d))
-                .flat_map(|d| d.paths.iter().map(|p| p.address.clone()))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// The SES backends of the slots in `devices` holding `drive` (matched by the target port

@@ -2,6 +2,12 @@
 //! disk through LIO's user-space backstore (TCMU) and tcm_loop, one target port per SAS port of
 //! the profile, until SIGINT/SIGTERM (see [`crate::tcmu`]). Needs root, configfs and the
 //! `target_core_user`, `tcm_loop` and `uio` modules (loaded on demand).
+//!
+//! `--tcmu enclosure?...` serves the virtual enclosure (`sim:enclosure`, SES-4, peripheral
+//! device type 0Dh) instead, on one port: TCMU hands every CDB but REPORT LUNS to the handler
+//! (target_core_user.c `tcmu_parse_cdb` → `passthrough_parse_cdb`), so INQUIRY, RECEIVE
+//! DIAGNOSTIC RESULTS and SEND DIAGNOSTIC are the enclosure's own, and the kernel's ses driver
+//! binds to it as to a real enclosure services device.
 
 use super::{Ctx, Report};
 use crate::sim;
@@ -14,7 +20,9 @@ use std::time::Duration;
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// The virtual drive to serve: `PROFILE[?key=val&...]` as in `sim:` addresses (for example
-    /// `px02smf080?capacity_gib=1&state=/tmp/d.json`).
+    /// `px02smf080?capacity_gib=1&state=/tmp/d.json`), or `enclosure?slots=N&...` for the
+    /// virtual enclosure services device (peripheral type 0Dh, for the kernel's ses driver;
+    /// `serials=` puts the drives served next to it in its first slots).
     #[arg(long, value_name = "PROFILE")]
     pub tcmu: String,
     /// Number of target ports (default: the profile's; 2 for a dual-port drive). Each port is its
@@ -45,6 +53,10 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
     let spec = crate::device::classify(&args.tcmu)
         .virtual_spec()
         .map_or(args.tcmu.as_str(), |v| v.as_str());
+    if spec.split('?').next() == Some(sim::enclosure::PROFILE) {
+        let spec = spec.to_string();
+        return serve_enclosure(ctx, &spec, args);
+    }
     let drive = sim::open(spec)?;
     let have = drive.profile().ports.max(1);
     let ports = args.ports.unwrap_or(have);
@@ -139,6 +151,62 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
     ));
     let report = tcmu::serve(&opts, models)?;
     drop(drive);
+    finish(ctx, &report)
+}
+
+/// Capacity told to LIO for the enclosure's backstore (TCMU wants one; no command reads it).
+const ENCLOSURE_DEV_SIZE: u64 = 1 << 20;
+
+/// Serves `sim:enclosure?...` on one port (an enclosure services device has no second port
+/// here: a dual-expander enclosure is two SES devices, two `sgctl sim serve` runs).
+fn serve_enclosure(ctx: &mut Ctx, spec: &str, args: ServeArgs) -> anyhow::Result<Report> {
+    if args.ports.is_some_and(|p| p != 1) {
+        return Err(crate::Error::InvalidArgument(
+            "--ports: the virtual enclosure is served on one port".into(),
+        )
+        .into());
+    }
+    if args.overlap {
+        return Err(crate::Error::InvalidArgument(
+            "--overlap: the virtual enclosure answers at once; nothing to overlap".into(),
+        )
+        .into());
+    }
+    let enclosure = sim::enclosure::open(spec)?;
+    let address = crate::transport::Transport::address(&enclosure);
+    let slots = enclosure.slots.len();
+    let transport: Box<dyn Transport> = if ctx.verbose > 0 {
+        Box::new(Traced::new(enclosure, ctx.verbose))
+    } else {
+        Box::new(enclosure)
+    };
+    let models = vec![PortModel {
+        relative_port: 1,
+        transport,
+        on_tmr: None,
+        defer_service: false,
+        queued: None,
+    }];
+    let pid = std::process::id();
+    let opts = ServeOptions {
+        name: args.name.unwrap_or_else(|| format!("sgctl{pid}")),
+        dev_config: format!("sgctl/{}", sim::enclosure::PROFILE),
+        dev_size: ENCLOSURE_DEV_SIZE,
+        block_size: 512,
+        ready_file: args.ready_file,
+        wait_devices: Duration::from_secs(args.wait),
+        root: tcmu::configfs::TARGET_ROOT.into(),
+        wwn_seed: u64::from(pid),
+    };
+    super::output::err_line(&format!(
+        "sgctl: serving {address} ({slots} slots, enclosure services device) through TCMU"
+    ));
+    let report = tcmu::serve(&opts, models)?;
+    finish(ctx, &report)
+}
+
+/// The report of a serve run: per port its counters; exit OTHER when a ring stopped early.
+fn finish(ctx: &mut Ctx, report: &tcmu::ServeReport) -> anyhow::Result<Report> {
     for e in &report.teardown_errors {
         ctx.warn(format!("teardown: {e}"));
     }
@@ -175,7 +243,7 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
         "stopped by {} after {:.1} s\n",
         report.signal, report.seconds
     ));
-    let r = Report::new(None, &report, text);
+    let r = Report::new(None, report, text);
     Ok(if failed {
         r.with_exit(crate::exit::OTHER)
     } else {

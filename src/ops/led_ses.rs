@@ -238,6 +238,23 @@ impl LedBackend for SesLed {
     }
 }
 
+/// The addresses of the enclosure services devices (peripheral device type 0Dh) in `scan`,
+/// one per path (each SES device of a dual-expander enclosure is its own LU).
+pub fn ses_device_addresses(scan: &crate::discover::Scan) -> Vec<String> {
+    scan.drives
+        .iter()
+        .filter(|d| d.peripheral_type == Some(0x0d))
+        .flat_map(|d| d.paths.iter().map(|p| p.address.clone()))
+        .collect()
+}
+
+/// The enclosure services devices a scan with `opts` finds (none when the scan fails).
+pub fn enclosure_services_devices(opts: &crate::discover::ScanOptions) -> Vec<String> {
+    crate::discover::scan(opts)
+        .map(|s| ses_device_addresses(&s))
+        .unwrap_or_default()
+}
+
 /// What searching the enclosure services devices found.
 pub struct SesSearch {
     /// One backend per device that holds the drive.

@@ -421,3 +421,72 @@ fn health_by_enclosure_slot_with_labels() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// The tree captured with the virtual enclosure served through TCMU and the kernel's ses driver
+/// bound to it (fixtures/sysfs/tcmu-ses): the enclosure as ses.c registered it, its slots
+/// without `device` links (tcm_loop LUs have no SAS rphy), and the 0Dh device the LED commands
+/// fall back to when no kernel enclosure links the drive.
+#[test]
+fn tcmu_ses_capture_enclosure_unlinked_slots_and_the_0d_device() {
+    let root = fixture("tcmu-ses");
+    let s = discover::scan(&opts(&root)).unwrap();
+    assert_eq!(s.scsi_devices, 3);
+    assert_eq!(s.enclosures.len(), 1);
+    let e = &s.enclosures[0];
+    assert!(e.problems.is_empty(), "{:?}", e.problems);
+    assert_eq!(e.name, "2:0:1:0");
+    assert_eq!(e.id.as_deref(), Some("0x5acde48e00000100"));
+    assert_eq!(
+        (e.vendor.as_deref(), e.product.as_deref()),
+        (Some("SGCTL"), Some("VIRTUAL ENCL"))
+    );
+    assert_eq!(e.components_declared, Some(4));
+    let names: Vec<&str> = e.components.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["SLOT 00", "SLOT 01", "SLOT 02", "SLOT 03"]);
+    let leds: Vec<(Option<u32>, Option<bool>, Option<bool>)> = e
+        .components
+        .iter()
+        .map(|c| (c.slot, c.locate, c.fault))
+        .collect();
+    assert_eq!(
+        leds,
+        [
+            (Some(0), Some(true), Some(false)),
+            (Some(1), Some(true), Some(true)),
+            (Some(2), Some(false), Some(false)),
+            (Some(3), Some(false), Some(false)),
+        ]
+    );
+    assert!(e.components.iter().all(|c| c.device.is_none()
+        && c.kind.as_deref() == Some("array device")
+        && c.status.as_deref() == Some("OK")));
+    // The drive: one LU on two paths, in no slot the kernel knows.
+    let disk = s
+        .drives
+        .iter()
+        .find(|d| d.serial.as_deref() == Some("TCMU0001"))
+        .unwrap();
+    assert_eq!(disk.paths.len(), 2);
+    assert!(disk.enclosure.is_none());
+    let paths: Vec<_> = disk
+        .paths
+        .iter()
+        .map(discover::DrivePath::to_path_info)
+        .collect();
+    let err = sgctl::ops::led::components_of(&root, &paths).unwrap_err();
+    assert!(
+        err.to_string().contains("none of the 1 enclosure(s)"),
+        "{err}"
+    );
+    // The enclosure services device a live `sgctl locate` would then ask over SG_IO.
+    assert_eq!(sgctl::ops::led_ses::ses_device_addresses(&s), ["/dev/sg2"]);
+    assert_eq!(
+        sgctl::ops::led_ses::enclosure_services_devices(&opts(&root)),
+        ["/dev/sg2"]
+    );
+    // Without it, nothing.
+    assert!(
+        sgctl::ops::led_ses::enclosure_services_devices(&opts(&fixture("mptsas-dualport")))
+            .is_empty()
+    );
+}

@@ -222,3 +222,39 @@ fn bad_enclosure_addresses() {
         }
     }
 }
+
+/// `serials=`: slots 0 and 1 hold the drives with those serials (their SAS addresses in the
+/// phy descriptors, as the drives report them in VPD 0x83), slot 2 keeps the default; bad
+/// lists are refused.
+#[test]
+fn serials_put_named_drives_in_the_first_slots() {
+    let mut t = open("sim:enclosure?slots=3&drive=px02smf080&serials=TCMU0001,ABC-9");
+    let c = ses::decode_config(&page(&mut *t, 1)).unwrap().page;
+    let a = ses::decode_addl_status(&c, &page(&mut *t, 0x0a))
+        .unwrap()
+        .page;
+    for (slot, serial) in [(0u32, "TCMU0001"), (1, "ABC-9"), (2, "E1S02")] {
+        let SasInfo::Slot { phys, .. } = a.for_element(slot).unwrap().sas.clone().unwrap() else {
+            panic!("not a slot descriptor")
+        };
+        let mut drive = open(&format!("sim:px02smf080?serial={serial}&port=1"));
+        let mut vpd = vec![0u8; 512];
+        let cmp = drive
+            .execute(&sgctl::scsi::vpd::cdb(0x83, 512), DataBuf::In(&mut vpd), T)
+            .unwrap();
+        check(&cmp).unwrap();
+        let addr = u64::from_str_radix(phys[0].sas_address.trim_start_matches("0x"), 16).unwrap();
+        assert!(
+            vpd.windows(8).any(|w| w == addr.to_be_bytes()),
+            "slot {slot}: {} is not {serial}'s port A",
+            phys[0].sas_address
+        );
+    }
+    for bad in [
+        "sim:enclosure?slots=1&serials=A,B",
+        "sim:enclosure?slots=2&serials=A,,B",
+        "sim:enclosure?slots=2&serials=way-too-long-a-serial-number",
+    ] {
+        assert!(sgctl::device::open(bad).is_err(), "{bad} accepted");
+    }
+}

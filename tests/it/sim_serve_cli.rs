@@ -36,3 +36,28 @@ fn tcmu_is_required() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--tcmu"), "{err}");
 }
+
+/// The virtual enclosure is served on one port; its options are checked as `sim:enclosure`'s.
+#[test]
+fn enclosure_arguments_are_checked_before_lio() {
+    let (code, err) = sgctl(&[
+        "sim",
+        "serve",
+        "--tcmu",
+        "enclosure?slots=4",
+        "--ports",
+        "2",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("one port"), "{err}");
+    let (code, err) = sgctl(&["sim", "serve", "--tcmu", "enclosure", "--overlap"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, err) = sgctl(&[
+        "sim",
+        "serve",
+        "--tcmu",
+        "sim:enclosure?slots=2&serials=A,B,C",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("3 serials for 2 slots"), "{err}");
+}

@@ -19,7 +19,7 @@ copy_tree() { # copy a sysfs subtree without following symlinks; unreadable file
   done
 }
 
-for cls in scsi_generic scsi_device block bsg sas_host sas_phy sas_port sas_device sas_end_device scsi_host scsi_disk; do
+for cls in scsi_generic scsi_device block bsg enclosure sas_host sas_phy sas_port sas_device sas_end_device scsi_host scsi_disk; do
   [ -d /sys/class/$cls ] || continue
   mkdir -p $C/sys/class/$cls
   for l in /sys/class/$cls/*; do

@@ -7,8 +7,10 @@
 //! 0x88), attached to the enclosure's expanders A and B, so a slot can be tied to the drive
 //! opened on its own. Options: `slots=N` (1..=64, default 12), `id=N` (1..=255, default 1:
 //! the enclosure logical identifier and the serials), `drive=PROFILE` (default the first
-//! profile), `empty=K[,K..]` (slots without a drive), `state=FILE` (the indicators persist
-//! between invocations, as JSON).
+//! profile), `serials=S0[,S1..]` (the drives of slots 0, 1, ... have these serials instead:
+//! the enclosure then holds the drives `sim:PROFILE?serial=S0` ... opened or served elsewhere,
+//! e.g. the drive `sgctl sim serve` serves next to it), `empty=K[,K..]` (slots without a
+//! drive), `state=FILE` (the indicators persist between invocations, as JSON).
 //!
 //! Commands: INQUIRY (standard data with PDT 0Dh and ENCSERV; VPD 00h, 80h, 83h), TEST UNIT
 //! READY, REPORT LUNS, RECEIVE DIAGNOSTIC RESULTS (PCV=1: pages 00h, 01h, 02h, 07h, 0Ah),
@@ -89,11 +91,17 @@ pub fn slot_serial(id: u8, k: usize) -> String {
     format!("E{id}S{k:02}")
 }
 
+/// A serial a drive can have: 1..=20 printable ASCII characters (VPD 80h), no comma.
+fn valid_serial(s: &str) -> bool {
+    (1..=20).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_graphic() && b != b',')
+}
+
 /// Opens `sim:enclosure[?opts]` (`spec` without the `sim:` prefix).
 pub fn open(spec: &str) -> Result<Enclosure> {
     let query = spec.split_once('?').map_or("", |(_, q)| q);
     let (mut slots, mut id, mut prof, mut empty, mut state) =
         (12usize, 1u8, &profile::PROFILES[0], Vec::new(), None);
+    let mut serials: Vec<String> = Vec::new();
     for kv in query.split('&').filter(|s| !s.is_empty()) {
         let (k, v) = kv
             .split_once('=')
@@ -125,14 +133,33 @@ pub fn open(spec: &str) -> Result<Enclosure> {
                     empty.push(n);
                 }
             }
+            "serials" => {
+                serials = v.split(',').map(str::to_string).collect();
+                if let Some(s) = serials.iter().find(|s| !valid_serial(s)) {
+                    return Err(bad(
+                        spec,
+                        format!(
+                            "serials: {s:?} is not a serial (1..=20 printable ASCII characters)"
+                        ),
+                    ));
+                }
+            }
             "state" => state = Some(super::state_path(spec, std::path::Path::new(v))?),
             _ => {
                 return Err(bad(
                     spec,
-                    format!("unknown option '{k}' (known: slots, id, drive, empty, state)"),
+                    format!(
+                        "unknown option '{k}' (known: slots, id, drive, serials, empty, state)"
+                    ),
                 ))
             }
         }
+    }
+    if serials.len() > slots {
+        return Err(bad(
+            spec,
+            format!("serials: {} serials for {slots} slots", serials.len()),
+        ));
     }
     if let Some(k) = empty.iter().find(|k| **k >= slots) {
         return Err(bad(
@@ -149,7 +176,10 @@ pub fn open(spec: &str) -> Result<Enclosure> {
                     leds: Indicators::default(),
                 };
             }
-            let serial = slot_serial(id, k);
+            let serial = serials
+                .get(k)
+                .cloned()
+                .unwrap_or_else(|| slot_serial(id, k));
             let d = Drive::new(prof, &serial, 64 * u64::from(prof.default_block_len));
             Slot {
                 serial: Some(serial),
