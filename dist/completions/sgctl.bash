@@ -1560,7 +1560,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__format)
-            opts="-v -h --list-supported --fast --recover --dry-run --audit-log --certificate --force --signing-key --progress-json --ignore-reservation --leds --site --destination --all-matching --enclosure --block-size --pi --pi-interval-exponent --capacity --preset --confirm --operator --max-per-hba --poll-interval --asset-tag --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --list-supported --fast --recover --dry-run --audit-log --certificate --force --signing-key --progress-json --ignore-reservation --leds --site --destination --all-matching --enclosure --block-size --pi --pi-interval-exponent --capacity --preset --confirm --operator --max-per-hba --poll-interval --enclosure-device --asset-tag --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1657,6 +1657,13 @@ _sgctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
+                    return 0
+                    ;;
+                --enclosure-device)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace
@@ -2985,7 +2992,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__sanitize)
-            opts="-v -h --support --crypto --block --overwrite --exit-failure-mode --method --invert --ause --znr --dry-run --audit-log --certificate --force --signing-key --progress-json --ignore-reservation --leds --site --destination --all-matching --enclosure --pattern --passes --validate --verify --confirm --operator --max-per-hba --poll-interval --asset-tag --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --support --crypto --block --overwrite --exit-failure-mode --method --invert --ause --znr --dry-run --audit-log --certificate --force --signing-key --progress-json --ignore-reservation --leds --site --destination --all-matching --enclosure --pattern --passes --validate --verify --confirm --operator --max-per-hba --poll-interval --enclosure-device --asset-tag --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3079,6 +3086,13 @@ _sgctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
+                    return 0
+                    ;;
+                --enclosure-device)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace
@@ -3708,7 +3722,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__erase)
-            opts="-v -h --all --pin-file --pin-prompt --msid --dry-run --audit-log --certificate --force --signing-key --progress-json --ignore-reservation --leds --site --destination --band --validate --pin-env --confirm --operator --max-per-hba --poll-interval --asset-tag --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --all --pin-file --pin-prompt --msid --dry-run --audit-log --certificate --force --signing-key --progress-json --ignore-reservation --leds --site --destination --band --validate --pin-env --confirm --operator --max-per-hba --poll-interval --enclosure-device --asset-tag --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3781,6 +3795,13 @@ _sgctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
+                    return 0
+                    ;;
+                --enclosure-device)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace
@@ -4087,7 +4108,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__tcg__subcmd__revert)
-            opts="-v -h --psid-file --psid-prompt --dry-run --audit-log --certificate --force --signing-key --progress-json --ignore-reservation --leds --site --destination --psid-env --validate --confirm --operator --max-per-hba --poll-interval --asset-tag --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --psid-file --psid-prompt --dry-run --audit-log --certificate --force --signing-key --progress-json --ignore-reservation --leds --site --destination --psid-env --validate --confirm --operator --max-per-hba --poll-interval --enclosure-device --asset-tag --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4153,6 +4174,13 @@ _sgctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
+                    return 0
+                    ;;
+                --enclosure-device)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace

@@ -64,10 +64,16 @@ pub struct SafetyArgs {
     #[arg(long)]
     pub ignore_reservation: bool,
     /// After the jobs, light the locate LED of every drive that passed and the fault LED of
-    /// every drive that did not (the enclosure slots the kernel knows, as `sgctl locate` and
+    /// every drive that did not (the enclosure slots the kernel knows, else the slot an
+    /// enclosure services device lists the drive's SAS address in, as `sgctl locate` and
     /// `sgctl fault` do; each LED change is audited). Not on --dry-run.
     #[arg(long)]
     pub leds: bool,
+    /// With --leds: the enclosure services devices to ask over SG_IO for drives no kernel
+    /// enclosure holds (repeatable; /dev/sgN, or a `sim:enclosure` address for virtual drives)
+    /// instead of those a scan finds.
+    #[arg(long, value_name = "ADDR", requires = "leds")]
+    pub enclosure_device: Vec<String>,
     /// The certificate's auditor fields.
     #[command(flatten)]
     pub record: crate::cli::record_args::RecordArgs,
@@ -150,10 +156,26 @@ pub fn run_jobs_in(
     opts.record = sa.record.resolve()?;
     let summary = jobs::run(env, addresses, &opts, make_job)?;
     let leds = (sa.leds && !summary.dry_run).then(|| {
+        let named = sa.enclosure_device.clone();
+        let virtual_drives = !named.is_empty();
+        let devices: Box<dyn FnOnce() -> Vec<String>> = if named.is_empty() {
+            Box::new(|| {
+                crate::ops::led_ses::enclosure_services_devices(
+                    &crate::discover::ScanOptions::default(),
+                )
+            })
+        } else {
+            Box::new(move || named)
+        };
         crate::ops::led::light_after_purge(
             std::path::Path::new("/"),
             &summary.records,
             Some(&crate::ops::safety::AuditLog::at(summary.audit_log.clone())),
+            Some(crate::ops::led::SesFallback {
+                devices,
+                timeout: std::time::Duration::from_secs(10),
+                virtual_drives,
+            }),
         )
     });
     let mut report = finish_report(ctx, summary);
@@ -721,6 +743,7 @@ pub(crate) mod testenv {
             certificate: Some(dir.join("cert.json")),
             force: false,
             leds: false,
+            enclosure_device: Vec::new(),
             operator: None,
             signing_key: None,
             max_per_hba: 4,

@@ -308,14 +308,67 @@ pub struct PurgeLed {
     pub error: Option<String>,
 }
 
+/// Where `--leds` asks when no enclosure the kernel knows holds a drive: enclosure services
+/// devices over SG_IO ([`crate::ops::led_ses`]), as `sgctl locate` does.
+pub struct SesFallback<'a> {
+    /// The enclosure services devices to search (`--enclosure-device`, or the 0Dh devices a
+    /// scan finds); called at most once, and only when a drive is in no kernel enclosure.
+    pub devices: Box<dyn FnOnce() -> Vec<String> + 'a>,
+    /// Per-command timeout.
+    pub timeout: std::time::Duration,
+    /// Whether virtual drives (`sim:`) are searched too (only in devices named by the user: a
+    /// virtual drive sits in no enclosure a scan finds).
+    pub virtual_drives: bool,
+}
+
+/// The SES backends of the slot holding the drive `device` (its target port SAS addresses
+/// from VPD 83h, as the discover layer reads them) in `devices`.
+fn ses_backends(
+    device: &str,
+    devices: &[String],
+    timeout: std::time::Duration,
+) -> std::result::Result<Vec<(SlotRef, Box<dyn LedBackend>)>, String> {
+    let drive = crate::discover::paths_of(device).map_err(|e| e.to_string())?;
+    let ports = crate::ops::led_ses::sas_addresses(
+        drive
+            .paths
+            .iter()
+            .flat_map(|p| [p.target_port.as_deref(), p.sas_address.as_deref()])
+            .flatten(),
+    );
+    if ports.is_empty() {
+        return Err("the drive reports no SAS target port address to look for".into());
+    }
+    let found = crate::ops::led_ses::backends_for(devices, &ports, timeout);
+    if found.backends.is_empty() {
+        let mut why = format!(
+            "none of the {} enclosure services device(s) lists the drive's SAS address(es) in a slot",
+            devices.len()
+        );
+        for e in found.errors {
+            why.push_str(&format!("; {e}"));
+        }
+        return Err(why);
+    }
+    Ok(found.backends)
+}
+
 /// After a purge: the locate LED of every drive whose job succeeded, the fault LED of every
-/// other one, through the enclosures under `root`; one audit record per drive whose LED was
-/// written, in `audit`.
+/// other one, through the enclosures under `root`, else (`ses`) through the enclosure services
+/// devices over SG_IO; one audit record per drive whose LED was written, in `audit`.
 pub fn light_after_purge(
     root: &Path,
     records: &[crate::ops::record::JobRecord],
     audit: Option<&crate::ops::safety::AuditLog>,
+    ses: Option<SesFallback<'_>>,
 ) -> Vec<PurgeLed> {
+    let (timeout, virtual_drives) = ses
+        .as_ref()
+        .map_or((std::time::Duration::ZERO, false), |f| {
+            (f.timeout, f.virtual_drives)
+        });
+    let mut source = ses.map(|f| f.devices);
+    let mut ses_devices: Option<Vec<String>> = None;
     records
         .iter()
         .map(|r| {
@@ -330,31 +383,52 @@ pub fn light_after_purge(
                 changes: Vec::new(),
                 error: None,
             };
-            match components_of(root, &r.paths) {
-                Err(e) => out.error = Some(e.to_string()),
-                Ok(comps) => {
-                    out.changes = apply(&sysfs_backends(&comps), led, true, false);
-                    let errs: Vec<&str> = out
-                        .changes
-                        .iter()
-                        .filter_map(|c| c.error.as_deref())
-                        .collect();
-                    if !errs.is_empty() {
-                        out.error = Some(errs.join("; "));
+            let backends = match components_of(root, &r.paths) {
+                Ok(comps) => sysfs_backends(&comps),
+                Err(e) => {
+                    if crate::device::is_virtual_address(&r.device) && !virtual_drives {
+                        out.error = Some(e.to_string());
+                        return out;
                     }
-                    if let Some(a) = audit.filter(|_| out.changes.iter().any(|c| c.written)) {
-                        let rec = audit_record(
-                            led,
-                            true,
-                            &r.device,
-                            Some(r.drive.serial.as_str()),
-                            r.drive.wwn.as_deref(),
-                            &out.changes,
-                        );
-                        if let Err(e) = a.append(&rec) {
-                            out.error = Some(format!("LED set, audit record not written: {e}"));
+                    if ses_devices.is_none() {
+                        ses_devices = source.take().map(|f| f());
+                    }
+                    let devices = ses_devices.as_deref().unwrap_or_default();
+                    if devices.is_empty() {
+                        out.error = Some(e.to_string());
+                        return out;
+                    }
+                    match ses_backends(&r.device, devices, timeout) {
+                        Ok(b) => b,
+                        Err(why) => {
+                            out.error = Some(format!(
+                                "{why}, and no enclosure in /sys/class/enclosure links it"
+                            ));
+                            return out;
                         }
                     }
+                }
+            };
+            out.changes = apply(&backends, led, true, false);
+            let errs: Vec<&str> = out
+                .changes
+                .iter()
+                .filter_map(|c| c.error.as_deref())
+                .collect();
+            if !errs.is_empty() {
+                out.error = Some(errs.join("; "));
+            }
+            if let Some(a) = audit.filter(|_| out.changes.iter().any(|c| c.written)) {
+                let rec = audit_record(
+                    led,
+                    true,
+                    &r.device,
+                    Some(r.drive.serial.as_str()),
+                    r.drive.wwn.as_deref(),
+                    &out.changes,
+                );
+                if let Err(e) = a.append(&rec) {
+                    out.error = Some(format!("LED set, audit record not written: {e}"));
                 }
             }
             out
@@ -466,7 +540,7 @@ mod tests {
             rec("sim:x", &[], Outcome::Success),
         ];
         let audit = crate::ops::safety::AuditLog::at(t.path().join("audit.jsonl"));
-        let out = light_after_purge(t.path(), &records, Some(&audit));
+        let out = light_after_purge(t.path(), &records, Some(&audit), None);
         assert_eq!(out[0].led, Led::Locate);
         assert_eq!(out[1].led, Led::Fault);
         assert!(out[..2]

@@ -194,3 +194,116 @@ fn cli_locate_through_enclosure_device_with_dry_run_audit_and_no_slot() {
     assert_eq!(code, Some(7));
     assert_eq!(log.lines().count(), 1);
 }
+
+/// `--leds` after a purge of virtual drives no kernel enclosure holds: the slots found through
+/// the enclosure services device named with `--enclosure-device` (SES pages over the
+/// in-process transport), locate for the drive that passed, fault for the one refused, and
+/// the drive in no slot said.
+#[test]
+fn purge_leds_fall_back_to_ses_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let state = p.join("e.json");
+    let enc = format!(
+        "sim:enclosure?slots=4&drive={DRIVE}&serials=LED001,LED002&state={}",
+        state.display()
+    );
+    let drive = |s: &str| format!("sim:{DRIVE}?clock=virtual&capacity_blocks=65536&serial={s}");
+    let out = Command::new(env!("CARGO_BIN_EXE_sgctl"))
+        .args(["--json", "sanitize", "--crypto"])
+        .args([drive("LED001"), drive("LED002"), drive("LED003")])
+        .args([
+            "--confirm",
+            "LED001",
+            "--confirm",
+            "LED009",
+            "--confirm",
+            "LED003",
+        ])
+        .args(["--leds", "--enclosure-device", &enc])
+        .env("SGCTL_AUDIT_LOG", p.join("audit.jsonl"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(8), "{err}\n{v}");
+    let leds = v["data"]["leds"].as_array().unwrap();
+    assert_eq!(leds.len(), 3, "{v}");
+    assert_eq!(
+        (leds[0]["led"].as_str(), leds[1]["led"].as_str()),
+        (Some("locate"), Some("fault"))
+    );
+    for l in &leds[..2] {
+        assert!(l["error"].is_null(), "{l}");
+        assert_eq!(l["changes"][0]["backend"], "ses");
+        assert_eq!(l["changes"][0]["after"], true);
+    }
+    assert_eq!(leds[1]["changes"][0]["enclosure"]["slot"], 1);
+    let e = leds[2]["error"].as_str().unwrap();
+    assert!(
+        e.contains("none of the 1 enclosure services device(s)"),
+        "{e}"
+    );
+    assert!(e.contains("/sys/class/enclosure"), "{e}");
+    // The enclosure itself (its state file, opened afresh): slot 0 locate, slot 1 fault.
+    assert_eq!(
+        slots(&enc),
+        [(true, false), (false, true), (false, false), (false, false)]
+    );
+    let audit = std::fs::read_to_string(p.join("audit.jsonl")).unwrap();
+    let led_events = audit
+        .lines()
+        .filter(|l| l.contains("\"event\":\"led\""))
+        .count();
+    assert_eq!(led_events, 2, "{audit}");
+}
+
+/// The library side: the device list is asked for once, only when a drive is in no kernel
+/// enclosure; virtual drives are searched only when asked to.
+#[test]
+fn purge_fallback_asks_for_devices_once_and_skips_virtual_drives_unless_asked() {
+    use sgctl::ops::record::{JobRecord, Outcome};
+    use std::cell::Cell;
+    let dir = tempfile::tempdir().unwrap();
+    let enc = format!(
+        "sim:enclosure?slots=3&drive={DRIVE}&state={}",
+        dir.path().join("e.json").display()
+    );
+    let rec = |serial: &str, outcome| JobRecord {
+        device: format!("sim:{DRIVE}?serial={serial}"),
+        outcome,
+        ..JobRecord::default()
+    };
+    let records = [
+        rec("E1S00", Outcome::Failed),
+        rec("E1S02", Outcome::Success),
+    ];
+    let root = dir.path(); // no sys/class/enclosure
+    let calls = Cell::new(0);
+    let fallback = |virtual_drives| led::SesFallback {
+        devices: Box::new(|| {
+            calls.set(calls.get() + 1);
+            vec![enc.clone()]
+        }),
+        timeout: T,
+        virtual_drives,
+    };
+    let out = led::light_after_purge(root, &records, None, Some(fallback(false)));
+    assert!(out
+        .iter()
+        .all(|o| o.changes.is_empty() && o.error.is_some()));
+    assert_eq!(calls.get(), 0);
+    assert_eq!(slots(&enc), [(false, false); 3]);
+    let out = led::light_after_purge(root, &records, None, Some(fallback(true)));
+    assert!(out.iter().all(|o| o.error.is_none()), "{out:?}");
+    assert_eq!(calls.get(), 1);
+    assert_eq!(out[0].led, Led::Fault);
+    assert_eq!(slots(&enc), [(false, true), (false, false), (true, false)]);
+    // No fallback at all: the sysfs answer, as before.
+    let out = led::light_after_purge(root, &records, None, None);
+    assert!(out[0]
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("no enclosure is bound"));
+}
