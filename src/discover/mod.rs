@@ -18,6 +18,7 @@
 
 pub mod enclosure;
 pub mod ident;
+pub mod ses_slots;
 pub mod sysfs;
 
 use crate::error::{Error, Result};
@@ -630,6 +631,15 @@ pub fn scan(opts: &ScanOptions) -> Result<Scan> {
     let slots = enclosure::slots_by_device(&enclosures);
     for p in &mut paths {
         p.enclosure = p.hctl.as_ref().and_then(|h| slots.get(h).cloned());
+    }
+    // Paths the kernel linked to no slot: the enclosure services devices' own pages (live
+    // host only; a captured tree's device nodes are not this host's).
+    if opts.sysroot == Path::new("/") {
+        for e in ses_slots::fill(&mut paths, opts.timeout) {
+            if opts.verbose > 0 {
+                eprintln!("sgctl: enclosure services device: {e}");
+            }
+        }
     }
     t.mark("enclosures");
     let drives = group(&opts.sysroot, &devs, paths);

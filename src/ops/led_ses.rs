@@ -16,44 +16,13 @@
 use super::led::{Led, LedBackend};
 use crate::discover::enclosure::SlotRef;
 use crate::scsi::diagnostic;
-use crate::ses::{self, Config, Detail, SasInfo};
+use crate::ses::{self, Detail};
 use crate::transport::{check, DataBuf, Transport};
 use std::cell::RefCell;
 use std::time::Duration;
 
-/// Reads diagnostic page `code` (RECEIVE DIAGNOSTIC RESULTS, PCV=1).
-fn read_page(t: &mut dyn Transport, code: u8, timeout: Duration) -> crate::Result<Vec<u8>> {
-    let mut buf = vec![0u8; 0xffff];
-    let c = t.execute(
-        &diagnostic::receive_cdb(Some(code), 0xffff),
-        DataBuf::In(&mut buf),
-        timeout,
-    )?;
-    check(&c)?;
-    buf.truncate(buf.len().saturating_sub(c.resid));
-    Ok(buf)
-}
-
-/// The Configuration page, refused when it has problems (a slot found through a damaged page
-/// could be another slot).
-fn config(t: &mut dyn Transport, timeout: Duration) -> crate::Result<Config> {
-    let d = ses::decode_config(&read_page(t, ses::page::CONFIGURATION, timeout)?)?;
-    if let Some(p) = d.problems.first() {
-        return Err(crate::Error::CheckFailed(format!(
-            "the enclosure's Configuration page cannot be used: {p}"
-        )));
-    }
-    Ok(d.page)
-}
-
-fn parse_sas(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let h = s
-        .strip_prefix("0x")
-        .or_else(|| s.strip_prefix("naa."))
-        .unwrap_or(s);
-    u64::from_str_radix(h, 16).ok().filter(|&v| v != 0)
-}
+pub use crate::discover::ses_slots::SesSlot;
+use crate::discover::ses_slots::{config, parse_sas, read_page};
 
 /// The SAS addresses in `addresses` (`0x…`, `naa.…` or bare hex), unreadable and zero ones
 /// left out.
@@ -64,16 +33,6 @@ pub fn sas_addresses<'a>(addresses: impl IntoIterator<Item = &'a str>) -> Vec<u6
     v
 }
 
-/// A slot found in an enclosure services device.
-#[derive(Debug, Clone)]
-pub struct SesSlot {
-    /// Where (enclosure logical id, vendor, product, slot, element; `enclosure_device` is the
-    /// SES device's address).
-    pub place: SlotRef,
-    /// The slot's element index (overall elements not counted, SES-4 7.2.13).
-    pub element_index: u32,
-}
-
 /// Finds the slot whose device has one of the SAS addresses `ports`, in the enclosure
 /// services device `address` open as `t`; `None` when no slot lists any of them.
 pub fn find_slot(
@@ -82,54 +41,9 @@ pub fn find_slot(
     ports: &[u64],
     timeout: Duration,
 ) -> crate::Result<Option<SesSlot>> {
-    let c = config(t, timeout)?;
-    let a = ses::decode_addl_status(
-        &c,
-        &read_page(t, ses::page::ADDITIONAL_ELEMENT_STATUS, timeout)?,
-    )?;
-    for d in &a.page.descriptors {
-        let (Some(i), Some(et)) = (d.element_index, d.element_type) else {
-            continue;
-        };
-        if d.invalid
-            || !matches!(
-                et,
-                ses::element_type::DEVICE_SLOT | ses::element_type::ARRAY_DEVICE_SLOT
-            )
-        {
-            continue;
-        }
-        let Some(SasInfo::Slot {
-            device_slot_number,
-            phys,
-            ..
-        }) = &d.sas
-        else {
-            continue;
-        };
-        if phys
-            .iter()
-            .filter_map(|p| parse_sas(&p.sas_address))
-            .any(|s| ports.contains(&s))
-        {
-            let enc = c.primary();
-            let within = c.locate(i).map(|(_, n)| n).unwrap_or(i);
-            let own =
-                |s: Option<&String>| s.map(|x| x.trim().to_string()).filter(|x| !x.is_empty());
-            return Ok(Some(SesSlot {
-                place: SlotRef {
-                    id: enc.and_then(|e| own(Some(&e.logical_identifier))),
-                    vendor: enc.and_then(|e| own(Some(&e.vendor))),
-                    product: enc.and_then(|e| own(Some(&e.product))),
-                    slot: Some(device_slot_number.map_or(within, u32::from)),
-                    component: format!("element {i}"),
-                    enclosure_device: address.to_string(),
-                },
-                element_index: i,
-            }));
-        }
-    }
-    Ok(None)
+    Ok(crate::discover::ses_slots::slots(t, address, timeout)?
+        .into_iter()
+        .find(|s| s.sas.iter().any(|a| ports.contains(a))))
 }
 
 /// A slot's LEDs through Enclosure Status / Enclosure Control pages sent to its enclosure

@@ -11,6 +11,7 @@
 . /vm/guest/lib.sh
 . /vm/groups/tcmu/serve.inc
 t0=$(date +%s)
+tick() { echo "57-ses: +$(( $(date +%s) - t0 )) s $*"; }
 modprobe ses 2>/dev/null || true
 [ -d /sys/class/enclosure ] && pass ses_loaded || fail ses_loaded "no /sys/class/enclosure after modprobe ses"
 rm -f /tmp/ses.ready /tmp/ses.rc
@@ -18,6 +19,7 @@ sh -c "sgctl sim serve --tcmu 'enclosure?slots=4&drive=px02smf080&serials=TCMU00
          > /tmp/ses.out 2> /tmp/ses.err & echo \$! > /tmp/ses.pid; wait \$!; echo \$? > /tmp/ses.rc" &
 wait_for 60 sh -c 'test -f /tmp/ses.ready || test -f /tmp/ses.rc'
 cat /tmp/ses.err
+tick "served"
 esg=$(lsscsi -g | awk '/VIRTUAL ENCL/ {print $NF; exit}')
 ehctl=$(lsscsi -g | awk '/VIRTUAL ENCL/ {gsub(/[][]/, "", $1); print $1; exit}')
 lsscsi -g | grep -i "VIRTUAL ENCL"
@@ -41,6 +43,7 @@ if [ -e "$S0/device" ]; then
 else
   skip slot_0_linked "the kernel links a slot only to a disk under a SAS rphy (ses.c); tcm_loop LUs have none"
 fi
+tick "bound"
 # sgctl scan: the enclosure as the kernel registered it, and its 0Dh device.
 out=$(sgctl --json scan)
 echo "$out" | jq -e --arg h "$ehctl" --arg id "$(cat "$E/id")" \
@@ -48,6 +51,12 @@ echo "$out" | jq -e --arg h "$ehctl" --arg id "$(cat "$E/id")" \
   && pass scan_lists_enclosure || fail scan_lists_enclosure "$(echo "$out" | jq -c .data.enclosures)"
 echo "$out" | jq -e '.data.drives[] | select(.peripheral_type == 13 and .vendor == "SGCTL")' >/dev/null \
   && pass scan_lists_0d_device || fail scan_lists_0d_device "$(echo "$out" | jq -c '[.data.drives[] | {peripheral_type, vendor, model}]')"
+# The drive's slot from the 0Dh device's own pages (the kernel did not link it): both paths.
+echo "$out" | jq -e --arg id "$(cat "$E/id")" --arg h "$ehctl" '.data.drives[] | select(.serial == "TCMU0001")
+  | select(.enclosure.id == $id and .enclosure.slot == 0 and .enclosure.enclosure_device == $h
+           and ([.paths[].enclosure.slot] == [0, 0]))' >/dev/null \
+  && pass scan_places_drive_in_slot_0 \
+  || fail scan_places_drive_in_slot_0 "$(echo "$out" | jq -c '.data.drives[] | {serial, enclosure, p: [.paths[].enclosure]}')"
 # sg_ses: Ident / Fault reqstd of the array device slot element N (0-based).
 ses_bits() {
   sg_ses --page=2 --index="$1" "$esg" 2>/dev/null | tr -s ' ' | grep -o -E "(Ident|Fault reqstd)=[01]" | tr '\n' ' '
@@ -57,6 +66,7 @@ led() { # led locate|fault on|off: sgctl, then the kernel's attribute and sg_ses
   o=$(sgctl --json "$1" "$dsg" --"$2" --audit-log /tmp/ses-audit.jsonl 2>&1); r=$?
   echo "sgctl $1 $2: exit $r: $(echo "$o" | jq -c '.data.changes[]? | {backend, target, before, after, error}' 2>/dev/null || echo "$o")"
 }
+tick "scanned"
 led locate on
 [ $r = 0 ] && [ "$(cat "$S0/locate")" = 1 ] && ses_bits 0 | grep -q "Ident=1" \
   && echo "$o" | jq -e '.data.changes[0].backend == "ses" and .data.changes[0].enclosure.slot == 0' >/dev/null \
@@ -75,6 +85,7 @@ led fault off
 [ $r = 0 ] && [ "$(cat "$S0/fault")" = 0 ] && ses_bits 0 | grep -q "Fault reqstd=0" \
   && pass fault_off || fail fault_off "exit $r, sysfs $(cat "$S0/fault" 2>&1), sg_ses '$(ses_bits 0)'"
 [ "$(wc -l < /tmp/ses-audit.jsonl)" = 4 ] && pass audit_4_records || fail audit_4_records "$(cat /tmp/ses-audit.jsonl)"
+tick "sgctl LEDs"
 # The kernel's own control page (enclosure.c -> ses_set_locate/ses_set_fault) on slot 1.
 echo 1 > "$S1/locate"; echo 1 > "$S1/fault"
 ses_bits 1 | grep -q "Ident=1" && ses_bits 1 | grep -q "Fault reqstd=1" && ses_bits 0 | grep -q "Ident=0" \
