@@ -308,6 +308,9 @@ pub struct PurgeLed {
     pub error: Option<String>,
 }
 
+/// LED backends, each with the place it acts on.
+pub type Backends = Vec<(SlotRef, Box<dyn LedBackend>)>;
+
 /// Where `--leds` asks when no enclosure the kernel knows holds a drive: enclosure services
 /// devices over SG_IO ([`crate::ops::led_ses`]), as `sgctl locate` does.
 pub struct SesFallback<'a> {
@@ -327,7 +330,7 @@ fn ses_backends(
     device: &str,
     devices: &[String],
     timeout: std::time::Duration,
-) -> std::result::Result<Vec<(SlotRef, Box<dyn LedBackend>)>, String> {
+) -> std::result::Result<Backends, String> {
     let drive = crate::discover::paths_of(device).map_err(|e| e.to_string())?;
     let ports = crate::ops::led_ses::sas_addresses(
         drive
