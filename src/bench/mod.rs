@@ -8,6 +8,7 @@
 pub mod data;
 pub mod engine;
 pub mod qos;
+pub mod report;
 pub mod sg;
 #[cfg(feature = "sim")]
 pub mod sim;

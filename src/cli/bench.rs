@@ -339,7 +339,7 @@ pub fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
 }
 
 fn run_compare(a: CompareArgs) -> anyhow::Result<Report> {
-    use crate::report::{compare, load, run::write_atomic};
+    use crate::bench::report::{compare, load, run::write_atomic};
     if a.label.len() > a.reports.len() {
         return Err(usage(format!(
             "{} --label for {} reports",
@@ -435,7 +435,7 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     let dev = a.device.clone();
     // The report must be writable before the first write reaches the drive.
     if let Some(dir) = &a.report {
-        crate::report::run::preflight(dir, a.audit_log.as_deref())?;
+        crate::bench::report::run::preflight(dir, a.audit_log.as_deref())?;
     }
     let mut cleared = None;
     let auth = if w.writes() {
@@ -481,7 +481,7 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     let scsi = is_scsi(&dev);
     let (eng_name, eng_cap, eng_bl) = (eng.name(), eng.capacity_bytes(), eng.block_len());
     let pre = a.report.as_ref().map(|_| {
-        crate::report::run::header_of(
+        crate::bench::report::run::header_of(
             &dev,
             eng.transport(),
             scsi,
@@ -541,9 +541,9 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
         )?;
     }
     // The summary printed is computed from the report document, by the function `bench
-    // compare` and the suites use (crate::report::summary).
+    // compare` and the suites use (crate::bench::report::summary).
     let (header, wc) = pre.unwrap_or_else(|| {
-        let h = crate::bench::suite::report::Header {
+        let h = crate::bench::report::suite::Header {
             address: dev.clone(),
             engine: eng.name().into(),
             capacity_bytes: eng.capacity_bytes(),
@@ -552,9 +552,9 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
         };
         (h, Default::default())
     });
-    let mut rr = crate::report::run::RunReport::new(
+    let mut rr = crate::bench::report::run::RunReport::new(
         header,
-        crate::report::run::RunSettings::of(&w, &a.engine, eng.capacity_bytes()),
+        crate::bench::report::run::RunSettings::of(&w, &a.engine, eng.capacity_bytes()),
         wc,
         w.clone(),
         result.clone(),
@@ -571,7 +571,8 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
         rr.save(dir)?;
         report_dir = Some(dir.display().to_string());
     }
-    let mut text = crate::report::summary::text(&serde_json::to_value(&rr).unwrap_or_default());
+    let mut text =
+        crate::bench::report::summary::text(&serde_json::to_value(&rr).unwrap_or_default());
     if let Some(dir) = &report_dir {
         let _ = writeln!(text, "\nreport: {dir}/report.json and report.html");
     }

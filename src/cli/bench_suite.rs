@@ -4,12 +4,12 @@
 //! file opens the drive, runs the gate and renders the summary.
 
 use super::{Ctx, Report};
+use crate::bench::report::suite::{self as rep, Header, Report as BenchReport, Settings};
 use crate::bench::suite::cache::{self, WriteCache};
 use crate::bench::suite::defs::TestId;
 use crate::bench::suite::driver::{ActiveRange, Driver, RunSettings};
 use crate::bench::suite::engine_driver::EngineDriver;
 use crate::bench::suite::purge::{self, PurgeMethod, PurgeRecord};
-use crate::bench::suite::report::{self as rep, Header, Report as BenchReport, Settings};
 use crate::bench::suite::runner::{is_interrupted, Control, Progress, Suite};
 use crate::bench::suite::{pts, review, steady};
 use crate::bench::{Authorization, EngineKind};
@@ -743,8 +743,9 @@ fn run_suite(
         });
     }
     // The terminal summary is computed from the report document by the function `bench run`
-    // and `bench compare` use (crate::report::summary).
-    let mut text = crate::report::summary::text(&serde_json::to_value(&report).unwrap_or_default());
+    // and `bench compare` use (crate::bench::report::summary).
+    let mut text =
+        crate::bench::report::summary::text(&serde_json::to_value(&report).unwrap_or_default());
     let _ = writeln!(
         text,
         "\nreport: {} ({})",

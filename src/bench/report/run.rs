@@ -2,9 +2,9 @@
 //! `sgctl-bench-report`, version 1, `suite` = `run`; docs/bench-report.md,
 //! docs/report.schema.json) and `report.html` beside it.
 
+use super::suite::{Header, FILE, FORMAT, VERSION};
 use crate::bench::stats::RunResult;
 use crate::bench::suite::cache::{self, WriteCache};
-use crate::bench::suite::report::{Header, FILE, FORMAT, VERSION};
 use crate::bench::workload::{DataPattern, Limit, Workload};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -226,10 +226,7 @@ impl RunReport {
         let json = serde_json::to_vec(&v)
             .map_err(|e| Error::io("encoding report.json", std::io::Error::other(e)))?;
         write_atomic(&dir.join(FILE), &json)?;
-        write_atomic(
-            &dir.join("report.html"),
-            super::bench::render(&v).as_bytes(),
-        )
+        write_atomic(&dir.join("report.html"), super::page::render(&v).as_bytes())
     }
 
     /// A new report (times now).
