@@ -8,7 +8,7 @@
 //! - [`certificate`]: the printable certificate of sanitization.
 //! - [`pdf`]: the PDF/A certificate and batch manifest.
 //!
-//! The benchmark's reports, which draw with these, are [`crate::bench::report`].
+//! The benchmark's reports (`src/bench/report/`) draw with these.
 
 pub mod certificate;
 pub mod chart;
