@@ -350,6 +350,7 @@ fn bench_open(e: crate::bench::BenchError) -> Error {
         crate::bench::BenchError::Refused(m) => {
             Error::Refused(crate::error::Refusal::Benchmark { reason: m })
         }
+        crate::bench::BenchError::Session(e) => e,
         other => Error::io(other.to_string(), std::io::Error::other("engine")),
     }
 }
