@@ -8,6 +8,7 @@
 //! * [`pts`], [`review`] — the tests.
 //! * [`cache`] — WCE off per PTS-E, read back, restored.
 //! * [`purge`] — purge through the `sgctl sanitize`/`format` jobs.
+//! * [`session`] — a `bench pts|review` run below the CLI: gate, audit, engine, write cache, report.
 //! * `report.json` (versioned, docs/bench-report.md) is [`crate::bench::report::suite`].
 //! * [`confidence`] — when a percentile means something, intervals of repeated measurements.
 
@@ -20,6 +21,7 @@ pub mod pts;
 pub mod purge;
 pub mod review;
 pub mod runner;
+pub mod session;
 pub mod steady;
 
 #[cfg(test)]
