@@ -471,8 +471,9 @@ pub struct Cleared {
 }
 
 impl Cleared {
-    /// Writes the start record. A job must not start if this fails.
-    pub fn record_start(&self, details: Value) -> Result<()> {
+    /// Writes the start record. A job must not start if this fails. Callers go through
+    /// [`Cleared::start`] (`ops::session`), which returns the one way to write the end record.
+    pub(crate) fn record_start(&self, details: Value) -> Result<()> {
         self.audit.append(&json!({
             "event": "start",
             "time": rfc3339(SystemTime::now()),
@@ -487,8 +488,8 @@ impl Cleared {
         }))
     }
 
-    /// Writes the end record.
-    pub fn record_end(&self, outcome: &str, details: Value) -> Result<()> {
+    /// Writes the end record ([`crate::ops::session::Started::end`]).
+    pub(crate) fn record_end(&self, outcome: &str, details: Value) -> Result<()> {
         let now = SystemTime::now();
         self.audit.append(&json!({
             "event": "end",
@@ -523,7 +524,7 @@ pub struct GateRequest<'a> {
 }
 
 /// Runs the gate for a real (non dry-run) job: in-use check on every path, confirmation.
-/// The caller then writes [`Cleared::record_start`] and proceeds.
+/// The caller then writes the start record ([`Cleared::start`]) and proceeds.
 pub fn clear(
     host: &dyn HostView,
     req: GateRequest<'_>,
