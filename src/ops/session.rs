@@ -69,3 +69,96 @@ impl Started<'_> {
         self.cleared.audit_path()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+    use crate::host::LinuxHost;
+    use crate::ops::safety::{record_only, AuditLog, DriveName};
+    use serde_json::json;
+
+    fn token(audit: &Path) -> Cleared {
+        let name = DriveName {
+            serial: "S1".into(),
+            wwn: None,
+        };
+        let host = LinuxHost::with_root("/nonexistent");
+        record_only(&host, "test", "sim:x", &name, AuditLog::at(audit)).unwrap()
+    }
+
+    fn records(p: &Path) -> Vec<Value> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_session_writes_its_start_then_its_end_with_the_outcome() {
+        let d = tempfile::tempdir().unwrap();
+        let log = d.path().join("audit.jsonl");
+        let c = token(&log);
+        let v = c
+            .session(
+                json!({"what": "x"}),
+                || Ok(7),
+                |_| ("success", json!({"n": 1})),
+            )
+            .unwrap();
+        assert_eq!(v, 7);
+        let r = records(&log);
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0]["event"], "start");
+        assert_eq!(r[0]["details"]["what"], "x");
+        assert_eq!(r[1]["event"], "end");
+        assert_eq!(r[1]["outcome"], "success");
+        assert_eq!(r[0]["job_id"], r[1]["job_id"]);
+    }
+
+    #[test]
+    fn failed_work_ends_its_record_and_returns_its_own_error() {
+        let d = tempfile::tempdir().unwrap();
+        let log = d.path().join("audit.jsonl");
+        let c = token(&log);
+        let r: crate::Result<()> = c.session(
+            json!({}),
+            || Err(Error::InvalidArgument("no".into())),
+            |r| {
+                (
+                    "failure",
+                    json!({"error": r.as_ref().err().map(|e| e.to_string())}),
+                )
+            },
+        );
+        assert!(matches!(r, Err(Error::InvalidArgument(_))));
+        let recs = records(&log);
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[1]["outcome"], "failure");
+        assert_eq!(recs[1]["details"]["error"], "no");
+    }
+
+    #[test]
+    fn an_unwritable_audit_log_refuses_before_the_work() {
+        let d = tempfile::tempdir().unwrap();
+        // The log's directory is a regular file: nothing can be appended under it.
+        let file = d.path().join("file");
+        std::fs::write(&file, b"x").unwrap();
+        let c = token(&file.join("audit.jsonl"));
+        let mut ran = false;
+        let r = c.session(
+            json!({}),
+            || {
+                ran = true;
+                Ok(())
+            },
+            |_| ("success", json!({})),
+        );
+        assert!(!ran, "the work ran without its start record");
+        assert!(
+            matches!(r, Err(Error::Refused(Refusal::AuditUnwritable { .. }))),
+            "{r:?}"
+        );
+    }
+}
