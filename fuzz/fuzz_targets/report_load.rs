@@ -5,10 +5,10 @@ use libfuzzer_sys::fuzz_target;
 // refuse or accept without panicking, and whatever it accepts must summarise, line up and
 // render (terminal summary, key figures, both HTML views) without panicking either.
 fuzz_target!(|data: &[u8]| {
-    let Ok((_, v)) = sgctl::report::load::parse(data) else {
+    let Ok((_, v)) = sgctl::bench::report::load::parse(data) else {
         return;
     };
-    let _ = sgctl::report::summary::text(&v);
-    let _ = sgctl::report::summary::key_figures(&v);
-    let _ = sgctl::report::bench::render(&v);
+    let _ = sgctl::bench::report::summary::text(&v);
+    let _ = sgctl::bench::report::summary::key_figures(&v);
+    let _ = sgctl::bench::report::page::render(&v);
 });

@@ -54,6 +54,16 @@ pub enum BenchError {
     /// Any other OS error (exit 1).
     #[error("{0}")]
     Os(String),
+    /// An error of the session around the engine (the safety gate, the audit records, the
+    /// report files), with its own exit status.
+    #[error("{0}")]
+    Session(#[source] crate::Error),
+}
+
+impl From<crate::Error> for BenchError {
+    fn from(e: crate::Error) -> BenchError {
+        BenchError::Session(e)
+    }
 }
 
 impl BenchError {
@@ -67,6 +77,7 @@ impl BenchError {
             BenchError::Refused(_) => exit::REFUSED,
             BenchError::DeviceFailed { .. } => exit::COMMAND,
             BenchError::Os(_) => exit::OTHER,
+            BenchError::Session(e) => e.exit_code(),
         }
     }
 
@@ -155,6 +166,16 @@ impl EngineKind {
             "sim" => EngineKind::Sim,
             o => return Err(format!("--engine {o}: expected auto, uring, sg or sim")),
         })
+    }
+
+    /// The name `--engine` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Auto => "auto",
+            EngineKind::Uring => "uring",
+            EngineKind::Sg => "sg",
+            EngineKind::Sim => "sim",
+        }
     }
 }
 

@@ -8,6 +8,8 @@
 pub mod data;
 pub mod engine;
 pub mod qos;
+pub mod report;
+pub mod run;
 pub mod sg;
 #[cfg(feature = "sim")]
 pub mod sim;

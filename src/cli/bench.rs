@@ -9,12 +9,13 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::{Ctx, Report};
-use crate::bench::engine::{self, Authorization, BenchError, EngineKind};
+use crate::bench::engine::{BenchError, EngineKind};
+use crate::bench::run::{RunEnv, RunOptions};
 use crate::bench::stats::{Interval, RunResult};
 use crate::bench::workload::{
     parse_size, BlockSplit, DataPattern, Distribution, Limit, RangeSpec, Rw, Workload,
 };
-use crate::ops::safety::{self, AuditLog, Confirmation, DiscoverHost, DriveName, GateRequest};
+use crate::ops::safety::{self, AuditLog, DiscoverHost};
 use crate::Error;
 
 /// `sgctl bench`.
@@ -339,7 +340,7 @@ pub fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
 }
 
 fn run_compare(a: CompareArgs) -> anyhow::Result<Report> {
-    use crate::report::{compare, load, run::write_atomic};
+    use crate::bench::report::{compare, load, run::write_atomic};
     if a.label.len() > a.reports.len() {
         return Err(usage(format!(
             "{} --label for {} reports",
@@ -392,208 +393,59 @@ pub(super) fn bench_err(e: BenchError) -> anyhow::Error {
         // `Error::io` with a placeholder source it read "...: benchmark: benchmark".
         BenchError::Os(m) => anyhow::anyhow!(m),
         e @ BenchError::DeviceFailed { .. } => anyhow::anyhow!("{e}"),
+        BenchError::Session(e) => e.into(),
     }
-}
-
-fn is_scsi(addr: &str) -> bool {
-    crate::device::is_virtual_address(addr) || {
-        use std::os::unix::fs::FileTypeExt;
-        std::fs::metadata(addr).is_ok_and(|m| m.file_type().is_char_device())
-            || crate::bench::block_is_scsi(addr)
-    }
-}
-
-/// The identity the gate checks `--confirm` against, and the host view for in-use checks.
-fn identify(addr: &str) -> anyhow::Result<(DriveName, Box<dyn safety::HostView>)> {
-    if is_scsi(addr) {
-        let mut t = crate::device::open(addr)?;
-        let id = crate::ops::query::identity(&mut *t)?;
-        drop(t);
-        return Ok((
-            DriveName {
-                serial: id.serial,
-                wwn: id.wwn,
-            },
-            Box::new(DiscoverHost),
-        ));
-    }
-    // A non-SCSI block device (loop, nvme, ...) or a regular file: named by its kernel name
-    // or its path; in use when it or a partition is mounted, swap or held.
-    let host = crate::bench::PlainHost::new(addr);
-    Ok((
-        DriveName {
-            serial: host.name(),
-            wwn: None,
-        },
-        Box::new(host),
-    ))
 }
 
 fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
-    let (mut w, range) = workload_of(&a).map_err(usage)?;
-    let kind = EngineKind::parse(&a.engine).map_err(usage)?;
-    let dev = a.device.clone();
-    // The report must be writable before the first write reaches the drive.
-    if let Some(dir) = &a.report {
-        crate::report::run::preflight(dir, a.audit_log.as_deref())?;
-    }
-    let mut cleared = None;
-    let auth = if w.writes() {
-        let (name, host) = identify(&dev)?;
-        let confirmation = Confirmation {
-            tokens: a.confirm.clone(),
-            interactive: a.confirm.is_empty() && !ctx.json && std::io::stdin().is_terminal(),
-        };
-        let c = safety::clear(
-            &*host,
-            GateRequest {
-                job: "bench-write",
-                address: &dev,
-                name: &name,
-                confirmation: &confirmation,
-                audit: AuditLog::resolve(a.audit_log.as_deref()),
-            },
-            &mut safety::TtyPrompter::default(),
-        )?;
-        let auth = Authorization::from_cleared(&c, &dev);
-        cleared = Some(c);
-        Some(auth)
-    } else {
-        None
+    let (workload, range) = workload_of(&a).map_err(usage)?;
+    let engine = EngineKind::parse(&a.engine).map_err(usage)?;
+    let opts = RunOptions {
+        device: a.device.clone(),
+        workload,
+        range,
+        engine,
+        cpu_latency: a.cpu_latency,
+        confirm: a.confirm.clone(),
+        report: a.report.clone(),
     };
-    let mut eng = engine::open(&dev, kind, auth.as_ref()).map_err(bench_err)?;
-    if let Some(r) = range {
-        w.range = Some(
-            r.resolve(eng.capacity_bytes(), eng.block_len())
-                .map_err(usage)?,
-        );
-    }
-    // Check before the audit start record: a bad option never reaches the drive.
-    w.check(eng.capacity_bytes(), eng.block_len())
-        .map_err(usage)?;
-    let qos = crate::bench::qos::CpuLatency::for_run(a.cpu_latency, eng.name() == "sim")
-        .map_err(bench_err)?;
-    if let Some(c) = &cleared {
-        c.record_start(serde_json::json!({ "workload": &w, "engine": eng.name() }))?;
-    }
-    // Identity and the Caching page before the run (read-only), for the report header.
-    let mut report_notes = Vec::new();
-    let scsi = is_scsi(&dev);
-    let (eng_name, eng_cap, eng_bl) = (eng.name(), eng.capacity_bytes(), eng.block_len());
-    let pre = a.report.as_ref().map(|_| {
-        crate::report::run::header_of(
-            &dev,
-            eng.transport(),
-            scsi,
-            eng_name,
-            eng_cap,
-            eng_bl,
-            &mut report_notes,
-        )
-    });
-    // Ctrl-C stops submitting: what is outstanding is reaped, the partial results are
-    // reported and the audit record ends "interrupted". A second Ctrl-C exits at once (130).
-    let stop = engine::interrupt_flag().clone();
-    let _ = signal_hook::flag::register_conditional_shutdown(
-        signal_hook::consts::SIGINT,
-        130,
-        stop.clone(),
-    );
-    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, stop);
-    let mut prog = Progress::new(&w, a.progress_json);
-    let res = eng.run(&w, &mut |i| prog.show(i));
+    let mut prog = Progress::new(&opts.workload, a.progress_json);
+    let env = RunEnv {
+        host: &DiscoverHost,
+        prompter: &mut safety::TtyPrompter::default(),
+        interactive: !ctx.json && std::io::stdin().is_terminal(),
+        audit: AuditLog::resolve(a.audit_log.as_deref()),
+        progress: &mut |i| prog.show(i),
+    };
+    let out = crate::bench::run::run(&opts, env);
     prog.done();
-    // The PM QoS request ends here (the file is closed), before anything is written.
-    let qos_note = qos.map(|q| q.note());
-    let res = engine::map_result(res, |r| r.notes.extend(qos_note));
-    let interrupted = engine::interrupted();
-    if interrupted {
-        report_notes.push(format!(
-            "interrupted (SIGINT) after {:.1} s: the results are partial",
-            res.as_ref().map_or(0.0, |r| r.elapsed_s)
-        ));
-    }
-    let (result, failed) = match res {
-        Ok(r) => (r, None),
-        Err(BenchError::DeviceFailed { error, partial }) => (*partial, Some(error)),
-        Err(e) => {
-            if let Some(c) = &cleared {
-                let _ = c.record_end("failure", serde_json::json!({ "error": e.to_string() }));
-            }
-            return Err(bench_err(e));
-        }
-    };
-    let verify_bad = result.verify.as_ref().is_some_and(|v| v.failures > 0);
-    if let Some(c) = &cleared {
-        let outcome = if failed.is_some() {
-            "failure"
-        } else if interrupted {
-            "interrupted"
-        } else {
-            "success"
-        };
-        c.record_end(
-            outcome,
-            serde_json::json!({
-                "ios": result.ios, "bytes": result.bytes, "errors": result.errors,
-                "error": failed,
-            }),
-        )?;
-    }
+    let out = out.map_err(bench_err)?;
+    let dev = &opts.device;
     // The summary printed is computed from the report document, by the function `bench
-    // compare` and the suites use (crate::report::summary).
-    let (header, wc) = pre.unwrap_or_else(|| {
-        let h = crate::bench::suite::report::Header {
-            address: dev.clone(),
-            engine: eng.name().into(),
-            capacity_bytes: eng.capacity_bytes(),
-            block_len: eng.block_len(),
-            ..Default::default()
-        };
-        (h, Default::default())
-    });
-    let mut rr = crate::report::run::RunReport::new(
-        header,
-        crate::report::run::RunSettings::of(&w, &a.engine, eng.capacity_bytes()),
-        wc,
-        w.clone(),
-        result.clone(),
-        failed.clone(),
-        cleared.as_ref().map(|c| c.job_id.clone()),
-        report_notes,
-    );
-    if interrupted && failed.is_none() {
-        rr.complete = false;
-        rr.state = "interrupted".into();
-    }
-    let mut report_dir = None;
-    if let Some(dir) = &a.report {
-        rr.save(dir)?;
-        report_dir = Some(dir.display().to_string());
-    }
-    let mut text = crate::report::summary::text(&serde_json::to_value(&rr).unwrap_or_default());
+    // compare` and the suites use (crate::bench::report::summary).
+    let mut text =
+        crate::bench::report::summary::text(&serde_json::to_value(&out.report).unwrap_or_default());
+    let report_dir = opts.report.as_ref().map(|d| d.display().to_string());
     if let Some(dir) = &report_dir {
         let _ = writeln!(text, "\nreport: {dir}/report.json and report.html");
     }
     let data = RunData {
-        workload: &w,
-        result: &result,
-        job_id: cleared.as_ref().map(|c| c.job_id.clone()),
-        audit_log: cleared
-            .as_ref()
-            .map(|c| c.audit_path().display().to_string()),
+        workload: &out.workload,
+        result: &out.result,
+        job_id: out.job_id.clone(),
+        audit_log: out.audit_log.as_ref().map(|p| p.display().to_string()),
         report_dir,
     };
-    let mut report = Report::new(Some(&dev), &data, text);
-    if let Some(e) = failed {
+    let mut report = Report::new(Some(dev), &data, text);
+    if let Some(e) = &out.failed {
         ctx.warn(format!(
             "the device failed mid-run; partial results above: {e}"
         ));
         report = report.with_exit(crate::exit::COMMAND);
-    } else if interrupted {
+    } else if out.interrupted {
         ctx.warn("interrupted (Ctrl-C): the results above are partial; the audit record says so");
         report = report.with_exit(crate::exit::OTHER);
-    } else if verify_bad {
+    } else if out.verify_failed() {
         ctx.warn("--verify found bad blocks (listed above)");
         report = report.with_exit(crate::exit::CHECK_FAILED);
     }

@@ -287,16 +287,15 @@ fn reset(
         },
         prompter,
     )?;
-    cleared
-        .record_start(serde_json::json!({"cdb": safety::spaced_hex(&cdb), "serial": id.serial}))?;
-    let r = crate::ops::logs::send_reset(t, &cleared, &cmd);
-    let outcome = if r.is_ok() { "success" } else { "failure" };
-    let end = cleared.record_end(
-        outcome,
-        serde_json::json!({"error": r.as_ref().err().map(|e| e.to_string())}),
-    );
-    r?;
-    end?;
+    cleared.session(
+        serde_json::json!({"cdb": safety::spaced_hex(&cdb), "serial": id.serial}),
+        || crate::ops::logs::send_reset(t, &cleared, &cmd),
+        |r| {
+            let outcome = if r.is_ok() { "success" } else { "failure" };
+            let error = r.as_ref().err().map(|e| e.to_string());
+            (outcome, serde_json::json!({ "error": error }))
+        },
+    )?;
     let data = ResetData {
         cdb: safety::spaced_hex(&cdb),
         dry_run: false,

@@ -128,16 +128,11 @@ pub fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         &name,
         safety::AuditLog::resolve(args.audit_log.as_deref()),
     )?;
-    rec.record_start(serde_json::json!({
+    let started = rec.start(serde_json::json!({
         "save": args.save,
         "pages": &todo,
         "drive": {"serial": id.serial, "wwn": id.wwn},
-    }))
-    .map_err(|e| {
-        Error::from(crate::error::Refusal::AuditUnwritable {
-            reason: e.to_string(),
-        })
-    })?;
+    }))?;
     let mut sent = 0usize;
     let mut r: crate::Result<Vec<String>> = Ok(Vec::new());
     for p in &todo {
@@ -154,7 +149,7 @@ pub fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         Ok(bad) if bad.is_empty() => "success",
         _ => "failure",
     };
-    let end = rec.record_end(
+    let end = started.end(
         outcome,
         serde_json::json!({
             "sent": sent,

@@ -221,16 +221,11 @@ pub fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
     } else {
         safety::record_only(&host, "power", dev, &name, audit)?
     };
-    rec.record_start(serde_json::json!({
+    let started = rec.start(serde_json::json!({
         "action": req.name(),
         "cdb": safety::spaced_hex(&c),
         "drive": {"serial": id.serial, "wwn": id.wwn},
-    }))
-    .map_err(|e| {
-        crate::Error::from(crate::error::Refusal::AuditUnwritable {
-            reason: e.to_string(),
-        })
-    })?;
+    }))?;
     // Spinning a disk up or down takes tens of seconds; two minutes is sg_start's order.
     let r = run_none(t.as_mut(), &c, Duration::from_secs(120)).map_err(|e| {
         super::fetch::unsupported(
@@ -243,7 +238,7 @@ pub fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
     } else {
         None
     };
-    let end = rec.record_end(
+    let end = started.end(
         if r.is_ok() { "success" } else { "failure" },
         serde_json::json!({
             "error": r.as_ref().err().map(|e| e.to_string()),

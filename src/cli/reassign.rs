@@ -150,18 +150,13 @@ pub fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
         },
         &mut prompter,
     )?;
-    rec.record_start(serde_json::json!({
+    let started = rec.start(serde_json::json!({
         "lbas": args.lbas,
         "cdb": out.cdb,
         "parameter_list": out.parameter_list,
         "grown_before": grown_before,
         "drive": {"serial": id.serial, "wwn": id.wwn},
-    }))
-    .map_err(|e| {
-        Error::from(crate::error::Refusal::AuditUnwritable {
-            reason: e.to_string(),
-        })
-    })?;
+    }))?;
     // A drive reads and rewrites each block; sg_reassign allows the default long timeout.
     let r = run_out(t.as_mut(), &cdb, &params, Duration::from_secs(120))
         .map_err(|e| super::fetch::unsupported(e, "the drive does not support REASSIGN BLOCKS"));
@@ -170,7 +165,7 @@ pub fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
     } else {
         None
     };
-    let end = rec.record_end(
+    let end = started.end(
         if r.is_ok() { "success" } else { "failure" },
         serde_json::json!({
             "error": r.as_ref().err().map(|e| e.to_string()),

@@ -205,16 +205,11 @@ fn start(
     } else {
         safety::record_only(host, "selftest", dev, &name, audit)?
     };
-    rec.record_start(serde_json::json!({
+    let started = rec.start(serde_json::json!({
         "action": test,
         "cdb": safety::spaced_hex(&cdb),
         "drive": {"serial": id.serial, "wwn": id.wwn},
-    }))
-    .map_err(|e| {
-        crate::Error::from(crate::error::Refusal::AuditUnwritable {
-            reason: e.to_string(),
-        })
-    })?;
+    }))?;
     let timeout = selftest::timeout_for(test, before.extended_self_test_minutes);
     let r = selftest::send(t, &rec, test, timeout);
     let after = if r.is_ok() {
@@ -224,7 +219,7 @@ fn start(
     };
     let outcome = if r.is_ok() { "success" } else { "failure" };
     let last = after.as_ref().and_then(Status::last_finished);
-    let end = rec.record_end(
+    let end = started.end(
         outcome,
         serde_json::json!({
             "error": r.as_ref().err().map(|e| e.to_string()),

@@ -262,11 +262,19 @@ pub fn countersign_file(path: &Path, key: &CertSigner, who: &Person) -> Result<S
     let content = std::fs::read(path).map_err(|e| Error::io(ctx(), e))?;
     let now = crate::ops::safety::rfc3339(std::time::SystemTime::now());
     let out = countersign(&content, key, who, &now)?;
-    crate::report::run::write_atomic(path, &out)?;
+    let replace = |p: &Path, bytes: &[u8]| {
+        crate::files::write_atomic(
+            p,
+            bytes,
+            crate::files::MODE_PUBLIC,
+            crate::files::Replace::Always,
+        )
+    };
+    replace(path, &out)?;
     let doc: Value = serde_json::from_slice(&out).map_err(|e| invalid(e.to_string()))?;
     let mut html = path.as_os_str().to_owned();
     html.push(".html");
-    crate::report::run::write_atomic(
+    replace(
         Path::new(&html),
         crate::report::certificate::render(&doc).as_bytes(),
     )?;

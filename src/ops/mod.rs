@@ -20,6 +20,7 @@ pub mod reservations;
 pub mod safety;
 pub mod sanitize;
 pub mod selftest;
+pub mod session;
 pub mod tcg_erase;
 pub mod validate;
 

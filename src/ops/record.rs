@@ -865,7 +865,7 @@ impl JobRecord {
             .and_then(|f| serde_json::to_value(f).ok())
         {
             let _ = writeln!(s, "  record (NIST SP 800-88 Rev. 2):");
-            for (label, value) in crate::ops::record_fields::rows(&f) {
+            for (label, value) in crate::report::certificate::sanitization_rows(&f) {
                 let _ = writeln!(s, "    {:<31}{value}", format!("{}:", label.to_lowercase()));
             }
         }
@@ -988,7 +988,13 @@ fn write_pdf_of(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "certificate.json".into());
-    let pdf = crate::report::pdf::render(doc, json, &name)?;
+    // The hashes the signature covers (the same function computes them for an unsigned file).
+    let recs = doc
+        .get("certificates")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let hashes = crate::ops::sign::record_hashes(recs).unwrap_or_default();
+    let pdf = crate::report::pdf::render(doc, json, &name, &hashes)?;
     let mut p = path.as_os_str().to_owned();
     p.push(".pdf");
     crate::files::write_atomic(

@@ -439,29 +439,7 @@ impl AuditLog {
     }
 }
 
-/// RFC 3339 UTC timestamp with milliseconds (no time-zone database needed).
-pub fn rfc3339(t: SystemTime) -> String {
-    let d = t.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
-    let secs = d.as_secs();
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Civil from days (H. Hinnant's algorithm), valid for all dates after 1970.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60,
-        d.subsec_millis()
-    )
-}
+pub use crate::clock::rfc3339;
 
 /// The real user id (from `/proc/self`, no unsafe libc call).
 pub fn current_uid() -> Option<u32> {
@@ -493,8 +471,9 @@ pub struct Cleared {
 }
 
 impl Cleared {
-    /// Writes the start record. A job must not start if this fails.
-    pub fn record_start(&self, details: Value) -> Result<()> {
+    /// Writes the start record. A job must not start if this fails. Callers go through
+    /// [`Cleared::start`] (`ops::session`), which returns the one way to write the end record.
+    pub(crate) fn record_start(&self, details: Value) -> Result<()> {
         self.audit.append(&json!({
             "event": "start",
             "time": rfc3339(SystemTime::now()),
@@ -509,8 +488,8 @@ impl Cleared {
         }))
     }
 
-    /// Writes the end record.
-    pub fn record_end(&self, outcome: &str, details: Value) -> Result<()> {
+    /// Writes the end record ([`crate::ops::session::Started::end`]).
+    pub(crate) fn record_end(&self, outcome: &str, details: Value) -> Result<()> {
         let now = SystemTime::now();
         self.audit.append(&json!({
             "event": "end",
@@ -545,7 +524,7 @@ pub struct GateRequest<'a> {
 }
 
 /// Runs the gate for a real (non dry-run) job: in-use check on every path, confirmation.
-/// The caller then writes [`Cleared::record_start`] and proceeds.
+/// The caller then writes the start record ([`Cleared::start`]) and proceeds.
 pub fn clear(
     host: &dyn HostView,
     req: GateRequest<'_>,

@@ -236,7 +236,7 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
     }
     if let Some(f) = opt(r, "sanitization_record") {
         d.h3("Sanitization record (NIST SP 800-88 Rev. 2)");
-        let rows: Vec<(&str, String)> = crate::ops::record_fields::rows(f);
+        let rows: Vec<(&str, String)> = sanitization_rows(f);
         d.kv(&rows);
     }
     d.h3("Performed by");
@@ -412,6 +412,106 @@ pub fn enclosure_slot(r: &Value) -> Option<String> {
         .map_or_else(|| "-".to_string(), |n| n.to_string());
     let comp = e.get("component").and_then(Value::as_str).unwrap_or("");
     Some(format!("enclosure {id}, slot {slot} ({comp:?})"))
+}
+
+/// The section's fields as (label, value) rows, in the Rev. 1 Appendix G order; what the text,
+/// HTML and PDF certificates print. Read from the JSON so older or foreign records render too.
+pub fn sanitization_rows(f: &serde_json::Value) -> Vec<(&'static str, String)> {
+    use serde_json::Value;
+    let s = |v: &Value| match v {
+        Value::String(x) => x.clone(),
+        Value::Null => "-".into(),
+        x => x.to_string(),
+    };
+    let person = |p: &Value| {
+        let parts: Vec<String> = ["name", "title", "organisation", "location", "contact"]
+            .iter()
+            .filter_map(|k| p.get(*k).and_then(Value::as_str).map(str::to_string))
+            .collect();
+        if parts.is_empty() {
+            "-".to_string()
+        } else {
+            parts.join(", ")
+        }
+    };
+    let ms = &f["media_source"];
+    let source: Vec<String> = [
+        ("host", "host"),
+        ("system_vendor", "vendor"),
+        ("system_product", "product"),
+        ("system_serial", "system serial"),
+        ("system_uuid", "system UUID"),
+        ("enclosure_slot", "slot"),
+    ]
+    .iter()
+    .filter_map(|(k, l)| {
+        ms.get(*k)
+            .and_then(Value::as_str)
+            .map(|v| format!("{l} {v}"))
+    })
+    .collect();
+    let mut out = vec![
+        ("Property number", s(&f["property_number"])),
+        ("Media type", s(&f["media_type"]["kind"])),
+        (
+            "Media source",
+            if source.is_empty() {
+                "-".into()
+            } else {
+                source.join(", ")
+            },
+        ),
+        ("Description", s(&f["description"])),
+        (
+            "Post-sanitization destination",
+            s(&f["post_sanitization_destination"]),
+        ),
+        ("Sanitized by", person(&f["sanitized_by"])),
+        ("Validated by", person(&f["validated_by"])),
+    ];
+    for (k, l) in [
+        ("classification_before", "Classification before"),
+        ("classification_after", "Classification after"),
+        ("data_backup", "Data backup"),
+    ] {
+        if let Some(v) = f.get(k).filter(|v| !v.is_null()) {
+            out.push((l, s(v)));
+        }
+    }
+    if let Some(ev) = f.get("crypto_erase_evidence").filter(|v| !v.is_null()) {
+        out.push(("TCG Level 0 discovery", s(&ev["tcg_level0"])));
+        let dr = &ev["tcg_data_removal"];
+        out.push((
+            "TCG data removal mechanisms",
+            if dr.is_null() {
+                "no Supported Data Removal Mechanism descriptor (0404h)".into()
+            } else {
+                format!(
+                    "{} (bitmap {:#04x}{}{})",
+                    dr["supported_mechanisms"]
+                        .as_array()
+                        .map(|a| a.iter().map(s).collect::<Vec<_>>().join(", "))
+                        .unwrap_or_default(),
+                    dr["supported_mechanisms_bitmap"].as_u64().unwrap_or(0),
+                    if dr["processing"] == true {
+                        ", processing"
+                    } else {
+                        ""
+                    },
+                    if dr["interrupted"] == true {
+                        ", interrupted"
+                    } else {
+                        ""
+                    },
+                )
+            },
+        ));
+        out.push((
+            "SANITIZE CRYPTOGRAPHIC ERASE",
+            s(&ev["sanitize_crypto_erase"]),
+        ));
+    }
+    out
 }
 
 #[cfg(test)]

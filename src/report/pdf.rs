@@ -529,7 +529,7 @@ fn finish(
     };
     let mut doc = Document::new_with(settings);
     // PDF/A needs a document date: the record's end, else now.
-    let now = crate::ops::safety::rfc3339(std::time::SystemTime::now());
+    let now = crate::clock::rfc3339(std::time::SystemTime::now());
     let date = Some(date.filter(|d| date_of(d).is_some()).unwrap_or(&now));
     let created = date.and_then(date_of);
     let mut meta = Metadata::new()
@@ -691,7 +691,7 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
     }
     if let Some(f) = r.get("sanitization_record").filter(|v| !v.is_null()) {
         // Two columns, so that a drive's record fits its page.
-        let rows = crate::ops::record_fields::rows(f);
+        let rows = super::certificate::sanitization_rows(f);
         let (left, right) = rows.split_at(rows.len().div_ceil(2));
         w.kv_columns([
             ("Sanitization record (NIST SP 800-88 Rev. 2)", left),
@@ -746,7 +746,7 @@ fn scope_cell(r: &Value) -> String {
     }
 }
 
-fn summary_page(w: &mut Writer, recs: &[Value], doc: &Value) {
+fn summary_page(w: &mut Writer, recs: &[Value], hashes: &[String], doc: &Value) {
     w.page();
     w.title(
         "Certificate of Sanitization — batch summary",
@@ -755,8 +755,6 @@ fn summary_page(w: &mut Writer, recs: &[Value], doc: &Value) {
             recs.len()
         ),
     );
-    // The hashes the signature covers (the same function computes them for an unsigned file).
-    let hashes: Vec<String> = crate::ops::sign::record_hashes(recs).unwrap_or_default();
     let rows: Vec<Vec<String>> = recs
         .iter()
         .enumerate()
@@ -803,8 +801,10 @@ fn summary_page(w: &mut Writer, recs: &[Value], doc: &Value) {
 }
 
 /// Renders a certificate document (`{"certificates": [...], "signature": ...}`) as PDF/A-3u,
-/// with `json` (the certificate file's bytes) attached as `name`.
-pub fn render(doc: &Value, json: &[u8], name: &str) -> Result<Vec<u8>> {
+/// with `json` (the certificate file's bytes) attached as `name`. `hashes` are the records'
+/// hashes the signature covers (the signer's `record_hashes`), listed on a batch's
+/// summary page.
+pub fn render(doc: &Value, json: &[u8], name: &str, hashes: &[String]) -> Result<Vec<u8>> {
     let empty = Vec::new();
     let recs = doc
         .get("certificates")
@@ -812,7 +812,7 @@ pub fn render(doc: &Value, json: &[u8], name: &str) -> Result<Vec<u8>> {
         .unwrap_or(&empty);
     let mut w = Writer::new();
     if recs.len() > 1 {
-        summary_page(&mut w, recs, doc);
+        summary_page(&mut w, recs, hashes, doc);
     }
     for (i, r) in recs.iter().enumerate() {
         drive_page(&mut w, i, recs.len(), r, doc);
@@ -949,13 +949,13 @@ mod tests {
             {"outcome": "success", "drive": {"serial": "S1"}, "ended": "2026-12-06T01:02:03Z"},
             {"outcome": "failed", "drive": {"serial": "S2"}}]});
         let json = serde_json::to_vec(&doc).unwrap();
-        let pdf = render(&doc, &json, "cert.json").unwrap();
+        let pdf = render(&doc, &json, "cert.json", &[]).unwrap();
         assert!(pdf.starts_with(b"%PDF-1.7"));
         let text = String::from_utf8_lossy(&pdf);
         assert!(text.contains("pdfaid:part>3<") || text.contains("pdfaid:part=\"3\""));
         assert!(text.contains("cert.json"));
         // Garbage still renders.
-        let r = render(&json!(5), b"5", "x.json");
+        let r = render(&json!(5), b"5", "x.json", &[]);
         assert!(r.is_ok(), "{:?}", r.err());
     }
 }

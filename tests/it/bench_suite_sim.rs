@@ -8,7 +8,7 @@
 //! ≥ 10 ms of drive time), so each test takes seconds of CPU in the debug build.
 
 use serde_json::Value;
-use sgctl::bench::suite::report::Report;
+use sgctl::bench::report::suite::Report;
 use std::path::Path;
 
 use crate::util::run_audited as sgctl;

@@ -3,7 +3,7 @@
 //! (purge, WIPC, rounds to steady state, report.json, write cache restored).
 
 use crate::util::run_audited as sgctl;
-use sgctl::bench::suite::report::{Header, Report, Settings, FORMAT, VERSION};
+use sgctl::bench::report::suite::{Header, Report, Settings, FORMAT, VERSION};
 
 /// A 64 MiB px02smf080 (the smallest media model): durations scale to its capacity.
 const TINY: &str = "sim:px02smf080?capacity_gib=0.0625&serial=SUITE01";

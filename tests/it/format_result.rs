@@ -141,11 +141,13 @@ fn interrupted_format(a: &str, serial: &str, audit: &Path, record: bool) {
     let p = format::plan(&mut t, &opts).unwrap();
     let g = gate(a, serial, audit);
     if record {
-        g.record_start(json!({
-            "drive": {"serial": serial},
-            "parameters": serde_json::to_value(&opts).unwrap(),
-        }))
-        .unwrap();
+        // A start record without its end: the run was interrupted.
+        let _started = g
+            .start(json!({
+                "drive": {"serial": serial},
+                "parameters": serde_json::to_value(&opts).unwrap(),
+            }))
+            .unwrap();
     }
     format::start(&mut t, &g, &p, &mut Trail::default()).unwrap();
     t.clock().advance(Duration::from_secs(10));

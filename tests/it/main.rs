@@ -31,6 +31,7 @@ mod led_cli;
 mod led_ses;
 mod logs_health_cli;
 mod modes_set_sim;
+mod module_layers;
 mod output_errors;
 mod path_failover;
 mod power_sim;

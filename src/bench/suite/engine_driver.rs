@@ -168,7 +168,7 @@ pub fn measurement(mut r: RunResult) -> Measurement {
 fn bench_error(e: BenchError) -> Error {
     match e {
         BenchError::InvalidArgument(m) => Error::InvalidArgument(m),
-        BenchError::Open(e) => e,
+        BenchError::Open(e) | BenchError::Session(e) => e,
         BenchError::Unsupported(m) => Error::Unsupported(m),
         BenchError::Refused(m) => Error::Refused(crate::error::Refusal::Benchmark { reason: m }),
         BenchError::Os(m) => Error::io(m, std::io::Error::other("benchmark engine")),

@@ -8,7 +8,8 @@
 //! * [`pts`], [`review`] — the tests.
 //! * [`cache`] — WCE off per PTS-E, read back, restored.
 //! * [`purge`] — purge through the `sgctl sanitize`/`format` jobs.
-//! * [`report`] — `report.json`, versioned (docs/bench-report.md).
+//! * [`session`] — a `bench pts|review` run below the CLI: gate, audit, engine, write cache, report.
+//! * `report.json` (versioned, docs/bench-report.md) is [`crate::bench::report::suite`].
 //! * [`confidence`] — when a percentile means something, intervals of repeated measurements.
 
 pub mod cache;
@@ -18,9 +19,9 @@ pub mod driver;
 pub mod engine_driver;
 pub mod pts;
 pub mod purge;
-pub mod report;
 pub mod review;
 pub mod runner;
+pub mod session;
 pub mod steady;
 
 #[cfg(test)]

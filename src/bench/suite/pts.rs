@@ -3,8 +3,8 @@
 //! which is what `--resume` relies on.
 
 use super::defs::{self, Amount, Stimulus, TestId, K};
-use super::report::{Round, TestReport};
 use super::runner::{Metric, Suite, Until};
+use crate::bench::report::suite::{Round, TestReport};
 use crate::error::Result;
 use serde_json::{json, Value};
 

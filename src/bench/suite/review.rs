@@ -6,8 +6,8 @@
 
 use super::defs::{self, Access, Amount, Stimulus, K};
 use super::driver::ActiveRange;
-use super::report::TestReport;
 use super::runner::{Metric, Suite};
+use crate::bench::report::suite::TestReport;
 use crate::error::Result;
 use serde_json::{json, Value};
 

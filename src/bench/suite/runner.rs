@@ -5,8 +5,8 @@
 use super::defs::{Amount, Stimulus};
 use super::driver::{Driver, Measurement, RunSettings};
 use super::purge::{self, PurgeMethod, PurgeRecord};
-use super::report::{Cell, Report, Round, SteadyState};
 use super::steady::{Tracker, Verdict};
+use crate::bench::report::suite::{Cell, Report, Round, SteadyState};
 use crate::error::{Error, Result};
 use std::io::Write as _;
 use std::path::PathBuf;

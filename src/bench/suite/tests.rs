@@ -6,9 +6,9 @@ use super::defs::TestId;
 use super::driver::{ActiveRange, RunSettings};
 use super::fake;
 use super::purge::PurgeMethod;
-use super::report::{Header, Report, Settings, FORMAT, VERSION};
 use super::runner::{is_interrupted, Progress, Suite};
 use super::{pts, steady};
+use crate::bench::report::suite::{Header, Report, Settings, FORMAT, VERSION};
 
 const CAP: u64 = 1 << 30;
 

@@ -440,34 +440,35 @@ fn execute(
         m.insert("scope".into(), json!(rec.scope));
         m.insert("validation".into(), json!(rec.validation));
     }
-    let start = cleared.record_start(json!({
+    let start = cleared.start(json!({
         "drive": rec.drive, "parameters": rec.parameters, "commands": rec.commands,
         "close_out": co,
     }));
-    let result = match start {
-        Err(e) => Err(Refusal::AuditUnwritable {
-            reason: e.to_string(),
-        }
-        .into()),
+    let (started, result) = match start {
+        // The start record could not be written: the job does not start, and there is no
+        // end record to write.
+        Err(e) => (None, Err(e)),
         // Ctrl-C after the gate (while the start record waited for the audit log's lock, or
         // while other drives were being prepared): the job does not start.
-        Ok(()) if poll.interrupted.load(Ordering::SeqCst) => {
+        Ok(s) if poll.interrupted.load(Ordering::SeqCst) => (
+            Some(s),
             Err(Refusal::ConfirmationInterrupted {
                 address: device.to_string(),
                 job: rec.job.clone(),
             }
-            .into())
-        }
-        Ok(()) => {
+            .into()),
+        ),
+        Ok(s) => {
             let started = Instant::now();
-            p.job.execute(&mut t, rec, &cleared, &poll, &mut |percent| {
+            let r = p.job.execute(&mut t, rec, &cleared, &poll, &mut |percent| {
                 let eta = percent.and_then(|x| crate::ops::poll::eta(started, x));
                 progress.event(&JobEvent::Progress {
                     device,
                     percent,
                     eta,
                 })
-            })
+            });
+            (Some(s), r)
         }
     };
     match result {
@@ -501,7 +502,8 @@ fn execute(
             m.insert("resume".into(), r.clone());
         }
     }
-    if let Err(e) = cleared.record_end(rec.outcome.as_str(), end) {
+    let ended = started.map_or(Ok(()), |s| s.end(rec.outcome.as_str(), end));
+    if let Err(e) = ended {
         rec.message = Some(format!(
             "{}; the end audit record could not be written: {e}",
             rec.message.clone().unwrap_or_default()

@@ -3,12 +3,12 @@
 //! report written by another sgctl version renders as far as its fields go; a missing field
 //! shows as "–", a chart without data says why instead of failing.
 
-use super::chart::{
+use crate::bench::suite::confidence;
+use crate::report::chart::{
     self, heatmap_svg, histogram_svg, least_squares, moving_average, xy_svg, Band, HeatMap,
     Histogram, Mark, Series, XyChart, DEFAULT_SIZE,
 };
-use super::html::{Doc, Tone};
-use crate::bench::suite::confidence;
+use crate::report::html::{Doc, Tone};
 use serde_json::Value;
 
 /// What a cell shows when the value is absent (not measured, or does not apply).

@@ -5,7 +5,7 @@
 //! anyone can edit: nothing here trusts its sizes or shapes beyond what it checks, and the
 //! renderers that read the document afterwards treat every field as optional.
 
-use crate::bench::suite::report::{FILE, FORMAT, VERSION};
+use super::suite::{FILE, FORMAT, VERSION};
 use serde_json::Value;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -311,7 +311,7 @@ mod tests {
             edits in proptest::collection::vec((proptest::prelude::any::<usize>(), hostile()), 1..8),
         ) {
             let base: Value = serde_json::from_str(include_str!(
-                "../../docs/examples/run-mk4001grzb-qd4/report.json"
+                "../../../docs/examples/run-mk4001grzb-qd4/report.json"
             ))
             .unwrap();
             let mut all = Vec::new();
@@ -325,14 +325,14 @@ mod tests {
             let Ok((kind, v)) = parse(&serde_json::to_vec(&v).unwrap()) else {
                 return Ok(());
             };
-            let _ = crate::report::summary::text(&v);
-            let _ = crate::report::summary::key_figures(&v);
-            let _ = crate::report::bench::render(&v);
+            let _ = crate::bench::report::summary::text(&v);
+            let _ = crate::bench::report::summary::key_figures(&v);
+            let _ = crate::bench::report::page::render(&v);
             let loaded = |value: Value| Loaded { path: "r".into(), kind, value };
             let reports = [loaded(base), loaded(v)];
-            if let Ok(c) = crate::report::compare::compare(&reports, &[]) {
+            if let Ok(c) = crate::bench::report::compare::compare(&reports, &[]) {
                 let _ = c.text();
-                let _ = crate::report::compare::html(&c, &reports);
+                let _ = crate::bench::report::compare::html(&c, &reports);
             }
         }
     }

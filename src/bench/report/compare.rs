@@ -3,10 +3,10 @@
 //! the reports' charts overlaid (one series per report). Reports are read through
 //! [`super::load`], which refuses other formats and versions.
 
-use super::chart::{xy_svg, Mark, Series, XyChart};
-use super::html::{esc, Doc, Tone};
 use super::load::{Kind, Loaded};
 use super::summary::{key_figures, Better};
+use crate::report::chart::{xy_svg, Mark, Series, XyChart};
+use crate::report::html::{esc, Doc, Tone};
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -294,7 +294,7 @@ pub fn compare_with(
     Ok(Comparison {
         format: FORMAT,
         version: VERSION,
-        report_version: crate::bench::suite::report::VERSION,
+        report_version: super::suite::VERSION,
         kind: kind.name(),
         reports: entries,
         workload_differences,
@@ -758,7 +758,7 @@ fn suite_charts(d: &mut Doc, names: &[String], reports: &[Loaded], workload: Opt
                 XyChart::new(
                     format!("Steady-state convergence ({stg}): {tracking}"),
                     "round",
-                    super::bench::tracking_quantity(&tracking),
+                    super::page::tracking_quantity(&tracking),
                 )
                 .integer_x(),
                 "The tracking variable per round, one series per report.",

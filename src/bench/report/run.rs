@@ -2,9 +2,9 @@
 //! `sgctl-bench-report`, version 1, `suite` = `run`; docs/bench-report.md,
 //! docs/report.schema.json) and `report.html` beside it.
 
+use super::suite::{Header, FILE, FORMAT, VERSION};
 use crate::bench::stats::RunResult;
-use crate::bench::suite::cache::{self, WriteCache};
-use crate::bench::suite::report::{Header, FILE, FORMAT, VERSION};
+use crate::bench::suite::cache::WriteCache;
 use crate::bench::workload::{DataPattern, Limit, Workload};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -127,98 +127,10 @@ impl RunSettings {
     }
 }
 
-fn kernel() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/osrelease")
-        .map(|s| s.trim().to_string())
-        .unwrap_or_default()
-}
-
-/// The header and the write cache of `addr`, read before the run (read-only commands:
-/// INQUIRY, VPD, READ CAPACITY(16), MODE SENSE(10) of the Caching page) through `held`, the
-/// target the engine already holds (see [`crate::bench::engine::Engine::transport`]), or
-/// through the device opened here when the engine holds none. A non-SCSI block device or a
-/// file is named by its path; what cannot be read goes into the notes.
-pub fn header_of(
-    addr: &str,
-    held: Option<&mut dyn crate::Transport>,
-    scsi: bool,
-    engine: &str,
-    capacity: u64,
-    block_len: u32,
-    notes: &mut Vec<String>,
-) -> (Header, WriteCache) {
-    let mut h = Header {
-        address: addr.into(),
-        capacity_bytes: capacity,
-        block_len,
-        interface: if crate::device::is_virtual_address(addr) {
-            "virtual SAS SSD (sgctl sim)".into()
-        } else if scsi {
-            "SAS/SCSI".into()
-        } else if addr.starts_with("/dev/") {
-            "block device".into()
-        } else {
-            "file".into()
-        },
-        engine: engine.into(),
-        host: crate::ops::safety::hostname(),
-        kernel: kernel(),
-        tool: format!(
-            "sgctl {} ({})",
-            env!("CARGO_PKG_VERSION"),
-            env!("SGCTL_GIT_REV")
-        ),
-        ..Header::default()
-    };
-    let mut wc = WriteCache {
-        required: "unchanged".into(),
-        restored: true,
-        ..WriteCache::default()
-    };
-    if !scsi {
-        h.serial = crate::bench::PlainHost::new(addr).name();
-        wc.notes
-            .push("not a SCSI device: the Caching mode page was not read".into());
-        return (h, wc);
-    }
-    let mut opened;
-    let t: &mut dyn crate::Transport = match held {
-        Some(t) => t,
-        None => match crate::device::open_with(addr, 0) {
-            Ok(t) => {
-                opened = t;
-                &mut *opened
-            }
-            Err(e) => {
-                notes.push(format!("identity not read: {e}"));
-                return (h, wc);
-            }
-        },
-    };
-    match crate::ops::query::identity(t) {
-        Ok(id) => {
-            h.vendor = id.vendor;
-            h.model = id.model;
-            h.serial = id.serial;
-            h.firmware = id.firmware;
-            h.wwn = id.wwn;
-        }
-        Err(e) => notes.push(format!("identity not read: {e}")),
-    }
-    if let Ok(cap) = crate::ops::query::read_capacity16(t) {
-        h.protection_type = if cap.prot_en { cap.p_type + 1 } else { 0 };
-    }
-    match cache::prepare(t, None) {
-        Ok(c) => wc = c,
-        Err(e) => wc.notes.push(format!("Caching mode page not read: {e}")),
-    }
-    (h, wc)
-}
-
 impl RunReport {
     /// Writes `dir/report.json` and `dir/report.html` (each through a temp file + rename).
     pub fn save(&mut self, dir: &Path) -> Result<()> {
-        self.updated = crate::ops::safety::rfc3339(std::time::SystemTime::now());
+        self.updated = crate::clock::rfc3339(std::time::SystemTime::now());
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
         let v = serde_json::to_value(&*self)
@@ -226,10 +138,7 @@ impl RunReport {
         let json = serde_json::to_vec(&v)
             .map_err(|e| Error::io("encoding report.json", std::io::Error::other(e)))?;
         write_atomic(&dir.join(FILE), &json)?;
-        write_atomic(
-            &dir.join("report.html"),
-            super::bench::render(&v).as_bytes(),
-        )
+        write_atomic(&dir.join("report.html"), super::page::render(&v).as_bytes())
     }
 
     /// A new report (times now).
@@ -244,7 +153,7 @@ impl RunReport {
         job_id: Option<String>,
         notes: Vec<String>,
     ) -> RunReport {
-        let now = crate::ops::safety::rfc3339(std::time::SystemTime::now());
+        let now = crate::clock::rfc3339(std::time::SystemTime::now());
         RunReport {
             format: FORMAT.into(),
             version: VERSION,
@@ -268,18 +177,15 @@ impl RunReport {
 /// (`dir` is created when missing): the directory is safe and writable, its file system not
 /// full, the names are not the run's audit log ([`crate::files::preflight_output`]; a refusal
 /// is exit 6). Reports already there are the directory's own and are replaced.
-pub fn preflight(dir: &Path, audit_log: Option<&Path>) -> Result<()> {
+pub fn preflight(dir: &Path, audit: &Path) -> Result<()> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
-    let audit = crate::ops::safety::AuditLog::resolve(audit_log)
-        .path()
-        .to_path_buf();
     for name in [FILE, "report.html"] {
         crate::files::preflight_output(
             &dir.join(name),
             &crate::files::Preflight {
                 replace: true,
-                others: vec![("audit log", audit.as_path())],
+                others: vec![("audit log", audit)],
             },
         )?;
     }

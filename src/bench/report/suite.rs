@@ -3,11 +3,11 @@
 //! completed round (atomically: temp file + rename), so Ctrl-C or a crash loses at most the
 //! round in progress, and `--resume DIR` continues from it.
 
-use super::cache::WriteCache;
-use super::defs::Stimulus;
-use super::driver::{ActiveRange, Measurement};
-use super::purge::PurgeRecord;
-use super::steady::Window;
+use crate::bench::suite::cache::WriteCache;
+use crate::bench::suite::defs::Stimulus;
+use crate::bench::suite::driver::{ActiveRange, Measurement};
+use crate::bench::suite::purge::PurgeRecord;
+use crate::bench::suite::steady::Window;
 use crate::error::{Error, Invalid, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -195,15 +195,15 @@ impl Report {
         let p = Self::path(dir);
         let json = serde_json::to_vec(self)
             .map_err(|e| Error::io("encoding report.json", std::io::Error::other(e)))?;
-        crate::report::run::write_atomic(&p, &json)?;
+        super::run::write_atomic(&p, &json)?;
         // The encoded text is not kept while the HTML is built (the value tree is built from
         // the report itself rather than parsed back from the text: one copy at a time).
         drop(json);
-        // report.html beside it: a view of the same JSON (crate::report::bench).
+        // report.html beside it: a view of the same JSON (super::page).
         let html = dir.join("report.html");
         let v = serde_json::to_value(&*self)
             .map_err(|e| Error::io("encoding report.json", std::io::Error::other(e)))?;
-        crate::report::run::write_atomic(&html, crate::report::bench::render(&v).as_bytes())
+        super::run::write_atomic(&html, super::page::render(&v).as_bytes())
     }
 
     /// Reads `dir/report.json`, checking format and version.
@@ -216,7 +216,7 @@ impl Report {
                 Error::InvalidArgument(format!("{}: no report to read: {e}", p.display()))
             })?
             .len();
-        let max = crate::report::load::MAX_BYTES;
+        let max = super::load::MAX_BYTES;
         if len > max {
             return Err(Error::InvalidArgument(format!(
                 "{}: {len} bytes is larger than any report ({max} at most)",
