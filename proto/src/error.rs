@@ -481,6 +481,17 @@ pub enum Invalid {
         /// The value asked for.
         value: u64,
     },
+    /// An input file the user named that cannot be read as one (not a regular file, a
+    /// symbolic link, empty, too large).
+    #[error("{what} {path}: {reason}")]
+    InputFile {
+        /// What it is (`firmware image`).
+        what: String,
+        /// The file.
+        path: String,
+        /// Why it is refused.
+        reason: String,
+    },
     /// A firmware image that cannot go to this drive as asked (size, alignment, header,
     /// model); nothing was sent.
     #[error("firmware image {path}: {reason}")]

@@ -17,6 +17,7 @@
 
 pub mod ata;
 pub mod failover;
+pub mod firmware;
 pub mod format;
 pub mod sanitize;
 pub mod tcg;
