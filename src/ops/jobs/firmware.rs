@@ -166,14 +166,7 @@ fn observe(
             Err(Error::Sense(s)) => {
                 trail.push("TEST UNIT READY", &s);
                 if s.key == SenseKey::UnitAttention {
-                    if s.asc == 0x3F {
-                        status.push(format!(
-                            "{:02X}/{:02X} {}",
-                            s.asc,
-                            s.ascq,
-                            crate::sense::asc_description(s.asc, s.ascq)
-                        ));
-                    }
+                    status.extend(ua_status(&s).filter(|u| !status.contains(u)));
                     continue;
                 }
                 if s.key != SenseKey::NotReady || i + 1 == tries {
@@ -443,14 +436,21 @@ impl Job for FirmwareJob {
             .ok_or(Invalid::NotPlanned { job: "firmware" })?;
         let image = self.opts.image.clone().unwrap_or_default();
         let mut trail = Trail::default();
-        let r = download(t, gate, &p, &image, &mut trail, progress);
+        let mut during = Vec::new();
+        let r = download(t, gate, &p, &image, &mut trail, &mut during, progress);
         let (sent, failed) = match r {
             Ok(()) => (p.segments.len(), None),
             Err((i, e)) => (i, Some(e)),
         };
         // What the drive runs now and whether it answers.
         let after = revision_now(t);
-        let (ready, status) = observe(t, poll, &mut trail, 10);
+        let (ready, seen) = observe(t, poll, &mut trail, 10);
+        let mut status = during;
+        for x in seen {
+            if !status.contains(&x) {
+                status.push(x);
+            }
+        }
         rec.sense_trail = trail.0;
         let activated_by_mode = matches!(p.mode, Mode::Save | Mode::OffsetsSave | Mode::Activate)
             || p.activate.is_some();
@@ -591,6 +591,63 @@ impl Job for FirmwareJob {
     }
 }
 
+/// A microcode change a unit attention reports (3F/xx), as the record lists it.
+fn ua_status(s: &crate::sense::Sense) -> Option<String> {
+    (s.key == SenseKey::UnitAttention && s.asc == 0x3F).then(|| {
+        format!(
+            "{:02X}/{:02X} {}",
+            s.asc,
+            s.ascq,
+            crate::sense::asc_description(s.asc, s.ascq)
+        )
+    })
+}
+
+/// Sends one WRITE BUFFER; a command answered with UNIT ATTENTION was not processed (SAM-5
+/// 5.3.2), so it is sent again, once (scsi_debug, for one, raises 3F/16 on the LU after every
+/// mode 07h segment).
+fn send(
+    t: &mut dyn Transport,
+    cdb: &[u8],
+    data: DataBuf<'_>,
+    trail: &mut Trail,
+    status: &mut Vec<String>,
+) -> Result<()> {
+    let out: Option<&[u8]> = match &data {
+        DataBuf::Out(d) => Some(d),
+        _ => None,
+    };
+    let mut attempt = 0;
+    loop {
+        let buf = match out {
+            Some(d) => DataBuf::Out(d),
+            None => DataBuf::None,
+        };
+        match t
+            .execute(cdb, buf, WRITE_BUFFER_TIMEOUT)
+            .and_then(|c| transport::check(&c))
+        {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                match e.sense() {
+                    Some(s) => {
+                        trail.push("WRITE BUFFER", s);
+                        if let Some(u) = ua_status(s).filter(|u| !status.contains(u)) {
+                            status.push(u);
+                        }
+                        if s.key == SenseKey::UnitAttention && attempt == 0 {
+                            attempt += 1;
+                            continue;
+                        }
+                    }
+                    None => trail.push_error("WRITE BUFFER", &e),
+                }
+                return Err(e);
+            }
+        }
+    }
+}
+
 /// Sends the plan's WRITE BUFFER commands (the gate's token shows it was cleared). On a
 /// failure: how many segments went through, and the error.
 fn download(
@@ -599,6 +656,7 @@ fn download(
     p: &Plan,
     image: &[u8],
     trail: &mut Trail,
+    status: &mut Vec<String>,
     progress: &mut dyn FnMut(Option<f64>),
 ) -> std::result::Result<(), (usize, Error)> {
     let n = p.segments.len();
@@ -606,28 +664,101 @@ fn download(
         let data = image
             .get(*off..off + len)
             .ok_or((i, Error::from(Invalid::NotPlanned { job: "firmware" })))?;
-        let r = t
-            .execute(cdb, DataBuf::Out(data), WRITE_BUFFER_TIMEOUT)
-            .and_then(|c| transport::check(&c));
-        if let Err(e) = r {
-            match e.sense() {
-                Some(s) => trail.push("WRITE BUFFER", s),
-                None => trail.push_error("WRITE BUFFER", &e),
-            }
-            return Err((i, e));
-        }
+        send(t, cdb, DataBuf::Out(data), trail, status).map_err(|e| (i, e))?;
         progress(Some((i + 1) as f64 * 100.0 / n.max(1) as f64));
     }
     if let Some(cdb) = &p.activate {
-        let r = t
-            .execute(cdb, DataBuf::None, WRITE_BUFFER_TIMEOUT)
-            .and_then(|c| transport::check(&c));
-        if let Err(e) = r {
-            if let Some(s) = e.sense() {
-                trail.push("WRITE BUFFER", s);
-            }
-            return Err((n, e));
-        }
+        send(t, cdb, DataBuf::None, trail, status).map_err(|e| (n, e))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::Completion;
+
+    /// Answers each command with the next of `answers` (fixed-format sense: key, ASC, ASCQ;
+    /// `None`: GOOD) and counts them.
+    struct Scripted {
+        answers: Vec<Option<(u8, u8, u8)>>,
+        sent: usize,
+    }
+
+    impl Transport for Scripted {
+        fn execute(&mut self, _: &[u8], _: DataBuf<'_>, _: Duration) -> Result<Completion> {
+            let a = self.answers.get(self.sent).copied().flatten();
+            self.sent += 1;
+            Ok(match a {
+                None => Completion::default(),
+                Some((k, asc, ascq)) => {
+                    let mut sense = vec![0u8; 18];
+                    sense[0] = 0x70;
+                    sense[2] = k;
+                    sense[7] = 10;
+                    sense[12] = asc;
+                    sense[13] = ascq;
+                    Completion {
+                        status: 2,
+                        sense,
+                        ..Completion::default()
+                    }
+                }
+            })
+        }
+        fn address(&self) -> String {
+            "scripted".into()
+        }
+    }
+
+    /// scsi_debug raises 3F/16 after each mode 07h segment: the next segment meets the unit
+    /// attention, was not processed, and goes again (sg_write_buffer stops there, exit 6).
+    #[test]
+    fn a_segment_answered_with_unit_attention_is_sent_again_once() {
+        let cdb = wb::cdb(Mode::OffsetsSave, 0, 0, 0x400, 0x400).unwrap();
+        let mut t = Scripted {
+            answers: vec![Some((6, 0x3F, 0x16)), None],
+            sent: 0,
+        };
+        let (mut trail, mut status) = (Trail::default(), vec![]);
+        send(
+            &mut t,
+            &cdb,
+            DataBuf::Out(&[0u8; 1024]),
+            &mut trail,
+            &mut status,
+        )
+        .unwrap();
+        assert_eq!(t.sent, 2);
+        assert_eq!(status.len(), 1);
+        assert!(status[0].starts_with("3F/16"), "{status:?}");
+        // Twice in a row: the error stands.
+        let mut t = Scripted {
+            answers: vec![Some((6, 0x29, 0x00)), Some((6, 0x29, 0x00))],
+            sent: 0,
+        };
+        assert!(send(
+            &mut t,
+            &cdb,
+            DataBuf::Out(&[0u8; 1024]),
+            &mut trail,
+            &mut status
+        )
+        .is_err());
+        assert_eq!(t.sent, 2);
+        // Any other CHECK CONDITION is not sent again.
+        let mut t = Scripted {
+            answers: vec![Some((5, 0x26, 0x00)), None],
+            sent: 0,
+        };
+        assert!(send(
+            &mut t,
+            &cdb,
+            DataBuf::Out(&[0u8; 1024]),
+            &mut trail,
+            &mut status
+        )
+        .is_err());
+        assert_eq!(t.sent, 1);
+    }
 }
