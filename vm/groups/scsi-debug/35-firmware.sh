@@ -12,11 +12,6 @@ head -c 4096 /dev/urandom > /tmp/fw.bin
 # The WRITE BUFFER CDBs of a -v trace (sg_write_buffer prints them in brackets), repeats of
 # the same CDB in a row counted once.
 cdbs() { sed -n 's/.*[Ww]rite buffer cdb: *\[*//p' "$1" | tr -d '[]' | awk '{print $1,$2,$3,$4,$5,$6,$7,$8,$9,$10}' | uniq; }
-# Dry run: the CDB, nothing sent (the -v trace shows no WRITE BUFFER).
-sgctl -v firmware "$sg" --image /tmp/fw.bin --mode 5 --dry-run >/tmp/o.fw 2>/tmp/e.fw; rc=$?
-[ $rc = 0 ] && grep -q '3b 05 00 00 00 00 00 10 00 00' /tmp/o.fw && [ -z "$(cdbs /tmp/e.fw)" ] \
-  && pass firmware_dry_run_sends_nothing \
-  || fail firmware_dry_run_sends_nothing "exit $rc: $(tr '\n' '|' </tmp/o.fw | head -c 300)"
 # Mode 05h, the whole image in one command, as sg_write_buffer --mode=dmc_save sends it.
 sg_write_buffer -v --mode=dmc_save --in=/tmp/fw.bin "$sg" >/tmp/t.wb 2>&1; theirs=$?
 sg_turs "$sg" >/dev/null 2>&1
