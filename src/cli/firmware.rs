@@ -176,7 +176,7 @@ pub fn run(ctx: &mut Ctx, args: FirmwareArgs) -> anyhow::Result<Report> {
         "expect_revision": args.expect_revision,
         "buffer_id": args.buffer_id,
     });
-    let (devices, same) = one_address_per_drive(ctx, &args.devices)?;
+    let (devices, same) = one_address_per_drive(ctx, &args.devices);
     let mut report = run_jobs(ctx, &devices, &args.safety, params, || {
         Box::new(FirmwareJob::new(opts.clone()))
     })?;
@@ -204,16 +204,16 @@ pub fn run(ctx: &mut Ctx, args: FirmwareArgs) -> anyhow::Result<Report> {
     Ok(report)
 }
 
+/// The addresses kept, and each dropped one with the address kept in its place.
+type Kept = (Vec<String>, Vec<(String, String)>);
+
 /// Keeps the first address of each drive: two paths of one logical unit (its two SAS ports,
 /// its sg and sd nodes) get one download. Drives are told apart by the lock key (LU name,
 /// else serial; a virtual drive by its state file). Returns the addresses kept and, for each
 /// one dropped, the address kept in its place.
-fn one_address_per_drive(
-    ctx: &Ctx,
-    addresses: &[String],
-) -> anyhow::Result<(Vec<String>, Vec<(String, String)>)> {
+fn one_address_per_drive(ctx: &Ctx, addresses: &[String]) -> Kept {
     if addresses.len() < 2 {
-        return Ok((addresses.to_vec(), vec![]));
+        return (addresses.to_vec(), vec![]);
     }
     let mut seen: Vec<(String, String)> = Vec::new();
     let mut kept = Vec::new();
@@ -247,5 +247,5 @@ fn one_address_per_drive(
             None => kept.push(a.clone()),
         }
     }
-    Ok((kept, same))
+    (kept, same)
 }
