@@ -473,6 +473,34 @@ pub enum Invalid {
     /// A job run on no device.
     #[error("no DEVICE given")]
     NoDevice,
+    /// A WRITE BUFFER / READ BUFFER field above its 24 bits (SPC-6 6.50, 6.17).
+    #[error("{what} {value} does not fit the CDB's 24-bit field")]
+    Field24 {
+        /// The field (`buffer offset`, `parameter list length`).
+        what: &'static str,
+        /// The value asked for.
+        value: u64,
+    },
+    /// An input file the user named that cannot be read as one (not a regular file, a
+    /// symbolic link, empty, too large).
+    #[error("{what} {path}: {reason}")]
+    InputFile {
+        /// What it is (`firmware image`).
+        what: String,
+        /// The file.
+        path: String,
+        /// Why it is refused.
+        reason: String,
+    },
+    /// A firmware image that cannot go to this drive as asked (size, alignment, header,
+    /// model); nothing was sent.
+    #[error("firmware image {path}: {reason}")]
+    FirmwareImage {
+        /// The image file.
+        path: String,
+        /// What is wrong, with the limit it breaks.
+        reason: String,
+    },
     /// An audit log line that is JSON but not an object.
     #[error("audit record is not a JSON object")]
     AuditRecordNotObject,

@@ -712,5 +712,57 @@ pub fn read_secret(path: &Path, what: &str, max: usize) -> Result<zeroize::Zeroi
     Ok(buf)
 }
 
+/// Reads an input file the user names (a firmware image): the last component is not
+/// followed if it is a symbolic link (`O_NOFOLLOW`), the file must be a regular file, and its
+/// size is checked against `max` before anything is read; the buffer is sized by what
+/// `fstat` says and never grows beyond `max`. A file that changes size while read is refused.
+pub fn read_input(path: &Path, what: &str, max: u64) -> Result<Vec<u8>> {
+    let bad = |reason: String| -> Error {
+        Invalid::InputFile {
+            what: what.to_string(),
+            path: path.display().to_string(),
+            reason,
+        }
+        .into()
+    };
+    let fd = match rfs::openat(
+        rfs::CWD,
+        path,
+        OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOFOLLOW,
+        Mode::empty(),
+    ) {
+        Ok(fd) => fd,
+        Err(rustix::io::Errno::LOOP) => {
+            return Err(bad("is a symbolic link: name the file it points to".into()))
+        }
+        Err(e) => return Err(io_err(&format!("reading the {what}"), path, e)),
+    };
+    let st = rfs::fstat(&fd).map_err(|e| io_err("checking", path, e))?;
+    if file_type(&st) != FileType::RegularFile {
+        return Err(bad("not a regular file".into()));
+    }
+    let size = u64::try_from(st.st_size).unwrap_or(0);
+    if size == 0 {
+        return Err(bad("empty".into()));
+    }
+    if size > max {
+        return Err(bad(format!(
+            "{size} bytes, more than the {max} this accepts"
+        )));
+    }
+    let mut buf = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    File::from(fd)
+        .take(size.saturating_add(1))
+        .read_to_end(&mut buf)
+        .map_err(|e| io_err(&format!("reading the {what}"), path, e))?;
+    if buf.len() as u64 != size {
+        return Err(bad(format!(
+            "changed while read ({size} bytes, then {})",
+            buf.len()
+        )));
+    }
+    Ok(buf)
+}
+
 #[cfg(test)]
 mod tests;

@@ -15,6 +15,7 @@ pub mod wait;
 
 // --- health and logs ---
 pub mod defects;
+pub mod firmware;
 pub mod health;
 pub mod health_smartctl;
 pub mod logs;
@@ -193,6 +194,9 @@ pub enum Command {
     Power(power::PowerArgs),
     /// REASSIGN BLOCKS: move blocks to spares (grown defect list), behind the safety gate.
     Reassign(reassign::ReassignArgs),
+    /// Download microcode (WRITE BUFFER modes 5, 7, 0xd, 0xe; activation 0Fh) behind the
+    /// safety gate, the new revision verified.
+    Firmware(firmware::FirmwareArgs),
     // --- format and sanitize ---
     /// Format drives: block size, protection type, capacity (verified; destroys data).
     Format(format::FormatArgs),
@@ -276,6 +280,7 @@ fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         Command::Defects(a) => defects::run(ctx, a),
         Command::Power(a) => power::run(ctx, a),
         Command::Reassign(a) => reassign::run(ctx, a),
+        Command::Firmware(a) => firmware::run(ctx, a),
         // --- format and sanitize ---
         Command::Format(a) => format::run(ctx, a),
         Command::Sanitize(a) => sanitize::run(ctx, a),

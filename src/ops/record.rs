@@ -90,6 +90,9 @@ pub enum JobMethod {
     TcgRevert,
     /// An ATA method through ATA PASS-THROUGH (SANITIZE feature set, SECURITY ERASE UNIT).
     Ata(crate::ops::ata_sanitize::AtaMethod),
+    /// SPC-6 WRITE BUFFER in a download-microcode mode (a firmware download, not a
+    /// sanitization).
+    Microcode(crate::scsi::write_buffer::Mode),
 }
 
 impl JobMethod {
@@ -114,7 +117,26 @@ impl JobMethod {
             JobMethod::TcgErase => "TCG CRYPTOGRAPHIC ERASE (Enterprise SSC Erase)",
             JobMethod::TcgRevert => "TCG PSID REVERT (cryptographic erase of all bands)",
             JobMethod::Ata(m) => m.name(),
+            JobMethod::Microcode(m) => microcode_name(m),
         }
+    }
+}
+
+/// The recorded name of a download-microcode mode: `WRITE BUFFER mode 0Eh (...)`.
+fn microcode_name(m: crate::scsi::write_buffer::Mode) -> &'static str {
+    use crate::scsi::write_buffer::Mode;
+    match m {
+        Mode::Save => "WRITE BUFFER mode 05h (download microcode, save, and activate)",
+        Mode::OffsetsSave => {
+            "WRITE BUFFER mode 07h (download microcode with offsets, save, and activate)"
+        }
+        Mode::OffsetsEventsDefer => {
+            "WRITE BUFFER mode 0Dh (download microcode with offsets, select activation events, save, and defer activate)"
+        }
+        Mode::OffsetsDefer => {
+            "WRITE BUFFER mode 0Eh (download microcode with offsets, save, and defer activate)"
+        }
+        Mode::Activate => "WRITE BUFFER mode 0Fh (activate deferred microcode)",
     }
 }
 

@@ -53,6 +53,29 @@ pub fn render(doc: &Value) -> String {
 /// the banner line with its tone. The HTML and the PDF certificate print the same words.
 pub(crate) fn verdict(r: &Value) -> (Option<String>, Tone, String) {
     let outcome = s(r, "outcome");
+    if s(r, "job") == "firmware" {
+        // A firmware download is no sanitization: its banner says what the drive runs.
+        let after = r.get("after").cloned().unwrap_or(Value::Null);
+        let line = match outcome.as_str() {
+            "success" => format!(
+                "FIRMWARE DOWNLOADED — NOT A SANITIZATION; revision {} -> {}",
+                s(&after, "revision_before"),
+                s(&after, "revision_after")
+            ),
+            "dry_run" => "DRY RUN — nothing was sent to the drive".to_string(),
+            o => format!(
+                "FIRMWARE DOWNLOAD {} — NOT A SANITIZATION; the drive reports revision {}",
+                o.to_uppercase(),
+                s(&after, "revision_after")
+            ),
+        };
+        let tone = if outcome == "success" {
+            Tone::Note
+        } else {
+            Tone::Bad
+        };
+        return (None, tone, line);
+    }
     // The validation's result (records before it existed: the verification's).
     let verdict = r
         .get("validation")
@@ -516,6 +539,21 @@ pub fn sanitization_rows(f: &serde_json::Value) -> Vec<(&'static str, String)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_firmware_record_is_not_called_a_sanitization() {
+        let r = serde_json::json!({"job": "firmware", "outcome": "success",
+            "after": {"revision_before": "0203", "revision_after": "0204"}});
+        let (_, _, line) = verdict(&r);
+        assert!(
+            line.contains("NOT A SANITIZATION") && line.contains("0203 -> 0204"),
+            "{line}"
+        );
+        assert!(!line.starts_with("SANITIZED"));
+        let r = serde_json::json!({"job": "firmware", "outcome": "failed",
+            "after": {"revision_after": "0203"}});
+        assert!(verdict(&r).2.contains("FAILED"));
+    }
+
     use super::*;
     use serde_json::json;
 

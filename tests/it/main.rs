@@ -20,6 +20,7 @@ mod discover_fixtures;
 mod epipe;
 mod erase_sim;
 mod file_safety;
+mod firmware_sim;
 mod format_result;
 mod format_supported;
 mod golden;

@@ -78,9 +78,9 @@ fn vpd_pages_and_two_ports() {
     assert_eq!(be(&ports[30..32]), 2);
     assert_eq!(&ports[40..52], &p2[16..28]);
 
-    // 0x86: SPT=1 (types 1,2), GRD/APP/REF
+    // 0x86: ACTIVATE MICROCODE 01b, SPT=1 (types 1,2), GRD/APP/REF
     let (_, x) = din(&mut a, &[0x12, 1, 0x86, 0, 255, 0], 255);
-    assert_eq!(x[4], (1 << 3) | 7);
+    assert_eq!(x[4], 0x40 | (1 << 3) | 7);
     // 0xB1: rotation 1, WABEREQ/WACEREQ 01b, 2.5"
     let (_, bdc) = din(&mut a, &[0x12, 1, 0xB1, 0, 255, 0], 255);
     assert_eq!((be(&bdc[4..6]), bdc[7]), (1, 0x53));

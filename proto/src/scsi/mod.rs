@@ -18,6 +18,7 @@ pub mod read_defect;
 pub mod read_write;
 pub mod reassign;
 pub mod sanitize;
+pub mod write_buffer;
 
 // --- TCG ---
 pub mod security_protocol;

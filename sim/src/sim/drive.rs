@@ -388,6 +388,10 @@ pub struct Faults {
     /// VPD 0xB4 leaves this logical block length out.
     #[serde(default)]
     pub unlisted_lb_len: Option<u32>,
+    /// The K-th WRITE BUFFER of the next microcode download is cut short (DID_ERROR); the
+    /// drive discards the download.
+    #[serde(default)]
+    pub fail_microcode: Option<u32>,
     /// Degrees added to the modelled temperature (a hot enclosure, a failing fan).
     #[serde(default)]
     pub heat_c: i16,
@@ -495,6 +499,9 @@ pub struct Drive {
     /// ATA state of a SATA profile behind the SATL (sim/src/sim/ata).
     #[serde(default)]
     pub ata: crate::sim::ata::AtaState,
+    /// Microcode: the running revision, a deferred one (WRITE BUFFER, sim/src/sim/cmd/firmware.rs).
+    #[serde(default)]
+    pub firmware: crate::sim::cmd::firmware::FirmwareState,
 }
 
 fn hash64(parts: &[&[u8]]) -> u64 {
@@ -567,6 +574,7 @@ impl Drive {
             store: Store::new(lb, id),
             sed: SedState::new(p.sed, serial, p.ships_locked, lb),
             ata: crate::sim::ata::AtaState::default(),
+            firmware: Default::default(),
         };
         if preworn > 0 || p.initial_power_on_hours > 0 {
             let hours = (p.initial_power_on_hours > 0).then(|| f64::from(p.initial_power_on_hours));
@@ -770,6 +778,11 @@ impl Drive {
         None
     }
 
+    /// The INQUIRY PRODUCT REVISION LEVEL running: the profile's until microcode changes it.
+    pub fn revision<'a>(&'a self, p: &'a Profile) -> &'a str {
+        self.firmware.revision.as_deref().unwrap_or(p.revision)
+    }
+
     /// Power cycle: a format in progress is lost (31/00), a sanitize resumes, mode values
     /// revert to saved, a MODE SELECT block descriptor is forgotten, UA 29/00 on all ports.
     pub fn power_cycle(&mut self) {
@@ -779,6 +792,7 @@ impl Drive {
         self.stats.start_stop_cycles += 1;
         self.sed.power_cycle();
         self.ata.power_cycle();
+        self.firmware.power_on();
         for q in self.ua.iter_mut() {
             q.clear();
         }

@@ -20,7 +20,7 @@
 //! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `corrupt=LBA[,LBA..]` (silent
 //! corruption: one byte flipped on read), `fail_format=1`, `fail_sanitize=1`, `noop_sanitize=1`,
 //! `substitute_block=N`, `unlisted_block=N` (VPD 0xB4 leaves length N out although FORMAT UNIT
-//! takes it), `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
+//! takes it), `fail_microcode=K` (the K-th WRITE BUFFER of a microcode download is cut short), `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
 pub mod aging;
@@ -83,6 +83,9 @@ pub enum Fault {
     /// VPD 0xB4 leaves this logical block length out (MODE SELECT and FORMAT UNIT still take
     /// it): a drive whose supported-lengths page is incomplete.
     UnlistedBlockLength(u32),
+    /// The K-th WRITE BUFFER (1 = the first) of the next microcode download is cut short:
+    /// the HBA reports DID_ERROR and the drive discards the download.
+    FailMicrocode(u32),
     /// TCG: the next `n` StartSession calls answer SP_BUSY (another host holds the SP).
     TcgSpBusy(u32),
     /// TCG: the next method inside a session times out; the TPer closes the session
@@ -603,7 +606,7 @@ impl SimDevice {
             label: DriveLabel {
                 vendor: p.vendor.trim().into(),
                 model: p.product.trim().into(),
-                firmware: p.revision.trim().into(),
+                firmware: d.revision(p).trim().into(),
                 serial: d.serial.clone(),
                 wwn: format!("{:016x}", d.lu_naa),
                 psid: p
@@ -642,6 +645,7 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
         }
         Fault::SubstituteBlockLength(lb) => d.faults.substitute_lb_len = Some(lb),
         Fault::UnlistedBlockLength(lb) => d.faults.unlisted_lb_len = Some(lb),
+        Fault::FailMicrocode(k) => d.faults.fail_microcode = Some(k.max(1)),
         Fault::TcgSpBusy(n) => {
             if let Some(t) = d.sed.tper.as_mut() {
                 t.faults.sp_busy = t.faults.sp_busy.saturating_add(n);
@@ -773,7 +777,7 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
 const KEYS: &str =
     "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, used, \
                     busy, disconnect, timeout, medium_error, corrupt, fail_format, fail_sanitize, noop_sanitize, \
-                    substitute_block, unlisted_block, heat, wear, tcg_sp_busy, tcg_session_timeout, power_cycle";
+                    substitute_block, unlisted_block, fail_microcode, heat, wear, tcg_sp_busy, tcg_session_timeout, power_cycle";
 
 /// Splits `PROFILE?k=v&k=v` and validates the options.
 pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
@@ -901,6 +905,16 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
                 if flag(v)? {
                     o.faults.push(Fault::FailSanitize)
                 }
+            }
+            "fail_microcode" => {
+                let k = num(v)?;
+                if !(1..=65536).contains(&k) {
+                    return Err(bad(
+                        spec,
+                        "fail_microcode must be 1..65536 (the K-th WRITE BUFFER)",
+                    ));
+                }
+                o.faults.push(Fault::FailMicrocode(k as u32));
             }
             "noop_sanitize" => {
                 if flag(v)? {

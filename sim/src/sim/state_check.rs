@@ -36,6 +36,17 @@ pub fn check(d: &Drive, p: &Profile) -> Result<(), String> {
     bad.check(d.profile != p.name, || {
         format!("holds a {} drive, not {}", d.profile, p.name)
     });
+    for (what, rev) in [
+        ("firmware.revision", &d.firmware.revision),
+        ("firmware.deferred", &d.firmware.deferred),
+    ] {
+        bad.check(
+            rev.as_ref().is_some_and(|r| {
+                r.is_empty() || r.len() > 4 || !r.bytes().all(|c| (0x20..0x7F).contains(&c))
+            }),
+            || format!("{what} {rev:?} is not 1 to 4 printable ASCII characters"),
+        );
+    }
     bad.check(!p.block_lens.contains(&d.lb_len), || {
         format!(
             "lb_len {} is not one of the profile's {:?}",

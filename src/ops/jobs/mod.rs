@@ -8,7 +8,8 @@
 //! [`JobRecord`] per drive, the certificate when asked for, and an overall exit status.
 //!
 //! The jobs: [`format::FormatJob`], [`sanitize::SanitizeJob`] (with its ATA and TCG
-//! fallbacks), [`ata::AtaEraseJob`], [`tcg::TcgEraseJob`], [`tcg::TcgRevertJob`]. The
+//! fallbacks), [`ata::AtaEraseJob`], [`tcg::TcgEraseJob`], [`tcg::TcgRevertJob`],
+//! [`firmware::FirmwareJob`] (a microcode download, not an erase). The
 //! benchmark's purge (`src/bench/suite/purge.rs`) runs the same jobs with its own gate token;
 //! DESIGN.md shows how another module runs one through [`run_unattended`].
 //!
@@ -17,6 +18,7 @@
 
 pub mod ata;
 pub mod failover;
+pub mod firmware;
 pub mod format;
 pub mod sanitize;
 pub mod tcg;

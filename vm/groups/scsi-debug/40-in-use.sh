@@ -32,6 +32,15 @@ n=$(jq '[.data.drives[] | select(.in_use | length > 0)] | length' /tmp/inuse.jso
 # The gate's view through `paths` agrees.
 n=$(sgctl --json paths "$m" | jq '.data.in_use | length')
 [ "$n" = 1 ] && pass paths_in_use || fail paths_in_use "sgctl paths $m: $n reasons"
+# A firmware download goes through the same gate: refused on the mounted LU and on the swap,
+# nothing sent (no WRITE BUFFER in the -v trace).
+head -c 1024 /dev/zero > /tmp/fw0.bin
+for d in "$m" "$s"; do
+  sn=$(sg_vpd -p sn "$d" 2>/dev/null | sed -n 's/.*Unit serial number: *//p' | tr -d ' ')
+  sgctl -v firmware "$d" --image /tmp/fw0.bin --mode 5 --confirm "$sn" >/dev/null 2>/tmp/e.fw; rc=$?
+  [ $rc = 6 ] && ! grep -qi 'write buffer cdb' /tmp/e.fw && pass "firmware_refused_in_use_$(basename "$d")" \
+    || fail "firmware_refused_in_use_$(basename "$d")" "exit $rc: $(tail -n 1 /tmp/e.fw)"
+done
 umount /mnt/t; swapoff "$s"; dmsetup remove sgctl_inuse
 n=$(sgctl --json scan | jq '[.data.drives[] | select(.in_use | length > 0)] | length')
 [ "$n" = 0 ] && pass released || fail released "$n drives still in use"

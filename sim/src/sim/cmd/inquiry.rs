@@ -84,7 +84,7 @@ fn standard(p: &Profile, d: &Drive) -> Vec<u8> {
     r[7] = 0x02; // CMDQUE
     r[8..16].copy_from_slice(&pad(p.vendor, 8));
     r[16..32].copy_from_slice(&pad(p.product, 16));
-    r[32..36].copy_from_slice(&pad(p.revision, 4));
+    r[32..36].copy_from_slice(&pad(d.revision(p), 4));
     r[36..56].copy_from_slice(&pad(&d.serial, 20)); // vendor specific: serial number
                                                     // Version descriptors (SPC-5 Table 148): SAM-5, SPC-4, SBC-3.
     for (i, v) in [0x00A0u16, 0x0460, 0x04C0].iter().enumerate() {
@@ -140,6 +140,13 @@ fn extended_inquiry(p: &Profile) -> Vec<u8> {
     v[3] = 0x01; // LUICLR
     v[6..8].copy_from_slice(&2u16.to_be_bytes()); // extended self-test minutes
     v[9] = 0xFC; // maximum supported sense data length
+    if !p.sata {
+        // ACTIVATE MICROCODE 01b: microcode activates before the final WRITE BUFFER of a
+        // download completes (byte 4 bits 7-6).
+        v[0] |= 0x40;
+        // Byte 19: DM_MD_5, DM_MD_7, DM_MD_D, DM_MD_E, DM_MD_F (super::firmware).
+        v[15] = 0b0101_1110;
+    }
     v
 }
 

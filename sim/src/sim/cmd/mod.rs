@@ -7,6 +7,7 @@ pub mod ata;
 pub mod capacity;
 pub mod defect;
 pub mod diag;
+pub mod firmware;
 pub mod format;
 pub mod inquiry;
 pub mod log;
@@ -470,6 +471,31 @@ pub static COMMANDS: &[CmdDef] = &[
         timeouts: format::timeouts,
         flags: LONG_OP,
         handler: format::format_with_preset,
+    },
+    CmdDef {
+        opcode: 0x3B,
+        sa: None,
+        name: "WRITE BUFFER",
+        len: 10,
+        // Byte 1: MODE SPECIFIC (7-5), MODE (4-0); BUFFER ID; BUFFER OFFSET (3-5);
+        // PARAMETER LIST LENGTH (6-8).
+        usage: |_| vec![0x3B, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: |_| (30, 120),
+        flags: CONFIG,
+        handler: firmware::write_buffer,
+    },
+    CmdDef {
+        opcode: 0x3C,
+        sa: None,
+        name: "READ BUFFER(10)",
+        len: 10,
+        // Byte 1: MODE (4-0); BUFFER ID; BUFFER OFFSET (3-5); ALLOCATION LENGTH (6-8).
+        usage: |_| vec![0x3C, 0x1F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, C],
+        supported: sas_only,
+        timeouts: quick,
+        flags: QUERY,
+        handler: firmware::read_buffer,
     },
     CmdDef {
         opcode: 0x41,
