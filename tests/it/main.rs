@@ -34,6 +34,7 @@ mod modes_set_sim;
 mod output_errors;
 mod path_failover;
 mod power_sim;
+mod rack_purge;
 mod read_only;
 mod records_pdf;
 mod report_schema;
