@@ -132,7 +132,9 @@ impl LinuxHost {
 
     /// The block device names to check for `disk`: itself, its partitions and, transitively,
     /// everything stacked on them.
-    fn stack_of(&self, disk: &str, out: &mut Vec<String>) {
+    /// `held` gets `(device, holder)` for every holder found on the way, so the caller need
+    /// not list the `holders` directories again.
+    fn stack_of(&self, disk: &str, out: &mut Vec<String>, held: &mut Vec<(String, String)>) {
         let mut todo = vec![disk.to_string()];
         let base = self.p(&format!("sys/class/block/{disk}"));
         for e in dir_names(&base) {
@@ -145,6 +147,7 @@ impl LinuxHost {
                 continue;
             }
             for h in dir_names(&self.p(&format!("sys/class/block/{n}/holders"))) {
+                held.push((n.clone(), h.clone()));
                 todo.push(h);
             }
             out.push(n);
@@ -255,41 +258,58 @@ impl LinuxHost {
     /// partitions and holders) is read now.
     pub fn in_use_in(&self, paths: &[PathInfo], tables: &MountTables) -> Result<Vec<InUse>> {
         let mut names = Vec::new();
+        let mut held = Vec::new();
         let mut found = Vec::new();
         for p in paths {
             if let Some(b) = &p.block {
-                self.stack_of(b, &mut names);
+                self.stack_of(b, &mut names, &mut held);
             }
         }
         if names.is_empty() {
             return Ok(found);
         }
-        for n in &names {
-            for h in dir_names(&self.p(&format!("sys/class/block/{n}/holders"))) {
-                found.push(InUse::Held {
-                    device: n.clone(),
-                    holder: h,
-                });
-            }
+        for (device, holder) in held {
+            found.push(InUse::Held { device, holder });
         }
-        let devnums: Vec<(String, String)> = names
+        // The `dev` numbers and dm names of the stack, read only when the tables hold
+        // something they could match: a mount of a block device (major 0 is the kernel's
+        // anonymous devices: proc, sysfs, tmpfs, …; a block device never has it) or a
+        // `/dev/mapper/` source. A scan checks hundreds of drives against one snapshot, and
+        // a host whose mounts are all virtual (an initramfs) then reads nothing more.
+        let devnums: Vec<(String, String)> = if tables
+            .mounts
             .iter()
-            .filter_map(|n| {
-                read_trim(&self.p(&format!("sys/class/block/{n}/dev"))).map(|d| (d, n.clone()))
-            })
-            .collect();
-        let dm_names: Vec<(String, String)> = names
-            .iter()
-            .filter_map(|n| {
-                read_trim(&self.p(&format!("sys/class/block/{n}/dm/name"))).map(|d| (d, n.clone()))
-            })
-            .collect();
+            .any(|(d, _, _)| d.split(':').next().is_some_and(|major| major != "0"))
+        {
+            names
+                .iter()
+                .filter_map(|n| {
+                    read_trim(&self.p(&format!("sys/class/block/{n}/dev"))).map(|d| (d, n.clone()))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mapper = |src: &str| src.starts_with("/dev/mapper/");
+        let dm_names: Vec<(String, String)> = if tables.mounts.iter().any(|(_, _, src)| mapper(src))
+            || tables.swaps.iter().any(|src| mapper(src))
+        {
+            names
+                .iter()
+                .filter_map(|n| {
+                    read_trim(&self.p(&format!("sys/class/block/{n}/dm/name")))
+                        .map(|d| (d, n.clone()))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let matches = |devnum: &str, source: &str| -> Option<String> {
             if let Some((_, n)) = devnums.iter().find(|(d, _)| d == devnum) {
                 return Some(n.clone());
             }
             let base = source.rsplit('/').next().unwrap_or(source);
-            if source.starts_with("/dev/mapper/") {
+            if mapper(source) {
                 if let Some((_, n)) = dm_names.iter().find(|(d, _)| d == base) {
                     return Some(n.clone());
                 }

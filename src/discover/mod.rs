@@ -497,27 +497,33 @@ fn probe_all(opts: &ScanOptions, devs: &[sysfs::SysDevice]) -> Vec<DrivePath> {
 /// fields from the first path that was identified.
 fn group(root: &Path, devs: &[sysfs::SysDevice], paths: Vec<DrivePath>) -> Vec<Drive> {
     let mut drives: Vec<Drive> = Vec::new();
+    // LU name -> index in `drives`: grouping stays linear in the number of paths.
+    let mut by_name: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (d, p) in devs.iter().zip(paths) {
         let key = p
             .identity
             .as_ref()
             .and_then(|i| i.lu_name.clone())
             .or_else(|| {
-                d.wwid
-                    .clone()
-                    .filter(|w| p.identity.is_none() && !w.is_empty())
+                p.identity
+                    .is_none()
+                    .then(|| d.kernel_text().wwid)
+                    .flatten()
+                    .filter(|w| !w.is_empty())
             });
-        let existing = key
-            .as_ref()
-            .and_then(|k| drives.iter_mut().find(|x| x.lu_name.as_ref() == Some(k)));
-        match existing {
-            Some(drive) => drive.paths.push(p),
-            None => drives.push(Drive {
-                lu_name: key,
-                paths: vec![p],
-                root: root.to_path_buf(),
-                ..Drive::default()
-            }),
+        match key.as_ref().and_then(|k| by_name.get(k)) {
+            Some(&i) => drives[i].paths.push(p),
+            None => {
+                if let Some(k) = &key {
+                    by_name.insert(k.clone(), drives.len());
+                }
+                drives.push(Drive {
+                    lu_name: key,
+                    paths: vec![p],
+                    root: root.to_path_buf(),
+                    ..Drive::default()
+                });
+            }
         }
     }
     // One read of the mount table and swap list for every drive of the scan.
@@ -536,7 +542,15 @@ fn fill(
     tables: &std::result::Result<MountTables, String>,
 ) {
     let id = drive.paths.iter().find_map(|p| p.identity.clone());
-    let sysdev = |p: &DrivePath| devs.iter().find(|d| Some(&d.hctl) == p.hctl.as_ref());
+    // `devs` is in H:C:T:L order ([`sysfs::devices`]), so a path's device is found by binary
+    // search (a linear search per path made a scan quadratic in the number of paths).
+    let sysdev = |p: &DrivePath| {
+        let h = p.hctl.as_ref()?;
+        match devs.binary_search_by(|d| sysfs::natural_cmp(&d.hctl, h)) {
+            Ok(i) if &devs[i].hctl == h => devs.get(i),
+            _ => devs.iter().find(|d| &d.hctl == h),
+        }
+    };
     if let Some(id) = &id {
         drive.vendor = Some(id.vendor.clone());
         drive.model = Some(id.model.clone());
@@ -563,10 +577,11 @@ fn fill(
             }
         }
     } else if let Some(d) = drive.paths.first().and_then(sysdev) {
-        drive.vendor = d.vendor.clone();
-        drive.model = d.model.clone();
-        drive.firmware = d.rev.clone();
-        drive.peripheral_type = d.peripheral_type;
+        let k = d.kernel_text();
+        drive.vendor = k.vendor;
+        drive.model = k.model;
+        drive.firmware = k.rev;
+        drive.peripheral_type = k.peripheral_type;
     }
     if drive.capacity_bytes.is_none() {
         if let Some((bytes, lbs)) = drive

@@ -30,16 +30,6 @@ pub struct SysDevice {
     pub bsg: Option<String>,
     /// `state` (running, offline, blocked, ...).
     pub state: Option<String>,
-    /// `type`: peripheral device type.
-    pub peripheral_type: Option<u8>,
-    /// `vendor`, `model`, `rev` as the kernel cached them at scan time.
-    pub vendor: Option<String>,
-    /// See `vendor`.
-    pub model: Option<String>,
-    /// See `vendor`.
-    pub rev: Option<String>,
-    /// `wwid`: the kernel's choice of LU designator.
-    pub wwid: Option<String>,
     /// End device name (`end_device-1:0`), SAS only.
     pub end_device: Option<String>,
     /// End device SAS address (`0x…`), SAS only.
@@ -55,6 +45,37 @@ pub struct SysDevice {
     /// From sd: `scsi_disk/H:C:T:L/protection_type` (0 none, 1-3; the kernel took it from
     /// READ CAPACITY(16) P_TYPE and PROT_EN).
     pub protection_type: Option<u8>,
+}
+
+/// What the kernel cached from the device's INQUIRY and VPD 0x83 at scan time, as text
+/// attributes: only wanted for a device that could not be identified otherwise (its row and
+/// its grouping key), so read on demand ([`SysDevice::kernel_text`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KernelText {
+    /// `type`: peripheral device type.
+    pub peripheral_type: Option<u8>,
+    /// `vendor`, `model`, `rev`.
+    pub vendor: Option<String>,
+    /// See `vendor`.
+    pub model: Option<String>,
+    /// See `vendor`.
+    pub rev: Option<String>,
+    /// `wwid`: the kernel's choice of LU designator.
+    pub wwid: Option<String>,
+}
+
+impl SysDevice {
+    /// The kernel's text copies of the identity (`type`, `vendor`, `model`, `rev`, `wwid`).
+    pub fn kernel_text(&self) -> KernelText {
+        let a = AttrDir::open(&self.dir);
+        KernelText {
+            peripheral_type: a.attr("type").and_then(|t| t.parse().ok()),
+            vendor: a.attr("vendor"),
+            model: a.attr("model"),
+            rev: a.attr("rev"),
+            wwid: a.attr("wwid"),
+        }
+    }
 }
 
 /// Reads a sysfs attribute, trimmed; `None` if absent, unreadable or empty.
@@ -132,8 +153,18 @@ impl AttrDir {
                 }
                 buf.resize(len * 2, 0);
             }
+            let want = buf.len() - len;
             match nix::unistd::read(f.0, &mut buf[len..]) {
                 Ok(0) => break,
+                // sysfs answers a read with the whole attribute, up to the buffer's size
+                // (kernfs: `seq_read_iter` for text attributes, `kernfs_file_read_iter` for
+                // binary ones such as `inquiry` and `vpd_pg83`), so a read that did not fill
+                // the buffer reached the end: no second read to learn so (one system call
+                // per attribute less; a scan reads about ten per device).
+                Ok(n) if n < want => {
+                    len += n;
+                    break;
+                }
                 Ok(n) => len += n,
                 Err(nix::errno::Errno::EINTR) => {}
                 Err(_) => return None,
@@ -141,6 +172,14 @@ impl AttrDir {
         }
         buf.truncate(len);
         Some(buf)
+    }
+
+    /// Whether `rel` exists below the directory (one `fstatat`, nothing opened).
+    pub fn exists(&self, rel: &str) -> bool {
+        let Some(dir) = &self.fd else {
+            return self.path.join(rel).exists();
+        };
+        nix::sys::stat::fstatat(Some(dir.0), rel, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW).is_ok()
     }
 
     /// The attribute `rel` as trimmed text; `None` if absent, unreadable or empty (as [`attr`]).
@@ -202,7 +241,7 @@ pub fn sys(root: &Path) -> PathBuf {
 /// Every SCSI device under `root`/sys/class/scsi_device, in H:C:T:L order. A missing class
 /// directory (no SCSI subsystem, as on machines without SCSI) gives an empty list.
 pub fn devices(root: &Path) -> Vec<SysDevice> {
-    // Resolve the sysroot once, so each device costs two readlinks instead of a realpath.
+    // Resolve the sysroot once, so each device costs one readlink instead of a realpath.
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let class = sys(&root).join("class/scsi_device");
     names(&class)
@@ -236,14 +275,23 @@ pub(crate) fn follow(link: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
-/// The resolved sysfs directory of `class/scsi_device/H:C:T:L/device`: two readlinks (the
-/// class entry, then its `device` link) when the sysroot is resolved, `canonicalize`
-/// otherwise.
+/// The resolved sysfs directory of `class/scsi_device/H:C:T:L/device`: one readlink (the
+/// class entry; its `device` link only where the class device is not in a `scsi_device/`
+/// directory) when the sysroot is resolved, `canonicalize` otherwise.
 fn device_dir(root: &Path, hctl: &str) -> Option<PathBuf> {
     let entry = sys(root).join("class/scsi_device").join(hctl);
     let fast = || {
         let real = follow(&entry)?;
-        let dir = follow(&real.join("device"))?;
+        // The class device sits in its parent's `scsi_device/` directory
+        // (`…/H:C:T:L/scsi_device/H:C:T:L`, drivers/base/core.c), so its `device` link
+        // (`../../../H:C:T:L`) names the directory two levels up: no second readlink.
+        let up = real
+            .parent()
+            .filter(|p| p.file_name() == Some("scsi_device".as_ref()));
+        let dir = match up.and_then(Path::parent) {
+            Some(d) => d.to_path_buf(),
+            None => follow(&real.join("device"))?,
+        };
         // A relative sysroot ("fixtures/...") or a link we could not follow lexically:
         // let the kernel resolve it.
         dir.is_absolute().then_some(dir)
@@ -276,13 +324,14 @@ pub fn device(root: &Path, hctl: &str) -> Option<SysDevice> {
         host,
         sg: first("scsi_generic"),
         block,
-        bsg: first("bsg"),
+        // The bsg node is named after the device (block/bsg.c: `dev_name` of the SCSI
+        // device): one fstatat instead of listing the directory.
+        bsg: if a.exists(&format!("bsg/{hctl}")) {
+            Some(hctl.to_string())
+        } else {
+            first("bsg")
+        },
         state: a.attr("state"),
-        peripheral_type: a.attr("type").and_then(|t| t.parse().ok()),
-        vendor: a.attr("vendor"),
-        model: a.attr("model"),
-        rev: a.attr("rev"),
-        wwid: a.attr("wwid"),
         block_capacity,
         physical_block_size,
         protection_type: a
@@ -359,7 +408,7 @@ fn sas_chain(dir: &Path, d: &mut SysDevice) {
 mod tests {
     use super::*;
 
-    /// The two-readlink resolution gives what `canonicalize` gives, for every device of every
+    /// The readlink resolution gives what `canonicalize` gives, for every device of every
     /// captured tree (SAS chains with expanders and ports, scsi_debug's pseudo bus).
     #[test]
     fn device_dir_is_the_canonical_path() {

@@ -245,6 +245,66 @@ fn in_use_mounted_swap_and_holders() {
     assert_eq!(d.in_use().unwrap().len(), 1);
 }
 
+/// Mounts matched by device number alone (a source that does not name the disk, as
+/// `/dev/root`) and by a device-mapper name: the `dev` and `dm/name` reads the scan now makes
+/// only when the mount table holds a block device or a `/dev/mapper/` source still find them,
+/// and a table of virtual mounts only finds nothing.
+#[test]
+fn in_use_by_device_number_and_mapper_name() {
+    let t = copy_fixture("scsi-debug");
+    let root = t.path();
+    let mi = std::fs::read_to_string(root.join("proc/self/mountinfo")).unwrap();
+    let sdc = std::fs::canonicalize(root.join("sys/class/block/sdc")).unwrap();
+    std::fs::create_dir_all(sdc.join("holders/dm-7")).unwrap();
+    let dm = root.join("sys/class/block/dm-7");
+    std::fs::create_dir_all(dm.join("dm")).unwrap();
+    std::fs::write(dm.join("dm/name"), "vg-data\n").unwrap();
+    std::fs::write(dm.join("dev"), "254:7\n").unwrap();
+    std::fs::write(
+        root.join("proc/self/mountinfo"),
+        format!(
+            "{mi}99 1 8:0 / /mnt/root rw,relatime - ext4 /dev/root rw\n\
+             100 1 0:77 / /mnt/data rw,relatime - btrfs /dev/mapper/vg-data rw\n"
+        ),
+    )
+    .unwrap();
+    let s = discover::scan(&opts(root)).unwrap();
+    let by_block = |b: &str| {
+        s.drives
+            .iter()
+            .find(|d| d.paths[0].block.as_deref() == Some(b))
+            .unwrap()
+    };
+    assert_eq!(
+        by_block("/dev/sda").in_use,
+        [InUseReason::Mounted {
+            device: "sda".into(),
+            mount_point: "/mnt/root".into()
+        }]
+    );
+    assert!(
+        by_block("/dev/sdc").in_use.contains(&InUseReason::Mounted {
+            device: "dm-7".into(),
+            mount_point: "/mnt/data".into()
+        }),
+        "{:?}",
+        by_block("/dev/sdc").in_use
+    );
+    assert!(by_block("/dev/sdd").in_use.is_empty());
+    // Only virtual mounts (major 0) and no mapper source: nothing is in use but by holders.
+    std::fs::write(root.join("proc/self/mountinfo"), mi).unwrap();
+    let s = discover::scan(&opts(root)).unwrap();
+    for d in &s.drives {
+        assert!(
+            d.in_use
+                .iter()
+                .all(|r| matches!(r, InUseReason::Held { .. })),
+            "{:?}",
+            d.in_use
+        );
+    }
+}
+
 #[test]
 fn empty_sysroot_finds_nothing() {
     let t = tempfile::tempdir().unwrap();

@@ -36,6 +36,7 @@ mod module_layers;
 mod output_errors;
 mod path_failover;
 mod power_sim;
+mod rack_purge;
 mod read_only;
 mod records_pdf;
 mod report_schema;
