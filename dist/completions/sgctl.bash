@@ -1526,7 +1526,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__fault)
-            opts="-v -h --on --off --dry-run --audit-log --sysroot --enclosure-device --timeout-ms --json --verbose --hex --help"
+            opts="-v -h --on --off --dry-run --audit-log --sysroot --enclosure-device --timeout --timeout-ms --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1541,6 +1541,13 @@ _sgctl() {
                     return 0
                     ;;
                 --enclosure-device)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace
@@ -2856,7 +2863,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__locate)
-            opts="-v -h --on --off --dry-run --audit-log --sysroot --enclosure-device --timeout-ms --json --verbose --hex --help"
+            opts="-v -h --on --off --dry-run --audit-log --sysroot --enclosure-device --timeout --timeout-ms --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2871,6 +2878,13 @@ _sgctl() {
                     return 0
                     ;;
                 --enclosure-device)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace
@@ -3075,7 +3089,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__paths)
-            opts="-v -h --sysroot --timeout-ms --json --verbose --hex --help"
+            opts="-v -h --sysroot --timeout --timeout-ms --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3083,6 +3097,13 @@ _sgctl() {
             case "${prev}" in
                 --sysroot)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
                     return 0
                     ;;
                 --timeout-ms)
@@ -3429,7 +3450,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__scan)
-            opts="-v -h --sysroot --no-io --live --timeout-ms --json --verbose --hex --help"
+            opts="-v -h --sysroot --no-io --live --names --timeout --timeout-ms --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3437,6 +3458,13 @@ _sgctl() {
             case "${prev}" in
                 --sysroot)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
                     return 0
                     ;;
                 --timeout-ms)
@@ -4685,4 +4713,38 @@ if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERS
     complete -F _sgctl -o nosort -o bashdefault -o default sgctl
 else
     complete -F _sgctl -o bashdefault -o default sgctl
+fi
+
+# DEVICE completes to the addresses `sgctl scan --names` lists (added by xtask gen-docs).
+_sgctl_device_cmds=" inquiry:1 vpd:1 readcap:1 opcodes:1 tur:1 sense:1 luns:1 modes:1 sim/info:1 sim/fault:1 paths:1 locate:1 fault:1 logs:1 health:n selftest:1 defects:1 power:1 reassign:1 format:n sanitize:n wait:1 bench/run:1 bench/pts:1 bench/review:1 tcg/discover:1 tcg/status:1 tcg/bands:1 tcg/configure-band:1 tcg/lock:1 tcg/unlock:1 tcg/take-ownership:1 tcg/erase:1 tcg/revert:1 reservations:1 ata/identify:1 ata/smart:1 ata/logs:1 "
+_sgctl_value_opts=" --active-range --advance --align --all-matching --as --asset-tag --audit-log --band --block-size --bs --bssplit --busy --bytes --capacity --capacity-gib --cdb --certificate --classification-after --classification-before --confirm --contact --countersigner-pubkey --cpu-latency --data-backup --destination --disconnect --distribution --enclosure --enclosure-device --enclosure-slot --engine --format --get --head --heat --html --inhex --jobs --key --label --length --location --log --log-interval --max --max-per-hba --max-rounds --medium-error --method --min --mix --name --new-pin-env --new-pin-file --op-extra --opcode --operator --operator-contact --operator-location --operator-organisation --operator-title --organisation --page --param-pointer --part --passes --pattern --pc --pi --pi-interval-exponent --pin-env --pin-file --poll-interval --ports --preset --psid-env --psid-file --pubkey --purge --qd --ramp --range --ready-file --report --resume --rules --runtime --rw --sa --seed --select --set --signing-key --site --start --submit-batch --subpage --sysroot --tc --tcmu --test --time-scale --timeout --timeout-ms --title --validate --validator --validator-contact --validator-location --validator-organisation --validator-title --verify --wait --wear --workload --write-cache -i -p "
+_sgctl_with_devices() {
+    _sgctl "$@"
+    local cur="${COMP_WORDS[COMP_CWORD]}" w path="" rest=0 i=1 skip=0 spec
+    [[ "$cur" == -* ]] && return 0
+    while [[ $i -lt $COMP_CWORD ]]; do
+        w="${COMP_WORDS[i]}"
+        if [[ $skip -eq 1 ]]; then
+            skip=0
+        elif [[ "$w" == -* ]]; then
+            [[ "$w" != *=* && "$_sgctl_value_opts" == *" $w "* ]] && skip=1
+        elif [[ "$_sgctl_device_cmds" == *" ${path:+$path/}$w:"* ||
+                "$_sgctl_device_cmds" == *" ${path:+$path/}$w/"* ]]; then
+            path="${path:+$path/}$w"
+        elif [[ -n "$path" ]]; then
+            rest=$((rest + 1))
+        fi
+        i=$((i + 1))
+    done
+    [[ $skip -eq 1 || -z "$path" ]] && return 0
+    spec="$_sgctl_device_cmds"
+    spec="${spec#* $path:}"
+    spec="${spec%% *}"
+    [[ "$spec" == "1" && $rest -gt 0 ]] && return 0
+    COMPREPLY+=( $(compgen -W "$(sgctl scan --names 2>/dev/null)" -- "$cur") )
+}
+if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
+    complete -F _sgctl_with_devices -o nosort -o bashdefault -o default sgctl
+else
+    complete -F _sgctl_with_devices -o bashdefault -o default sgctl
 fi

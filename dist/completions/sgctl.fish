@@ -109,7 +109,7 @@ changeable\t'Changeable values (mask)'
 default\t'Default values'
 saved\t'Saved values'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l audit-log -d 'With --set: audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -s p -l page -d 'Page code (number; default 0x3f = all pages)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -s p -l page -d 'Page: sdparm abbreviation or name (ca, cache, caching, ie, co, control, po, power, rw, rw-err, ...; see --help), a number (0x08, 8, 08h), or `all` [default: all]' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l subpage -d 'Subpage code (default 0; 0xff with all pages)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l get -d 'Show a field: current value, whether it is changeable, default and saved values (repeatable)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -l set -d 'Change a field (repeatable): only changeable fields, the rest of the page as it is' -r -f
@@ -211,16 +211,19 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcomm
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve a virtual drive to this kernel as a real SCSI disk (TCMU + tcm_loop; root)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l sysroot -d 'Read this directory instead of / (a captured tree with sys/, proc/ and optionally replay/sgN/*.bin; nothing is sent to devices then)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l timeout-ms -d 'Per-device timeout in milliseconds; a device that does not answer in time is reported with an error in its row and the scan goes on' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l timeout -d 'Per-device timeout (a duration: 10s, 2000ms, 1m; default 10s); a device that does not answer in time is reported with an error and the others go on' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l timeout-ms -d 'The same in milliseconds (older spelling of --timeout)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l no-io -d 'Do not send commands even on the live system: use the kernel\'s cached INQUIRY/VPD copies'
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l live -d 'Ask every device itself (INQUIRY, VPD, READ CAPACITY over SG_IO) instead of reading the kernel\'s copies first: slower, but a device that no longer answers shows up with an error in its row (exit 8). By default the scan sends commands only for what sysfs lacks'
+complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l names -d 'Print only the device addresses, one a line (every path of every drive), from the kernel\'s copies without sending a command: what the shell completions offer for DEVICE'
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l sysroot -d 'Read this directory instead of / (see `sgctl scan --sysroot`)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l timeout-ms -d 'Per-device timeout in milliseconds' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l timeout -d 'Per-device timeout (a duration: 10s, 2000ms, 1m; default 10s); a device that does not answer in time is reported with an error and the others go on' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l timeout-ms -d 'The same in milliseconds (older spelling of --timeout)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
@@ -229,7 +232,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -s h -l help -d 'Prin
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l sysroot -d 'Read this directory instead of / (a sysfs tree; see `sgctl scan --sysroot`)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l enclosure-device -d 'Drive the LED with SES pages through this enclosure services device (repeatable; a `sim:enclosure` address, or /dev/sgN where the ses driver is not loaded) instead of /sys/class/enclosure' -r -f
-complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l timeout-ms -d 'Per-device timeout in milliseconds (finding the drive\'s paths)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l timeout -d 'Per-device timeout (a duration: 10s, 2000ms, 1m; default 10s); a device that does not answer in time is reported with an error and the others go on' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l timeout-ms -d 'The same in milliseconds (older spelling of --timeout)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -l on -d 'Switch the LED on'
@@ -241,7 +245,8 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -s h -l help -d 'Pri
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l sysroot -d 'Read this directory instead of / (a sysfs tree; see `sgctl scan --sysroot`)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l enclosure-device -d 'Drive the LED with SES pages through this enclosure services device (repeatable; a `sim:enclosure` address, or /dev/sgN where the ses driver is not loaded) instead of /sys/class/enclosure' -r -f
-complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l timeout-ms -d 'Per-device timeout in milliseconds (finding the drive\'s paths)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l timeout -d 'Per-device timeout (a duration: 10s, 2000ms, 1m; default 10s); a device that does not answer in time is reported with an error and the others go on' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l timeout-ms -d 'The same in milliseconds (older spelling of --timeout)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
 smartctl\t'smartctl\'s key names and layout (`health` only): `device` as an object, the figures at the top level as `smartctl -j -x` names them, so filters written for smartctl work'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -l on -d 'Switch the LED on'
@@ -915,3 +920,43 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcom
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from ata" -f -a "identify" -d 'IDENTIFY DEVICE: identity, capacity, sector sizes, features, Security and Sanitize words'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from ata" -f -a "smart" -d 'SMART READ DATA and THRESHOLDS: attributes, self-assessment (SMART RETURN STATUS)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand help; and __fish_seen_subcommand_from ata" -f -a "logs" -d 'Logs (READ LOG EXT): directory, Device Statistics, self-test, NCQ error, internal status'
+
+# DEVICE completes to the addresses `sgctl scan --names` lists (added by xtask gen-docs).
+complete -c sgctl -n "__fish_sgctl_using_subcommand inquiry" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand vpd" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand readcap" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand opcodes" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tur" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand sense" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand luns" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand modes" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from info" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand sim; and __fish_seen_subcommand_from fault" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand paths" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand locate" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand fault" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand logs" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand health" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand selftest" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand defects" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand power" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand reassign" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand format" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from discover" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from status" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from bands" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from configure-band" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from lock" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from unlock" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from take-ownership" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from erase" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand tcg; and __fish_seen_subcommand_from revert" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand reservations" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from identify" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from smart" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand ata; and __fish_seen_subcommand_from logs" -f -a "(sgctl scan --names 2>/dev/null)"

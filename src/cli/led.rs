@@ -57,9 +57,9 @@ pub struct LedArgs {
     /// /sys/class/enclosure.
     #[arg(long, value_name = "ADDR")]
     pub enclosure_device: Vec<String>,
-    /// Per-device timeout in milliseconds (finding the drive's paths).
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    pub timeout_ms: u64,
+    /// The per-device discovery deadline.
+    #[command(flatten)]
+    pub timeout: super::paths::DiscoveryTimeout,
 }
 
 #[derive(Serialize)]
@@ -79,7 +79,7 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
     let root = args.sysroot.clone().unwrap_or_else(|| PathBuf::from("/"));
     let opts = ScanOptions {
         sysroot: root.clone(),
-        timeout: Duration::from_millis(args.timeout_ms.max(1)),
+        timeout: args.timeout.get(),
         verbose: ctx.verbose,
         mode: IdentMode::Auto,
     };
@@ -98,7 +98,7 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
         changes: Vec::new(),
         audit_log: None,
     };
-    let timeout = Duration::from_millis(args.timeout_ms.max(1));
+    let timeout = args.timeout.get();
     let backends = if args.enclosure_device.is_empty() {
         match led::components_of(&root, &paths) {
             Ok(c) => led::sysfs_backends(&c),

@@ -23,10 +23,14 @@ pub enum Pc {
 /// Arguments of `sgctl modes`.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
---get and --set name fields as sdparm does: PAGE.FIELD, or FIELD alone when only one page
-has it. Pages: rw (01h read-write error recovery), ca (08h caching), co (0Ah control),
-po (1Ah power condition), ie (1Ch informational exceptions), or their long names
-(caching, informational-exceptions, power-condition, ...), or a number.
+--page, --get and --set name pages as sdparm does, from one table (docs/cli-conventions.md):
+rw (01h read-write error recovery, also rw-err), dr (02h), ve (07h), ca (08h caching, also
+cache), co (0Ah control), coe (0Ah/01h), atag, cdla, cdlb, iohi, bop (0Ah/02h-06h), pl (18h),
+pp (19h), pcd, spc (19h/01h-02h), po (1Ah power condition, also power), ps (1Ah/01h), ie (1Ch
+informational exceptions, also iec), bc (1Ch/01h), lbp (1Ch/02h), or their long names
+(caching, informational-exceptions, power-condition, ...), or a number, or `all`.
+--get and --set take PAGE.FIELD, or FIELD alone when only one page has it; fields are named
+on rw, ca, co, po and ie.
 Fields, among others: ca.WCE (write cache enable), ca.RCD (read cache disable), ca.DRA;
 ie.DEXCPT (1 = failure prediction not reported), ie.EWASC, ie.TEST, ie.MRIE (method of
 reporting: 0 none, 2 unit attention, 3 conditional recovered error, 4 unconditional recovered
@@ -52,9 +56,10 @@ Examples:
 pub struct ModesArgs {
     /// Device address.
     pub device: String,
-    /// Page code (number; default 0x3f = all pages).
-    #[arg(long, short, value_parser = super::opcodes::parse_num::<u8>)]
-    pub page: Option<u8>,
+    /// Page: sdparm abbreviation or name (ca, cache, caching, ie, co, control, po, power,
+    /// rw, rw-err, ...; see --help), a number (0x08, 8, 08h), or `all` [default: all].
+    #[arg(long, short, value_name = "PAGE", value_parser = parse_page_arg)]
+    pub page: Option<(u8, Option<u8>)>,
     /// Subpage code (default 0; 0xff with all pages).
     #[arg(long, value_parser = super::opcodes::parse_num::<u8>)]
     pub subpage: Option<u8>,
@@ -88,6 +93,11 @@ pub struct ModesArgs {
     pub audit_log: Option<std::path::PathBuf>,
 }
 
+/// `--page`: a name from the one mode page table, `all`, or a number up to 0x3f.
+fn parse_page_arg(s: &str) -> Result<(u8, Option<u8>), String> {
+    crate::scsi::mode::fields::page_arg(s)
+}
+
 /// Runs `sgctl modes`.
 pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
     if !args.set.is_empty() {
@@ -96,15 +106,19 @@ pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
     if !args.get.is_empty() {
         return super::modes_set::get(ctx, &args);
     }
-    let page = args.page.unwrap_or(mode::ALL_PAGES);
+    let page = args.page.map_or(mode::ALL_PAGES, |p| p.0);
     if page > 0x3f {
         return Err(Error::InvalidArgument(format!("mode page 0x{page:x} is above 0x3f")).into());
     }
-    let sub = args.subpage.unwrap_or(if page == mode::ALL_PAGES {
-        mode::ALL_SUBPAGES
-    } else {
-        0
-    });
+    let named_sub = args.page.and_then(|p| p.1);
+    let sub = args
+        .subpage
+        .or(named_sub)
+        .unwrap_or(if page == mode::ALL_PAGES {
+            mode::ALL_SUBPAGES
+        } else {
+            0
+        });
     let (pc, pc_name) = match args.pc {
         Pc::Current => (PageControl::Current, "current"),
         Pc::Changeable => (PageControl::Changeable, "changeable"),

@@ -14,16 +14,44 @@ pub struct PathsArgs {
     /// Read this directory instead of / (see `sgctl scan --sysroot`).
     #[arg(long, value_name = "DIR")]
     pub sysroot: Option<PathBuf>,
-    /// Per-device timeout in milliseconds.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    pub timeout_ms: u64,
+    /// The per-device discovery deadline.
+    #[command(flatten)]
+    pub timeout: DiscoveryTimeout,
+}
+
+/// The per-device deadline of discovery (`scan`, `paths`, `locate`, `fault`): `--timeout
+/// DURATION`, default 10 s; `--timeout-ms N` is the older spelling, kept as a hidden alias.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct DiscoveryTimeout {
+    /// Per-device timeout (a duration: 10s, 2000ms, 1m; default 10s); a device that does not
+    /// answer in time is reported with an error and the others go on.
+    #[arg(
+        long = "timeout",
+        value_name = "DURATION",
+        value_parser = super::num::duration,
+        conflicts_with = "timeout_ms"
+    )]
+    pub timeout: Option<Duration>,
+    /// The same in milliseconds (older spelling of --timeout).
+    #[arg(long, value_name = "N", hide = true)]
+    pub timeout_ms: Option<u64>,
+}
+
+impl DiscoveryTimeout {
+    /// The deadline: --timeout, else --timeout-ms, else 10 s; at least 1 ms.
+    pub fn get(&self) -> Duration {
+        self.timeout
+            .or(self.timeout_ms.map(Duration::from_millis))
+            .unwrap_or(Duration::from_secs(10))
+            .max(Duration::from_millis(1))
+    }
 }
 
 /// Runs `sgctl paths`.
 pub fn run(ctx: &mut Ctx, args: PathsArgs) -> anyhow::Result<Report> {
     let opts = ScanOptions {
         sysroot: args.sysroot.unwrap_or_else(|| PathBuf::from("/")),
-        timeout: Duration::from_millis(args.timeout_ms.max(1)),
+        timeout: args.timeout.get(),
         verbose: ctx.verbose,
         mode: IdentMode::Auto,
     };

@@ -4,7 +4,6 @@ use super::{Ctx, Report};
 use crate::discover::enclosure::Enclosure;
 use crate::discover::{self, Drive, IdentMode, ScanOptions};
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// List SCSI drives grouped by logical unit, with every path (sg/sd/bsg, H:C:T:L, SAS target
 /// port, relative port, HBA phy, link rate), identity, capacity and in-use state.
@@ -14,10 +13,9 @@ pub struct ScanArgs {
     /// replay/sgN/*.bin; nothing is sent to devices then).
     #[arg(long, value_name = "DIR")]
     pub sysroot: Option<PathBuf>,
-    /// Per-device timeout in milliseconds; a device that does not answer in time is reported
-    /// with an error in its row and the scan goes on.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    pub timeout_ms: u64,
+    /// The per-device discovery deadline.
+    #[command(flatten)]
+    pub timeout: super::paths::DiscoveryTimeout,
     /// Do not send commands even on the live system: use the kernel's cached INQUIRY/VPD copies.
     #[arg(long, conflicts_with = "live")]
     pub no_io: bool,
@@ -26,6 +24,10 @@ pub struct ScanArgs {
     /// error in its row (exit 8). By default the scan sends commands only for what sysfs lacks.
     #[arg(long)]
     pub live: bool,
+    /// Print only the device addresses, one a line (every path of every drive), from the
+    /// kernel's copies without sending a command: what the shell completions offer for DEVICE.
+    #[arg(long, conflicts_with = "live")]
+    pub names: bool,
 }
 
 impl ScanArgs {
@@ -33,7 +35,7 @@ impl ScanArgs {
     pub fn options(&self, verbose: u8) -> ScanOptions {
         ScanOptions {
             sysroot: self.sysroot.clone().unwrap_or_else(|| PathBuf::from("/")),
-            timeout: Duration::from_millis(self.timeout_ms.max(1)),
+            timeout: self.timeout.get(),
             verbose,
             mode: if self.no_io {
                 IdentMode::Files
@@ -48,6 +50,9 @@ impl ScanArgs {
 
 /// Runs `sgctl scan`.
 pub fn run(ctx: &mut Ctx, args: ScanArgs) -> anyhow::Result<Report> {
+    if args.names {
+        return names(ctx, &args);
+    }
     let opts = args.options(ctx.verbose);
     let scan = discover::scan(&opts)?;
     let mut t = discover::Phases::start();
@@ -90,6 +95,33 @@ pub fn run(ctx: &mut Ctx, args: ScanArgs) -> anyhow::Result<Report> {
     let report = Report::new(None, &scan, text).with_exit(exit);
     t.mark("JSON value");
     Ok(report)
+}
+
+/// `scan --names`: the addresses a DEVICE argument takes, one a line, nothing sent to a
+/// device (the kernel's cached copies); an empty list when there are none (exit 0, so a
+/// completion stays quiet).
+fn names(ctx: &mut Ctx, args: &ScanArgs) -> anyhow::Result<Report> {
+    let mut opts = args.options(ctx.verbose);
+    opts.mode = IdentMode::Files;
+    let list: Vec<String> = match discover::scan(&opts) {
+        Ok(scan) => {
+            let mut v: Vec<String> = scan
+                .drives
+                .iter()
+                .flat_map(|d| d.paths.iter().map(|p| p.address.clone()))
+                .filter(|a| !a.is_empty())
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        }
+        Err(_) => Vec::new(),
+    };
+    let mut text = list.join("\n");
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    Ok(Report::new(None, &list, text))
 }
 
 fn size(bytes: u64) -> String {

@@ -8,9 +8,11 @@ use crate::scsi::vpd;
 /// Arguments of `sgctl vpd`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "PAGES: sv 0x00, sn 0x80, di 0x83, sii 0x84, mna 0x85, ei 0x86, mpp 0x87, \
-sp 0x88, ai 0x89, pc 0x8a, psm 0x8d, tpc 0x8f, bl 0xb0, bdc 0xb1, lbpv 0xb2, ref 0xb3, \
-zbdc 0xb6, ble 0xb7, cpr 0xb9 are decoded; any other page is shown in hex with its name. `all` \
+    after_help = "PAGES: sv 0x00, sn 0x80, iod 0x81, aod 0x82, di 0x83, sii 0x84, mna 0x85, \
+ei 0x86, mpp 0x87, sp 0x88, ai 0x89, pc 0x8a, dc 0x8b, cfa 0x8c, psm 0x8d, tpc 0x8f, pslu 0x90, \
+pspo 0x91, sfs 0x92, bl 0xb0, bdc 0xb1, lbpv 0xb2, ref 0xb3, sbl 0xb4, bdce 0xb5, zbdc 0xb6, \
+ble 0xb7, fp 0xb8, cpr 0xb9 are decoded; on a tape drive or medium changer 0xb0-0xb5 are the \
+SSC pages sad, mas, tas, adsn, dtde, lbpro. Any other page is shown in hex with its name. `all` \
 decodes every page the device lists in page 0x00.\n\nA page whose lengths do not add up is \
 decoded as far as the bytes go (like sg_vpd) and its problems are listed (`problems` in JSON); \
 the exit status is then 9."

@@ -14,6 +14,7 @@ use std::fmt::Write;
 
 mod sbc;
 mod spc;
+mod ssc;
 
 /// Renders any decoded page.
 pub fn page(p: &VpdPage) -> String {
@@ -74,6 +75,20 @@ pub fn page(p: &VpdPage) -> String {
         VpdPage::ConcurrentPositioningRanges(x) => sbc::positioning_ranges(x),
         VpdPage::SupportedBlockLengths(x) => sbc::block_lengths(x),
         VpdPage::FormatPresets(x) => sbc::format_presets(x),
+        VpdPage::BlockDeviceCharacteristicsExtension(x) => sbc::block_characteristics_ext(x),
+        VpdPage::ImplementedOperatingDefinition(x) => spc::implemented_operating_definition(x),
+        VpdPage::AsciiImplementedOperatingDefinition(x) => spc::ascii_operating_definition(x),
+        VpdPage::DeviceConstituents(x) => spc::device_constituents(x),
+        VpdPage::CfaProfileInformation(x) => spc::cfa_profile(x),
+        VpdPage::ProtocolSpecificLuInformation(x) => spc::protocol_lu(x),
+        VpdPage::ProtocolSpecificPortInformation(x) => spc::protocol_port(x),
+        VpdPage::ScsiFeatureSets(x) => spc::feature_sets(x),
+        VpdPage::SequentialAccessDeviceCapabilities(x) => ssc::capabilities(x),
+        VpdPage::ManufacturerAssignedSerialNumber(x) => ssc::manufacturer_serial(x),
+        VpdPage::TapeAlertSupportedFlags(x) => ssc::tapealert(x),
+        VpdPage::AutomationDeviceSerialNumber(x) => ssc::automation_serial(x),
+        VpdPage::DataTransferDeviceElementAddress(x) => ssc::element_address(x),
+        VpdPage::LogicalBlockProtection(x) => ssc::lb_protection(x),
         VpdPage::Other {
             page_code,
             name,
@@ -142,6 +157,15 @@ fn hex_lines_opt(b: &[u8], ascii: bool) -> String {
             })
             .collect();
         let _ = writeln!(s, "{text:<16}");
+    }
+    s
+}
+
+/// sg3_utils `hex2stdout(.., 0)` lines: offset, 16 bytes, ASCII.
+fn hex_lines_offset(b: &[u8]) -> String {
+    let mut s = String::new();
+    for (i, line) in hex_lines(b).lines().enumerate() {
+        let _ = writeln!(s, " {:02x}     {}", i * 16, line.trim_end());
     }
     s
 }

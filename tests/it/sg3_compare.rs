@@ -141,11 +141,25 @@ fn vpd_pages_agree_with_sg_vpd() {
         files.len()
     );
     let mut pages_seen = std::collections::BTreeSet::new();
+    let mut hex_only = std::collections::BTreeSet::new();
     for f in &files {
         let (sg_ok, sg) = run(Command::new("sg_vpd").arg(format!("--inhex={}", f.display())));
         let (ok, ours) = run(crate::util::sgctl_cmd()
             .args(["decode", "--as", "vpd", "--inhex"])
             .arg(f));
+        // A page decoded as far as its bytes go exits non-zero but prints the decode and its
+        // problems: compare what it printed.
+        let ok = ok || ours.contains("Problems (decoded as far as the bytes go)");
+        if sg.starts_with("Only hex output supported") {
+            // sg_vpd 1.63 has no decoder for this page (0x81, 0x82, 0x8C): sgctl must decode it.
+            assert!(
+                ok && !ours.contains("not decoded"),
+                "{}: sg_vpd shows it in hex only, sgctl must decode it:\n{ours}",
+                f.display()
+            );
+            hex_only.insert(ours.lines().next().unwrap_or_default().to_string());
+            continue;
+        }
         if !ok {
             // Only a page sg_vpd cannot decode either may fail: it then prints no field.
             assert!(
@@ -184,10 +198,32 @@ fn vpd_pages_agree_with_sg_vpd() {
         "Concurrent positioning ranges",
         "Supported block lengths and protection types",
         "Format presets",
+        "Device constituents",
+        "Protocol-specific logical unit information",
+        "Protocol-specific port information",
+        "SCSI Feature sets",
+        "Block device characteristics extension",
+        "Sequential-access device capabilities",
+        "Manufactured-assigned serial number",
+        "TapeAlert supported flags",
+        "Automation device serial number",
+        "Data transfer device element address",
+        "Logical block protection",
     ] {
         assert!(
             pages_seen.iter().any(|s| s.starts_with(p)),
             "no fixture compared for {p}: {pages_seen:?}"
+        );
+    }
+    // Pages sg_vpd 1.63 shows only in hex, decoded by sgctl from the standard's tables.
+    for p in [
+        "Implemented operating definition",
+        "ASCII implemented operating definition",
+        "CFA profile information",
+    ] {
+        assert!(
+            hex_only.iter().any(|s| s.starts_with(p)),
+            "no fixture for {p}: {hex_only:?}"
         );
     }
 }

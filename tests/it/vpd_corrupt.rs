@@ -218,6 +218,9 @@ fn corrupted_vpd_fixtures_decode_as_far_as_the_bytes_go() {
             let short_b2 = code == 0xb2 && present.len() < 7;
             for (input, superset) in [(&p, false), (&p_zero, !short_b2)] {
                 let sg_text = sg_fields(input);
+                if sg_text.starts_with("Only hex output supported") {
+                    continue; // sg_vpd 1.63 has no decoder for this page (0x81, 0x82, 0x8C)
+                }
                 let mut bad = Vec::new();
                 for (k, v) in fields(&sg_text) {
                     if superset && from_ones.get(&k) != Some(&v) {

@@ -4,7 +4,8 @@
 //! - `dist/man/sgctl.8`: the overview with EXIT STATUS, DEVICE ADDRESSES, ENVIRONMENT, FILES,
 //!   EXAMPLES (from `sgctl::exit::TABLE`, `sgctl::cli::ADDRESS_HELP` and the library's constants);
 //! - `dist/man/sgctl-SUB[-SUB].8`: one page per subcommand, nested ones included;
-//! - `dist/completions/sgctl.bash`, `_sgctl` (zsh), `sgctl.fish`.
+//! - `dist/completions/sgctl.bash`, `_sgctl` (zsh), `sgctl.fish`, with DEVICE completing to
+//!   `sgctl scan --names` (`device_completion`).
 //!
 //! `--check` renders into memory and fails when a committed file differs or is missing, or
 //! when a stale one is left over.
@@ -27,7 +28,13 @@ pub fn render_all() -> Result<BTreeMap<String, Vec<u8>>, String> {
     ] {
         let mut buf = Vec::new();
         clap_complete::generate(shell, &mut sgctl::cli::command(), "sgctl", &mut buf);
-        out.insert(format!("dist/completions/{name}"), buf);
+        let script = String::from_utf8(buf).map_err(|e| e.to_string())?;
+        let script = match shell {
+            Shell::Bash => script + &crate::device_completion::bash(&cmd),
+            Shell::Fish => script + &crate::device_completion::fish(&cmd),
+            _ => crate::device_completion::zsh(&script),
+        };
+        out.insert(format!("dist/completions/{name}"), script.into_bytes());
     }
     Ok(out)
 }

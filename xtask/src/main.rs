@@ -18,6 +18,7 @@
 //! the virtual drives' figures at 1, 4, 16 and 64 GiB (see `sim_capacity.rs`).
 
 mod deb;
+mod device_completion;
 mod docs;
 mod sim_capacity;
 

@@ -1,7 +1,11 @@
-//! Text of the SBC-4 and ZBC VPD pages not in the parent module (0xB3, 0xB4, 0xB6, 0xB7,
-//! 0xB8, 0xB9), worded like sg_vpd 1.63 (Debian's sg3-utils 1.46) so tests/it/sg3_compare.rs
+//! Text of the SBC-4 and ZBC VPD pages not in the parent module (0xB3, 0xB4, 0xB5, 0xB6,
+//! 0xB7, 0xB8, 0xB9), worded like sg_vpd 1.63 (Debian's sg3-utils 1.46) so tests/it/sg3_compare.rs
 //! compares them field by field.
 
+use crate::scsi::vpd::block_characteristics_ext::{
+    utilization_interval_name, utilization_type_name, utilization_units_name,
+    BlockDeviceCharacteristicsExtension,
+};
 use crate::scsi::vpd::block_lengths::SupportedBlockLengths;
 use crate::scsi::vpd::block_limits_ext::BlockLimitsExtension;
 use crate::scsi::vpd::format_presets::FormatPresets;
@@ -212,4 +216,21 @@ pub fn format_presets(x: &FormatPresets) -> String {
         }
     }
     t
+}
+
+/// 0xB5.
+pub fn block_characteristics_ext(x: &BlockDeviceCharacteristicsExtension) -> String {
+    format!(
+        "Block device characteristics extension VPD page (SBC):\n  Utilization type: {} \
+         [0x{:x}]\n  Utilization units: {} [0x{:x}]\n  Utilization interval: {} [0x{:x}]\n  \
+         Utilization B: {}\n  Utilization A: {}\n",
+        utilization_type_name(x.utilization_type),
+        x.utilization_type,
+        utilization_units_name(x.utilization_units),
+        x.utilization_units,
+        utilization_interval_name(x.utilization_interval),
+        x.utilization_interval,
+        x.utilization_b,
+        x.utilization_a
+    )
 }

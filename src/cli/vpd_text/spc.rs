@@ -1,11 +1,20 @@
-//! Text of the SPC-5 VPD pages not in the parent module (0x84, 0x85, 0x87, 0x8A, 0x8D,
-//! 0x8F), worded like sg_vpd 1.63 (Debian's sg3-utils 1.46) so tests/it/sg3_compare.rs
+//! Text of the SPC-6 VPD pages not in the parent module (0x81, 0x82, 0x84, 0x85, 0x87, 0x8A,
+//! 0x8B, 0x8C, 0x8D, 0x8F, 0x90, 0x91, 0x92), worded like sg_vpd 1.63 (Debian's sg3-utils 1.46) so tests/it/sg3_compare.rs
 //! compares them field by field.
 
+use crate::scsi::vpd::cfa_profile::CfaProfileInformation;
+use crate::scsi::vpd::device_constituents::{DeviceConstituents, SpecificDescriptor};
+use crate::scsi::vpd::feature_sets::ScsiFeatureSets;
 use crate::scsi::vpd::mode_page_policy::{policy_name, ModePagePolicy};
 use crate::scsi::vpd::network_addresses::{service_type_name, ManagementNetworkAddresses};
+use crate::scsi::vpd::operating_definition::{
+    AsciiOperatingDefinition, ImplementedOperatingDefinition,
+};
 use crate::scsi::vpd::power_condition::PowerCondition;
 use crate::scsi::vpd::power_consumption::{PowerConsumption, UNITS};
+use crate::scsi::vpd::protocol_specific::{
+    ProtocolSpecificLuInformation, ProtocolSpecificPortInformation,
+};
 use crate::scsi::vpd::software_interface::SoftwareInterfaceIdentification;
 use crate::scsi::vpd::third_party_copy::ThirdPartyCopy;
 use std::fmt::Write;
@@ -221,6 +230,218 @@ pub fn third_party_copy(x: &ThirdPartyCopy) -> String {
                 let _ = writeln!(t, "  descriptor type 0x{other:04x}, in hex:\n  {}", d.data);
             }
         }
+    }
+    t
+}
+
+/// 0x81 (obsolete; sg_vpd shows it in hex only).
+pub fn implemented_operating_definition(x: &ImplementedOperatingDefinition) -> String {
+    let mut t = String::from("Implemented operating definition VPD page (obsolete):\n");
+    let _ = writeln!(
+        t,
+        "  Current operating definition: 0x{:x}  SAVIMP={}",
+        x.current_operating_definition,
+        u8::from(x.savimp)
+    );
+    for d in &x.supported_operating_definitions {
+        let _ = writeln!(
+            t,
+            "  Supported operating definition: 0x{:x}  SAVIMP={}",
+            d & 0x7f,
+            d >> 7
+        );
+    }
+    t
+}
+
+/// 0x82 (obsolete; sg_vpd shows it in hex only).
+pub fn ascii_operating_definition(x: &AsciiOperatingDefinition) -> String {
+    let mut t = String::from("ASCII implemented operating definition VPD page (obsolete):\n");
+    let _ = writeln!(t, "  ASCII information: {}", x.ascii_information);
+    if !x.vendor_specific.is_empty() {
+        let _ = writeln!(t, "  Vendor specific: {}", x.vendor_specific);
+    }
+    t
+}
+
+/// 0x8B, nested pages rendered in place as sg_vpd does.
+pub fn device_constituents(x: &DeviceConstituents) -> String {
+    let mut t = String::from("Device constituents VPD page:\n");
+    for (i, c) in x.constituents.iter().enumerate() {
+        if i > 0 {
+            t.push('\n');
+        }
+        let _ = writeln!(t, "  Constituent descriptor {}:", i + 1);
+        if c.constituent_type_name == "Reserved" && c.constituent_type > 3 {
+            let _ = writeln!(
+                t,
+                "    Constituent type: unknown [0x{:x}]",
+                c.constituent_type
+            );
+        } else {
+            let _ = writeln!(
+                t,
+                "    Constituent type: {} [0x{:x}]",
+                c.constituent_type_name, c.constituent_type
+            );
+        }
+        let _ = writeln!(
+            t,
+            "    Constituent device type: {} [0x{:x}]",
+            device_type_name(c.constituent_device_type),
+            c.constituent_device_type
+        );
+        let _ = writeln!(t, "    Vendor_identification: {}", c.vendor_identification);
+        let _ = writeln!(
+            t,
+            "    Product_identification: {}",
+            c.product_identification
+        );
+        let _ = writeln!(
+            t,
+            "    Product_revision_level: {}",
+            c.product_revision_level
+        );
+        if c.specific_descriptors.is_empty() {
+            continue;
+        }
+        t.push_str("    Constituent specific descriptors:\n");
+        for (q, d) in c.specific_descriptors.iter().enumerate() {
+            match d {
+                SpecificDescriptor::VpdPage { page } => {
+                    let _ = writeln!(t, "      Constituent VPD page {}:", q + 1);
+                    t.push_str(&super::decoded(page));
+                }
+                SpecificDescriptor::Data {
+                    descriptor_type,
+                    data,
+                } => {
+                    if *descriptor_type == 0xff {
+                        t.push_str("      Vendor specific data (in hex):\n");
+                    } else {
+                        let _ = writeln!(
+                            t,
+                            "      Reserved [0x{descriptor_type:x}] specific data (in hex):"
+                        );
+                    }
+                    t.push_str(&super::hex_lines_offset(&super::unhex(data)));
+                }
+            }
+        }
+    }
+    t
+}
+
+/// Peripheral device type names as sg3_utils prints them (`sg_get_pdt_str`).
+fn device_type_name(pdt: u8) -> String {
+    let n = match pdt {
+        0x00 => "disk",
+        0x01 => "tape",
+        0x02 => "printer",
+        0x03 => "processor",
+        0x04 => "write once optical disk",
+        0x05 => "cd/dvd",
+        0x06 => "scanner",
+        0x07 => "optical memory device",
+        0x08 => "medium changer",
+        0x09 => "communications",
+        0x0a => "graphics [0xa]",
+        0x0b => "graphics [0xb]",
+        0x0c => "storage array controller",
+        0x0d => "enclosure services device",
+        0x0e => "simplified direct access device",
+        0x0f => "optical card reader/writer device",
+        0x10 => "bridge controller commands",
+        0x11 => "object based storage",
+        0x12 => "automation/driver interface",
+        0x13 => "security manager device",
+        0x14 => "host managed zoned block",
+        0x1e => "well known logical unit",
+        0x1f => "unknown or no device type",
+        0xff => "Unknown",
+        _ => "",
+    };
+    if n.is_empty() && pdt < 0x20 {
+        format!("0x{pdt:x}")
+    } else if n.is_empty() {
+        "Reserved".to_string()
+    } else {
+        n.to_string()
+    }
+}
+
+/// 0x8C (sg_vpd 1.63 shows it in hex only; later sg_vpd words it like this).
+pub fn cfa_profile(x: &CfaProfileInformation) -> String {
+    let mut t = String::from("CFA profile information VPD page:\n");
+    for p in &x.profiles {
+        let _ = writeln!(
+            t,
+            "  CFA profile supported: 0x{:x}\n    Sequential write data size: {} blocks",
+            p.cfa_profile_supported, p.sequential_write_data_size
+        );
+    }
+    t
+}
+
+/// 0x90.
+pub fn protocol_lu(x: &ProtocolSpecificLuInformation) -> String {
+    let mut t = String::from("Protocol-specific logical unit information:\n");
+    for d in &x.descriptors {
+        let _ = writeln!(t, "  Relative port={}", d.relative_port);
+        match d.tlr_control_supported {
+            Some(v) => {
+                let _ = writeln!(
+                    t,
+                    "    Protocol identifier: SAS\n    TLR control supported: {}",
+                    u8::from(v)
+                );
+            }
+            None if !d.data.is_empty() => {
+                let _ = writeln!(
+                    t,
+                    "    Protocol identifier: {}\n    Protocol-specific data: {}",
+                    d.protocol.unwrap_or("?"),
+                    d.data
+                );
+            }
+            None => {}
+        }
+    }
+    t
+}
+
+/// 0x91.
+pub fn protocol_port(x: &ProtocolSpecificPortInformation) -> String {
+    let mut t = String::from("Protocol-specific port information:\n");
+    for d in &x.descriptors {
+        let _ = writeln!(t, "  Relative port={}", d.relative_port);
+        if let Some(p) = d.pwr_d_s {
+            let _ = writeln!(t, "    power disable supported (pwr_d_s)={}", u8::from(p));
+            for phy in &d.phys {
+                let _ = writeln!(
+                    t,
+                    "      phy id={}, SSP persistent capable={}",
+                    phy.phy_identifier,
+                    u8::from(phy.ssp_persistent_capable)
+                );
+            }
+        } else if !d.data.is_empty() {
+            let _ = writeln!(
+                t,
+                "    Protocol identifier: {}\n    Protocol-specific data: {}",
+                d.protocol.unwrap_or("?"),
+                d.data
+            );
+        }
+    }
+    t
+}
+
+/// 0x92.
+pub fn feature_sets(x: &ScsiFeatureSets) -> String {
+    let mut t = String::from("SCSI Feature sets:\n");
+    for f in &x.feature_sets {
+        let _ = writeln!(t, "    {}", f.name);
     }
     t
 }

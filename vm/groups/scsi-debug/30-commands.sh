@@ -10,7 +10,7 @@ same() { # name file-ours file-theirs
   if diff /tmp/c.theirs /tmp/c.ours > /tmp/c.diff; then pass "$1"
   else fail "$1" "differs from sg3_utils: $(head -n 6 /tmp/c.diff | tr '\n' '|')"; fi
 }
-for p in sv sn di ei sp ai bl bdc lbpv; do
+for p in sv sn di sii mna ei mpp sp ai bl bdc lbpv; do
   if sgctl vpd "$sg" --page "$p" > /tmp/o.$p 2>/tmp/e.$p; then
     sg_vpd -p "$p" "$sg" > /tmp/t.$p 2>&1
     same "vpd_$p" /tmp/o.$p /tmp/t.$p

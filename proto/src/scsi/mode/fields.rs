@@ -40,41 +40,99 @@ pub struct NamedPage {
     pub abbrev: &'static str,
     /// sgctl's longer name (accepted too).
     pub name: &'static str,
+    /// Other accepted spellings.
+    pub aliases: &'static [&'static str],
 }
 
-/// Pages with named fields: sdparm's abbreviation and sgctl's name.
+const fn np(
+    page: u8,
+    subpage: u8,
+    abbrev: &'static str,
+    name: &'static str,
+    aliases: &'static [&'static str],
+) -> NamedPage {
+    NamedPage {
+        page,
+        subpage,
+        abbrev,
+        name,
+        aliases,
+    }
+}
+
+/// The one table of mode page names (`modes --page`, `--get`/`--set PAGE.FIELD`): sdparm's
+/// abbreviation, sgctl's name and other spellings. Pages with named fields are those
+/// [`FIELDS`] lists.
 pub const PAGES: &[NamedPage] = &[
-    NamedPage {
-        page: 0x01,
-        subpage: 0,
-        abbrev: "rw",
-        name: "read-write-error-recovery",
-    },
-    NamedPage {
-        page: 0x08,
-        subpage: 0,
-        abbrev: "ca",
-        name: "caching",
-    },
-    NamedPage {
-        page: 0x0a,
-        subpage: 0,
-        abbrev: "co",
-        name: "control",
-    },
-    NamedPage {
-        page: 0x1a,
-        subpage: 0,
-        abbrev: "po",
-        name: "power-condition",
-    },
-    NamedPage {
-        page: 0x1c,
-        subpage: 0,
-        abbrev: "ie",
-        name: "informational-exceptions",
-    },
+    np(
+        0x01,
+        0,
+        "rw",
+        "read-write-error-recovery",
+        &["rw-err", "rwerr"],
+    ),
+    np(0x02, 0, "dr", "disconnect-reconnect", &[]),
+    np(0x03, 0, "fo", "format", &[]),
+    np(0x04, 0, "rd", "rigid-disk-geometry", &[]),
+    np(0x07, 0, "ve", "verify-error-recovery", &["verify-err"]),
+    np(0x08, 0, "ca", "caching", &["cache"]),
+    np(0x0a, 0, "co", "control", &[]),
+    np(0x0a, 0x01, "coe", "control-extension", &[]),
+    np(0x0a, 0x02, "atag", "application-tag", &[]),
+    np(0x0a, 0x03, "cdla", "command-duration-limit-a", &[]),
+    np(0x0a, 0x04, "cdlb", "command-duration-limit-b", &[]),
+    np(0x0a, 0x05, "iohi", "io-advice-hints", &[]),
+    np(0x0a, 0x06, "bop", "background-operation-control", &[]),
+    np(0x18, 0, "pl", "protocol-specific-lu", &[]),
+    np(0x19, 0, "pp", "protocol-specific-port", &[]),
+    np(0x19, 0x01, "pcd", "sas-phy-control", &[]),
+    np(0x19, 0x02, "spc", "sas-shared-port-control", &[]),
+    np(0x1a, 0, "po", "power-condition", &["power"]),
+    np(0x1a, 0x01, "ps", "power-consumption", &[]),
+    np(0x1c, 0, "ie", "informational-exceptions", &["iec"]),
+    np(0x1c, 0x01, "bc", "background-control", &[]),
+    np(0x1c, 0x02, "lbp", "logical-block-provisioning", &[]),
 ];
+
+/// A page by name: abbreviation, name or alias, case-insensitive.
+pub fn named_page(s: &str) -> Option<&'static NamedPage> {
+    let l = s.trim().to_ascii_lowercase();
+    PAGES
+        .iter()
+        .find(|p| p.abbrev == l || p.name == l || p.aliases.contains(&l.as_str()))
+}
+
+/// A `--page` argument: a name from [`PAGES`] (with its subpage), `all` (3Fh, all
+/// subpages), or a number (`8`, `0x08`, `08h`) up to 3Fh.
+pub fn page_arg(s: &str) -> std::result::Result<(u8, Option<u8>), String> {
+    if let Some(p) = named_page(s) {
+        return Ok((p.page, Some(p.subpage)));
+    }
+    let l = s.trim().to_ascii_lowercase();
+    if l == "all" {
+        return Ok((0x3f, Some(0xff)));
+    }
+    let n = if let Some(h) = l.strip_prefix("0x") {
+        u8::from_str_radix(h, 16).ok()
+    } else if let Some(h) = l.strip_suffix('h') {
+        u8::from_str_radix(h, 16).ok()
+    } else {
+        l.parse::<u8>().ok()
+    };
+    match n {
+        Some(n) if n <= 0x3f => Ok((n, None)),
+        Some(n) => Err(format!("mode page 0x{n:x} is above 0x3f")),
+        None => Err(format!(
+            "unknown mode page '{}' (a number such as 0x08, `all`, or a name: {})",
+            s.trim(),
+            PAGES
+                .iter()
+                .map(|p| p.abbrev)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
 
 const fn f(
     page: u8,
@@ -245,17 +303,16 @@ pub const FIELDS: &[Field] = &[
     f(0x1c, "REPC", 8, 7, 32, "report count"),
 ];
 
-/// Finds a page by sdparm abbreviation, sgctl name or number (`0x1c`, `28`); case-insensitive.
+/// Finds a page by sdparm abbreviation, sgctl name, alias or number (`0x1c`, `28`);
+/// case-insensitive.
 pub fn find_page(s: &str) -> Option<(u8, u8)> {
-    let l = s.to_ascii_lowercase();
-    if let Some(p) = PAGES.iter().find(|p| p.abbrev == l || p.name == l) {
+    if let Some(p) = named_page(s) {
         return Some((p.page, p.subpage));
     }
-    let n = match l.strip_prefix("0x") {
-        Some(h) => u8::from_str_radix(h, 16).ok()?,
-        None => l.parse::<u8>().ok()?,
-    };
-    (n <= 0x3e).then_some((n, 0))
+    match page_arg(s) {
+        Ok((n, None)) if n <= 0x3e => Some((n, 0)),
+        _ => None,
+    }
 }
 
 /// The page's abbreviation (for messages), or its number.
@@ -276,6 +333,9 @@ pub fn find_field(s: &str) -> std::result::Result<Field, String> {
                     "unknown mode page '{p}' (use {} or a page number)",
                     PAGES
                         .iter()
+                        .filter(|p| FIELDS
+                            .iter()
+                            .any(|f| f.page == p.page && f.subpage == p.subpage))
                         .map(|p| p.abbrev)
                         .collect::<Vec<_>>()
                         .join(", ")
@@ -369,6 +429,42 @@ mod tests {
 
     fn field(s: &str) -> Field {
         find_field(s).unwrap()
+    }
+
+    #[test]
+    fn page_names_numbers_and_all() {
+        assert_eq!(page_arg("cache"), Ok((0x08, Some(0))));
+        assert_eq!(page_arg("CA"), Ok((0x08, Some(0))));
+        assert_eq!(page_arg("ie"), Ok((0x1c, Some(0))));
+        assert_eq!(page_arg("control"), Ok((0x0a, Some(0))));
+        assert_eq!(page_arg("power"), Ok((0x1a, Some(0))));
+        assert_eq!(page_arg("rw-err"), Ok((0x01, Some(0))));
+        assert_eq!(page_arg("lbp"), Ok((0x1c, Some(0x02))));
+        assert_eq!(page_arg("0x1c"), Ok((0x1c, None)));
+        assert_eq!(page_arg("1ch"), Ok((0x1c, None)));
+        assert_eq!(page_arg("28"), Ok((0x1c, None)));
+        assert_eq!(page_arg("all"), Ok((0x3f, Some(0xff))));
+        let e = page_arg("cachee").unwrap_err();
+        assert!(
+            e.contains("unknown mode page 'cachee'") && e.contains("ca, "),
+            "{e}"
+        );
+        assert!(!e.contains("invalid digit"), "{e}");
+        assert!(page_arg("0x40").unwrap_err().contains("above 0x3f"));
+        // Every name, abbreviation and alias is unique.
+        let mut all: Vec<&str> = PAGES
+            .iter()
+            .flat_map(|p| {
+                [p.abbrev, p.name]
+                    .into_iter()
+                    .chain(p.aliases.iter().copied())
+            })
+            .collect();
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+        assert_eq!(find_field("cache.WCE").map(|f| f.page), Ok(0x08));
     }
 
     /// SBC-5 Caching mode page: WCE byte 2 bit 2, RCD byte 2 bit 0.

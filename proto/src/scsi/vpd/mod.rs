@@ -14,23 +14,30 @@
 
 pub mod ata_info;
 pub mod block_characteristics;
+pub mod block_characteristics_ext;
 pub mod block_lengths;
 pub mod block_limits;
 pub mod block_limits_ext;
+pub mod cfa_profile;
 pub mod designator;
+pub mod device_constituents;
 pub mod device_id;
 pub mod extended_inquiry;
+pub mod feature_sets;
 pub mod format_presets;
 pub mod lb_provisioning;
 pub mod mode_page_policy;
 pub mod network_addresses;
+pub mod operating_definition;
 pub mod positioning_ranges;
 pub mod power_condition;
 pub mod power_consumption;
+pub mod protocol_specific;
 pub mod referrals;
 pub mod scsi_ports;
 pub mod serial;
 pub mod software_interface;
+pub mod ssc;
 pub mod supported;
 pub mod third_party_copy;
 pub mod zoned;
@@ -85,6 +92,22 @@ pub const PAGES: &[(u8, &str, &str)] = &[
     (0xba, "cap", "Capacity/product identification mapping"),
 ];
 
+/// The SSC pages that reuse B0h–B5h (a tape drive or medium changer): (code, sg_vpd acronym,
+/// T10 name).
+pub const SSC_PAGES: &[(u8, &str, &str)] = &[
+    (0xb0, "sad", "Sequential access device capabilities (SSC)"),
+    (0xb1, "mas", "Manufacturer assigned serial number (SSC)"),
+    (0xb2, "tas", "TapeAlert supported flags (SSC)"),
+    (0xb3, "adsn", "Automation device serial number (SSC)"),
+    (0xb4, "dtde", "Data transfer device element address (SSC)"),
+    (0xb5, "lbpro", "Logical block protection (SSC)"),
+];
+
+/// Whether a peripheral device type reads B0h–B5h as the SSC pages (tape, medium changer).
+pub fn is_ssc(peripheral_device_type: u8) -> bool {
+    matches!(peripheral_device_type, 0x01 | 0x08)
+}
+
 /// The T10 name of a page code.
 pub fn page_name(code: u8) -> String {
     PAGES
@@ -104,7 +127,7 @@ pub fn page_name(code: u8) -> String {
 /// (`di`). `None` if neither.
 pub fn page_from_str(s: &str) -> Option<u8> {
     let t = s.trim().to_ascii_lowercase();
-    if let Some(p) = PAGES.iter().find(|p| p.1 == t) {
+    if let Some(p) = PAGES.iter().chain(SSC_PAGES).find(|p| p.1 == t) {
         return Some(p.0);
     }
     if let Some(h) = t.strip_prefix("0x") {
@@ -206,6 +229,10 @@ pub enum VpdPage {
     SupportedPages(supported::SupportedPages),
     /// 0x80
     UnitSerialNumber(serial::UnitSerialNumber),
+    /// 0x81 (obsolete, SPC-2)
+    ImplementedOperatingDefinition(operating_definition::ImplementedOperatingDefinition),
+    /// 0x82 (obsolete, SPC-2)
+    AsciiImplementedOperatingDefinition(operating_definition::AsciiOperatingDefinition),
     /// 0x83
     DeviceIdentification(device_id::DeviceIdentification),
     /// 0x84
@@ -222,10 +249,20 @@ pub enum VpdPage {
     AtaInformation(ata_info::AtaInformation),
     /// 0x8A
     PowerCondition(power_condition::PowerCondition),
+    /// 0x8B
+    DeviceConstituents(device_constituents::DeviceConstituents),
+    /// 0x8C
+    CfaProfileInformation(cfa_profile::CfaProfileInformation),
     /// 0x8D
     PowerConsumption(power_consumption::PowerConsumption),
     /// 0x8F
     ThirdPartyCopy(third_party_copy::ThirdPartyCopy),
+    /// 0x90
+    ProtocolSpecificLuInformation(protocol_specific::ProtocolSpecificLuInformation),
+    /// 0x91
+    ProtocolSpecificPortInformation(protocol_specific::ProtocolSpecificPortInformation),
+    /// 0x92
+    ScsiFeatureSets(feature_sets::ScsiFeatureSets),
     /// 0xB0
     BlockLimits(block_limits::BlockLimits),
     /// 0xB1
@@ -236,6 +273,10 @@ pub enum VpdPage {
     Referrals(referrals::Referrals),
     /// 0xB4
     SupportedBlockLengths(block_lengths::SupportedBlockLengths),
+    /// 0xB5
+    BlockDeviceCharacteristicsExtension(
+        block_characteristics_ext::BlockDeviceCharacteristicsExtension,
+    ),
     /// 0xB6
     ZonedBlockDeviceCharacteristics(zoned::ZonedBlockDeviceCharacteristics),
     /// 0xB7
@@ -244,6 +285,18 @@ pub enum VpdPage {
     FormatPresets(format_presets::FormatPresets),
     /// 0xB9
     ConcurrentPositioningRanges(positioning_ranges::ConcurrentPositioningRanges),
+    /// 0xB0 of a tape drive or medium changer (SSC)
+    SequentialAccessDeviceCapabilities(ssc::SequentialAccessCapabilities),
+    /// 0xB1 of a tape drive or medium changer (SSC)
+    ManufacturerAssignedSerialNumber(ssc::SerialNumberPage),
+    /// 0xB2 of a tape drive or medium changer (SSC)
+    TapeAlertSupportedFlags(ssc::TapeAlertSupportedFlags),
+    /// 0xB3 of a tape drive or medium changer (SSC)
+    AutomationDeviceSerialNumber(ssc::SerialNumberPage),
+    /// 0xB4 of a tape drive or medium changer (SSC)
+    DataTransferDeviceElementAddress(ssc::DataTransferElementAddress),
+    /// 0xB5 of a tape drive or medium changer (SSC)
+    LogicalBlockProtection(ssc::LogicalBlockProtection),
     /// Any other page (or one too short for its mandatory fields): its name and raw bytes.
     Other {
         /// Page code.
@@ -282,8 +335,14 @@ pub fn decode_best(buf: &[u8]) -> ParseResult<Decoded> {
     let mut problems = Vec::new();
     let p = &mut problems;
     let r = match h.page_code {
+        0xb0..=0xb5 if is_ssc(h.peripheral_device_type) => ssc_page(buf, h.page_code, p),
         0x00 => supported::decode(buf, p).map(VpdPage::SupportedPages),
         0x80 => serial::decode(buf, p).map(VpdPage::UnitSerialNumber),
+        0x81 => {
+            operating_definition::decode_81(buf, p).map(VpdPage::ImplementedOperatingDefinition)
+        }
+        0x82 => operating_definition::decode_82(buf, p)
+            .map(VpdPage::AsciiImplementedOperatingDefinition),
         0x83 => device_id::decode(buf, p).map(VpdPage::DeviceIdentification),
         0x84 => software_interface::decode(buf, p).map(VpdPage::SoftwareInterfaceIdentification),
         0x85 => network_addresses::decode(buf, p).map(VpdPage::ManagementNetworkAddresses),
@@ -292,13 +351,22 @@ pub fn decode_best(buf: &[u8]) -> ParseResult<Decoded> {
         0x88 => scsi_ports::decode(buf, p).map(VpdPage::ScsiPorts),
         0x89 => ata_info::decode(buf, p).map(VpdPage::AtaInformation),
         0x8a => power_condition::decode(buf, p).map(VpdPage::PowerCondition),
+        0x8b => device_constituents::decode(buf, p).map(VpdPage::DeviceConstituents),
+        0x8c => cfa_profile::decode(buf, p).map(VpdPage::CfaProfileInformation),
         0x8d => power_consumption::decode(buf, p).map(VpdPage::PowerConsumption),
         0x8f => third_party_copy::decode(buf, p).map(VpdPage::ThirdPartyCopy),
+        0x90 => protocol_specific::decode_lu(buf, p).map(VpdPage::ProtocolSpecificLuInformation),
+        0x91 => {
+            protocol_specific::decode_port(buf, p).map(VpdPage::ProtocolSpecificPortInformation)
+        }
+        0x92 => feature_sets::decode(buf, p).map(VpdPage::ScsiFeatureSets),
         0xb0 => block_limits::decode(buf, p).map(VpdPage::BlockLimits),
         0xb1 => block_characteristics::decode(buf, p).map(VpdPage::BlockDeviceCharacteristics),
         0xb2 => lb_provisioning::decode(buf, p).map(VpdPage::LogicalBlockProvisioning),
         0xb3 => referrals::decode(buf, p).map(VpdPage::Referrals),
         0xb4 => block_lengths::decode(buf, p).map(VpdPage::SupportedBlockLengths),
+        0xb5 => block_characteristics_ext::decode(buf, p)
+            .map(VpdPage::BlockDeviceCharacteristicsExtension),
         0xb6 => zoned::decode(buf, p).map(VpdPage::ZonedBlockDeviceCharacteristics),
         0xb7 => block_limits_ext::decode(buf, p).map(VpdPage::BlockLimitsExtension),
         0xb8 => format_presets::decode(buf, p).map(VpdPage::FormatPresets),
@@ -319,14 +387,29 @@ pub fn decode_best(buf: &[u8]) -> ParseResult<Decoded> {
     Ok(Decoded { page, problems })
 }
 
+/// B0h–B5h of a tape drive or medium changer.
+fn ssc_page(buf: &[u8], code: u8, p: &mut Vec<String>) -> ParseResult<VpdPage> {
+    match code {
+        0xb0 => ssc::decode_b0(buf, p).map(VpdPage::SequentialAccessDeviceCapabilities),
+        0xb1 => ssc::decode_serial(buf, code, p).map(VpdPage::ManufacturerAssignedSerialNumber),
+        0xb2 => ssc::decode_b2(buf, p).map(VpdPage::TapeAlertSupportedFlags),
+        0xb3 => ssc::decode_serial(buf, code, p).map(VpdPage::AutomationDeviceSerialNumber),
+        0xb4 => ssc::decode_b4(buf, p).map(VpdPage::DataTransferDeviceElementAddress),
+        _ => ssc::decode_b5(buf, p).map(VpdPage::LogicalBlockProtection),
+    }
+}
+
 /// A page shown in hex with its name (the bytes of its PAGE LENGTH, or all there are).
 fn other(buf: &[u8], code: u8, problems: &mut Vec<String>) -> VpdPage {
     let data = body(buf, code, "VPD page", problems)
         .map(|(_, b)| b.as_slice())
         .unwrap_or(buf);
+    let ssc = SSC_PAGES
+        .iter()
+        .find(|p| p.0 == code && buf.first().is_some_and(|b| is_ssc(b & 0x1f)));
     VpdPage::Other {
         page_code: code,
-        name: page_name(code),
+        name: ssc.map_or_else(|| page_name(code), |p| p.2.to_string()),
         data: hex(data),
     }
 }
@@ -342,6 +425,8 @@ mod tests {
         assert_eq!(page_from_str("86h"), Some(0x86));
         assert_eq!(page_from_str("137"), Some(0x89));
         assert_eq!(page_from_str("nope"), None);
+        assert_eq!(page_from_str("tas"), Some(0xb2));
+        assert_eq!(page_from_str("sfs"), Some(0x92));
         assert_eq!(page_name(0xc3), "Vendor specific page 0xc3");
     }
 

@@ -25,12 +25,14 @@ pub struct ModePagePolicy {
     pub policies: Vec<Policy>,
 }
 
-/// Words for a MODE PAGE POLICY value, as sg_vpd prints them.
+/// Words for a MODE PAGE POLICY value, as sg_vpd 1.63 prints them: 10b is SPC-3's "per
+/// initiator port" (obsolete since SPC-4, still answered by Linux scsi_debug for pages 18h
+/// and 19h).
 pub fn policy_name(p: u8) -> &'static str {
     match p & 3 {
         0 => "shared",
         1 => "per target port",
-        2 => "obsolete",
+        2 => "per initiator port",
         _ => "per I_T nexus",
     }
 }
