@@ -1573,7 +1573,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__firmware)
-            opts="-v -h --image --activate --events --dry-run --audit-log --certificate --force --signing-key --progress-json --ignore-reservation --leds --site --destination --mode --chunk --expect-revision --buffer-id --confirm --operator --max-per-hba --poll-interval --asset-tag --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
+            opts="-v -h --image --activate --events --dry-run --audit-log --certificate --force --signing-key --progress-json --ignore-reservation --leds --site --destination --mode --chunk --expect-revision --buffer-id --confirm --operator --max-per-hba --poll-interval --enclosure-device --asset-tag --operator-title --operator-organisation --operator-location --operator-contact --validator --validator-title --validator-organisation --validator-location --validator-contact --classification-before --classification-after --data-backup --enclosure-slot --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1657,6 +1657,13 @@ _sgctl() {
                     return 0
                     ;;
                 --poll-interval)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
+                    return 0
+                    ;;
+                --enclosure-device)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace
@@ -4716,8 +4723,8 @@ else
 fi
 
 # DEVICE completes to the addresses `sgctl scan --names` lists (added by xtask gen-docs).
-_sgctl_device_cmds=" inquiry:1 vpd:1 readcap:1 opcodes:1 tur:1 sense:1 luns:1 modes:1 sim/info:1 sim/fault:1 paths:1 locate:1 fault:1 logs:1 health:n selftest:1 defects:1 power:1 reassign:1 format:n sanitize:n wait:1 bench/run:1 bench/pts:1 bench/review:1 tcg/discover:1 tcg/status:1 tcg/bands:1 tcg/configure-band:1 tcg/lock:1 tcg/unlock:1 tcg/take-ownership:1 tcg/erase:1 tcg/revert:1 reservations:1 ata/identify:1 ata/smart:1 ata/logs:1 "
-_sgctl_value_opts=" --active-range --advance --align --all-matching --as --asset-tag --audit-log --band --block-size --bs --bssplit --busy --bytes --capacity --capacity-gib --cdb --certificate --classification-after --classification-before --confirm --contact --countersigner-pubkey --cpu-latency --data-backup --destination --disconnect --distribution --enclosure --enclosure-device --enclosure-slot --engine --format --get --head --heat --html --inhex --jobs --key --label --length --location --log --log-interval --max --max-per-hba --max-rounds --medium-error --method --min --mix --name --new-pin-env --new-pin-file --op-extra --opcode --operator --operator-contact --operator-location --operator-organisation --operator-title --organisation --page --param-pointer --part --passes --pattern --pc --pi --pi-interval-exponent --pin-env --pin-file --poll-interval --ports --preset --psid-env --psid-file --pubkey --purge --qd --ramp --range --ready-file --report --resume --rules --runtime --rw --sa --seed --select --set --signing-key --site --start --submit-batch --subpage --sysroot --tc --tcmu --test --time-scale --timeout --timeout-ms --title --validate --validator --validator-contact --validator-location --validator-organisation --validator-title --verify --wait --wear --workload --write-cache -i -p "
+_sgctl_device_cmds=" inquiry:1 vpd:1 readcap:1 opcodes:1 tur:1 sense:1 luns:1 modes:1 sim/info:1 sim/fault:1 paths:1 locate:1 fault:1 logs:1 health:n selftest:1 defects:1 power:1 reassign:1 firmware:n format:n sanitize:n wait:1 bench/run:1 bench/pts:1 bench/review:1 tcg/discover:1 tcg/status:1 tcg/bands:1 tcg/configure-band:1 tcg/lock:1 tcg/unlock:1 tcg/take-ownership:1 tcg/erase:1 tcg/revert:1 reservations:1 ata/identify:1 ata/smart:1 ata/logs:1 "
+_sgctl_value_opts=" --active-range --advance --align --all-matching --as --asset-tag --audit-log --band --block-size --bs --bssplit --buffer-id --busy --bytes --capacity --capacity-gib --cdb --certificate --chunk --classification-after --classification-before --confirm --contact --countersigner-pubkey --cpu-latency --data-backup --destination --disconnect --distribution --enclosure --enclosure-device --enclosure-slot --engine --events --expect-revision --format --get --head --heat --html --image --inhex --jobs --key --label --length --location --log --log-interval --max --max-per-hba --max-rounds --medium-error --method --min --mix --mode --name --new-pin-env --new-pin-file --op-extra --opcode --operator --operator-contact --operator-location --operator-organisation --operator-title --organisation --page --param-pointer --part --passes --pattern --pc --pi --pi-interval-exponent --pin-env --pin-file --poll-interval --ports --preset --psid-env --psid-file --pubkey --purge --qd --ramp --range --ready-file --report --resume --rules --runtime --rw --sa --seed --select --set --signing-key --site --start --submit-batch --subpage --sysroot --tc --tcmu --test --time-scale --timeout --timeout-ms --title --validate --validator --validator-contact --validator-location --validator-organisation --validator-title --verify --wait --wear --workload --write-cache -i -p "
 _sgctl_with_devices() {
     _sgctl "$@"
     local cur="${COMP_WORDS[COMP_CWORD]}" w path="" rest=0 i=1 skip=0 spec

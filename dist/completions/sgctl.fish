@@ -349,6 +349,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l confirm -d 'Ser
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l operator -d 'Who performs the job, recorded in the certificate [default: $SGCTL_OPERATOR]' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l max-per-hba -d 'At most N jobs at once on drives behind the same HBA' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l poll-interval -d 'Time between progress polls, a duration: 5, 5s, 500ms (virtual drives: the drive\'s clock is advanced instead)' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l enclosure-device -d 'With --leds: the enclosure services devices to ask over SG_IO for drives no kernel enclosure holds (repeatable; /dev/sgN, or a `sim:enclosure` address for virtual drives) instead of those a scan finds' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l asset-tag -d 'Property number: TAG for the only drive of the job, or SERIAL=TAG (repeat per drive; SERIAL may be a WWN)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l operator-title -d 'Title or position of the operator (who sanitizes)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l operator-organisation -d 'Organisation of the operator' -r -f
@@ -370,7 +371,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l dry-run -d 'Pri
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l force -d 'Replace a certificate (FILE, FILE.txt, FILE.html, FILE.pdf, the manifest) that already exists. Without it an existing file refuses the job before anything is sent to a drive. With `format`, also send a block length or PI type the drive does not list in VPD 0xB4 (the verification afterwards still catches a drive that formats to another size)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l progress-json -d 'Progress as JSON Lines events on stderr (instead of progress bars)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l ignore-reservation -d 'Go ahead although another initiator holds a persistent reservation on the drive (`sgctl reservations DEVICE` shows it; the drive itself may still refuse with RESERVATION CONFLICT)'
-complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l leds -d 'After the jobs, light the locate LED of every drive that passed and the fault LED of every drive that did not (the enclosure slots the kernel knows, as `sgctl locate` and `sgctl fault` do; each LED change is audited). Not on --dry-run'
+complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l leds -d 'After the jobs, light the locate LED of every drive that passed and the fault LED of every drive that did not (the enclosure slots the kernel knows, else the slot an enclosure services device lists the drive\'s SAS address in, as `sgctl locate` and `sgctl fault` do; each LED change is audited). Not on --dry-run'
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -941,6 +942,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand selftest" -f -a "(sgctl scan
 complete -c sgctl -n "__fish_sgctl_using_subcommand defects" -f -a "(sgctl scan --names 2>/dev/null)"
 complete -c sgctl -n "__fish_sgctl_using_subcommand power" -f -a "(sgctl scan --names 2>/dev/null)"
 complete -c sgctl -n "__fish_sgctl_using_subcommand reassign" -f -a "(sgctl scan --names 2>/dev/null)"
+complete -c sgctl -n "__fish_sgctl_using_subcommand firmware" -f -a "(sgctl scan --names 2>/dev/null)"
 complete -c sgctl -n "__fish_sgctl_using_subcommand format" -f -a "(sgctl scan --names 2>/dev/null)"
 complete -c sgctl -n "__fish_sgctl_using_subcommand sanitize" -f -a "(sgctl scan --names 2>/dev/null)"
 complete -c sgctl -n "__fish_sgctl_using_subcommand wait" -f -a "(sgctl scan --names 2>/dev/null)"
