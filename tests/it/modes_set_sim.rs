@@ -37,11 +37,7 @@ fn get(d: &SimDrive, fields: &[&str]) -> Vec<(Value, Value, Value)> {
 }
 
 fn mode_selects(trace: &str) -> Vec<String> {
-    trace
-        .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("Mode select(10) cdb: "))
-        .map(|l| l.split("  ").next().unwrap_or("").to_string())
-        .collect()
+    crate::util::cdbs(trace, "Mode select(10)")
 }
 
 #[test]

@@ -26,11 +26,7 @@ fn status(d: &SimDrive) -> Value {
 
 /// The SEND DIAGNOSTIC CDBs in the `-v` trace.
 fn send_diags(trace: &str) -> Vec<String> {
-    trace
-        .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("Send diagnostic cdb: "))
-        .map(|l| l.split("  ").next().unwrap_or("").to_string())
-        .collect()
+    crate::util::cdbs(trace, "Send diagnostic")
 }
 
 #[test]

@@ -50,6 +50,17 @@ pub fn run_audited(args: &[&str], audit: &std::path::Path) -> (i32, String, Stri
     )
 }
 
+/// The CDBs (spaced hex) of the command `name` (`Mode select(10)`, `Send diagnostic`, ...) in
+/// the trace `sgctl -v` writes to stderr, in the order sent.
+pub fn cdbs(trace: &str, name: &str) -> Vec<String> {
+    let prefix = format!("{name} cdb: ");
+    trace
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix(prefix.as_str()))
+        .map(|l| l.split("  ").next().unwrap_or("").to_string())
+        .collect()
+}
+
 /// A virtual drive of one test: its state file (`drive.json`) and its audit log
 /// (`audit.jsonl`) in a temporary directory that goes with it, so each test has a drive of
 /// its own that keeps its state between `sgctl` runs.
