@@ -226,6 +226,38 @@ pub fn hexdump(b: &[u8]) -> String {
     out
 }
 
+/// The bytes of a page whose 4-byte header (VPD pages, SPC-6 7.7.1; diagnostic pages, SPC-6
+/// 7.3.1 and SES-4 6.1) says it is page `found` with `page_length` bytes after the header:
+/// an error when `found` is not the page `code` asked for; a view of `4 + page_length` bytes,
+/// or — when `buf` is shorter — of the bytes present and a problem saying so.
+pub fn page_body<'a>(
+    buf: &'a [u8],
+    what: &'static str,
+    code: u8,
+    found: u8,
+    page_length: u16,
+    problems: &mut Vec<String>,
+) -> ParseResult<Bytes<'a>> {
+    if found != code {
+        return Err(ParseError::new(
+            what,
+            format!("page code is 0x{found:02x}, expected 0x{code:02x}"),
+        ));
+    }
+    let b = Bytes::new(buf, what);
+    let want = 4 + usize::from(page_length);
+    match b.sub(0, want) {
+        Ok(v) => Ok(v),
+        Err(_) => {
+            problems.push(format!(
+                "truncated: page length {page_length} needs {want} bytes, have {}",
+                buf.len()
+            ));
+            Ok(b)
+        }
+    }
+}
+
 /// Parses sg3_utils `--inhex` style text: whitespace/comma separated hex bytes, `#` comments.
 /// Also accepts the offset+hexdump layout sg3_utils prints (a leading offset column of 4+ hex
 /// digits followed by spaces is skipped, as is the ASCII column after three spaces).
@@ -266,6 +298,26 @@ pub fn parse_inhex(text: &str) -> ParseResult<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    use super::{page_body, ParseError};
+
+    /// A page's view: its declared length (trailing bytes left out), the bytes present with a
+    /// problem when it is shorter, an error for another page code.
+    #[test]
+    fn page_body_checks_code_and_length() {
+        let buf = [0x00, 0x80, 0x00, 0x02, 0xaa, 0xbb, 0xcc];
+        let mut problems = vec![];
+        let v = page_body(&buf, "page", 0x80, buf[1], 2, &mut problems).unwrap();
+        assert_eq!((v.as_slice(), problems.len()), (&buf[..6], 0));
+        let v = page_body(&buf[..5], "page", 0x80, buf[1], 2, &mut problems).unwrap();
+        assert_eq!(v.as_slice(), &buf[..5]);
+        assert_eq!(problems, ["truncated: page length 2 needs 6 bytes, have 5"]);
+        let e: ParseError = page_body(&buf, "page", 0x83, buf[1], 2, &mut problems).unwrap_err();
+        assert!(
+            e.to_string().contains("page code is 0x80, expected 0x83"),
+            "{e}"
+        );
+    }
+
     /// The format!-per-byte dump these functions replaced (the reference).
     fn hexdump_ref(b: &[u8]) -> String {
         let mut out = String::new();

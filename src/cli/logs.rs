@@ -115,7 +115,10 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         }
         let mut t = crate::device::open_with(dev, ctx.verbose)?;
         let host = crate::ops::safety::DiscoverHost;
-        let mut prompter = ResetPrompter::default();
+        let mut prompter = safety::WordedPrompter::new(
+            "sgctl: logs --reset clears the drive's log counters (error counters, statistics, \
+             self-test and scan history may be lost; user data is not touched).",
+        );
         return reset(ctx, &args, pc, want, t.as_mut(), &host, &mut prompter);
     }
     let data = if let Some(path) = &args.inhex {
@@ -192,24 +195,6 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         crate::exit::PARTIAL
     };
     Ok(Report::new(args.device.as_deref(), &data, text).with_exit(exit))
-}
-
-/// Asks in words that fit a counter reset (the gate's own prompt talks about erasing data).
-#[derive(Default)]
-struct ResetPrompter(safety::TtyPrompter);
-
-impl safety::Prompter for ResetPrompter {
-    fn interrupted(&self) -> bool {
-        self.0.interrupted()
-    }
-
-    fn ask(&mut self, _question: &str) -> Option<String> {
-        self.0.ask(
-            "sgctl: logs --reset clears the drive's log counters (error counters, statistics, \
-             self-test and scan history may be lost; user data is not touched).\n\
-             Type its serial number or WWN to continue: ",
-        )
-    }
 }
 
 #[derive(Debug, Serialize)]

@@ -206,7 +206,10 @@ pub fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
             tokens: args.confirm.clone(),
             interactive: !ctx.json && std::io::IsTerminal::is_terminal(&std::io::stdin()),
         };
-        let mut prompter = StopPrompter::default();
+        let mut prompter = safety::WordedPrompter::new(
+            "sgctl: power --stop stops the drive: it serves no reads or writes until \
+             `sgctl power DEV --start`. User data is not touched.",
+        );
         safety::clear(
             &host,
             safety::GateRequest {
@@ -268,22 +271,4 @@ pub fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
         after,
     };
     Ok(Report::new(Some(dev), &data, text))
-}
-
-/// Asks in words that fit a stop (the gate's own prompt talks about erasing data).
-#[derive(Default)]
-struct StopPrompter(safety::TtyPrompter);
-
-impl safety::Prompter for StopPrompter {
-    fn interrupted(&self) -> bool {
-        self.0.interrupted()
-    }
-
-    fn ask(&mut self, _question: &str) -> Option<String> {
-        self.0.ask(
-            "sgctl: power --stop stops the drive: it serves no reads or writes until \
-             `sgctl power DEV --start`. User data is not touched.\n\
-             Type its serial number or WWN to continue: ",
-        )
-    }
 }

@@ -138,7 +138,10 @@ pub fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
         tokens: args.confirm.clone(),
         interactive: !ctx.json && std::io::IsTerminal::is_terminal(&std::io::stdin()),
     };
-    let mut prompter = ReassignPrompter::default();
+    let mut prompter = safety::WordedPrompter::new(
+        "sgctl: reassign moves the listed blocks to spares for good (the grown defect \
+             list only grows); a block the drive cannot read keeps no data.",
+    );
     let rec = safety::clear(
         &host,
         safety::GateRequest {
@@ -189,22 +192,4 @@ pub fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
         rec.audit_path().display()
     );
     Ok(Report::new(Some(dev), &out, text))
-}
-
-/// Asks in words that fit a reassignment (the gate's own prompt talks about erasing data).
-#[derive(Default)]
-struct ReassignPrompter(safety::TtyPrompter);
-
-impl safety::Prompter for ReassignPrompter {
-    fn interrupted(&self) -> bool {
-        self.0.interrupted()
-    }
-
-    fn ask(&mut self, _question: &str) -> Option<String> {
-        self.0.ask(
-            "sgctl: reassign moves the listed blocks to spares for good (the grown defect \
-             list only grows); a block the drive cannot read keeps no data.\n\
-             Type its serial number or WWN to continue: ",
-        )
-    }
 }

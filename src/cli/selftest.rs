@@ -121,7 +121,11 @@ pub fn run(ctx: &mut Ctx, args: SelftestArgs) -> anyhow::Result<Report> {
         return Ok(Report::new(Some(dev), &st, text));
     };
     let host = safety::DiscoverHost;
-    let mut prompter = ForegroundPrompter::default();
+    let mut prompter = safety::WordedPrompter::new(
+        "sgctl: a foreground self-test holds the drive until it ends (an extended one for \
+             as long as it takes to read the whole medium); no other command is served \
+             meanwhile. User data is not touched.",
+    );
     start(ctx, &args, test, t.as_mut(), &host, &mut prompter)
 }
 
@@ -262,25 +266,6 @@ fn start(
         status: after.as_ref(),
     };
     Ok(Report::new(Some(dev), &data, text))
-}
-
-/// Asks in words that fit a foreground self-test (the gate's own prompt talks about erasing).
-#[derive(Default)]
-struct ForegroundPrompter(safety::TtyPrompter);
-
-impl safety::Prompter for ForegroundPrompter {
-    fn interrupted(&self) -> bool {
-        self.0.interrupted()
-    }
-
-    fn ask(&mut self, _question: &str) -> Option<String> {
-        self.0.ask(
-            "sgctl: a foreground self-test holds the drive until it ends (an extended one for \
-             as long as it takes to read the whole medium); no other command is served \
-             meanwhile. User data is not touched.\n\
-             Type its serial number or WWN to continue: ",
-        )
-    }
 }
 
 /// One line per log entry, plus the running test.

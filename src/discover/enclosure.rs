@@ -406,15 +406,7 @@ mod tests {
     use super::*;
 
     fn fixture() -> (tempfile::TempDir, PathBuf) {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/ses-jbod");
-        let tmp = tempfile::tempdir().unwrap();
-        let ok = std::process::Command::new("cp")
-            .args(["-a", &format!("{}/.", src.display())])
-            .arg(tmp.path())
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "cp -a fixture");
+        let tmp = crate::discover::sysfs::copy_fixture("ses-jbod");
         let root = std::fs::canonicalize(tmp.path()).unwrap();
         (tmp, root)
     }

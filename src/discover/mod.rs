@@ -748,15 +748,7 @@ mod tests {
 
     fn fixture_dev(hctl: &str) -> (tempfile::TempDir, sysfs::SysDevice) {
         // A copy, so a test can take a kernel copy away.
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/scsi-debug");
-        let tmp = tempfile::tempdir().unwrap();
-        let ok = std::process::Command::new("cp")
-            .args(["-a", &format!("{}/.", src.display())])
-            .arg(tmp.path())
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "cp -a fixture");
+        let tmp = sysfs::copy_fixture("scsi-debug");
         let d = sysfs::device(tmp.path(), hctl).expect("fixture device");
         (tmp, d)
     }

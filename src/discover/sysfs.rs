@@ -404,6 +404,23 @@ fn sas_chain(dir: &Path, d: &mut SysDevice) {
     }
 }
 
+/// A writable copy of the captured tree `fixtures/sysfs/NAME` (links kept as links), for a
+/// test that changes it.
+#[cfg(test)]
+pub(crate) fn copy_fixture(name: &str) -> tempfile::TempDir {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/sysfs")
+        .join(name);
+    let tmp = tempfile::tempdir().expect("temporary directory");
+    let ok = std::process::Command::new("cp")
+        .args(["-a", &format!("{}/.", src.display())])
+        .arg(tmp.path())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "cp -a {}", src.display());
+    tmp
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

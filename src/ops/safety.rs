@@ -204,6 +204,42 @@ impl Prompter for TtyPrompter {
     }
 }
 
+/// A [`TtyPrompter`] that asks in words of its own: a command that changes the drive without
+/// erasing it (a stop, a foreground self-test, a reassignment, a counter reset) says what it
+/// does instead of the gate's question, which talks about erasing data.
+#[derive(Debug)]
+pub struct WordedPrompter {
+    tty: TtyPrompter,
+    what: &'static str,
+}
+
+impl WordedPrompter {
+    /// Asks with `what` (what the command does to the drive, `sgctl: ...`), then for the
+    /// drive's serial number or WWN.
+    pub fn new(what: &'static str) -> WordedPrompter {
+        WordedPrompter {
+            tty: TtyPrompter::default(),
+            what,
+        }
+    }
+
+    /// The question it shows.
+    pub fn question(&self) -> String {
+        format!("{}\nType its serial number or WWN to continue: ", self.what)
+    }
+}
+
+impl Prompter for WordedPrompter {
+    fn ask(&mut self, _question: &str) -> Option<String> {
+        let q = self.question();
+        self.tty.ask(&q)
+    }
+
+    fn interrupted(&self) -> bool {
+        self.tty.interrupted()
+    }
+}
+
 /// Reads one line from stdin, waiting in poll() a tenth of a second at a time so that `stop`
 /// (set by a signal handler) ends the wait. `None` on end of file, error or `stop`.
 fn read_line_unless(stop: &std::sync::atomic::AtomicBool) -> Option<String> {
@@ -627,6 +663,21 @@ mod tests {
     use super::*;
     use crate::Error;
     use std::fs;
+
+    /// A command's own words replace the gate's question, followed by the one request the
+    /// gate checks (the drive's name); no terminal, no answer.
+    #[test]
+    fn worded_prompter_asks_in_its_own_words() {
+        let mut p = WordedPrompter::new("sgctl: power --stop stops the drive.");
+        assert_eq!(
+            p.question(),
+            "sgctl: power --stop stops the drive.\nType its serial number or WWN to continue: "
+        );
+        if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            assert_eq!(p.ask("Erase all data on X?"), None);
+            assert!(!p.interrupted());
+        }
+    }
 
     /// A fake host tree: one dual-ported LU (sdb at 1:0:0:0 and sdc at 2:0:0:0, same wwid),
     /// sdb1 a partition, a second disk sdd that is free.

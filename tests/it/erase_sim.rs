@@ -3,92 +3,41 @@
 //! (write data, inject faults, start an operation and power cycle) through the library and
 //! look at it afterwards. Every flow and failure named in the issue has a test here.
 
+use crate::util::SimDrive;
 use serde_json::Value;
 use sgctl::ops::poll::Trail;
 use sgctl::ops::{format, sanitize};
 use sgctl::scsi::read_write::{read16, write16, RwFlags};
 use sgctl::transport::{check, DataBuf, Transport};
-use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::Duration;
 
-struct Drive {
-    dir: tempfile::TempDir,
-    serial: String,
-    profile: &'static str,
-}
+type Drive = SimDrive;
 
-impl Drive {
-    fn new(profile: &'static str, serial: &str) -> Drive {
-        Drive {
-            dir: tempfile::tempdir().unwrap(),
-            serial: serial.into(),
-            profile,
-        }
-    }
-
-    fn addr(&self, extra: &str) -> String {
-        format!(
-            "sim:{}?clock=virtual&capacity_blocks=65536&serial={}&state={}{extra}",
-            self.profile,
-            self.serial,
-            self.dir.path().join("drive.json").display()
-        )
-    }
-
-    fn audit(&self) -> PathBuf {
-        self.dir.path().join("audit.jsonl")
-    }
-
-    fn open(&self) -> sgctl::sim::SimDevice {
-        sgctl::sim::open(self.addr("").trim_start_matches("sim:")).unwrap()
-    }
-
-    /// Passes the safety gate for this drive (named by its serial) and returns the token
-    /// the state-changing operations need.
-    fn gate(&self) -> sgctl::ops::safety::Cleared {
-        use sgctl::ops::safety::{
-            clear, AuditLog, Confirmation, DiscoverHost, DriveName, GateRequest, TtyPrompter,
-        };
-        let address = self.addr("");
-        clear(
-            &DiscoverHost,
-            GateRequest {
-                job: "test",
-                address: &address,
-                name: &DriveName {
-                    serial: self.serial.clone(),
-                    wwn: None,
-                },
-                confirmation: &Confirmation {
-                    tokens: vec![self.serial.clone()],
-                    interactive: false,
-                },
-                audit: AuditLog::at(self.audit()),
+/// Passes the safety gate for the drive `d` (named by its serial) and returns the token the
+/// state-changing operations need.
+fn gate(d: &SimDrive) -> sgctl::ops::safety::Cleared {
+    use sgctl::ops::safety::{
+        clear, AuditLog, Confirmation, DiscoverHost, DriveName, GateRequest, TtyPrompter,
+    };
+    let address = d.addr("");
+    clear(
+        &DiscoverHost,
+        GateRequest {
+            job: "test",
+            address: &address,
+            name: &DriveName {
+                serial: d.serial().to_string(),
+                wwn: None,
             },
-            &mut TtyPrompter::default(),
-        )
-        .expect("the gate clears a free virtual drive named by its serial")
-    }
-
-    fn sgctl(&self, args: &[&str]) -> (i32, Value, String) {
-        sgctl_in(self.dir.path(), &self.audit(), args)
-    }
-}
-
-fn sgctl_in(_dir: &Path, audit: &Path, args: &[&str]) -> (i32, Value, String) {
-    let out: Output = crate::util::sgctl_cmd()
-        .arg("--json")
-        .args(args)
-        .env("SGCTL_AUDIT_LOG", audit)
-        .output()
-        .unwrap();
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (
-        out.status.code().unwrap_or(-1),
-        json,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+            confirmation: &Confirmation {
+                tokens: vec![d.serial().to_string()],
+                interactive: false,
+            },
+            audit: AuditLog::at(d.audit()),
+        },
+        &mut TtyPrompter::default(),
     )
+    .expect("the gate clears a free virtual drive named by its serial")
 }
 
 fn block(t: &mut dyn Transport, lba: u64) -> Vec<u8> {
@@ -134,7 +83,7 @@ fn sanitize_crypto_with_verification_and_certificate() {
         write_marker(&mut t, 0);
         write_marker(&mut t, 65535);
     }
-    let cert = d.dir.path().join("cert.json");
+    let cert = d.dir().join("cert.json");
     let (code, j, err) = d.sgctl(&[
         "sanitize",
         &d.addr(""),
@@ -340,7 +289,7 @@ fn power_cycle_during_format_then_recover() {
             },
         )
         .unwrap();
-        format::start(&mut t, &d.gate(), &p, &mut Trail::default()).unwrap();
+        format::start(&mut t, &gate(&d), &p, &mut Trail::default()).unwrap();
         t.clock().advance(Duration::from_secs(10));
         t.power_cycle();
         assert!(t.info().format_corrupt);
@@ -442,7 +391,7 @@ fn sanitize_resumes_after_power_cycle_and_wait_follows_it() {
             validate: None,
         };
         let p = sanitize::plan(&mut t, &o, 1).unwrap();
-        sanitize::start(&mut t, &d.gate(), &p, false, &mut Trail::default()).unwrap();
+        sanitize::start(&mut t, &gate(&d), &p, false, &mut Trail::default()).unwrap();
         t.clock().advance(Duration::from_secs(5));
         t.power_cycle();
         assert!(
@@ -563,7 +512,7 @@ fn ctrl_c_stops_watching_not_the_drive() {
 
 /// `sgctl --json ARGS` with the validation seed fixed, so the test knows the sampled LBAs.
 fn sgctl_seeded(d: &Drive, seed: &str, args: &[&str]) -> (i32, Value, String) {
-    let out: Output = crate::util::sgctl_cmd()
+    let out: std::process::Output = crate::util::sgctl_cmd()
         .arg("--json")
         .args(args)
         .env("SGCTL_AUDIT_LOG", d.audit())
@@ -600,7 +549,7 @@ fn sanitize_validate_full_reads_every_block_and_catches_an_erase_that_did_nothin
                 write_marker(&mut t, l);
             }
         }
-        let cert = d.dir.path().join("cert.json");
+        let cert = d.dir().join("cert.json");
         let (code, j, err) = sgctl_seeded(
             &d,
             seed,

@@ -3,47 +3,11 @@
 //! drive; `--force` sends it and the READ CAPACITY(16) check catches a substituted size; the
 //! vendor-locked `exarraylock` drive's ILLEGAL REQUEST for 512 is diagnosed.
 
-use serde_json::Value;
-use std::process::Output;
+use crate::util::SimDrive;
 
-struct Drive {
-    dir: tempfile::TempDir,
-    profile: &'static str,
-    serial: &'static str,
-}
-
-impl Drive {
-    fn new(profile: &'static str, serial: &'static str) -> Drive {
-        Drive {
-            dir: tempfile::tempdir().unwrap(),
-            profile,
-            serial,
-        }
-    }
-
-    fn addr(&self, extra: &str) -> String {
-        format!(
-            "sim:{}?clock=virtual&capacity_blocks=65536&serial={}&state={}{extra}",
-            self.profile,
-            self.serial,
-            self.dir.path().join("drive.json").display()
-        )
-    }
-
-    /// Runs sgctl -v --json: (exit, JSON, stderr with the CDB trace).
-    fn sgctl(&self, args: &[&str]) -> (i32, Value, String) {
-        let out: Output = crate::util::sgctl_cmd()
-            .args(["-v", "--json"])
-            .args(args)
-            .env("SGCTL_AUDIT_LOG", self.dir.path().join("audit.jsonl"))
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            serde_json::from_slice(&out.stdout).unwrap_or(Value::Null),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    }
+/// A drive of one test, traced: the CDBs sent are in its stderr.
+fn drive(profile: &'static str, serial: &str) -> SimDrive {
+    SimDrive::new(profile, serial).traced()
 }
 
 fn sent(trace: &str, name: &str) -> bool {
@@ -54,7 +18,7 @@ fn sent(trace: &str, name: &str) -> bool {
 
 #[test]
 fn list_supported_reports_lengths_presets_rsoc_geometry_and_format_status() {
-    let d = Drive::new("px03snf080", "LIST01");
+    let d = drive("px03snf080", "LIST01");
     let (code, j, trace) = d.sgctl(&["format", &d.addr(""), "--list-supported"]);
     assert_eq!(code, 0, "{trace}\n{j}");
     let data = &j["data"];
@@ -100,7 +64,7 @@ fn list_supported_reports_lengths_presets_rsoc_geometry_and_format_status() {
 
 #[test]
 fn unlisted_length_refused_before_anything_is_sent_then_forced_and_substitution_caught() {
-    let d = Drive::new("px02smf080", "LIST02");
+    let d = drive("px02smf080", "LIST02");
     let faults = "&unlisted_block=4096&substitute_block=528";
     let (code, j, trace) = d.sgctl(&[
         "format",
@@ -141,7 +105,7 @@ fn unlisted_length_refused_before_anything_is_sent_then_forced_and_substitution_
 #[test]
 fn unlisted_protection_type_refused() {
     // px02smf080 (PROTECT=1) lists types 0, 1 and 2, not 3.
-    let d = Drive::new("px02smf080", "LIST03");
+    let d = drive("px02smf080", "LIST03");
     let (code, j, trace) = d.sgctl(&[
         "format",
         &d.addr(""),
@@ -163,7 +127,7 @@ fn unlisted_protection_type_refused() {
 
 #[test]
 fn vendor_locked_drive_refusing_512_is_diagnosed() {
-    let d = Drive::new("exarraylock", "LIST04");
+    let d = drive("exarraylock", "LIST04");
     let (code, j, _) = d.sgctl(&["format", &d.addr(""), "--list-supported"]);
     assert_eq!(code, 0);
     let lens: Vec<u64> = j["data"]["block_lengths"]["descriptors"]
@@ -210,7 +174,7 @@ fn vendor_locked_drive_refusing_512_is_diagnosed() {
 #[test]
 fn format_with_preset_formats_to_the_preset_and_verifies_it() {
     // px03snf080 lists presets 1 (512 bytes) and 2 (4096 bytes, no PI) in VPD 0xB8.
-    let d = Drive::new("px03snf080", "PRESET1");
+    let d = drive("px03snf080", "PRESET1");
     let (code, j, trace) = d.sgctl(&[
         "format",
         &d.addr(""),
@@ -266,7 +230,7 @@ fn format_with_preset_formats_to_the_preset_and_verifies_it() {
 
 #[test]
 fn unlisted_preset_refused_before_anything_is_sent_even_with_force() {
-    let d = Drive::new("px03snf080", "PRESET2");
+    let d = drive("px03snf080", "PRESET2");
     for extra in [&[][..], &["--force"][..]] {
         let mut args = vec!["format", "--preset", "7", "--confirm", "PRESET2"];
         args.extend_from_slice(extra);
@@ -284,7 +248,7 @@ fn unlisted_preset_refused_before_anything_is_sent_even_with_force() {
         assert!(!sent(&trace, "Format Unit") && !sent(&trace, "Mode select(10)"));
     }
     // A drive with no Format Presets page has no preset at all.
-    let d = Drive::new("px02smf080", "PRESET3");
+    let d = drive("px02smf080", "PRESET3");
     let (code, j, trace) = d.sgctl(&[
         "format",
         &d.addr(""),
@@ -311,7 +275,7 @@ fn unlisted_preset_refused_before_anything_is_sent_even_with_force() {
 
 #[test]
 fn format_with_preset_substitution_is_caught() {
-    let d = Drive::new("px03snf080", "PRESET4");
+    let d = drive("px03snf080", "PRESET4");
     let (code, j, trace) = d.sgctl(&[
         "format",
         &d.addr("&substitute_block=520"),

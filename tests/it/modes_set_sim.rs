@@ -4,86 +4,51 @@
 //! values read back, audit records, --dry-run sending nothing; the virtual drive honours
 //! MODE SELECT for the caching, informational exceptions and power condition pages.
 
+use crate::util::SimDrive;
 use serde_json::Value;
 
-struct Drive {
-    dir: tempfile::TempDir,
+/// The drive of one test, traced.
+fn drive() -> SimDrive {
+    SimDrive::new("px02smf080", "MODES01").traced()
 }
 
-impl Drive {
-    fn new() -> Drive {
-        Drive {
-            dir: tempfile::tempdir().unwrap(),
-        }
+/// field -> (current, changeable, saved)
+fn get(d: &SimDrive, fields: &[&str]) -> Vec<(Value, Value, Value)> {
+    let mut args = vec!["modes".to_string(), d.addr("")];
+    for f in fields {
+        args.push("--get".into());
+        args.push((*f).into());
     }
-
-    fn addr(&self) -> String {
-        format!(
-            "sim:px02smf080?clock=virtual&capacity_blocks=65536&serial=MODES01&state={}",
-            self.dir.path().join("drive.json").display()
-        )
-    }
-
-    fn audit(&self) -> std::path::PathBuf {
-        self.dir.path().join("audit.jsonl")
-    }
-
-    fn sgctl(&self, args: &[&str]) -> (i32, Value, String) {
-        let out = crate::util::sgctl_cmd()
-            .args(["-v", "--json"])
-            .args(args)
-            .env("SGCTL_AUDIT_LOG", self.audit())
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            serde_json::from_slice(&out.stdout).unwrap_or(Value::Null),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    }
-
-    /// field -> (current, changeable, saved)
-    fn get(&self, fields: &[&str]) -> Vec<(Value, Value, Value)> {
-        let mut args = vec!["modes".to_string(), self.addr()];
-        for f in fields {
-            args.push("--get".into());
-            args.push((*f).into());
-        }
-        let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        let (code, j, err) = self.sgctl(&a);
-        assert_eq!(code, 0, "{err}\n{j}");
-        j["data"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|g| {
-                (
-                    g["current"].clone(),
-                    g["changeable"].clone(),
-                    g["saved"].clone(),
-                )
-            })
-            .collect()
-    }
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, j, err) = d.sgctl(&a);
+    assert_eq!(code, 0, "{err}\n{j}");
+    j["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["current"].clone(),
+                g["changeable"].clone(),
+                g["saved"].clone(),
+            )
+        })
+        .collect()
 }
 
 fn mode_selects(trace: &str) -> Vec<String> {
-    trace
-        .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("Mode select(10) cdb: "))
-        .map(|l| l.split("  ").next().unwrap_or("").to_string())
-        .collect()
+    crate::util::cdbs(trace, "Mode select(10)")
 }
 
 #[test]
 fn set_caching_and_ie_fields_with_save() {
-    let d = Drive::new();
-    let v = d.get(&["ca.WCE", "ie.MRIE", "ie.DEXCPT"]);
+    let d = drive();
+    let v = get(&d, &["ca.WCE", "ie.MRIE", "ie.DEXCPT"]);
     assert_eq!(v[0], (1.into(), true.into(), 1.into()));
     assert_eq!(v[1].0, 4);
 
     // Dry run: the parameter list is the current caching page (header, DBD) with WCE cleared.
-    let (code, j, trace) = d.sgctl(&["modes", &d.addr(), "--set", "ca.WCE=0", "--dry-run"]);
+    let (code, j, trace) = d.sgctl(&["modes", &d.addr(""), "--set", "ca.WCE=0", "--dry-run"]);
     assert_eq!(code, 0, "{trace}");
     assert!(mode_selects(&trace).is_empty(), "{trace}");
     let p = &j["data"]["pages"][0];
@@ -97,7 +62,7 @@ fn set_caching_and_ie_fields_with_save() {
     // Mode sense of current and changeable values come before any MODE SELECT.
     let (code, j, trace) = d.sgctl(&[
         "modes",
-        &d.addr(),
+        &d.addr(""),
         "--set",
         "ca.WCE=0",
         "--set",
@@ -117,20 +82,20 @@ fn set_caching_and_ie_fields_with_save() {
     let first_select = trace.find("Mode select(10) cdb").unwrap();
     assert!(trace[..first_select].contains("Mode sense(10) cdb: 5a 08 48"));
     assert!(trace[..first_select].contains("Mode sense(10) cdb: 5a 08 5c"));
-    let v = d.get(&["ca.WCE", "ie.MRIE", "ie.DEXCPT", "ca.RCD"]);
+    let v = get(&d, &["ca.WCE", "ie.MRIE", "ie.DEXCPT", "ca.RCD"]);
     assert_eq!(v[0], (0.into(), true.into(), 0.into()));
     assert_eq!(v[1], (6.into(), true.into(), 6.into()));
     assert_eq!(v[2].0, 1);
     assert_eq!(v[3].0, 0, "RCD, not named, kept its value");
 
     // Without --save, the saved value stays.
-    let (code, _, trace) = d.sgctl(&["modes", &d.addr(), "--set", "ca.WCE=1"]);
+    let (code, _, trace) = d.sgctl(&["modes", &d.addr(""), "--set", "ca.WCE=1"]);
     assert_eq!(code, 0, "{trace}");
     assert_eq!(mode_selects(&trace), ["55 10 00 00 00 00 00 00 1c 00"]);
-    assert_eq!(d.get(&["ca.WCE"])[0], (1.into(), true.into(), 0.into()));
+    assert_eq!(get(&d, &["ca.WCE"])[0], (1.into(), true.into(), 0.into()));
 
     // The value the page already holds: nothing sent.
-    let (code, j, trace) = d.sgctl(&["modes", &d.addr(), "--set", "ca.WCE=1"]);
+    let (code, j, trace) = d.sgctl(&["modes", &d.addr(""), "--set", "ca.WCE=1"]);
     assert_eq!(code, 0, "{trace}");
     assert!(mode_selects(&trace).is_empty());
     assert_eq!(j["data"]["sent"], 0);
@@ -147,33 +112,33 @@ fn set_caching_and_ie_fields_with_save() {
 
 #[test]
 fn non_changeable_fields_are_refused_before_anything_is_sent() {
-    let d = Drive::new();
+    let d = drive();
     // DISC is not in the caching page's changeable mask; the drive would reject it (26/00).
-    let (code, _, trace) = d.sgctl(&["modes", &d.addr(), "--set", "ca.DISC=1", "--set", "WCE=0"]);
+    let (code, _, trace) = d.sgctl(&["modes", &d.addr(""), "--set", "ca.DISC=1", "--set", "WCE=0"]);
     assert_eq!(code, 7, "{trace}");
     assert!(trace.contains("not changeable"), "{trace}");
     assert!(mode_selects(&trace).is_empty(), "{trace}");
-    assert_eq!(d.get(&["ca.WCE"])[0].0, 1);
-    let (code, _, trace) = d.sgctl(&["modes", &d.addr(), "--set", "po.PM_BG_PREC=1"]);
+    assert_eq!(get(&d, &["ca.WCE"])[0].0, 1);
+    let (code, _, trace) = d.sgctl(&["modes", &d.addr(""), "--set", "po.PM_BG_PREC=1"]);
     assert_eq!(code, 7, "{trace}");
     assert!(mode_selects(&trace).is_empty());
     // Usage errors: unknown field, value too wide, no value.
     for bad in ["ca.NOPE=1", "ie.MRIE=16", "ca.WCE", "zz.WCE=1"] {
-        let (code, _, trace) = d.sgctl(&["modes", &d.addr(), "--set", bad]);
+        let (code, _, trace) = d.sgctl(&["modes", &d.addr(""), "--set", bad]);
         assert_eq!(code, 2, "{bad}: {trace}");
     }
 }
 
 #[test]
 fn power_condition_timers() {
-    let d = Drive::new();
-    let v = d.get(&["po.IDLE_A", "po.IACT", "po.STANDBY_Z", "po.SZCT"]);
+    let d = drive();
+    let v = get(&d, &["po.IDLE_A", "po.IACT", "po.STANDBY_Z", "po.SZCT"]);
     assert_eq!(v[0].0, 1);
     assert_eq!(v[1].0, 20);
     assert_eq!(v[2].0, 0);
     let (code, _, trace) = d.sgctl(&[
         "modes",
-        &d.addr(),
+        &d.addr(""),
         "--set",
         "po.STANDBY_Z=1",
         "--set",
@@ -183,13 +148,16 @@ fn power_condition_timers() {
     ]);
     assert_eq!(code, 0, "{trace}");
     assert_eq!(mode_selects(&trace).len(), 1);
-    let v = d.get(&[
-        "po.IDLE_A",
-        "po.IACT",
-        "po.STANDBY_Z",
-        "po.SZCT",
-        "po.CCF_IDLE",
-    ]);
+    let v = get(
+        &d,
+        &[
+            "po.IDLE_A",
+            "po.IACT",
+            "po.STANDBY_Z",
+            "po.SZCT",
+            "po.CCF_IDLE",
+        ],
+    );
     assert_eq!(v[0].0, 1);
     assert_eq!(v[1].0, 50);
     assert_eq!(v[2].0, 1);

@@ -20,11 +20,7 @@ fn sgctl(audit: &std::path::Path, args: &[&str]) -> (i32, Value, String) {
 }
 
 fn ssu(trace: &str) -> Vec<String> {
-    trace
-        .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("Start stop unit cdb: "))
-        .map(|l| l.split("  ").next().unwrap_or("").to_string())
-        .collect()
+    crate::util::cdbs(trace, "Start stop unit")
 }
 
 #[test]

@@ -3,85 +3,49 @@
 //! Results log page (10h) entries, abort, a running test not started over, the foreground gate,
 //! the audit records and `--dry-run` sending nothing.
 
+use crate::util::SimDrive;
 use serde_json::Value;
-
-struct Drive {
-    dir: tempfile::TempDir,
-}
 
 const SERIAL: &str = "SELFT01";
 
-impl Drive {
-    fn new() -> Drive {
-        Drive {
-            dir: tempfile::tempdir().unwrap(),
-        }
-    }
+/// The drive of one test, traced.
+fn drive() -> SimDrive {
+    SimDrive::new("px02smf080", SERIAL).traced()
+}
 
-    fn addr(&self) -> String {
-        format!(
-            "sim:px02smf080?clock=virtual&capacity_blocks=65536&serial={SERIAL}&state={}",
-            self.dir.path().join("drive.json").display()
-        )
-    }
+fn advance(d: &SimDrive, secs: &str) {
+    let (code, _, err) = d.sgctl(&["sim", "fault", &d.addr(""), "--advance", secs]);
+    assert_eq!(code, 0, "{err}");
+}
 
-    fn audit(&self) -> std::path::PathBuf {
-        self.dir.path().join("audit.jsonl")
-    }
-
-    /// Runs sgctl -v --json: (exit, JSON, stderr with the CDB trace).
-    fn sgctl(&self, args: &[&str]) -> (i32, Value, String) {
-        let out = crate::util::sgctl_cmd()
-            .args(["-v", "--json"])
-            .args(args)
-            .env("SGCTL_AUDIT_LOG", self.audit())
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            serde_json::from_slice(&out.stdout).unwrap_or(Value::Null),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    }
-
-    fn advance(&self, secs: &str) {
-        let (code, _, err) = self.sgctl(&["sim", "fault", &self.addr(), "--advance", secs]);
-        assert_eq!(code, 0, "{err}");
-    }
-
-    fn status(&self) -> Value {
-        let (code, j, err) = self.sgctl(&["selftest", &self.addr()]);
-        assert_eq!(code, 0, "{err}\n{j}");
-        j["data"].clone()
-    }
+fn status(d: &SimDrive) -> Value {
+    let (code, j, err) = d.sgctl(&["selftest", &d.addr("")]);
+    assert_eq!(code, 0, "{err}\n{j}");
+    j["data"].clone()
 }
 
 /// The SEND DIAGNOSTIC CDBs in the `-v` trace.
 fn send_diags(trace: &str) -> Vec<String> {
-    trace
-        .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("Send diagnostic cdb: "))
-        .map(|l| l.split("  ").next().unwrap_or("").to_string())
-        .collect()
+    crate::util::cdbs(trace, "Send diagnostic")
 }
 
 #[test]
 fn background_short_progress_abort_and_the_log_page() {
-    let d = Drive::new();
-    let st = d.status();
+    let d = drive();
+    let st = status(&d);
     assert_eq!(st["running"], Value::Null);
     assert_eq!(st["results"]["entries"].as_array().unwrap().len(), 0);
     assert_eq!(st["extended_self_test_minutes"], 2);
 
     // --dry-run: the CDB from the table (001b in bits 7-5), nothing sent.
-    let (code, j, trace) = d.sgctl(&["selftest", &d.addr(), "--short", "--dry-run"]);
+    let (code, j, trace) = d.sgctl(&["selftest", &d.addr(""), "--short", "--dry-run"]);
     assert_eq!(code, 0, "{trace}");
     assert_eq!(j["data"]["cdb"], "1d 20 00 00 00 00");
     assert_eq!(j["data"]["sent"], false);
     assert!(send_diags(&trace).is_empty(), "{trace}");
     assert!(!d.audit().exists());
 
-    let (code, j, trace) = d.sgctl(&["selftest", &d.addr(), "--short"]);
+    let (code, j, trace) = d.sgctl(&["selftest", &d.addr(""), "--short"]);
     assert_eq!(code, 0, "{trace}\n{j}");
     assert_eq!(send_diags(&trace), ["1d 20 00 00 00 00"]);
     assert_eq!(
@@ -90,8 +54,8 @@ fn background_short_progress_abort_and_the_log_page() {
     );
 
     // Half of the 30 s short test later: REQUEST SENSE reports 04/09 with the progress.
-    d.advance("15");
-    let st = d.status();
+    advance(&d, "15");
+    let st = status(&d);
     let p = st["running"]["progress_percent"].as_f64().unwrap();
     assert!((45.0..55.0).contains(&p), "{st}");
     let e = &st["results"]["entries"][0];
@@ -99,14 +63,14 @@ fn background_short_progress_abort_and_the_log_page() {
     assert_eq!(e["self_test_code"], 1);
 
     // A second start is refused before anything is sent (exit 6).
-    let (code, _, trace) = d.sgctl(&["selftest", &d.addr(), "--extended"]);
+    let (code, _, trace) = d.sgctl(&["selftest", &d.addr(""), "--extended"]);
     assert_eq!(code, 6, "{trace}");
     assert!(send_diags(&trace).is_empty(), "{trace}");
 
-    let (code, _, trace) = d.sgctl(&["selftest", &d.addr(), "--abort"]);
+    let (code, _, trace) = d.sgctl(&["selftest", &d.addr(""), "--abort"]);
     assert_eq!(code, 0, "{trace}");
     assert_eq!(send_diags(&trace), ["1d 80 00 00 00 00"]);
-    let st = d.status();
+    let st = status(&d);
     assert_eq!(st["running"], Value::Null);
     let e = &st["results"]["entries"][0];
     assert_eq!(e["result_code"], 1);
@@ -127,14 +91,14 @@ fn background_short_progress_abort_and_the_log_page() {
 
 #[test]
 fn extended_finds_a_medium_error_and_health_shows_it() {
-    let d = Drive::new();
-    let (code, _, err) = d.sgctl(&["sim", "fault", &d.addr(), "--medium-error", "1234"]);
+    let d = drive();
+    let (code, _, err) = d.sgctl(&["sim", "fault", &d.addr(""), "--medium-error", "1234"]);
     assert_eq!(code, 0, "{err}");
-    let (code, _, trace) = d.sgctl(&["selftest", &d.addr(), "--extended"]);
+    let (code, _, trace) = d.sgctl(&["selftest", &d.addr(""), "--extended"]);
     assert_eq!(code, 0, "{trace}");
     assert_eq!(send_diags(&trace), ["1d 40 00 00 00 00"]);
-    d.advance("200");
-    let st = d.status();
+    advance(&d, "200");
+    let st = status(&d);
     assert_eq!(st["running"], Value::Null);
     let e = &st["results"]["entries"][0];
     assert_eq!(e["self_test"], "background extended");
@@ -148,7 +112,7 @@ fn extended_finds_a_medium_error_and_health_shows_it() {
     assert_eq!(st["results"]["failed_entries"], 1);
 
     // Text: the entry's line carries the LBA and the sense; health names the last test.
-    let (code, out, err) = crate::util::run(&["selftest", &d.addr()]);
+    let (code, out, err) = crate::util::run(&["selftest", &d.addr("")]);
     assert_eq!(code, 0, "{err}");
     assert!(
         out.lines().any(|l| l.contains("background extended")
@@ -156,7 +120,7 @@ fn extended_finds_a_medium_error_and_health_shows_it() {
             && l.contains("3/11/00")),
         "{out}"
     );
-    let (_, out, _) = crate::util::run(&["health", &d.addr()]);
+    let (_, out, _) = crate::util::run(&["health", &d.addr("")]);
     assert!(
         out.lines().any(|l| l.contains("self-test")
             && l.contains("background extended")
@@ -167,15 +131,15 @@ fn extended_finds_a_medium_error_and_health_shows_it() {
 
 #[test]
 fn foreground_needs_the_gate_and_reports_the_failure() {
-    let d = Drive::new();
+    let d = drive();
     // Without --confirm: refused, nothing sent, nothing recorded.
-    let (code, _, trace) = d.sgctl(&["selftest", &d.addr(), "--short", "--foreground"]);
+    let (code, _, trace) = d.sgctl(&["selftest", &d.addr(""), "--short", "--foreground"]);
     assert_eq!(code, 6, "{trace}");
     assert!(send_diags(&trace).is_empty(), "{trace}");
     // --confirm naming another drive: refused on a dry run as in the real run.
     let (code, _, trace) = d.sgctl(&[
         "selftest",
-        &d.addr(),
+        &d.addr(""),
         "--short",
         "--foreground",
         "--dry-run",
@@ -184,14 +148,14 @@ fn foreground_needs_the_gate_and_reports_the_failure() {
     ]);
     assert_eq!(code, 6, "{trace}");
     // --foreground alone or with --abort is a usage error.
-    let (code, _, _) = d.sgctl(&["selftest", &d.addr(), "--foreground"]);
+    let (code, _, _) = d.sgctl(&["selftest", &d.addr(""), "--foreground"]);
     assert_eq!(code, 2);
-    let (code, _, _) = d.sgctl(&["selftest", &d.addr(), "--abort", "--foreground"]);
+    let (code, _, _) = d.sgctl(&["selftest", &d.addr(""), "--abort", "--foreground"]);
     assert_eq!(code, 2);
 
     let (code, j, trace) = d.sgctl(&[
         "selftest",
-        &d.addr(),
+        &d.addr(""),
         "--short",
         "--foreground",
         "--confirm",
@@ -205,11 +169,11 @@ fn foreground_needs_the_gate_and_reports_the_failure() {
 
     // A foreground extended test over a bad block ends in CHECK CONDITION 3E/03 (exit 4),
     // and the log page has the failed entry.
-    let (code, _, err) = d.sgctl(&["sim", "fault", &d.addr(), "--medium-error", "77"]);
+    let (code, _, err) = d.sgctl(&["sim", "fault", &d.addr(""), "--medium-error", "77"]);
     assert_eq!(code, 0, "{err}");
     let (code, _, trace) = d.sgctl(&[
         "selftest",
-        &d.addr(),
+        &d.addr(""),
         "--extended",
         "--foreground",
         "--confirm",
@@ -217,7 +181,7 @@ fn foreground_needs_the_gate_and_reports_the_failure() {
     ]);
     assert_eq!(code, 4, "{trace}");
     assert_eq!(send_diags(&trace), ["1d c0 00 00 00 00"]);
-    let st = d.status();
+    let st = status(&d);
     let e = &st["results"]["entries"][0];
     assert_eq!(e["self_test"], "foreground extended");
     assert_eq!(e["first_failure_lba"], 77);

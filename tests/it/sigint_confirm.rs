@@ -156,3 +156,47 @@ fn ctrl_c_at_the_second_drive_prompt_starts_neither() {
     assert_eq!(block_len(&a), 512);
     assert_eq!(block_len(&b), 512);
 }
+
+/// A command that changes the drive without erasing it asks in its own words (what it does to
+/// the drive, then for the drive's name), not with the gate's question about erasing data;
+/// Ctrl-C there refuses it with nothing sent.
+#[test]
+fn worded_prompts_of_commands_that_do_not_erase() {
+    let d = tempfile::tempdir().unwrap();
+    let audit = d.path().join("audit.jsonl");
+    let dev = format!(
+        "sim:px02smf080?clock=virtual&state={}",
+        d.path().join("drive.json").display()
+    );
+    for (args, words) in [
+        (
+            vec!["power", &dev, "--stop"],
+            "power --stop stops the drive: it serves no reads or writes until",
+        ),
+        (
+            vec!["selftest", &dev, "--short", "--foreground"],
+            "a foreground self-test holds the drive until it ends",
+        ),
+        (
+            vec!["logs", &dev, "--reset"],
+            "logs --reset clears the drive's log counters",
+        ),
+        (
+            vec!["reassign", &dev, "100"],
+            "reassign moves the listed blocks to spares for good",
+        ),
+    ] {
+        let (mut child, _master) = spawn_on_tty(&args, &audit);
+        let shown = wait_for_prompts(&mut child, 1);
+        assert!(shown.contains(words), "{args:?}: {shown}");
+        assert!(
+            shown.contains(".\nType its serial number or WWN to continue: "),
+            "{args:?}: {shown}"
+        );
+        assert!(!shown.to_lowercase().contains("erase"), "{args:?}: {shown}");
+        std::thread::sleep(Duration::from_millis(200));
+        kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+        let (code, out) = finish(child);
+        assert_eq!(code, 6, "{args:?}: {out}");
+    }
+}

@@ -49,3 +49,92 @@ pub fn run_audited(args: &[&str], audit: &std::path::Path) -> (i32, String, Stri
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// The CDBs (spaced hex) of the command `name` (`Mode select(10)`, `Send diagnostic`, ...) in
+/// the trace `sgctl -v` writes to stderr, in the order sent.
+pub fn cdbs(trace: &str, name: &str) -> Vec<String> {
+    let prefix = format!("{name} cdb: ");
+    trace
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix(prefix.as_str()))
+        .map(|l| l.split("  ").next().unwrap_or("").to_string())
+        .collect()
+}
+
+/// A virtual drive of one test: its state file (`drive.json`) and its audit log
+/// (`audit.jsonl`) in a temporary directory that goes with it, so each test has a drive of
+/// its own that keeps its state between `sgctl` runs.
+pub struct SimDrive {
+    dir: tempfile::TempDir,
+    profile: &'static str,
+    serial: String,
+    trace: bool,
+}
+
+impl SimDrive {
+    /// A fresh drive of `profile` with the serial number `serial` (64 Ki blocks, virtual clock).
+    pub fn new(profile: &'static str, serial: &str) -> SimDrive {
+        SimDrive {
+            dir: tempfile::tempdir().expect("temporary directory"),
+            profile,
+            serial: serial.into(),
+            trace: false,
+        }
+    }
+
+    /// Runs `sgctl` with `-v`: stderr carries the CDB trace.
+    pub fn traced(mut self) -> SimDrive {
+        self.trace = true;
+        self
+    }
+
+    /// The drive's `sim:` address, with `extra` (`&key=value...`) appended to its options.
+    pub fn addr(&self, extra: &str) -> String {
+        format!(
+            "sim:{}?clock=virtual&capacity_blocks=65536&serial={}&state={}{extra}",
+            self.profile,
+            self.serial,
+            self.dir.path().join("drive.json").display()
+        )
+    }
+
+    /// The temporary directory (for certificates and other files of the test).
+    pub fn dir(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+
+    /// The drive's serial number.
+    pub fn serial(&self) -> &str {
+        &self.serial
+    }
+
+    /// The drive opened through the library (a power cycle, as every open of a state file).
+    pub fn open(&self) -> sgctl::sim::SimDevice {
+        sgctl::sim::open(self.addr("").trim_start_matches("sim:")).expect("open the virtual drive")
+    }
+
+    /// The audit log its jobs write.
+    pub fn audit(&self) -> PathBuf {
+        self.dir.path().join("audit.jsonl")
+    }
+
+    /// Runs `sgctl --json ARGS` (with `-v` when [`SimDrive::traced`]) with this drive's audit
+    /// log: (exit code, the JSON document or null, stderr).
+    pub fn sgctl(&self, args: &[&str]) -> (i32, serde_json::Value, String) {
+        let mut c = sgctl_cmd();
+        if self.trace {
+            c.arg("-v");
+        }
+        let out = c
+            .arg("--json")
+            .args(args)
+            .env("SGCTL_AUDIT_LOG", self.audit())
+            .output()
+            .expect("run sgctl");
+        (
+            out.status.code().unwrap_or(-1),
+            serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+}

@@ -36,7 +36,7 @@ pub use status::{
     Status, Temperature, TypeStatus,
 };
 
-use crate::bytes::{Bytes, ParseError, ParseResult};
+use crate::bytes::{Bytes, ParseResult};
 use serde::Serialize;
 
 /// Page codes of the pages decoded here.
@@ -178,24 +178,8 @@ pub(crate) fn body<'a>(
         byte1: b.u8(1)?,
         page_length: b.be16(2)?,
     };
-    if h.page_code != code {
-        return Err(ParseError::new(
-            what,
-            format!("page code is 0x{:02x}, expected 0x{code:02x}", h.page_code),
-        ));
-    }
-    let want = 4 + usize::from(h.page_length);
-    match b.sub(0, want) {
-        Ok(v) => Ok((h, v)),
-        Err(_) => {
-            problems.push(format!(
-                "truncated: page length {} needs {want} bytes, have {}",
-                h.page_length,
-                buf.len()
-            ));
-            Ok((h, b))
-        }
-    }
+    let v = crate::bytes::page_body(buf, what, code, h.page_code, h.page_length, problems)?;
+    Ok((h, v))
 }
 
 /// Reads the GENERATION CODE (bytes 4-7) of a page that has one; a page too short for it gives

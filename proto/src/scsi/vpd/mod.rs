@@ -175,26 +175,9 @@ pub fn body<'a>(
     what: &'static str,
     problems: &mut Vec<String>,
 ) -> ParseResult<(VpdHeader, Bytes<'a>)> {
-    let b = Bytes::new(buf, what);
     let h = header(buf, what)?;
-    if h.page_code != code {
-        return Err(ParseError::new(
-            what,
-            format!("page code is 0x{:02x}, expected 0x{code:02x}", h.page_code),
-        ));
-    }
-    let want = 4 + usize::from(h.page_length);
-    match b.sub(0, want) {
-        Ok(v) => Ok((h, v)),
-        Err(_) => {
-            problems.push(format!(
-                "truncated: page length {} needs {want} bytes, have {}",
-                h.page_length,
-                buf.len()
-            ));
-            Ok((h, b))
-        }
-    }
+    let v = crate::bytes::page_body(buf, what, code, h.page_code, h.page_length, problems)?;
+    Ok((h, v))
 }
 
 /// Runs a best-effort page decoder strictly: any problem is an error.
