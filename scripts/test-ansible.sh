@@ -30,8 +30,13 @@ if [[ ! -x $venv/bin/ansible-playbook ]]; then
 fi
 ok "$("$venv/bin/ansible-playbook" --version | head -1)"
 
-cargo build -q --bin sgctl 2>/dev/null
-sgctl=$root/target/debug/sgctl
+# The debug build scripts/test-all.sh made (SGCTL_BIN), else build it.
+if [[ -n ${SGCTL_BIN:-} ]]; then
+  sgctl=$SGCTL_BIN
+else
+  cargo build -q --bin sgctl 2>/dev/null
+  sgctl=$root/target/debug/sgctl
+fi
 w=$(mktemp -d)
 trap 'rc=$?; if [[ $rc -ne 0 ]]; then echo "test-ansible: work files kept in $w" >&2; else rm -rf "$w"; fi' EXIT
 addr() { echo "sim:$1?clock=virtual&capacity_blocks=65536&serial=$2&state=$w/$2.json"; }
