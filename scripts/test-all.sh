@@ -10,7 +10,7 @@
 #     at nice 19: it takes the CPU the stages leave idle (serial compile tails, test runs, apt,
 #     dpkg, lintian, pip) and is needed only by the fuzzing stage, which waits for it;
 #   - the VM suite starts as soon as the release build it boots exists, at normal priority, and
-#     the package, Ansible and fuzzing stages run beside it (niced): its groups mostly wait on
+#     the package, Ansible and fuzzing (niced) stages run beside it: its groups mostly wait on
 #     emulated devices and timers. The last stage waits for it.
 # The debug builds are shared: every cargo command below selects the whole workspace (one feature
 # resolution, so no dependency is rebuilt with other features), and xtask runs as the binary
@@ -132,10 +132,10 @@ else
 fi
 
 stage "Debian package: build, dpkg -i, man/completions/units checks, dpkg -r and purge (beside the VM suite)"
-nice -n 10 scripts/test-package.sh
+scripts/test-package.sh
 
 stage "Ansible collection on sim: drives (ansible-core from PyPI in a venv; beside the VM suite)"
-nice -n 10 scripts/test-ansible.sh
+scripts/test-ansible.sh
 
 stage "fuzzing (every cargo-fuzz target for FUZZ_SECONDS, scripts/fuzz.sh; beside the VM suite)"
 # Waits for the background build first. Niced, so the guests come first: the fuzzing is bounded
