@@ -39,7 +39,7 @@ if ! cargo "+$TOOLCHAIN" fuzz --version >/dev/null 2>&1; then
 fi
 if ! command -v xxd >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq xxd >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq && apt-get -o DPkg::Lock::Timeout=900 install -y -qq xxd >/dev/null
 fi
 
 # ASCII hex as sg3_utils --inhex reads it (offsets, # comments) -> binary on stdout.

@@ -41,6 +41,14 @@ if (( free_gb < 10 )); then
   echo "test-all: WARNING: less than 10 GB free; stages that build may fail with ENOSPC" >&2
 fi
 
+# fuzz.sh installs xxd when missing; do it here, in the foreground, before the background build
+# starts (the stages below run apt-get too, and dpkg takes one at a time; every apt-get here also
+# waits for the lock rather than failing).
+if ! command -v xxd >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq xxd >/dev/null
+fi
 # The fuzz targets' build, in the background from the start (see the layout above).
 FUZZ_BUILD_LOG=$(mktemp /tmp/sgctl-fuzz-build.XXXXXX.log)
 FUZZ_BUILD_RC=$(mktemp /tmp/sgctl-fuzz-build.XXXXXX.rc)
@@ -70,22 +78,22 @@ stage "unit, fixture, simulator and CLI tests"
 # sg_decode_sense); install it if missing and make the comparison mandatory here.
 if ! command -v sg_vpd >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq sg3-utils >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq sg3-utils >/dev/null
 fi
 # tests/it/browser.rs opens the HTML reports and certificates in headless Chromium (Debian's
 # package); install it if missing and make the browser checks mandatory here.
 if ! command -v chromium >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends chromium >/dev/null
 fi
 # tests/it/records_pdf.rs opens the PDF/A certificates with poppler (pdfinfo, pdfdetach,
 # pdftotext, pdftoppm: Debian's poppler-utils); install it if missing and make it mandatory here.
 if ! command -v pdfinfo >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends poppler-utils >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends poppler-utils >/dev/null
 fi
 SGCTL_REQUIRE_SG3=1 SGCTL_REQUIRE_CHROMIUM=1 SGCTL_REQUIRE_POPPLER=1 cargo test --workspace
 # The two fake-ring measurements are #[ignore]d in plain `cargo test` (they print figures);
@@ -97,8 +105,8 @@ stage "bindings freshness (sys/src/x86_64.rs regenerated with bindgen must match
 # bindgen needs libclang at run time; the default build never does. Install it only if missing.
 if ! dpkg-query -W -f='${Status}' libclang-dev 2>/dev/null | grep -q "install ok installed"; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq libclang-dev >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq libclang-dev >/dev/null
 fi
 # xtask with its bindgen feature: linted, then built once (with the workspace's features, so only
 # bindgen's crates and xtask compile) and run for this check, the man pages and the package.

@@ -23,7 +23,7 @@ venv=${SGCTL_ANSIBLE_VENV:-$root/target/ansible-venv}
 if [[ ! -x $venv/bin/ansible-playbook ]]; then
   if ! python3 -m venv "$venv" 2>/dev/null; then
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+    apt-get -o DPkg::Lock::Timeout=900 update -qq && apt-get -o DPkg::Lock::Timeout=900 install -y -qq python3-venv >/dev/null
     rm -rf "$venv"; python3 -m venv "$venv"
   fi
   "$venv/bin/pip" install -q 'ansible-core>=2.15'

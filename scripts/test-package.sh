@@ -30,8 +30,8 @@ command -v systemd-nspawn >/dev/null 2>&1 || need+=(systemd-container)
 command -v readelf >/dev/null 2>&1 || need+=(binutils)
 if ((${#need[@]})); then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq "${need[@]}" >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${need[@]}" >/dev/null
 fi
 for p in sgctl sgctl-dbgsym; do
   if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
