@@ -7,6 +7,8 @@
 #   scripts/fuzz.sh vpd sense       # some targets
 #   FUZZ_RUNS=10000000 nice -n 19 scripts/fuzz.sh     # the long campaign: N executions each
 #   (FUZZ_MAX_SECONDS=S caps each target's time as well)
+#   FUZZ_BUILD_ONLY=1 scripts/fuzz.sh                # only build (scripts/test-all.sh builds early,
+#   FUZZ_BIN_DIR=fuzz/target/x86_64-unknown-linux-gnu/release scripts/fuzz.sh   # runs later)
 #
 # Installs what it needs when missing: the nightly toolchain (rustup), cargo-fuzz, xxd.
 # Builds with debug assertions (overflow checks) and without a sanitizer by default: the code
@@ -37,7 +39,7 @@ if ! cargo "+$TOOLCHAIN" fuzz --version >/dev/null 2>&1; then
 fi
 if ! command -v xxd >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq xxd >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq && apt-get -o DPkg::Lock::Timeout=900 install -y -qq xxd >/dev/null
 fi
 
 # ASCII hex as sg3_utils --inhex reads it (offsets, # comments) -> binary on stdout.
@@ -125,9 +127,12 @@ if [[ -n $CORPUS && $CORPUS != fuzz/corpus ]]; then
 fi
 if [[ -z $BIN_DIR ]]; then
   echo "fuzz: building ${#targets[@]} targets (sanitizer $SAN, debug assertions on)"
+  t0=$SECONDS
   cargo "+$TOOLCHAIN" fuzz build -O -a -s "$SAN" >/dev/null
+  echo "fuzz: built in $((SECONDS - t0)) s"
   BIN_DIR=fuzz/target/x86_64-unknown-linux-gnu/release
 fi
+[[ -z ${FUZZ_BUILD_ONLY:-} ]] || exit 0
 
 mkdir -p "$ART"
 summary=$ART/summary.tsv

@@ -1,16 +1,34 @@
 #!/usr/bin/env bash
 # The whole test suite: what the README names and what .ci/run calls. Installs what it needs
 # (Debian packages for the VM suite and the bindings check), so it runs on a fresh machine.
-# Stages: lint, unit+integration tests, bindings freshness, VM suite (real kernel in QEMU).
+# Stages: lint, unit+integration tests, bindings freshness, man pages, release build, Debian
+# package, Ansible, fuzzing, VM suite (real kernel in QEMU).
+#
+# Layout (suite time budget: 30 minutes on a 2-core machine, see README). The stages run one
+# after the other, except two jobs that run beside them:
+#   - the fuzz targets' build (nightly, sanitizer coverage, its own tree fuzz/target) starts first,
+#     at nice 19: it takes the CPU the stages leave idle (serial compile tails, test runs, apt,
+#     dpkg, lintian, pip) and is needed only by the fuzzing stage, which waits for it;
+#   - the VM suite starts as soon as the release build it boots exists, at normal priority, and
+#     the package, Ansible and fuzzing (niced) stages run beside it: its groups mostly wait on
+#     emulated devices and timers. The last stage waits for it.
+# The debug builds are shared: every cargo command below selects the whole workspace (one feature
+# resolution, so no dependency is rebuilt with other features), and xtask runs as the binary
+# built that way (XTASK) instead of `cargo run -p xtask`, which would resolve features for xtask
+# alone and rebuild the tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Each stage header says when it started; the end prints every stage's duration (suite time budget:
-# 30 minutes, see README).
-T0=$SECONDS; TL=$SECONDS; TIMES=""; CUR=""
+# Each stage header says when it started; the end prints every stage's duration. Beside the wall
+# time, the CPU seconds (user + system) of what each stage ran and waited for
+# (bash's `times`; a background job counts where it is waited for): on a shared machine the wall
+# times swell with the load, the CPU seconds much less.
+cpu_s() { times | awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); n += a[1] * 60 + a[2] } printf "%d", n }'; }
+T0=$SECONDS; TL=$SECONDS; CL=$(cpu_s); TIMES=""; CUR=""
 stage() {
-  [[ -n "$CUR" ]] && TIMES+="$(printf '%5ds  %s' $((SECONDS - TL)) "$CUR")"$'\n'
-  CUR="$*"; TL=$SECONDS
+  local c; c=$(cpu_s)
+  [[ -n "$CUR" ]] && TIMES+="$(printf '%5ds %6s  %s' $((SECONDS - TL)) "$((c - CL))cpu" "$CUR")"$'\n'
+  CUR="$*"; TL=$SECONDS; CL=$c
   printf '\n=== %s === (at %ds)\n' "$*" $((SECONDS - T0))
 }
 
@@ -22,6 +40,30 @@ echo "test-all: ${free_gb} GB free on $(df -P . | awk 'NR==2 {print $6}') (a who
 if (( free_gb < 10 )); then
   echo "test-all: WARNING: less than 10 GB free; stages that build may fail with ENOSPC" >&2
 fi
+
+# fuzz.sh installs xxd when missing; do it here, in the foreground, before the background build
+# starts (the stages below run apt-get too, and dpkg takes one at a time; every apt-get here also
+# waits for the lock rather than failing).
+if ! command -v xxd >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq xxd >/dev/null
+fi
+# The fuzz targets' build, in the background from the start (see the layout above).
+FUZZ_BUILD_LOG=$(mktemp /tmp/sgctl-fuzz-build.XXXXXX.log)
+FUZZ_BUILD_RC=$(mktemp /tmp/sgctl-fuzz-build.XXXXXX.rc)
+( rc=0; FUZZ_BUILD_ONLY=1 nice -n 19 scripts/fuzz.sh > "$FUZZ_BUILD_LOG" 2>&1 || rc=$?
+  echo "$rc" > "$FUZZ_BUILD_RC" ) &
+FUZZ_BUILD_PID=$!
+VM_PID=""
+# Never leave the background jobs (and what they started: cargo, qemu) running when a stage fails.
+kill_tree() {
+  local c
+  for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$c"; done
+  kill "$1" 2>/dev/null || true
+}
+cleanup() { local p; for p in $FUZZ_BUILD_PID $VM_PID; do kill_tree "$p"; done; }
+trap cleanup EXIT
 
 stage "format and lint"
 cargo fmt --all -- --check
@@ -36,72 +78,97 @@ stage "unit, fixture, simulator and CLI tests"
 # sg_decode_sense); install it if missing and make the comparison mandatory here.
 if ! command -v sg_vpd >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq sg3-utils >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq sg3-utils >/dev/null
 fi
 # tests/it/browser.rs opens the HTML reports and certificates in headless Chromium (Debian's
 # package); install it if missing and make the browser checks mandatory here.
 if ! command -v chromium >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends chromium >/dev/null
 fi
 # tests/it/records_pdf.rs opens the PDF/A certificates with poppler (pdfinfo, pdfdetach,
 # pdftotext, pdftoppm: Debian's poppler-utils); install it if missing and make it mandatory here.
 if ! command -v pdfinfo >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends poppler-utils >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends poppler-utils >/dev/null
 fi
 SGCTL_REQUIRE_SG3=1 SGCTL_REQUIRE_CHROMIUM=1 SGCTL_REQUIRE_POPPLER=1 cargo test --workspace
 # The two fake-ring measurements are #[ignore]d in plain `cargo test` (they print figures);
-# here they run, and their checks (every command answered, status GOOD) must pass.
-cargo test -q -p sgctl-sim --lib tcmu::ring -- --ignored --nocapture
+# here they run, and their checks (every command answered, status GOOD) must pass. (The filter
+# names sgctl-sim's tcmu::ring module; --workspace reuses the build above.)
+cargo test -q --workspace --lib tcmu::ring -- --ignored --nocapture
 
 stage "bindings freshness (sys/src/x86_64.rs regenerated with bindgen must match the committed file)"
 # bindgen needs libclang at run time; the default build never does. Install it only if missing.
 if ! dpkg-query -W -f='${Status}' libclang-dev 2>/dev/null | grep -q "install ok installed"; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq libclang-dev >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq libclang-dev >/dev/null
 fi
-cargo clippy -p xtask --features bindgen --all-targets -- -D warnings
-cargo run -q -p xtask -- gen-sys --check
+# xtask with its bindgen feature: linted, then built once (with the workspace's features, so only
+# bindgen's crates and xtask compile) and run for this check, the man pages and the package.
+cargo clippy --workspace --all-targets --features xtask/bindgen -- -D warnings
+cargo build -q --workspace --all-targets --features xtask/bindgen
+XTASK="${CARGO_TARGET_DIR:-$PWD/target}/debug/xtask"
+# scripts/test-package.sh and scripts/test-ansible.sh use these instead of building their own
+# (with features resolved for one package: a second debug build of the tree).
+export SGCTL_XTASK="$XTASK" SGCTL_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/sgctl"
+"$XTASK" gen-sys --check
 
 stage "man pages and completions freshness (dist/ regenerated from the clap definitions must match)"
-cargo run -q -p xtask -- gen-docs --check
+"$XTASK" gen-docs --check
 
-stage "Debian package: build, dpkg -i, man/completions/units checks, dpkg -r and purge"
-scripts/test-package.sh
-
-stage "Ansible collection on sim: drives (ansible-core from PyPI in a venv)"
-scripts/test-ansible.sh
-
-stage "fuzzing (every cargo-fuzz target, bounded time, scripts/fuzz.sh) beside the VM suite (Debian's kernel in QEMU)"
-# The two run at the same time: the VM groups mostly wait on emulated devices and timers, and
-# the fuzzing is bounded by time per target, not by executions (niced, so the guests come
-# first). fuzz.sh installs the nightly toolchain and cargo-fuzz when missing and fails on any
-# crash; its output is printed after the VM suite's.
-FUZZ_LOG=$(mktemp /tmp/sgctl-fuzz.XXXXXX.log)
-( t=$SECONDS; rc=0
-  FUZZ_SECONDS=${FUZZ_SECONDS:-10} nice -n 10 scripts/fuzz.sh > "$FUZZ_LOG" 2>&1 || rc=$?
-  echo "test-all: fuzzing took $((SECONDS - t))s, exit $rc" >> "$FUZZ_LOG"; exit $rc ) &
-FUZZ_PID=$!
-vm_rc=0
+stage "release build (the VM suite's guest binary and the Debian package's), VM suite started beside the next stages"
+cargo build --release --bin sgctl
+VM_LOG=$(mktemp /tmp/sgctl-vm.XXXXXX.log)
+VM_RC=$(mktemp /tmp/sgctl-vm.XXXXXX.rc)
 if [[ -n "${SGCTL_SKIP_VM:-}" && "${CI:-}" != "true" ]]; then
   echo "test-all: VM suite SKIPPED because SGCTL_SKIP_VM is set (CI always runs it)"
+  echo 0 > "$VM_RC"
 else
-  # The guest runs the release build the package stage just made (cargo deb: no extra compile);
-  # the debug build spends minutes of emulated CPU in the virtual drive's state saves.
-  VM_PROFILE=release vm/run.sh || vm_rc=$?
+  # Debian's kernel and QEMU, installed here in the foreground: the stages beside the VM suite
+  # may run apt-get too, and two at once fail on dpkg's lock.
+  vm/setup.sh > /dev/null
+  # The guest runs the release build just made (no extra compile); the debug build spends
+  # minutes of emulated CPU in the virtual drive's state saves.
+  ( t=$SECONDS; rc=0; VM_PROFILE=release vm/run.sh > "$VM_LOG" 2>&1 || rc=$?
+    echo "test-all: VM suite took $((SECONDS - t))s, exit $rc" >> "$VM_LOG"; echo "$rc" > "$VM_RC" ) &
+  VM_PID=$!
 fi
-fuzz_rc=0; wait "$FUZZ_PID" || fuzz_rc=$?
-echo "--- fuzzing (scripts/fuzz.sh) output:"
-cat "$FUZZ_LOG"; rm -f "$FUZZ_LOG"
-(( vm_rc == 0 )) || { echo "test-all: VM suite FAILED (exit $vm_rc)"; exit 1; }
-(( fuzz_rc == 0 )) || { echo "test-all: fuzzing FAILED (exit $fuzz_rc)"; exit 1; }
+
+stage "Debian package: build, dpkg -i, man/completions/units checks, dpkg -r and purge (beside the VM suite)"
+scripts/test-package.sh
+
+stage "Ansible collection on sim: drives (ansible-core from PyPI in a venv; beside the VM suite)"
+scripts/test-ansible.sh
+
+stage "fuzzing (every cargo-fuzz target for FUZZ_SECONDS, scripts/fuzz.sh; beside the VM suite)"
+# Waits for the background build first. Niced, so the guests come first: the fuzzing is bounded
+# by time per target, not by executions. Fails on any crash.
+while [[ ! -s $FUZZ_BUILD_RC ]] && kill -0 "$FUZZ_BUILD_PID" 2>/dev/null; do sleep 2; done
+wait "$FUZZ_BUILD_PID" 2>/dev/null || true; FUZZ_BUILD_PID=""
+fuzz_rc=$(cat "$FUZZ_BUILD_RC" 2>/dev/null || echo 1); fuzz_rc=${fuzz_rc:-1}
+echo "--- fuzz targets' build (background since the start):"
+cat "$FUZZ_BUILD_LOG"; rm -f "$FUZZ_BUILD_LOG" "$FUZZ_BUILD_RC"
+if (( fuzz_rc == 0 )); then
+  FUZZ_BIN_DIR=fuzz/target/x86_64-unknown-linux-gnu/release FUZZ_SECONDS=${FUZZ_SECONDS:-10} \
+    nice -n 10 scripts/fuzz.sh || fuzz_rc=$?
+fi
+# (A failure is reported after the VM suite's verdict, so that one run shows both.)
+
+stage "VM suite (Debian's kernel in QEMU; started after the release build): waiting for it"
+if [[ -n $VM_PID ]]; then wait "$VM_PID" || true; VM_PID=""; fi
+vm_rc=$(cat "$VM_RC" 2>/dev/null || echo 1); vm_rc=${vm_rc:-1}
+echo "--- VM suite (vm/run.sh) output:"
+cat "$VM_LOG"; rm -f "$VM_LOG" "$VM_RC"
+(( vm_rc == 0 )) || echo "test-all: VM suite FAILED (exit $vm_rc)"
+(( fuzz_rc == 0 )) || echo "test-all: fuzzing FAILED (exit $fuzz_rc)"
+(( vm_rc == 0 && fuzz_rc == 0 )) || exit 1
 
 stage "done"
-printf 'test-all: stage times\n%s%5ds  total\n' "$TIMES" $((SECONDS - T0))
+printf 'test-all: stage times (wall, CPU)\n%s%5ds %6s  total\n' "$TIMES" $((SECONDS - T0)) "$(cpu_s)cpu"
 echo "test-all: build trees: $(du -sh target fuzz/target 2>/dev/null | tr '\t\n' ' ')"
 echo "test-all: all stages passed"

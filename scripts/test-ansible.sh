@@ -23,15 +23,20 @@ venv=${SGCTL_ANSIBLE_VENV:-$root/target/ansible-venv}
 if [[ ! -x $venv/bin/ansible-playbook ]]; then
   if ! python3 -m venv "$venv" 2>/dev/null; then
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+    apt-get -o DPkg::Lock::Timeout=900 update -qq && apt-get -o DPkg::Lock::Timeout=900 install -y -qq python3-venv >/dev/null
     rm -rf "$venv"; python3 -m venv "$venv"
   fi
   "$venv/bin/pip" install -q 'ansible-core>=2.15'
 fi
 ok "$("$venv/bin/ansible-playbook" --version | head -1)"
 
-cargo build -q --bin sgctl 2>/dev/null
-sgctl=$root/target/debug/sgctl
+# The debug build scripts/test-all.sh made (SGCTL_BIN), else build it.
+if [[ -n ${SGCTL_BIN:-} ]]; then
+  sgctl=$SGCTL_BIN
+else
+  cargo build -q --bin sgctl 2>/dev/null
+  sgctl=$root/target/debug/sgctl
+fi
 w=$(mktemp -d)
 trap 'rc=$?; if [[ $rc -ne 0 ]]; then echo "test-ansible: work files kept in $w" >&2; else rm -rf "$w"; fi' EXIT
 addr() { echo "sim:$1?clock=virtual&capacity_blocks=65536&serial=$2&state=$w/$2.json"; }

@@ -30,8 +30,8 @@ command -v systemd-nspawn >/dev/null 2>&1 || need+=(systemd-container)
 command -v readelf >/dev/null 2>&1 || need+=(binutils)
 if ((${#need[@]})); then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq "${need[@]}" >/dev/null
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${need[@]}" >/dev/null
 fi
 for p in sgctl sgctl-dbgsym; do
   if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -40,10 +40,12 @@ for p in sgctl sgctl-dbgsym; do
 done
 [[ ! -e /usr/bin/sgctl ]] || fail "/usr/bin/sgctl exists and is not from a package"
 
-cargo run -q -p xtask -- gen-docs --check
+# xtask: the binary scripts/test-all.sh built (SGCTL_XTASK), else `cargo run -p xtask`.
+xtask() { if [[ -n ${SGCTL_XTASK:-} ]]; then "$SGCTL_XTASK" "$@"; else cargo run -q -p xtask -- "$@"; fi; }
+xtask gen-docs --check
 # The license gate (every statically linked crate under an allowed license) and the freshness of
 # dist/debian/copyright and changelog.
-cargo run -q -p xtask -- gen-deb --check
+xtask gen-deb --check
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 arch=$(dpkg --print-architecture)
 rm -f target/debian/sgctl_*.deb target/debian/sgctl-dbgsym_*.ddeb

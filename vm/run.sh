@@ -138,6 +138,9 @@ run_group() {
   else
     log "$g: $pass passed, $skip skipped in ${secs}s"
   fi
+  # Where the group's time went (the guest's init times each script): the five slowest.
+  log "$g: slowest: $(sed -n 's/^VMTEST END \([^ ]*\) (\([0-9.]*\) s)$/\2 \1/p' "$W/results.txt" \
+    | sort -rn | head -5 | awk '{printf "%s%s %ss", (NR > 1 ? ", " : ""), $2, $1}')"
 }
 
 groups=("$@")
