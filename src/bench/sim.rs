@@ -56,7 +56,17 @@ impl SimEngine {
         } else {
             format!("{spec}?clock=virtual")
         };
-        let mut dev = crate::sim::open(&spec).map_err(BenchError::Open)?;
+        let dev = crate::sim::open(&spec).map_err(BenchError::Open)?;
+        SimEngine::from_device(dev, addr, writable)
+    }
+
+    /// Benchmarks a drive already open on its virtual clock (prepared first through another
+    /// handle: [`SimDevice::port`]); `addr` is the address the reports name.
+    pub fn from_device(
+        mut dev: SimDevice,
+        addr: &str,
+        writable: bool,
+    ) -> Result<SimEngine, BenchError> {
         let cap = crate::ops::query::read_capacity16(&mut dev).map_err(BenchError::Open)?;
         let capacity = (cap.last_lba + 1).saturating_mul(u64::from(cap.block_len));
         Ok(SimEngine {

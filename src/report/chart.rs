@@ -1064,6 +1064,19 @@ pub fn human(v: f64) -> String {
     }
 }
 
+/// A count for people: digits grouped by thousands (298,445), as tables print sample counts.
+pub fn count(n: u64) -> String {
+    let d = n.to_string();
+    let mut out = String::with_capacity(d.len() + d.len() / 3);
+    for (i, c) in d.chars().enumerate() {
+        if i > 0 && (d.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn trim(s: String) -> String {
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -1146,6 +1159,20 @@ mod tests {
 
     fn labels(svg: &str, axis: &str) -> Vec<String> {
         tick_labels(svg, axis).into_iter().map(|p| p.1).collect()
+    }
+
+    /// Sample counts in tables were printed as "n = 298445" and "n ≥ 1000000".
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        for (n, s) in [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (298_445, "298,445"),
+            (1_000_000, "1,000,000"),
+        ] {
+            assert_eq!(count(n), s);
+        }
     }
 
     #[test]

@@ -352,6 +352,22 @@ pub fn label_linear(ticks: &[f64], step: f64) -> Vec<String> {
     } else {
         0
     };
+    if e == 3 && dec > 0 && mag < 1e4 && step >= 1.0 && step.fract() == 0.0 {
+        // Whole numbers under 10,000 in steps that "k" would print as 0.2k, 0.4k, ...:
+        // 200, 400, ..., 1,600 as people write them.
+        return ticks
+            .iter()
+            .map(|t| {
+                let r = t.round();
+                let g = super::chart::count(r.abs() as u64);
+                if r < 0.0 {
+                    format!("-{g}")
+                } else {
+                    g
+                }
+            })
+            .collect();
+    }
     loop {
         let labels: Vec<String> = ticks
             .iter()
@@ -652,6 +668,23 @@ mod tests {
         let a = axis(98.0, 453.0, &log(), 8);
         well_formed(&a);
         assert_eq!(a.labels, ["100", "200", "300", "400", "500"]);
+    }
+
+    /// GB written up to 1,600 in steps of 200 was labelled 0.2k, 0.4k, ... 1.6k.
+    #[test]
+    fn whole_steps_under_ten_thousand_are_written_out() {
+        assert_eq!(
+            label_linear(&[0.0, 200.0, 400.0, 1000.0, 1600.0], 200.0),
+            ["0", "200", "400", "1,000", "1,600"]
+        );
+        assert_eq!(
+            label_linear(&[-2000.0, 0.0, 2000.0], 2000.0),
+            ["-2k", "0", "2k"]
+        );
+        assert_eq!(
+            label_linear(&[0.0, 5000.0, 10000.0], 5000.0),
+            ["0", "5k", "10k"]
+        );
     }
 
     #[test]

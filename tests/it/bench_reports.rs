@@ -97,6 +97,11 @@ fn compare_refuses_unlike_workloads_unless_asked() {
         "{err}"
     );
     assert!(err.contains("--allow-different"), "{err}");
+    // One line: the CLI escapes control characters, so a newline in it printed as "\n".
+    assert!(
+        !err.trim_end().contains('\n') && !err.contains("\\n"),
+        "{err}"
+    );
     let (code, out, err) = sgctl(&[
         "bench",
         "compare",

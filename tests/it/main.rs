@@ -41,6 +41,7 @@ mod read_only;
 mod records_pdf;
 mod report_schema;
 mod reservations_cli;
+mod review_write_cliff;
 mod robust_cli;
 mod sata;
 mod selftest_sim;

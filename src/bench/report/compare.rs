@@ -213,9 +213,9 @@ pub fn compare_with(
     let workload_differences = workload_differences(reports);
     if !workload_differences.is_empty() && !opts.allow_different {
         return Err(Refused(format!(
-            "the reports are of different workloads, so their figures are not comparable:\n  {}\n\
+            "the reports are of different workloads, so their figures are not comparable: {} \
              (compare them anyway with --allow-different)",
-            workload_differences.join("\n  ")
+            workload_differences.join("; ")
         )));
     }
     let entries: Vec<Entry> = reports

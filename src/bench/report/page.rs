@@ -14,6 +14,14 @@ use serde_json::Value;
 /// What a cell shows when the value is absent (not measured, or does not apply).
 const ABSENT: &str = "–";
 
+/// A byte count for people: 1,073,741,824 (1.07 GB); "–" when absent.
+fn bytes(v: &Value, k: &str) -> String {
+    match v.get(k).and_then(Value::as_u64) {
+        Some(b) => format!("{} ({} GB)", chart::count(b), chart::human(b as f64 / 1e9)),
+        None => s(v, k),
+    }
+}
+
 fn s(v: &Value, k: &str) -> String {
     match v.get(k) {
         Some(Value::String(x)) => x.clone(),
@@ -108,7 +116,11 @@ fn pct_cell(v: Option<f64>, p: f64, n: Option<u64>) -> String {
     match (v.filter(|x| x.is_finite()), n) {
         (None, _) => ABSENT.into(),
         (Some(x), Some(n)) if !confidence::percentile_supported(p, n) => {
-            format!("{} (n = {n}: insufficient samples)", chart::human(x))
+            format!(
+                "{} (n = {}: insufficient samples)",
+                chart::human(x),
+                chart::count(n)
+            )
         }
         (Some(x), _) => chart::human(x),
     }
@@ -121,7 +133,7 @@ fn pct_note(p: f64) -> String {
          (n ≥ {}): with fewer, its 95 % distribution-free confidence interval has no upper \
          bound inside the sample (Conover, Practical Nonparametric Statistics, §3.2). The \
          value marked \"insufficient samples\" is close to the largest of the n I/Os.",
-        confidence::min_samples(p)
+        chart::count(confidence::min_samples(p))
     )
 }
 
@@ -140,7 +152,7 @@ fn header_rows(h: &Value) -> Vec<(&'static str, String)> {
         ("Serial", s(h, "serial")),
         ("WWN", s(h, "wwn")),
         ("Firmware", s(h, "firmware")),
-        ("Capacity (bytes)", s(h, "capacity_bytes")),
+        ("Capacity (bytes)", bytes(h, "capacity_bytes")),
         ("Logical block length", s(h, "block_len")),
         ("Protection type", s(h, "protection_type")),
         ("Interface", s(h, "interface")),
@@ -791,9 +803,15 @@ fn cliff(d: &mut Doc, res: &Value, name: &str) {
     if name == "op" {
         d.kv(&[
             ("Capacity used", format!("{} %", s(res, "capacity_pct"))),
-            ("Capacity during the test", s(res, "op_capacity_bytes")),
+            (
+                "Capacity during the test (bytes)",
+                bytes(res, "op_capacity_bytes"),
+            ),
             ("Returned to full capacity", s(res, "restored")),
-            ("Capacity after", s(res, "restored_capacity_bytes")),
+            (
+                "Capacity after (bytes)",
+                bytes(res, "restored_capacity_bytes"),
+            ),
         ]);
     }
 }
@@ -1220,7 +1238,7 @@ fn render_run(r: &Value) -> String {
     let n_ios = f(&res, "ios").map(|x| x as u64);
     let us_p = |p: f64| match (pct(p), n_ios) {
         (Some(_), Some(n)) if !confidence::percentile_supported(p, n) => {
-            format!("n = {n}: insufficient samples")
+            format!("n = {}: insufficient samples", chart::count(n))
         }
         (x, _) => us(x),
     };
@@ -1349,7 +1367,7 @@ fn render_run(r: &Value) -> String {
         &[
             &format!(
                 "all I/Os (n = {})",
-                n_ios.map_or_else(|| ABSENT.into(), |n| n.to_string())
+                n_ios.map_or_else(|| ABSENT.into(), chart::count)
             ),
             "latency (µs)",
             "95 % confidence interval (µs, histogram bucket edges)",
@@ -1472,8 +1490,8 @@ mod tests {
     fn run_percentiles_need_the_samples_to_support_them() {
         let h = render(&run_report("randread", 0, 2_000));
         // 2,000 I/Os: the 99th is supported (20 beyond it), the 99.999th is not.
-        assert!(h.contains("n = 2000: insufficient samples"), "{h}");
-        assert!(h.contains("needs") || h.contains("n ≥ 1000000"), "{h}");
+        assert!(h.contains("n = 2,000: insufficient samples"), "{h}");
+        assert!(h.contains("needs") || h.contains("n ≥ 1,000,000"), "{h}");
         assert!(h.contains("99th percentile") && h.contains("99.999th percentile"));
         assert!(!h.contains("100th percentile"));
         assert_eq!(ordinal(1.0), "1st");
@@ -1530,7 +1548,7 @@ mod tests {
             );
         }
         // Five nines of 1,400 I/Os: marked, with the note.
-        assert!(h.contains("(n = 1400: insufficient samples)"), "{h}");
+        assert!(h.contains("(n = 1,400: insufficient samples)"), "{h}");
         assert!(h.contains("The five nines are not supported"));
         // No write ART for a read-only mix (and no read ART for a write-only one): "–".
         assert!(!h.contains(">0.00</td>") && !h.contains(">0</td>"), "{h}");
@@ -1579,6 +1597,14 @@ mod tests {
         assert!(h.contains("Write cliff against GB written"), "{h}");
         assert!(h.contains("+20 % OP (capacity 80 %)") && h.contains("as shipped"));
         assert!(h.contains("GB written (full-size drive)"));
+    }
+
+    /// Capacities were printed as bare digits (1073741824).
+    #[test]
+    fn capacities_are_grouped_with_gigabytes() {
+        let r = json!({"suite": "run", "header": {"capacity_bytes": 1_073_741_824u64}});
+        let h = render(&r);
+        assert!(h.contains("1,073,741,824 (1.07 GB)"), "{h}");
     }
 
     #[test]

@@ -558,3 +558,57 @@ fn page_read_times_follow_the_cell_type() {
     g.bits_per_cell = 0;
     assert!(g.validate().is_err());
 }
+
+/// 4 KiB random read IOPS at QD32 of `profile` at 256 MiB after a sequential 128 KiB fill
+/// (what `sgctl sim bench` reports as rd FOB), once the writes have drained.
+fn qd32_read_iops(profile: &str) -> f64 {
+    let mut f = profiles::by_name(profile)
+        .unwrap()
+        .build(256 << 20)
+        .unwrap();
+    f.set_block_len(4096).unwrap();
+    let units = f.user_units();
+    let mut now = 0;
+    let mut next = 0u64;
+    run_qd(&mut f, &mut now, 32, units.div_ceil(32), || {
+        let io = Io {
+            write: true,
+            lba: next,
+            blocks: 32.min(units - next) as u32,
+        };
+        next += 32;
+        io
+    })
+    .unwrap();
+    now = f.idle_at();
+    let mut rng = Rng::new(0x5eed);
+    run_qd(&mut f, &mut now, 32, 1 << 16, || Io {
+        write: false,
+        lba: rng.below(units),
+        blocks: 1,
+    })
+    .unwrap()
+    .iops
+}
+
+/// The read figures the profiles are calibrated to (docs/sim-media.md, "Seed figures"): the
+/// datasheet's 4 KiB random read IOPS where the review agrees with it, the review's where the
+/// datasheet is below what was measured (HK4E: 75k rated, 93k measured by review 003). The
+/// PX03SNF080 read 108k against its datasheet's 130k while its 32 one-plane dies were a
+/// quarter of the drive's 128 Gbit dies (16 packages of 4, review 001).
+#[test]
+fn read_iops_match_the_datasheets() {
+    for (p, target, tol) in [
+        ("px03snf080", 130_000.0, 0.05),
+        ("px02smf080", 120_000.0, 0.10),
+        ("mk4001grzb", 90_000.0, 0.10),
+        ("hk4e", 93_000.0, 0.05),
+    ] {
+        let iops = qd32_read_iops(p);
+        assert!(
+            (iops / target - 1.0).abs() <= tol,
+            "{p}: {iops:.0} read IOPS at QD32 against {target:.0} (±{:.0} %)",
+            tol * 100.0
+        );
+    }
+}
