@@ -58,13 +58,16 @@ pub fn run(ctx: &mut Ctx, args: ScanArgs) -> anyhow::Result<Report> {
     let mut t = discover::Phases::start();
     let mut text = String::new();
     if scan.drives.is_empty() {
-        let msg = format!(
+        // One warning per line: stderr escapes a newline inside a message.
+        ctx.warn(format!(
             "no SCSI devices found in {}/sys/class/scsi_device (no SCSI HBA or the kernel has no \
-             SCSI subsystem).\nVirtual drives are not in sysfs; try one directly, e.g.:\n  \
-             sgctl inquiry sim:px02smf080\n  sgctl paths sim:px02smf080\n(`sgctl sim list` shows the profiles)",
+             SCSI subsystem)",
             scan.sysroot.trim_end_matches('/')
+        ));
+        ctx.warn(
+            "virtual drives are not in sysfs; name one directly, e.g. `sgctl inquiry sim:px02smf080` \
+             or `sgctl paths sim:px02smf080` (`sgctl sim list` shows the profiles)",
         );
-        ctx.warn(msg.clone());
         if !ctx.json {
             text = String::new();
         }

@@ -351,6 +351,9 @@ fn cli_scan_json_and_table() {
         err.contains("no SCSI devices found") && err.contains("sim:"),
         "{err}"
     );
+    // Every line is a message of its own: no escaped newline.
+    assert!(!err.contains("\\n"), "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
 }
 
 /// The built JBOD tree (fixtures/sysfs/ses-jbod): each dual-ported drive is one drive in one
