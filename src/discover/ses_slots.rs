@@ -182,6 +182,7 @@ mod tests {
         assert_eq!(parse_sas("slot"), None);
     }
 
+    #[cfg(feature = "sim")]
     #[test]
     fn slots_of_the_virtual_enclosure_carry_the_drives_addresses() {
         let mut t = crate::sim::enclosure::open("enclosure?slots=3&empty=1").unwrap();
@@ -194,6 +195,7 @@ mod tests {
         assert_eq!(s[2].place.id.as_deref(), Some("0x5acde48e00000100"));
     }
 
+    #[cfg(feature = "sim")]
     fn path(address: &str, hctl: &str, pdt: u8, target_port: Option<u64>) -> DrivePath {
         DrivePath {
             address: address.into(),
@@ -210,6 +212,7 @@ mod tests {
     /// A path in no kernel slot gets the slot whose phys list its SAS address (port B here),
     /// named by the SES device's H:C:T:L; one the kernel placed keeps its slot; a path of a
     /// drive in no slot stays without.
+    #[cfg(feature = "sim")]
     #[test]
     fn fill_places_unlinked_paths_through_the_0d_device() {
         let spec = "enclosure?slots=3";
