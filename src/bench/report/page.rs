@@ -183,7 +183,7 @@ fn duration(x: Option<f64>) -> String {
 /// A block size token of a cell label in words: `4k` → `4 KiB`, `1024k` → `1 MiB`.
 fn block_words(tok: &str) -> Option<String> {
     let k: u64 = tok.strip_suffix('k')?.parse().ok()?;
-    Some(if k >= 1024 && k % 1024 == 0 {
+    Some(if k >= 1024 && k.is_multiple_of(1024) {
         format!("{} MiB", k / 1024)
     } else {
         format!("{k} KiB")
