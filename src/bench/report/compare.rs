@@ -311,9 +311,13 @@ fn default_label(r: &Loaded) -> String {
         .unwrap_or_else(|| r.path.display().to_string())
 }
 
+/// What a cell shows for a figure a report does not have (text and HTML alike: the text
+/// table already speaks UTF-8 — "—", "±" — and "-" reads as a minus sign).
+const ABSENT: &str = "–";
+
 fn fmt_v(v: Option<f64>) -> String {
-    match v {
-        None => "-".into(),
+    match v.filter(|x| x.is_finite()) {
+        None => ABSENT.into(),
         Some(x) if x.fract() == 0.0 && x.abs() < 1e12 => format!("{x:.0}"),
         Some(x) if x.abs() >= 100.0 => format!("{x:.0}"),
         Some(x) if x.abs() >= 10.0 => format!("{x:.1}"),
@@ -322,8 +326,8 @@ fn fmt_v(v: Option<f64>) -> String {
 }
 
 fn fmt_d(d: Option<f64>, p: Option<f64>) -> String {
-    match (d, p) {
-        (None, _) => "-".into(),
+    match (d.filter(|x| x.is_finite()), p.filter(|x| x.is_finite())) {
+        (None, _) => ABSENT.into(),
         (Some(d), Some(p)) => format!(
             "{}{} ({p:+.1}%)",
             if d >= 0.0 { "+" } else { "" },
@@ -924,6 +928,29 @@ mod tests {
         let h = html(&c, &[run(1000.0, "A"), run(1250.0, "B")]);
         assert!(h.matches("data-chart=").count() >= 5, "{h}");
         assert!(h.contains("B (serial S) — B"));
+    }
+
+    /// A figure one report lacks reads "–" (absent) in the text and the HTML table, never
+    /// "-" (a minus sign without its number).
+    #[test]
+    fn an_absent_figure_is_a_dash_not_a_minus() {
+        let mut b = run(1250.0, "B");
+        if let Some(o) = b.value["result"].as_object_mut() {
+            o.remove("mbps");
+        }
+        let c = compare(&[run(1000.0, "A"), b.clone()], &[]).unwrap();
+        let row = c.rows.iter().find(|r| r.values[1].is_none()).unwrap();
+        assert_eq!(fmt_v(row.values[1]), "–");
+        assert_eq!(fmt_d(row.delta[1], row.delta_pct[1]), "–");
+        let t = c.text();
+        let line = t
+            .lines()
+            .find(|l| l.contains(&row.name) && l.contains(&row.group))
+            .unwrap();
+        assert!(line.contains('–') && !line.contains(" - "), "{line}");
+        let h = html(&c, &[run(1000.0, "A"), b]);
+        assert!(h.contains("<td>–</td>") && !h.contains("<td>-</td>"), "{h}");
+        assert_eq!(fmt_v(Some(f64::NAN)), "–");
     }
 
     fn run_of(rw: &str, bs: u64, qd: u64, iops: &[f64]) -> Loaded {

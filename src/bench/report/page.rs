@@ -100,6 +100,192 @@ fn num(x: Option<f64>) -> String {
         .unwrap_or_else(|| ABSENT.into())
 }
 
+/// A figure for people: thousands separators from 100 up (18,311), three significant digits
+/// below (41.4, 0.00134), a true minus sign; "–" when absent.
+fn people(x: Option<f64>) -> String {
+    let Some(v) = x.filter(|v| v.is_finite()) else {
+        return ABSENT.into();
+    };
+    let a = v.abs();
+    let body = if a >= 99.5 {
+        let r = a.round();
+        if r < 1e18 {
+            chart::count(r as u64)
+        } else {
+            chart::human(a)
+        }
+    } else if a == 0.0 {
+        "0".into()
+    } else {
+        let mag = a.log10().floor() as i32;
+        let decimals = (2 - mag).clamp(0, 12) as usize;
+        let t = format!("{a:.decimals$}");
+        if t.contains('.') {
+            t.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            t
+        }
+    };
+    if v < 0.0 && body != "0" {
+        format!("\u{2212}{body}")
+    } else {
+        body
+    }
+}
+
+/// A figure with its unit (`18,311 IOPS`); "–" when absent.
+fn with_unit(x: Option<f64>, unit: &str) -> String {
+    match x.filter(|v| v.is_finite()) {
+        Some(_) => format!("{} {unit}", people(x)),
+        None => ABSENT.into(),
+    }
+}
+
+/// A duration for people: `0.65 ms`, `41 µs`, `12.3 s`, `2 min 5 s`, `1 h 4 min`; "–" when
+/// absent or negative.
+fn duration(x: Option<f64>) -> String {
+    let Some(t) = x.filter(|t| t.is_finite() && *t >= 0.0) else {
+        return ABSENT.into();
+    };
+    let short = |v: f64, unit: &str| {
+        let d = if v < 10.0 {
+            2
+        } else if v < 100.0 {
+            1
+        } else {
+            0
+        };
+        let s = format!("{v:.d$}");
+        let s = if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        };
+        format!("{s} {unit}")
+    };
+    if t == 0.0 {
+        "0 s".into()
+    } else if t < 1e-4 {
+        short(t * 1e6, "µs")
+    } else if t < 1.0 {
+        short(t * 1e3, "ms")
+    } else if t < 60.0 {
+        short(t, "s")
+    } else if t < 3600.0 {
+        let s = t.round() as u64;
+        format!("{} min {} s", s / 60, s % 60)
+    } else {
+        let m = (t / 60.0).round() as u64;
+        format!("{} h {} min", m / 60, m % 60)
+    }
+}
+
+/// A block size token of a cell label in words: `4k` → `4 KiB`, `1024k` → `1 MiB`.
+fn block_words(tok: &str) -> Option<String> {
+    let k: u64 = tok.strip_suffix('k')?.parse().ok()?;
+    Some(if k >= 1024 && k.is_multiple_of(1024) {
+        format!("{} MiB", k / 1024)
+    } else {
+        format!("{k} KiB")
+    })
+}
+
+/// A R/W mix (`100/0`, `0/100`, `65/35`) in words.
+fn mix_words(mix: &str) -> Option<String> {
+    let (r, w) = mix.split_once('/')?;
+    let (r, w): (u32, u32) = (r.parse().ok()?, w.parse().ok()?);
+    Some(match (r, w) {
+        (100, 0) => "read".into(),
+        (0, 100) => "write".into(),
+        _ => format!("{r}/{w} read/write"),
+    })
+}
+
+/// A suite cell label in words: `4k-w` → `4 KiB random write`, `0/100-4k` → `4 KiB random
+/// write`, `128k-seq-r` → `128 KiB sequential read`, `tc32-qd32` → `32 threads × QD 32`;
+/// the label itself when it is none of these.
+fn cell_words(cell: &str) -> String {
+    let parts: Vec<&str> = cell.split('-').collect();
+    let dir = |t: &str| match t {
+        "r" => Some("read".to_string()),
+        "w" => Some("write".to_string()),
+        _ => None,
+    };
+    let words = match parts.as_slice() {
+        [m, b] if m.contains('/') => block_words(b)
+            .zip(mix_words(m))
+            .map(|(b, m)| format!("{b} random {m}")),
+        [b, d] if b.ends_with('k') => block_words(b)
+            .zip(dir(d))
+            .map(|(b, d)| format!("{b} random {d}")),
+        [b, a, d] if *a == "rnd" || *a == "seq" => block_words(b).zip(dir(d)).map(|(b, d)| {
+            let a = if *a == "rnd" { "random" } else { "sequential" };
+            format!("{b} {a} {d}")
+        }),
+        [t, q] => t
+            .strip_prefix("tc")
+            .zip(q.strip_prefix("qd"))
+            .map(|(t, q)| format!("{t} threads × QD {q}")),
+        _ => None,
+    };
+    words.unwrap_or_else(|| cell.to_string())
+}
+
+/// A steady-state tracking label (`4k-w iops`, `0/100-4k ART µs`) in words with its
+/// unit: `4 KiB random write, IOPS`.
+fn tracking_words(label: &str) -> String {
+    match label.split_once(' ') {
+        Some((cell, metric)) => format!("{}, {}", cell_words(cell), metric_words(metric)),
+        None => cell_words(label),
+    }
+}
+
+fn metric_words(metric: &str) -> String {
+    match metric {
+        "iops" => "IOPS".into(),
+        "write MB/s" => "write throughput (MB/s)".into(),
+        "ART µs" => "mean response time (µs)".into(),
+        m => m.to_string(),
+    }
+}
+
+/// The unit of a tracking label's values (`IOPS`, `MB/s`, `µs`).
+fn tracking_unit(label: &str) -> &'static str {
+    if label.ends_with("iops") {
+        "IOPS"
+    } else if label.ends_with("MB/s") {
+        "MB/s"
+    } else if label.ends_with("µs") {
+        "µs"
+    } else {
+        ""
+    }
+}
+
+/// A test or review part's heading: `write_cliff` → `Write cliff`, `iops` → `IOPS`.
+fn test_title(name: &str) -> String {
+    match name {
+        "iops" => "IOPS".into(),
+        "tp" => "Throughput (TP)".into(),
+        "lat" => "Latency (LAT)".into(),
+        "wsat" => "Write saturation (WSAT)".into(),
+        "ecw" => "Enterprise composite workload (ECW)".into(),
+        "dirth" => "Demand intensity / response time histogram (DIRTH)".into(),
+        "hir" => "Host idle recovery (HIR)".into(),
+        "xsr" => "Cross stimulus recovery (XSR)".into(),
+        "qd_sweep" => "Queue-depth sweep".into(),
+        "op" => "Over-provisioning (OP)".into(),
+        other => {
+            let w = other.replace('_', " ");
+            let mut c = w.chars();
+            match c.next() {
+                Some(f) => f.to_uppercase().chain(c).collect(),
+                None => ABSENT.into(),
+            }
+        }
+    }
+}
+
 /// What a purge stage was: the suites' purges, and the review's FORMAT UNITs that resize
 /// the capacity for the over-provisioning experiment (not purges).
 fn purge_kind(stage: &str) -> &'static str {
@@ -274,7 +460,7 @@ fn render_suite(r: &Value) -> String {
                     s(p, "requested"),
                     s(p, "method"),
                     s(p, "status"),
-                    s(p, "duration_s"),
+                    duration(f(p, "duration_s")),
                     s(p, "certificate"),
                 ]
             })
@@ -285,7 +471,7 @@ fn render_suite(r: &Value) -> String {
                 "requested",
                 "method",
                 "status",
-                "duration (s)",
+                "duration",
                 "certificate",
             ],
             &rows,
@@ -303,7 +489,12 @@ fn render_suite(r: &Value) -> String {
 
 fn test_section(d: &mut Doc, t: &Value) {
     let name = s(t, "test");
-    d.h2(&format!("{} — {}", name.to_uppercase(), s(t, "state")));
+    let state = s(t, "state");
+    if state == "done" {
+        d.h2(&test_title(&name));
+    } else {
+        d.h2(&format!("{} — {state}", test_title(&name)));
+    }
     for n in arr(t, "notes") {
         d.banner(Tone::Note, n.as_str().unwrap_or(""));
     }
@@ -392,7 +583,12 @@ pub(crate) fn last_run(t: &Value) -> Option<&Value> {
 fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
     let w = ss.get("window").cloned().unwrap_or(Value::Null);
     let reached = ss.get("reached").and_then(Value::as_bool) == Some(true);
-    d.h3(&format!("Steady state ({stage}): {}", s(ss, "tracking")));
+    let label = s(ss, "tracking");
+    let unit = tracking_unit(&label);
+    d.h3(&format!(
+        "Steady state ({stage}): {}",
+        tracking_words(&label)
+    ));
     d.banner(
         if reached { Tone::Good } else { Tone::Bad },
         &if reached {
@@ -416,12 +612,12 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
     d.chart(
         xy_svg(
             &XyChart::new(
-                format!("Steady-state convergence — {}", s(ss, "tracking")),
+                format!("Steady-state convergence — {}", tracking_words(&label)),
                 "round",
                 tracking_quantity(&s(ss, "tracking")),
             )
             .integer_x()
-            .with(Series::line(s(ss, "tracking"), track).mark(Mark::LinePoints)),
+            .with(Series::line(tracking_words(&label), track).mark(Mark::LinePoints)),
         ),
         "The tracking variable per round, from the first round after preconditioning.",
     );
@@ -477,29 +673,37 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
              least-squares line (PTS: data excursion ≤ 20 %, slope excursion ≤ 10 % of the average).",
         );
     }
+    let slope = match (f(&w, "slope"), f(&w, "y_intercept")) {
+        (Some(m), Some(k)) => format!(
+            "slope {} {unit}/round, intercept {}",
+            people(Some(m)),
+            with_unit(Some(k), unit)
+        ),
+        (Some(m), None) => format!("slope {} {unit}/round", people(Some(m))),
+        _ => ABSENT.into(),
+    };
     d.kv(&[
-        ("Average", s(&w, "average")),
+        ("Average", with_unit(f(&w, "average"), unit)),
         (
             "Largest data excursion (allowed)",
             format!(
                 "{} ({})",
-                s(&w, "largest_data_excursion"),
-                s(&w, "max_data_excursion")
+                with_unit(f(&w, "largest_data_excursion"), unit),
+                with_unit(f(&w, "max_data_excursion"), unit)
             ),
         ),
         (
             "Largest slope excursion (allowed)",
             format!(
                 "{} ({})",
-                s(&w, "largest_slope_excursion"),
-                s(&w, "max_slope_excursion")
+                with_unit(f(&w, "largest_slope_excursion"), unit),
+                with_unit(f(&w, "max_slope_excursion"), unit)
             ),
         ),
-        ("Fit", s(&w, "linear_fit_formula")),
-        ("Slope", s(&w, "slope")),
+        ("Least-squares fit", slope),
         (
             "Rounds",
-            format!("{} – {}", s(&w, "start_round"), s(&w, "stop_round")),
+            format!("{}–{}", s(&w, "start_round"), s(&w, "stop_round")),
         ),
     ]);
 }
@@ -1555,6 +1759,69 @@ mod tests {
         assert!(h.contains("<td>–</td>"), "{h}");
         assert!(headings(&h).iter().any(|x| x == "block size"));
         assert!(h.contains("80 ± 1.5"), "{h}");
+    }
+
+    /// The steady-state table reads in units with separators, the heading in words, a purge's
+    /// duration as a duration (not "WRITE_CLIFF — done", "Average 18310.63",
+    /// "-414.193 * R + 23280.948", "0.000652317").
+    #[test]
+    fn steady_state_headings_and_purges_read_in_words_with_units() {
+        let r = json!({"suite": "review", "complete": true, "settings": {"purge": "format"},
+            "tests": [{"test": "write_cliff", "state": "done", "stages": [
+                {"name": "purge", "purge": {"requested": "format", "method": "FORMAT UNIT",
+                    "purged": true, "status": "done", "duration_s": 0.000652317}},
+                {"name": "cliff",
+                 "rounds": [{"round": 1, "tracking": 19000.0}, {"round": 2, "tracking": 18500.0}],
+                 "steady_state": {"tracking": "4k-w iops", "reached": true, "rounds": 5,
+                    "max_rounds": 25, "window": {"start_round": 1, "stop_round": 5,
+                    "values": [19000.0, 18500.0, 18400.0, 18000.0, 17600.0],
+                    "average": 18310.63, "slope": -414.193, "y_intercept": 23280.948,
+                    "largest_data_excursion": 1400.2, "max_data_excursion": 3662.1,
+                    "linear_fit_formula": "-414.193 * R + 23280.948"}}}],
+                "results": {}}]});
+        let h = render(&r);
+        assert!(h.contains("<h2>Write cliff</h2>"), "{h}");
+        assert!(!h.contains("WRITE_CLIFF"));
+        assert!(
+            h.contains("Steady state (cliff): 4 KiB random write, IOPS"),
+            "{h}"
+        );
+        assert!(h.contains("18,311 IOPS"), "{h}");
+        assert!(
+            h.contains("slope \u{2212}414 IOPS/round, intercept 23,281 IOPS"),
+            "{h}"
+        );
+        assert!(h.contains("1,400 IOPS (3,662 IOPS)"), "{h}");
+        assert!(!h.contains("18310.63") && !h.contains("* R +"));
+        assert!(h.contains("0.65 ms") && !h.contains("0.000652"), "{h}");
+    }
+
+    #[test]
+    fn people_durations_and_cell_words() {
+        assert_eq!(people(Some(18310.63)), "18,311");
+        assert_eq!(people(Some(-414.193)), "\u{2212}414");
+        assert_eq!(people(Some(41.44)), "41.4");
+        assert_eq!(people(Some(0.00134)), "0.00134");
+        assert_eq!(people(None), "–");
+        assert_eq!(duration(Some(0.000652317)), "0.65 ms");
+        assert_eq!(duration(Some(0.000041)), "41 µs");
+        assert_eq!(duration(Some(12.34)), "12.3 s");
+        assert_eq!(duration(Some(125.0)), "2 min 5 s");
+        assert_eq!(duration(Some(3840.0)), "1 h 4 min");
+        assert_eq!(duration(None), "–");
+        assert_eq!(tracking_words("4k-w iops"), "4 KiB random write, IOPS");
+        assert_eq!(tracking_words("0/100-4k iops"), "4 KiB random write, IOPS");
+        assert_eq!(
+            tracking_words("0/100-4k ART µs"),
+            "4 KiB random write, mean response time (µs)"
+        );
+        assert_eq!(
+            tracking_words("1024k-seq-w write MB/s"),
+            "1 MiB sequential write, write throughput (MB/s)"
+        );
+        assert_eq!(tracking_words("tc32-qd32 iops"), "32 threads × QD 32, IOPS");
+        assert_eq!(test_title("qd_sweep"), "Queue-depth sweep");
+        assert_eq!(test_title("basics"), "Basics");
     }
 
     #[test]

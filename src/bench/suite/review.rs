@@ -200,6 +200,38 @@ pub fn knee(points: &[(u32, f64)]) -> Option<u32> {
     points.iter().find(|p| p.1 >= 0.9 * max).map(|p| p.0)
 }
 
+/// A run's (end time, IOPS) per interval, each at the rate of the time it covered. The engine
+/// reports every interval as a full one (its end at `(idx + 1) × interval`, its rate the I/Os
+/// divided by the interval), so the last interval of a run that stopped between two interval
+/// ends reads as a dip at each round boundary. An interval ending after `elapsed_s` has its rate
+/// scaled to the time it really covered and ends at `elapsed_s`; one covering less than half its
+/// length is dropped (a rate from a few I/Os is noise).
+fn full_rate_points(iv: &[Value], elapsed_s: f64) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(iv.len());
+    let mut start = 0.0;
+    for i in iv {
+        let (Some(t), Some(v)) = (
+            i.get("t_s").and_then(Value::as_f64),
+            i.get("iops").and_then(Value::as_f64),
+        ) else {
+            continue;
+        };
+        let len = t - start;
+        let end = if elapsed_s > 0.0 { t.min(elapsed_s) } else { t };
+        let real = end - start;
+        start = t;
+        if len <= 0.0 || real <= 0.0 {
+            continue;
+        }
+        if real >= len * (1.0 - 1e-9) {
+            out.push((t, v));
+        } else if real >= 0.5 * len {
+            out.push((end, v * len / real));
+        }
+    }
+    out
+}
+
 /// The write cliff as (drive seconds since the purge, IOPS) per interval.
 fn cliff_series(tr: &TestReport, suffix: &str) -> Vec<(f64, f64)> {
     let mut out = Vec::new();
@@ -209,11 +241,11 @@ fn cliff_series(tr: &TestReport, suffix: &str) -> Vec<(f64, f64)> {
         for r in &st.rounds {
             for c in &r.cells {
                 if let Some(iv) = c.m.run.get("intervals").and_then(Value::as_array) {
-                    for i in iv {
-                        let t = i.get("t_s").and_then(Value::as_f64).unwrap_or(0.0);
-                        let v = i.get("iops").and_then(Value::as_f64).unwrap_or(0.0);
-                        out.push((t0 + t, v));
-                    }
+                    out.extend(
+                        full_rate_points(iv, c.m.elapsed_s)
+                            .into_iter()
+                            .map(|(t, v)| (t0 + t, v)),
+                    );
                 }
                 t0 += c.m.elapsed_s;
             }
@@ -335,5 +367,29 @@ mod tests {
         ];
         assert_eq!(knee(&p), Some(16));
         assert_eq!(knee(&[]), None);
+    }
+
+    /// A run of 0.035 s logged at 10 ms: the engine reports a fourth interval ending at 0.04
+    /// with the I/Os of 5 ms divided by 10 ms (half the rate). It is scaled to the 5 ms it
+    /// covered and ends at 0.035; a last interval of 2 ms is dropped.
+    #[test]
+    fn a_part_filled_last_interval_is_scaled_or_dropped() {
+        let iv = |last: f64| {
+            vec![
+                json!({"t_s": 0.01, "iops": 1000.0}),
+                json!({"t_s": 0.02, "iops": 1000.0}),
+                json!({"t_s": 0.03, "iops": 1000.0}),
+                json!({"t_s": 0.04, "iops": last}),
+            ]
+        };
+        let p = full_rate_points(&iv(500.0), 0.035);
+        assert_eq!(p.len(), 4);
+        assert_eq!(p[3].0, 0.035);
+        assert!((p[3].1 - 1000.0).abs() < 1e-6, "{p:?}");
+        let p = full_rate_points(&iv(200.0), 0.032);
+        assert_eq!(p.len(), 3, "{p:?}");
+        assert!(p.iter().all(|x| (x.1 - 1000.0).abs() < 1e-9));
+        // A run that ends exactly on an interval end keeps every point as it is.
+        assert_eq!(full_rate_points(&iv(1000.0), 0.04).len(), 4);
     }
 }
