@@ -11,6 +11,7 @@ pub mod logs;
 #[cfg(test)]
 pub(crate) mod mockdrive;
 pub mod mode_set;
+pub mod par;
 pub mod poll;
 pub mod query;
 pub mod record;

@@ -960,15 +960,15 @@ pub fn write_certificate_to(
 ) -> crate::Result<()> {
     let ctx = || format!("certificate {}", path.display());
     let json_err = |e: serde_json::Error| crate::Error::io(ctx(), std::io::Error::other(e));
-    let values: Vec<Value> = records
-        .iter()
-        .map(serde_json::to_value)
-        .collect::<Result<_, _>>()
-        .map_err(json_err)?;
+    // Per-drive work (each record's JSON value, its text, its hash) spread over the cores;
+    // the results keep the records' order, so the files are the same bytes as one thread's.
+    let values: Vec<Value> =
+        crate::ops::par::try_map(records, |r| serde_json::to_value(r)).map_err(json_err)?;
+    let hashes = crate::ops::sign::record_hashes(&values)?;
     let mut doc = serde_json::json!({ "certificates": values });
-    let mut text: String = records.iter().map(|r| r.render_text() + "\n").collect();
+    let mut text: String = crate::ops::par::map(records, |r| r.render_text() + "\n").concat();
     if let Some(s) = signer {
-        doc["signature"] = s.sign_records(&values)?;
+        doc["signature"] = s.sign_hashes(hashes.clone())?;
         let _ = writeln!(
             text,
             "signed: ed25519 key {} (check: sgctl certificate verify {})",
@@ -982,12 +982,18 @@ pub fn write_certificate_to(
     let paths = certificate_paths(path);
     let json = serde_json::to_vec_pretty(&doc).map_err(json_err)?;
     put(&paths[0], &json)?;
+    // The renderings read the finished document and nothing else: the HTML and the PDF
+    // (the slowest, one page per drive) are made at the same time.
+    let (doc, json) = (&doc, &json);
+    let (html, pdf) = std::thread::scope(|s| {
+        let html = s.spawn(|| crate::report::certificate::render(doc));
+        let pdf = pdf_of(path, doc, json, &hashes);
+        let html = html.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (html, pdf)
+    });
     put(&paths[1], text.as_bytes())?;
-    put(
-        &paths[2],
-        crate::report::certificate::render(&doc).as_bytes(),
-    )?;
-    write_pdf_of(path, &doc, &json, replace)
+    put(&paths[2], html.as_bytes())?;
+    put_pdf(path, &pdf?, replace)
 }
 
 /// Writes `path.pdf` again from the certificate at `path` as it is on disk (after a
@@ -1006,22 +1012,40 @@ fn write_pdf_of(
     json: &[u8],
     replace: crate::files::Replace,
 ) -> crate::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "certificate.json".into());
     // The hashes the signature covers (the same function computes them for an unsigned file).
     let recs = doc
         .get("certificates")
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
     let hashes = crate::ops::sign::record_hashes(recs).unwrap_or_default();
-    let pdf = crate::report::pdf::render(doc, json, &name, &hashes)?;
+    put_pdf(path, &pdf_of(path, doc, json, &hashes)?, replace)
+}
+
+/// The PDF/A certificate of `doc` (written at `path` as `json`; `hashes`: its records').
+fn pdf_of(
+    path: &std::path::Path,
+    doc: &Value,
+    json: &[u8],
+    hashes: &[String],
+) -> crate::Result<Vec<u8>> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "certificate.json".into());
+    crate::report::pdf::render(doc, json, &name, hashes)
+}
+
+/// Writes `pdf` as `path.pdf`.
+fn put_pdf(
+    path: &std::path::Path,
+    pdf: &[u8],
+    replace: crate::files::Replace,
+) -> crate::Result<()> {
     let mut p = path.as_os_str().to_owned();
     p.push(".pdf");
     crate::files::write_atomic(
         std::path::Path::new(&p),
-        &pdf,
+        pdf,
         crate::files::MODE_PUBLIC,
         replace,
     )

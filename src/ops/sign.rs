@@ -100,7 +100,11 @@ impl CertSigner {
 
     /// The signature block for these records.
     pub fn sign_records(&self, records: &[Value]) -> Result<Value> {
-        let hashes = record_hashes(records)?;
+        self.sign_hashes(record_hashes(records)?)
+    }
+
+    /// [`Self::sign_records`] for records whose hashes ([`record_hashes`]) are known.
+    pub fn sign_hashes(&self, hashes: Vec<String>) -> Result<Value> {
         let sig = self.key.sign(&message(&hashes));
         let vk = self.public();
         Ok(json!({
@@ -126,14 +130,11 @@ pub fn public_pem(vk: &VerifyingKey) -> Result<String> {
 
 /// The hash of each record's compact JSON (serde_json, members in file order).
 pub fn record_hashes(records: &[Value]) -> Result<Vec<String>> {
-    records
-        .iter()
-        .map(|r| {
-            serde_json::to_vec(r)
-                .map(|b| sha256_hex(&b))
-                .map_err(|e| Error::io("certificate record", std::io::Error::other(e)))
-        })
-        .collect()
+    crate::ops::par::try_map(records, |r| {
+        serde_json::to_vec(r)
+            .map(|b| sha256_hex(&b))
+            .map_err(|e| Error::io("certificate record", std::io::Error::other(e)))
+    })
 }
 
 /// The hash of each record as written in the certificate `content`: its text made compact
