@@ -68,7 +68,7 @@ fn the_write_cliff_chart_is_drawn_from_a_real_review_run() {
 
     // The page as `bench review` wrote it, and as the renderer makes it from the JSON.
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
-    assert_eq!(html, sgctl::report::bench::render(&r));
+    assert_eq!(html, sgctl::bench::report::page::render(&r));
     let start = html
         .find("Write cliff against data written")
         .expect("no write-cliff-by-GB chart");
