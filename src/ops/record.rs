@@ -189,6 +189,35 @@ impl Category {
     }
 }
 
+/// What a record of `job` is titled (text, HTML and PDF certificates): a sanitization job's
+/// record is a "Certificate of Sanitization"; a job that sanitizes nothing is titled as what
+/// it did (a FORMAT UNIT without security initialize and a WRITE BUFFER firmware download are
+/// no sanitization methods of NIST SP 800-88 Rev. 2 or IEEE 2883-2022).
+pub fn record_title(job: &str) -> &'static str {
+    match job {
+        "firmware" => "Record of Firmware Download",
+        "format" => "Record of Format",
+        _ => "Certificate of Sanitization",
+    }
+}
+
+/// The title of a document holding records of `jobs`: theirs when they agree, else a title
+/// that claims no sanitization for the records that are none.
+pub fn document_title<'a>(jobs: impl IntoIterator<Item = &'a str>) -> &'static str {
+    let mut titles = jobs.into_iter().map(record_title);
+    let first = titles.next().unwrap_or("Certificate of Sanitization");
+    if titles.all(|t| t == first) {
+        first
+    } else {
+        "Drive Job Records (sanitizations and other jobs)"
+    }
+}
+
+/// Whether a record of `job` certifies a sanitization (see [`record_title`]).
+pub fn is_sanitization(job: &str) -> bool {
+    !matches!(job, "firmware" | "format")
+}
+
 /// Drive identity as recorded.
 #[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct DriveInfo {
@@ -766,12 +795,20 @@ impl JobRecord {
             );
         }
         if let Some(m) = &self.method {
-            let _ = writeln!(
-                s,
-                "  method:       {m} (NIST SP 800-88: {}, IEEE 2883: {})",
-                self.nist_sp_800_88_category.map_or("-", Category::as_str),
-                self.ieee_2883_category.map_or("-", Category::as_str)
-            );
+            let none = |c: Option<Category>| matches!(c, None | Some(Category::None));
+            if none(self.nist_sp_800_88_category) && none(self.ieee_2883_category) {
+                let _ = writeln!(
+                    s,
+                    "  method:       {m} (not a sanitization: no NIST SP 800-88 or IEEE 2883 category)"
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    "  method:       {m} (NIST SP 800-88: {}, IEEE 2883: {})",
+                    self.nist_sp_800_88_category.map_or("-", Category::as_str),
+                    self.ieee_2883_category.map_or("-", Category::as_str)
+                );
+            }
         }
         if let (Some(a), Some(b)) = (&self.started, &self.ended) {
             let _ = writeln!(
@@ -966,7 +1003,11 @@ pub fn write_certificate_to(
         .collect::<Result<_, _>>()
         .map_err(json_err)?;
     let mut doc = serde_json::json!({ "certificates": values });
-    let mut text: String = records.iter().map(|r| r.render_text() + "\n").collect();
+    let mut text = format!(
+        "{}\n\n",
+        document_title(records.iter().map(|r| r.job.as_str()))
+    );
+    text.extend(records.iter().map(|r| r.render_text() + "\n"));
     if let Some(s) = signer {
         doc["signature"] = s.sign_records(&values)?;
         let _ = writeln!(
@@ -1030,6 +1071,33 @@ fn write_pdf_of(
 #[cfg(test)]
 mod text_tests {
     use super::*;
+
+    #[test]
+    fn a_job_that_sanitizes_nothing_claims_no_category_and_its_file_is_titled_so() {
+        let mut r = JobRecord::new("firmware", "sim:px02smf080");
+        r.set_method(
+            JobMethod::Microcode(crate::scsi::write_buffer::Mode::OffsetsSave),
+            Category::None,
+        );
+        let t = r.render_text();
+        assert!(!t.contains("800-88: none"), "{t}");
+        assert!(t.contains("not a sanitization"), "{t}");
+        let mut s = JobRecord::new("sanitize", "sim:px02smf080");
+        s.set_method(
+            JobMethod::Sanitize(crate::scsi::sanitize::ServiceAction::CryptoErase),
+            Category::Purge,
+        );
+        assert!(s.render_text().contains("NIST SP 800-88: purge"));
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("cert.json");
+        write_certificate_to(&path, &[r], None, crate::files::Replace::Always)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let txt = std::fs::read_to_string(dir.path().join("cert.json.txt"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(txt.starts_with("Record of Firmware Download\n"), "{txt}");
+        assert_eq!(document_title(["format", "format"]), "Record of Format");
+        assert_eq!(document_title(["sanitize"]), "Certificate of Sanitization");
+    }
 
     #[test]
     fn values_cannot_forge_lines_or_drive_the_terminal() {

@@ -29,12 +29,20 @@ pub fn render(doc: &Value) -> String {
         .get("certificates")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
+    let jobs: Vec<String> = recs.iter().map(|r| s(r, "job")).collect();
+    let title = crate::ops::record::document_title(jobs.iter().map(String::as_str));
+    let sanitization = jobs.iter().all(|j| crate::ops::record::is_sanitization(j));
     let mut d = Doc::new(
-        "Certificate of Sanitization",
+        title,
         &format!(
-            "{} drive{} — per NIST SP 800-88 Rev. 2 and IEEE 2883-2022 (fields after the Rev. 1 Appendix G template)",
+            "{} drive{} — {}",
             recs.len(),
-            if recs.len() == 1 { "" } else { "s" }
+            if recs.len() == 1 { "" } else { "s" },
+            if sanitization {
+                "per NIST SP 800-88 Rev. 2 and IEEE 2883-2022 (fields after the Rev. 1 Appendix G template)"
+            } else {
+                "NOT A CERTIFICATE OF SANITIZATION: a record of a job that sanitizes nothing (fields after NIST SP 800-88 Rev. 2's records)"
+            }
         ),
     );
     if recs.is_empty() {
@@ -73,6 +81,32 @@ pub(crate) fn verdict(r: &Value) -> (Option<String>, Tone, String) {
             Tone::Note
         } else {
             Tone::Bad
+        };
+        return (None, tone, line);
+    }
+    if !crate::ops::record::is_sanitization(&s(r, "job")) {
+        // A format (FORMAT UNIT without security initialize) is no sanitization either.
+        let now = r
+            .get("verified_state")
+            .filter(|v| !v.is_null())
+            .map(|v| {
+                format!(
+                    "; now {} blocks of {} bytes",
+                    s(v, "blocks"),
+                    s(v, "logical_block_length")
+                )
+            })
+            .unwrap_or_default();
+        let (tone, line) = match outcome.as_str() {
+            "success" => (Tone::Note, format!("FORMATTED — NOT A SANITIZATION{now}")),
+            "dry_run" => (
+                Tone::Note,
+                "DRY RUN — nothing was sent to the drive".to_string(),
+            ),
+            o => (
+                Tone::Bad,
+                format!("FORMAT {} — NOT A SANITIZATION", o.to_uppercase()),
+            ),
         };
         return (None, tone, line);
     }
@@ -190,7 +224,11 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
         media.push(("Enclosure and slot", place));
     }
     d.kv(&media);
-    d.h3("Sanitization");
+    d.h3(if crate::ops::record::is_sanitization(&s(r, "job")) {
+        "Sanitization"
+    } else {
+        "Job (not a sanitization)"
+    });
     d.kv(&[
         ("Job", s(r, "job")),
         ("Method", s(r, "method")),
@@ -556,6 +594,38 @@ mod tests {
 
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn records_of_jobs_that_sanitize_nothing_are_titled_as_what_they_did() {
+        for (job, title, banner) in [
+            (
+                "firmware",
+                "Record of Firmware Download",
+                "FIRMWARE DOWNLOADED",
+            ),
+            (
+                "format",
+                "Record of Format",
+                "FORMATTED — NOT A SANITIZATION",
+            ),
+        ] {
+            let doc = json!({"certificates": [{"job": job, "outcome": "success",
+                "method": "X", "nist_sp_800_88_category": "none", "ieee_2883_category": "none",
+                "after": {"revision_before": "0203", "revision_after": "0204"},
+                "verified_state": {"blocks": 100, "logical_block_length": 4096}}]});
+            let h = render(&doc);
+            assert!(h.contains(&format!("<title>{title}")), "{job}: {h}");
+            assert!(h.contains(banner), "{job}: {h}");
+            assert!(h.contains("NOT A CERTIFICATE OF SANITIZATION"), "{job}");
+            assert!(!h.contains("Certificate of Sanitization"), "{job}: {h}");
+            assert!(!h.contains("SANITIZED"), "{job}: {h}");
+        }
+        // A sanitization keeps its title; a mixed document claims no sanitization for all.
+        let doc = json!({"certificates": [{"job": "sanitize", "outcome": "success"}]});
+        assert!(render(&doc).contains("<title>Certificate of Sanitization"));
+        let doc = json!({"certificates": [{"job": "sanitize"}, {"job": "format"}]});
+        assert!(render(&doc).contains("<title>Drive Job Records"));
+    }
 
     #[test]
     fn renders_fields_and_escapes() {
