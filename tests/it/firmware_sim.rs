@@ -516,3 +516,59 @@ fn cli_firmware_record_is_titled_as_a_firmware_download() {
     assert!(text.contains("Record of Firmware Download"), "{text}");
     assert!(!text.contains("Certificate of Sanitization"), "{text}");
 }
+
+/// A mode the drive does not list in Extended INQUIRY is refused before any WRITE BUFFER
+/// (exit 7, not supported), unless `--force`; `--mode auto` on a drive listing no mode is
+/// refused the same way.
+#[test]
+fn cli_unlisted_mode_and_auto_without_listed_modes_are_refused() {
+    let e = Env::new();
+    let serial = e.serial();
+    let img = e.write("fw.bin", &image("0204", 4096));
+    let only5 = format!("{}&microcode_modes=5", e.addr());
+    let (c, j, err) = e.sgctl(&[
+        "firmware",
+        &only5,
+        "--image",
+        &img,
+        "--mode",
+        "7",
+        "--confirm",
+        &serial,
+    ]);
+    assert_eq!(c, 7, "{err}");
+    assert!(!sent_write_buffer(&err), "{err}");
+    assert!(j.to_string().contains("05h"), "{j}");
+    let (_, j, _) = e.sgctl(&["inquiry", &e.addr()]);
+    assert!(j.to_string().contains("0203"), "{j}");
+    // --force sends it.
+    let (c, _, err) = e.sgctl(&[
+        "firmware",
+        &only5,
+        "--image",
+        &img,
+        "--mode",
+        "7",
+        "--force",
+        "--confirm",
+        &serial,
+    ]);
+    assert_eq!(c, 0, "{err}");
+    assert!(sent_write_buffer(&err), "{err}");
+    // A drive listing no mode: auto has nothing to pick.
+    let none = format!("{}&microcode_modes=none", e.addr());
+    let img = e.write("fw2.bin", &image("0205", 4096));
+    let (c, j, err) = e.sgctl(&[
+        "firmware",
+        &none,
+        "--image",
+        &img,
+        "--mode",
+        "auto",
+        "--confirm",
+        &serial,
+    ]);
+    assert_eq!(c, 7, "{err}");
+    assert!(!sent_write_buffer(&err), "{err}");
+    assert!(j.to_string().contains("DM_MD"), "{j}");
+}
