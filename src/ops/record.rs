@@ -189,35 +189,6 @@ impl Category {
     }
 }
 
-/// What a record of `job` is titled (text, HTML and PDF certificates): a sanitization job's
-/// record is a "Certificate of Sanitization"; a job that sanitizes nothing is titled as what
-/// it did (a FORMAT UNIT without security initialize and a WRITE BUFFER firmware download are
-/// no sanitization methods of NIST SP 800-88 Rev. 2 or IEEE 2883-2022).
-pub fn record_title(job: &str) -> &'static str {
-    match job {
-        "firmware" => "Record of Firmware Download",
-        "format" => "Record of Format",
-        _ => "Certificate of Sanitization",
-    }
-}
-
-/// The title of a document holding records of `jobs`: theirs when they agree, else a title
-/// that claims no sanitization for the records that are none.
-pub fn document_title<'a>(jobs: impl IntoIterator<Item = &'a str>) -> &'static str {
-    let mut titles = jobs.into_iter().map(record_title);
-    let first = titles.next().unwrap_or("Certificate of Sanitization");
-    if titles.all(|t| t == first) {
-        first
-    } else {
-        "Drive Job Records (sanitizations and other jobs)"
-    }
-}
-
-/// Whether a record of `job` certifies a sanitization (see [`record_title`]).
-pub fn is_sanitization(job: &str) -> bool {
-    !matches!(job, "firmware" | "format")
-}
-
 /// Drive identity as recorded.
 #[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct DriveInfo {
@@ -1005,7 +976,7 @@ pub fn write_certificate_to(
     let mut doc = serde_json::json!({ "certificates": values });
     let mut text = format!(
         "{}\n\n",
-        document_title(records.iter().map(|r| r.job.as_str()))
+        crate::report::certificate::document_title(records.iter().map(|r| r.job.as_str()))
     );
     text.extend(records.iter().map(|r| r.render_text() + "\n"));
     if let Some(s) = signer {
@@ -1095,8 +1066,14 @@ mod text_tests {
         let txt = std::fs::read_to_string(dir.path().join("cert.json.txt"))
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(txt.starts_with("Record of Firmware Download\n"), "{txt}");
-        assert_eq!(document_title(["format", "format"]), "Record of Format");
-        assert_eq!(document_title(["sanitize"]), "Certificate of Sanitization");
+        assert_eq!(
+            crate::report::certificate::document_title(["format", "format"]),
+            "Record of Format"
+        );
+        assert_eq!(
+            crate::report::certificate::document_title(["sanitize"]),
+            "Certificate of Sanitization"
+        );
     }
 
     #[test]

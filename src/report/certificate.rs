@@ -21,6 +21,35 @@ fn opt<'a>(v: &'a Value, k: &str) -> Option<&'a Value> {
     v.get(k).filter(|x| !x.is_null())
 }
 
+/// What a record of `job` is titled (text, HTML and PDF certificates): a sanitization job's
+/// record is a "Certificate of Sanitization"; a job that sanitizes nothing is titled as what
+/// it did (a FORMAT UNIT without security initialize and a WRITE BUFFER firmware download are
+/// no sanitization methods of NIST SP 800-88 Rev. 2 or IEEE 2883-2022).
+pub fn record_title(job: &str) -> &'static str {
+    match job {
+        "firmware" => "Record of Firmware Download",
+        "format" => "Record of Format",
+        _ => "Certificate of Sanitization",
+    }
+}
+
+/// The title of a document holding records of `jobs`: theirs when they agree, else a title
+/// that claims no sanitization for the records that are none.
+pub fn document_title<'a>(jobs: impl IntoIterator<Item = &'a str>) -> &'static str {
+    let mut titles = jobs.into_iter().map(record_title);
+    let first = titles.next().unwrap_or("Certificate of Sanitization");
+    if titles.all(|t| t == first) {
+        first
+    } else {
+        "Drive Job Records (sanitizations and other jobs)"
+    }
+}
+
+/// Whether a record of `job` certifies a sanitization (see [`record_title`]).
+pub fn is_sanitization(job: &str) -> bool {
+    !matches!(job, "firmware" | "format")
+}
+
 /// Renders the certificate document. Unknown or missing fields show as "-"; the document is
 /// never refused (a reader needs to see what is there).
 pub fn render(doc: &Value) -> String {
@@ -30,8 +59,8 @@ pub fn render(doc: &Value) -> String {
         .and_then(Value::as_array)
         .unwrap_or(&empty);
     let jobs: Vec<String> = recs.iter().map(|r| s(r, "job")).collect();
-    let title = crate::ops::record::document_title(jobs.iter().map(String::as_str));
-    let sanitization = jobs.iter().all(|j| crate::ops::record::is_sanitization(j));
+    let title = document_title(jobs.iter().map(String::as_str));
+    let sanitization = jobs.iter().all(|j| is_sanitization(j));
     let mut d = Doc::new(
         title,
         &format!(
@@ -84,7 +113,7 @@ pub(crate) fn verdict(r: &Value) -> (Option<String>, Tone, String) {
         };
         return (None, tone, line);
     }
-    if !crate::ops::record::is_sanitization(&s(r, "job")) {
+    if !is_sanitization(&s(r, "job")) {
         // A format (FORMAT UNIT without security initialize) is no sanitization either.
         let now = r
             .get("verified_state")
@@ -224,7 +253,7 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
         media.push(("Enclosure and slot", place));
     }
     d.kv(&media);
-    d.h3(if crate::ops::record::is_sanitization(&s(r, "job")) {
+    d.h3(if is_sanitization(&s(r, "job")) {
         "Sanitization"
     } else {
         "Job (not a sanitization)"

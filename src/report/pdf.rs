@@ -604,9 +604,9 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
     let drive = r.get("drive").cloned().unwrap_or(Value::Null);
     w.page();
     let job = s(r, "job");
-    let sanitization = crate::ops::record::is_sanitization(&job);
+    let sanitization = super::certificate::is_sanitization(&job);
     w.title(
-        crate::ops::record::record_title(&job),
+        super::certificate::record_title(&job),
         &if sanitization {
             format!(
                 "Drive {} of {n} — NIST SP 800-88 Rev. 2, IEEE 2883-2022; Rev. 1 Appendix G fields",
@@ -772,7 +772,7 @@ fn scope_cell(r: &Value) -> String {
 
 fn summary_page(w: &mut Writer, recs: &[Value], hashes: &[String], doc: &Value) {
     w.page();
-    let title = crate::ops::record::document_title(
+    let title = super::certificate::document_title(
         recs.iter()
             .map(|r| r.get("job").and_then(Value::as_str).unwrap_or("")),
     );
@@ -855,7 +855,7 @@ pub fn render(doc: &Value, json: &[u8], name: &str, hashes: &[String]) -> Result
         .iter()
         .filter_map(|r| r.get("ended"))
         .find_map(Value::as_str);
-    let title = crate::ops::record::document_title(
+    let title = super::certificate::document_title(
         recs.iter()
             .map(|r| r.get("job").and_then(Value::as_str).unwrap_or("")),
     );

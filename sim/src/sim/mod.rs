@@ -20,7 +20,7 @@
 //! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `corrupt=LBA[,LBA..]` (silent
 //! corruption: one byte flipped on read), `fail_format=1`, `fail_sanitize=1`, `noop_sanitize=1`,
 //! `substitute_block=N`, `unlisted_block=N` (VPD 0xB4 leaves length N out although FORMAT UNIT
-//! takes it), `fail_microcode=K` (the K-th WRITE BUFFER of a microcode download is cut short), `microcode_modes=none|5+7+..` (Extended INQUIRY lists only these download modes), `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
+//! takes it), `fail_microcode=K` (the K-th WRITE BUFFER of a microcode download is cut short), `microcode_modes=5+7` (Extended INQUIRY lists only these download modes; `none`: no mode), `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
 pub mod aging;
@@ -877,12 +877,12 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
             }
             "wear" => o.faults.push(Fault::Wear(num(v)?.min(255) as u8)),
             "medium_error" => {
-                for l in v.split('+') {
+                for l in v.split(',') {
                     o.faults.push(Fault::MediumError(num(l)?));
                 }
             }
             "corrupt" => {
-                for l in v.split('+') {
+                for l in v.split(',') {
                     o.faults.push(Fault::CorruptBlock(num(l)?));
                 }
             }
