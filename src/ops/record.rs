@@ -766,12 +766,20 @@ impl JobRecord {
             );
         }
         if let Some(m) = &self.method {
-            let _ = writeln!(
-                s,
-                "  method:       {m} (NIST SP 800-88: {}, IEEE 2883: {})",
-                self.nist_sp_800_88_category.map_or("-", Category::as_str),
-                self.ieee_2883_category.map_or("-", Category::as_str)
-            );
+            let none = |c: Option<Category>| matches!(c, None | Some(Category::None));
+            if none(self.nist_sp_800_88_category) && none(self.ieee_2883_category) {
+                let _ = writeln!(
+                    s,
+                    "  method:       {m} (not a sanitization: no NIST SP 800-88 or IEEE 2883 category)"
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    "  method:       {m} (NIST SP 800-88: {}, IEEE 2883: {})",
+                    self.nist_sp_800_88_category.map_or("-", Category::as_str),
+                    self.ieee_2883_category.map_or("-", Category::as_str)
+                );
+            }
         }
         if let (Some(a), Some(b)) = (&self.started, &self.ended) {
             let _ = writeln!(
@@ -966,7 +974,11 @@ pub fn write_certificate_to(
         crate::ops::par::try_map(records, |r| serde_json::to_value(r)).map_err(json_err)?;
     let hashes = crate::ops::sign::record_hashes(&values)?;
     let mut doc = serde_json::json!({ "certificates": values });
-    let mut text: String = crate::ops::par::map(records, |r| r.render_text() + "\n").concat();
+    let mut text = format!(
+        "{}\n\n",
+        crate::report::certificate::document_title(records.iter().map(|r| r.job.as_str()))
+    );
+    text.push_str(&crate::ops::par::map(records, |r| r.render_text() + "\n").concat());
     if let Some(s) = signer {
         doc["signature"] = s.sign_hashes(hashes.clone())?;
         let _ = writeln!(
@@ -1054,6 +1066,39 @@ fn put_pdf(
 #[cfg(test)]
 mod text_tests {
     use super::*;
+
+    #[test]
+    fn a_job_that_sanitizes_nothing_claims_no_category_and_its_file_is_titled_so() {
+        let mut r = JobRecord::new("firmware", "sim:px02smf080");
+        r.set_method(
+            JobMethod::Microcode(crate::scsi::write_buffer::Mode::OffsetsSave),
+            Category::None,
+        );
+        let t = r.render_text();
+        assert!(!t.contains("800-88: none"), "{t}");
+        assert!(t.contains("not a sanitization"), "{t}");
+        let mut s = JobRecord::new("sanitize", "sim:px02smf080");
+        s.set_method(
+            JobMethod::Sanitize(crate::scsi::sanitize::ServiceAction::CryptoErase),
+            Category::Purge,
+        );
+        assert!(s.render_text().contains("NIST SP 800-88: purge"));
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("cert.json");
+        write_certificate_to(&path, &[r], None, crate::files::Replace::Always)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let txt = std::fs::read_to_string(dir.path().join("cert.json.txt"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(txt.starts_with("Record of Firmware Download\n"), "{txt}");
+        assert_eq!(
+            crate::report::certificate::document_title(["format", "format"]),
+            "Record of Format"
+        );
+        assert_eq!(
+            crate::report::certificate::document_title(["sanitize"]),
+            "Certificate of Sanitization"
+        );
+    }
 
     #[test]
     fn values_cannot_forge_lines_or_drive_the_terminal() {

@@ -21,6 +21,35 @@ fn opt<'a>(v: &'a Value, k: &str) -> Option<&'a Value> {
     v.get(k).filter(|x| !x.is_null())
 }
 
+/// What a record of `job` is titled (text, HTML and PDF certificates): a sanitization job's
+/// record is a "Certificate of Sanitization"; a job that sanitizes nothing is titled as what
+/// it did (a FORMAT UNIT without security initialize and a WRITE BUFFER firmware download are
+/// no sanitization methods of NIST SP 800-88 Rev. 2 or IEEE 2883-2022).
+pub fn record_title(job: &str) -> &'static str {
+    match job {
+        "firmware" => "Record of Firmware Download",
+        "format" => "Record of Format",
+        _ => "Certificate of Sanitization",
+    }
+}
+
+/// The title of a document holding records of `jobs`: theirs when they agree, else a title
+/// that claims no sanitization for the records that are none.
+pub fn document_title<'a>(jobs: impl IntoIterator<Item = &'a str>) -> &'static str {
+    let mut titles = jobs.into_iter().map(record_title);
+    let first = titles.next().unwrap_or("Certificate of Sanitization");
+    if titles.all(|t| t == first) {
+        first
+    } else {
+        "Drive Job Records (sanitizations and other jobs)"
+    }
+}
+
+/// Whether a record of `job` certifies a sanitization (see [`record_title`]).
+pub fn is_sanitization(job: &str) -> bool {
+    !matches!(job, "firmware" | "format")
+}
+
 /// Renders the certificate document. Unknown or missing fields show as "-"; the document is
 /// never refused (a reader needs to see what is there).
 pub fn render(doc: &Value) -> String {
@@ -29,12 +58,20 @@ pub fn render(doc: &Value) -> String {
         .get("certificates")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
+    let jobs: Vec<String> = recs.iter().map(|r| s(r, "job")).collect();
+    let title = document_title(jobs.iter().map(String::as_str));
+    let sanitization = jobs.iter().all(|j| is_sanitization(j));
     let mut d = Doc::new(
-        "Certificate of Sanitization",
+        title,
         &format!(
-            "{} drive{} — per NIST SP 800-88 Rev. 2 and IEEE 2883-2022 (fields after the Rev. 1 Appendix G template)",
+            "{} drive{} — {}",
             recs.len(),
-            if recs.len() == 1 { "" } else { "s" }
+            if recs.len() == 1 { "" } else { "s" },
+            if sanitization {
+                "per NIST SP 800-88 Rev. 2 and IEEE 2883-2022 (fields after the Rev. 1 Appendix G template)"
+            } else {
+                "NOT A CERTIFICATE OF SANITIZATION: a record of a job that sanitizes nothing (fields after NIST SP 800-88 Rev. 2's records)"
+            }
         ),
     );
     if recs.is_empty() {
@@ -73,6 +110,32 @@ pub(crate) fn verdict(r: &Value) -> (Option<String>, Tone, String) {
             Tone::Note
         } else {
             Tone::Bad
+        };
+        return (None, tone, line);
+    }
+    if !is_sanitization(&s(r, "job")) {
+        // A format (FORMAT UNIT without security initialize) is no sanitization either.
+        let now = r
+            .get("verified_state")
+            .filter(|v| !v.is_null())
+            .map(|v| {
+                format!(
+                    "; now {} blocks of {} bytes",
+                    s(v, "blocks"),
+                    s(v, "logical_block_length")
+                )
+            })
+            .unwrap_or_default();
+        let (tone, line) = match outcome.as_str() {
+            "success" => (Tone::Note, format!("FORMATTED — NOT A SANITIZATION{now}")),
+            "dry_run" => (
+                Tone::Note,
+                "DRY RUN — nothing was sent to the drive".to_string(),
+            ),
+            o => (
+                Tone::Bad,
+                format!("FORMAT {} — NOT A SANITIZATION", o.to_uppercase()),
+            ),
         };
         return (None, tone, line);
     }
@@ -190,7 +253,11 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
         media.push(("Enclosure and slot", place));
     }
     d.kv(&media);
-    d.h3("Sanitization");
+    d.h3(if is_sanitization(&s(r, "job")) {
+        "Sanitization"
+    } else {
+        "Job (not a sanitization)"
+    });
     d.kv(&[
         ("Job", s(r, "job")),
         ("Method", s(r, "method")),
@@ -556,6 +623,38 @@ mod tests {
 
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn records_of_jobs_that_sanitize_nothing_are_titled_as_what_they_did() {
+        for (job, title, banner) in [
+            (
+                "firmware",
+                "Record of Firmware Download",
+                "FIRMWARE DOWNLOADED",
+            ),
+            (
+                "format",
+                "Record of Format",
+                "FORMATTED — NOT A SANITIZATION",
+            ),
+        ] {
+            let doc = json!({"certificates": [{"job": job, "outcome": "success",
+                "method": "X", "nist_sp_800_88_category": "none", "ieee_2883_category": "none",
+                "after": {"revision_before": "0203", "revision_after": "0204"},
+                "verified_state": {"blocks": 100, "logical_block_length": 4096}}]});
+            let h = render(&doc);
+            assert!(h.contains(&format!("<title>{title}")), "{job}: {h}");
+            assert!(h.contains(banner), "{job}: {h}");
+            assert!(h.contains("NOT A CERTIFICATE OF SANITIZATION"), "{job}");
+            assert!(!h.contains("Certificate of Sanitization"), "{job}: {h}");
+            assert!(!h.contains("SANITIZED"), "{job}: {h}");
+        }
+        // A sanitization keeps its title; a mixed document claims no sanitization for all.
+        let doc = json!({"certificates": [{"job": "sanitize", "outcome": "success"}]});
+        assert!(render(&doc).contains("<title>Certificate of Sanitization"));
+        let doc = json!({"certificates": [{"job": "sanitize"}, {"job": "format"}]});
+        assert!(render(&doc).contains("<title>Drive Job Records"));
+    }
 
     #[test]
     fn renders_fields_and_escapes() {

@@ -603,12 +603,21 @@ fn signatures(doc: &Value) -> Vec<(&'static str, String)> {
 fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
     let drive = r.get("drive").cloned().unwrap_or(Value::Null);
     w.page();
+    let job = s(r, "job");
+    let sanitization = super::certificate::is_sanitization(&job);
     w.title(
-        "Certificate of Sanitization",
-        &format!(
-            "Drive {} of {n} — NIST SP 800-88 Rev. 2, IEEE 2883-2022; Rev. 1 Appendix G fields",
-            i + 1
-        ),
+        super::certificate::record_title(&job),
+        &if sanitization {
+            format!(
+                "Drive {} of {n} — NIST SP 800-88 Rev. 2, IEEE 2883-2022; Rev. 1 Appendix G fields",
+                i + 1
+            )
+        } else {
+            format!(
+                "Drive {} of {n} — NOT A CERTIFICATE OF SANITIZATION: a record of a job that sanitizes nothing",
+                i + 1
+            )
+        },
     );
     let (partial, tone, line) = super::certificate::verdict(r);
     if let Some(p) = &partial {
@@ -654,7 +663,17 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
         ),
         ("Audit job id", s(r, "job_id")),
     ];
-    w.kv_columns([("Media", &media[..]), ("Sanitization", &san[..])]);
+    w.kv_columns([
+        ("Media", &media[..]),
+        (
+            if sanitization {
+                "Sanitization"
+            } else {
+                "Job (not a sanitization)"
+            },
+            &san[..],
+        ),
+    ]);
     let field = |k: &str| r.get(k).filter(|v| !v.is_null());
     // Rows without a value ("-") are left out of the PDF, so that a drive's record fits its
     // page; the JSON attached and the HTML view keep every row.
@@ -717,7 +736,12 @@ fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
         person("sanitized_by", s(r, "operator")),
         person("validated_by", "-".into()),
     );
-    w.signature_boxes([("Sanitized by", &by), ("Validated by", &val)]);
+    let who = if sanitization {
+        "Sanitized by"
+    } else {
+        "Performed by"
+    };
+    w.signature_boxes([(who, &by), ("Validated by", &val)]);
 }
 
 fn person_line(p: &Value) -> String {
@@ -748,8 +772,12 @@ fn scope_cell(r: &Value) -> String {
 
 fn summary_page(w: &mut Writer, recs: &[Value], hashes: &[String], doc: &Value) {
     w.page();
+    let title = super::certificate::document_title(
+        recs.iter()
+            .map(|r| r.get("job").and_then(Value::as_str).unwrap_or("")),
+    );
     w.title(
-        "Certificate of Sanitization — batch summary",
+        &format!("{title} — batch summary"),
         &format!(
             "{} drives — NIST SP 800-88 Rev. 2 and IEEE 2883-2022; one page per drive follows",
             recs.len()
@@ -827,14 +855,18 @@ pub fn render(doc: &Value, json: &[u8], name: &str, hashes: &[String]) -> Result
         .iter()
         .filter_map(|r| r.get("ended"))
         .find_map(Value::as_str);
+    let title = super::certificate::document_title(
+        recs.iter()
+            .map(|r| r.get("job").and_then(Value::as_str).unwrap_or("")),
+    );
     finish(
         w,
-        "Certificate of Sanitization",
+        title,
         &format!("{tool} — the attached {name} is the record; this page is a view of it"),
         date,
         json,
         name,
-        "The certificate of sanitization as JSON (the signed record)",
+        "The record as JSON (the signed record)",
     )
 }
 

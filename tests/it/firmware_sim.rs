@@ -464,3 +464,111 @@ fn cli_mode_outside_the_download_modes_is_a_usage_error() {
     assert_eq!(c, 2, "mode 06h is not a choice: {err}");
     assert!(!sent_write_buffer(&err));
 }
+
+/// A firmware download is titled as what it is in every form of its record (text, HTML, the
+/// PDF's title and metadata), never "Certificate of Sanitization".
+#[test]
+fn cli_firmware_record_is_titled_as_a_firmware_download() {
+    let e = Env::new();
+    let serial = e.serial();
+    let img = e.write("fw.bin", &image("0204", 4096));
+    let addr = e.addr();
+    let cert = e.path("cert.json");
+    let (c, _, err) = e.sgctl(&[
+        "firmware",
+        &addr,
+        "--image",
+        &img,
+        "--confirm",
+        &serial,
+        "--certificate",
+        cert.to_str().unwrap(),
+    ]);
+    assert_eq!(c, 0, "{err}");
+    let txt = std::fs::read_to_string(e.path("cert.json.txt")).unwrap();
+    assert!(txt.starts_with("Record of Firmware Download\n"), "{txt}");
+    assert!(!txt.contains("800-88: none"), "{txt}");
+    let html = std::fs::read_to_string(e.path("cert.json.html")).unwrap();
+    assert!(
+        html.contains("<title>Record of Firmware Download"),
+        "{html}"
+    );
+    assert!(!html.contains("Certificate of Sanitization"), "{html}");
+    let pdf = e.path("cert.json.pdf");
+    let Ok(info) = std::process::Command::new("pdfinfo").arg(&pdf).output() else {
+        assert!(
+            std::env::var("SGCTL_REQUIRE_POPPLER").as_deref() != Ok("1"),
+            "pdfinfo not found but SGCTL_REQUIRE_POPPLER=1"
+        );
+        return;
+    };
+    let info = String::from_utf8_lossy(&info.stdout).into_owned();
+    assert!(
+        info.lines()
+            .any(|l| l.starts_with("Title:") && l.ends_with("Record of Firmware Download")),
+        "{info}"
+    );
+    let out = std::process::Command::new("pdftotext")
+        .args([pdf.to_str().unwrap(), "-"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Record of Firmware Download"), "{text}");
+    assert!(!text.contains("Certificate of Sanitization"), "{text}");
+}
+
+/// A mode the drive does not list in Extended INQUIRY is refused before any WRITE BUFFER
+/// (exit 7, not supported), unless `--force`; `--mode auto` on a drive listing no mode is
+/// refused the same way.
+#[test]
+fn cli_unlisted_mode_and_auto_without_listed_modes_are_refused() {
+    let e = Env::new();
+    let serial = e.serial();
+    let img = e.write("fw.bin", &image("0204", 4096));
+    let only5 = format!("{}&microcode_modes=5", e.addr());
+    let (c, j, err) = e.sgctl(&[
+        "firmware",
+        &only5,
+        "--image",
+        &img,
+        "--mode",
+        "7",
+        "--confirm",
+        &serial,
+    ]);
+    assert_eq!(c, 7, "{err}");
+    assert!(!sent_write_buffer(&err), "{err}");
+    assert!(j.to_string().contains("05h"), "{j}");
+    let (_, j, _) = e.sgctl(&["inquiry", &e.addr()]);
+    assert!(j.to_string().contains("0203"), "{j}");
+    // --force sends it.
+    let (c, _, err) = e.sgctl(&[
+        "firmware",
+        &only5,
+        "--image",
+        &img,
+        "--mode",
+        "7",
+        "--force",
+        "--confirm",
+        &serial,
+    ]);
+    assert_eq!(c, 0, "{err}");
+    assert!(sent_write_buffer(&err), "{err}");
+    // A drive listing no mode: auto has nothing to pick.
+    let none = format!("{}&microcode_modes=none", e.addr());
+    let img = e.write("fw2.bin", &image("0205", 4096));
+    let (c, j, err) = e.sgctl(&[
+        "firmware",
+        &none,
+        "--image",
+        &img,
+        "--mode",
+        "auto",
+        "--confirm",
+        &serial,
+    ]);
+    assert_eq!(c, 7, "{err}");
+    assert!(!sent_write_buffer(&err), "{err}");
+    assert!(j.to_string().contains("DM_MD"), "{j}");
+}

@@ -392,6 +392,9 @@ pub struct Faults {
     /// drive discards the download.
     #[serde(default)]
     pub fail_microcode: Option<u32>,
+    /// Extended INQUIRY byte 19 is ANDed with this mask (the `microcode_modes` option).
+    #[serde(default)]
+    pub dm_md_mask: Option<u8>,
     /// Degrees added to the modelled temperature (a hot enclosure, a failing fan).
     #[serde(default)]
     pub heat_c: i16,

@@ -20,7 +20,7 @@
 //! `busy=N`, `timeout=N`, `medium_error=LBA[,LBA..]`, `corrupt=LBA[,LBA..]` (silent
 //! corruption: one byte flipped on read), `fail_format=1`, `fail_sanitize=1`, `noop_sanitize=1`,
 //! `substitute_block=N`, `unlisted_block=N` (VPD 0xB4 leaves length N out although FORMAT UNIT
-//! takes it), `fail_microcode=K` (the K-th WRITE BUFFER of a microcode download is cut short), `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
+//! takes it), `fail_microcode=K` (the K-th WRITE BUFFER of a microcode download is cut short), `microcode_modes=5+7` (Extended INQUIRY lists only these download modes; `none`: no mode), `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
 pub mod aging;
@@ -86,6 +86,9 @@ pub enum Fault {
     /// The K-th WRITE BUFFER (1 = the first) of the next microcode download is cut short:
     /// the HBA reports DID_ERROR and the drive discards the download.
     FailMicrocode(u32),
+    /// Extended INQUIRY (VPD 86h byte 19) lists only these DM_MD bits of the download
+    /// modes the drive takes (a drive that does not list every mode it accepts).
+    MicrocodeModes(u8),
     /// TCG: the next `n` StartSession calls answer SP_BUSY (another host holds the SP).
     TcgSpBusy(u32),
     /// TCG: the next method inside a session times out; the TPer closes the session
@@ -646,6 +649,7 @@ pub(crate) fn apply_fault(d: &mut Drive, f: Fault) {
         Fault::SubstituteBlockLength(lb) => d.faults.substitute_lb_len = Some(lb),
         Fault::UnlistedBlockLength(lb) => d.faults.unlisted_lb_len = Some(lb),
         Fault::FailMicrocode(k) => d.faults.fail_microcode = Some(k.max(1)),
+        Fault::MicrocodeModes(m) => d.faults.dm_md_mask = Some(m),
         Fault::TcgSpBusy(n) => {
             if let Some(t) = d.sed.tper.as_mut() {
                 t.faults.sp_busy = t.faults.sp_busy.saturating_add(n);
@@ -777,7 +781,7 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
 const KEYS: &str =
     "state, serial, capacity_gib, capacity_blocks, clock, speed, port, dsense, used, \
                     busy, disconnect, timeout, medium_error, corrupt, fail_format, fail_sanitize, noop_sanitize, \
-                    substitute_block, unlisted_block, fail_microcode, heat, wear, tcg_sp_busy, tcg_session_timeout, power_cycle";
+                    substitute_block, unlisted_block, fail_microcode, microcode_modes, heat, wear, tcg_sp_busy, tcg_session_timeout, power_cycle";
 
 /// Splits `PROFILE?k=v&k=v` and validates the options.
 pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
@@ -915,6 +919,27 @@ pub fn parse_spec(spec: &str) -> Result<(&'static Profile, SimOptions)> {
                     ));
                 }
                 o.faults.push(Fault::FailMicrocode(k as u32));
+            }
+            "microcode_modes" => {
+                // `none` or hex modes joined by `+` (`5+7+e`): the DM_MD bits listed.
+                let mut mask = 0u8;
+                for m in v.split('+').filter(|m| *m != "none" && !m.is_empty()) {
+                    mask |=
+                        match m.to_ascii_lowercase().as_str() {
+                            "4" => 0x80,
+                            "5" => 0x40,
+                            "6" => 0x20,
+                            "7" => 0x10,
+                            "d" => 0x08,
+                            "e" => 0x04,
+                            "f" => 0x02,
+                            _ => return Err(bad(
+                                spec,
+                                "microcode_modes is none or hex modes 4,5,6,7,d,e,f joined by +",
+                            )),
+                        };
+                }
+                o.faults.push(Fault::MicrocodeModes(mask));
             }
             "noop_sanitize" => {
                 if flag(v)? {

@@ -54,7 +54,7 @@ pub fn inquiry(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         0x00 => vpd_pages(p),
         0x80 => d.serial.as_bytes().to_vec(),
         0x83 => device_identification(p, d, ctx.port),
-        0x86 => extended_inquiry(p),
+        0x86 => extended_inquiry(p, d),
         0x88 => scsi_ports(p, d),
         0x89 => ata_information(p, d),
         0xB0 => block_limits(p, d),
@@ -130,7 +130,7 @@ fn device_identification(p: &Profile, d: &Drive, port: u16) -> Vec<u8> {
 }
 
 /// VPD 0x86 Extended INQUIRY Data (SPC-5 7.7.7), page length 0x3C.
-fn extended_inquiry(p: &Profile) -> Vec<u8> {
+fn extended_inquiry(p: &Profile, d: &Drive) -> Vec<u8> {
     let mut v = vec![0u8; 0x3C];
     if p.protect {
         v[0] = (p.spt & 0x07) << 3 | 0x07; // SPT, GRD_CHK, APP_CHK, REF_CHK
@@ -145,7 +145,7 @@ fn extended_inquiry(p: &Profile) -> Vec<u8> {
         // download completes (byte 4 bits 7-6).
         v[0] |= 0x40;
         // Byte 19: DM_MD_5, DM_MD_7, DM_MD_D, DM_MD_E, DM_MD_F (super::firmware).
-        v[15] = 0b0101_1110;
+        v[15] = 0b0101_1110 & d.faults.dm_md_mask.unwrap_or(0xFF);
     }
     v
 }
