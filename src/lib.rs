@@ -6,14 +6,16 @@
 //! as `protocols.md §X` are in `docs/protocols.md`.
 
 pub mod bench;
-pub mod cli;
 pub mod clock;
+pub mod decode;
 pub mod device;
 pub mod discover;
 pub mod escape;
 pub mod host;
 pub mod ops;
 pub mod report;
+#[doc(hidden)]
+pub mod testing;
 
 // The pure layers and the transport live in the sgctl-proto crate (proto/); they keep their
 // paths here, so `crate::scsi::...` and `sgctl::scsi::...` name the same items.

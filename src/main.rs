@@ -1,7 +1,9 @@
 //! The `sgctl` binary: parses the command line, runs one command, prints, exits.
 
+mod cli;
+
 use clap::FromArgMatches;
-use sgctl::cli::{self, Cli, Ctx};
+use cli::{Cli, Ctx};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -117,8 +119,31 @@ fn lost_output(r: std::io::Result<()>, code: u8) -> Option<u8> {
     }
 }
 
+/// `sgctl --generate-docs ROOT [--check]`: writes (or checks) the man pages and completions
+/// under ROOT/dist ([`cli::gen_docs`]); what `cargo run -p xtask -- gen-docs` runs. Handled
+/// before the command line is parsed, so no `--help`, man page or completion lists it.
+fn generate_docs(argv: &[String]) -> Option<ExitCode> {
+    let (root, check) = match argv.get(1..)? {
+        [flag, root] if flag == "--generate-docs" => (root, false),
+        [flag, root, c] if flag == "--generate-docs" && c == "--check" => (root, true),
+        _ => return None,
+    };
+    Some(
+        match cli::gen_docs::gen_docs(std::path::Path::new(root), check) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("sgctl --generate-docs: {e}");
+                ExitCode::FAILURE
+            }
+        },
+    )
+}
+
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().collect();
+    if let Some(code) = generate_docs(&argv) {
+        return code;
+    }
     let matches = match cli::command().try_get_matches_from(&argv) {
         Ok(m) => m,
         Err(e) => return usage_error(&e, argv),

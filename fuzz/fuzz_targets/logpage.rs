@@ -1,6 +1,6 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use sgctl::cli::decode::Kind;
+use sgctl::decode::Kind;
 
 /// (page, subpage) of every log page decoder (sgctl logs), then a vendor page.
 const PAGES: &[(u8, u8)] = &[

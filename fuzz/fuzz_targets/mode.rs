@@ -1,6 +1,6 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use sgctl::cli::decode::Kind;
+use sgctl::decode::Kind;
 
 // MODE SENSE (6) and (10) parameter data: header, block descriptors, every page in it.
 fuzz_target!(|data: &[u8]| {

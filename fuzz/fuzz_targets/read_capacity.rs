@@ -1,6 +1,6 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use sgctl::cli::decode::Kind;
+use sgctl::decode::Kind;
 
 // READ CAPACITY (10) and (16) parameter data.
 fuzz_target!(|data: &[u8]| {

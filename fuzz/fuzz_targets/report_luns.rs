@@ -1,6 +1,6 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use sgctl::cli::decode::Kind;
+use sgctl::decode::Kind;
 
 // REPORT LUNS parameter data (every LUN's address method decoded).
 fuzz_target!(|data: &[u8]| {

@@ -1,6 +1,6 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use sgctl::cli::decode::Kind;
+use sgctl::decode::Kind;
 
 // REPORT SUPPORTED OPERATION CODES: all commands (with and without timeouts descriptors) and one.
 fuzz_target!(|data: &[u8]| {

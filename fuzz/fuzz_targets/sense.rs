@@ -1,6 +1,6 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use sgctl::cli::decode::Kind;
+use sgctl::decode::Kind;
 
 // Sense data (fixed and descriptor format), as REQUEST SENSE and every CHECK CONDITION return it.
 fuzz_target!(|data: &[u8]| {

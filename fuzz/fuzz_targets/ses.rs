@@ -1,6 +1,6 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use sgctl::cli::decode::Kind;
+use sgctl::decode::Kind;
 
 /// Every SES page decoder (`sgctl decode --as ses-*`) with the page code it reads after the
 /// Configuration page.

@@ -1,6 +1,6 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use sgctl::cli::decode::Kind;
+use sgctl::decode::Kind;
 
 /// Every page code with a decoder, then codes without one (shown in hex).
 const PAGES: &[u8] = &[

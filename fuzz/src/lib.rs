@@ -2,7 +2,7 @@
 //! JSON serializer) and picking a page decoder from the first input byte so every decoder of a
 //! family gets an equal share of the executions.
 
-use sgctl::cli::decode::{decode_into, DecodeOut, Kind};
+use sgctl::decode::{decode_into, DecodeOut, Kind};
 
 /// Serializes the decoded value as JSON into a sink: every `Serialize` impl of the decoded
 /// types runs (and the JSON writer), without building the envelope's `serde_json::Value` and a

@@ -2,12 +2,13 @@
 //! whose text names an `sgctl` command or flag (`sgctl wait DEV`, `--recover`, `--ause`,
 //! `--confirm`). The library says what happened; this module says which command to type.
 
-use crate::error::{Error, Invalid, Next, Refusal};
-use crate::ops::jobs::Advise;
-use crate::ops::record::JobRecord;
+use sgctl::error::{Error, Invalid, Next, Refusal};
+use sgctl::ops::jobs::Advise;
+use sgctl::ops::record::JobRecord;
 
 /// What to say when an ATA drive is frozen.
-pub const FROZEN_ADVICE: &str = "the drive is frozen: the BIOS or HBA sent a FREEZE LOCK at \
+pub(crate) const FROZEN_ADVICE: &str =
+    "the drive is frozen: the BIOS or HBA sent a FREEZE LOCK at \
 boot, and only a power-on or hardware reset clears it. Hot-plug the drive (pull it and push it \
 back in, or power-cycle its slot), or suspend and resume the host (`systemctl suspend`; the \
 BIOS does not run on resume), then check `sgctl ata identify` shows \"not frozen\" and retry";
@@ -15,7 +16,7 @@ BIOS does not run on resume), then check `sgctl ata identify` shows \"not frozen
 /// `a` as one shell word: unchanged when it holds only characters no shell treats specially,
 /// else in single quotes (a `sim:` address has `?` and `&`, which would glob and background
 /// the pasted command).
-pub fn sh(a: &str) -> String {
+pub(crate) fn sh(a: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:,@%+=".contains(c);
     if !a.is_empty() && a.chars().all(plain) {
         a.to_string()
@@ -25,7 +26,7 @@ pub fn sh(a: &str) -> String {
 }
 
 /// The words of typed advice.
-pub fn next(n: &Next) -> String {
+pub(crate) fn next(n: &Next) -> String {
     let others = |paths: &[String]| {
         if paths.is_empty() {
             String::new()
@@ -87,7 +88,7 @@ pub fn next(n: &Next) -> String {
 }
 
 /// The text of a refusal as `sgctl` prints it after `refused: `.
-pub fn refusal(r: &Refusal) -> String {
+pub(crate) fn refusal(r: &Refusal) -> String {
     match r {
         Refusal::NotNamed { address, drive } => {
             format!("{address}: --confirm does not name this drive ({drive}); nothing was sent")
@@ -122,7 +123,7 @@ pub fn refusal(r: &Refusal) -> String {
 
 /// The text of one error as `sgctl` prints it (its `Display`, with the commands and flags
 /// that get the user out of it).
-pub fn error(e: &Error) -> String {
+pub(crate) fn error(e: &Error) -> String {
     match e {
         Error::Refused(r) => format!("refused: {}", refusal(r)),
         Error::MediumFormatCorrupt { .. } => {
@@ -149,7 +150,7 @@ pub fn error(e: &Error) -> String {
 
 /// An error chain as `sgctl: …` prints it: like anyhow's `{:#}` (each cause after `: `), with
 /// the library's errors in the CLI's words ([`error`]).
-pub fn chain(e: &anyhow::Error) -> String {
+pub(crate) fn chain(e: &anyhow::Error) -> String {
     e.chain()
         .map(|c| {
             c.downcast_ref::<Error>()
@@ -162,7 +163,7 @@ pub fn chain(e: &anyhow::Error) -> String {
 /// The CLI's [`Advise`] for the job runner: its words for errors and advice, and the advice
 /// for a locked self-encrypting drive.
 #[derive(Debug, Default)]
-pub struct CliAdvice;
+pub(crate) struct CliAdvice;
 
 impl Advise for CliAdvice {
     fn message(&self, e: &Error) -> String {
@@ -184,6 +185,19 @@ impl Advise for CliAdvice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sanitize whose watch lost the drive (every path gone) is worded as "watch it with
+    /// `sgctl wait`", naming the other paths when there are some.
+    #[test]
+    fn sanitize_watch_lost_points_to_wait() {
+        let n = Next::SanitizeWatchLost {
+            address: "/dev/sg3".into(),
+            other_paths: vec!["/dev/sg9".into()],
+        };
+        let t = next(&n);
+        assert!(t.contains("sgctl wait /dev/sg3"), "{t}");
+        assert!(t.contains("/dev/sg9"), "{t}");
+    }
 
     #[test]
     fn chain_matches_anyhow_alternate_for_other_errors() {

@@ -3,10 +3,10 @@
 //! `hdparm` and `sg_sat_identify`. `--inhex` decodes saved bytes (support bundles).
 
 use super::{Ctx, Report};
-use crate::ata::{self, exec::CdbSize, identify, log, smart};
-use crate::bytes::{hexdump, parse_inhex};
 use anyhow::{bail, Context};
 use serde::Serialize;
+use sgctl::ata::{self, exec::CdbSize, identify, log, smart};
+use sgctl::bytes::{hexdump, parse_inhex};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -30,7 +30,7 @@ EXAMPLES:
   sgctl ata logs /dev/sg2              directory, device statistics (all pages), self-tests,
                                        NCQ command error, current device internal status
   sgctl ata logs --log 0x04 --inhex devstat.hex")]
-pub struct AtaArgs {
+pub(crate) struct AtaArgs {
     /// What to read.
     #[command(subcommand)]
     pub what: AtaCommand,
@@ -38,7 +38,7 @@ pub struct AtaArgs {
 
 /// `sgctl ata` subcommands.
 #[derive(Debug, clap::Subcommand)]
-pub enum AtaCommand {
+pub(crate) enum AtaCommand {
     /// IDENTIFY DEVICE: identity, capacity, sector sizes, features, Security and Sanitize words.
     Identify(Common),
     /// SMART READ DATA and THRESHOLDS: attributes, self-assessment (SMART RETURN STATUS).
@@ -49,7 +49,7 @@ pub enum AtaCommand {
 
 /// Arguments every `ata` subcommand takes.
 #[derive(Debug, clap::Args)]
-pub struct Common {
+pub(crate) struct Common {
     /// Device address (/dev/sgN, /dev/sdX, /dev/bsg/H:C:T:L, sim:PROFILE).
     #[arg(required_unless_present = "inhex")]
     pub device: Option<String>,
@@ -63,7 +63,7 @@ pub struct Common {
 
 /// `sgctl ata logs` arguments.
 #[derive(Debug, clap::Args)]
-pub struct LogsArgs {
+pub(crate) struct LogsArgs {
     /// Device, CDB size and --inhex.
     #[command(flatten)]
     pub common: Common,
@@ -92,19 +92,19 @@ fn cdb_size(n: u8) -> CdbSize {
 
 fn read_hex(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
     let s = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    Ok(parse_inhex(&s).map_err(crate::Error::Parse)?)
+    Ok(parse_inhex(&s).map_err(sgctl::Error::Parse)?)
 }
 
-fn open(ctx: &Ctx, dev: &str) -> anyhow::Result<Box<dyn crate::Transport>> {
+fn open(ctx: &Ctx, dev: &str) -> anyhow::Result<Box<dyn sgctl::Transport>> {
     let mut t = super::fetch::open(ctx, dev)?;
     let inq = super::fetch::standard_inquiry(t.as_mut()).ok();
     let vendor = inq.as_ref().and_then(|b| {
-        crate::scsi::inquiry::parse(b)
+        sgctl::scsi::inquiry::parse(b)
             .ok()
             .map(|i| i.t10_vendor_identification)
     });
     if !ata::is_behind_satl(t.as_mut(), vendor.as_deref()) {
-        return Err(crate::Error::Unsupported(format!(
+        return Err(sgctl::Error::Unsupported(format!(
             "{dev} is not an ATA device behind a SATL (INQUIRY vendor {:?}, no VPD page 0x89); \
              use `sgctl logs`/`sgctl health` for SCSI drives",
             vendor.unwrap_or_default()
@@ -115,7 +115,7 @@ fn open(ctx: &Ctx, dev: &str) -> anyhow::Result<Box<dyn crate::Transport>> {
 }
 
 /// Runs `sgctl ata`.
-pub fn run(ctx: &mut Ctx, args: AtaArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: AtaArgs) -> anyhow::Result<Report> {
     match args.what {
         AtaCommand::Identify(c) => run_identify(ctx, c),
         AtaCommand::Smart(c) => run_smart(ctx, c),
@@ -132,7 +132,7 @@ fn yn(b: bool) -> &'static str {
 }
 
 /// Text rendering of IDENTIFY (hdparm -I / smartctl -i vocabulary).
-pub fn render_identify(id: &identify::Identify) -> String {
+pub(crate) fn render_identify(id: &identify::Identify) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "Model Number:       {}", id.model);
     let _ = writeln!(o, "Serial Number:      {}", id.serial_number);
@@ -247,7 +247,7 @@ fn run_identify(ctx: &mut Ctx, c: Common) -> anyhow::Result<Report> {
             ata::read_identify_raw(t.as_mut(), cdb_size(c.cdb))?
         }
     };
-    let id = identify::parse(&raw).map_err(crate::Error::Parse)?;
+    let id = identify::parse(&raw).map_err(sgctl::Error::Parse)?;
     let text = if ctx.hex {
         hexdump(&raw)
     } else {
@@ -330,7 +330,7 @@ fn run_smart(ctx: &mut Ctx, c: Common) -> anyhow::Result<Report> {
             (d, Some(th), st)
         }
     };
-    let s = smart::parse(&data, th.as_deref()).map_err(crate::Error::Parse)?;
+    let s = smart::parse(&data, th.as_deref()).map_err(sgctl::Error::Parse)?;
     let r = SmartReport {
         threshold_exceeded: status,
         smart: s,
@@ -341,16 +341,16 @@ fn run_smart(ctx: &mut Ctx, c: Common) -> anyhow::Result<Report> {
         render_smart(&r)
     };
     let exit = if r.threshold_exceeded == Some(true) || !r.smart.failing().is_empty() {
-        crate::exit::CHECK_FAILED
+        sgctl::exit::CHECK_FAILED
     } else {
-        crate::exit::OK
+        sgctl::exit::OK
     };
     Ok(Report::new(c.device.as_deref(), &r, text).with_exit(exit))
 }
 
 /// Everything `ata logs` decodes.
 #[derive(Debug, Default, Serialize)]
-pub struct AtaLogs {
+pub(crate) struct AtaLogs {
     /// Log 00h.
     pub directory: Option<log::Directory>,
     /// Log 04h pages 1...
@@ -374,11 +374,11 @@ const INHEX_LOGS: [u8; 6] = [0x00, 0x04, 0x06, 0x07, 0x10, 0x24];
 /// is a usage error, exit 2, never an empty success).
 fn parse_addr(s: &str, inhex: bool) -> anyhow::Result<u8> {
     let v = super::num::code(s, "a log address", 0xff)
-        .map_err(|e| crate::Error::InvalidArgument(format!("--log: {e}")))?;
+        .map_err(|e| sgctl::Error::InvalidArgument(format!("--log: {e}")))?;
     let known: &[u8] = if inhex { &INHEX_LOGS } else { &DEVICE_LOGS };
     if !known.contains(&v) {
         let list: Vec<String> = known.iter().map(|a| format!("{a:02x}h")).collect();
-        return Err(crate::Error::InvalidArgument(format!(
+        return Err(sgctl::Error::InvalidArgument(format!(
             "--log {v:#04x} ({}): sgctl reads and decodes logs {} here",
             log::log_name(v),
             list.join(", ")
@@ -419,8 +419,8 @@ fn decode_log(out: &mut AtaLogs, addr: u8, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// Reads the logs from a device (those the directory lists).
-pub fn read_logs(
-    t: &mut dyn crate::Transport,
+pub(crate) fn read_logs(
+    t: &mut dyn sgctl::Transport,
     only: Option<u8>,
 ) -> anyhow::Result<(AtaLogs, Vec<u8>)> {
     let mut out = AtaLogs::default();
@@ -437,7 +437,7 @@ pub fn read_logs(
         if dir.pages(addr) == 0 {
             if only.is_some() {
                 // The one log asked for is not there: not supported by the device (exit 7).
-                return Err(crate::Error::Unsupported(format!(
+                return Err(sgctl::Error::Unsupported(format!(
                     "log 0x{addr:02x} ({}) is not in the drive's GPL directory",
                     log::log_name(addr)
                 ))
@@ -567,12 +567,12 @@ fn run_logs(ctx: &mut Ctx, a: LogsArgs) -> anyhow::Result<Report> {
         render_logs(&logs)
     };
     let exit = if logs.errors.is_empty() {
-        crate::exit::OK
+        sgctl::exit::OK
     } else {
         for e in &logs.errors {
             ctx.warn(e.clone());
         }
-        crate::exit::PARTIAL
+        sgctl::exit::PARTIAL
     };
     Ok(Report::new(a.common.device.as_deref(), &logs, text).with_exit(exit))
 }

@@ -1,11 +1,10 @@
 //! The CLI side of the ATA purge job: `--method ata-...` names. The job itself is
-//! [`crate::ops::jobs::ata::AtaEraseJob`].
+//! [`sgctl::ops::jobs::ata::AtaEraseJob`].
 
-use crate::ops::ata_sanitize::AtaMethod;
-pub use crate::ops::jobs::ata::{AtaEraseJob, PASSWORD_ENV};
+use sgctl::ops::ata_sanitize::AtaMethod;
 
 /// Parses `--method` values naming an ATA method.
-pub fn parse_method(s: &str) -> Option<AtaMethod> {
+pub(crate) fn parse_method(s: &str) -> Option<AtaMethod> {
     Some(match s {
         "ata-crypto-scramble" => AtaMethod::CryptoScramble,
         "ata-block-erase" => AtaMethod::BlockErase,

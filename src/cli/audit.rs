@@ -1,15 +1,15 @@
 //! `sgctl audit verify FILE`: checks the hash chain of an audit log (the chain is
-//! described in [`crate::ops::audit_chain`]).
+//! described in [`sgctl::ops::audit_chain`]).
 
 use crate::cli::{Ctx, Report};
-use crate::error::Error;
-use crate::ops::audit_chain;
+use sgctl::error::Error;
+use sgctl::ops::audit_chain;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// Audit log tools.
 #[derive(Debug, clap::Args)]
-pub struct AuditArgs {
+pub(crate) struct AuditArgs {
     /// What to do.
     #[command(subcommand)]
     pub command: AuditCommand,
@@ -17,7 +17,7 @@ pub struct AuditArgs {
 
 /// `sgctl audit` subcommands.
 #[derive(Debug, clap::Subcommand)]
-pub enum AuditCommand {
+pub(crate) enum AuditCommand {
     /// Check that no record of an audit log was changed, removed, inserted or reordered.
     #[command(after_help = "\
 Each record carries prev_sha256 (SHA-256 of the previous line) and record_sha256 (of its own
@@ -33,7 +33,7 @@ EXAMPLES:
 
 /// `sgctl audit verify`.
 #[derive(Debug, clap::Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// The audit log (JSON Lines).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
@@ -52,18 +52,18 @@ fn parse_head(s: &str) -> Result<String, String> {
     } else {
         Err(format!(
             "'{}' is not a SHA-256 head (64 hex digits, as `audit verify` prints it)",
-            crate::escape::escape(&t.chars().take(80).collect::<String>())
+            sgctl::escape::escape(&t.chars().take(80).collect::<String>())
         ))
     }
 }
 
 /// Runs `sgctl audit`.
-pub fn run(_ctx: &mut Ctx, args: AuditArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(_ctx: &mut Ctx, args: AuditArgs) -> anyhow::Result<Report> {
     let AuditCommand::Verify(a) = args.command;
     let content = std::fs::read(&a.file)
         .map_err(|e| Error::io(format!("audit log {}", a.file.display()), e))?;
     let v = audit_chain::verify(&content, a.head.as_deref());
-    let open = crate::ops::closeout::open_jobs(&content);
+    let open = sgctl::ops::closeout::open_jobs(&content);
     let mut text = String::new();
     for p in &v.problems {
         let _ = writeln!(text, "TAMPERED {}", p.message);
@@ -118,9 +118,9 @@ pub fn run(_ctx: &mut Ctx, args: AuditArgs) -> anyhow::Result<Report> {
         );
     }
     let exit = if v.ok() {
-        crate::exit::OK
+        sgctl::exit::OK
     } else {
-        crate::exit::CHECK_FAILED
+        sgctl::exit::CHECK_FAILED
     };
     Ok(Report::new(None, &data, text).with_exit(exit))
 }

@@ -9,18 +9,18 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::{Ctx, Report};
-use crate::bench::engine::{BenchError, EngineKind};
-use crate::bench::run::{RunEnv, RunOptions};
-use crate::bench::stats::{Interval, RunResult};
-use crate::bench::workload::{
+use sgctl::bench::engine::{BenchError, EngineKind};
+use sgctl::bench::run::{RunEnv, RunOptions};
+use sgctl::bench::stats::{Interval, RunResult};
+use sgctl::bench::workload::{
     parse_size, BlockSplit, DataPattern, Distribution, Limit, RangeSpec, Rw, Workload,
 };
-use crate::ops::safety::{self, AuditLog, DiscoverHost};
-use crate::Error;
+use sgctl::ops::safety::{self, AuditLog, DiscoverHost};
+use sgctl::Error;
 
 /// `sgctl bench`.
 #[derive(Debug, clap::Args)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// What to run.
     #[command(subcommand)]
     pub command: BenchCommand,
@@ -28,7 +28,7 @@ pub struct BenchArgs {
 
 /// Subcommands of `sgctl bench`.
 #[derive(Debug, clap::Subcommand)]
-pub enum BenchCommand {
+pub(crate) enum BenchCommand {
     /// Run one workload (like one fio job) and report IOPS, MB/s, latency percentiles, the
     /// time series, CPU per I/O and errors.
     #[command(after_help = RUN_HELP)]
@@ -76,7 +76,7 @@ another workload (without --allow-different).";
 
 /// Arguments of `sgctl bench compare`.
 #[derive(Debug, clap::Args)]
-pub struct CompareArgs {
+pub(crate) struct CompareArgs {
     /// Report directories (or their report.json files); the first is the baseline.
     #[arg(required = true, num_args = 2.., value_name = "REPORT")]
     pub reports: Vec<std::path::PathBuf>,
@@ -132,7 +132,7 @@ length, IOPOLL...).";
 
 /// Arguments of `sgctl bench run`.
 #[derive(Debug, clap::Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// Device: /dev/sdX, /dev/sgN, a file (O_DIRECT), /dev/loopN, or sim:PROFILE[?opts].
     pub device: String,
     /// Access pattern: read, write, randread, randwrite, randrw.
@@ -227,7 +227,7 @@ pub struct RunArgs {
 }
 
 /// Parses `10`, `10s`, `500ms`, `2m`, `1h`, `1.5s` (see [`super::num::duration`]).
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     super::num::duration(s)
 }
 
@@ -236,7 +236,7 @@ fn usage(msg: String) -> anyhow::Error {
 }
 
 /// Builds the workload from the arguments; the range stays unresolved (needs capacity).
-pub fn workload_of(a: &RunArgs) -> Result<(Workload, Option<RangeSpec>), String> {
+pub(crate) fn workload_of(a: &RunArgs) -> Result<(Workload, Option<RangeSpec>), String> {
     let rw = Rw::parse(&a.rw)?;
     let bs = match (&a.bs, &a.bssplit) {
         (_, Some(s)) => BlockSplit::parse(s)?,
@@ -330,7 +330,7 @@ struct RunData<'a> {
 }
 
 /// Runs `sgctl bench`.
-pub fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
     match args.command {
         BenchCommand::Run(a) => run_one(ctx, a),
         BenchCommand::Pts(a) => super::bench_suite::run_pts(ctx, a),
@@ -340,7 +340,7 @@ pub fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
 }
 
 fn run_compare(a: CompareArgs) -> anyhow::Result<Report> {
-    use crate::bench::report::{compare, load, run::write_atomic};
+    use sgctl::bench::report::{compare, load, run::write_atomic};
     if a.label.len() > a.reports.len() {
         return Err(usage(format!(
             "{} --label for {} reports",
@@ -387,7 +387,7 @@ pub(super) fn bench_err(e: BenchError) -> anyhow::Error {
         BenchError::Open(e) => e.into(),
         BenchError::Unsupported(m) => Error::Unsupported(m).into(),
         BenchError::Refused(m) => {
-            Error::Refused(crate::error::Refusal::Benchmark { reason: m }).into()
+            Error::Refused(sgctl::error::Refusal::Benchmark { reason: m }).into()
         }
         // The message already says what failed and the system's error (exit 1). Wrapped in
         // `Error::io` with a placeholder source it read "...: benchmark: benchmark".
@@ -417,14 +417,14 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
         audit: AuditLog::resolve(a.audit_log.as_deref()),
         progress: &mut |i| prog.show(i),
     };
-    let out = crate::bench::run::run(&opts, env);
+    let out = sgctl::bench::run::run(&opts, env);
     prog.done();
     let out = out.map_err(bench_err)?;
     let dev = &opts.device;
     // The summary printed is computed from the report document, by the function `bench
-    // compare` and the suites use (crate::bench::report::summary).
+    // compare` and the suites use (sgctl::bench::report::summary).
     let mut text =
-        crate::bench::report::summary::text(&serde_json::to_value(&out.report).unwrap_or_default());
+        sgctl::bench::report::summary::text(&serde_json::to_value(&out.report).unwrap_or_default());
     let report_dir = opts.report.as_ref().map(|d| d.display().to_string());
     if let Some(dir) = &report_dir {
         let _ = writeln!(text, "\nreport: {dir}/report.json and report.html");
@@ -441,13 +441,13 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
         ctx.warn(format!(
             "the device failed mid-run; partial results above: {e}"
         ));
-        report = report.with_exit(crate::exit::COMMAND);
+        report = report.with_exit(sgctl::exit::COMMAND);
     } else if out.interrupted {
         ctx.warn("interrupted (Ctrl-C): the results above are partial; the audit record says so");
-        report = report.with_exit(crate::exit::OTHER);
+        report = report.with_exit(sgctl::exit::OTHER);
     } else if out.verify_failed() {
         ctx.warn("--verify found bad blocks (listed above)");
-        report = report.with_exit(crate::exit::CHECK_FAILED);
+        report = report.with_exit(sgctl::exit::CHECK_FAILED);
     }
     Ok(report)
 }

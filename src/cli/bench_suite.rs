@@ -1,25 +1,25 @@
 //! `sgctl bench pts DEVICE --test ...` and `sgctl bench review DEVICE`: the SNIA
 //! PTS tests and the reviewers' tests, with purge, write-cache handling, steady state,
-//! progress, Ctrl-C safety and `--resume`. The session is [`crate::bench::suite::session`];
+//! progress, Ctrl-C safety and `--resume`. The session is [`sgctl::bench::suite::session`];
 //! this file turns the flags into its options and words its outcome.
 
 use super::{Ctx, Report};
-use crate::bench::report::suite::Report as BenchReport;
-use crate::bench::suite::defs::TestId;
-use crate::bench::suite::purge::{PurgeMethod, PurgeRecord};
-use crate::bench::suite::runner::{is_interrupted, Progress};
-use crate::bench::suite::session::{self, SuiteEnv, SuiteKind, SuiteOptions, SuiteOutcome};
-use crate::bench::suite::{review, steady};
-use crate::bench::EngineKind;
-use crate::error::Error;
-use crate::ops::safety::{self, AuditLog, DiscoverHost};
+use sgctl::bench::report::suite::Report as BenchReport;
+use sgctl::bench::suite::defs::TestId;
+use sgctl::bench::suite::purge::{PurgeMethod, PurgeRecord};
+use sgctl::bench::suite::runner::{is_interrupted, Progress};
+use sgctl::bench::suite::session::{self, SuiteEnv, SuiteKind, SuiteOptions, SuiteOutcome};
+use sgctl::bench::suite::{review, steady};
+use sgctl::bench::EngineKind;
+use sgctl::error::Error;
+use sgctl::ops::safety::{self, AuditLog, DiscoverHost};
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 /// Options both suites take.
 #[derive(Debug, Clone, clap::Args)]
-pub struct SuiteArgs {
+pub(crate) struct SuiteArgs {
     /// The drive (destroyed: every test writes the whole ActiveRange).
     #[arg(value_name = "DEVICE")]
     pub device: String,
@@ -76,7 +76,7 @@ pub struct SuiteArgs {
 /// `sgctl bench pts`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = PTS_HELP)]
-pub struct PtsArgs {
+pub(crate) struct PtsArgs {
     /// Tests (comma-separated or repeated): iops, tp, lat, wsat, hir, xsr, ecw, dirth, all.
     #[arg(
         long = "test",
@@ -92,7 +92,7 @@ pub struct PtsArgs {
 /// `sgctl bench review`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = REVIEW_HELP)]
-pub struct ReviewArgs {
+pub(crate) struct ReviewArgs {
     /// Parts to run (default all): write_cliff, qd_sweep, basics, profiles, op.
     #[arg(long = "part", value_delimiter = ',')]
     pub parts: Vec<String>,
@@ -140,7 +140,7 @@ web server; QD 1..256), op (FORMAT UNIT to 100 - --op-extra % of the capacity, F
 state again, the gain, then FORMAT UNIT back to the full capacity — also after Ctrl-C).";
 
 /// Runs `sgctl bench pts`.
-pub fn run_pts(ctx: &mut Ctx, a: PtsArgs) -> anyhow::Result<Report> {
+pub(crate) fn run_pts(ctx: &mut Ctx, a: PtsArgs) -> anyhow::Result<Report> {
     let mut tests = Vec::new();
     for t in &a.tests {
         if t == "all" {
@@ -160,7 +160,7 @@ pub fn run_pts(ctx: &mut Ctx, a: PtsArgs) -> anyhow::Result<Report> {
 }
 
 /// Runs `sgctl bench review`.
-pub fn run_review(ctx: &mut Ctx, a: ReviewArgs) -> anyhow::Result<Report> {
+pub(crate) fn run_review(ctx: &mut Ctx, a: ReviewArgs) -> anyhow::Result<Report> {
     let parts: Vec<String> = if a.parts.is_empty() {
         review::PARTS.iter().map(|p| p.to_string()).collect()
     } else {
@@ -246,14 +246,14 @@ fn run_suite(
     }
 
     let exit = match &result {
-        Ok(()) if cleanup.is_empty() => crate::exit::OK,
-        Ok(()) => crate::exit::OTHER,
-        Err(e) if is_interrupted(e) => crate::exit::OTHER,
-        Err(_) if device_failed => crate::exit::COMMAND,
+        Ok(()) if cleanup.is_empty() => sgctl::exit::OK,
+        Ok(()) => sgctl::exit::OTHER,
+        Err(e) if is_interrupted(e) => sgctl::exit::OTHER,
+        Err(_) if device_failed => sgctl::exit::COMMAND,
         Err(e) => e.exit_code(),
     };
     if let Err(e) = &result {
-        if !is_interrupted(e) && !device_failed && exit != crate::exit::OTHER {
+        if !is_interrupted(e) && !device_failed && exit != sgctl::exit::OTHER {
             // Refusals and unsupported methods after the gate: the report is saved; say so.
             ctx.warn(format!("report saved in {}", dir.display()));
             return Err(anyhow::Error::from(clone_err(e)));
@@ -267,9 +267,9 @@ fn run_suite(
         });
     }
     // The terminal summary is computed from the report document by the function `bench run`
-    // and `bench compare` use (crate::bench::report::summary).
+    // and `bench compare` use (sgctl::bench::report::summary).
     let mut text =
-        crate::bench::report::summary::text(&serde_json::to_value(&report).unwrap_or_default());
+        sgctl::bench::report::summary::text(&serde_json::to_value(&report).unwrap_or_default());
     let _ = writeln!(
         text,
         "\nreport: {} ({})",

@@ -1,16 +1,16 @@
 //! `sgctl certificate verify|keygen|countersign`: Ed25519-signed certificates
-//! ([`crate::ops::sign`]) and the validator's countersignature ([`crate::ops::countersign`]).
+//! ([`sgctl::ops::sign`]) and the validator's countersignature ([`sgctl::ops::countersign`]).
 
 use crate::cli::{Ctx, Report};
-use crate::error::Error;
-use crate::ops::sign;
 use serde_json::json;
+use sgctl::error::Error;
+use sgctl::ops::sign;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// Certificate tools.
 #[derive(Debug, clap::Args)]
-pub struct CertificateArgs {
+pub(crate) struct CertificateArgs {
     /// What to do.
     #[command(subcommand)]
     pub command: CertificateCommand,
@@ -18,7 +18,7 @@ pub struct CertificateArgs {
 
 /// `sgctl certificate` subcommands.
 #[derive(Debug, clap::Subcommand)]
-pub enum CertificateCommand {
+pub(crate) enum CertificateCommand {
     /// Check a certificate written by `format|sanitize --certificate FILE` with a signing key.
     #[command(after_help = "\
 Reports each changed record by position (record N, with its serial number), records added or
@@ -58,7 +58,7 @@ EXAMPLES:
 
 /// `sgctl certificate countersign`.
 #[derive(Debug, clap::Args)]
-pub struct CountersignArgs {
+pub(crate) struct CountersignArgs {
     /// The certificate (JSON), signed.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
@@ -84,7 +84,7 @@ pub struct CountersignArgs {
 
 /// `sgctl certificate verify`.
 #[derive(Debug, clap::Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// The certificate (JSON).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
@@ -98,14 +98,14 @@ pub struct VerifyArgs {
 
 /// `sgctl certificate keygen`.
 #[derive(Debug, clap::Args)]
-pub struct KeygenArgs {
+pub(crate) struct KeygenArgs {
     /// Where to write the private key (FILE.pub gets the public key). Never overwritten.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 }
 
 /// Runs `sgctl certificate`.
-pub fn run(_ctx: &mut Ctx, args: CertificateArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(_ctx: &mut Ctx, args: CertificateArgs) -> anyhow::Result<Report> {
     match args.command {
         CertificateCommand::Verify(a) => verify(a),
         CertificateCommand::Countersign(a) => countersign(a),
@@ -129,7 +129,7 @@ pub fn run(_ctx: &mut Ctx, args: CertificateArgs) -> anyhow::Result<Report> {
 }
 
 fn countersign(a: CountersignArgs) -> anyhow::Result<Report> {
-    use crate::ops::record_fields::{check_text, Person};
+    use sgctl::ops::record_fields::{check_text, Person};
     let mut problems = Vec::new();
     let mut t = |flag: &str, v: Option<&str>| {
         v.and_then(|s| check_text(flag, s).map_err(|e| problems.push(e)).ok())
@@ -142,14 +142,14 @@ fn countersign(a: CountersignArgs) -> anyhow::Result<Report> {
         contact: t("--contact", a.contact.as_deref()),
     };
     if !problems.is_empty() {
-        return Err(crate::error::Invalid::BadReport {
+        return Err(sgctl::error::Invalid::BadReport {
             path: "countersignature".into(),
             reason: problems.join("; "),
         }
         .into());
     }
     let key = sign::CertSigner::load(&a.key)?;
-    let fp = crate::ops::countersign::countersign_file(&a.file, &key, &who)?;
+    let fp = sgctl::ops::countersign::countersign_file(&a.file, &key, &who)?;
     let text = format!(
         "{}: countersigned by {} (key {fp}); {}.html and {}.pdf written again\n",
         a.file.display(),
@@ -181,7 +181,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<Report> {
         return Ok(verify_manifest(&a, &doc, trusted.as_ref()));
     }
     let v = sign::verify(&content, trusted.as_ref());
-    let counters = crate::ops::countersign::verify(&content, counter_trusted.as_ref());
+    let counters = sgctl::ops::countersign::verify(&content, counter_trusted.as_ref());
     let mut text = String::new();
     for p in &v.problems {
         let _ = writeln!(text, "INVALID {}: {}", p.position, p.message);
@@ -201,7 +201,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<Report> {
         if v.ok() { "valid" } else { "NOT valid" }
     );
     for c in &counters {
-        let who = serde_json::from_value::<crate::ops::record_fields::Person>(c.signer.clone())
+        let who = serde_json::from_value::<sgctl::ops::record_fields::Person>(c.signer.clone())
             .map(|p| p.line())
             .unwrap_or_else(|_| "-".into());
         let _ = writeln!(
@@ -232,9 +232,9 @@ fn verify(a: VerifyArgs) -> anyhow::Result<Report> {
         && counters.iter().all(|c| c.valid)
         && !(counter_trusted.is_some() && counters.is_empty());
     let exit = if ok {
-        crate::exit::OK
+        sgctl::exit::OK
     } else {
-        crate::exit::CHECK_FAILED
+        sgctl::exit::CHECK_FAILED
     };
     let mut data = serde_json::to_value(&v).unwrap_or_default();
     data["countersignatures"] = serde_json::to_value(&counters).unwrap_or_default();
@@ -242,13 +242,13 @@ fn verify(a: VerifyArgs) -> anyhow::Result<Report> {
     Ok(Report::new(None, &data, text).with_exit(exit))
 }
 
-/// `certificate verify` of a batch manifest ([`crate::ops::manifest`]).
+/// `certificate verify` of a batch manifest ([`sgctl::ops::manifest`]).
 fn verify_manifest(
     a: &VerifyArgs,
     doc: &serde_json::Value,
     trusted: Option<&ed25519_dalek::VerifyingKey>,
 ) -> Report {
-    let mut problems = crate::ops::manifest::verify(doc, trusted);
+    let mut problems = sgctl::ops::manifest::verify(doc, trusted);
     let certificate = certificate_against_manifest(&a.file, doc);
     if let CertCheck::Problem(p) = &certificate {
         problems.push(p.clone());
@@ -289,9 +289,9 @@ fn verify_manifest(
         "valid": problems.is_empty(),
     });
     let exit = if problems.is_empty() {
-        crate::exit::OK
+        sgctl::exit::OK
     } else {
-        crate::exit::CHECK_FAILED
+        sgctl::exit::CHECK_FAILED
     };
     Report::new(None, &data, text).with_exit(exit)
 }
@@ -327,7 +327,7 @@ impl CertCheck {
 /// Checks the certificate a manifest names, looked for beside the manifest (the manifest holds
 /// its file name only): the file's SHA-256, else each drive's record hash as written in it.
 fn certificate_against_manifest(manifest: &std::path::Path, doc: &serde_json::Value) -> CertCheck {
-    use crate::ops::audit_chain::sha256_hex;
+    use sgctl::ops::audit_chain::sha256_hex;
     let Some(name) = doc["manifest"]["certificate"].as_str() else {
         return CertCheck::NotChecked("the manifest names no certificate file".into());
     };
@@ -335,7 +335,7 @@ fn certificate_against_manifest(manifest: &std::path::Path, doc: &serde_json::Va
     if name.is_empty() || name.contains('/') || name == "." || name == ".." {
         return CertCheck::Problem(format!(
             "the manifest names its certificate as \"{}\", which is not a file name",
-            crate::escape::escape(name)
+            sgctl::escape::escape(name)
         ));
     }
     let path = manifest

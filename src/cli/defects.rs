@@ -1,12 +1,12 @@
 //! `sgctl defects DEVICE [--grown|--primary|--both] [--format F] [--count]`: READ DEFECT
 //! DATA (10), or (12) when the list is longer than (10) can carry, decoded in every address
-//! descriptor format ([`crate::scsi::read_defect`]).
+//! descriptor format ([`sgctl::scsi::read_defect`]).
 
 use super::{Ctx, Report};
-use crate::error::Error;
-use crate::scsi::read_defect::{self, Defect, DefectFormat, DefectList, Request};
-use crate::transport::{run_query, Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
+use sgctl::error::Error;
+use sgctl::scsi::read_defect::{self, Defect, DefectFormat, DefectList, Request};
+use sgctl::transport::{run_query, Transport, DEFAULT_TIMEOUT};
 use std::fmt::Write as _;
 
 /// The largest list read (16 MiB of descriptors: two million long-block entries); a longer
@@ -15,7 +15,7 @@ const MAX_LIST: u32 = 16 << 20;
 
 /// Address descriptor formats on the command line.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Short block (4-byte LBA).
     Short,
     /// Long block (8-byte LBA).
@@ -42,7 +42,7 @@ Examples:
   sgctl defects /dev/sg3 --count
   sgctl defects /dev/sg3 --grown --format long
   sgctl --json defects /dev/sg3 --both --format physical")]
-pub struct DefectsArgs {
+pub(crate) struct DefectsArgs {
     /// Device address.
     pub device: String,
     /// The grown list (default).
@@ -69,7 +69,7 @@ struct Out {
     list: DefectList,
 }
 
-fn query(t: &mut dyn Transport, cdb: &[u8], len: usize) -> crate::Result<Vec<u8>> {
+fn query(t: &mut dyn Transport, cdb: &[u8], len: usize) -> sgctl::Result<Vec<u8>> {
     let mut buf = vec![0u8; len];
     let n = run_query(t, cdb, &mut buf, DEFAULT_TIMEOUT)
         .map_err(|e| super::fetch::unsupported(e, "READ DEFECT DATA is not supported"))?;
@@ -78,7 +78,7 @@ fn query(t: &mut dyn Transport, cdb: &[u8], len: usize) -> crate::Result<Vec<u8>
 }
 
 /// Runs `sgctl defects`.
-pub fn run(ctx: &mut Ctx, args: DefectsArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: DefectsArgs) -> anyhow::Result<Report> {
     let format = match args.format {
         Format::Short => DefectFormat::ShortBlock,
         Format::Long => DefectFormat::LongBlock,
@@ -98,11 +98,11 @@ pub fn run(ctx: &mut Ctx, args: DefectsArgs) -> anyhow::Result<Report> {
         format,
     };
     let dev = args.device.as_str();
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
     // Header first: the length the device has.
     let head = query(t.as_mut(), &read_defect::cdb10(req, 4), 4)?;
     let len = read_defect::list_length(&head, false).ok_or_else(|| {
-        Error::Parse(crate::bytes::ParseError::new(
+        Error::Parse(sgctl::bytes::ParseError::new(
             "READ DEFECT DATA",
             "short header",
         ))
@@ -199,7 +199,7 @@ pub fn run(ctx: &mut Ctx, args: DefectsArgs) -> anyhow::Result<Report> {
     };
     let r = Report::new(Some(dev), &out, text);
     Ok(if inconsistent {
-        r.with_exit(crate::exit::DECODE_PROBLEMS)
+        r.with_exit(sgctl::exit::DECODE_PROBLEMS)
     } else {
         r
     })

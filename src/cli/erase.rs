@@ -1,15 +1,15 @@
 //! The command line of the destructive commands (`format`, `sanitize`, `tcg erase|revert`):
 //! the safety flags, the real host and devices, progress bars or JSON Lines on stderr, and the
-//! text of the summary. The jobs and their runner live in [`crate::ops::jobs`].
+//! text of the summary. The jobs and their runner live in [`sgctl::ops::jobs`].
 
 use crate::cli::{Ctx, Report};
-use crate::error::{Error, Result};
-use crate::exit;
-use crate::ops::jobs::{self, Job, JobEvent, JobOptions, ProgressSink, RunSummary};
-pub use crate::ops::jobs::{JobEnv, Opener};
-use crate::ops::record::Outcome;
-use crate::ops::safety::{DiscoverHost, TtyPrompter};
 use serde_json::json;
+use sgctl::error::{Error, Result};
+use sgctl::exit;
+pub(crate) use sgctl::ops::jobs::JobEnv;
+use sgctl::ops::jobs::{self, Job, JobEvent, JobOptions, ProgressSink, RunSummary};
+use sgctl::ops::record::Outcome;
+use sgctl::ops::safety::{DiscoverHost, TtyPrompter};
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -19,7 +19,7 @@ use std::time::Duration;
 
 /// Options every destructive command takes.
 #[derive(Debug, Clone, clap::Args)]
-pub struct SafetyArgs {
+pub(crate) struct SafetyArgs {
     /// Serial number or WWN naming the drive (repeat once per drive). Without it sgctl asks
     /// you to type it when stdin is a terminal; there is no default.
     #[arg(long = "confirm", value_name = "SERIAL|WWN")]
@@ -81,7 +81,7 @@ pub struct SafetyArgs {
 
 impl SafetyArgs {
     /// The library's options for these flags.
-    pub fn options(&self, parameters: serde_json::Value) -> JobOptions {
+    pub(crate) fn options(&self, parameters: serde_json::Value) -> JobOptions {
         JobOptions {
             confirm: self.confirm.clone(),
             dry_run: self.dry_run,
@@ -111,7 +111,7 @@ impl SafetyArgs {
 }
 
 /// Plans, gates and runs `job` on every address (real host, real devices).
-pub fn run_jobs(
+pub(crate) fn run_jobs(
     ctx: &mut Ctx,
     addresses: &[String],
     sa: &SafetyArgs,
@@ -127,7 +127,7 @@ pub fn run_jobs(
     let mut prompter = TtyPrompter::default();
     // Ctrl-C, SIGTERM and SIGHUP stop watching (the drives go on); the records say
     // "interrupted".
-    let _ = crate::ops::safety::register_stop_signals(&interrupted);
+    let _ = sgctl::ops::safety::register_stop_signals(&interrupted);
     let bars = Progress::new(ctx.json || sa.progress_json, sa.progress_json);
     let env = JobEnv {
         host: &host,
@@ -142,7 +142,7 @@ pub fn run_jobs(
 }
 
 /// [`run_jobs`] with an explicit environment (its `advise` is replaced by the CLI's advice).
-pub fn run_jobs_in(
+pub(crate) fn run_jobs_in(
     ctx: &mut Ctx,
     mut env: JobEnv<'_>,
     addresses: &[String],
@@ -160,18 +160,18 @@ pub fn run_jobs_in(
         let virtual_drives = !named.is_empty();
         let devices: Box<dyn FnOnce() -> Vec<String>> = if named.is_empty() {
             Box::new(|| {
-                crate::ops::led_ses::enclosure_services_devices(
-                    &crate::discover::ScanOptions::default(),
+                sgctl::ops::led_ses::enclosure_services_devices(
+                    &sgctl::discover::ScanOptions::default(),
                 )
             })
         } else {
             Box::new(move || named)
         };
-        crate::ops::led::light_after_purge(
+        sgctl::ops::led::light_after_purge(
             std::path::Path::new("/"),
             &summary.records,
-            Some(&crate::ops::safety::AuditLog::at(summary.audit_log.clone())),
-            Some(crate::ops::led::SesFallback {
+            Some(&sgctl::ops::safety::AuditLog::at(summary.audit_log.clone())),
+            Some(sgctl::ops::led::SesFallback {
                 devices,
                 timeout: std::time::Duration::from_secs(10),
                 virtual_drives,
@@ -208,7 +208,7 @@ pub fn run_jobs_in(
 /// True when a scanned drive matches `--all-matching FILTER`: every whitespace-separated word
 /// of FILTER must occur (case-insensitively) in the drive's vendor, model, serial, firmware or
 /// LU name. Only disks (peripheral type 0) match.
-pub fn drive_matches(d: &crate::discover::Drive, filter: &str) -> bool {
+pub(crate) fn drive_matches(d: &sgctl::discover::Drive, filter: &str) -> bool {
     if d.peripheral_type != Some(0) {
         return false;
     }
@@ -225,7 +225,7 @@ pub fn drive_matches(d: &crate::discover::Drive, filter: &str) -> bool {
 /// `--enclosure ID[:SLOTS]`: an enclosure logical identifier (`0x5006…` or without `0x`,
 /// as `sgctl scan` shows it) and optionally slots (`3`, `0-11`, `0-3,8,10-11`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlaceSelector {
+pub(crate) struct PlaceSelector {
     /// Logical identifier, normalised (`0x` and 16 lower-case hex digits).
     pub id: String,
     /// Inclusive slot ranges; empty = every slot.
@@ -234,7 +234,7 @@ pub struct PlaceSelector {
 
 impl PlaceSelector {
     /// Parses `ID[:SLOTS]`.
-    pub fn parse(s: &str) -> Result<PlaceSelector> {
+    pub(crate) fn parse(s: &str) -> Result<PlaceSelector> {
         let bad = |why: &str| {
             Error::InvalidArgument(format!(
                 "--enclosure {s:?}: {why} (expected ID[:SLOTS], e.g. 0x500605b0000272bf:0-11;                  `sgctl scan` lists the enclosures)"
@@ -281,7 +281,7 @@ impl PlaceSelector {
 
     /// True for a disk (peripheral type 0) the kernel places in this enclosure and one of the
     /// slots.
-    pub fn holds(&self, d: &crate::discover::Drive) -> bool {
+    pub(crate) fn holds(&self, d: &sgctl::discover::Drive) -> bool {
         let Some(e) = d
             .enclosure
             .as_ref()
@@ -298,7 +298,7 @@ impl PlaceSelector {
 
 /// The DEVICEs given, plus one address per scanned drive matching `--all-matching` and
 /// `--enclosure` (both, when both are given).
-pub fn resolve_devices(
+pub(crate) fn resolve_devices(
     devices: &[String],
     all_matching: Option<&str>,
     enclosure: Option<&str>,
@@ -307,13 +307,13 @@ pub fn resolve_devices(
         return Ok(devices.to_vec());
     }
     let place = enclosure.map(PlaceSelector::parse).transpose()?;
-    let scan = crate::discover::scan(&crate::discover::ScanOptions::default())?;
+    let scan = sgctl::discover::scan(&sgctl::discover::ScanOptions::default())?;
     select(&scan, devices, all_matching, place.as_ref())
 }
 
 /// [`resolve_devices`] over a scan already made.
-pub fn select(
-    scan: &crate::discover::Scan,
+pub(crate) fn select(
+    scan: &sgctl::discover::Scan,
     devices: &[String],
     all_matching: Option<&str>,
     place: Option<&PlaceSelector>,
@@ -379,11 +379,6 @@ pub fn select(
         }
     }
     Ok(out)
-}
-
-/// Overall exit status: 0 all good; 8 some failed; all failed → the first failure's code.
-pub fn overall_exit(codes: &[u8]) -> u8 {
-    jobs::overall_exit(codes)
 }
 
 fn finish_report(ctx: &mut Ctx, s: RunSummary) -> Report {
@@ -480,7 +475,7 @@ fn finish_report(ctx: &mut Ctx, s: RunSummary) -> Report {
 }
 
 /// Progress on stderr from the job layer's events: indicatif bars, JSON Lines, or nothing.
-pub struct Progress {
+pub(crate) struct Progress {
     multi: Option<indicatif::MultiProgress>,
     json: bool,
     lines: Mutex<HashMap<String, Line>>,
@@ -494,7 +489,7 @@ struct Line {
 
 impl Progress {
     /// `hidden`: no bars (`--json`); `json`: JSON Lines events.
-    pub fn new(hidden: bool, json: bool) -> Progress {
+    pub(crate) fn new(hidden: bool, json: bool) -> Progress {
         Progress {
             multi: (!hidden).then(|| {
                 indicatif::MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::stderr())
@@ -512,7 +507,7 @@ impl Progress {
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
             b.set_style(style.progress_chars("=> "));
-            b.set_prefix(crate::escape::escape(address).into_owned());
+            b.set_prefix(sgctl::escape::escape(address).into_owned());
             b
         })
     }
@@ -520,14 +515,14 @@ impl Progress {
 
 impl Progress {
     /// A line for `device` starts.
-    pub fn begin(&self, device: &str) {
+    pub(crate) fn begin(&self, device: &str) {
         let bar = self.bar(device);
         let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
         lines.insert(device.to_string(), Line { bar, last: None });
     }
 
     /// A progress sample for `device` (a JSON Lines event only when the percent changed).
-    pub fn sample(&self, device: &str, percent: Option<f64>, eta: Option<Duration>) {
+    pub(crate) fn sample(&self, device: &str, percent: Option<f64>, eta: Option<Duration>) {
         let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
         let Some(l) = lines.get_mut(device) else {
             return;
@@ -551,7 +546,7 @@ impl Progress {
     }
 
     /// The line of `device` ends with `outcome`.
-    pub fn end(&self, device: &str, outcome: &str) {
+    pub(crate) fn end(&self, device: &str, outcome: &str) {
         let lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(b) = lines.get(device).and_then(|l| l.bar.as_ref()) {
             if outcome == Outcome::Success.as_str() {
@@ -585,7 +580,7 @@ impl ProgressSink for Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::record::Outcome;
+    use sgctl::ops::record::Outcome;
 
     #[test]
     fn a_bar_that_did_not_succeed_keeps_its_percentage() {
@@ -626,7 +621,7 @@ mod tests {
             assert!(PlaceSelector::parse(bad).is_err(), "{bad}");
         }
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/ses-jbod");
-        let scan = crate::discover::scan(&crate::discover::ScanOptions {
+        let scan = sgctl::discover::scan(&sgctl::discover::ScanOptions {
             sysroot: root,
             ..Default::default()
         })
@@ -656,7 +651,7 @@ mod tests {
 
     #[test]
     fn all_matching_filter() {
-        let mut d = crate::discover::Drive::default();
+        let mut d = sgctl::discover::Drive::default();
         d.vendor = Some("TOSHIBA".into());
         d.model = Some("PX02SMF080".into());
         d.serial = Some("X7R0A0AHT".into());
@@ -685,13 +680,13 @@ mod tests {
 #[cfg(test)]
 pub(crate) mod testenv {
     use super::*;
-    use crate::ops::mockdrive::MockDrive;
-    use crate::ops::poll::PollConfig;
-    use crate::ops::safety::{HostView, InUse, PathInfo, Prompter};
-    use crate::transport::Transport;
+    use sgctl::ops::poll::PollConfig;
+    use sgctl::ops::safety::{HostView, InUse, PathInfo, Prompter};
+    use sgctl::testing::mockdrive::MockDrive;
+    use sgctl::transport::Transport;
     use std::collections::HashMap;
 
-    pub struct FakeHost {
+    pub(crate) struct FakeHost {
         pub busy: Vec<String>,
     }
 
@@ -716,7 +711,7 @@ pub(crate) mod testenv {
         }
     }
 
-    pub struct NoTty;
+    pub(crate) struct NoTty;
     impl Prompter for NoTty {
         fn ask(&mut self, _: &str) -> Option<String> {
             None
@@ -724,7 +719,7 @@ pub(crate) mod testenv {
     }
 
     /// Drives `mock:a`, `mock:b`, ... with serials `SER-a`, `SER-b`, ...
-    pub fn drives(names: &[&str]) -> HashMap<String, MockDrive> {
+    pub(crate) fn drives(names: &[&str]) -> HashMap<String, MockDrive> {
         names
             .iter()
             .map(|n| {
@@ -735,7 +730,7 @@ pub(crate) mod testenv {
             .collect()
     }
 
-    pub fn safety(dir: &std::path::Path, confirm: &[&str], dry_run: bool) -> SafetyArgs {
+    pub(crate) fn safety(dir: &std::path::Path, confirm: &[&str], dry_run: bool) -> SafetyArgs {
         SafetyArgs {
             confirm: confirm.iter().map(|s| s.to_string()).collect(),
             dry_run,
@@ -754,7 +749,7 @@ pub(crate) mod testenv {
         }
     }
 
-    pub fn run(
+    pub(crate) fn run(
         drives: &HashMap<String, MockDrive>,
         busy: &[&str],
         sa: &SafetyArgs,
@@ -793,7 +788,7 @@ pub(crate) mod testenv {
         .expect("run")
     }
 
-    pub fn audit_lines(dir: &std::path::Path) -> Vec<serde_json::Value> {
+    pub(crate) fn audit_lines(dir: &std::path::Path) -> Vec<serde_json::Value> {
         std::fs::read_to_string(dir.join("audit.jsonl"))
             .unwrap_or_default()
             .lines()

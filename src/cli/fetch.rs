@@ -3,20 +3,20 @@
 //! small, and turn "ILLEGAL REQUEST, invalid opcode/field" into [`Error::Unsupported`].
 
 use super::Ctx;
-use crate::bytes::hexdump;
-use crate::error::{Error, Result};
-use crate::sense::SenseKey;
-use crate::transport::{run_query, Transport, DEFAULT_TIMEOUT};
+use sgctl::bytes::hexdump;
+use sgctl::error::{Error, Result};
+use sgctl::sense::SenseKey;
+use sgctl::transport::{run_query, Transport, DEFAULT_TIMEOUT};
 
 /// Opens a device address for the query commands (`-v` tracing of every CDB, status and
 /// sense, `-vv` data bytes, is done by the transport wrapper `device::open_with` installs).
-pub fn open(ctx: &Ctx, address: &str) -> Result<Box<dyn Transport>> {
-    crate::device::open_with(address, ctx.verbose)
+pub(crate) fn open(ctx: &Ctx, address: &str) -> Result<Box<dyn Transport>> {
+    sgctl::device::open_with(address, ctx.verbose)
 }
 
 /// Sends a data-in CDB with an `alloc`-byte buffer (retrying once on UNIT ATTENTION) and
 /// returns the bytes actually transferred.
-pub fn data_in(t: &mut dyn Transport, cdb: &[u8], alloc: usize) -> Result<Vec<u8>> {
+pub(crate) fn data_in(t: &mut dyn Transport, cdb: &[u8], alloc: usize) -> Result<Vec<u8>> {
     let mut buf = vec![0u8; alloc];
     let n = run_query(t, cdb, &mut buf, DEFAULT_TIMEOUT)?;
     buf.truncate(n.min(alloc));
@@ -25,7 +25,7 @@ pub fn data_in(t: &mut dyn Transport, cdb: &[u8], alloc: usize) -> Result<Vec<u8
 
 /// Maps ILLEGAL REQUEST with INVALID COMMAND OPERATION CODE (20/00) or INVALID FIELD IN CDB
 /// (24/00) to [`Error::Unsupported`] naming `what`; other errors pass through.
-pub fn unsupported(e: Error, what: &str) -> Error {
+pub(crate) fn unsupported(e: Error, what: &str) -> Error {
     match e.sense() {
         Some(s) if s.key == SenseKey::IllegalRequest && matches!(s.asc, 0x20 | 0x24) => {
             Error::Unsupported(format!("{what} ({})", s.summary()))
@@ -35,8 +35,8 @@ pub fn unsupported(e: Error, what: &str) -> Error {
 }
 
 /// Standard INQUIRY: 36 bytes, then again with the full ADDITIONAL LENGTH.
-pub fn standard_inquiry(t: &mut dyn Transport) -> Result<Vec<u8>> {
-    use crate::scsi::inquiry;
+pub(crate) fn standard_inquiry(t: &mut dyn Transport) -> Result<Vec<u8>> {
+    use sgctl::scsi::inquiry;
     let first = data_in(t, &inquiry::cdb(false, 0, 36), 36)?;
     let want = first.get(4).map(|l| usize::from(*l) + 5).unwrap_or(0);
     if want > first.len() {
@@ -47,8 +47,8 @@ pub fn standard_inquiry(t: &mut dyn Transport) -> Result<Vec<u8>> {
 }
 
 /// A VPD page: 252 bytes first, then the full page if it is longer (as sg_vpd does).
-pub fn vpd(t: &mut dyn Transport, page: u8) -> Result<Vec<u8>> {
-    use crate::scsi::vpd;
+pub(crate) fn vpd(t: &mut dyn Transport, page: u8) -> Result<Vec<u8>> {
+    use sgctl::scsi::vpd;
     let what = format!("VPD page 0x{page:02x} ({})", vpd::page_name(page));
     let first = data_in(t, &vpd::cdb(page, 252), 252)
         .map_err(|e| unsupported(e, &format!("{what} is not supported by the device")))?;
@@ -68,10 +68,10 @@ pub fn vpd(t: &mut dyn Transport, page: u8) -> Result<Vec<u8>> {
 }
 
 /// The `--hex` report: the raw response as a hex dump (text) and a hex string (JSON).
-pub fn hex_report(device: Option<&str>, bytes: &[u8]) -> super::Report {
+pub(crate) fn hex_report(device: Option<&str>, bytes: &[u8]) -> super::Report {
     super::Report::new(
         device,
-        &serde_json::json!({ "hex": crate::bytes::hex(bytes) }),
+        &serde_json::json!({ "hex": sgctl::bytes::hex(bytes) }),
         hexdump(bytes),
     )
 }

@@ -1,19 +1,19 @@
 //! `sgctl firmware DEVICE... --image FILE [--mode MODE] [--chunk SIZE] [--activate]
 //! [--expect-revision REV] --confirm SERIAL|WWN`: a microcode download with WRITE BUFFER
-//! ([`crate::ops::jobs::firmware`]), behind the safety gate, through the job runner (audit
+//! ([`sgctl::ops::jobs::firmware`]), behind the safety gate, through the job runner (audit
 //! records, `--dry-run`, `--certificate`).
 
 use crate::cli::erase::{run_jobs, SafetyArgs};
 use crate::cli::{Ctx, Report};
-use crate::error::Error;
-use crate::ops::jobs::firmware::{FirmwareJob, FirmwareOptions, MAX_IMAGE_BYTES};
-use crate::scsi::write_buffer::{ActivationEvents, Mode};
+use sgctl::error::Error;
+use sgctl::ops::jobs::firmware::{FirmwareJob, FirmwareOptions, MAX_IMAGE_BYTES};
+use sgctl::scsi::write_buffer::{ActivationEvents, Mode};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A `--mode` value: a mode, or `auto`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ModeArg(pub Option<Mode>);
+pub(crate) struct ModeArg(pub Option<Mode>);
 
 fn parse_mode(s: &str) -> Result<ModeArg, String> {
     let l = s.trim().to_ascii_lowercase();
@@ -37,13 +37,13 @@ fn parse_chunk(s: &str) -> Result<u32, String> {
     let n = super::num::size(s)?;
     u32::try_from(n)
         .ok()
-        .filter(|&n| (1..=crate::scsi::write_buffer::MAX_24).contains(&n))
+        .filter(|&n| (1..=sgctl::scsi::write_buffer::MAX_24).contains(&n))
         .ok_or_else(|| format!("{s}: a segment is 1 byte to 16 MiB - 1"))
 }
 
 /// Mode 0Dh's activation events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Event {
+pub(crate) enum Event {
     /// PO_ACT: the next power on.
     PowerOn,
     /// HR_ACT: the next hard reset.
@@ -94,7 +94,7 @@ Examples:
   sgctl firmware /dev/sg3 --image FW.bin --mode 7 --expect-revision 0205 --confirm ZA1B2C3D
   sgctl firmware /dev/sg3 --image FW.bin --mode 0xe --dry-run
   sgctl firmware /dev/sg3 --activate --confirm ZA1B2C3D")]
-pub struct FirmwareArgs {
+pub(crate) struct FirmwareArgs {
     /// Drives to update (several run in parallel, capped per HBA; each needs its --confirm).
     #[arg(value_name = "DEVICE", required = true)]
     pub devices: Vec<String>,
@@ -128,7 +128,7 @@ pub struct FirmwareArgs {
 }
 
 /// Runs `sgctl firmware`.
-pub fn run(ctx: &mut Ctx, args: FirmwareArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: FirmwareArgs) -> anyhow::Result<Report> {
     if !args.events.is_empty() && args.mode.0 != Some(Mode::OffsetsEventsDefer) {
         return Err(Error::InvalidArgument("--events goes with --mode 0xd".into()).into());
     }
@@ -142,7 +142,7 @@ pub fn run(ctx: &mut Ctx, args: FirmwareArgs) -> anyhow::Result<Report> {
     // The image first, before any drive is opened: a regular file, size checked before it
     // is read.
     let image = match &args.image {
-        Some(p) => Some(Arc::new(crate::files::read_input(
+        Some(p) => Some(Arc::new(sgctl::files::read_input(
             p,
             "firmware image",
             MAX_IMAGE_BYTES,
@@ -185,9 +185,9 @@ pub fn run(ctx: &mut Ctx, args: FirmwareArgs) -> anyhow::Result<Report> {
         for (a, b) in &same {
             text.push_str(&format!(
                 "{}: the same drive as {} (another path): downloaded once, through {}\n",
-                crate::escape::escape(a),
-                crate::escape::escape(b),
-                crate::escape::escape(b)
+                sgctl::escape::escape(a),
+                sgctl::escape::escape(b),
+                sgctl::escape::escape(b)
             ));
         }
         report.text = text + &report.text;
@@ -219,14 +219,14 @@ fn one_address_per_drive(ctx: &Ctx, addresses: &[String]) -> Kept {
     let mut kept = Vec::new();
     let mut same = Vec::new();
     for a in addresses {
-        let key = match crate::device::open_with(a, ctx.verbose) {
+        let key = match sgctl::device::open_with(a, ctx.verbose) {
             Ok(mut t) => {
                 let mut ro =
-                    crate::ops::safety::ReadOnly::new(crate::ops::safety::ByRef(t.as_mut()));
-                crate::ops::query::identity(&mut ro).ok().and_then(|id| {
-                    crate::ops::lock::key_for(
+                    sgctl::ops::safety::ReadOnly::new(sgctl::ops::safety::ByRef(t.as_mut()));
+                sgctl::ops::query::identity(&mut ro).ok().and_then(|id| {
+                    sgctl::ops::lock::key_for(
                         a,
-                        &crate::ops::safety::DriveName {
+                        &sgctl::ops::safety::DriveName {
                             serial: id.serial,
                             wwn: id.wwn,
                         },

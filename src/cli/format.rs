@@ -4,12 +4,12 @@
 
 use crate::cli::erase::{run_jobs, SafetyArgs};
 use crate::cli::{Ctx, Report};
-use crate::error::Error;
-use crate::ops::format::{CapacityRequest, FormatOptions};
-use crate::ops::format_support::{self, FormatSupport};
-use crate::ops::jobs::format::FormatJob;
-use crate::ops::query::Support;
-use crate::scsi::format_unit::ProtectionType;
+use sgctl::error::Error;
+use sgctl::ops::format::{CapacityRequest, FormatOptions};
+use sgctl::ops::format_support::{self, FormatSupport};
+use sgctl::ops::jobs::format::FormatJob;
+use sgctl::ops::query::Support;
+use sgctl::scsi::format_unit::ProtectionType;
 
 /// Format drives: change logical block size, protection (PI) type and capacity, verified
 /// afterwards with READ CAPACITY(16). Destroys all data; passes the safety gate.
@@ -22,7 +22,7 @@ A block size or PI type the drive does not list (VPD 0xB4) is refused before any
 `--preset ID` sends FORMAT WITH PRESET instead of MODE SELECT and FORMAT UNIT; an ID the drive does not
 list in VPD 0xB8 is refused before anything is sent (exit 7), --force or not.
 Audit records go to --audit-log, else $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl.")]
-pub struct FormatArgs {
+pub(crate) struct FormatArgs {
     /// Drives to format (several run in parallel, capped per HBA).
     #[arg(value_name = "DEVICE", required_unless_present_any = ["all_matching", "enclosure"])]
     pub devices: Vec<String>,
@@ -75,7 +75,7 @@ pub struct FormatArgs {
 }
 
 /// Runs `sgctl format`.
-pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
     if args.list_supported {
         return list_supported(ctx, &args.devices);
     }
@@ -103,7 +103,7 @@ pub fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
     // --recover with no geometry restores what the interrupted format asked for.
     let recover_from =
         (args.recover && args.block_size.is_none() && args.pi.is_none()).then(|| {
-            crate::ops::safety::AuditLog::resolve(args.safety.audit_log.as_deref())
+            sgctl::ops::safety::AuditLog::resolve(args.safety.audit_log.as_deref())
                 .path()
                 .to_path_buf()
         });
@@ -173,7 +173,7 @@ fn list_text(s: &FormatSupport) -> String {
                     t,
                     "  preset 0x{:x}: {}, {} bytes, PI type {}, {} blocks",
                     p.preset_identifier,
-                    crate::scsi::vpd::format_presets::schema_name(p.schema_type.unwrap_or(0)),
+                    sgctl::scsi::vpd::format_presets::schema_name(p.schema_type.unwrap_or(0)),
                     p.logical_block_length.unwrap_or(0),
                     pi,
                     p.designed_last_lba.map_or(0, |l| l.saturating_add(1))
@@ -241,8 +241,8 @@ fn list_text(s: &FormatSupport) -> String {
 mod tests {
     use super::*;
     use crate::cli::erase::testenv;
-    use crate::exit;
-    use crate::ops::jobs::Job;
+    use sgctl::exit;
+    use sgctl::ops::jobs::Job;
 
     fn job(bs: u32, pi: u8) -> impl FnMut() -> Box<dyn Job> {
         move || -> Box<dyn Job> {
@@ -300,7 +300,7 @@ mod tests {
             .st()
             .log
             .iter()
-            .all(|c| !crate::ops::safety::is_state_changing(c)));
+            .all(|c| !sgctl::ops::safety::is_state_changing(c)));
         assert_eq!(drives["mock:a"].st().lb_len, 512);
     }
 }

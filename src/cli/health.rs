@@ -2,8 +2,8 @@
 //! Prometheus textfile output.
 
 use super::{Ctx, Report};
-use crate::ops::health::{self, bits, rules, DriveHealth, State};
 use serde::Serialize;
+use sgctl::ops::health::{self, bits, rules, DriveHealth, State};
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,7 +11,7 @@ use std::time::Duration;
 
 /// `--help` text after the options: the exit bit mask and the rule metrics.
 /// (A unit test checks it names every bit and every metric.)
-pub const AFTER_HELP: &str = concat!(
+pub(crate) const AFTER_HELP: &str = concat!(
     "\
 RULES: --max METRIC=N / --min METRIC=N (repeatable), or --rules FILE with a TOML subset:
   [max]                      # or dotted keys: max.endurance_used = 80
@@ -34,7 +34,7 @@ i.e. the wear rate observed so far, counting powered-on time (page 0x15 power-on
 drive_writes_per_day = bytes written (page 0x02 param 5, else 0x19) / capacity / powered-on days.
 
 ",
-    health::exit_help_text!(),
+    sgctl::exit_help_text!(),
     "
 
 PROMETHEUS: --prometheus prints node_exporter textfile-collector format; metric names:
@@ -55,7 +55,7 @@ PROMETHEUS: --prometheus prints node_exporter textfile-collector format; metric 
 /// Health report per drive.
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
-pub struct HealthArgs {
+pub(crate) struct HealthArgs {
     /// Device addresses.
     #[arg(value_name = "DEVICE", required_unless_present_any = ["all", "enclosure"])]
     pub devices: Vec<String>,
@@ -93,11 +93,11 @@ struct HealthData {
     exit_bits: u8,
 }
 
-fn load_rules(args: &HealthArgs) -> crate::Result<Vec<rules::Rule>> {
+fn load_rules(args: &HealthArgs) -> sgctl::Result<Vec<rules::Rule>> {
     let mut out = Vec::new();
     if let Some(p) = &args.rules {
         let text =
-            std::fs::read_to_string(p).map_err(|e| crate::Error::io(p.display().to_string(), e))?;
+            std::fs::read_to_string(p).map_err(|e| sgctl::Error::io(p.display().to_string(), e))?;
         out.extend(rules::parse_file(&text)?);
     }
     for m in &args.max {
@@ -275,7 +275,7 @@ fn render_drive(h: &DriveHealth) -> String {
 }
 
 /// Runs `sgctl health`.
-pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
     let usage = |ctx: &mut Ctx, msg: String| {
         ctx.warn(msg);
         Ok(Report::new(None, &serde_json::Value::Null, String::new()).with_exit(bits::USAGE))
@@ -320,7 +320,7 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
             Ok(p) => p,
             Err(err) => return usage(ctx, err.to_string()),
         };
-        let scan = crate::discover::scan(&crate::discover::ScanOptions {
+        let scan = sgctl::discover::scan(&sgctl::discover::ScanOptions {
             sysroot: args.sysroot.clone(),
             ..Default::default()
         })?;
@@ -332,7 +332,7 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
         args.devices.clone()
     };
     let verbose = ctx.verbose;
-    let opener: health::Opener = Arc::new(move |a: &str| crate::device::open_with(a, verbose));
+    let opener: health::Opener = Arc::new(move |a: &str| sgctl::device::open_with(a, verbose));
     let drives = health::check_many(
         &devices,
         &rules,
@@ -352,8 +352,8 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
                 if ctx.hex {
                     // --hex: the log pages the report was computed from, as read.
                     for p in &h.raw_pages {
-                        o.push_str(&crate::logpage::text::render(
-                            &crate::logpage::decode(p),
+                        o.push_str(&sgctl::logpage::text::render(
+                            &sgctl::logpage::decode(p),
                             true,
                         ));
                     }

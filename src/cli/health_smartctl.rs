@@ -1,5 +1,5 @@
 //! `sgctl --json=smartctl health`: the health report in smartctl's key names and layout
-//! ([`crate::ops::health::smartctl`]).
+//! ([`sgctl::ops::health::smartctl`]).
 //!
 //! One drive: one document shaped like `smartctl -j -x`'s, with sgctl's own object (`sgctl`:
 //! version, argv, messages, exit status, and the health verdict) in place of smartctl's
@@ -7,8 +7,8 @@
 //! such documents, so `jq '.[] | FILTER'` applies a smartctl filter to each drive.
 
 use super::Ctx;
-use crate::ops::health::{smartctl, DriveHealth, State};
 use serde_json::{json, Value};
+use sgctl::ops::health::{smartctl, DriveHealth, State};
 
 fn state_word(s: State) -> &'static str {
     match s {
@@ -20,7 +20,7 @@ fn state_word(s: State) -> &'static str {
 }
 
 /// The document `--json=smartctl` prints for `drives` (see the module docs).
-pub fn document(ctx: &Ctx, drives: &[DriveHealth]) -> Value {
+pub(crate) fn document(ctx: &Ctx, drives: &[DriveHealth]) -> Value {
     let one = |h: &DriveHealth| {
         let mut m = serde_json::Map::new();
         m.insert("json_format_version".into(), json!([1, 0]));

@@ -1,13 +1,14 @@
 //! `sgctl inquiry DEVICE`: standard INQUIRY data (SPC-6 6.7.2), plus the unit serial number
 //! from VPD page 0x80 when the device has one (as sg_inq prints it).
 
-use super::{fetch, text, Ctx, Report};
-use crate::scsi::{inquiry, vpd};
+use super::{fetch, Ctx, Report};
 use serde::Serialize;
+use sgctl::decode::text;
+use sgctl::scsi::{inquiry, vpd};
 
 /// Arguments of `sgctl inquiry`.
 #[derive(Debug, clap::Args)]
-pub struct InquiryArgs {
+pub(crate) struct InquiryArgs {
     /// Device address (/dev/sgN, /dev/sdX, /dev/bsg/H:C:T:L, sim:PROFILE).
     pub device: String,
 }
@@ -20,13 +21,13 @@ struct Out {
 }
 
 /// Runs `sgctl inquiry`.
-pub fn run(ctx: &mut Ctx, args: InquiryArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: InquiryArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
     let raw = fetch::standard_inquiry(t.as_mut())?;
     if ctx.hex {
         return Ok(fetch::hex_report(Some(&args.device), &raw));
     }
-    let standard = inquiry::parse_best(&raw).map_err(crate::Error::Parse)?;
+    let standard = inquiry::parse_best(&raw).map_err(sgctl::Error::Parse)?;
     // The serial number is optional: devices without page 0x80 still answer INQUIRY.
     let serial = match fetch::vpd(t.as_mut(), 0x80) {
         Ok(b) => vpd::serial::parse(&b).ok().map(|s| s.unit_serial_number),
@@ -41,8 +42,8 @@ pub fn run(ctx: &mut Ctx, args: InquiryArgs) -> anyhow::Result<Report> {
     if let Some(s) = &serial {
         txt.push_str(&format!(" Unit serial number: {s}\n"));
     }
-    txt.push_str(&super::vpd_text::problems(&standard.problems));
-    let exit = super::decode::problems_exit(&standard.problems);
+    txt.push_str(&sgctl::decode::vpd_text::problems(&standard.problems));
+    let exit = sgctl::decode::problems_exit(&standard.problems);
     let out = Out {
         standard,
         unit_serial_number: serial,

@@ -1,10 +1,10 @@
 //! `sgctl locate DEV --on|--off` and `sgctl fault DEV --on|--off`: a drive slot's LEDs.
 
 use super::{Ctx, Report};
-use crate::discover::{self, IdentMode, ScanOptions};
-use crate::ops::led::{self, Led, LedChange};
-use crate::ops::safety;
 use serde::Serialize;
+use sgctl::discover::{self, IdentMode, ScanOptions};
+use sgctl::ops::led::{self, Led, LedChange};
+use sgctl::ops::safety;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -34,7 +34,7 @@ Examples:
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
 #[command(group(clap::ArgGroup::new("state").required(true).args(["on", "off"])))]
-pub struct LedArgs {
+pub(crate) struct LedArgs {
     /// /dev/sgN, /dev/sdX, /dev/bsg/H:C:T:L, H:C:T:L or an LU name (naa.…).
     pub device: String,
     /// Switch the LED on.
@@ -74,7 +74,7 @@ struct LedData {
 }
 
 /// Runs `sgctl locate` / `sgctl fault`.
-pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
     let on = args.on;
     let root = args.sysroot.clone().unwrap_or_else(|| PathBuf::from("/"));
     let opts = ScanOptions {
@@ -105,15 +105,15 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
             Err(e) => {
                 // Not through a tree someone else made: its device nodes are not this host's.
                 let ses = if root == std::path::Path::new("/")
-                    && !crate::device::is_virtual_address(&args.device)
+                    && !sgctl::device::is_virtual_address(&args.device)
                 {
-                    let devices = crate::ops::led_ses::enclosure_services_devices(&opts);
+                    let devices = sgctl::ops::led_ses::enclosure_services_devices(&opts);
                     ses_search(ctx, &devices, &drive, timeout)
                 } else {
                     Vec::new()
                 };
                 if ses.is_empty() {
-                    let why = if crate::device::is_virtual_address(&args.device) {
+                    let why = if sgctl::device::is_virtual_address(&args.device) {
                         "a virtual drive sits in no enclosure (name its virtual enclosure with \
                          --enclosure-device sim:enclosure?...)"
                             .to_string()
@@ -122,7 +122,7 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
                     };
                     ctx.warn(format!("{}: {why}", args.device));
                     return Ok(Report::new(Some(&args.device), &data, String::new())
-                        .with_exit(crate::exit::UNSUPPORTED));
+                        .with_exit(sgctl::exit::UNSUPPORTED));
                 }
                 ses
             }
@@ -137,14 +137,14 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
                 args.enclosure_device.len()
             ));
             return Ok(Report::new(Some(&args.device), &data, String::new())
-                .with_exit(crate::exit::UNSUPPORTED));
+                .with_exit(sgctl::exit::UNSUPPORTED));
         }
         ses
     };
     data.changes = led::apply(&backends, which, on, args.dry_run);
     let written = data.changes.iter().any(|c| c.written);
     let failed: Vec<&LedChange> = data.changes.iter().filter(|c| c.error.is_some()).collect();
-    let mut exit = crate::exit::OK;
+    let mut exit = sgctl::exit::OK;
     if !failed.is_empty() {
         let refused = failed.iter().all(|c| {
             c.error
@@ -152,9 +152,9 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
                 .is_some_and(|e| e.contains("symbolic link") || e.contains("regular file"))
         });
         exit = if refused {
-            crate::exit::REFUSED
+            sgctl::exit::REFUSED
         } else {
-            crate::exit::COMMAND
+            sgctl::exit::COMMAND
         };
     }
     if !args.dry_run && (written || !failed.is_empty()) {
@@ -173,8 +173,8 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
                 ctx.warn(format!(
                     "the LED was changed but its audit record could not be written: {e}"
                 ));
-                if exit == crate::exit::OK {
-                    exit = crate::exit::OTHER;
+                if exit == sgctl::exit::OK {
+                    exit = sgctl::exit::OTHER;
                 }
             }
         }
@@ -191,10 +191,10 @@ fn ses_search(
     drive: &discover::Drive,
     timeout: Duration,
 ) -> Vec<(
-    crate::discover::enclosure::SlotRef,
+    sgctl::discover::enclosure::SlotRef,
     Box<dyn led::LedBackend>,
 )> {
-    let ports = crate::ops::led_ses::sas_addresses(
+    let ports = sgctl::ops::led_ses::sas_addresses(
         drive
             .paths
             .iter()
@@ -204,7 +204,7 @@ fn ses_search(
     if ports.is_empty() {
         return Vec::new();
     }
-    let found = crate::ops::led_ses::backends_for(devices, &ports, timeout);
+    let found = sgctl::ops::led_ses::backends_for(devices, &ports, timeout);
     for e in found.errors {
         ctx.warn(e);
     }

@@ -1,13 +1,13 @@
 //! `sgctl logs DEVICE [--page P[,SUB]] [--pc ...]`: LOG SENSE, decoded like sg_logs.
 
 use super::{Ctx, Report};
-use crate::logpage::{self, text, DecodedPage};
-use crate::ops::health::read::{self, PageError};
-use crate::ops::safety;
-use crate::scsi::log_select::LogSelect;
-use crate::scsi::log_sense::PageControl;
 use anyhow::{bail, Context};
 use serde::Serialize;
+use sgctl::logpage::{self, text, DecodedPage};
+use sgctl::ops::health::read::{self, PageError};
+use sgctl::ops::safety;
+use sgctl::scsi::log_select::LogSelect;
+use sgctl::scsi::log_sense::PageControl;
 use std::path::PathBuf;
 
 /// Read and decode log pages.
@@ -27,7 +27,7 @@ EXIT STATUS: 0 every page decoded; 8 some pages could not be read (the others ar
 9 a page is inconsistent (a length that overruns the page, a parameter shorter than its
 layout): decoded as far as the bytes go, the problems listed under the page (parameter codes
 the standard does not define are listed too, without exit 9).")]
-pub struct LogsArgs {
+pub(crate) struct LogsArgs {
     /// Device address (/dev/sgN, /dev/sdX, /dev/bsg/H:C:T:L, sim:PROFILE).
     #[arg(required_unless_present = "inhex")]
     pub device: Option<String>,
@@ -60,8 +60,8 @@ pub struct LogsArgs {
 }
 
 /// Parses `P` or `P,SUB` (page code 0..0x3f, subpage 0..0xff); a bad value is a usage error.
-pub fn parse_page_arg(s: &str) -> anyhow::Result<(u8, u8)> {
-    let bad = |e: String| crate::Error::InvalidArgument(format!("--page: {e}"));
+pub(crate) fn parse_page_arg(s: &str) -> anyhow::Result<(u8, u8)> {
+    let bad = |e: String| sgctl::Error::InvalidArgument(format!("--page: {e}"));
     let (p, sub) = match s.split_once(',') {
         Some((p, sub)) => (p, Some(sub)),
         None => (s, None),
@@ -97,9 +97,9 @@ fn render(data: &LogsData, hex_only: bool) -> String {
 }
 
 /// Runs `sgctl logs`.
-pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
     let pc = PageControl::parse(&args.pc).ok_or_else(|| {
-        crate::Error::InvalidArgument(format!(
+        sgctl::Error::InvalidArgument(format!(
             "--pc '{}': use current, cumulative, threshold, default or default-threshold",
             args.pc
         ))
@@ -109,12 +109,12 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         let dev = args
             .device
             .as_deref()
-            .ok_or_else(|| crate::Error::InvalidArgument("--reset needs a DEVICE".into()))?;
+            .ok_or_else(|| sgctl::Error::InvalidArgument("--reset needs a DEVICE".into()))?;
         if args.inhex.is_some() {
             bail!("--reset and --inhex are exclusive");
         }
-        let mut t = crate::device::open_with(dev, ctx.verbose)?;
-        let host = crate::ops::safety::DiscoverHost;
+        let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
+        let host = sgctl::ops::safety::DiscoverHost;
         let mut prompter = safety::WordedPrompter::new(
             "sgctl: logs --reset clears the drive's log counters (error counters, statistics, \
              self-test and scan history may be lost; user data is not touched).",
@@ -124,10 +124,10 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
     let data = if let Some(path) = &args.inhex {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let bytes = crate::bytes::parse_inhex(&text).map_err(crate::Error::Parse)?;
+        let bytes = sgctl::bytes::parse_inhex(&text).map_err(sgctl::Error::Parse)?;
         let mut pages = Vec::new();
         for b in logpage::split_pages(&bytes) {
-            let p = logpage::parse(b).map_err(crate::Error::Parse)?;
+            let p = logpage::parse(b).map_err(sgctl::Error::Parse)?;
             if want.is_none_or(|(pg, sub)| pg == p.page_code && sub == p.subpage_code) {
                 pages.push(logpage::decode(&p));
             }
@@ -139,18 +139,18 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         }
     } else {
         let dev = args.device.as_deref().unwrap_or_default();
-        let mut t = crate::device::open_with(dev, ctx.verbose)?;
+        let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
         match want {
             Some((pg, sub)) => {
                 // An unlisted page is not asked for: the drive would reject it with ILLEGAL
                 // REQUEST and count that as a non-medium error.
-                if !crate::logpage::LogPage::is_list_page(pg, sub) {
+                if !sgctl::logpage::LogPage::is_list_page(pg, sub) {
                     let (listed, _) = read::supported_pages(t.as_mut())?;
                     if !listed
                         .iter()
                         .any(|p| p.page_code == pg && p.subpage_code == sub)
                     {
-                        return Err(crate::Error::Unsupported(format!(
+                        return Err(sgctl::Error::Unsupported(format!(
                             "log page 0x{pg:02x},0x{sub:02x} is not in the device's supported \
                              log pages list; not asked for (`sgctl logs DEVICE --page 0` lists them)"
                         ))
@@ -181,9 +181,9 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         // define is listed too, but is no inconsistency.
         if data.pages.iter().any(|p| p.inconsistent) {
             ctx.warn("a log page is inconsistent: decoded as far as the bytes go (see problems)");
-            crate::exit::DECODE_PROBLEMS
+            sgctl::exit::DECODE_PROBLEMS
         } else {
-            crate::exit::OK
+            sgctl::exit::OK
         }
     } else {
         for e in &data.errors {
@@ -192,7 +192,7 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
                 e.page_code, e.subpage_code, e.error
             ));
         }
-        crate::exit::PARTIAL
+        sgctl::exit::PARTIAL
     };
     Ok(Report::new(args.device.as_deref(), &data, text).with_exit(exit))
 }
@@ -212,7 +212,7 @@ fn reset(
     args: &LogsArgs,
     pc: PageControl,
     page: Option<(u8, u8)>,
-    t: &mut dyn crate::transport::Transport,
+    t: &mut dyn sgctl::transport::Transport,
     host: &dyn safety::HostView,
     prompter: &mut dyn safety::Prompter,
 ) -> anyhow::Result<Report> {
@@ -234,7 +234,7 @@ fn reset(
             wwn: id.wwn.clone(),
         };
         if !args.confirm.is_empty() && !args.confirm.iter().any(|c| name.matches(c)) {
-            return Err(crate::Error::from(crate::error::Refusal::NotNamed {
+            return Err(sgctl::Error::from(sgctl::error::Refusal::NotNamed {
                 address: dev.into(),
                 drive: name.describe(),
             })
@@ -274,7 +274,7 @@ fn reset(
     )?;
     cleared.session(
         serde_json::json!({"cdb": safety::spaced_hex(&cdb), "serial": id.serial}),
-        || crate::ops::logs::send_reset(t, &cleared, &cmd),
+        || sgctl::ops::logs::send_reset(t, &cleared, &cmd),
         |r| {
             let outcome = if r.is_ok() { "success" } else { "failure" };
             let error = r.as_ref().err().map(|e| e.to_string());
@@ -304,7 +304,7 @@ fn reset(
 mod tests {
     use super::*;
 
-    use crate::transport::{Completion, DataBuf, Transport};
+    use sgctl::transport::{Completion, DataBuf, Transport};
     use std::time::Duration;
 
     /// Answers INQUIRY/VPD 0x00 (listing 0x80)/VPD 0x80 as serial "S123", accepts LOG SELECT; records every CDB.
@@ -319,7 +319,7 @@ mod tests {
             cdb: &[u8],
             data: DataBuf<'_>,
             _t: Duration,
-        ) -> crate::Result<Completion> {
+        ) -> sgctl::Result<Completion> {
             self.cdbs.push(cdb.to_vec());
             let answer: Vec<u8> = match (cdb[0], cdb[1] & 1, cdb[2]) {
                 (0x12, 0, _) => {
@@ -335,8 +335,8 @@ mod tests {
                 (0x12, 1, 0x80) => b"\x00\x80\x00\x04S123".to_vec(),
                 (0x4c, _, _) => vec![],
                 _ => {
-                    return Ok(Completion::check_condition(crate::sense::build_fixed(
-                        crate::sense::SenseKey::IllegalRequest,
+                    return Ok(Completion::check_condition(sgctl::sense::build_fixed(
+                        sgctl::sense::SenseKey::IllegalRequest,
                         0x24,
                         0,
                     )))
@@ -433,8 +433,8 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(
-            e.downcast_ref::<crate::Error>().unwrap().exit_code(),
-            crate::exit::REFUSED
+            e.downcast_ref::<sgctl::Error>().unwrap().exit_code(),
+            sgctl::exit::REFUSED
         );
         assert!(sent_log_select(&d).is_empty());
         assert!(!audit.exists());

@@ -1,12 +1,13 @@
 //! `sgctl luns DEVICE [--select N]`: REPORT LUNS with each LUN decoded (SAM-6 4.7).
 
-use super::{fetch, text, Ctx, Report};
-use crate::error::Error;
-use crate::scsi::report_luns;
+use super::{fetch, Ctx, Report};
+use sgctl::decode::text;
+use sgctl::error::Error;
+use sgctl::scsi::report_luns;
 
 /// Arguments of `sgctl luns`.
 #[derive(Debug, clap::Args)]
-pub struct LunsArgs {
+pub(crate) struct LunsArgs {
     /// Device address.
     pub device: String,
     /// SELECT REPORT: 0 all LUs, 1 well-known LUs only, 2 all including well-known.
@@ -15,7 +16,7 @@ pub struct LunsArgs {
 }
 
 /// Runs `sgctl luns`.
-pub fn run(ctx: &mut Ctx, args: LunsArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: LunsArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
     let mut alloc: u32 = 8192;
     let mut raw = fetch::data_in(

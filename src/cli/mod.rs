@@ -1,78 +1,79 @@
 //! The `sgctl` command line. Each subcommand lives in its own file with an `Args` struct and a
 //! `run` function returning a [`Report`]; this file only wires them together.
 
-pub mod advice;
-pub mod num;
-pub mod output;
-pub mod tcg;
-pub mod tcg_jobs;
+pub(crate) mod advice;
+#[cfg(test)]
+mod conventions;
+pub(crate) mod device_completion;
+pub(crate) mod gen_docs;
+pub(crate) mod num;
+pub(crate) mod output;
+pub(crate) mod tcg;
+pub(crate) mod tcg_jobs;
 
 // --- format and sanitize ---
-pub mod erase;
-pub mod format;
-pub mod sanitize;
-pub mod wait;
+pub(crate) mod erase;
+pub(crate) mod format;
+pub(crate) mod sanitize;
+pub(crate) mod wait;
 
 // --- health and logs ---
-pub mod defects;
-pub mod firmware;
-pub mod health;
-pub mod health_smartctl;
-pub mod logs;
-pub mod power;
-pub mod reassign;
-pub mod selftest;
+pub(crate) mod defects;
+pub(crate) mod firmware;
+pub(crate) mod health;
+pub(crate) mod health_smartctl;
+pub(crate) mod logs;
+pub(crate) mod power;
+pub(crate) mod reassign;
+pub(crate) mod selftest;
 
 // --- foundation: identification and query commands ---
-pub mod decode;
-pub mod fetch;
-pub mod inquiry;
-pub mod luns;
-pub mod modes;
-pub mod modes_set;
-pub mod opcodes;
-pub mod readcap;
-pub mod sense;
-pub mod ses_text;
-pub mod text;
-pub mod tur;
-pub mod vpd;
-pub mod vpd_text;
+pub(crate) mod decode;
+pub(crate) mod fetch;
+pub(crate) mod inquiry;
+pub(crate) mod luns;
+pub(crate) mod modes;
+pub(crate) mod modes_set;
+pub(crate) mod opcodes;
+pub(crate) mod readcap;
+pub(crate) mod sense;
+pub(crate) mod tur;
+pub(crate) mod vpd;
 
 // --- virtual drive (the `sim` feature) ---
 #[cfg(feature = "sim")]
-pub mod sim;
+pub(crate) mod sim;
 #[cfg(feature = "sim")]
-pub mod sim_bench;
+pub(crate) mod sim_bench;
 // --- TCMU serving ---
 #[cfg(feature = "sim")]
-pub mod sim_serve;
+pub(crate) mod sim_serve;
 
 // --- benchmark engine ---
-pub mod bench;
+pub(crate) mod bench;
 // --- SATA behind SAT ---
-pub mod ata;
-pub mod ata_jobs;
+pub(crate) mod ata;
+pub(crate) mod ata_jobs;
 // --- benchmark suites ---
-pub mod bench_suite;
+pub(crate) mod bench_suite;
 
 // --- discovery ---
-pub mod led;
-pub mod paths;
-pub mod scan;
+pub(crate) mod led;
+pub(crate) mod paths;
+pub(crate) mod scan;
 
 // --- persistent reservations ---
-pub mod reservations;
+pub(crate) mod reservations;
 // --- signed records ---
-pub mod audit;
-pub mod certificate;
-pub mod record_args;
+pub(crate) mod audit;
+pub(crate) mod certificate;
+pub(crate) mod record_args;
 
 use clap::{Parser, Subcommand};
-pub use output::{Ctx, Report};
+pub(crate) use output::{Ctx, Report};
 
-/// Device address help, shown after the subcommand list together with [`crate::exit::TABLE`].
-pub const ADDRESS_HELP: &str = "\
+/// Device address help, shown after the subcommand list together with [`sgctl::exit::TABLE`].
+pub(crate) const ADDRESS_HELP: &str = "\
 DEVICE ADDRESSES:
   /dev/sgN            SCSI generic node (SG_IO v3)
   /dev/sdX            block node (SG_IO v3 through the block layer; filtered without CAP_SYS_RAWIO)
@@ -81,13 +82,13 @@ DEVICE ADDRESSES:
                       sim:px02smf080  or  sim:exarray?state=/tmp/d.json&capacity_gib=1";
 
 /// The full after-help text.
-pub fn after_help() -> String {
-    format!("{ADDRESS_HELP}\n\n{}", crate::exit::TABLE)
+pub(crate) fn after_help() -> String {
+    format!("{ADDRESS_HELP}\n\n{}", sgctl::exit::TABLE)
 }
 
 /// The whole command line as clap sees it: what `main` parses and what `xtask gen-docs` renders
 /// into the man pages and shell completions.
-pub fn command() -> clap::Command {
+pub(crate) fn command() -> clap::Command {
     hint_values(<Cli as clap::CommandFactory>::command().after_help(after_help()))
 }
 
@@ -117,7 +118,7 @@ fn hint_values(cmd: clap::Command) -> clap::Command {
 /// sgctl: manage, health-check, format and sanitize SAS/SCSI drives.
 #[derive(Debug, Parser)]
 #[command(name = "sgctl", version, about, long_about = None, arg_required_else_help = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Print one JSON document instead of text: sgctl's envelope + data, or with
     /// `--json=smartctl` (health only) smartctl's key names and layout.
     #[arg(
@@ -143,7 +144,7 @@ pub struct Cli {
 
 /// Subcommands. Each block belongs to one feature area; add new commands inside its block.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     // --- foundation: identification and raw commands ---
     /// Standard INQUIRY data (vendor, product, revision, PROTECT, MultiP) and serial number.
     Inquiry(inquiry::InquiryArgs),
@@ -227,13 +228,13 @@ pub enum Command {
 /// Runs the parsed command. A virtual drive whose state file could not be saved when its last
 /// handle went away (a full or read-only file system) did not keep what the command did: the
 /// command then fails (exit 1) with the save's error, whatever it reported.
-pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
     let r = dispatch(ctx, cmd);
     #[cfg(feature = "sim")]
     {
-        let failed = crate::sim::take_save_failures();
+        let failed = sgctl::sim::take_save_failures();
         if let Some(first) = failed.first() {
-            let e = crate::Error::io(
+            let e = sgctl::Error::io(
                 "the virtual drive's state was not saved",
                 std::io::Error::other(first.clone()),
             );
@@ -248,7 +249,7 @@ pub fn run(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
 
 fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
     if ctx.json_format == output::JsonFormat::Smartctl && !matches!(cmd, Command::Health(_)) {
-        return Err(crate::Error::InvalidArgument(
+        return Err(sgctl::Error::InvalidArgument(
             "--json=smartctl is the layout of `sgctl health` only; use --json for this command"
                 .into(),
         )
@@ -271,8 +272,8 @@ fn dispatch(ctx: &mut Ctx, cmd: Command) -> anyhow::Result<Report> {
         // --- discovery ---
         Command::Scan(a) => scan::run(ctx, a),
         Command::Paths(a) => paths::run(ctx, a),
-        Command::Locate(a) => led::run(ctx, crate::ops::led::Led::Locate, a),
-        Command::Fault(a) => led::run(ctx, crate::ops::led::Led::Fault, a),
+        Command::Locate(a) => led::run(ctx, sgctl::ops::led::Led::Locate, a),
+        Command::Fault(a) => led::run(ctx, sgctl::ops::led::Led::Fault, a),
         // --- health and logs ---
         Command::Logs(a) => logs::run(ctx, a),
         Command::Health(a) => health::run(ctx, a),

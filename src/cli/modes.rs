@@ -1,15 +1,16 @@
 //! `sgctl modes DEVICE [--page P] [--subpage S] [--pc PC] [--six] [--llbaa]`: MODE SENSE with
 //! the header, block descriptors and decoded pages (0x01, 0x08, 0x0A, 0x19, 0x1C);
 //! `--get PAGE.FIELD` and `--set PAGE.FIELD=VALUE [--save]` read and change named fields as
-//! sdparm does ([`crate::ops::mode_set`]).
+//! sdparm does ([`sgctl::ops::mode_set`]).
 
-use super::{fetch, text, Ctx, Report};
-use crate::error::Error;
-use crate::scsi::mode::{self, HeaderKind, PageControl};
+use super::{fetch, Ctx, Report};
+use sgctl::decode::text;
+use sgctl::error::Error;
+use sgctl::scsi::mode::{self, HeaderKind, PageControl};
 
 /// Page control values on the command line.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum Pc {
+pub(crate) enum Pc {
     /// Current values.
     Current,
     /// Changeable values (mask).
@@ -53,7 +54,7 @@ Examples:
   sgctl modes /dev/sg3 --set ca.WCE=0 --save          (sdparm --set=WCE=0 --save)
   sgctl modes /dev/sg3 --set ie.DEXCPT=0 --set ie.MRIE=6
   sgctl modes /dev/sg3 --set po.STANDBY_Z=1 --set po.SZCT=36000 --dry-run")]
-pub struct ModesArgs {
+pub(crate) struct ModesArgs {
     /// Device address.
     pub device: String,
     /// Page: sdparm abbreviation or name (ca, cache, caching, ie, co, control, po, power,
@@ -95,11 +96,11 @@ pub struct ModesArgs {
 
 /// `--page`: a name from the one mode page table, `all`, or a number up to 0x3f.
 fn parse_page_arg(s: &str) -> Result<(u8, Option<u8>), String> {
-    crate::scsi::mode::fields::page_arg(s)
+    sgctl::scsi::mode::fields::page_arg(s)
 }
 
 /// Runs `sgctl modes`.
-pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
     if !args.set.is_empty() {
         return super::modes_set::set(ctx, &args);
     }
@@ -132,7 +133,7 @@ pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
         return Ok(fetch::hex_report(dev, &raw));
     }
     let m = mode::decode(&raw, kind).map_err(Error::Parse)?;
-    let txt = text::mode(&m, Some(pc_name)) + &super::vpd_text::problems(&m.problems);
+    let txt = text::mode(&m, Some(pc_name)) + &sgctl::decode::vpd_text::problems(&m.problems);
     let r = Report::new(dev, &m, txt);
     Ok(super::vpd::with_problems(ctx, r, !m.problems.is_empty()))
 }
@@ -140,12 +141,12 @@ pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
 /// MODE SENSE; when the default "all pages, all subpages" is rejected (older devices do not
 /// know subpages) asks again for the pages without subpages, as sdparm does.
 fn sense_with_fallback(
-    t: &mut dyn crate::transport::Transport,
+    t: &mut dyn sgctl::transport::Transport,
     args: &ModesArgs,
     pc: PageControl,
     page: u8,
     sub: u8,
-) -> crate::Result<(Vec<u8>, HeaderKind)> {
+) -> sgctl::Result<(Vec<u8>, HeaderKind)> {
     let r = sense(t, args, pc, page, sub);
     if matches!(r, Err(Error::Unsupported(_))) && args.subpage.is_none() && sub == 0xff {
         return sense(t, args, pc, page, 0);
@@ -156,12 +157,12 @@ fn sense_with_fallback(
 /// One MODE SENSE (6) or (10), re-issued with the full length when the first allocation was
 /// too small for MODE DATA LENGTH.
 fn sense(
-    t: &mut dyn crate::transport::Transport,
+    t: &mut dyn sgctl::transport::Transport,
     args: &ModesArgs,
     pc: PageControl,
     page: u8,
     sub: u8,
-) -> crate::Result<(Vec<u8>, HeaderKind)> {
+) -> sgctl::Result<(Vec<u8>, HeaderKind)> {
     let what = format!("mode page 0x{page:02x},0x{sub:02x} is not supported by the device");
     if args.six {
         let cdb = mode::cdb_sense6(args.dbd, pc, page, sub, 252);
@@ -188,8 +189,8 @@ fn sense(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sense::{build_fixed, SenseKey};
-    use crate::transport::{Completion, DataBuf, Transport};
+    use sgctl::sense::{build_fixed, SenseKey};
+    use sgctl::transport::{Completion, DataBuf, Transport};
     use std::time::Duration;
 
     /// A device that rejects subpage 0xFF with 24/00 and answers a minimal MODE SENSE(10).
@@ -201,7 +202,7 @@ mod tests {
             cdb: &[u8],
             data: DataBuf<'_>,
             _: Duration,
-        ) -> crate::Result<Completion> {
+        ) -> sgctl::Result<Completion> {
             self.0.push(cdb.to_vec());
             if cdb[3] == 0xff {
                 return Ok(Completion::check_condition(build_fixed(

@@ -1,14 +1,14 @@
 //! `sgctl modes DEVICE --get PAGE.FIELD` and `--set PAGE.FIELD=VALUE [--save]`: named mode
-//! page fields read and changed as sdparm does (the flow: [`crate::ops::mode_set`]).
+//! page fields read and changed as sdparm does (the flow: [`sgctl::ops::mode_set`]).
 
 use super::modes::ModesArgs;
 use super::{Ctx, Report};
-use crate::error::Error;
-use crate::ops::mode_set::{self, Change};
-use crate::ops::safety;
-use crate::scsi::mode::fields::{find_field, page_label, Field};
-use crate::scsi::mode::PageControl;
 use serde::Serialize;
+use sgctl::error::Error;
+use sgctl::ops::mode_set::{self, Change};
+use sgctl::ops::safety;
+use sgctl::scsi::mode::fields::{find_field, page_label, Field};
+use sgctl::scsi::mode::PageControl;
 use std::fmt::Write as _;
 
 fn parse_value(s: &str) -> Option<u64> {
@@ -19,7 +19,7 @@ fn parse_value(s: &str) -> Option<u64> {
 }
 
 /// Parses `PAGE.FIELD=VALUE`.
-pub fn parse_set(s: &str) -> Result<Change, Error> {
+pub(crate) fn parse_set(s: &str) -> Result<Change, Error> {
     let (name, value) = s.split_once('=').ok_or_else(|| {
         Error::InvalidArgument(format!("--set {s}: write PAGE.FIELD=VALUE, e.g. ca.WCE=0"))
     })?;
@@ -47,7 +47,7 @@ struct SetData {
 }
 
 /// `--set`.
-pub fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
+pub(crate) fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
     let changes = args
         .set
         .iter()
@@ -61,7 +61,7 @@ pub fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         }
     }
     let dev = args.device.as_str();
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
     let plans = mode_set::plan(t.as_mut(), &changes, args.save)?;
     let render = |p: &mode_set::PagePlan| -> String {
         let ch: Vec<String> = p
@@ -115,7 +115,7 @@ pub fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         };
         return Ok(Report::new(Some(dev), &data, text));
     }
-    let id = crate::ops::query::identity(t.as_mut())?;
+    let id = sgctl::ops::query::identity(t.as_mut())?;
     let name = safety::DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
@@ -134,7 +134,7 @@ pub fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         "drive": {"serial": id.serial, "wwn": id.wwn},
     }))?;
     let mut sent = 0usize;
-    let mut r: crate::Result<Vec<String>> = Ok(Vec::new());
+    let mut r: sgctl::Result<Vec<String>> = Ok(Vec::new());
     for p in &todo {
         if let Err(e) = mode_set::send(t.as_mut(), &rec, p) {
             r = Err(e);
@@ -187,7 +187,7 @@ pub fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         for b in &bad {
             ctx.warn(b.clone());
         }
-        return Ok(Report::new(Some(dev), &data, text).with_exit(crate::exit::CHECK_FAILED));
+        return Ok(Report::new(Some(dev), &data, text).with_exit(sgctl::exit::CHECK_FAILED));
     }
     Ok(Report::new(Some(dev), &data, text))
 }
@@ -208,18 +208,18 @@ struct GetField {
 type PageKey = (u8, u8, u8);
 
 /// `--get`: current, changeable, default and saved values of each field.
-pub fn get(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
+pub(crate) fn get(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
     let fields = args
         .get
         .iter()
         .map(|s| find_field(s.trim()).map_err(Error::InvalidArgument))
         .collect::<Result<Vec<Field>, _>>()?;
     let dev = args.device.as_str();
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
     let mut cache: Vec<(PageKey, Option<Vec<u8>>)> = Vec::new();
     let mut out = Vec::new();
     for f in &fields {
-        let mut val = |pc: PageControl, t: &mut dyn crate::transport::Transport| {
+        let mut val = |pc: PageControl, t: &mut dyn sgctl::transport::Transport| {
             let key = (f.page, f.subpage, pc as u8);
             if let Some((_, v)) = cache.iter().find(|(k, _)| *k == key) {
                 return Ok::<_, Error>(v.clone());
@@ -288,9 +288,9 @@ pub fn get(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
     }
     // Exit 7 when no field's page is there at all.
     let exit = if out.iter().all(|g| g.current.is_none()) {
-        crate::exit::UNSUPPORTED
+        sgctl::exit::UNSUPPORTED
     } else {
-        crate::exit::OK
+        sgctl::exit::OK
     };
     Ok(Report::new(Some(dev), &out, text).with_exit(exit))
 }

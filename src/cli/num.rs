@@ -11,7 +11,7 @@ use std::time::Duration;
 
 /// Seconds as a finite number in `min..=max`, spelled as a duration: `30`, `30s`, `500ms`,
 /// `5m`, `1h` (a bare number is seconds).
-pub fn seconds_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
+pub(crate) fn seconds_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
     let (num, mul) = unit(s.trim());
     let v = finite(num, "a duration (e.g. 30s, 500ms, 5m)")
         .map_err(|_| format!("'{s}' is not a duration (e.g. 30s, 500ms, 5m)"))?
@@ -26,12 +26,12 @@ pub fn seconds_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
 }
 
 /// Seconds between progress polls: 0 (poll as fast as the drive answers) to one hour.
-pub fn poll_seconds(s: &str) -> Result<f64, String> {
+pub(crate) fn poll_seconds(s: &str) -> Result<f64, String> {
     seconds_in(s, 0.0, 3600.0)
 }
 
 /// A timeout in seconds: more than 0, at most a week.
-pub fn timeout_seconds(s: &str) -> Result<f64, String> {
+pub(crate) fn timeout_seconds(s: &str) -> Result<f64, String> {
     let v = seconds_in(s, 0.0, 7.0 * 86400.0)?;
     if v <= 0.0 {
         return Err(format!("'{s}' must be more than 0 seconds"));
@@ -41,17 +41,17 @@ pub fn timeout_seconds(s: &str) -> Result<f64, String> {
 
 /// A span of (virtual) time in seconds: 0 to 100 years, so that it fits a `Duration` and a
 /// nanosecond clock.
-pub fn span_seconds(s: &str) -> Result<f64, String> {
+pub(crate) fn span_seconds(s: &str) -> Result<f64, String> {
     seconds_in(s, 0.0, 100.0 * 365.0 * 86400.0)
 }
 
 /// A wait in whole seconds (rounded up), 0 to one day.
-pub fn wait_seconds(s: &str) -> Result<u64, String> {
+pub(crate) fn wait_seconds(s: &str) -> Result<u64, String> {
     Ok(seconds_in(s, 0.0, 86400.0)?.ceil() as u64)
 }
 
 /// A whole percentage in `0..=100` (`50` or `50%`).
-pub fn percent_whole(s: &str) -> Result<u8, String> {
+pub(crate) fn percent_whole(s: &str) -> Result<u8, String> {
     let v = percent(s)?;
     if v.fract() != 0.0 {
         return Err(format!("'{s}' must be a whole percentage"));
@@ -60,7 +60,7 @@ pub fn percent_whole(s: &str) -> Result<u8, String> {
 }
 
 /// A percentage in `0..=100`, with or without the sign: `50` or `50%`.
-pub fn percent(s: &str) -> Result<f64, String> {
+pub(crate) fn percent(s: &str) -> Result<f64, String> {
     let t = s.trim();
     let v = finite(t.strip_suffix('%').unwrap_or(t), "a percentage")
         .map_err(|_| format!("'{s}' is not a percentage (e.g. 50 or 50%)"))?;
@@ -71,7 +71,7 @@ pub fn percent(s: &str) -> Result<f64, String> {
 }
 
 /// A percentage in `(0, 100]`: more than nothing.
-pub fn percent_positive(s: &str) -> Result<f64, String> {
+pub(crate) fn percent_positive(s: &str) -> Result<f64, String> {
     let v = percent(s)?;
     if v <= 0.0 {
         return Err(format!("'{s}' must be more than 0 %"));
@@ -80,7 +80,7 @@ pub fn percent_positive(s: &str) -> Result<f64, String> {
 }
 
 /// A fraction in `(0, 1]`.
-pub fn fraction_positive(s: &str) -> Result<f64, String> {
+pub(crate) fn fraction_positive(s: &str) -> Result<f64, String> {
     let v = finite(s, "a number")?;
     if !(v > 0.0 && v <= 1.0) {
         return Err(format!("'{s}' is out of range (0 < F <= 1)"));
@@ -89,7 +89,7 @@ pub fn fraction_positive(s: &str) -> Result<f64, String> {
 }
 
 /// A size in GiB, more than 0 and at most 1 PiB (2^20 GiB).
-pub fn gib(s: &str) -> Result<f64, String> {
+pub(crate) fn gib(s: &str) -> Result<f64, String> {
     let v = finite(s, "a size in GiB")?;
     if !(v > 0.0 && v <= (1u64 << 20) as f64) {
         return Err(format!("'{s}' is out of range (0 < GiB <= 1048576)"));
@@ -99,7 +99,7 @@ pub fn gib(s: &str) -> Result<f64, String> {
 
 /// A duration: `10`, `10s`, `500ms`, `250us`, `2m`, `1h`, `1.5s`; finite, not negative, under
 /// 10^9 seconds.
-pub fn duration(s: &str) -> Result<Duration, String> {
+pub(crate) fn duration(s: &str) -> Result<Duration, String> {
     let (num, mul) = unit(s.trim());
     let v: f64 = num
         .trim()
@@ -113,12 +113,12 @@ pub fn duration(s: &str) -> Result<Duration, String> {
 
 /// A size in bytes: `4096`, `4k`, `4KiB`, `1m`, `2g`, `1t` (binary multiples, as fio); no
 /// overflow.
-pub fn size(s: &str) -> Result<u64, String> {
-    crate::bench::workload::parse_size(s)
+pub(crate) fn size(s: &str) -> Result<u64, String> {
+    sgctl::bench::workload::parse_size(s)
 }
 
 /// An unsigned integer: decimal, `0x48` or `48h` (hex), that fits `T`.
-pub fn int<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
+pub(crate) fn int<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
     let t = s.trim().to_ascii_lowercase();
     let v = if let Some(h) = t.strip_prefix("0x") {
         u64::from_str_radix(h, 16)
@@ -132,7 +132,7 @@ pub fn int<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
 }
 
 /// A byte-sized code (page, log address): decimal or `0x` hex, 0..=255, and at most `max`.
-pub fn code(s: &str, what: &str, max: u8) -> Result<u8, String> {
+pub(crate) fn code(s: &str, what: &str, max: u8) -> Result<u8, String> {
     let t = s.trim();
     let v = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         Some(h) => u8::from_str_radix(h, 16),

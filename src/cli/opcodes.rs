@@ -1,13 +1,14 @@
 //! `sgctl opcodes DEVICE [--opcode OP [--sa SA]] [--timeouts]`: REPORT SUPPORTED OPERATION
 //! CODES, all commands or one.
 
-use super::{fetch, text, Ctx, Report};
-use crate::error::Error;
-use crate::scsi::rsoc::{self, ReportingOptions};
+use super::{fetch, Ctx, Report};
+use sgctl::decode::text;
+use sgctl::error::Error;
+use sgctl::scsi::rsoc::{self, ReportingOptions};
 
 /// Arguments of `sgctl opcodes`.
 #[derive(Debug, clap::Args)]
-pub struct OpcodesArgs {
+pub(crate) struct OpcodesArgs {
     /// Device address.
     pub device: String,
     /// Describe only this operation code (hex with 0x, or decimal).
@@ -22,12 +23,12 @@ pub struct OpcodesArgs {
 }
 
 /// Parses `0x48`, `48h` or `72` (see [`super::num::int`]).
-pub fn parse_num<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
+pub(crate) fn parse_num<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
     super::num::int(s)
 }
 
 /// Runs `sgctl opcodes`.
-pub fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
     let dev = Some(args.device.as_str());
     let what = "REPORT SUPPORTED OPERATION CODES is not supported by the device";
@@ -60,7 +61,7 @@ pub fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
                 return Ok(fetch::hex_report(dev, &raw));
             }
             let all = rsoc::decode_all(&raw).map_err(Error::Parse)?;
-            let txt = text::opcodes_all(&all) + &super::vpd_text::problems(&all.problems);
+            let txt = text::opcodes_all(&all) + &sgctl::decode::vpd_text::problems(&all.problems);
             let r = Report::new(dev, &all, txt);
             Ok(super::vpd::with_problems(ctx, r, !all.problems.is_empty()))
         }
@@ -76,8 +77,8 @@ pub fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
                 return Ok(fetch::hex_report(dev, &raw));
             }
             let one = rsoc::decode_one(&raw).map_err(Error::Parse)?;
-            let txt =
-                text::opcodes_one(&one, op, args.sa) + &super::vpd_text::problems(&one.problems);
+            let txt = text::opcodes_one(&one, op, args.sa)
+                + &sgctl::decode::vpd_text::problems(&one.problems);
             let r = Report::new(dev, &one, txt);
             Ok(super::vpd::with_problems(ctx, r, !one.problems.is_empty()))
         }

@@ -13,34 +13,34 @@ use serde_json::{json, Value};
 
 /// What a command produced.
 #[derive(Debug, Default)]
-pub struct Report {
+pub(crate) struct Report {
     /// The device address, if the command had one.
     pub device: Option<String>,
     /// Decoded data for `--json`.
     pub data: Value,
     /// Human-readable rendering for stdout.
     pub text: String,
-    /// Exit status (see [`crate::exit`]).
+    /// Exit status (see [`sgctl::exit`]).
     pub exit: u8,
     /// A whole JSON document that replaces the envelope (`--json=smartctl`: smartctl's own
-    /// layout, see [`crate::ops::health::smartctl`]).
+    /// layout, see [`sgctl::ops::health::smartctl`]).
     pub document: Option<Value>,
 }
 
 impl Report {
     /// A report with serialisable data and a text rendering.
-    pub fn new<T: Serialize>(device: Option<&str>, data: &T, text: String) -> Report {
+    pub(crate) fn new<T: Serialize>(device: Option<&str>, data: &T, text: String) -> Report {
         Report {
             device: device.map(str::to_string),
             data: serde_json::to_value(data).unwrap_or(Value::Null),
             text,
-            exit: crate::exit::OK,
+            exit: sgctl::exit::OK,
             document: None,
         }
     }
 
     /// Sets the exit status.
-    pub fn with_exit(mut self, exit: u8) -> Report {
+    pub(crate) fn with_exit(mut self, exit: u8) -> Report {
         self.exit = exit;
         self
     }
@@ -48,7 +48,7 @@ impl Report {
 
 /// The layout `--json` prints.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum JsonFormat {
+pub(crate) enum JsonFormat {
     /// sgctl's envelope: `{"json_format_version", "sgctl", "device", "data"}`.
     #[default]
     Sgctl,
@@ -59,7 +59,7 @@ pub enum JsonFormat {
 
 /// Global output settings and accumulated messages.
 #[derive(Debug, Default, Clone)]
-pub struct Ctx {
+pub(crate) struct Ctx {
     /// `--json`
     pub json: bool,
     /// `--json=FORMAT` (sgctl unless `--json=smartctl`).
@@ -76,7 +76,7 @@ pub struct Ctx {
 
 impl Ctx {
     /// Records a warning (stderr in text mode).
-    pub fn warn(&mut self, msg: impl Into<String>) {
+    pub(crate) fn warn(&mut self, msg: impl Into<String>) {
         let msg = msg.into();
         if !self.json {
             err_line(&format!("sgctl: {msg}"));
@@ -85,7 +85,7 @@ impl Ctx {
     }
 
     /// The JSON envelope around `data`.
-    pub fn envelope(
+    pub(crate) fn envelope(
         &self,
         device: Option<&str>,
         data: Value,
@@ -117,7 +117,7 @@ impl Ctx {
     /// Prints a report: JSON envelope or text. A closed stdout (`sgctl ... | head -1`) is
     /// [`std::io::ErrorKind::BrokenPipe`]; the caller ends quietly with the command's own exit
     /// status (see [`is_broken_pipe`]).
-    pub fn print(&self, r: &Report) -> std::io::Result<()> {
+    pub(crate) fn print(&self, r: &Report) -> std::io::Result<()> {
         if let (true, Some(doc)) = (self.json, &r.document) {
             let mut s = serde_json::to_string_pretty(doc).unwrap_or_default();
             s.push('\n');
@@ -129,8 +129,8 @@ impl Ctx {
             write_stdout(&s)
         } else if !r.text.is_empty() {
             // Values from drives, files and the command line are in the text: no control or
-            // bidi character reaches the terminal raw (crate::escape).
-            let text = crate::escape::terminal_safe(&r.text);
+            // bidi character reaches the terminal raw (sgctl::escape).
+            let text = sgctl::escape::terminal_safe(&r.text);
             if text.ends_with('\n') {
                 write_stdout(&text)
             } else {
@@ -144,7 +144,7 @@ impl Ctx {
 
 /// Writes `s` to stdout and flushes. Unlike `print!`, a closed pipe is an error to return,
 /// not a panic (Rust ignores SIGPIPE, so a write to a closed pipe fails with EPIPE).
-pub fn write_stdout(s: &str) -> std::io::Result<()> {
+pub(crate) fn write_stdout(s: &str) -> std::io::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     out.write_all(s.as_bytes())?;
@@ -152,24 +152,24 @@ pub fn write_stdout(s: &str) -> std::io::Result<()> {
 }
 
 /// Writes one line of text to stderr (progress, notes), escaped for the terminal
-/// ([`crate::escape::escape`]: one line, so a newline inside a value it quotes cannot start
+/// ([`sgctl::escape::escape`]: one line, so a newline inside a value it quotes cannot start
 /// another). A closed or broken stderr is ignored: nobody reading the progress of a job is no
 /// reason to stop it before it records its end.
-pub fn err_line(s: &str) {
+pub(crate) fn err_line(s: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "{}", crate::escape::escape(s));
+    let _ = writeln!(std::io::stderr().lock(), "{}", sgctl::escape::escape(s));
 }
 
 /// Writes one JSON Lines event to stderr (`--progress-json`); errors ignored as in
 /// [`err_line`]. JSON carries any character escaped, so the line is written as it is.
-pub fn err_json(v: &Value) {
+pub(crate) fn err_json(v: &Value) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "{v}");
 }
 
 /// Writes `s` to stderr as it is (sgctl's own terminal sequences, e.g. a status line redrawn
 /// with `\r\x1b[K`); errors ignored as in [`err_line`].
-pub fn err_raw(s: &str) {
+pub(crate) fn err_raw(s: &str) {
     use std::io::Write;
     let mut e = std::io::stderr().lock();
     let _ = e.write_all(s.as_bytes());
@@ -177,6 +177,6 @@ pub fn err_raw(s: &str) {
 }
 
 /// True when `e` means the reader of stdout went away (`| head`): not an error of sgctl's.
-pub fn is_broken_pipe(e: &std::io::Error) -> bool {
+pub(crate) fn is_broken_pipe(e: &std::io::Error) -> bool {
     e.kind() == std::io::ErrorKind::BrokenPipe
 }

@@ -2,13 +2,13 @@
 
 use super::scan::render;
 use super::{Ctx, Report};
-use crate::discover::{self, IdentMode, ScanOptions};
+use sgctl::discover::{self, IdentMode, ScanOptions};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// Show all paths (both SAS ports, every sg/sd/bsg node) of the drive DEVICE belongs to.
 #[derive(Debug, clap::Args)]
-pub struct PathsArgs {
+pub(crate) struct PathsArgs {
     /// /dev/sgN, /dev/sdX, /dev/bsg/H:C:T:L, H:C:T:L, an LU name (naa.…) or a sim: address.
     pub device: String,
     /// Read this directory instead of / (see `sgctl scan --sysroot`).
@@ -22,7 +22,7 @@ pub struct PathsArgs {
 /// The per-device deadline of discovery (`scan`, `paths`, `locate`, `fault`): `--timeout
 /// DURATION`, default 10 s; `--timeout-ms N` is the older spelling, kept as a hidden alias.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct DiscoveryTimeout {
+pub(crate) struct DiscoveryTimeout {
     /// Per-device timeout (a duration: 10s, 2000ms, 1m; default 10s); a device that does not
     /// answer in time is reported with an error and the others go on.
     #[arg(
@@ -39,7 +39,7 @@ pub struct DiscoveryTimeout {
 
 impl DiscoveryTimeout {
     /// The deadline: --timeout, else --timeout-ms, else 10 s; at least 1 ms.
-    pub fn get(&self) -> Duration {
+    pub(crate) fn get(&self) -> Duration {
         self.timeout
             .or(self.timeout_ms.map(Duration::from_millis))
             .unwrap_or(Duration::from_secs(10))
@@ -48,7 +48,7 @@ impl DiscoveryTimeout {
 }
 
 /// Runs `sgctl paths`.
-pub fn run(ctx: &mut Ctx, args: PathsArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: PathsArgs) -> anyhow::Result<Report> {
     let opts = ScanOptions {
         sysroot: args.sysroot.unwrap_or_else(|| PathBuf::from("/")),
         timeout: args.timeout.get(),
@@ -58,9 +58,9 @@ pub fn run(ctx: &mut Ctx, args: PathsArgs) -> anyhow::Result<Report> {
     let drive = discover::paths_of_with(&args.device, &opts)?;
     let text = render(std::slice::from_ref(&drive));
     let exit = if drive.has_errors() {
-        crate::exit::PARTIAL
+        sgctl::exit::PARTIAL
     } else {
-        crate::exit::OK
+        sgctl::exit::OK
     };
     Ok(Report::new(Some(&args.device), &drive, text).with_exit(exit))
 }

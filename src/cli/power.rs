@@ -2,11 +2,11 @@
 //! START STOP UNIT with power conditions, and the power condition REQUEST SENSE reports.
 
 use super::{Ctx, Report};
-use crate::ops::safety;
-use crate::scsi::request_sense;
-use crate::scsi::start_stop::{cdb, power_state_from_sense, PowerRequest};
-use crate::transport::{run_none, run_query, Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
+use sgctl::ops::safety;
+use sgctl::scsi::request_sense;
+use sgctl::scsi::start_stop::{cdb, power_state_from_sense, PowerRequest};
+use sgctl::transport::{run_none, run_query, Transport, DEFAULT_TIMEOUT};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -31,7 +31,7 @@ Examples:
   sgctl power /dev/sg3 --standby
   sgctl power /dev/sg3 --stop --confirm ZA1B2C3D
   sgctl power /dev/sg3 --start")]
-pub struct PowerArgs {
+pub(crate) struct PowerArgs {
     /// Device address.
     pub device: String,
     /// Active power condition.
@@ -86,7 +86,7 @@ struct ActionData {
 }
 
 /// REQUEST SENSE and what it says of the power condition.
-fn state(t: &mut dyn Transport) -> crate::Result<State> {
+fn state(t: &mut dyn Transport) -> sgctl::Result<State> {
     let mut buf = vec![0u8; usize::from(request_sense::ALLOCATION)];
     let n = run_query(
         t,
@@ -114,7 +114,7 @@ fn state(t: &mut dyn Transport) -> crate::Result<State> {
 
 fn request(args: &PowerArgs) -> anyhow::Result<Option<PowerRequest>> {
     let bad = |v: &str, what: &str| {
-        crate::Error::InvalidArgument(format!(
+        sgctl::Error::InvalidArgument(format!(
             "{what} '{v}': use {}",
             if what == "--idle" {
                 "a, b or c"
@@ -152,10 +152,10 @@ fn request(args: &PowerArgs) -> anyhow::Result<Option<PowerRequest>> {
 }
 
 /// Runs `sgctl power`.
-pub fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
     let req = request(&args)?;
     let dev = args.device.as_str();
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
     let Some(req) = req else {
         let st = state(t.as_mut())?;
         let text = format!("{dev}: {}\n", st.power_condition);
@@ -163,7 +163,7 @@ pub fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
     };
     let c = cdb(req, args.immed);
     let planned = safety::PlannedCommand::new("START STOP UNIT", &c, &[]);
-    let id = crate::ops::query::identity(t.as_mut())?;
+    let id = sgctl::ops::query::identity(t.as_mut())?;
     let name = safety::DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
@@ -175,7 +175,7 @@ pub fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
             safety::check_not_in_use(&host, dev)?;
         }
         if !args.confirm.is_empty() && !args.confirm.iter().any(|c| name.matches(c)) {
-            return Err(crate::Error::from(crate::error::Refusal::NotNamed {
+            return Err(sgctl::Error::from(sgctl::error::Refusal::NotNamed {
                 address: dev.into(),
                 drive: name.describe(),
             })

@@ -1,13 +1,14 @@
 //! `sgctl readcap DEVICE [--16|--10]`: READ CAPACITY. By default the 16-byte form, falling
 //! back to the 10-byte form when the device rejects it (as the Linux sd driver does).
 
-use super::{fetch, text, Ctx, Report};
-use crate::error::Error;
-use crate::scsi::read_capacity as rc;
+use super::{fetch, Ctx, Report};
+use sgctl::decode::text;
+use sgctl::error::Error;
+use sgctl::scsi::read_capacity as rc;
 
 /// Arguments of `sgctl readcap`.
 #[derive(Debug, clap::Args)]
-pub struct ReadcapArgs {
+pub(crate) struct ReadcapArgs {
     /// Device address.
     pub device: String,
     /// Only READ CAPACITY (16).
@@ -19,7 +20,7 @@ pub struct ReadcapArgs {
 }
 
 /// Runs `sgctl readcap`.
-pub fn run(ctx: &mut Ctx, args: ReadcapArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: ReadcapArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
     let dev = Some(args.device.as_str());
     if !args.ten {

@@ -1,14 +1,14 @@
 //! `sgctl reassign DEVICE LBA... --confirm SERIAL|WWN [--dry-run]`: REASSIGN BLOCKS
-//! ([`crate::scsi::reassign`]), behind the safety gate, with the grown defect list's count
+//! ([`sgctl::scsi::reassign`]), behind the safety gate, with the grown defect list's count
 //! read before and after.
 
 use super::{Ctx, Report};
-use crate::error::Error;
-use crate::ops::safety;
-use crate::scsi::read_defect::{self, DefectFormat, Request};
-use crate::scsi::reassign;
-use crate::transport::{run_out, run_query, Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
+use sgctl::error::Error;
+use sgctl::ops::safety;
+use sgctl::scsi::read_defect::{self, DefectFormat, Request};
+use sgctl::scsi::reassign;
+use sgctl::transport::{run_out, run_query, Transport, DEFAULT_TIMEOUT};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -34,7 +34,7 @@ Examples:
   sgctl reassign /dev/sg3 3000 3001 --confirm ZA1B2C3D
   sgctl reassign /dev/sg3 0x1000 --dry-run
   sgctl defects /dev/sg3 --count")]
-pub struct ReassignArgs {
+pub(crate) struct ReassignArgs {
     /// Device address.
     pub device: String,
     /// Logical block addresses (decimal or 0x-hex).
@@ -88,11 +88,11 @@ fn grown_count(t: &mut dyn Transport) -> Option<u64> {
 }
 
 /// Runs `sgctl reassign`.
-pub fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
     let dev = args.device.as_str();
     let (cdb, params) = reassign::build(&args.lbas)?;
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
-    let cap = crate::ops::query::read_capacity16(t.as_mut())?;
+    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
+    let cap = sgctl::ops::query::read_capacity16(t.as_mut())?;
     if let Some(&bad) = args.lbas.iter().find(|&&l| l >= cap.blocks()) {
         return Err(Error::InvalidArgument(format!(
             "LBA {bad} is beyond the drive's last LBA {} (READ CAPACITY); nothing was sent",
@@ -100,7 +100,7 @@ pub fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
         ))
         .into());
     }
-    let id = crate::ops::query::identity(t.as_mut())?;
+    let id = sgctl::ops::query::identity(t.as_mut())?;
     let name = safety::DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
@@ -121,7 +121,7 @@ pub fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
     if args.dry_run {
         safety::check_not_in_use(&host, dev)?;
         if !args.confirm.is_empty() && !args.confirm.iter().any(|c| name.matches(c)) {
-            return Err(Error::from(crate::error::Refusal::NotNamed {
+            return Err(Error::from(sgctl::error::Refusal::NotNamed {
                 address: dev.into(),
                 drive: name.describe(),
             })

@@ -1,15 +1,15 @@
 //! The certificate's auditor fields as flags (`--site FILE` and one flag per field), shared by
 //! every destructive command through [`super::erase::SafetyArgs`]. The fields and where each
-//! comes from: [`crate::ops::record_fields`], docs/records.md.
+//! comes from: [`sgctl::ops::record_fields`], docs/records.md.
 
-use crate::error::{Invalid, Result};
-use crate::ops::record_fields::{check_text, Destination, Person, RecordInputs, RecordOptions};
+use sgctl::error::{Invalid, Result};
+use sgctl::ops::record_fields::{check_text, Destination, Person, RecordInputs, RecordOptions};
 use std::path::PathBuf;
 
 /// Certificate fields (NIST SP 800-88 Rev. 2 records; Rev. 1 Appendix G template).
 #[derive(Debug, Clone, Default, clap::Args)]
 #[command(next_help_heading = "Certificate fields (SP 800-88 Rev. 2 record)")]
-pub struct RecordArgs {
+pub(crate) struct RecordArgs {
     /// Site file (TOML) with the fields that do not change per drive: destination,
     /// sanitized_by/validated_by, classification, backup, [asset_tags]; flags override it.
     #[arg(long, value_name = "FILE")]
@@ -65,7 +65,7 @@ pub struct RecordArgs {
 
 impl RecordArgs {
     /// The site file overlaid with the flags; every bad value is listed.
-    pub fn resolve(&self) -> Result<RecordOptions> {
+    pub(crate) fn resolve(&self) -> Result<RecordOptions> {
         let mut inputs = match &self.site {
             Some(p) => RecordInputs::load_site(p)?,
             None => RecordInputs::default(),

@@ -6,21 +6,21 @@
 //! reserved unless given `--ignore-reservation`.
 
 use super::{fetch, Ctx, Report};
-use crate::error::Error;
-use crate::ops::reservations;
-use crate::ops::safety::ReadOnly;
-use crate::scsi::persistent_reserve::type_name;
+use sgctl::error::Error;
+use sgctl::ops::reservations;
+use sgctl::ops::safety::ReadOnly;
+use sgctl::scsi::persistent_reserve::type_name;
 use std::fmt::Write as _;
 
 /// Arguments of `sgctl reservations`.
 #[derive(Debug, clap::Args)]
-pub struct ReservationsArgs {
+pub(crate) struct ReservationsArgs {
     /// Device address (/dev/sgN, /dev/sdX, sim:PROFILE...).
     pub device: String,
 }
 
 /// Runs `sgctl reservations`.
-pub fn run(ctx: &mut Ctx, args: ReservationsArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: ReservationsArgs) -> anyhow::Result<Report> {
     let t = fetch::open(ctx, &args.device)?;
     let mut ro = ReadOnly::new(t);
     let dev = Some(args.device.as_str());

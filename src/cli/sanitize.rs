@@ -3,11 +3,11 @@
 
 use crate::cli::erase::{run_jobs, SafetyArgs};
 use crate::cli::{Ctx, Report};
-use crate::error::{Error, Result};
-use crate::ops::jobs::sanitize::SanitizeJob;
-use crate::ops::query;
-use crate::ops::sanitize::{self as san, Method, SanitizeOptions};
-use crate::scsi::sanitize::{OverwriteParameters, ServiceAction};
+use sgctl::error::{Error, Result};
+use sgctl::ops::jobs::sanitize::SanitizeJob;
+use sgctl::ops::query;
+use sgctl::ops::sanitize::{self as san, Method, SanitizeOptions};
+use sgctl::scsi::sanitize::{OverwriteParameters, ServiceAction};
 
 /// Sanitize drives (SBC-4 SANITIZE): purge all user data, verified and recorded.
 #[derive(Debug, clap::Args)]
@@ -19,7 +19,7 @@ A sanitize cannot be stopped: it resumes after a power cycle. Ctrl-C only stops 
 `sgctl wait DEVICE` watches again. After a failure (31/03) use --exit-failure-mode if the failed
 sanitize had --ause, otherwise run a sanitize again.
 Audit records go to --audit-log, else $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl.")]
-pub struct SanitizeArgs {
+pub(crate) struct SanitizeArgs {
     /// Drives to sanitize (several run in parallel, capped per HBA).
     #[arg(value_name = "DEVICE", required_unless_present_any = ["all_matching", "enclosure"])]
     pub devices: Vec<String>,
@@ -108,7 +108,7 @@ fn parse_hex(s: &str) -> Result<Vec<u8>> {
 }
 
 /// Runs `sgctl sanitize`.
-pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
     if args.support {
         return support(ctx, &args.devices);
     }
@@ -145,9 +145,9 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
     // Asked for: `--validate PLAN` or `--verify N`; `None`: the default plan (quick), which
     // a drive that cannot report its capacity (sanitize failure mode) records as not validated.
     let validate = match (args.verify, &args.validate) {
-        (Some(0), _) => Some(crate::ops::validate::Plan::None),
-        (Some(n), _) => Some(crate::ops::validate::Plan::Blocks(n)),
-        (None, Some(p)) => Some(crate::ops::validate::Plan::parse(p)?),
+        (Some(0), _) => Some(sgctl::ops::validate::Plan::None),
+        (Some(n), _) => Some(sgctl::ops::validate::Plan::Blocks(n)),
+        (None, Some(p)) => Some(sgctl::ops::validate::Plan::parse(p)?),
         (None, None) => None,
     };
     let opts = SanitizeOptions {
@@ -158,7 +158,7 @@ pub fn run(ctx: &mut Ctx, args: SanitizeArgs) -> anyhow::Result<Report> {
         validate,
     };
     let params = serde_json::to_value(&opts).unwrap_or_default();
-    let seed = crate::ops::validate::run_seed();
+    let seed = sgctl::ops::validate::run_seed();
     let mut n = 0u64;
     let ata_method = args
         .method
@@ -182,7 +182,7 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
     let mut all = Vec::new();
     let mut text = String::new();
     for d in devices {
-        let mut t = crate::device::open_with(d, ctx.verbose)?;
+        let mut t = sgctl::device::open_with(d, ctx.verbose)?;
         let r = san::support(&mut *t)?;
         let wacereq = query::vpd(&mut *t, 0xb1)
             .ok()
@@ -204,7 +204,7 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
         }
         // TCG Level 0 discovery (SECURITY PROTOCOL IN, read-only): an Enterprise/Opal SED
         // can also crypto-erase its bands (`sgctl tcg erase`).
-        let tcg = match crate::tcg::session::discover(&mut *t) {
+        let tcg = match sgctl::tcg::session::discover(&mut *t) {
             Ok((l0, _, _)) => {
                 let ssc = l0.ssc().map(|f| f.ssc.name());
                 let locking = l0.locking();
@@ -230,8 +230,8 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
         };
         // SATA behind a SATL: the SCSI SANITIZE above is what the SATL translates
         // into ATA SANITIZE DEVICE; the ATA side says what the drive really offers.
-        let ata = if crate::ata::is_behind_satl(&mut *t, None) {
-            match crate::ops::ata_sanitize::support(&mut *t) {
+        let ata = if sgctl::ata::is_behind_satl(&mut *t, None) {
+            match sgctl::ops::ata_sanitize::support(&mut *t) {
                 Ok((a, _)) => Some(a),
                 Err(e) => {
                     text.push_str(&format!("  ATA side: could not be read ({e})\n"));
@@ -243,7 +243,7 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
         };
         let ata_auto = ata.as_ref().map(|a| {
             text.push_str(&render_ata_support(a));
-            crate::ops::ata_sanitize::choose(a, None)
+            sgctl::ops::ata_sanitize::choose(a, None)
                 .map(|m| m.name().to_string())
                 .map_err(|e| crate::cli::advice::error(&e))
         });
@@ -298,7 +298,7 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
 
 /// The ATA side of `--support` (SATA behind a SATL).
 /// The ATA side as JSON, its typed advice in the CLI's words (`advice`, last as before).
-fn ata_json(a: &crate::ops::ata_sanitize::AtaSupport) -> serde_json::Value {
+fn ata_json(a: &sgctl::ops::ata_sanitize::AtaSupport) -> serde_json::Value {
     let mut v = serde_json::to_value(a).unwrap_or_default();
     if let Some(m) = v.as_object_mut() {
         m.insert(
@@ -309,7 +309,7 @@ fn ata_json(a: &crate::ops::ata_sanitize::AtaSupport) -> serde_json::Value {
     v
 }
 
-fn render_ata_support(a: &crate::ops::ata_sanitize::AtaSupport) -> String {
+fn render_ata_support(a: &sgctl::ops::ata_sanitize::AtaSupport) -> String {
     let mut o = String::from(
         "  (SCSI SANITIZE above is translated by the SATL into ATA SANITIZE DEVICE; \"unknown\" \
          = no REPORT SUPPORTED OPERATION CODES behind this SATL)\n",
@@ -359,9 +359,9 @@ fn render_ata_support(a: &crate::ops::ata_sanitize::AtaSupport) -> String {
 mod tests {
     use super::*;
     use crate::cli::erase::testenv;
-    use crate::exit;
-    use crate::ops::jobs::Job;
-    use crate::ops::safety::is_state_changing;
+    use sgctl::exit;
+    use sgctl::ops::jobs::Job;
+    use sgctl::ops::safety::is_state_changing;
 
     fn job(m: Method, verify: u32, ause: bool) -> impl FnMut() -> Box<dyn Job> {
         move || -> Box<dyn Job> {
@@ -521,9 +521,9 @@ mod tests {
     #[cfg(feature = "sim")]
     fn auto_falls_back_to_tcg_erase_without_sanitize() {
         use crate::cli::erase::{run_jobs_in, JobEnv};
-        use crate::ops::poll::PollConfig;
-        use crate::transport::{Completion, DataBuf, Transport};
-        struct NoSanitize(crate::sim::SimDevice);
+        use sgctl::ops::poll::PollConfig;
+        use sgctl::transport::{Completion, DataBuf, Transport};
+        struct NoSanitize(sgctl::sim::SimDevice);
         impl Transport for NoSanitize {
             fn execute(
                 &mut self,
@@ -532,8 +532,8 @@ mod tests {
                 timeout: std::time::Duration,
             ) -> Result<Completion> {
                 if cdb.len() > 3 && cdb[0] == 0xA3 && cdb[1] & 0x1F == 0x0C && cdb[3] == 0x48 {
-                    return Ok(Completion::check_condition(crate::sense::build_fixed(
-                        crate::sense::SenseKey::IllegalRequest,
+                    return Ok(Completion::check_condition(sgctl::sense::build_fixed(
+                        sgctl::sense::SenseKey::IllegalRequest,
                         0x24,
                         0,
                     )));
@@ -544,22 +544,22 @@ mod tests {
                 "sim:nosanitize".into()
             }
         }
-        let dev = crate::sim::open("px02smf080?serial=NOSAN1&capacity_gib=1").unwrap();
+        let dev = sgctl::sim::open("px02smf080?serial=NOSAN1&capacity_gib=1").unwrap();
         let rw = |d: &mut dyn Transport, write: bool| -> Vec<u8> {
             let mut buf = vec![0x5Au8; 512];
-            let f = crate::scsi::read_write::RwFlags::default();
+            let f = sgctl::scsi::read_write::RwFlags::default();
             let c = if write {
-                let cdb = crate::scsi::read_write::write16(10, 1, f);
+                let cdb = sgctl::scsi::read_write::write16(10, 1, f);
                 d.execute(&cdb, DataBuf::Out(&buf), std::time::Duration::from_secs(5))
             } else {
-                let cdb = crate::scsi::read_write::read16(10, 1, f);
+                let cdb = sgctl::scsi::read_write::read16(10, 1, f);
                 d.execute(
                     &cdb,
                     DataBuf::In(&mut buf),
                     std::time::Duration::from_secs(5),
                 )
             };
-            crate::transport::check(&c.unwrap()).unwrap();
+            sgctl::transport::check(&c.unwrap()).unwrap();
             buf
         };
         let mut h = dev.port(1);
@@ -577,7 +577,7 @@ mod tests {
             prompter: &mut p,
             interactive: false,
             interrupted: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
-            progress: &crate::ops::jobs::NoProgress,
+            progress: &sgctl::ops::jobs::NoProgress,
             advise: None,
         };
         let sa = testenv::safety(dir.path(), &["NOSAN1"], false);
@@ -594,7 +594,7 @@ mod tests {
         assert_eq!(rec["outcome"], "success", "{rec}");
         assert_eq!(
             rec["method"],
-            crate::ops::record::JobMethod::TcgErase.name()
+            sgctl::ops::record::JobMethod::TcgErase.name()
         );
         assert_eq!(r.exit, exit::OK);
         assert_ne!(

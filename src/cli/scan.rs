@@ -1,14 +1,14 @@
 //! `sgctl scan`: every SCSI drive with all its paths.
 
 use super::{Ctx, Report};
-use crate::discover::enclosure::Enclosure;
-use crate::discover::{self, Drive, IdentMode, ScanOptions};
+use sgctl::discover::enclosure::Enclosure;
+use sgctl::discover::{self, Drive, IdentMode, ScanOptions};
 use std::path::PathBuf;
 
 /// List SCSI drives grouped by logical unit, with every path (sg/sd/bsg, H:C:T:L, SAS target
 /// port, relative port, HBA phy, link rate), identity, capacity and in-use state.
 #[derive(Debug, clap::Args)]
-pub struct ScanArgs {
+pub(crate) struct ScanArgs {
     /// Read this directory instead of / (a captured tree with sys/, proc/ and optionally
     /// replay/sgN/*.bin; nothing is sent to devices then).
     #[arg(long, value_name = "DIR")]
@@ -32,7 +32,7 @@ pub struct ScanArgs {
 
 impl ScanArgs {
     /// The discovery options these arguments mean.
-    pub fn options(&self, verbose: u8) -> ScanOptions {
+    pub(crate) fn options(&self, verbose: u8) -> ScanOptions {
         ScanOptions {
             sysroot: self.sysroot.clone().unwrap_or_else(|| PathBuf::from("/")),
             timeout: self.timeout.get(),
@@ -49,7 +49,7 @@ impl ScanArgs {
 }
 
 /// Runs `sgctl scan`.
-pub fn run(ctx: &mut Ctx, args: ScanArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: ScanArgs) -> anyhow::Result<Report> {
     if args.names {
         return names(ctx, &args);
     }
@@ -90,9 +90,9 @@ pub fn run(ctx: &mut Ctx, args: ScanArgs) -> anyhow::Result<Report> {
             "{failed} of {} drive(s) had errors (see their rows)",
             scan.drives.len()
         ));
-        crate::exit::PARTIAL
+        sgctl::exit::PARTIAL
     } else {
-        crate::exit::OK
+        sgctl::exit::OK
     };
     t.mark("text");
     let report = Report::new(None, &scan, text).with_exit(exit);
@@ -155,7 +155,7 @@ fn rotation(r: Option<u16>) -> String {
 }
 
 /// `enclosure 0x5006… slot 3 (VENDOR PRODUCT, "SLOT 03")`.
-pub fn slot_line(s: &crate::discover::enclosure::SlotRef) -> String {
+pub(crate) fn slot_line(s: &sgctl::discover::enclosure::SlotRef) -> String {
     let slot = s.slot.map_or_else(|| "-".to_string(), |n| n.to_string());
     let who: Vec<&str> = [s.vendor.as_deref(), s.product.as_deref()]
         .into_iter()
@@ -175,7 +175,7 @@ pub fn slot_line(s: &crate::discover::enclosure::SlotRef) -> String {
 
 /// The enclosures of a scan: one line each, then each component with its device and LEDs,
 /// then problems.
-pub fn render_enclosures(encs: &[Enclosure]) -> String {
+pub(crate) fn render_enclosures(encs: &[Enclosure]) -> String {
     let mut out = String::new();
     for e in encs {
         out.push_str(&format!(
@@ -213,7 +213,7 @@ pub fn render_enclosures(encs: &[Enclosure]) -> String {
 }
 
 /// The human table: one line per drive, one indented line per path, then problems.
-pub fn render(drives: &[Drive]) -> String {
+pub(crate) fn render(drives: &[Drive]) -> String {
     let mut rows: Vec<[String; 10]> = vec![[
         "LU NAME".into(),
         "VENDOR".into(),

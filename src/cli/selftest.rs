@@ -2,11 +2,11 @@
 //! follow the drive's own self-tests (SEND DIAGNOSTIC, Self-Test Results log page 10h).
 
 use super::{Ctx, Report};
-use crate::logpage::selftest::SelfTestEntry;
-use crate::ops::safety;
-use crate::ops::selftest::{self, Status};
-use crate::scsi::send_diagnostic::{self_test_cdb, SelfTest};
 use serde::Serialize;
+use sgctl::logpage::selftest::SelfTestEntry;
+use sgctl::ops::safety;
+use sgctl::ops::selftest::{self, Status};
+use sgctl::scsi::send_diagnostic::{self_test_cdb, SelfTest};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -41,7 +41,7 @@ Examples:
   sgctl selftest /dev/sg3 --short          start a background short self-test
   sgctl selftest /dev/sg3 --abort
   sgctl selftest /dev/sg3 --extended --foreground --confirm ZA1B2C3D")]
-pub struct SelftestArgs {
+pub(crate) struct SelftestArgs {
     /// Device address.
     pub device: String,
     /// Start a short self-test (background unless --foreground).
@@ -81,7 +81,7 @@ struct ActionData<'a> {
 }
 
 /// Runs `sgctl selftest`.
-pub fn run(ctx: &mut Ctx, args: SelftestArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: SelftestArgs) -> anyhow::Result<Report> {
     let test = match (args.short, args.extended, args.abort, args.foreground) {
         (false, false, false, false) => None,
         (true, _, _, false) => Some(SelfTest::BackgroundShort),
@@ -90,7 +90,7 @@ pub fn run(ctx: &mut Ctx, args: SelftestArgs) -> anyhow::Result<Report> {
         (_, true, _, true) => Some(SelfTest::ForegroundExtended),
         (_, _, true, false) => Some(SelfTest::AbortBackground),
         (_, _, true, true) => {
-            return Err(crate::Error::InvalidArgument(
+            return Err(sgctl::Error::InvalidArgument(
                 "--foreground goes with --short or --extended (a foreground test cannot be \
                  aborted: it ends with its command)"
                     .into(),
@@ -98,7 +98,7 @@ pub fn run(ctx: &mut Ctx, args: SelftestArgs) -> anyhow::Result<Report> {
             .into())
         }
         (false, false, false, true) => {
-            return Err(crate::Error::InvalidArgument(
+            return Err(sgctl::Error::InvalidArgument(
                 "--foreground goes with --short or --extended".into(),
             )
             .into())
@@ -106,12 +106,12 @@ pub fn run(ctx: &mut Ctx, args: SelftestArgs) -> anyhow::Result<Report> {
     };
     let dev = args.device.as_str();
     if test.is_none() && (args.dry_run || !args.confirm.is_empty()) {
-        return Err(crate::Error::InvalidArgument(
+        return Err(sgctl::Error::InvalidArgument(
             "--dry-run and --confirm go with --short, --extended or --abort".into(),
         )
         .into());
     }
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
     let Some(test) = test else {
         let st = selftest::status(t.as_mut())?;
         for p in &st.problems {
@@ -135,7 +135,7 @@ fn start(
     ctx: &mut Ctx,
     args: &SelftestArgs,
     test: SelfTest,
-    t: &mut dyn crate::transport::Transport,
+    t: &mut dyn sgctl::transport::Transport,
     host: &dyn safety::HostView,
     prompter: &mut dyn safety::Prompter,
 ) -> anyhow::Result<Report> {
@@ -145,7 +145,7 @@ fn start(
     let before = selftest::status(t)?;
     if test != SelfTest::AbortBackground {
         if let Some(r) = &before.running {
-            return Err(crate::Error::from(crate::error::Refusal::SelfTestRunning {
+            return Err(sgctl::Error::from(sgctl::error::Refusal::SelfTestRunning {
                 address: dev.into(),
                 progress: r.progress_percent,
             })
@@ -154,7 +154,7 @@ fn start(
     } else if before.running.is_none() {
         ctx.warn("no self-test is reported running; the abort is sent anyway");
     }
-    let id = crate::ops::query::identity(t)?;
+    let id = sgctl::ops::query::identity(t)?;
     let name = safety::DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
@@ -164,7 +164,7 @@ fn start(
             safety::check_not_in_use(host, dev)?;
         }
         if !args.confirm.is_empty() && !args.confirm.iter().any(|c| name.matches(c)) {
-            return Err(crate::Error::from(crate::error::Refusal::NotNamed {
+            return Err(sgctl::Error::from(sgctl::error::Refusal::NotNamed {
                 address: dev.into(),
                 drive: name.describe(),
             })
@@ -269,7 +269,7 @@ fn start(
 }
 
 /// One line per log entry, plus the running test.
-pub fn render_status(dev: &str, st: &Status) -> String {
+pub(crate) fn render_status(dev: &str, st: &Status) -> String {
     let mut o = String::new();
     match &st.running {
         Some(r) => {

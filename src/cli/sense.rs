@@ -1,13 +1,14 @@
 //! `sgctl sense DEVICE [--desc]`: REQUEST SENSE (SPC-6 6.39): the device's current sense data
 //! (progress of a format/sanitize, a pending deferred error, "no sense").
 
-use super::{fetch, text, Ctx, Report};
-use crate::error::Error;
-use crate::scsi::request_sense;
+use super::{fetch, Ctx, Report};
+use sgctl::decode::text;
+use sgctl::error::Error;
+use sgctl::scsi::request_sense;
 
 /// Arguments of `sgctl sense`.
 #[derive(Debug, clap::Args)]
-pub struct SenseArgs {
+pub(crate) struct SenseArgs {
     /// Device address.
     pub device: String,
     /// Ask for descriptor format sense data (DESC=1).
@@ -16,7 +17,7 @@ pub struct SenseArgs {
 }
 
 /// Runs `sgctl sense`.
-pub fn run(ctx: &mut Ctx, args: SenseArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: SenseArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
     let alloc = request_sense::ALLOCATION;
     let raw = fetch::data_in(
@@ -29,7 +30,7 @@ pub fn run(ctx: &mut Ctx, args: SenseArgs) -> anyhow::Result<Report> {
         return Ok(fetch::hex_report(dev, &raw));
     }
     let s = request_sense::parse(&raw).map_err(Error::Parse)?;
-    let txt = text::sense(&s) + &super::vpd_text::problems(&s.problems);
+    let txt = text::sense(&s) + &sgctl::decode::vpd_text::problems(&s.problems);
     let r = Report::new(dev, &s, txt);
     Ok(super::vpd::with_problems(ctx, r, !s.problems.is_empty()))
 }

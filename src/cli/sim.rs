@@ -3,13 +3,13 @@
 //! (src/cli/sim_bench.rs).
 
 use crate::cli::{Ctx, Report};
-use crate::sim::{self, profile, Fault};
 use anyhow::Context;
+use sgctl::sim::{self, profile, Fault};
 use std::time::Duration;
 
 /// Virtual drives (`sim:` addresses).
 #[derive(Debug, clap::Args)]
-pub struct SimArgs {
+pub(crate) struct SimArgs {
     /// What to do.
     #[command(subcommand)]
     pub command: SimCommand,
@@ -17,7 +17,7 @@ pub struct SimArgs {
 
 /// `sgctl sim` subcommands.
 #[derive(Debug, clap::Subcommand)]
-pub enum SimCommand {
+pub(crate) enum SimCommand {
     /// List the drive profiles usable as `sim:PROFILE`.
     List,
     /// Show a virtual drive's state (format, protection, clock, wear).
@@ -32,14 +32,14 @@ pub enum SimCommand {
 
 /// `sgctl sim info`.
 #[derive(Debug, clap::Args)]
-pub struct InfoArgs {
+pub(crate) struct InfoArgs {
     /// A `sim:` address, e.g. `sim:px02smf080?state=/tmp/d.json`.
     pub device: String,
 }
 
 /// `sgctl sim fault`.
 #[derive(Debug, clap::Args)]
-pub struct FaultArgs {
+pub(crate) struct FaultArgs {
     /// A `sim:` address with `state=FILE` (without one the fault would be lost on exit).
     pub device: String,
     /// Power cycle the drive now (UA 29/00; a format in progress is lost, a sanitize resumes).
@@ -84,15 +84,8 @@ pub struct FaultArgs {
     pub advance: Option<f64>,
 }
 
-/// How to try sgctl without hardware (printed where no real drive is found).
-pub const TRY_SIM: &str = "\
-No SCSI hardware? Every command accepts a built-in virtual drive:
-  sgctl sim list                                  # drive profiles
-  sgctl inquiry sim:px02smf080                    # any command, any profile
-  sgctl format sim:exarray?state=/tmp/d.json ...  # state=FILE keeps the drive between runs";
-
 /// Runs `sgctl sim`.
-pub fn run(ctx: &mut Ctx, args: SimArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: SimArgs) -> anyhow::Result<Report> {
     match args.command {
         SimCommand::Bench(a) => super::sim_bench::run(ctx, a),
         SimCommand::Serve(a) => super::sim_serve::run(ctx, a),
@@ -103,7 +96,7 @@ pub fn run(ctx: &mut Ctx, args: SimArgs) -> anyhow::Result<Report> {
 }
 
 fn spec(device: &str) -> anyhow::Result<&str> {
-    crate::device::classify(device)
+    sgctl::device::classify(device)
         .virtual_spec()
         .map(|v| v.as_str())
         .with_context(|| format!("{device}: not a sim: address"))
@@ -122,7 +115,7 @@ fn list() -> Report {
         .map(|(_, n)| *n)
         .collect::<Vec<_>>()
         .join(",");
-        let pi: String = crate::sim::cmd::format::supported_types(p)
+        let pi: String = sgctl::sim::cmd::format::supported_types(p)
             .iter()
             .map(|t| t.to_string())
             .collect::<Vec<_>>()
@@ -151,9 +144,9 @@ fn info(device: &str) -> anyhow::Result<Report> {
          operation: {}\nclock: {:.1} s ({})  temperature {} C  endurance used {} %\n\
          host bytes written {}  blocks stored {}\n",
         // A state file is anyone's to edit: its strings are data, escaped for one line.
-        crate::escape::escape(&i.profile),
-        crate::escape::escape(&i.serial),
-        crate::escape::escape(&i.lu_name.to_string()),
+        sgctl::escape::escape(&i.profile),
+        sgctl::escape::escape(&i.serial),
+        sgctl::escape::escape(&i.lu_name.to_string()),
         i.logical_blocks,
         i.logical_block_length,
         i.protection_type,
@@ -169,7 +162,7 @@ fn info(device: &str) -> anyhow::Result<Report> {
         },
         i.operation
             .as_ref()
-            .map(|(n, p)| format!("{} {p:.1}%", crate::escape::escape(&n.to_string())))
+            .map(|(n, p)| format!("{} {p:.1}%", sgctl::escape::escape(&n.to_string())))
             .unwrap_or_else(|| "none".into()),
         i.clock_seconds,
         i.clock,
@@ -183,16 +176,16 @@ fn info(device: &str) -> anyhow::Result<Report> {
     let mut text = text;
     text.push_str(&format!(
         "label: {} {}  FW {}  S/N {}  WWN {}\n",
-        crate::escape::escape(&l.vendor),
-        crate::escape::escape(&l.model),
-        crate::escape::escape(&l.firmware),
-        crate::escape::escape(&l.serial),
-        crate::escape::escape(&l.wwn.to_string())
+        sgctl::escape::escape(&l.vendor),
+        sgctl::escape::escape(&l.model),
+        sgctl::escape::escape(&l.firmware),
+        sgctl::escape::escape(&l.serial),
+        sgctl::escape::escape(&l.wwn.to_string())
     ));
     if let Some(p) = &l.psid {
         text.push_str(&format!(
             "       PSID {}  (`sgctl tcg revert DEVICE --psid-file FILE` with it restores factory state)\n",
-            crate::escape::escape(&p.to_string())
+            sgctl::escape::escape(&p.to_string())
         ));
     }
     Ok(Report::new(Some(device), &i, text))
@@ -256,7 +249,7 @@ fn fault(ctx: &mut Ctx, a: FaultArgs) -> anyhow::Result<Report> {
     }
     if let Some(s) = a.advance {
         let d = Duration::try_from_secs_f64(s).map_err(|_| {
-            crate::Error::InvalidArgument(format!("--advance {s}: not a number of seconds"))
+            sgctl::Error::InvalidArgument(format!("--advance {s}: not a number of seconds"))
         })?;
         dev.clock().advance(d);
         done.push(format!("clock +{s} s"));

@@ -8,12 +8,12 @@ use anyhow::Context as _;
 use serde::Serialize;
 
 use super::{Ctx, Report};
-use crate::sim::media::bench::{bench_profile, BenchConfig, ProfileBench};
-use crate::sim::media::profiles::{self, MediaProfile, PROFILES};
+use sgctl::sim::media::bench::{bench_profile, BenchConfig, ProfileBench};
+use sgctl::sim::media::profiles::{self, MediaProfile, PROFILES};
 
 /// Arguments of `sgctl sim bench`.
 #[derive(Debug, clap::Args)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Profiles to measure (default: all).
     pub profiles: Vec<String>,
     /// Extra over-provisioning for the third measurement, in percent of user capacity.
@@ -47,19 +47,19 @@ struct Row<'a> {
 }
 
 /// Runs `sgctl sim bench`.
-pub fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
     if !(args.capacity_gib.is_finite() && args.capacity_gib > 0.0 && args.capacity_gib <= 256.0) {
-        anyhow::bail!(crate::Error::InvalidArgument(
+        anyhow::bail!(sgctl::Error::InvalidArgument(
             "--capacity-gib must be in (0, 256]".into()
         ));
     }
     if !(0.0..90.0).contains(&args.op_extra) {
-        anyhow::bail!(crate::Error::InvalidArgument(
+        anyhow::bail!(sgctl::Error::InvalidArgument(
             "--op-extra must be in [0, 90) percent".into()
         ));
     }
     if args.qd == 0 || args.qd > 1024 {
-        anyhow::bail!(crate::Error::InvalidArgument(
+        anyhow::bail!(sgctl::Error::InvalidArgument(
             "--qd must be in 1..=1024".into()
         ));
     }
@@ -68,7 +68,7 @@ pub fn run(ctx: &mut Ctx, args: BenchArgs) -> anyhow::Result<Report> {
     } else {
         args.profiles
             .iter()
-            .map(|n| profiles::by_name(n).map_err(|e| crate::Error::InvalidArgument(e.to_string())))
+            .map(|n| profiles::by_name(n).map_err(|e| sgctl::Error::InvalidArgument(e.to_string())))
             .collect::<Result<_, _>>()?
     };
     let cfg = BenchConfig {

@@ -1,6 +1,6 @@
 //! `sgctl sim serve --tcmu PROFILE`: serve a virtual drive to the running kernel as a real SCSI
 //! disk through LIO's user-space backstore (TCMU) and tcm_loop, one target port per SAS port of
-//! the profile, until SIGINT/SIGTERM (see [`crate::tcmu`]). Needs root, configfs and the
+//! the profile, until SIGINT/SIGTERM (see [`sgctl::tcmu`]). Needs root, configfs and the
 //! `target_core_user`, `tcm_loop` and `uio` modules (loaded on demand).
 //!
 //! `--tcmu enclosure?...` serves the virtual enclosure (`sim:enclosure`, SES-4, peripheral
@@ -10,15 +10,15 @@
 //! binds to it as to a real enclosure services device.
 
 use super::{Ctx, Report};
-use crate::sim;
-use crate::tcmu::{self, ring::Tmr, PortModel, ServeOptions};
-use crate::transport::{trace::Traced, DataBuf, Transport};
+use sgctl::sim;
+use sgctl::tcmu::{self, ring::Tmr, PortModel, ServeOptions};
+use sgctl::transport::{trace::Traced, DataBuf, Transport};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// Arguments of `sgctl sim serve`.
 #[derive(Debug, clap::Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// The virtual drive to serve: `PROFILE[?key=val&...]` as in `sim:` addresses (for example
     /// `px02smf080?capacity_gib=1&state=/tmp/d.json`), or `enclosure?slots=N&...` for the
     /// virtual enclosure services device (peripheral type 0Dh, for the kernel's ses driver;
@@ -49,8 +49,8 @@ pub struct ServeArgs {
 }
 
 /// Runs `sgctl sim serve`.
-pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
-    let spec = crate::device::classify(&args.tcmu)
+pub(crate) fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
+    let spec = sgctl::device::classify(&args.tcmu)
         .virtual_spec()
         .map_or(args.tcmu.as_str(), |v| v.as_str());
     if spec.split('?').next() == Some(sim::enclosure::PROFILE) {
@@ -61,7 +61,7 @@ pub fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
     let have = drive.profile().ports.max(1);
     let ports = args.ports.unwrap_or(have);
     if ports == 0 || ports > have {
-        return Err(crate::Error::InvalidArgument(format!(
+        return Err(sgctl::Error::InvalidArgument(format!(
             "--ports {ports}: the {} profile has {have} target port(s)",
             drive.profile().name
         ))
@@ -161,19 +161,19 @@ const ENCLOSURE_DEV_SIZE: u64 = 1 << 20;
 /// here: a dual-expander enclosure is two SES devices, two `sgctl sim serve` runs).
 fn serve_enclosure(ctx: &mut Ctx, spec: &str, args: ServeArgs) -> anyhow::Result<Report> {
     if args.ports.is_some_and(|p| p != 1) {
-        return Err(crate::Error::InvalidArgument(
+        return Err(sgctl::Error::InvalidArgument(
             "--ports: the virtual enclosure is served on one port".into(),
         )
         .into());
     }
     if args.overlap {
-        return Err(crate::Error::InvalidArgument(
+        return Err(sgctl::Error::InvalidArgument(
             "--overlap: the virtual enclosure answers at once; nothing to overlap".into(),
         )
         .into());
     }
     let enclosure = sim::enclosure::open(spec)?;
-    let address = crate::transport::Transport::address(&enclosure);
+    let address = sgctl::transport::Transport::address(&enclosure);
     let slots = enclosure.slots.len();
     let transport: Box<dyn Transport> = if ctx.verbose > 0 {
         Box::new(Traced::new(enclosure, ctx.verbose))
@@ -245,7 +245,7 @@ fn finish(ctx: &mut Ctx, report: &tcmu::ServeReport) -> anyhow::Result<Report> {
     ));
     let r = Report::new(None, report, text);
     Ok(if failed {
-        r.with_exit(crate::exit::OTHER)
+        r.with_exit(sgctl::exit::OTHER)
     } else {
         r
     })

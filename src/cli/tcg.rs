@@ -3,28 +3,28 @@
 //! Credentials (PINs, PSIDs) come from a file (`--pin-file`), an environment variable
 //! (`--pin-env`), a no-echo prompt on the terminal (`--pin-prompt`) or, for factory-state
 //! drives, the drive's own MSID (`--msid`) — never from argv. They are held in
-//! [`crate::tcg::Pin`] (prints `<redacted>`, wiped on drop) and never reach output, JSON,
+//! [`sgctl::tcg::Pin`] (prints `<redacted>`, wiped on drop) and never reach output, JSON,
 //! traces (SECURITY PROTOCOL OUT payloads are redacted in `-vv` dumps) or error messages.
 
 use super::output::{Ctx, Report};
 use crate::cli::erase::{run_jobs, SafetyArgs};
 use crate::cli::tcg_jobs::{Credential, TcgEraseJob, TcgRevertJob};
-use crate::scsi::security_protocol as sp;
-use crate::tcg::enterprise::{self, Band, BandConfig};
-use crate::tcg::level0::{Feature, Level0};
-use crate::tcg::session::{self, Dialect, Tper};
-use crate::tcg::{opal, Pin, TcgError};
-use crate::transport::Transport;
 use anyhow::{anyhow, Context};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use serde_json::json;
+use sgctl::scsi::security_protocol as sp;
+use sgctl::tcg::enterprise::{self, Band, BandConfig};
+use sgctl::tcg::level0::{Feature, Level0};
+use sgctl::tcg::session::{self, Dialect, Tper};
+use sgctl::tcg::{opal, Pin, TcgError};
+use sgctl::transport::Transport;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// `sgctl tcg`: TCG Storage (Enterprise SSC bands, Opal identification, PSID revert).
 #[derive(Debug, Args)]
-pub struct TcgArgs {
+pub(crate) struct TcgArgs {
     /// The TCG operation.
     #[command(subcommand)]
     pub cmd: TcgCmd,
@@ -32,7 +32,7 @@ pub struct TcgArgs {
 
 /// Where a credential comes from. PINs are never accepted on the command line.
 #[derive(Debug, Args, Default, Clone)]
-pub struct PinArgs {
+pub(crate) struct PinArgs {
     /// Read the PIN from this file: its bytes as they are (one trailing newline ignored, at
     /// most 32 bytes); the file must be yours and private (mode 0600).
     #[arg(long, value_name = "FILE")]
@@ -50,7 +50,7 @@ pub struct PinArgs {
 
 /// Where the new PIN comes from (take-ownership).
 #[derive(Debug, Args, Default, Clone)]
-pub struct NewPinArgs {
+pub(crate) struct NewPinArgs {
     /// Read the new PIN from this file (its bytes, at most 32; yours, mode 0600).
     #[arg(long, value_name = "FILE")]
     pub new_pin_file: Option<PathBuf>,
@@ -64,7 +64,7 @@ pub struct NewPinArgs {
 
 /// Where the PSID (printed on the drive label) comes from.
 #[derive(Debug, Args, Default, Clone)]
-pub struct PsidArgs {
+pub(crate) struct PsidArgs {
     /// Read the PSID from this file (its bytes, at most 32; yours, mode 0600).
     #[arg(long, value_name = "FILE")]
     pub psid_file: Option<PathBuf>,
@@ -78,7 +78,7 @@ pub struct PsidArgs {
 
 /// TCG operations.
 #[derive(Debug, Subcommand)]
-pub enum TcgCmd {
+pub(crate) enum TcgCmd {
     /// Security protocols and Level 0 discovery (every feature descriptor).
     ///
     /// A Level 0 response that does not add up (a descriptor overrunning the length, one too
@@ -213,21 +213,21 @@ fn read_secret(
 ) -> anyhow::Result<Option<Pin>> {
     let n = usize::from(file.is_some()) + usize::from(env.is_some()) + usize::from(prompt);
     if n > 1 {
-        return Err(anyhow!(crate::Error::InvalidArgument(format!(
+        return Err(anyhow!(sgctl::Error::InvalidArgument(format!(
             "give the {what} one way only (file, environment variable or prompt)"
         ))));
     }
     if let Some(f) = file {
         // Bytes as they are (no text conversion: two different binary PINs stay different),
         // from a file of the caller's that nobody else can read, at most 32 bytes.
-        let b = crate::files::read_secret(f, what, crate::files::MAX_CREDENTIAL_BYTES)
+        let b = sgctl::files::read_secret(f, what, sgctl::files::MAX_CREDENTIAL_BYTES)
             .map_err(|e| anyhow!(e))?;
         return Ok(Some(Pin::new(b.to_vec())));
     }
     if let Some(v) = env {
         use std::os::unix::ffi::OsStringExt;
         let s = std::env::var_os(v).ok_or_else(|| {
-            anyhow!(crate::Error::InvalidArgument(format!(
+            anyhow!(sgctl::Error::InvalidArgument(format!(
                 "environment variable {v} (the {what}) is not set"
             )))
         })?;
@@ -245,7 +245,7 @@ fn read_secret(
                     .with_context(|| format!("reading the {what} from the terminal"))?,
             );
             if *again != *p {
-                return Err(anyhow!(crate::Error::InvalidArgument(format!(
+                return Err(anyhow!(sgctl::Error::InvalidArgument(format!(
                     "the two {what} entries differ"
                 ))));
             }
@@ -262,9 +262,9 @@ fn credential(b: &[u8], what: &str, source: &str) -> anyhow::Result<Pin> {
         .strip_suffix(b"\r\n")
         .or_else(|| b.strip_suffix(b"\n"))
         .unwrap_or(b);
-    let max = crate::files::MAX_CREDENTIAL_BYTES;
+    let max = sgctl::files::MAX_CREDENTIAL_BYTES;
     if b.is_empty() || b.len() > max {
-        return Err(anyhow!(crate::Error::InvalidArgument(format!(
+        return Err(anyhow!(sgctl::Error::InvalidArgument(format!(
             "the {what} from {source} is {} bytes; a credential is 1 to {max} bytes",
             b.len()
         ))));
@@ -278,7 +278,7 @@ const NO_PIN: &str = "give a PIN with --pin-file FILE, --pin-env VAR, --pin-prom
 fn pin_of(t: &mut Tper<'_>, p: &PinArgs, what: &str) -> anyhow::Result<Pin> {
     if p.msid {
         if p.pin_file.is_some() || p.pin_env.is_some() || p.pin_prompt {
-            return Err(anyhow!(crate::Error::InvalidArgument(
+            return Err(anyhow!(sgctl::Error::InvalidArgument(
                 "--msid and another PIN source exclude each other".into()
             )));
         }
@@ -291,19 +291,19 @@ fn pin_of(t: &mut Tper<'_>, p: &PinArgs, what: &str) -> anyhow::Result<Pin> {
         what,
         false,
     )?
-    .ok_or_else(|| anyhow!(crate::Error::InvalidArgument(NO_PIN.into())))
+    .ok_or_else(|| anyhow!(sgctl::Error::InvalidArgument(NO_PIN.into())))
 }
 
 fn tcg_err(e: TcgError) -> anyhow::Error {
-    anyhow!(crate::Error::from(e))
+    anyhow!(sgctl::Error::from(e))
 }
 
 fn open(ctx: &Ctx, device: &str) -> anyhow::Result<Box<dyn Transport>> {
-    Ok(crate::device::open_with(device, ctx.verbose)?)
+    Ok(sgctl::device::open_with(device, ctx.verbose)?)
 }
 
 /// Runs `sgctl tcg ...`.
-pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
     match args.cmd {
         TcgCmd::Discover { device } => discover(ctx, &device),
         TcgCmd::Status {
@@ -354,23 +354,23 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
                 true,
             )?
             .ok_or_else(|| {
-                anyhow!(crate::Error::InvalidArgument(
+                anyhow!(sgctl::Error::InvalidArgument(
                     "give the new PIN with --new-pin-file, --new-pin-env or --new-pin-prompt"
                         .into()
                 ))
             })?;
             if new.is_empty() {
-                return Err(anyhow!(crate::Error::InvalidArgument(
+                return Err(anyhow!(sgctl::Error::InvalidArgument(
                     "the new PIN is empty".into()
                 )));
             }
             // Block SID Authentication (Level 0 feature 0x0402) says, without a try, whether
             // SID's PIN is still the MSID (byte 4 bit 0, SID Value State).
             let sid_changed = h.level0.features.iter().any(|f| {
-                matches!(f, crate::tcg::level0::Feature::BlockSid { flags, .. } if flags & 1 != 0)
+                matches!(f, sgctl::tcg::level0::Feature::BlockSid { flags, .. } if flags & 1 != 0)
             });
             if sid_changed {
-                return Err(anyhow!(crate::Error::InvalidArgument(format!(
+                return Err(anyhow!(sgctl::Error::InvalidArgument(format!(
                     "{device} is already owned: Level 0 (Block SID Authentication) reports that \
                      SID's PIN is no longer the MSID; nothing was tried. To start over: \
                      `sgctl tcg revert {} --psid-file FILE` with the PSID from the label",
@@ -384,10 +384,10 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
             // would be the last one: then nothing is tried, as a lock-out could not be undone
             // without a power cycle.
             if let Some((limit, tries)) =
-                h.try_counter(crate::tcg::uid::ADMIN_SP, crate::tcg::uid::AUTH_SID)
+                h.try_counter(sgctl::tcg::uid::ADMIN_SP, sgctl::tcg::uid::AUTH_SID)
             {
                 if limit > 0 && tries.saturating_add(1) >= limit {
-                    return Err(anyhow!(crate::Error::CheckFailed(format!(
+                    return Err(anyhow!(sgctl::Error::CheckFailed(format!(
                         "{device}: SID has {} of {limit} tries left (C_PIN_SID TryLimit {limit}, \
                          Tries {tries}): checking whether its PIN is still the MSID could lock \
                          SID out, so nothing was tried. The count of failed tries means the \
@@ -401,7 +401,7 @@ pub fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
             }
             let o = match enterprise::take_ownership(&mut h, &new) {
                 Err(TcgError::AuthFailed(who)) if who.starts_with("SID") => {
-                    return Err(anyhow!(crate::Error::CheckFailed(format!(
+                    return Err(anyhow!(sgctl::Error::CheckFailed(format!(
                         "{device} is already owned: SID's PIN is not the MSID (checked by \
                          authenticating as SID with the MSID; wrong PIN for {who}). Nothing was \
                          changed. To start over: `sgctl tcg revert {} --psid-file FILE` with the \
@@ -562,7 +562,7 @@ fn discover_on(ctx: &mut Ctx, device: &str, t: &mut dyn Transport) -> anyhow::Re
     let ssc = l0.ssc().map(|s| s.ssc.name());
     let _ = writeln!(text, "SSC: {}", ssc.unwrap_or("none"));
     // Level 0 is decoded as far as the bytes go: what did not add up is listed, exit 9.
-    text.push_str(&super::vpd_text::problems(&l0.problems));
+    text.push_str(&sgctl::decode::vpd_text::problems(&l0.problems));
     let d = Discovery {
         security_protocols: protos,
         inc_512: inc,
@@ -608,9 +608,9 @@ fn status(ctx: &mut Ctx, device: &str, check_ownership: bool) -> anyhow::Result<
         // sedutil's and go-tcg's checks do.
         st.sid_is_msid = Some(
             match h.start_session(
-                crate::tcg::uid::ADMIN_SP,
+                sgctl::tcg::uid::ADMIN_SP,
                 false,
-                Some((crate::tcg::uid::AUTH_SID, &msid)),
+                Some((sgctl::tcg::uid::AUTH_SID, &msid)),
             ) {
                 Ok(s) => {
                     s.end().map_err(tcg_err)?;
@@ -733,7 +733,7 @@ fn erase(
     }
     let credential = if pin.msid {
         if pin.pin_file.is_some() || pin.pin_env.is_some() || pin.pin_prompt {
-            return Err(anyhow!(crate::Error::InvalidArgument(
+            return Err(anyhow!(sgctl::Error::InvalidArgument(
                 "--msid and another PIN source exclude each other".into()
             )));
         }
@@ -748,12 +748,12 @@ fn erase(
                 "EraseMaster PIN",
                 false,
             )?
-            .ok_or_else(|| anyhow!(crate::Error::InvalidArgument(NO_PIN.into())))?,
+            .ok_or_else(|| anyhow!(sgctl::Error::InvalidArgument(NO_PIN.into())))?,
         )
     };
     let mut job = TcgEraseJob::new(if all { None } else { Some(bands.clone()) }, credential);
-    job.validate = crate::ops::validate::Plan::parse(validate)?;
-    job.seed = crate::ops::validate::run_seed();
+    job.validate = sgctl::ops::validate::Plan::parse(validate)?;
+    job.seed = sgctl::ops::validate::run_seed();
     let params = json!({"method": "tcg_cryptographic_erase", "bands": if all { json!("all") } else { json!(bands) },
                         "validate": job.validate});
     run_jobs(ctx, &[device.to_string()], sa, params, move || {
@@ -776,14 +776,14 @@ fn revert(
         false,
     )?
     .ok_or_else(|| {
-        anyhow!(crate::Error::InvalidArgument(
+        anyhow!(sgctl::Error::InvalidArgument(
             "give the PSID (from the drive label) with --psid-file, --psid-env or --psid-prompt"
                 .into()
         ))
     })?;
     let mut job = TcgRevertJob::new(p);
-    job.validate = crate::ops::validate::Plan::parse(validate)?;
-    job.seed = crate::ops::validate::run_seed();
+    job.validate = sgctl::ops::validate::Plan::parse(validate)?;
+    job.seed = sgctl::ops::validate::run_seed();
     let params = json!({"method": "tcg_psid_revert", "validate": job.validate});
     run_jobs(ctx, &[device.to_string()], sa, params, move || {
         Box::new(job.clone())
@@ -793,7 +793,7 @@ fn revert(
 #[cfg(test)]
 mod discover_tests {
     use super::*;
-    use crate::transport::{Completion, DataBuf};
+    use sgctl::transport::{Completion, DataBuf};
     use std::time::Duration;
 
     /// Answers SECURITY PROTOCOL IN: protocol 0 lists 0x00 and 0x01, protocol 1 returns `0`.
@@ -805,7 +805,7 @@ mod discover_tests {
             cdb: &[u8],
             data: DataBuf<'_>,
             _timeout: Duration,
-        ) -> crate::Result<Completion> {
+        ) -> sgctl::Result<Completion> {
             assert!(
                 cdb[0] == 0xa2 || cdb[0] == 0xa3,
                 "only RSOC and SECURITY PROTOCOL IN are expected"
@@ -834,7 +834,7 @@ mod discover_tests {
     }
 
     fn level0(overrun: bool) -> Vec<u8> {
-        let mut b = crate::tcg::level0::build(&[(0x0001, 1, vec![0x11; 12])]);
+        let mut b = sgctl::tcg::level0::build(&[(0x0001, 1, vec![0x11; 12])]);
         if overrun {
             // A Locking descriptor announcing 12 bytes with 4 present.
             b.extend_from_slice(&[0x00, 0x02, 0x10, 12, 0x01, 0, 0, 0]);
@@ -849,7 +849,7 @@ mod discover_tests {
         let mut ctx = Ctx::default();
         let mut t = Level0Drive(level0(true));
         let r = discover_on(&mut ctx, "test:level0", &mut t).unwrap();
-        assert_eq!(r.exit, crate::exit::DECODE_PROBLEMS);
+        assert_eq!(r.exit, sgctl::exit::DECODE_PROBLEMS);
         assert!(r.text.contains("TPer (0x0001)"), "{}", r.text);
         assert!(
             r.text.contains("Problems (decoded as far as the bytes go)")
@@ -864,7 +864,7 @@ mod discover_tests {
         let mut ctx = Ctx::default();
         let mut t = Level0Drive(level0(false));
         let r = discover_on(&mut ctx, "test:level0", &mut t).unwrap();
-        assert_eq!(r.exit, crate::exit::OK, "{}", r.text);
+        assert_eq!(r.exit, sgctl::exit::OK, "{}", r.text);
         assert!(!r.text.contains("Problems"));
     }
 }

@@ -1,19 +1,19 @@
 //! The CLI side of the TCG jobs: the advice for a locked self-encrypting drive. The jobs
-//! themselves ([`TcgEraseJob`], [`TcgRevertJob`]) live in [`crate::ops::jobs::tcg`].
+//! themselves ([`TcgEraseJob`], [`TcgRevertJob`]) live in [`sgctl::ops::jobs::tcg`].
 
-pub use crate::ops::jobs::tcg::{Credential, TcgEraseJob, TcgRevertJob};
-use crate::ops::record::JobRecord;
+pub(crate) use sgctl::ops::jobs::tcg::{Credential, TcgEraseJob, TcgRevertJob};
+use sgctl::ops::record::JobRecord;
 
 /// Advice when a job failed because the drive is a locked SED: DATA PROTECT (20/02 access
 /// denied, 74/71 access not authorized) in the sense trail or in the error that ended the job.
-pub fn locked_sed_advice(rec: &JobRecord) -> Option<String> {
-    let locked = |key: crate::sense::SenseKey, asc: u8, ascq: u8| {
-        key == crate::sense::SenseKey::DataProtect
+pub(crate) fn locked_sed_advice(rec: &JobRecord) -> Option<String> {
+    let locked = |key: sgctl::sense::SenseKey, asc: u8, ascq: u8| {
+        key == sgctl::sense::SenseKey::DataProtect
             && matches!((asc, ascq), (0x20, 0x02) | (0x74, 0x71))
     };
     let in_trail = rec.sense_trail.iter().any(|t| {
-        t.sense_key == crate::sense::SenseKey::DataProtect.name()
-            && locked(crate::sense::SenseKey::DataProtect, t.asc, t.ascq)
+        t.sense_key == sgctl::sense::SenseKey::DataProtect.name()
+            && locked(sgctl::sense::SenseKey::DataProtect, t.asc, t.ascq)
     });
     let in_error = rec
         .error_sense

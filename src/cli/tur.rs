@@ -1,15 +1,16 @@
 //! `sgctl tur DEVICE`: TEST UNIT READY. Exit 0 when ready; when not, the sense data is printed
 //! (with progress of a running format/sanitize) and the exit status is 4.
 
-use super::{fetch, text, Ctx, Report};
-use crate::error::Error;
-use crate::scsi::tur;
-use crate::transport::{run_none, DEFAULT_TIMEOUT};
+use super::{fetch, Ctx, Report};
 use serde::Serialize;
+use sgctl::decode::text;
+use sgctl::error::Error;
+use sgctl::scsi::tur;
+use sgctl::transport::{run_none, DEFAULT_TIMEOUT};
 
 /// Arguments of `sgctl tur`.
 #[derive(Debug, clap::Args)]
-pub struct TurArgs {
+pub(crate) struct TurArgs {
     /// Device address.
     pub device: String,
 }
@@ -17,11 +18,11 @@ pub struct TurArgs {
 #[derive(Serialize)]
 struct Out {
     ready: bool,
-    sense: Option<crate::sense::Sense>,
+    sense: Option<sgctl::sense::Sense>,
 }
 
 /// Runs `sgctl tur`.
-pub fn run(ctx: &mut Ctx, args: TurArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: TurArgs) -> anyhow::Result<Report> {
     let mut t = fetch::open(ctx, &args.device)?;
     let cdb = tur::cdb();
     let dev = Some(args.device.as_str());
@@ -44,7 +45,7 @@ pub fn run(ctx: &mut Ctx, args: TurArgs) -> anyhow::Result<Report> {
                 },
                 txt,
             )
-            .with_exit(crate::exit::COMMAND))
+            .with_exit(sgctl::exit::COMMAND))
         }
         Err(e) => Err(e.into()),
     }

@@ -1,9 +1,10 @@
 //! `sgctl vpd DEVICE [--page P]`: a VPD page by number or sg_vpd acronym (`di`, `bl`, ...);
 //! without `--page` the Supported VPD Pages list; `--page all` decodes every supported page.
 
-use super::{fetch, vpd_text, Ctx, Report};
-use crate::error::Error;
-use crate::scsi::vpd;
+use super::{fetch, Ctx, Report};
+use sgctl::decode::vpd_text;
+use sgctl::error::Error;
+use sgctl::scsi::vpd;
 
 /// Arguments of `sgctl vpd`.
 #[derive(Debug, clap::Args)]
@@ -17,7 +18,7 @@ decodes every page the device lists in page 0x00.\n\nA page whose lengths do not
 decoded as far as the bytes go (like sg_vpd) and its problems are listed (`problems` in JSON); \
 the exit status is then 9."
 )]
-pub struct VpdArgs {
+pub(crate) struct VpdArgs {
     /// Device address.
     pub device: String,
     /// Page: number (0x83, 131, 83h), sg_vpd acronym (di), or `all`.
@@ -26,7 +27,7 @@ pub struct VpdArgs {
 }
 
 /// Resolves `--page`; `None` means all.
-pub fn resolve_page(p: Option<&str>) -> crate::Result<Option<u8>> {
+pub(crate) fn resolve_page(p: Option<&str>) -> sgctl::Result<Option<u8>> {
     match p {
         None => Ok(Some(0)),
         Some(s) if s.eq_ignore_ascii_case("all") => Ok(None),
@@ -39,7 +40,7 @@ pub fn resolve_page(p: Option<&str>) -> crate::Result<Option<u8>> {
 }
 
 /// Runs `sgctl vpd`.
-pub fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
     let page = resolve_page(args.page.as_deref())?;
     let mut t = fetch::open(ctx, &args.device)?;
     let dev = Some(args.device.as_str());
@@ -59,9 +60,9 @@ pub fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
             if ctx.hex {
                 txt.push_str(&format!(
                     "VPD page 0x{code:02x}:\n{}",
-                    crate::bytes::hexdump(&raw)
+                    sgctl::bytes::hexdump(&raw)
                 ));
-                pages.push(serde_json::json!({"page_code": code, "hex": crate::bytes::hex(&raw)}));
+                pages.push(serde_json::json!({"page_code": code, "hex": sgctl::bytes::hex(&raw)}));
                 continue;
             }
             match vpd::decode_best(&raw) {
@@ -79,7 +80,7 @@ pub fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
     // An unlisted page is not asked for: the drive would reject it with ILLEGAL REQUEST and
     // count that as a non-medium error (a read-only command must leave the counters alone).
     if page != 0 {
-        let listed = crate::probe::vpd_pages(t.as_mut())?;
+        let listed = sgctl::probe::vpd_pages(t.as_mut())?;
         if !listed.contains(&page) {
             return Err(Error::Unsupported(format!(
                 "VPD page 0x{page:02x} ({}) is not in the device's Supported VPD Pages list \
@@ -104,10 +105,10 @@ pub fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
 }
 
 /// Exit status 9 (and a warning) when a decoded response had problems.
-pub fn with_problems(ctx: &mut Ctx, r: Report, problems: bool) -> Report {
+pub(crate) fn with_problems(ctx: &mut Ctx, r: Report, problems: bool) -> Report {
     if problems {
         ctx.warn("the response is inconsistent: decoded as far as the bytes go (see problems)");
-        r.with_exit(crate::exit::DECODE_PROBLEMS)
+        r.with_exit(sgctl::exit::DECODE_PROBLEMS)
     } else {
         r
     }

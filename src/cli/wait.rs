@@ -2,14 +2,14 @@
 //! sgctl was interrupted or the drive was power cycled: a sanitize resumes on the drive).
 //! A sanitize whose job was interrupted (Ctrl-C, SIGTERM, SIGHUP) is finished: validation,
 //! the audit end record and the certificate the job was started with
-//! ([`crate::ops::closeout`]).
+//! ([`sgctl::ops::closeout`]).
 
 use crate::cli::erase::Progress;
 use crate::cli::{Ctx, Report};
-use crate::exit;
-use crate::ops::jobs::open_for_job;
-use crate::ops::poll::{self, PollEnd, Trail};
 use serde_json::json;
+use sgctl::exit;
+use sgctl::ops::jobs::open_for_job;
+use sgctl::ops::poll::{self, PollEnd, Trail};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -26,7 +26,7 @@ writes the job's end record and the certificate named when the job started (same
 EXAMPLES:
   sgctl wait /dev/sg3
   sgctl wait --resume --audit-log /var/log/sgctl/audit.jsonl /dev/sg3")]
-pub struct WaitArgs {
+pub(crate) struct WaitArgs {
     /// The drive.
     #[arg(value_name = "DEVICE")]
     pub device: String,
@@ -47,9 +47,9 @@ pub struct WaitArgs {
 }
 
 /// Runs `sgctl wait`.
-pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
+pub(crate) fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
     let interrupted = Arc::new(AtomicBool::new(false));
-    let _ = crate::ops::safety::register_stop_signals(&interrupted);
+    let _ = sgctl::ops::safety::register_stop_signals(&interrupted);
     let (mut t, cfg) = open_for_job(
         &args.device,
         ctx.verbose,
@@ -58,11 +58,11 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
     )?;
     let progress = Progress::new(ctx.json || args.progress_json, args.progress_json);
     // An interrupted sanitize of this drive (by serial number) in the audit log?
-    let audit = crate::ops::safety::AuditLog::resolve(args.audit_log.as_deref());
-    let id = crate::ops::query::identity(&mut *t).ok();
+    let audit = sgctl::ops::safety::AuditLog::resolve(args.audit_log.as_deref());
+    let id = sgctl::ops::query::identity(&mut *t).ok();
     let serial = id.as_ref().map(|i| i.serial.clone());
     let open = match &serial {
-        Some(s) => crate::ops::closeout::find(&audit, s)?,
+        Some(s) => sgctl::ops::closeout::find(&audit, s)?,
         None => None,
     };
     // The job's own process may still be watching (it holds the drive's job lock): then it
@@ -71,11 +71,11 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
     let mut _lock = None;
     let open = match (open, &id) {
         (Some(job), Some(i)) => {
-            let name = crate::ops::safety::DriveName {
+            let name = sgctl::ops::safety::DriveName {
                 serial: i.serial.clone(),
                 wwn: i.wwn.clone(),
             };
-            match crate::ops::lock::for_job("wait", &job.job_id, &args.device, &name) {
+            match sgctl::ops::lock::for_job("wait", &job.job_id, &args.device, &name) {
                 Ok(l) => {
                     _lock = l;
                     Some(job)
@@ -94,7 +94,7 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
     if let Some(job) = open {
         progress.begin(&args.device);
         let started = Instant::now();
-        let rec = crate::ops::closeout::finish(&mut *t, &job, &cfg, &audit, &mut |p| {
+        let rec = sgctl::ops::closeout::finish(&mut *t, &job, &cfg, &audit, &mut |p| {
             progress.sample(&args.device, p, p.and_then(|x| poll::eta(started, x)))
         })?;
         progress.end(&args.device, rec.outcome.as_str());
@@ -105,7 +105,7 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
             job.state.replace('_', " ")
         );
         text.push_str(&rec.render_text());
-        if rec.outcome == crate::ops::record::Outcome::Interrupted {
+        if rec.outcome == sgctl::ops::record::Outcome::Interrupted {
             text.push_str(&format!(
                 "stopped watching again; the drive continues. Run `sgctl wait {}` again\n",
                 args.device
@@ -121,7 +121,7 @@ pub fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
         .with_exit(code));
     }
     if args.resume && note.is_none() {
-        return Err(crate::Error::InvalidArgument(format!(
+        return Err(sgctl::Error::InvalidArgument(format!(
             "--resume: the audit log {} holds no interrupted sanitize of this drive{}",
             audit.path().display(),
             serial.map(|s| format!(" (serial {s})")).unwrap_or_default()

@@ -448,7 +448,7 @@ pub fn rescan(hctls: &[String]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::mockdrive::{MockDrive, Op};
+    use crate::testing::mockdrive::{MockDrive, Op};
 
     fn opts(bs: u32, pi: u8) -> FormatOptions {
         FormatOptions {

@@ -8,8 +8,6 @@ pub mod jobs;
 pub mod led;
 pub mod led_ses;
 pub mod logs;
-#[cfg(test)]
-pub(crate) mod mockdrive;
 pub mod mode_set;
 pub mod par;
 pub mod poll;

@@ -779,8 +779,8 @@ pub fn conclude(va: &mut Validation, v: Option<&Verification>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::mockdrive::{MockDrive, Op};
     use crate::scsi::read_write::READ_16;
+    use crate::testing::mockdrive::{MockDrive, Op};
 
     fn opts(m: Method, verify: u32) -> SanitizeOptions {
         SanitizeOptions {

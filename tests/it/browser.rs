@@ -67,7 +67,7 @@ pub(crate) fn browser_args(profile: &Path) -> Vec<String> {
 }
 
 /// What the probe saw in the rendered page.
-pub struct Rendered {
+pub(crate) struct Rendered {
     /// Script errors and console.error calls.
     pub errors: Vec<String>,
     /// (width, height) of every svg element.
@@ -89,7 +89,7 @@ fn unescape(s: &str) -> String {
 }
 
 /// Opens `html` in headless Chromium; None when no browser is installed (and not required).
-pub fn render(html: &Path, name: &str) -> Option<Rendered> {
+pub(crate) fn render(html: &Path, name: &str) -> Option<Rendered> {
     let Some(bin) = chromium() else {
         assert!(
             std::env::var_os("SGCTL_REQUIRE_CHROMIUM").is_none(),
@@ -166,7 +166,7 @@ pub fn render(html: &Path, name: &str) -> Option<Rendered> {
 }
 
 /// The checks every document must pass: no errors, no fetch, every chart drawn with a size.
-pub fn assert_clean(r: &Rendered, min_charts: usize) {
+pub(crate) fn assert_clean(r: &Rendered, min_charts: usize) {
     assert!(r.errors.is_empty(), "console errors: {:?}", r.errors);
     assert!(r.resources.is_empty(), "the page fetched {:?}", r.resources);
     assert!(

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use sgctl::bytes::parse_inhex;
-use sgctl::cli::{text, vpd_text};
+use sgctl::decode::{text, vpd_text};
 use sgctl::scsi::mode::{self, HeaderKind};
 use sgctl::scsi::{inquiry, read_capacity, report_luns, request_sense, rsoc, vpd};
 

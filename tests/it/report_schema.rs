@@ -18,7 +18,7 @@ fn validator() -> &'static jsonschema::Validator {
 }
 
 /// Validation errors of `v` (empty: valid).
-pub fn errors(v: &Value) -> Vec<String> {
+pub(crate) fn errors(v: &Value) -> Vec<String> {
     validator()
         .iter_errors(v)
         .take(10)
@@ -27,7 +27,7 @@ pub fn errors(v: &Value) -> Vec<String> {
 }
 
 /// Panics with the first errors when `v` does not validate.
-pub fn assert_valid(v: &Value, what: &str) {
+pub(crate) fn assert_valid(v: &Value, what: &str) {
     let e = errors(v);
     assert!(
         e.is_empty(),
@@ -37,7 +37,7 @@ pub fn assert_valid(v: &Value, what: &str) {
 }
 
 /// Validates `dir/report.json` (and `dir/compare.json` when present).
-pub fn assert_valid_dir(dir: &Path) {
+pub(crate) fn assert_valid_dir(dir: &Path) {
     for f in ["report.json", "compare.json"] {
         let p = dir.join(f);
         if p.exists() {

@@ -6,14 +6,14 @@ use sgctl::sim::{self, SimDevice};
 use sgctl::transport::{Completion, DataBuf, Transport};
 use std::time::Duration;
 
-pub const T: Duration = Duration::from_secs(30);
+pub(crate) const T: Duration = Duration::from_secs(30);
 
-pub fn open(spec: &str) -> SimDevice {
+pub(crate) fn open(spec: &str) -> SimDevice {
     sim::open(spec).expect("open sim")
 }
 
 /// Data-in command: (completion, bytes actually transferred).
-pub fn din(d: &mut SimDevice, cdb: &[u8], len: usize) -> (Completion, Vec<u8>) {
+pub(crate) fn din(d: &mut SimDevice, cdb: &[u8], len: usize) -> (Completion, Vec<u8>) {
     let mut buf = vec![0u8; len];
     let c = d.execute(cdb, DataBuf::In(&mut buf), T).expect("execute");
     let n = len - c.resid;
@@ -21,42 +21,42 @@ pub fn din(d: &mut SimDevice, cdb: &[u8], len: usize) -> (Completion, Vec<u8>) {
     (c, buf)
 }
 
-pub fn dout(d: &mut SimDevice, cdb: &[u8], data: &[u8]) -> Completion {
+pub(crate) fn dout(d: &mut SimDevice, cdb: &[u8], data: &[u8]) -> Completion {
     d.execute(cdb, DataBuf::Out(data), T).expect("execute")
 }
 
-pub fn none(d: &mut SimDevice, cdb: &[u8]) -> Completion {
+pub(crate) fn none(d: &mut SimDevice, cdb: &[u8]) -> Completion {
     d.execute(cdb, DataBuf::None, T).expect("execute")
 }
 
 /// Asserts GOOD.
-pub fn good(c: &Completion) {
+pub(crate) fn good(c: &Completion) {
     assert_eq!(c.status, 0, "expected GOOD, sense {:02x?}", c.sense);
 }
 
 /// Asserts CHECK CONDITION and returns the parsed sense.
-pub fn check(c: &Completion) -> Sense {
+pub(crate) fn check(c: &Completion) -> Sense {
     assert_eq!(c.status, 2, "expected CHECK CONDITION");
     Sense::parse(&c.sense).expect("sense parses")
 }
 
 /// (key, asc, ascq) of a CHECK CONDITION.
-pub fn kcq(c: &Completion) -> (u8, u8, u8) {
+pub(crate) fn kcq(c: &Completion) -> (u8, u8, u8) {
     let s = check(c);
     (s.key.code(), s.asc, s.ascq)
 }
 
-pub fn tur(d: &mut SimDevice) -> Completion {
+pub(crate) fn tur(d: &mut SimDevice) -> Completion {
     none(d, &[0, 0, 0, 0, 0, 0])
 }
 
-pub fn request_sense(d: &mut SimDevice) -> Sense {
+pub(crate) fn request_sense(d: &mut SimDevice) -> Sense {
     let (c, b) = din(d, &[0x03, 0, 0, 0, 252, 0], 252);
     good(&c);
     Sense::parse(&b).expect("request sense data")
 }
 
-pub fn read10(d: &mut SimDevice, lba: u32, n: u16, lb: usize) -> (Completion, Vec<u8>) {
+pub(crate) fn read10(d: &mut SimDevice, lba: u32, n: u16, lb: usize) -> (Completion, Vec<u8>) {
     let mut cdb = [0u8; 10];
     cdb[0] = 0x28;
     cdb[2..6].copy_from_slice(&lba.to_be_bytes());
@@ -64,7 +64,7 @@ pub fn read10(d: &mut SimDevice, lba: u32, n: u16, lb: usize) -> (Completion, Ve
     din(d, &cdb, usize::from(n) * lb)
 }
 
-pub fn write10(d: &mut SimDevice, lba: u32, data: &[u8], lb: usize) -> Completion {
+pub(crate) fn write10(d: &mut SimDevice, lba: u32, data: &[u8], lb: usize) -> Completion {
     let mut cdb = [0u8; 10];
     cdb[0] = 0x2A;
     cdb[2..6].copy_from_slice(&lba.to_be_bytes());
@@ -72,7 +72,7 @@ pub fn write10(d: &mut SimDevice, lba: u32, data: &[u8], lb: usize) -> Completio
     dout(d, &cdb, data)
 }
 
-pub fn read_capacity16(d: &mut SimDevice) -> Vec<u8> {
+pub(crate) fn read_capacity16(d: &mut SimDevice) -> Vec<u8> {
     let mut cdb = [0u8; 16];
     cdb[0] = 0x9E;
     cdb[1] = 0x10;
@@ -82,12 +82,20 @@ pub fn read_capacity16(d: &mut SimDevice) -> Vec<u8> {
     b
 }
 
-pub fn be(b: &[u8]) -> u64 {
+pub(crate) fn be(b: &[u8]) -> u64 {
     b.iter().fold(0u64, |a, &x| (a << 8) | u64::from(x))
 }
 
 /// A 32-byte CDB (SBC-4 READ(32) / WRITE(32) / VERIFY(32)).
-pub fn cdb32(sa: u8, flags: u8, lba: u64, n: u32, ref_tag: u32, app: u16, mask: u16) -> [u8; 32] {
+pub(crate) fn cdb32(
+    sa: u8,
+    flags: u8,
+    lba: u64,
+    n: u32,
+    ref_tag: u32,
+    app: u16,
+    mask: u16,
+) -> [u8; 32] {
     let mut c = [0u8; 32];
     c[0] = 0x7F;
     c[7] = 0x18;
@@ -103,7 +111,7 @@ pub fn cdb32(sa: u8, flags: u8, lba: u64, n: u32, ref_tag: u32, app: u16, mask: 
 
 /// One protected block: the user data, then its 8 bytes of PI (T10-DIF guard, application
 /// tag, reference tag).
-pub fn protected(user: &[u8], app: u16, ref_tag: u32) -> Vec<u8> {
+pub(crate) fn protected(user: &[u8], app: u16, ref_tag: u32) -> Vec<u8> {
     let mut v = user.to_vec();
     v.extend_from_slice(&sgctl::sim::cmd::rw::crc16_t10dif(user).to_be_bytes());
     v.extend_from_slice(&app.to_be_bytes());
@@ -113,7 +121,7 @@ pub fn protected(user: &[u8], app: u16, ref_tag: u32) -> Vec<u8> {
 
 /// FORMAT UNIT with CDB byte 1 `byte1` (FMTPINFO, LONGLIST, FMTDATA...) and the short
 /// parameter list header 00 00 00 00 (no IMMED): the drive formats before it answers.
-pub fn format_unit(d: &mut SimDevice, byte1: u8) -> Completion {
+pub(crate) fn format_unit(d: &mut SimDevice, byte1: u8) -> Completion {
     d.execute(
         &[0x04, byte1, 0, 0, 0, 0],
         sgctl::DataBuf::Out(&[0, 0, 0, 0]),

@@ -18,7 +18,7 @@ fn default_audit_log() -> &'static PathBuf {
 
 /// `sgctl` as built for this test run, with the audit log in a temporary directory and no
 /// signing key or operator inherited from the caller's environment.
-pub fn sgctl_cmd() -> Command {
+pub(crate) fn sgctl_cmd() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_sgctl"));
     c.env("SGCTL_AUDIT_LOG", default_audit_log())
         .env_remove("SGCTL_SIGNING_KEY")
@@ -27,7 +27,7 @@ pub fn sgctl_cmd() -> Command {
 }
 
 /// Runs `sgctl ARGS`: (exit code, stdout, stderr).
-pub fn run(args: &[&str]) -> (i32, String, String) {
+pub(crate) fn run(args: &[&str]) -> (i32, String, String) {
     let out = sgctl_cmd().args(args).output().expect("run sgctl");
     (
         out.status.code().unwrap_or(-1),
@@ -37,7 +37,7 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
 }
 
 /// Runs `sgctl ARGS` with its audit log at `audit`: (exit code, stdout, stderr).
-pub fn run_audited(args: &[&str], audit: &std::path::Path) -> (i32, String, String) {
+pub(crate) fn run_audited(args: &[&str], audit: &std::path::Path) -> (i32, String, String) {
     let out = sgctl_cmd()
         .args(args)
         .env("SGCTL_AUDIT_LOG", audit)
@@ -52,7 +52,7 @@ pub fn run_audited(args: &[&str], audit: &std::path::Path) -> (i32, String, Stri
 
 /// The CDBs (spaced hex) of the command `name` (`Mode select(10)`, `Send diagnostic`, ...) in
 /// the trace `sgctl -v` writes to stderr, in the order sent.
-pub fn cdbs(trace: &str, name: &str) -> Vec<String> {
+pub(crate) fn cdbs(trace: &str, name: &str) -> Vec<String> {
     let prefix = format!("{name} cdb: ");
     trace
         .lines()
@@ -64,7 +64,7 @@ pub fn cdbs(trace: &str, name: &str) -> Vec<String> {
 /// A virtual drive of one test: its state file (`drive.json`) and its audit log
 /// (`audit.jsonl`) in a temporary directory that goes with it, so each test has a drive of
 /// its own that keeps its state between `sgctl` runs.
-pub struct SimDrive {
+pub(crate) struct SimDrive {
     dir: tempfile::TempDir,
     profile: &'static str,
     serial: String,
@@ -73,7 +73,7 @@ pub struct SimDrive {
 
 impl SimDrive {
     /// A fresh drive of `profile` with the serial number `serial` (64 Ki blocks, virtual clock).
-    pub fn new(profile: &'static str, serial: &str) -> SimDrive {
+    pub(crate) fn new(profile: &'static str, serial: &str) -> SimDrive {
         SimDrive {
             dir: tempfile::tempdir().expect("temporary directory"),
             profile,
@@ -83,13 +83,13 @@ impl SimDrive {
     }
 
     /// Runs `sgctl` with `-v`: stderr carries the CDB trace.
-    pub fn traced(mut self) -> SimDrive {
+    pub(crate) fn traced(mut self) -> SimDrive {
         self.trace = true;
         self
     }
 
     /// The drive's `sim:` address, with `extra` (`&key=value...`) appended to its options.
-    pub fn addr(&self, extra: &str) -> String {
+    pub(crate) fn addr(&self, extra: &str) -> String {
         format!(
             "sim:{}?clock=virtual&capacity_blocks=65536&serial={}&state={}{extra}",
             self.profile,
@@ -99,28 +99,28 @@ impl SimDrive {
     }
 
     /// The temporary directory (for certificates and other files of the test).
-    pub fn dir(&self) -> &std::path::Path {
+    pub(crate) fn dir(&self) -> &std::path::Path {
         self.dir.path()
     }
 
     /// The drive's serial number.
-    pub fn serial(&self) -> &str {
+    pub(crate) fn serial(&self) -> &str {
         &self.serial
     }
 
     /// The drive opened through the library (a power cycle, as every open of a state file).
-    pub fn open(&self) -> sgctl::sim::SimDevice {
+    pub(crate) fn open(&self) -> sgctl::sim::SimDevice {
         sgctl::sim::open(self.addr("").trim_start_matches("sim:")).expect("open the virtual drive")
     }
 
     /// The audit log its jobs write.
-    pub fn audit(&self) -> PathBuf {
+    pub(crate) fn audit(&self) -> PathBuf {
         self.dir.path().join("audit.jsonl")
     }
 
     /// Runs `sgctl --json ARGS` (with `-v` when [`SimDrive::traced`]) with this drive's audit
     /// log: (exit code, the JSON document or null, stderr).
-    pub fn sgctl(&self, args: &[&str]) -> (i32, serde_json::Value, String) {
+    pub(crate) fn sgctl(&self, args: &[&str]) -> (i32, serde_json::Value, String) {
         let mut c = sgctl_cmd();
         if self.trace {
             c.arg("-v");

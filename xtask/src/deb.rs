@@ -59,7 +59,7 @@ fn exception_allowed(id: &str) -> bool {
 
 /// An SPDX license expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Expr {
+pub(crate) enum Expr {
     Id(String),
     With(String, String),
     And(Vec<Expr>),
@@ -112,7 +112,7 @@ fn tokenize(s: &str) -> Vec<Tok> {
 }
 
 /// Parses an SPDX expression (`AND` binds tighter than `OR`; `/` is read as `OR`).
-pub fn parse(s: &str) -> Result<Expr, String> {
+pub(crate) fn parse(s: &str) -> Result<Expr, String> {
     let toks = tokenize(s);
     let mut pos = 0;
     let e = parse_or(&toks, &mut pos).map_err(|m| format!("license `{s}`: {m}"))?;
@@ -180,7 +180,7 @@ fn parse_with(t: &[Tok], pos: &mut usize) -> Result<Expr, String> {
 
 /// The part of `e` the allow list accepts: `OR` keeps its allowed alternatives, `AND` needs all
 /// of its terms. `None`: the expression cannot be met with allowed licenses.
-pub fn allowed_part(e: &Expr) -> Option<Expr> {
+pub(crate) fn allowed_part(e: &Expr) -> Option<Expr> {
     match e {
         Expr::Id(l) => license_allowed(l).then(|| e.clone()),
         Expr::With(l, x) => (license_allowed(l) && exception_allowed(x)).then(|| e.clone()),
@@ -202,7 +202,7 @@ pub fn allowed_part(e: &Expr) -> Option<Expr> {
 
 /// The DEP-5 `License:` value: `or`/`and` in lower case, `and` binding tighter, `, and` for an
 /// `and` of alternatives (copyright-format 1.0, "License specification"), `with X exception`.
-pub fn dep5(e: &Expr) -> Result<String, String> {
+pub(crate) fn dep5(e: &Expr) -> Result<String, String> {
     Ok(match e {
         Expr::Id(l) => l.clone(),
         Expr::With(l, x) => format!("{l} with {} exception", exception_keyword(x)),
@@ -569,7 +569,7 @@ fn latest_entry(changelog: &str) -> Option<(String, String)> {
 }
 
 /// RFC 5322 date (as `date -R` prints it) for `secs` since the epoch, in UTC.
-pub fn rfc5322(secs: u64) -> String {
+pub(crate) fn rfc5322(secs: u64) -> String {
     let days = secs / 86_400;
     let rem = secs % 86_400;
     // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
@@ -623,7 +623,7 @@ fn render_changelog(f: &Facts, old: Option<&str>, now: u64) -> String {
     s
 }
 
-pub fn gen_deb(root: &Path, check: bool) -> Result<(), String> {
+pub(crate) fn gen_deb(root: &Path, check: bool) -> Result<(), String> {
     let f = facts(root)?;
     let now = std::env::var("SOURCE_DATE_EPOCH")
         .ok()

@@ -8,7 +8,8 @@
 //! build it; without the feature this program re-runs itself through cargo with the feature on.
 //!
 //! `cargo run -p xtask -- gen-docs [--check]` renders the man pages and shell completions into
-//! `dist/` from `sgctl::cli::command()` (see `docs.rs`).
+//! `dist/`: the sgctl binary renders them from its own clap definitions (`sgctl --generate-docs`,
+//! src/cli/gen_docs.rs).
 //!
 //! `cargo run -p xtask -- gen-deb [--check]` writes the Debian copyright file (DEP-5, every
 //! statically linked crate with its license, each checked against an allow list) and the Debian
@@ -18,8 +19,6 @@
 //! the virtual drives' figures at 1, 4, 16 and 64 GiB (see `sim_capacity.rs`).
 
 mod deb;
-mod device_completion;
-mod docs;
 mod sim_capacity;
 
 use std::path::{Path, PathBuf};
@@ -47,7 +46,7 @@ fn main() -> ExitCode {
     };
     let result = match task {
         "gen-sys" => gen_sys(check),
-        "gen-docs" => docs::gen_docs(&root(), check),
+        "gen-docs" => gen_docs(check),
         "gen-deb" => deb::gen_deb(&root(), check),
         _ => {
             eprintln!("{USAGE}");
@@ -60,6 +59,28 @@ fn main() -> ExitCode {
             eprintln!("xtask {task}: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The man pages and completions: the sgctl binary renders them from its own clap definitions
+/// (the command line is the binary's, not library API), so this runs
+/// `sgctl --generate-docs ROOT [--check]` through cargo.
+fn gen_docs(check: bool) -> Result<(), String> {
+    let root = root();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let mut cmd = std::process::Command::new(cargo);
+    cmd.current_dir(&root)
+        .args(["run", "-q", "-p", "sgctl", "--bin", "sgctl", "--"])
+        .arg("--generate-docs")
+        .arg(&root);
+    if check {
+        cmd.arg("--check");
+    }
+    let status = cmd.status().map_err(|e| format!("running cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("sgctl --generate-docs failed ({status})"))
     }
 }
 

@@ -7,7 +7,7 @@
 use sgctl::bench::sim_capacity::measure;
 use sgctl::sim::media::profiles::PROFILES;
 
-pub fn sim_capacity(args: &[&str]) -> Result<(), String> {
+pub(crate) fn sim_capacity(args: &[&str]) -> Result<(), String> {
     // Arguments: sizes in GiB and profile names, in any order (default: every profile at 1, 4,
     // 16 and 64 GiB).
     let (names, nums): (Vec<&str>, Vec<&str>) = args

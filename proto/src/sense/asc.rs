@@ -1379,7 +1379,7 @@ static RANGES: &[(u8, u8, u8, &str)] = &[
 /// The standard description of an additional sense code and qualifier, if T10 assigned one.
 /// `None` for unassigned and vendor-specific values.
 #[doc(alias = "sg_get_asc_ascq_str")]
-pub fn lookup(asc: u8, ascq: u8) -> Option<String> {
+pub(super) fn lookup(asc: u8, ascq: u8) -> Option<String> {
     if let Ok(i) = TABLE.binary_search_by(|&(a, q, _)| (a, q).cmp(&(asc, ascq))) {
         return TABLE.get(i).map(|e| e.2.to_string());
     }

@@ -25,7 +25,7 @@ use crate::bytes::{hex, Bytes, ParseResult};
 use serde::Serialize;
 
 /// SPC-6 7.6.1 table "PROTOCOL IDENTIFIER values" (the names sg_ses prints).
-pub fn protocol_name(p: u8) -> &'static str {
+pub(super) fn protocol_name(p: u8) -> &'static str {
     match p & 0xf {
         0 => "Fibre Channel",
         1 => "Parallel SCSI",

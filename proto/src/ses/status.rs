@@ -14,7 +14,7 @@ use crate::bytes::{hex, ParseResult};
 use serde::Serialize;
 
 /// SES-4 7.3.1 table "ELEMENT STATUS CODE field".
-pub fn status_code_name(code: u8) -> &'static str {
+pub(super) fn status_code_name(code: u8) -> &'static str {
     match code & 0xf {
         0 => "Unsupported",
         1 => "OK",
@@ -282,7 +282,7 @@ fn bit(b: u8, n: u8) -> bool {
 }
 
 /// Decodes one 4-byte status element of `element_type`.
-pub fn decode_element(element_type: u8, e: [u8; 4], element_index: Option<u32>) -> Element {
+pub(super) fn decode_element(element_type: u8, e: [u8; 4], element_index: Option<u32>) -> Element {
     let [b0, b1, b2, b3] = e;
     let detail = match element_type {
         element_type::DEVICE_SLOT | element_type::ARRAY_DEVICE_SLOT => {

@@ -277,13 +277,13 @@ pub fn take_save_failures() -> Vec<String> {
 
 impl Shared {
     /// Brings the drive clock up to date (real mode) and completes due operations.
-    pub fn sync(&mut self) {
+    pub(crate) fn sync(&mut self) {
         self.sync_clock();
         self.complete_due();
     }
 
     /// Brings the drive clock up to date with wall time (real mode only).
-    pub fn sync_clock(&mut self) {
+    pub(crate) fn sync_clock(&mut self) {
         if self.mode == ClockMode::Real {
             let now = Instant::now();
             let e = (now.duration_since(self.anchor).as_nanos() as f64 * self.speed) as u64;
@@ -293,7 +293,7 @@ impl Shared {
     }
 
     /// Completes a long operation whose time has come; a failure becomes a deferred error.
-    pub fn complete_due(&mut self) {
+    pub(crate) fn complete_due(&mut self) {
         if let Some(s) = self.d.tick() {
             if s.asc == 0x31 && s.ascq == 0x01 {
                 self.d.deferred = Some(s.deferred());
@@ -303,7 +303,7 @@ impl Shared {
     }
 
     /// Moves the drive clock forward.
-    pub fn advance(&mut self, ns: u64) {
+    pub(crate) fn advance(&mut self, ns: u64) {
         self.d.now_ns = clock_add(self.d.now_ns, ns);
         self.complete_due();
     }
@@ -314,7 +314,7 @@ impl Shared {
     /// Under the drive lock this only clones the drive (a memory copy); serialising and writing
     /// the copy happen on a background thread, so the rings keep being served while a large
     /// drive is written out. A save still running when the next is due postpones that one.
-    pub fn save_if_due(&mut self) {
+    pub(crate) fn save_if_due(&mut self) {
         let took = Duration::from_nanos(self.save_ns.load(std::sync::atomic::Ordering::Relaxed));
         if self.state_path.is_none() || self.last_save.elapsed() < SAVE_EVERY.max(took * 4) {
             return;

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 #[derive(Debug, Default)]
-pub struct State {
+pub(super) struct State {
     pub capacity: u64,
     pub written: f64,
     pub runs: u32,
@@ -22,16 +22,16 @@ pub struct State {
     pub interrupt_after: Option<u32>,
 }
 
-pub struct FakeDrive {
+pub(super) struct FakeDrive {
     pub st: Arc<Mutex<State>>,
     pub interrupt: Arc<AtomicBool>,
 }
 
-pub struct FakeControl {
+pub(super) struct FakeControl {
     pub st: Arc<Mutex<State>>,
 }
 
-pub fn new(capacity: u64) -> (FakeDrive, FakeControl, Arc<AtomicBool>) {
+pub(super) fn new(capacity: u64) -> (FakeDrive, FakeControl, Arc<AtomicBool>) {
     let st = Arc::new(Mutex::new(State {
         capacity,
         ..State::default()

@@ -44,7 +44,9 @@ pub mod bits {
 }
 
 /// The exit bit mask text, as a literal so `sgctl health --help` can `concat!` it into its
-/// constant help text.
+/// constant help text. (Exported for the binary's `--help`; not part of the documented API.)
+#[doc(hidden)]
+#[macro_export]
 macro_rules! exit_help_text {
     () => {
         "\
@@ -61,7 +63,6 @@ EXIT STATUS (bit mask, OR-ed over all drives; 0 = every drive read and healthy):
 So `failing` is bit 3 and `could not read` is bits 1-2; scripts test them separately."
     };
 }
-pub(crate) use exit_help_text;
 
 /// Help text for the bit mask (also in the README).
 pub const EXIT_HELP: &str = exit_help_text!();

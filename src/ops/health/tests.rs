@@ -14,7 +14,7 @@ pub(crate) struct FakeDrive {
 }
 
 impl FakeDrive {
-    pub fn answer(&self, cdb: &[u8]) -> std::result::Result<Vec<u8>, Vec<u8>> {
+    pub(super) fn answer(&self, cdb: &[u8]) -> std::result::Result<Vec<u8>, Vec<u8>> {
         let illegal = || build_fixed(SenseKey::IllegalRequest, 0x24, 0);
         match cdb[0] {
             0x12 if cdb[1] & 1 == 0 => {

@@ -4,13 +4,13 @@ use crate::sense::{build_fixed, SenseKey};
 use crate::transport::{Completion, DataBuf, Transport};
 use std::time::Duration;
 
-pub use super::testing::VecMem;
+pub(crate) use super::testing::VecMem;
 
-pub const RING_OFF: usize = 128;
-pub const RING_SIZE: usize = 1024;
+pub(crate) const RING_OFF: usize = 128;
+pub(crate) const RING_SIZE: usize = 1024;
 
 /// A fake kernel: queues entries the way target_core_user.c does.
-pub struct FakeKernel {
+pub(crate) struct FakeKernel {
     pub mem: VecMem,
     data_next: usize,
     ring_size: usize,
@@ -20,12 +20,12 @@ pub struct FakeKernel {
 }
 
 impl FakeKernel {
-    pub fn new(flags: u16) -> FakeKernel {
+    pub(crate) fn new(flags: u16) -> FakeKernel {
         FakeKernel::with_sizes(flags, RING_SIZE, 64 * 1024)
     }
 
     /// A fake kernel with a ring of `ring_size` bytes and `data` bytes of data area.
-    pub fn with_sizes(flags: u16, ring_size: usize, data: usize) -> FakeKernel {
+    pub(crate) fn with_sizes(flags: u16, ring_size: usize, data: usize) -> FakeKernel {
         let mut v = vec![0u8; RING_OFF + ring_size + data];
         v[MB_VERSION..MB_VERSION + 2].copy_from_slice(&MAILBOX_VERSION.to_ne_bytes());
         v[MB_FLAGS..MB_FLAGS + 2].copy_from_slice(&flags.to_ne_bytes());
@@ -42,7 +42,7 @@ impl FakeKernel {
 
     /// Data-area offsets are handed out from the start again (the caller knows the
     /// earlier buffers are answered).
-    pub fn recycle_data(&mut self) {
+    pub(crate) fn recycle_data(&mut self) {
         self.data_next = RING_OFF + self.ring_size;
     }
 
@@ -55,7 +55,7 @@ impl FakeKernel {
     }
 
     /// Queues a raw entry (header + body) at head, padding to the ring end first if needed.
-    pub fn push_raw(&mut self, op: u32, body: &[u8], len: usize) -> usize {
+    pub(crate) fn push_raw(&mut self, op: u32, body: &[u8], len: usize) -> usize {
         let mut head = self.head();
         if head + len > self.ring_size {
             let pad = self.ring_size - head;
@@ -73,7 +73,7 @@ impl FakeKernel {
 
     /// Whether an entry of `len` bytes fits (with a PAD to the ring end if needed), as
     /// target_core_user.c's `is_ring_space_avail` counts: up to the last reaped answer.
-    pub fn has_room(&self, len: usize) -> bool {
+    pub(crate) fn has_room(&self, len: usize) -> bool {
         let head = self.head();
         let free = (self.cleaned + self.ring_size - head - 1) % self.ring_size;
         let need = if head + len > self.ring_size {
@@ -86,7 +86,11 @@ impl FakeKernel {
 
     /// Queues a command with data iovecs at the given data-area offsets and lengths and a
     /// fresh `cmd_id`, if the ring has room. Returns (entry offset, cmd_id).
-    pub fn try_push_at(&mut self, cdb: &[u8], iovs: &[(usize, usize)]) -> Option<(usize, u16)> {
+    pub(crate) fn try_push_at(
+        &mut self,
+        cdb: &[u8],
+        iovs: &[(usize, usize)],
+    ) -> Option<(usize, u16)> {
         let len = (REQ_IOV + iovs.len() * IOVEC_SIZE + cdb.len())
             .max(CMD_ENTRY_SIZE)
             .div_ceil(8)
@@ -107,7 +111,7 @@ impl FakeKernel {
     /// Reaps answers from the last reaped one up to `cmd_tail` as the kernel's
     /// `tcmu_handle_completions` does (PAD and TMR entries skipped): (cmd_id, status) of
     /// each, in ring order.
-    pub fn reap(&mut self) -> Vec<(u16, u8)> {
+    pub(crate) fn reap(&mut self) -> Vec<(u16, u8)> {
         let tail = self.mem.load_tail() as usize;
         let mut out = vec![];
         while self.cleaned != tail {
@@ -134,7 +138,12 @@ impl FakeKernel {
 
     /// Queues a command with `cdb` and data iovecs of the given lengths (data-out contents
     /// from `out`). Returns (entry offset, iovec offsets).
-    pub fn push_cmd(&mut self, cdb: &[u8], iov_lens: &[usize], out: &[u8]) -> (usize, Vec<usize>) {
+    pub(crate) fn push_cmd(
+        &mut self,
+        cdb: &[u8],
+        iov_lens: &[usize],
+        out: &[u8],
+    ) -> (usize, Vec<usize>) {
         self.push_cmd_iovs(cdb, iov_lens, out, None)
     }
 
@@ -179,13 +188,13 @@ impl FakeKernel {
         (at, iovs)
     }
 
-    pub fn status(&self, entry: usize) -> u8 {
+    pub(crate) fn status(&self, entry: usize) -> u8 {
         self.mem.0[entry + RSP_SCSI_STATUS]
     }
-    pub fn sense(&self, entry: usize) -> &[u8] {
+    pub(crate) fn sense(&self, entry: usize) -> &[u8] {
         &self.mem.0[entry + RSP_SENSE..entry + RSP_SENSE + SENSE_BUFFERSIZE]
     }
-    pub fn read_len(&self, entry: usize) -> Option<u32> {
+    pub(crate) fn read_len(&self, entry: usize) -> Option<u32> {
         (self.mem.0[entry + HDR_UFLAGS] & UFLAG_READ_LEN != 0).then(|| {
             u32::from_ne_bytes(
                 self.mem.0[entry + RSP_READ_LEN..entry + RSP_READ_LEN + 4]
@@ -200,7 +209,7 @@ impl FakeKernel {
 /// anything else is ILLEGAL REQUEST 20/00; opcode 0xee fails at the transport level and
 /// 0xed reports a host error.
 #[derive(Default)]
-pub struct Toy {
+pub(crate) struct Toy {
     pub stored: Vec<u8>,
     pub seen: Vec<Vec<u8>>,
 }

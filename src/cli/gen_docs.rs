@@ -1,8 +1,12 @@
-//! `gen-docs`: man pages (clap_mangen) and shell completions (clap_complete) rendered from
-//! `sgctl::cli::command()`, the same clap definitions the binary parses, into `dist/`:
+//! The man pages (clap_mangen) and shell completions (clap_complete), rendered from
+//! [`super::command()`], the same clap definitions the binary parses, into `dist/`. The binary
+//! renders them itself (as ripgrep's `rg --generate` does), so the command line stays the
+//! binary's and not library API: `cargo run -p xtask -- gen-docs [--check]` runs
+//! `sgctl --generate-docs ROOT [--check]`, an entry point `main` handles before parsing and no
+//! `--help` lists.
 //!
 //! - `dist/man/sgctl.8`: the overview with EXIT STATUS, DEVICE ADDRESSES, ENVIRONMENT, FILES,
-//!   EXAMPLES (from `sgctl::exit::TABLE`, `sgctl::cli::ADDRESS_HELP` and the library's constants);
+//!   EXAMPLES (from `sgctl::exit::TABLE`, `ADDRESS_HELP` and the library's constants);
 //! - `dist/man/sgctl-SUB[-SUB].8`: one page per subcommand, nested ones included;
 //! - `dist/completions/sgctl.bash`, `_sgctl` (zsh), `sgctl.fish`, with DEVICE completing to
 //!   `sgctl scan --names` (`device_completion`).
@@ -16,9 +20,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Every generated file: path relative to the workspace root → contents.
-pub fn render_all() -> Result<BTreeMap<String, Vec<u8>>, String> {
+pub(crate) fn render_all() -> Result<BTreeMap<String, Vec<u8>>, String> {
     let mut out = BTreeMap::new();
-    let mut cmd = sgctl::cli::command().disable_help_subcommand(true);
+    let mut cmd = super::command().disable_help_subcommand(true);
     cmd.build();
     man_pages(&cmd, &mut out)?;
     for (shell, name) in [
@@ -27,12 +31,12 @@ pub fn render_all() -> Result<BTreeMap<String, Vec<u8>>, String> {
         (Shell::Fish, "sgctl.fish"),
     ] {
         let mut buf = Vec::new();
-        clap_complete::generate(shell, &mut sgctl::cli::command(), "sgctl", &mut buf);
+        clap_complete::generate(shell, &mut super::command(), "sgctl", &mut buf);
         let script = String::from_utf8(buf).map_err(|e| e.to_string())?;
         let script = match shell {
-            Shell::Bash => script + &crate::device_completion::bash(&cmd),
-            Shell::Fish => script + &crate::device_completion::fish(&cmd),
-            _ => crate::device_completion::zsh(&script),
+            Shell::Bash => script + &super::device_completion::bash(&cmd),
+            Shell::Fish => script + &super::device_completion::fish(&cmd),
+            _ => super::device_completion::zsh(&script),
         };
         out.insert(format!("dist/completions/{name}"), script.into_bytes());
     }
@@ -141,7 +145,7 @@ fn overview_sections() -> Roff {
     tagged(
         &mut r,
         "DEVICE ADDRESSES",
-        &two_columns(sgctl::cli::ADDRESS_HELP),
+        &two_columns(super::ADDRESS_HELP),
     );
     r.control("PP", []);
     r.text([roman(
@@ -244,7 +248,7 @@ fn overview_sections() -> Roff {
 }
 
 /// Writes the files, or with `check` compares them with the committed ones.
-pub fn gen_docs(root: &Path, check: bool) -> Result<(), String> {
+pub(crate) fn gen_docs(root: &Path, check: bool) -> Result<(), String> {
     let files = render_all()?;
     let dirs = ["dist/man", "dist/completions"];
     let mut stale = Vec::new();

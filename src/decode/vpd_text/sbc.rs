@@ -15,7 +15,7 @@ use crate::scsi::vpd::zoned::{extension_name, ZonedBlockDeviceCharacteristics};
 use std::fmt::Write;
 
 /// 0xB3.
-pub fn referrals(x: &Referrals) -> String {
+pub(super) fn referrals(x: &Referrals) -> String {
     format!(
         "Referrals VPD page (SBC):\n  User data segment size: {}\n  User data segment \
          multiplier: {}\n",
@@ -24,7 +24,7 @@ pub fn referrals(x: &Referrals) -> String {
 }
 
 /// 0xB6.
-pub fn zoned(x: &ZonedBlockDeviceCharacteristics) -> String {
+pub(super) fn zoned(x: &ZonedBlockDeviceCharacteristics) -> String {
     let nr = |v: u32, none: &str| {
         if v == u32::MAX {
             none.to_string()
@@ -56,7 +56,7 @@ pub fn zoned(x: &ZonedBlockDeviceCharacteristics) -> String {
 }
 
 /// 0xB7.
-pub fn block_limits_ext(x: &BlockLimitsExtension) -> String {
+pub(super) fn block_limits_ext(x: &BlockLimitsExtension) -> String {
     let mut t = String::from("Block limits extension VPD page (SBC):\n");
     let streams = match x.maximum_number_of_streams {
         0 => "0 [Stream control not supported]".to_string(),
@@ -98,7 +98,7 @@ pub fn block_limits_ext(x: &BlockLimitsExtension) -> String {
 }
 
 /// 0xB9.
-pub fn positioning_ranges(x: &ConcurrentPositioningRanges) -> String {
+pub(super) fn positioning_ranges(x: &ConcurrentPositioningRanges) -> String {
     let mut t = String::from("Concurrent positioning ranges VPD page (SBC):\n");
     for r in &x.ranges {
         let _ = writeln!(
@@ -116,7 +116,7 @@ pub fn positioning_ranges(x: &ConcurrentPositioningRanges) -> String {
 }
 
 /// 0xB4 (a field whose byte the page does not reach is left out).
-pub fn block_lengths(x: &SupportedBlockLengths) -> String {
+pub(super) fn block_lengths(x: &SupportedBlockLengths) -> String {
     let mut t = String::from("Supported block lengths and protection types VPD page (SBC):\n");
     for d in &x.descriptors {
         let _ = writeln!(t, "  Logical block length: {}", d.logical_block_length);
@@ -140,7 +140,7 @@ pub fn block_lengths(x: &SupportedBlockLengths) -> String {
 }
 
 /// 0xB8 (a field whose bytes the page does not reach is left out).
-pub fn format_presets(x: &FormatPresets) -> String {
+pub(super) fn format_presets(x: &FormatPresets) -> String {
     let mut t = String::from("Format presets VPD page (SBC):\n");
     let line = |t: &mut String, name: &str, v: Option<String>| {
         if let Some(v) = v {
@@ -219,7 +219,7 @@ pub fn format_presets(x: &FormatPresets) -> String {
 }
 
 /// 0xB5.
-pub fn block_characteristics_ext(x: &BlockDeviceCharacteristicsExtension) -> String {
+pub(super) fn block_characteristics_ext(x: &BlockDeviceCharacteristicsExtension) -> String {
     format!(
         "Block device characteristics extension VPD page (SBC):\n  Utilization type: {} \
          [0x{:x}]\n  Utilization units: {} [0x{:x}]\n  Utilization interval: {} [0x{:x}]\n  \

@@ -9,7 +9,7 @@ use crate::scsi::vpd::ssc::{
 use std::fmt::Write;
 
 /// B0h.
-pub fn capabilities(x: &SequentialAccessCapabilities) -> String {
+pub(super) fn capabilities(x: &SequentialAccessCapabilities) -> String {
     format!(
         "Sequential-access device capabilities VPD page (SSC):\n  WORM={}\n",
         u8::from(x.worm)
@@ -17,7 +17,7 @@ pub fn capabilities(x: &SequentialAccessCapabilities) -> String {
 }
 
 /// B1h (sg_vpd's heading says "Manufactured-assigned").
-pub fn manufacturer_serial(x: &SerialNumberPage) -> String {
+pub(super) fn manufacturer_serial(x: &SerialNumberPage) -> String {
     format!(
         "Manufactured-assigned serial number VPD page (SSC):\n  Manufacturer-assigned serial \
          number: {}\n",
@@ -26,7 +26,7 @@ pub fn manufacturer_serial(x: &SerialNumberPage) -> String {
 }
 
 /// B2h: eight flags a line, as sg_vpd lays them out.
-pub fn tapealert(x: &TapeAlertSupportedFlags) -> String {
+pub(super) fn tapealert(x: &TapeAlertSupportedFlags) -> String {
     let mut t = String::from("TapeAlert supported flags VPD page (SSC):\n");
     for k in 1u8..=0x40 {
         let on = u8::from(x.supported_flags.contains(&k));
@@ -44,7 +44,7 @@ pub fn tapealert(x: &TapeAlertSupportedFlags) -> String {
 }
 
 /// B3h (sg_vpd's heading lacks the opening parenthesis).
-pub fn automation_serial(x: &SerialNumberPage) -> String {
+pub(super) fn automation_serial(x: &SerialNumberPage) -> String {
     format!(
         "Automation device serial number VPD page SSC):\n  Automation device serial number: \
          {}\n",
@@ -53,7 +53,7 @@ pub fn automation_serial(x: &SerialNumberPage) -> String {
 }
 
 /// B4h.
-pub fn element_address(x: &DataTransferElementAddress) -> String {
+pub(super) fn element_address(x: &DataTransferElementAddress) -> String {
     format!(
         "Data transfer device element address (SSC):\n  Data transfer device element address: \
          0x{}\n",
@@ -62,7 +62,7 @@ pub fn element_address(x: &DataTransferElementAddress) -> String {
 }
 
 /// B5h.
-pub fn lb_protection(x: &LogicalBlockProtection) -> String {
+pub(super) fn lb_protection(x: &LogicalBlockProtection) -> String {
     let mut t = String::from("Logical block protection VPD page (SSC):\n");
     for m in &x.methods {
         let _ = writeln!(

@@ -59,7 +59,7 @@ fn commands(root: &clap::Command) -> Vec<(Vec<String>, bool)> {
 }
 
 /// The bash addition: a wrapper around clap's `_sgctl` registered in its place.
-pub fn bash(root: &clap::Command) -> String {
+pub(crate) fn bash(root: &clap::Command) -> String {
     let mut opts = BTreeSet::new();
     value_options(root, &mut opts);
     let cmds: Vec<String> = commands(root)
@@ -108,7 +108,7 @@ fi
 }
 
 /// The fish addition: one line per command that takes a DEVICE.
-pub fn fish(root: &clap::Command) -> String {
+pub(crate) fn fish(root: &clap::Command) -> String {
     let mut s = String::from(
         "\n# DEVICE completes to the addresses `sgctl scan --names` lists (added by xtask gen-docs).\n",
     );
@@ -131,7 +131,7 @@ pub fn fish(root: &clap::Command) -> String {
 
 /// The zsh change: DEVICE positionals (empty action in clap's `_arguments` specs) call
 /// `_sgctl_devices`, defined after `autoload`.
-pub fn zsh(script: &str) -> String {
+pub(crate) fn zsh(script: &str) -> String {
     let func = "\n# DEVICE completes to the addresses `sgctl scan --names` lists (added by xtask \
                 gen-docs).\n_sgctl_devices() {\n    local -a devs\n    devs=(${(f)\"$(sgctl scan \
                 --names 2>/dev/null)\"})\n    compadd -a devs\n}\n";

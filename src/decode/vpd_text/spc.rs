@@ -20,7 +20,7 @@ use crate::scsi::vpd::third_party_copy::ThirdPartyCopy;
 use std::fmt::Write;
 
 /// 0x84.
-pub fn software_interface(x: &SoftwareInterfaceIdentification) -> String {
+pub(super) fn software_interface(x: &SoftwareInterfaceIdentification) -> String {
     let mut t = String::from("Software interface identification VPD page:\n");
     for i in &x.identifiers {
         let _ = writeln!(
@@ -33,7 +33,7 @@ pub fn software_interface(x: &SoftwareInterfaceIdentification) -> String {
 }
 
 /// 0x85.
-pub fn network_addresses(x: &ManagementNetworkAddresses) -> String {
+pub(super) fn network_addresses(x: &ManagementNetworkAddresses) -> String {
     let mut t = String::from("Management network addresses VPD page:\n");
     for s in &x.services {
         let _ = writeln!(
@@ -48,7 +48,7 @@ pub fn network_addresses(x: &ManagementNetworkAddresses) -> String {
 }
 
 /// 0x87.
-pub fn mode_page_policy(x: &ModePagePolicy) -> String {
+pub(super) fn mode_page_policy(x: &ModePagePolicy) -> String {
     let mut t = String::from("Mode page policy VPD page:\n");
     for p in &x.policies {
         if p.policy_subpage_code != 0 {
@@ -74,7 +74,7 @@ pub fn mode_page_policy(x: &ModePagePolicy) -> String {
 }
 
 /// 0x8A.
-pub fn power_condition(x: &PowerCondition) -> String {
+pub(super) fn power_condition(x: &PowerCondition) -> String {
     let b = u8::from;
     let mut t = String::from("Power condition VPD page:\n");
     let _ = writeln!(
@@ -101,7 +101,7 @@ pub fn power_condition(x: &PowerCondition) -> String {
 
 /// 0x8D: values of 1000 and more in a unit below gigawatts are shown in the next larger unit
 /// with three decimals, as sg_vpd does.
-pub fn power_consumption(x: &PowerConsumption) -> String {
+pub(super) fn power_consumption(x: &PowerConsumption) -> String {
     let mut t = String::from("Power consumption VPD page:\n");
     for d in &x.descriptors {
         let (v, u) = (
@@ -123,7 +123,7 @@ pub fn power_consumption(x: &PowerConsumption) -> String {
 }
 
 /// 0x8F.
-pub fn third_party_copy(x: &ThirdPartyCopy) -> String {
+pub(super) fn third_party_copy(x: &ThirdPartyCopy) -> String {
     let mut t = String::from("Third party copy VPD page:\n");
     for d in &x.descriptors {
         let _ = writeln!(t, " {}:", d.name);
@@ -235,7 +235,7 @@ pub fn third_party_copy(x: &ThirdPartyCopy) -> String {
 }
 
 /// 0x81 (obsolete; sg_vpd shows it in hex only).
-pub fn implemented_operating_definition(x: &ImplementedOperatingDefinition) -> String {
+pub(super) fn implemented_operating_definition(x: &ImplementedOperatingDefinition) -> String {
     let mut t = String::from("Implemented operating definition VPD page (obsolete):\n");
     let _ = writeln!(
         t,
@@ -255,7 +255,7 @@ pub fn implemented_operating_definition(x: &ImplementedOperatingDefinition) -> S
 }
 
 /// 0x82 (obsolete; sg_vpd shows it in hex only).
-pub fn ascii_operating_definition(x: &AsciiOperatingDefinition) -> String {
+pub(super) fn ascii_operating_definition(x: &AsciiOperatingDefinition) -> String {
     let mut t = String::from("ASCII implemented operating definition VPD page (obsolete):\n");
     let _ = writeln!(t, "  ASCII information: {}", x.ascii_information);
     if !x.vendor_specific.is_empty() {
@@ -265,7 +265,7 @@ pub fn ascii_operating_definition(x: &AsciiOperatingDefinition) -> String {
 }
 
 /// 0x8B, nested pages rendered in place as sg_vpd does.
-pub fn device_constituents(x: &DeviceConstituents) -> String {
+pub(super) fn device_constituents(x: &DeviceConstituents) -> String {
     let mut t = String::from("Device constituents VPD page:\n");
     for (i, c) in x.constituents.iter().enumerate() {
         if i > 0 {
@@ -371,7 +371,7 @@ fn device_type_name(pdt: u8) -> String {
 }
 
 /// 0x8C (sg_vpd 1.63 shows it in hex only; later sg_vpd words it like this).
-pub fn cfa_profile(x: &CfaProfileInformation) -> String {
+pub(super) fn cfa_profile(x: &CfaProfileInformation) -> String {
     let mut t = String::from("CFA profile information VPD page:\n");
     for p in &x.profiles {
         let _ = writeln!(
@@ -384,7 +384,7 @@ pub fn cfa_profile(x: &CfaProfileInformation) -> String {
 }
 
 /// 0x90.
-pub fn protocol_lu(x: &ProtocolSpecificLuInformation) -> String {
+pub(super) fn protocol_lu(x: &ProtocolSpecificLuInformation) -> String {
     let mut t = String::from("Protocol-specific logical unit information:\n");
     for d in &x.descriptors {
         let _ = writeln!(t, "  Relative port={}", d.relative_port);
@@ -411,7 +411,7 @@ pub fn protocol_lu(x: &ProtocolSpecificLuInformation) -> String {
 }
 
 /// 0x91.
-pub fn protocol_port(x: &ProtocolSpecificPortInformation) -> String {
+pub(super) fn protocol_port(x: &ProtocolSpecificPortInformation) -> String {
     let mut t = String::from("Protocol-specific port information:\n");
     for d in &x.descriptors {
         let _ = writeln!(t, "  Relative port={}", d.relative_port);
@@ -438,7 +438,7 @@ pub fn protocol_port(x: &ProtocolSpecificPortInformation) -> String {
 }
 
 /// 0x92.
-pub fn feature_sets(x: &ScsiFeatureSets) -> String {
+pub(super) fn feature_sets(x: &ScsiFeatureSets) -> String {
     let mut t = String::from("SCSI Feature sets:\n");
     for f in &x.feature_sets {
         let _ = writeln!(t, "    {}", f.name);

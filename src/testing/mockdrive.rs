@@ -48,6 +48,8 @@ pub struct State {
 pub struct MockDrive(pub Arc<Mutex<State>>);
 
 impl MockDrive {
+    // Each call is another drive (its own logical unit): not a `Default` value.
+    #[allow(clippy::new_without_default)]
     pub fn new() -> MockDrive {
         // Every mock drive is its own logical unit (its own NAA in VPD 0x83), as two real
         // drives are: the per-LU job lock must not see tests running in parallel as one drive.
@@ -78,7 +80,9 @@ impl MockDrive {
     }
 
     pub fn st(&self) -> std::sync::MutexGuard<'_, State> {
-        self.0.lock().unwrap()
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Power cycle: a running format leaves the medium corrupt; sanitize resumes.
