@@ -2,8 +2,10 @@
 //!
 //! Layers (see DESIGN.md at the repository root): [`transport`] executes CDBs (SG_IO, bsg, the
 //! `sim` virtual drive); [`scsi`], [`sense`] build CDBs and parse responses without I/O;
-//! `ops` runs the high-level jobs; `cli` is the command line. The references the comments cite
-//! as `protocols.md §X` are in `docs/protocols.md`.
+//! [`decode`] renders decoded pages as text; [`ops`] runs the high-level jobs. The command line
+//! is the `sgctl` binary's (src/cli, private to it): the API is what the binary, examples/, the
+//! integration tests and the fuzz targets use. The references the comments cite as
+//! `protocols.md §X` are in `docs/protocols.md`.
 
 pub mod bench;
 pub mod clock;
