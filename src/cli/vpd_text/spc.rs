@@ -16,7 +16,7 @@ use crate::scsi::vpd::protocol_specific::{
     ProtocolSpecificLuInformation, ProtocolSpecificPortInformation,
 };
 use crate::scsi::vpd::software_interface::SoftwareInterfaceIdentification;
-use crate::scsi::vpd::third_party_copy::ThirdPartyCopy;
+use crate::scsi::vpd::third_party_copy::{RodDeviceFeatures, ThirdPartyCopy};
 use std::fmt::Write;
 
 /// 0x84.
@@ -126,7 +126,13 @@ pub fn power_consumption(x: &PowerConsumption) -> String {
 pub fn third_party_copy(x: &ThirdPartyCopy) -> String {
     let mut t = String::from("Third party copy VPD page:\n");
     for d in &x.descriptors {
-        let _ = writeln!(t, " {}:", d.name);
+        // sg_vpd says which IDs the list holds (SPC-6: those above 07FFh).
+        let above = if d.descriptor_type == 0x000c {
+            " (above 0x7ff)"
+        } else {
+            ""
+        };
+        let _ = writeln!(t, " {}{above}:", d.name);
         let f = |k: &str| d.fields.get(k).and_then(serde_json::Value::as_u64);
         let nr = |v: u64, unit: &str| {
             if v == 0 {
@@ -226,12 +232,161 @@ pub fn third_party_copy(x: &ThirdPartyCopy) -> String {
                     f("held_data_granularity_log2").map(pow2),
                 );
             }
+            0x0001 => {
+                for c in &d.supported_commands {
+                    if c.service_actions.is_empty() {
+                        let _ = writeln!(t, "  {}", c.name);
+                    }
+                    for sa in &c.service_actions {
+                        let _ = writeln!(t, "  {}", sa.name);
+                    }
+                }
+            }
+            0x0008 => {
+                for c in &d.supported_descriptors {
+                    let _ = match c.name {
+                        Some(n) => writeln!(t, "  {n} [0x{:x}]", c.code),
+                        None => writeln!(t, "  0x{:x}", c.code),
+                    };
+                }
+            }
+            0x000c => {
+                for c in &d.supported_cscd_ids {
+                    let _ = match c.name {
+                        Some(n) => writeln!(t, "  {n} [0x{:04x}]", c.code),
+                        None => writeln!(t, "  0x{:04x}", c.code),
+                    };
+                }
+            }
+            0x000d => {
+                if let Some(g) = &d.copy_group_identifier {
+                    let _ = match &g.locally_assigned_uuid {
+                        Some(u) => writeln!(t, "      Locally assigned UUID: {u}"),
+                        None => writeln!(t, "  Copy group identifier (in hex): {}", g.data),
+                    };
+                }
+            }
+            0x0106 => {
+                line("Remote tokens", f("remote_tokens").map(|v| v.to_string()));
+                for (label, k) in [
+                    ("Minimum token lifetime", "minimum_token_lifetime"),
+                    ("Maximum token lifetime", "maximum_token_lifetime"),
+                ] {
+                    line(label, f(k).map(|v| format!("{v} seconds")));
+                }
+                line(
+                    "Maximum token inactivity timeout",
+                    f("maximum_token_inactivity_timeout").map(|v| v.to_string()),
+                );
+                for r in &d.rod_device_features {
+                    rod_features(&mut t, r);
+                }
+            }
+            0x0108 => {
+                let yes = |v: bool| if v { "yes" } else { "no" };
+                for r in &d.rod_types {
+                    let _ = match r.name {
+                        Some(n) => writeln!(t, "  ROD type: {n} [0x{:x}]", r.rod_type),
+                        None => writeln!(t, "  ROD type: 0x{:x}", r.rod_type),
+                    };
+                    let _ = writeln!(
+                        t,
+                        "    Internal: {}\n    Token in: {}\n    Token out: {}\n    \
+                         Preference: {}",
+                        yes(r.ecpy_int),
+                        yes(r.token_in),
+                        yes(r.token_out),
+                        r.preference_indication
+                    );
+                }
+            }
             other => {
                 let _ = writeln!(t, "  descriptor type 0x{other:04x}, in hex:\n  {}", d.data);
             }
         }
     }
     t
+}
+
+/// A ROD device type specific features descriptor of 0x8F's ROD token features, in sg_vpd's
+/// words (an all-ones optimal size is "no limit").
+fn rod_features(t: &mut String, r: &RodDeviceFeatures) {
+    let f = |k: &str| r.fields.get(k).and_then(serde_json::Value::as_u64);
+    let opt = |v: u64| {
+        if v == u64::MAX {
+            "-1 [no limit]".to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    let rows: &[(&str, &str, bool)] = match r.peripheral_device_type {
+        0x00 => &[
+            (
+                "Optimal block ROD length granularity",
+                "optimal_block_rod_length_granularity",
+                false,
+            ),
+            (
+                "Maximum Bytes in block ROD",
+                "maximum_bytes_in_block_rod",
+                false,
+            ),
+            (
+                "Optimal Bytes in block ROD transfer",
+                "optimal_bytes_in_block_rod_transfer",
+                true,
+            ),
+            (
+                "Optimal Bytes to token per segment",
+                "optimal_bytes_to_token_per_segment",
+                true,
+            ),
+            (
+                "Optimal Bytes from token per segment",
+                "optimal_bytes_from_token_per_segment",
+                true,
+            ),
+        ],
+        0x01 => &[
+            (
+                "Maximum Bytes in stream ROD",
+                "maximum_bytes_in_stream_rod",
+                false,
+            ),
+            (
+                "Optimal Bytes in stream ROD transfer",
+                "optimal_bytes_in_stream_rod_transfer",
+                true,
+            ),
+        ],
+        0x03 => &[
+            (
+                "Maximum Bytes in processor ROD",
+                "maximum_bytes_in_processor_rod",
+                false,
+            ),
+            (
+                "Optimal Bytes in processor ROD transfer",
+                "optimal_bytes_in_processor_rod_transfer",
+                true,
+            ),
+        ],
+        pdt => {
+            let _ = writeln!(
+                t,
+                "  ROD features for device type 0x{pdt:x} ({}), in hex: {}",
+                crate::scsi::inquiry::pdt_name(pdt),
+                r.data
+            );
+            return;
+        }
+    };
+    for &(label, k, unlimited) in rows {
+        if let Some(v) = f(k) {
+            let v = if unlimited { opt(v) } else { v.to_string() };
+            let _ = writeln!(t, "  {label}: {v}");
+        }
+    }
 }
 
 /// 0x81 (obsolete; sg_vpd shows it in hex only).
