@@ -2,6 +2,7 @@
 //! 0x8B, 0x8C, 0x8D, 0x8F, 0x90, 0x91, 0x92), worded like sg_vpd 1.63 (Debian's sg3-utils 1.46) so tests/it/sg3_compare.rs
 //! compares them field by field.
 
+use crate::scsi::inquiry::pdt_known_name;
 use crate::scsi::vpd::cfa_profile::CfaProfileInformation;
 use crate::scsi::vpd::device_constituents::{DeviceConstituents, SpecificDescriptor};
 use crate::scsi::vpd::feature_sets::ScsiFeatureSets;
@@ -375,7 +376,7 @@ fn rod_features(t: &mut String, r: &RodDeviceFeatures) {
             let _ = writeln!(
                 t,
                 "  ROD features for device type 0x{pdt:x} ({}), in hex: {}",
-                crate::scsi::inquiry::pdt_name(pdt),
+                device_type_name(pdt),
                 r.data
             );
             return;
@@ -487,41 +488,16 @@ pub fn device_constituents(x: &DeviceConstituents) -> String {
     t
 }
 
-/// Peripheral device type names as sg3_utils prints them (`sg_get_pdt_str`).
+/// Peripheral device type names as sg_vpd prints them (`sg_get_pdt_str`): the INQUIRY table
+/// ([`pdt_known_name`]) with sg_vpd's own words for the codes it leaves unnamed — 0Ah/0Bh
+/// "graphics", FFh "Unknown", another reserved code its number (below 20h) or "Reserved".
 fn device_type_name(pdt: u8) -> String {
-    let n = match pdt {
-        0x00 => "disk",
-        0x01 => "tape",
-        0x02 => "printer",
-        0x03 => "processor",
-        0x04 => "write once optical disk",
-        0x05 => "cd/dvd",
-        0x06 => "scanner",
-        0x07 => "optical memory device",
-        0x08 => "medium changer",
-        0x09 => "communications",
-        0x0a => "graphics [0xa]",
-        0x0b => "graphics [0xb]",
-        0x0c => "storage array controller",
-        0x0d => "enclosure services device",
-        0x0e => "simplified direct access device",
-        0x0f => "optical card reader/writer device",
-        0x10 => "bridge controller commands",
-        0x11 => "object based storage",
-        0x12 => "automation/driver interface",
-        0x13 => "security manager device",
-        0x14 => "host managed zoned block",
-        0x1e => "well known logical unit",
-        0x1f => "unknown or no device type",
-        0xff => "Unknown",
-        _ => "",
-    };
-    if n.is_empty() && pdt < 0x20 {
-        format!("0x{pdt:x}")
-    } else if n.is_empty() {
-        "Reserved".to_string()
-    } else {
-        n.to_string()
+    match (pdt, pdt_known_name(pdt)) {
+        (0x0a | 0x0b, _) => format!("graphics [0x{pdt:x}]"),
+        (0xff, _) => "Unknown".to_string(),
+        (_, Some(n)) => n.to_string(),
+        (0x00..=0x1f, None) => format!("0x{pdt:x}"),
+        _ => "Reserved".to_string(),
     }
 }
 
@@ -599,4 +575,27 @@ pub fn feature_sets(x: &ScsiFeatureSets) -> String {
         let _ = writeln!(t, "    {}", f.name);
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::device_type_name;
+    use crate::scsi::inquiry::pdt_name;
+
+    #[test]
+    fn device_type_names_share_the_inquiry_table() {
+        // Named in the one table: the same words in both.
+        for pdt in [0x00, 0x01, 0x08, 0x0d, 0x14, 0x1e, 0x1f] {
+            assert_eq!(device_type_name(pdt), pdt_name(pdt), "{pdt:#x}");
+        }
+        // sg_vpd's overrides, and the codes neither names.
+        assert_eq!(device_type_name(0x0a), "graphics [0xa]");
+        assert_eq!(device_type_name(0x0b), "graphics [0xb]");
+        assert_eq!(device_type_name(0xff), "Unknown");
+        assert_eq!(device_type_name(0x15), "0x15");
+        assert_eq!(device_type_name(0x20), "Reserved");
+        assert_eq!(pdt_name(0x0a), "reserved");
+        assert_eq!(pdt_name(0x15), "reserved");
+        assert_eq!(pdt_name(0xe0), "disk", "bits 7-5 are the qualifier");
+    }
 }
