@@ -723,10 +723,76 @@ mod tests {
         );
     }
 
+    const FIXTURES: [&str; 3] = [
+        include_str!("../../../../fixtures/commands/sg3_utils_inhex/vpd_tpc.hex"),
+        include_str!("../../../../fixtures/commands/spec_built/vpd_8f_lists.hex"),
+        include_str!("../../../../fixtures/commands/spec_built/vpd_8f_rod.hex"),
+    ];
+
+    #[test]
+    fn spec_built_rod_types_all_decoded() {
+        // sg_vpd 1.63 shows only the first ROD type descriptor (it steps 64 bytes); all five
+        // are there.
+        let full = crate::bytes::parse_inhex(FIXTURES[2]).unwrap();
+        let x = parse(&full).unwrap();
+        let t = &x.descriptors[2].rod_types;
+        let got: Vec<(u32, bool, bool, bool, u16)> = t
+            .iter()
+            .map(|r| {
+                (
+                    r.rod_type,
+                    r.ecpy_int,
+                    r.token_in,
+                    r.token_out,
+                    r.preference_indication,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0, true, true, true, 3),
+                (0x0080_0000, false, true, true, 2),
+                (0xffff_0001, false, true, false, 1),
+                (0x0080_0002, false, false, true, 0),
+                (0x1234_5678, false, false, false, 0xffff),
+            ]
+        );
+        assert_eq!(t[4].name, None);
+        let r = &x.descriptors[1].rod_device_features;
+        assert_eq!(
+            r.iter()
+                .map(|r| r.peripheral_device_type)
+                .collect::<Vec<_>>(),
+            [0, 1, 3]
+        );
+        assert_eq!(
+            r[1].fields["optimal_bytes_in_stream_rod_transfer"],
+            u64::MAX
+        );
+    }
+
+    #[test]
+    fn every_byte_of_the_fixtures_may_lie() {
+        // Each byte set to 00, 01, 7F, FF in turn (lengths, list lengths, codes): decoded
+        // without a panic, and a clean decode only when nothing is listed.
+        for text in FIXTURES {
+            let full = crate::bytes::parse_inhex(text).unwrap();
+            for i in 2..full.len() {
+                for v in [0x00, 0x01, 0x7f, 0xff] {
+                    let mut p = full.clone();
+                    p[i] = v;
+                    let mut problems = Vec::new();
+                    let r = decode(&p, &mut problems);
+                    assert_eq!(parse(&p).is_ok(), r.is_ok() && problems.is_empty());
+                }
+            }
+        }
+    }
+
     #[test]
     fn every_cut_of_a_full_page_decodes_without_panicking() {
-        let text = include_str!("../../../../fixtures/commands/sg3_utils_inhex/vpd_tpc.hex");
-        let full = crate::bytes::parse_inhex(text).unwrap();
+        let full = crate::bytes::parse_inhex(FIXTURES[0]).unwrap();
         for cut in 0..=full.len() {
             let mut p = full[..cut].to_vec();
             if p.len() >= 4 {
