@@ -491,6 +491,12 @@ mod tests {
             // Lookup by CDB finds the entry itself.
             let mut cdb = [0u8; 32];
             cdb[0] = o.code;
+            if o.sa.is_none() && o.code != 0x7f {
+                // The entry as a whole covers the service actions without their own entry
+                // (THIRD-PARTY COPY OUT lists service action 0): look it up with one of those.
+                let listed = |sa: u16| OPCODES.iter().any(|p| p.code == o.code && p.sa == Some(sa));
+                cdb[1] = (0..0x20u8).find(|&sa| !listed(sa.into())).unwrap_or(0);
+            }
             if let Some(sa) = o.sa {
                 if o.code == 0x7f {
                     cdb[7] = 0x18;
@@ -543,6 +549,10 @@ mod tests {
             Some("Report supported operation codes")
         );
         assert_eq!(name(&[0x12, 0x01]), Some("Inquiry"));
+        assert_eq!(name(&[0x83, 0x00]), Some("Extended copy(LID1)"));
+        assert_eq!(name(&[0x83, 0x10]), Some("Populate token"));
+        assert_eq!(name(&[0x83, 0x02]), Some("Third party copy out"));
+        assert_eq!(name(&[0x84, 0x07]), Some("Receive ROD token information"));
         assert_eq!(name(&[0x48, 0x82]), Some("Sanitize, block erase"));
         assert_eq!(find(0x48, None).map(|o| o.name), Some("Sanitize"));
         assert_eq!(name(&[0xc0]), None);
