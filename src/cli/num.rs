@@ -41,16 +41,22 @@ pub(crate) fn timeout_seconds(s: &str) -> Result<f64, String> {
 
 /// A span of (virtual) time in seconds: 0 to 100 years, so that it fits a `Duration` and a
 /// nanosecond clock.
+// Used by the `sim` commands only; parsed and tested in every build.
+#[cfg_attr(not(feature = "sim"), allow(dead_code))]
 pub(crate) fn span_seconds(s: &str) -> Result<f64, String> {
     seconds_in(s, 0.0, 100.0 * 365.0 * 86400.0)
 }
 
 /// A wait in whole seconds (rounded up), 0 to one day.
+// Used by the `sim` commands only; parsed and tested in every build.
+#[cfg_attr(not(feature = "sim"), allow(dead_code))]
 pub(crate) fn wait_seconds(s: &str) -> Result<u64, String> {
     Ok(seconds_in(s, 0.0, 86400.0)?.ceil() as u64)
 }
 
 /// A whole percentage in `0..=100` (`50` or `50%`).
+// Used by the `sim` commands only; parsed and tested in every build.
+#[cfg_attr(not(feature = "sim"), allow(dead_code))]
 pub(crate) fn percent_whole(s: &str) -> Result<u8, String> {
     let v = percent(s)?;
     if v.fract() != 0.0 {
@@ -89,6 +95,8 @@ pub(crate) fn fraction_positive(s: &str) -> Result<f64, String> {
 }
 
 /// A size in GiB, more than 0 and at most 1 PiB (2^20 GiB).
+// Used by the `sim` commands only; parsed and tested in every build.
+#[cfg_attr(not(feature = "sim"), allow(dead_code))]
 pub(crate) fn gib(s: &str) -> Result<f64, String> {
     let v = finite(s, "a size in GiB")?;
     if !(v > 0.0 && v <= (1u64 << 20) as f64) {
