@@ -167,7 +167,7 @@ pub fn parse_hex(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// What is wrong with a decoded input: the first [`MAX_PROBLEMS`] messages and a count.
+/// What is wrong with a decoded input: the first `MAX_PROBLEMS` messages and a count.
 #[derive(Debug, Default)]
 pub struct Problems {
     list: Vec<String>,

@@ -1,7 +1,7 @@
 //! The TCMU command ring: layouts restated from the kernel's UAPI header
 //! `include/uapi/linux/target_core_user.h` (Linux 6.1, TCMU_VERSION "2.0"; Debian's
 //! linux-libc-dev ships the same file as /usr/include/linux/target_core_user.h) and the loop
-//! that answers every entry from a [`Transport`].
+//! that answers every entry from a [`Transport`](crate::transport::Transport).
 //!
 //! The shared area (`/dev/uioN` map 0) holds the mailbox at offset 0, the command ring at
 //! `cmdr_off` (`cmdr_size` bytes), then the data area. The kernel appends entries and moves
