@@ -517,6 +517,36 @@ fn execute(
     drop(t);
 }
 
+/// Wall time of a run's phases on stderr, when `SGCTL_JOB_TIMES` is set (docs/discovery.md,
+/// "Rack-scale purges"): where a many-drive run spends its time, without a profiler.
+struct Times {
+    start: Option<Instant>,
+    last: Instant,
+}
+
+impl Times {
+    fn start() -> Times {
+        let now = Instant::now();
+        Times {
+            start: std::env::var_os("SGCTL_JOB_TIMES").map(|_| now),
+            last: now,
+        }
+    }
+
+    /// Prints the time since the previous mark and since the start, naming the phase ended.
+    fn mark(&mut self, phase: &str) {
+        if let Some(start) = self.start {
+            let now = Instant::now();
+            eprintln!(
+                "job time: {phase} {:.1} ms (total {:.1} ms)",
+                (now - self.last).as_secs_f64() * 1e3,
+                (now - start).as_secs_f64() * 1e3
+            );
+            self.last = now;
+        }
+    }
+}
+
 /// Plans, gates and runs a job (one from `make_job` per address) on every address.
 pub fn run(
     mut env: JobEnv<'_>,
@@ -527,6 +557,7 @@ pub fn run(
     if addresses.is_empty() {
         return Err(Invalid::NoDevice.into());
     }
+    let mut times = Times::start();
     let audit = AuditLog::resolve(opts.audit_log.as_deref());
     // A bad signing key fails here, before any drive is touched.
     let signer = crate::ops::sign::CertSigner::resolve(opts.signing_key.as_deref())?;
@@ -536,6 +567,7 @@ pub fn run(
         tokens: opts.confirm.clone(),
         interactive: opts.confirm.is_empty() && env.interactive,
     };
+    times.mark("key and outputs checked");
 
     // Phase 1, one drive after the other. Ctrl-C at a confirmation prompt (or anywhere in
     // this phase) ends the whole run before any drive's job has started.
@@ -620,6 +652,7 @@ pub fn run(
         }
     }
 
+    times.mark("phase 1: open, plan, gate");
     // Phase 2, in parallel (capped per HBA).
     let (progress, advise, open) = (env.progress, env.advise, env.open);
     let items: Vec<(String, Prepared)> = prepared.into_iter().map(|p| (p.hba.clone(), p)).collect();
@@ -632,6 +665,7 @@ pub fn run(
         execute(&mut p, open, progress, advise, &close_out);
         p.rec
     });
+    times.mark("phase 2: the jobs");
     let drives = records.len();
     for r in &mut records {
         r.operator.clone_from(&opts.operator);
@@ -647,6 +681,7 @@ pub fn run(
             signer.as_ref(),
             crate::files::Replace::forced(opts.force),
         )?;
+        times.mark("certificate (json, txt, html, pdf)");
         if records.len() > 1 {
             crate::ops::manifest::write(
                 &records,
@@ -655,6 +690,7 @@ pub fn run(
                 signer.as_ref(),
                 crate::files::Replace::forced(opts.force),
             )?;
+            times.mark("manifest (json, pdf, audit record)");
         }
         certificate = Some(path.clone());
     }
