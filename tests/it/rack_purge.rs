@@ -91,8 +91,9 @@ fn purge(d: &Path, threads: usize, serials: &[String]) -> Purge {
     }
 }
 
-/// `v` without what differs from run to run by design: times, durations, job ids, the
-/// hashes and signatures over them, the directory the run wrote to, and the envelope's argv.
+/// `v` without what differs from run to run by design: times, durations (`*_ms` too), job
+/// ids, process ids, the hashes and signatures over them, the directory the run wrote to,
+/// and the envelope's argv.
 fn stable(v: &Value, dir: &str) -> Value {
     const VARIES: &[&str] = &[
         "time",
@@ -100,6 +101,7 @@ fn stable(v: &Value, dir: &str) -> Value {
         "ended",
         "since",
         "duration_s",
+        "pid",
         "job_id",
         "job_ids",
         "argv",
@@ -119,7 +121,7 @@ fn stable(v: &Value, dir: &str) -> Value {
         Value::Object(m) => Value::Object(
             m.iter()
                 .map(|(k, x)| {
-                    let x = if VARIES.contains(&k.as_str()) || k.ends_with("_at") {
+                    let x = if VARIES.contains(&k.as_str()) || k.ends_with("_ms") {
                         Value::String("<varies>".into())
                     } else {
                         stable(x, dir)
