@@ -386,10 +386,12 @@ pub fn overall_exit(codes: &[u8]) -> u8 {
     jobs::overall_exit(codes)
 }
 
-fn finish_report(ctx: &mut Ctx, s: RunSummary) -> Report {
+fn finish_report(ctx: &mut Ctx, mut s: RunSummary) -> Report {
+    let values = s.record_values();
     let records = &s.records;
     let mut text = String::new();
-    for r in records {
+    // The records' text (not printed under --json: the JSON carries them).
+    for r in records.iter().filter(|_| !ctx.json) {
         // Values from the drive and the command line, escaped for one line each.
         let r = &r.text_view();
         if s.dry_run {
@@ -475,8 +477,18 @@ fn finish_report(ctx: &mut Ctx, s: RunSummary) -> Report {
         })
     });
     let device = (records.len() == 1).then(|| records[0].device.clone());
-    let data = json!({ "dry_run": s.dry_run, "drives": records, "records_written": written });
-    Report::new(device.as_deref(), &data, text).with_exit(s.exit)
+    // `{"dry_run", "drives", "records_written"}`, the records' values moved in, not copied.
+    let mut data = serde_json::Map::new();
+    data.insert("dry_run".into(), json!(s.dry_run));
+    data.insert("drives".into(), serde_json::Value::Array(values));
+    data.insert("records_written".into(), json!(written));
+    Report {
+        device,
+        data: serde_json::Value::Object(data),
+        text,
+        exit: s.exit,
+        document: None,
+    }
 }
 
 /// Progress on stderr from the job layer's events: indicatif bars, JSON Lines, or nothing.
