@@ -999,11 +999,13 @@ pub fn write_certificate_with<T: Send>(
     let values: Vec<Value> =
         crate::ops::par::try_map(records, |r| serde_json::to_value(r)).map_err(json_err)?;
     let hashes = crate::ops::sign::record_hashes(&values)?;
-    let mut doc = serde_json::json!({ "certificates": values });
-    let mut text = format!(
-        "{}\n\n",
-        crate::report::certificate::document_title(records.iter().map(|r| r.job.as_str()))
+    let title = crate::report::certificate::document_title(
+        records
+            .iter()
+            .map(|r| (r.job.as_str(), r.method.map_or("-", JobMethod::name))),
     );
+    let mut doc = serde_json::json!({ "title": title, "certificates": values });
+    let mut text = format!("{title}\n\n");
     text.push_str(&crate::ops::par::map(records, |r| r.render_text() + "\n").concat());
     if let Some(s) = signer {
         doc["signature"] = s.sign_hashes(hashes.clone())?;
@@ -1136,11 +1138,11 @@ mod text_tests {
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(txt.starts_with("Record of Firmware Download\n"), "{txt}");
         assert_eq!(
-            crate::report::certificate::document_title(["format", "format"]),
+            crate::report::certificate::document_title([("format", "FORMAT UNIT"); 2]),
             "Record of Format"
         );
         assert_eq!(
-            crate::report::certificate::document_title(["sanitize"]),
+            crate::report::certificate::document_title([("sanitize", "CRYPTOGRAPHIC ERASE")]),
             "Certificate of Sanitization"
         );
     }
