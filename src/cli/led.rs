@@ -194,17 +194,9 @@ fn ses_search(
     crate::discover::enclosure::SlotRef,
     Box<dyn led::LedBackend>,
 )> {
-    let ports = crate::ops::led_ses::sas_addresses(
-        drive
-            .paths
-            .iter()
-            .flat_map(|p| [p.target_port.as_deref(), p.sas_address.as_deref()])
-            .flatten(),
-    );
-    if ports.is_empty() {
+    let Some(found) = led::ses_search(drive, devices, timeout) else {
         return Vec::new();
-    }
-    let found = crate::ops::led_ses::backends_for(devices, &ports, timeout);
+    };
     for e in found.errors {
         ctx.warn(e);
     }
