@@ -485,6 +485,25 @@ fn health_by_enclosure_slot_with_labels() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// `locate`/`fault` scan the host once: the scan that finds the drive's paths is handed back
+/// with them and lists the enclosure services device the SES fallback asks (captured TCMU
+/// tree: the drive's two paths, the 0Dh device /dev/sg2).
+#[test]
+fn paths_and_scan_hand_back_the_enclosure_services_devices() {
+    let root = fixture("tcmu-ses");
+    let (d, s) = discover::paths_and_scan("/dev/sg1", &opts(&root)).unwrap();
+    assert_eq!(d.serial.as_deref(), Some("TCMU0001"));
+    assert_eq!(d.paths.len(), 2);
+    let s = s.expect("the scan made");
+    assert_eq!(sgctl::ops::led_ses::ses_device_addresses(&s), ["/dev/sg2"]);
+    let (v, s) = discover::paths_and_scan(
+        "sim:px02smf080?clock=virtual&capacity_blocks=8192",
+        &opts(&root),
+    )
+    .unwrap();
+    assert!(s.is_none() && v.paths.len() == 1);
+}
+
 /// `bench run|pts|review --enclosure ID:SLOT` run on the one disk in that slot: a writing
 /// run goes to the safety gate for that drive (refused here without --confirm, nothing
 /// written); a selector naming several disks or none is a usage error before any drive is
