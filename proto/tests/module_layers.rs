@@ -264,21 +264,6 @@ fn mutual(g: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<String> {
     out
 }
 
-/// Module cycles still to be broken (each a strongly connected component).
-const CYCLES: &[&[&str]] = &[
-    &["ata::exec", "error", "transport"],
-    &["scsi::ata_pass_through", "scsi::opcodes"],
-];
-
-/// Pure-layer modules that still send commands themselves.
-const SENDERS: &[&str] = &[
-    "ata -> transport",
-    "ata::exec -> transport",
-    "scsi::log_sense -> transport",
-    "scsi::security_protocol -> transport",
-    "tcg::session -> transport",
-];
-
 #[test]
 fn the_module_graph_has_no_cycle() {
     let g = graph();
@@ -289,7 +274,7 @@ fn the_module_graph_has_no_cycle() {
         sccs.len()
     );
     eprintln!("{} mutual pairs: {pairs:?}", pairs.len());
-    assert_eq!(sccs, CYCLES, "{pairs:#?}");
+    assert!(sccs.is_empty(), "{sccs:#?}\n{pairs:#?}");
 }
 
 #[test]
@@ -309,7 +294,7 @@ fn the_pure_layers_send_nothing() {
             }
         }
     }
-    assert_eq!(senders, SENDERS);
+    assert!(senders.is_empty(), "{senders:#?}");
 }
 
 /// The checker itself: it sees `crate::`, `super::` and grouped paths, resolves them to the
