@@ -3,7 +3,7 @@
 //! `hdparm` and `sg_sat_identify`. `--inhex` decodes saved bytes (support bundles).
 
 use super::{Ctx, Report};
-use crate::ata::{self, exec::CdbSize, identify, log, smart};
+use crate::ata::{identify, log, smart, CdbSize};
 use crate::bytes::{hexdump, parse_inhex};
 use anyhow::{bail, Context};
 use serde::Serialize;
@@ -103,7 +103,7 @@ fn open(ctx: &Ctx, dev: &str) -> anyhow::Result<Box<dyn crate::Transport>> {
             .ok()
             .map(|i| i.t10_vendor_identification)
     });
-    if !ata::is_behind_satl(t.as_mut(), vendor.as_deref()) {
+    if !crate::cmd::ata::is_behind_satl(t.as_mut(), vendor.as_deref()) {
         return Err(crate::Error::Unsupported(format!(
             "{dev} is not an ATA device behind a SATL (INQUIRY vendor {:?}, no VPD page 0x89); \
              use `sgctl logs`/`sgctl health` for SCSI drives",
@@ -244,7 +244,7 @@ fn run_identify(ctx: &mut Ctx, c: Common) -> anyhow::Result<Report> {
         None => {
             let dev = c.device.as_deref().unwrap_or_default();
             let mut t = open(ctx, dev)?;
-            ata::read_identify_raw(t.as_mut(), cdb_size(c.cdb))?
+            crate::cmd::ata::read_identify_raw(t.as_mut(), cdb_size(c.cdb))?
         }
     };
     let id = identify::parse(&raw).map_err(crate::Error::Parse)?;
@@ -319,8 +319,8 @@ fn run_smart(ctx: &mut Ctx, c: Common) -> anyhow::Result<Report> {
             let dev = c.device.as_deref().unwrap_or_default();
             let mut t = open(ctx, dev)?;
             let size = cdb_size(c.cdb);
-            let (d, th) = ata::read_smart_raw(t.as_mut(), size)?;
-            let st = match ata::smart_return_status(t.as_mut(), size) {
+            let (d, th) = crate::cmd::ata::read_smart_raw(t.as_mut(), size)?;
+            let st = match crate::cmd::ata::smart_return_status(t.as_mut(), size) {
                 Ok(s) => s,
                 Err(e) => {
                     ctx.warn(format!("SMART RETURN STATUS: {e}"));
@@ -425,7 +425,7 @@ pub fn read_logs(
 ) -> anyhow::Result<(AtaLogs, Vec<u8>)> {
     let mut out = AtaLogs::default();
     let mut raw = Vec::new();
-    let dir_raw = ata::read_log_ext(t, log::address::DIRECTORY, 0, 1)?;
+    let dir_raw = crate::cmd::ata::read_log_ext(t, log::address::DIRECTORY, 0, 1)?;
     let dir = log::parse_directory(&dir_raw)?;
     if only.is_none_or(|a| a == 0) {
         raw.extend_from_slice(&dir_raw);
@@ -446,12 +446,12 @@ pub fn read_logs(
             continue;
         }
         let r = if addr == 0x04 {
-            ata::read_device_statistics(t).map(|(pages, raws)| {
+            crate::cmd::ata::read_device_statistics(t).map(|(pages, raws)| {
                 out.device_statistics = pages;
                 raws.concat()
             })
         } else {
-            ata::read_log_ext(t, addr, 0, 1)
+            crate::cmd::ata::read_log_ext(t, addr, 0, 1)
         };
         match r {
             Ok(b) => {

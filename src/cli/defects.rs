@@ -3,9 +3,10 @@
 //! descriptor format ([`crate::scsi::read_defect`]).
 
 use super::{Ctx, Report};
+use crate::cmd::run_query;
 use crate::error::Error;
 use crate::scsi::read_defect::{self, Defect, DefectFormat, DefectList, Request};
-use crate::transport::{run_query, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 use std::fmt::Write as _;
 

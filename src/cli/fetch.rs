@@ -4,9 +4,10 @@
 
 use super::Ctx;
 use crate::bytes::hexdump;
+use crate::cmd::run_query;
 use crate::error::{Error, Result};
 use crate::sense::SenseKey;
-use crate::transport::{run_query, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 
 /// Opens a device address for the query commands (`-v` tracing of every CDB, status and
 /// sense, `-vv` data bytes, is done by the transport wrapper `device::open_with` installs).

@@ -2,10 +2,11 @@
 //! START STOP UNIT with power conditions, and the power condition REQUEST SENSE reports.
 
 use super::{Ctx, Report};
+use crate::cmd::{run_none, run_query};
 use crate::ops::safety;
 use crate::scsi::request_sense;
 use crate::scsi::start_stop::{cdb, power_state_from_sense, PowerRequest};
-use crate::transport::{run_none, run_query, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -3,11 +3,12 @@
 //! read before and after.
 
 use super::{Ctx, Report};
+use crate::cmd::{run_out, run_query};
 use crate::error::Error;
 use crate::ops::safety;
 use crate::scsi::read_defect::{self, DefectFormat, Request};
 use crate::scsi::reassign;
-use crate::transport::{run_out, run_query, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -9,10 +9,10 @@
 use super::output::{Ctx, Report};
 use crate::cli::erase::{run_jobs, SafetyArgs};
 use crate::cli::tcg_jobs::{Credential, TcgEraseJob, TcgRevertJob};
+use crate::cmd::tcg::enterprise::{self, Band, BandConfig};
+use crate::cmd::tcg::{self as session, Dialect, Tper};
 use crate::scsi::security_protocol as sp;
-use crate::tcg::enterprise::{self, Band, BandConfig};
 use crate::tcg::level0::{Feature, Level0};
-use crate::tcg::session::{self, Dialect, Tper};
 use crate::tcg::{opal, Pin, TcgError};
 use crate::transport::Transport;
 use anyhow::{anyhow, Context};

@@ -2,9 +2,10 @@
 //! (with progress of a running format/sanitize) and the exit status is 4.
 
 use super::{fetch, text, Ctx, Report};
+use crate::cmd::run_none;
 use crate::error::Error;
 use crate::scsi::tur;
-use crate::transport::{run_none, DEFAULT_TIMEOUT};
+use crate::transport::DEFAULT_TIMEOUT;
 use serde::Serialize;
 
 /// Arguments of `sgctl tur`.
