@@ -22,7 +22,7 @@ fn main() -> std::process::ExitCode {
     let cdb = [0u8; 6]; // SPC-6 6.47 TEST UNIT READY
     let start = Instant::now();
     for i in 0..n {
-        if let Err(e) = sgctl::transport::run_none(&mut *t, &cdb, Duration::from_secs(30)) {
+        if let Err(e) = sgctl::cmd::run_none(&mut *t, &cdb, Duration::from_secs(30)) {
             eprintln!("tur_loop: command {i}: {e}");
             return std::process::ExitCode::from(e.exit_code());
         }

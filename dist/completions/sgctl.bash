@@ -897,12 +897,16 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__pts)
-            opts="-v -h --purge --report --resume --write-cache --audit-log --progress-json --test --confirm --jobs --tc --qd --active-range --max-rounds --engine --time-scale --cpu-latency --json --verbose --hex --help"
+            opts="-v -h --sysroot --purge --report --resume --write-cache --audit-log --progress-json --test --enclosure --confirm --jobs --tc --qd --active-range --max-rounds --engine --time-scale --cpu-latency --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --purge)
                     COMPREPLY=($(compgen -W "auto crypto block overwrite format none" -- "${cur}"))
                     return 0
@@ -924,6 +928,13 @@ _sgctl() {
                     return 0
                     ;;
                 --test)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
+                    return 0
+                    ;;
+                --enclosure)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace
@@ -1005,12 +1016,16 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__review)
-            opts="-v -h --purge --report --resume --write-cache --audit-log --progress-json --part --op-extra --confirm --jobs --tc --qd --active-range --max-rounds --engine --time-scale --cpu-latency --json --verbose --hex --help"
+            opts="-v -h --sysroot --purge --report --resume --write-cache --audit-log --progress-json --part --op-extra --enclosure --confirm --jobs --tc --qd --active-range --max-rounds --engine --time-scale --cpu-latency --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --purge)
                     COMPREPLY=($(compgen -W "auto crypto block overwrite format none" -- "${cur}"))
                     return 0
@@ -1039,6 +1054,13 @@ _sgctl() {
                     return 0
                     ;;
                 --op-extra)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
+                    return 0
+                    ;;
+                --enclosure)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace
@@ -1120,18 +1142,29 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__run)
-            opts="-v -h --verify --iopoll --sqpoll --continue-on-error --progress-json --audit-log --report --rw --mix --bs --bssplit --qd --jobs --runtime --bytes --ramp --range --distribution --align --log-interval --engine --pattern --seed --submit-batch --cpu-latency --confirm --json --verbose --hex --help"
+            opts="-v -h --sysroot --verify --iopoll --sqpoll --continue-on-error --progress-json --audit-log --report --enclosure --rw --mix --bs --bssplit --qd --jobs --runtime --bytes --ramp --range --distribution --align --log-interval --engine --pattern --seed --submit-batch --cpu-latency --confirm --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --report)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --enclosure)
+                    COMPREPLY=("${cur}")
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o nospace
+                    fi
                     return 0
                     ;;
                 --rw)

@@ -501,8 +501,10 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_s
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "review" -d 'The reviewers\' tests: write cliff, QD sweep, profiles, over-provisioning'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "compare" -d 'Two or more reports side by side: key figures with differences, charts overlaid'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l sysroot -d 'Root for the sysfs lookup of --enclosure (tests use a fake tree)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l report -d 'Also write DIR/report.json (drive identity, host, engine, settings, write cache, the whole result with its time series and latency histogram; docs/bench-report.md) and DIR/report.html (charts: IOPS, MB/s and latency against time, latency histogram and exceedance, the percentile table). Compare runs with `sgctl bench compare`' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l enclosure -d 'Instead of DEVICE: the disk the kernel places in enclosure ID, slot SLOT (as `sgctl scan` shows them); refused when ID[:SLOTS] names no disk or more than one' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l rw -d 'Access pattern: read, write, randread, randwrite, randrw' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l mix -d 'Read percent for randrw (fio rwmixread)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bs -d 'Block size (4096, 4k, 520, 8320...)' -r -f
@@ -532,6 +534,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l sysroot -d 'Root for the sysfs lookup of --enclosure (tests use a fake tree)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l purge -d 'Purge method before each test, named as `sanitize --method`: auto (block > crypto > overwrite > format: a block erase returns the flash to its fresh-out-of-box state), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports for a benchmark: block > crypto > overwrite > format. Not `sanitize`\'s order on purpose: a block erase returns the flash to its fresh-out-of-box state, which the PTS purge is for; a crypto erase may leave every LBA mapped (docs/cli-conventions.md)'
 crypto\t'SANITIZE CRYPTOGRAPHIC ERASE'
 block\t'SANITIZE BLOCK ERASE'
@@ -545,6 +548,7 @@ enabled\t''
 unchanged\t''"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l test -d 'Tests (comma-separated or repeated): iops, tp, lat, wsat, hir, xsr, ecw, dirth, all' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l enclosure -d 'Instead of DEVICE: the disk the kernel places in enclosure ID, slot SLOT (as `sgctl scan` shows them); refused when ID[:SLOTS] names no disk or more than one' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l confirm -d 'Serial number or WWN naming the drive' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l tc -l jobs -d 'Threads (TC, what `bench run` calls --jobs); TOIO = TC × QD' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l qd -d 'Queue depth per thread (QD)' -r -f
@@ -559,6 +563,7 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l sysroot -d 'Root for the sysfs lookup of --enclosure (tests use a fake tree)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l purge -d 'Purge method before each test, named as `sanitize --method`: auto (block > crypto > overwrite > format: a block erase returns the flash to its fresh-out-of-box state), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports for a benchmark: block > crypto > overwrite > format. Not `sanitize`\'s order on purpose: a block erase returns the flash to its fresh-out-of-box state, which the PTS purge is for; a crypto erase may leave every LBA mapped (docs/cli-conventions.md)'
 crypto\t'SANITIZE CRYPTOGRAPHIC ERASE'
 block\t'SANITIZE BLOCK ERASE'
@@ -573,6 +578,7 @@ unchanged\t''"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l part -d 'Parts to run (default all): write_cliff, qd_sweep, basics, profiles, op' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l op-extra -d 'Over-provisioning experiment: capacity left unused, percent' -r -f
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l enclosure -d 'Instead of DEVICE: the disk the kernel places in enclosure ID, slot SLOT (as `sgctl scan` shows them); refused when ID[:SLOTS] names no disk or more than one' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l confirm -d 'Serial number or WWN naming the drive' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l tc -l jobs -d 'Threads (TC, what `bench run` calls --jobs); TOIO = TC × QD' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l qd -d 'Queue depth per thread (QD)' -r -f

@@ -116,9 +116,9 @@ pub enum Error {
     #[error("{0}")]
     InvalidArgument(String),
     /// An ATA command sent through ATA PASS-THROUGH failed with the device's registers
-    /// (ABRT, UNC, IDNF, ...; see [`crate::ata::exec::AtaDeviceError`]).
+    /// (ABRT, UNC, IDNF, ...; see [`crate::ata::AtaDeviceError`]).
     #[error("{0}")]
-    Ata(Box<crate::ata::exec::AtaDeviceError>),
+    Ata(Box<crate::ata::AtaDeviceError>),
     /// Any other I/O error (state files, sysfs, records).
     #[error("{context}: {source}")]
     Io {
@@ -265,7 +265,7 @@ pub enum Refusal {
         /// The method's name.
         method: String,
         /// The device's error registers.
-        error: Box<crate::ata::exec::AtaDeviceError>,
+        error: Box<crate::ata::AtaDeviceError>,
         /// What to do if it is frozen.
         advice: Next,
     },

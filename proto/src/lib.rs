@@ -8,6 +8,7 @@
 
 pub mod ata;
 pub mod bytes;
+pub mod cmd;
 pub mod error;
 pub mod exit;
 pub mod files;

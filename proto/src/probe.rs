@@ -7,10 +7,11 @@
 //! it reports. So an optional probe asks the list first and skips what is not listed. (The
 //! supported log pages list, page 00h of LOG SENSE, is read by the log and health code.)
 
+use crate::cmd::run_query;
 use crate::error::{Error, Result};
 use crate::scsi::{rsoc, vpd};
 use crate::sense::SenseKey;
-use crate::transport::{run_query, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 
 fn illegal(e: &Error) -> bool {
     e.sense().is_some_and(|s| s.key == SenseKey::IllegalRequest)

@@ -9,7 +9,7 @@
 
 // The modules keep the paths they had inside the sgctl library (`crate::scsi::...`).
 pub(crate) use sgctl_proto::Result;
-pub(crate) use sgctl_proto::{ata, bytes, error, files, scsi, sense, tcg, transport};
+pub(crate) use sgctl_proto::{ata, bytes, cmd, error, files, scsi, sense, tcg, transport};
 
 pub mod sim;
 pub mod tcmu;

@@ -135,7 +135,7 @@ fn prepare(dev: &crate::sim::SimDevice, address: &str) -> Result<bool, BenchErro
 
     let open_err = |e: crate::Error| BenchError::Open(e);
     let mut h = dev.port(1);
-    let locked = crate::tcg::session::Tper::open(&mut h)
+    let locked = crate::cmd::tcg::Tper::open(&mut h)
         .ok()
         .and_then(|t| t.level0.locking())
         .is_some_and(|(_, locked, _)| locked);

@@ -29,9 +29,11 @@ pub fn new_histogram() -> Histogram<u64> {
 /// One point of the time series.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Interval {
-    /// End of the interval, seconds since measurement began (after the ramp).
+    /// End of the interval, seconds since measurement began (after the ramp). The last
+    /// interval of a run that stopped between two interval ends ends where the run did.
     pub t_s: f64,
-    /// I/Os per second over the interval.
+    /// I/Os per second over the time the interval covered (the whole interval, or the part of
+    /// the last one the run reached; a last part under half an interval is not a point).
     pub iops: f64,
     /// MB/s (10^6 bytes per second).
     pub mbps: f64,
@@ -271,6 +273,9 @@ pub struct IntervalPart {
     pub bytes: u64,
     /// Errors.
     pub errors: u64,
+    /// `Some(ns)` when the job's measurement ended `ns` into this interval (its last one);
+    /// `None` for an interval it measured whole.
+    pub short_ns: Option<u64>,
 }
 
 impl Recorder {
@@ -312,28 +317,38 @@ impl Recorder {
             idx = idx.min(m);
         }
         while self.cur_idx < idx {
-            let hist = std::mem::replace(&mut self.cur, new_histogram());
-            self.done.push(IntervalPart {
-                idx: self.cur_idx,
-                hist,
-                reads: std::mem::take(&mut self.cur_reads),
-                writes: std::mem::take(&mut self.cur_writes),
-                bytes: std::mem::take(&mut self.cur_bytes),
-                errors: std::mem::take(&mut self.cur_errors),
-            });
-            self.cur_idx += 1;
+            self.close(None);
         }
     }
 
-    /// Closes the interval in progress at the end of the run (it may be short).
+    /// Hands the interval in progress to [`Recorder::done`] and starts the next.
+    fn close(&mut self, short_ns: Option<u64>) {
+        let hist = std::mem::replace(&mut self.cur, new_histogram());
+        self.done.push(IntervalPart {
+            idx: self.cur_idx,
+            hist,
+            reads: std::mem::take(&mut self.cur_reads),
+            writes: std::mem::take(&mut self.cur_writes),
+            bytes: std::mem::take(&mut self.cur_bytes),
+            errors: std::mem::take(&mut self.cur_errors),
+            short_ns,
+        });
+        self.cur_idx += 1;
+    }
+
+    /// Closes the interval in progress at the end of the run. It is marked short with the
+    /// time it covered when the run stopped before its end (the drain after a runtime that
+    /// ends on an interval end counts in that interval, which stays whole).
     pub fn finish(&mut self, now: u64) {
         self.roll(now);
         if now > self.measure_from
             && (self.cur_reads + self.cur_writes + self.cur_errors > 0
                 || !(now - self.measure_from).is_multiple_of(self.interval_ns))
         {
+            let start = self.measure_from + self.cur_idx * self.interval_ns;
+            let covered = now.saturating_sub(start);
             self.max_idx = None;
-            self.roll(self.measure_from + (self.cur_idx + 1) * self.interval_ns);
+            self.close((covered < self.interval_ns).then_some(covered.max(1)));
         }
     }
 
@@ -406,6 +421,11 @@ impl IntervalMerger {
                 acc.writes += p.writes;
                 acc.bytes += p.bytes;
                 acc.errors += p.errors;
+                // The jobs share one clock: the interval reaches as far as the longest.
+                acc.short_ns = match (acc.short_ns, p.short_ns) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    _ => None,
+                };
                 *n += 1;
             }
             None => {
@@ -418,7 +438,7 @@ impl IntervalMerger {
                 break;
             }
             let (p, _) = e.remove();
-            out.push(self.point(&p));
+            out.extend(self.point(&p));
         }
         out
     }
@@ -429,15 +449,29 @@ impl IntervalMerger {
             .into_values()
             .map(|x| x.0)
             .collect();
-        parts.iter().map(|p| self.point(p)).collect()
+        parts.iter().filter_map(|p| self.point(p)).collect()
     }
 
-    fn point(&self, p: &IntervalPart) -> Interval {
-        let s = self.interval_s;
+    /// The point of an interval: its rates over the time it covered. A run's last interval
+    /// that the run reached only part of is scaled to that part and ends where the run
+    /// ended; under half an interval it is no point at all (a rate over a few I/Os is
+    /// noise), unless it is the run's only interval.
+    fn point(&self, p: &IntervalPart) -> Option<Interval> {
+        let full = self.interval_s;
+        let (s, t_s) = match p.short_ns {
+            Some(ns) => {
+                let s = (ns as f64 / 1e9).min(full);
+                (s, p.idx as f64 * full + s)
+            }
+            None => (full, (p.idx + 1) as f64 * full),
+        };
+        if s <= 0.0 || (s < 0.5 * full && p.idx > 0) {
+            return None;
+        }
         let n = p.reads + p.writes;
         let h = &p.hist;
-        Interval {
-            t_s: (p.idx + 1) as f64 * s,
+        Some(Interval {
+            t_s,
             iops: n as f64 / s,
             mbps: p.bytes as f64 / s / 1e6,
             mean_lat_us: if n > 0 { h.mean() / 1e3 } else { 0.0 },
@@ -450,7 +484,7 @@ impl IntervalMerger {
             read_iops: p.reads as f64 / s,
             write_iops: p.writes as f64 / s,
             errors: p.errors,
-        }
+        })
     }
 }
 
@@ -622,11 +656,66 @@ mod tests {
         assert!((pts[0].iops - 1000.0).abs() < 1e-9);
         assert!((pts[0].write_iops - 250.0).abs() < 1e-9);
         assert!((pts[0].mean_lat_us - 20.0).abs() < 0.05);
+        // The last interval (0.5 s of I/O at the same pace) is at the same rate, at 2.5 s.
+        assert_eq!(pts[2].t_s, 2.5);
+        assert!((pts[2].iops - 1000.0).abs() < 1e-9, "{pts:?}");
         let res = summarize(&[r], 2.5);
         assert_eq!(res.ios, 2500);
         assert!((res.iops - 1000.0).abs() < 1e-6);
         assert_eq!(res.write.as_ref().unwrap().ios, 625);
         assert_eq!(res.histogram.iter().map(|b| b.1).sum::<u64>(), 2500);
+    }
+
+    /// A run at 1000 IOPS that stops 0.5 s into its third 1-s interval: the third point is
+    /// at 1000 IOPS ending at 2.5 s (the old series divided 500 I/Os by the whole second and
+    /// dipped to 500 at 3.0 s). One stopping 0.3 s in has no third point; a run shorter than
+    /// half an interval keeps its only one, scaled.
+    #[test]
+    fn a_part_filled_last_interval_is_scaled_or_dropped() {
+        let ms = 1_000_000u64;
+        let series = |jobs: &[u64]| {
+            let mut m = IntervalMerger::new(jobs.len() as u32, 1.0);
+            let mut pts = Vec::new();
+            for &end_ms in jobs {
+                let mut r = Recorder::new(0, 1000 * ms);
+                for i in 0..end_ms {
+                    r.record(i * ms + ms / 2, i % 2 == 0, 4096, 20_000);
+                }
+                r.finish(end_ms * ms);
+                pts.extend(r.done.drain(..).flat_map(|p| m.add(p)));
+            }
+            pts.extend(m.flush());
+            pts
+        };
+        let pts = series(&[2500]);
+        assert_eq!(pts.len(), 3, "{pts:?}");
+        assert_eq!(pts[1].t_s, 2.0);
+        assert_eq!(pts[2].t_s, 2.5);
+        for p in &pts {
+            assert!((p.iops - 1000.0).abs() < 1e-6, "{pts:?}");
+            assert!((p.read_iops - 500.0).abs() < 1e-6, "{pts:?}");
+            assert!((p.mbps - 4.096).abs() < 1e-9, "{pts:?}");
+        }
+        let pts = series(&[2300]);
+        assert_eq!(pts.len(), 2, "{pts:?}");
+        assert_eq!(pts[1].t_s, 2.0);
+        // Two jobs: the interval reaches as far as the job that ran longest.
+        let pts = series(&[2600, 2200]);
+        assert_eq!(pts.len(), 3, "{pts:?}");
+        assert!((pts[2].t_s - 2.6).abs() < 1e-9, "{pts:?}");
+        assert!(
+            (pts[2].iops - (600.0 + 200.0) / 0.6).abs() < 1e-6,
+            "{pts:?}"
+        );
+        let pts = series(&[300]);
+        assert_eq!(pts.len(), 1, "{pts:?}");
+        assert!((pts[0].t_s - 0.3).abs() < 1e-9 && (pts[0].iops - 1000.0).abs() < 1e-6);
+        // A run ending on an interval end: every interval whole.
+        let pts = series(&[3000]);
+        assert_eq!(
+            pts.iter().map(|p| p.t_s).collect::<Vec<_>>(),
+            [1.0, 2.0, 3.0]
+        );
     }
 
     #[test]
@@ -642,6 +731,7 @@ mod tests {
             writes: 0,
             bytes: 512,
             errors: 0,
+            short_ns: None,
         };
         let mut m = IntervalMerger::new(2, 1.0);
         assert!(m.add(part(0)).is_empty());

@@ -5,7 +5,7 @@
 use super::{Ctx, Report};
 use anyhow::{bail, Context};
 use serde::Serialize;
-use sgctl::ata::{self, exec::CdbSize, identify, log, smart};
+use sgctl::ata::{identify, log, smart, CdbSize};
 use sgctl::bytes::{hexdump, parse_inhex};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -103,7 +103,7 @@ fn open(ctx: &Ctx, dev: &str) -> anyhow::Result<Box<dyn sgctl::Transport>> {
             .ok()
             .map(|i| i.t10_vendor_identification)
     });
-    if !ata::is_behind_satl(t.as_mut(), vendor.as_deref()) {
+    if !sgctl::cmd::ata::is_behind_satl(t.as_mut(), vendor.as_deref()) {
         return Err(sgctl::Error::Unsupported(format!(
             "{dev} is not an ATA device behind a SATL (INQUIRY vendor {:?}, no VPD page 0x89); \
              use `sgctl logs`/`sgctl health` for SCSI drives",
@@ -244,7 +244,7 @@ fn run_identify(ctx: &mut Ctx, c: Common) -> anyhow::Result<Report> {
         None => {
             let dev = c.device.as_deref().unwrap_or_default();
             let mut t = open(ctx, dev)?;
-            ata::read_identify_raw(t.as_mut(), cdb_size(c.cdb))?
+            sgctl::cmd::ata::read_identify_raw(t.as_mut(), cdb_size(c.cdb))?
         }
     };
     let id = identify::parse(&raw).map_err(sgctl::Error::Parse)?;
@@ -319,8 +319,8 @@ fn run_smart(ctx: &mut Ctx, c: Common) -> anyhow::Result<Report> {
             let dev = c.device.as_deref().unwrap_or_default();
             let mut t = open(ctx, dev)?;
             let size = cdb_size(c.cdb);
-            let (d, th) = ata::read_smart_raw(t.as_mut(), size)?;
-            let st = match ata::smart_return_status(t.as_mut(), size) {
+            let (d, th) = sgctl::cmd::ata::read_smart_raw(t.as_mut(), size)?;
+            let st = match sgctl::cmd::ata::smart_return_status(t.as_mut(), size) {
                 Ok(s) => s,
                 Err(e) => {
                     ctx.warn(format!("SMART RETURN STATUS: {e}"));
@@ -425,7 +425,7 @@ pub(crate) fn read_logs(
 ) -> anyhow::Result<(AtaLogs, Vec<u8>)> {
     let mut out = AtaLogs::default();
     let mut raw = Vec::new();
-    let dir_raw = ata::read_log_ext(t, log::address::DIRECTORY, 0, 1)?;
+    let dir_raw = sgctl::cmd::ata::read_log_ext(t, log::address::DIRECTORY, 0, 1)?;
     let dir = log::parse_directory(&dir_raw)?;
     if only.is_none_or(|a| a == 0) {
         raw.extend_from_slice(&dir_raw);
@@ -446,12 +446,12 @@ pub(crate) fn read_logs(
             continue;
         }
         let r = if addr == 0x04 {
-            ata::read_device_statistics(t).map(|(pages, raws)| {
+            sgctl::cmd::ata::read_device_statistics(t).map(|(pages, raws)| {
                 out.device_statistics = pages;
                 raws.concat()
             })
         } else {
-            ata::read_log_ext(t, addr, 0, 1)
+            sgctl::cmd::ata::read_log_ext(t, addr, 0, 1)
         };
         match r {
             Ok(b) => {

@@ -118,6 +118,8 @@ EXAMPLES:
   sgctl bench run sim:hk4e --rw randwrite --qd 32 --runtime 60 --confirm HK4E0001
   sgctl bench run /dev/sdb --rw randread --bs 4k --qd 32 --jobs 2 --runtime 30 --json
   sgctl bench run /dev/sg3 --engine sg --bs 4160 --rw randread --qd 16
+  # the disk in slot 7 of an enclosure (`sgctl scan` lists enclosures and slots)
+  sgctl bench run --enclosure 0x500605b0000272bf:7 --rw randread --runtime 30
   sgctl bench run sim:px02smf080 --rw randrw --mix 70 --bssplit 4k/67:8k/33 \\
       --distribution zoned:50/5:30/15:20/80 --range 50% --runtime 600 --confirm ...
 
@@ -134,7 +136,15 @@ length, IOPOLL...).";
 #[derive(Debug, clap::Args)]
 pub(crate) struct RunArgs {
     /// Device: /dev/sdX, /dev/sgN, a file (O_DIRECT), /dev/loopN, or sim:PROFILE[?opts].
-    pub device: String,
+    #[arg(required_unless_present = "enclosure")]
+    pub device: Option<String>,
+    /// Instead of DEVICE: the disk the kernel places in enclosure ID, slot SLOT (as `sgctl
+    /// scan` shows them); refused when ID[:SLOTS] names no disk or more than one.
+    #[arg(long, value_name = "ID[:SLOT]", conflicts_with = "device")]
+    pub enclosure: Option<String>,
+    /// Root for the sysfs lookup of --enclosure (tests use a fake tree).
+    #[arg(long, default_value = "/", hide = true)]
+    pub sysroot: std::path::PathBuf,
     /// Access pattern: read, write, randread, randwrite, randrw.
     #[arg(long, default_value = "randread")]
     pub rw: String,
@@ -400,8 +410,10 @@ pub(super) fn bench_err(e: BenchError) -> anyhow::Error {
 fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     let (workload, range) = workload_of(&a).map_err(usage)?;
     let engine = EngineKind::parse(&a.engine).map_err(usage)?;
+    let device =
+        super::bench_suite::device_of(a.device.as_deref(), a.enclosure.as_deref(), &a.sysroot)?;
     let opts = RunOptions {
-        device: a.device.clone(),
+        device,
         workload,
         range,
         engine,

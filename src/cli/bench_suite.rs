@@ -21,8 +21,15 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct SuiteArgs {
     /// The drive (destroyed: every test writes the whole ActiveRange).
-    #[arg(value_name = "DEVICE")]
-    pub device: String,
+    #[arg(value_name = "DEVICE", required_unless_present = "enclosure")]
+    pub device: Option<String>,
+    /// Instead of DEVICE: the disk the kernel places in enclosure ID, slot SLOT (as `sgctl
+    /// scan` shows them); refused when ID[:SLOTS] names no disk or more than one.
+    #[arg(long, value_name = "ID[:SLOT]", conflicts_with = "device")]
+    pub enclosure: Option<String>,
+    /// Root for the sysfs lookup of --enclosure (tests use a fake tree).
+    #[arg(long, default_value = "/", hide = true)]
+    pub sysroot: PathBuf,
     /// Purge method before each test, named as `sanitize --method`: auto (block > crypto >
     /// overwrite > format: a block erase returns the flash to its fresh-out-of-box state),
     /// crypto, block, overwrite, format, or none (the report then says NOT PURGED).
@@ -196,6 +203,22 @@ fn want_cache(s: &str) -> Option<bool> {
     }
 }
 
+/// The drive of a bench command: DEVICE, or the one disk `--enclosure ID:SLOT` names.
+pub(super) fn device_of(
+    device: Option<&str>,
+    enclosure: Option<&str>,
+    sysroot: &Path,
+) -> Result<String, Error> {
+    match (device, enclosure) {
+        (Some(d), _) => Ok(d.to_string()),
+        (None, Some(e)) => super::erase::resolve_one(e, sysroot),
+        // clap requires one of them; said plainly should it ever not.
+        (None, None) => Err(Error::InvalidArgument(
+            "name the drive: DEVICE or --enclosure ID:SLOT".into(),
+        )),
+    }
+}
+
 fn run_suite(
     ctx: &mut Ctx,
     a: &SuiteArgs,
@@ -205,7 +228,7 @@ fn run_suite(
     op_extra: f64,
 ) -> anyhow::Result<Report> {
     let opts = SuiteOptions {
-        device: a.device.clone(),
+        device: device_of(a.device.as_deref(), a.enclosure.as_deref(), &a.sysroot)?,
         suite,
         parts,
         parts_given,

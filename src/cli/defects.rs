@@ -4,9 +4,10 @@
 
 use super::{Ctx, Report};
 use serde::Serialize;
+use sgctl::cmd::run_query;
 use sgctl::error::Error;
 use sgctl::scsi::read_defect::{self, Defect, DefectFormat, DefectList, Request};
-use sgctl::transport::{run_query, Transport, DEFAULT_TIMEOUT};
+use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
 use std::fmt::Write as _;
 
 /// The largest list read (16 MiB of descriptors: two million long-block entries); a longer

@@ -237,7 +237,8 @@ impl PlaceSelector {
     pub(crate) fn parse(s: &str) -> Result<PlaceSelector> {
         let bad = |why: &str| {
             Error::InvalidArgument(format!(
-                "--enclosure {s:?}: {why} (expected ID[:SLOTS], e.g. 0x500605b0000272bf:0-11;                  `sgctl scan` lists the enclosures)"
+                "--enclosure {s:?}: {why} (expected ID[:SLOTS], e.g. 0x500605b0000272bf:0-11; \
+                 `sgctl scan` lists the enclosures)"
             ))
         };
         let (id, slots) = match s.split_once(':') {
@@ -277,6 +278,26 @@ impl PlaceSelector {
             id: format!("{n:#018x}"),
             slots: ranges,
         })
+    }
+
+    /// The selector as the user would write it, normalised (`0x…:0-3,8`).
+    pub(crate) fn text(&self) -> String {
+        let slots: Vec<String> = self
+            .slots
+            .iter()
+            .map(|(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}-{b}")
+                }
+            })
+            .collect();
+        if slots.is_empty() {
+            self.id.clone()
+        } else {
+            format!("{}:{}", self.id, slots.join(","))
+        }
     }
 
     /// True for a disk (peripheral type 0) the kernel places in this enclosure and one of the
@@ -343,24 +364,8 @@ pub(crate) fn select(
                 v
             };
             what.push(format!(
-                "--enclosure {}{} (enclosures known to the kernel: {})",
-                p.id,
-                if p.slots.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        ":{}",
-                        p.slots
-                            .iter()
-                            .map(|(a, b)| if a == b {
-                                a.to_string()
-                            } else {
-                                format!("{a}-{b}")
-                            })
-                            .collect::<Vec<_>>()
-                            .join(",")
-                    )
-                },
+                "--enclosure {} (enclosures known to the kernel: {})",
+                p.text(),
                 if known.is_empty() {
                     "none".to_string()
                 } else {
@@ -381,10 +386,52 @@ pub(crate) fn select(
     Ok(out)
 }
 
-fn finish_report(ctx: &mut Ctx, s: RunSummary) -> Report {
+/// `--enclosure ID:SLOT` of a command that runs on one drive (`bench run`, `pts`, `review`):
+/// the address of the one disk the kernel places there. A selector naming no disk, or
+/// several, is refused (a usage error listing what it names), never narrowed by guessing.
+pub(crate) fn resolve_one(enclosure: &str, sysroot: &std::path::Path) -> Result<String> {
+    let place = PlaceSelector::parse(enclosure)?;
+    let scan = sgctl::discover::scan(&sgctl::discover::ScanOptions {
+        sysroot: sysroot.to_path_buf(),
+        ..Default::default()
+    })?;
+    select_one(&scan, &place)
+}
+
+/// [`resolve_one`] over a scan already made.
+pub(crate) fn select_one(scan: &sgctl::discover::Scan, place: &PlaceSelector) -> Result<String> {
+    let mut found = select(scan, &[], None, Some(place))?;
+    if found.len() == 1 {
+        return Ok(found.remove(0));
+    }
+    let named: Vec<String> = scan
+        .drives
+        .iter()
+        .filter(|d| place.holds(d))
+        .filter_map(|d| {
+            let a = d.paths.first()?.address.clone();
+            let slot = d.enclosure.as_ref().and_then(|e| e.slot);
+            Some(match slot {
+                Some(s) => format!("{a} in slot {s}"),
+                None => a,
+            })
+        })
+        .collect();
+    Err(Error::InvalidArgument(format!(
+        "--enclosure {enclosure}: {n} disks there ({list}); this command runs on one drive: \
+         name one slot (ID:SLOT) or the device",
+        enclosure = place.text(),
+        n = found.len(),
+        list = named.join(", "),
+    )))
+}
+
+fn finish_report(ctx: &mut Ctx, mut s: RunSummary) -> Report {
+    let values = s.record_values();
     let records = &s.records;
     let mut text = String::new();
-    for r in records {
+    // The records' text (not printed under --json: the JSON carries them).
+    for r in records.iter().filter(|_| !ctx.json) {
         // Values from the drive and the command line, escaped for one line each.
         let r = &r.text_view();
         if s.dry_run {
@@ -470,8 +517,18 @@ fn finish_report(ctx: &mut Ctx, s: RunSummary) -> Report {
         })
     });
     let device = (records.len() == 1).then(|| records[0].device.clone());
-    let data = json!({ "dry_run": s.dry_run, "drives": records, "records_written": written });
-    Report::new(device.as_deref(), &data, text).with_exit(s.exit)
+    // `{"dry_run", "drives", "records_written"}`, the records' values moved in, not copied.
+    let mut data = serde_json::Map::new();
+    data.insert("dry_run".into(), json!(s.dry_run));
+    data.insert("drives".into(), serde_json::Value::Array(values));
+    data.insert("records_written".into(), json!(written));
+    Report {
+        device,
+        data: serde_json::Value::Object(data),
+        text,
+        exit: s.exit,
+        document: None,
+    }
 }
 
 /// Progress on stderr from the job layer's events: indicatif bars, JSON Lines, or nothing.
@@ -647,6 +704,51 @@ mod tests {
         let e = pick("0x1", None).unwrap_err().to_string();
         assert!(e.contains("known to the kernel: 0x500605b0000272bf"), "{e}");
         assert!(pick("0x500605b0000272bf:0", Some("seagate")).is_err());
+    }
+
+    /// `--enclosure` of a one-drive command (bench): exactly one disk, else a usage error that
+    /// lists what the selector names (several) or the enclosures known (none).
+    #[test]
+    fn place_selector_for_one_drive() {
+        let fix = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs");
+        let jbod = fix.join("ses-jbod");
+        assert_eq!(
+            resolve_one("500605b0000272bf:3", &jbod).unwrap(),
+            "/dev/sg3"
+        );
+        assert_eq!(
+            resolve_one("0x500605b0000272bf:1-2", &jbod).unwrap(),
+            "/dev/sg2"
+        );
+        let e = resolve_one("0x500605b0000272bf:1-3", &jbod).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
+        let e = e.to_string();
+        assert!(
+            e.contains(
+                "0x500605b0000272bf:1-3: 2 disks there (/dev/sg2 in slot 1, /dev/sg3 in slot 3)"
+            ) && e.contains("runs on one drive"),
+            "{e}"
+        );
+        let e = resolve_one("0x500605b0000272bf", &jbod)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("3 disks there"), "{e}");
+        let e = resolve_one("0x500605b0000272bf:2", &jbod)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no disk matches"), "{e}");
+        // The captured TCMU tree: the kernel's enclosure links no slot to a device, so no slot
+        // selects a disk (the SES device itself is never one).
+        let tcmu = fix.join("tcmu-ses");
+        for sel in ["0x5acde48e00000100:0", "0x5acde48e00000100"] {
+            let e = resolve_one(sel, &tcmu).unwrap_err().to_string();
+            assert!(
+                e.contains("no disk matches")
+                    && e.contains("known to the kernel: 0x5acde48e00000100"),
+                "{e}"
+            );
+        }
+        assert!(resolve_one("0xzz:1", &jbod).is_err());
     }
 
     #[test]

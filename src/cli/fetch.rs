@@ -4,9 +4,10 @@
 
 use super::Ctx;
 use sgctl::bytes::hexdump;
+use sgctl::cmd::run_query;
 use sgctl::error::{Error, Result};
 use sgctl::sense::SenseKey;
-use sgctl::transport::{run_query, Transport, DEFAULT_TIMEOUT};
+use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
 
 /// Opens a device address for the query commands (`-v` tracing of every CDB, status and
 /// sense, `-vv` data bytes, is done by the transport wrapper `device::open_with` installs).

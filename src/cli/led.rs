@@ -83,7 +83,9 @@ pub(crate) fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Re
         verbose: ctx.verbose,
         mode: IdentMode::Auto,
     };
-    let drive = discover::paths_of_with(&args.device, &opts)?;
+    // One scan finds the drive's paths and, should no kernel enclosure link it, the
+    // enclosure services devices to ask.
+    let (drive, scan) = discover::paths_and_scan(&args.device, &opts)?;
     let paths: Vec<_> = drive
         .paths
         .iter()
@@ -107,7 +109,10 @@ pub(crate) fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Re
                 let ses = if root == std::path::Path::new("/")
                     && !sgctl::device::is_virtual_address(&args.device)
                 {
-                    let devices = sgctl::ops::led_ses::enclosure_services_devices(&opts);
+                    let devices = scan
+                        .as_ref()
+                        .map(sgctl::ops::led_ses::ses_device_addresses)
+                        .unwrap_or_default();
                     ses_search(ctx, &devices, &drive, timeout)
                 } else {
                     Vec::new()
@@ -194,17 +199,9 @@ fn ses_search(
     sgctl::discover::enclosure::SlotRef,
     Box<dyn led::LedBackend>,
 )> {
-    let ports = sgctl::ops::led_ses::sas_addresses(
-        drive
-            .paths
-            .iter()
-            .flat_map(|p| [p.target_port.as_deref(), p.sas_address.as_deref()])
-            .flatten(),
-    );
-    if ports.is_empty() {
+    let Some(found) = led::ses_search(drive, devices, timeout) else {
         return Vec::new();
-    }
-    let found = sgctl::ops::led_ses::backends_for(devices, &ports, timeout);
+    };
     for e in found.errors {
         ctx.warn(e);
     }

@@ -3,10 +3,11 @@
 
 use super::{Ctx, Report};
 use serde::Serialize;
+use sgctl::cmd::{run_none, run_query};
 use sgctl::ops::safety;
 use sgctl::scsi::request_sense;
 use sgctl::scsi::start_stop::{cdb, power_state_from_sense, PowerRequest};
-use sgctl::transport::{run_none, run_query, Transport, DEFAULT_TIMEOUT};
+use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
 use std::path::PathBuf;
 use std::time::Duration;
 

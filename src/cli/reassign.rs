@@ -4,11 +4,12 @@
 
 use super::{Ctx, Report};
 use serde::Serialize;
+use sgctl::cmd::{run_out, run_query};
 use sgctl::error::Error;
 use sgctl::ops::safety;
 use sgctl::scsi::read_defect::{self, DefectFormat, Request};
 use sgctl::scsi::reassign;
-use sgctl::transport::{run_out, run_query, Transport, DEFAULT_TIMEOUT};
+use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
 use std::path::PathBuf;
 use std::time::Duration;
 

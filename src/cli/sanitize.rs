@@ -204,7 +204,7 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
         }
         // TCG Level 0 discovery (SECURITY PROTOCOL IN, read-only): an Enterprise/Opal SED
         // can also crypto-erase its bands (`sgctl tcg erase`).
-        let tcg = match sgctl::tcg::session::discover(&mut *t) {
+        let tcg = match sgctl::cmd::tcg::discover(&mut *t) {
             Ok((l0, _, _)) => {
                 let ssc = l0.ssc().map(|f| f.ssc.name());
                 let locking = l0.locking();
@@ -230,7 +230,7 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
         };
         // SATA behind a SATL: the SCSI SANITIZE above is what the SATL translates
         // into ATA SANITIZE DEVICE; the ATA side says what the drive really offers.
-        let ata = if sgctl::ata::is_behind_satl(&mut *t, None) {
+        let ata = if sgctl::cmd::ata::is_behind_satl(&mut *t, None) {
             match sgctl::ops::ata_sanitize::support(&mut *t) {
                 Ok((a, _)) => Some(a),
                 Err(e) => {

@@ -3,10 +3,11 @@
 
 use super::{fetch, Ctx, Report};
 use serde::Serialize;
+use sgctl::cmd::run_none;
 use sgctl::decode::text;
 use sgctl::error::Error;
 use sgctl::scsi::tur;
-use sgctl::transport::{run_none, DEFAULT_TIMEOUT};
+use sgctl::transport::DEFAULT_TIMEOUT;
 
 /// Arguments of `sgctl tur`.
 #[derive(Debug, clap::Args)]

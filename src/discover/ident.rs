@@ -4,11 +4,12 @@
 //! sysfs (`inquiry`, `vpd_pg80`, `vpd_pg83`, `vpd_pgb1`); all three go through the same parsers.
 //! Parsing is the shared `scsi::inquiry`, `scsi::vpd` and `scsi::read_capacity` code.
 
+use crate::cmd;
 use crate::error::{Error, Result};
 use crate::scsi::vpd::designator::{Association, Designator};
 use crate::scsi::vpd::device_id::DeviceIdentification;
 use crate::scsi::{inquiry, read_capacity, vpd};
-use crate::transport::{run_query, Transport};
+use crate::transport::Transport;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -93,7 +94,7 @@ pub fn wwn_of(lu_name: &str) -> String {
 /// Reads the identity over a transport with the one policy: INQUIRY must work; VPD pages and
 /// READ CAPACITY(16) the drive does not have (ILLEGAL REQUEST) leave their fields empty, a VPD
 /// page longer than the first allocation is fetched again at its length, a UNIT ATTENTION is
-/// retried once ([`crate::transport::run_query`]); any other failure of an optional page is a
+/// retried once ([`crate::cmd::run_query`]); any other failure of an optional page is a
 /// note, not an error.
 pub fn read(t: &mut dyn Transport) -> Result<Identity> {
     identify(
@@ -249,45 +250,14 @@ pub struct Live<'a> {
     pub timeout: Duration,
 }
 
-impl Live<'_> {
-    fn query(&mut self, cdb: &[u8], alloc: usize) -> Result<Vec<u8>> {
-        let mut buf = vec![0u8; alloc];
-        let n = run_query(self.t, cdb, &mut buf, self.timeout)?;
-        buf.truncate(n);
-        Ok(buf)
-    }
-}
-
-/// True when the device said it does not have this page/command (ILLEGAL REQUEST).
-fn not_supported(e: &Error) -> bool {
-    matches!(e.sense(), Some(s) if s.key == crate::sense::SenseKey::IllegalRequest)
-}
-
 impl IdentSource for Live<'_> {
     fn inquiry(&mut self) -> Result<Vec<u8>> {
-        self.query(&inquiry::cdb(false, 0, 96), 96)
+        cmd::inquiry::standard(self.t, 96, self.timeout)
     }
 
     fn vpd(&mut self, page: u8) -> Result<Option<Vec<u8>>> {
-        // EVPD=1; 252 bytes covers 0x80/0x83/0xB1 of real drives; a longer 0x83 is re-fetched.
-        let mut alloc: u16 = 252;
-        loop {
-            match self.query(&vpd::cdb(page, alloc), alloc.into()) {
-                Ok(b) => {
-                    let want = b
-                        .get(2..4)
-                        .map(|l| usize::from(u16::from_be_bytes([l[0], l[1]])) + 4);
-                    match want {
-                        Some(w) if w > usize::from(alloc) && alloc < 0xfffc => {
-                            alloc = u16::try_from(w).unwrap_or(0xfffc).min(0xfffc);
-                        }
-                        _ => return Ok(Some(b)),
-                    }
-                }
-                Err(e) if not_supported(&e) => return Ok(None),
-                Err(e) => return Err(e),
-            }
-        }
+        // 252 bytes covers 0x80/0x83/0xB1 of real drives; a longer 0x83 is fetched again.
+        cmd::supported(cmd::inquiry::vpd_page(self.t, page, 252, self.timeout))
     }
 
     fn vpd_list(&mut self) -> Option<Vec<u8>> {
@@ -295,11 +265,7 @@ impl IdentSource for Live<'_> {
     }
 
     fn read_capacity16(&mut self) -> Result<Option<Vec<u8>>> {
-        match self.query(&read_capacity::cdb16(32), 32) {
-            Ok(b) => Ok(Some(b)),
-            Err(e) if not_supported(&e) => Ok(None),
-            Err(e) => Err(e),
-        }
+        cmd::supported(cmd::inquiry::read_capacity16(self.t, self.timeout))
     }
 }
 

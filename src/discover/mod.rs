@@ -695,6 +695,13 @@ pub fn paths_of(address: &str) -> Result<Drive> {
 
 /// [`paths_of`] with explicit options (sysroot for tests, timeout).
 pub fn paths_of_with(address: &str, opts: &ScanOptions) -> Result<Drive> {
+    paths_and_scan(address, opts).map(|(d, _)| d)
+}
+
+/// [`paths_of_with`], also handing back the scan of the host it made (`None` for a virtual
+/// address, which needs none), for a caller that needs more of it (the enclosure services
+/// devices), so that one command scans the host once.
+pub fn paths_and_scan(address: &str, opts: &ScanOptions) -> Result<(Drive, Option<Scan>)> {
     if crate::device::is_virtual_address(address) {
         let (id, notes) =
             identify_live(address, opts.timeout, opts.verbose).map_err(|e| Error::BadAddress {
@@ -716,7 +723,7 @@ pub fn paths_of_with(address: &str, opts: &ScanOptions) -> Result<Drive> {
             ..Drive::default()
         };
         fill(&mut d, &[], &Ok(MountTables::default()));
-        return Ok(d);
+        return Ok((d, None));
     }
     // Follow /dev/disk/by-id/... style symlinks on the live system.
     let mut wanted = address.to_string();
@@ -726,12 +733,14 @@ pub fn paths_of_with(address: &str, opts: &ScanOptions) -> Result<Drive> {
         }
     }
     let s = scan(opts)?;
-    s.drives
-        .into_iter()
+    let d = s
+        .drives
+        .iter()
         .find(|d| {
             d.lu_name.as_deref() == Some(wanted.as_str())
                 || d.paths.iter().any(|p| p.matches(&wanted))
         })
+        .cloned()
         .ok_or_else(|| Error::NotScsi {
             path: address.into(),
             reason: format!(
@@ -739,7 +748,8 @@ pub fn paths_of_with(address: &str, opts: &ScanOptions) -> Result<Drive> {
                 s.scsi_devices,
                 s.sysroot.trim_end_matches('/')
             ),
-        })
+        })?;
+    Ok((d, Some(s)))
 }
 
 #[cfg(test)]

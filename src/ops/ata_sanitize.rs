@@ -120,9 +120,9 @@ pub struct AtaSupport {
 
 /// Reads IDENTIFY and SANITIZE STATUS EXT and lists the methods.
 pub fn support(t: &mut dyn Transport) -> Result<(AtaSupport, Identify)> {
-    let id = ata::read_identify(t, ata::exec::CdbSize::Sixteen)?;
+    let id = crate::cmd::ata::read_identify(t, ata::CdbSize::Sixteen)?;
     let st = if id.sanitize.supported {
-        match ata::sanitize_status(t) {
+        match crate::cmd::ata::sanitize_status(t) {
             Ok(s) => Some(s),
             // ABRT with reason 01h: the last sanitize failed; still a status.
             Err(Error::Ata(_)) => None,
@@ -405,7 +405,7 @@ pub fn run(
         }
         _ => {
             let (f, count, lba) = sanitize_args(m);
-            ata::sanitize(t, f, count, lba, Duration::from_secs(60))
+            crate::cmd::ata::sanitize(t, f, count, lba, Duration::from_secs(60))
                 .map_err(|e| frozen_hint(e, m))?;
             poll_sanitize(t, cfg, progress)
         }
@@ -443,7 +443,7 @@ pub fn poll_sanitize(
                 }),
             });
         }
-        match ata::sanitize_status(t) {
+        match crate::cmd::ata::sanitize_status(t) {
             Ok(s) if s.in_progress => {
                 errors = 0;
                 progress(Some(s.percent()));
@@ -490,14 +490,24 @@ fn security_erase(
 ) -> Result<AtaOutcome> {
     let m = AtaMethod::SecurityErase { enhanced };
     let user = SecurityBlock::new(password, false, false);
-    ata::security_out(t, cmd::SECURITY_SET_PASSWORD, &user, ata::TIMEOUT)
-        .map_err(|e| frozen_hint(e, &m))?;
+    crate::cmd::ata::security_out(
+        t,
+        cmd::SECURITY_SET_PASSWORD,
+        &user,
+        crate::cmd::ata::TIMEOUT,
+    )
+    .map_err(|e| frozen_hint(e, &m))?;
     let erase = SecurityBlock::new(password, false, enhanced);
-    let r = ata::security_none(t, cmd::SECURITY_ERASE_PREPARE)
-        .and_then(|()| ata::security_out(t, cmd::SECURITY_ERASE_UNIT, &erase, timeout));
+    let r = crate::cmd::ata::security_none(t, cmd::SECURITY_ERASE_PREPARE)
+        .and_then(|()| crate::cmd::ata::security_out(t, cmd::SECURITY_ERASE_UNIT, &erase, timeout));
     if let Err(e) = r {
         // Leave the drive as we found it: remove the password we just set.
-        let undo = ata::security_out(t, cmd::SECURITY_DISABLE_PASSWORD, &user, ata::TIMEOUT);
+        let undo = crate::cmd::ata::security_out(
+            t,
+            cmd::SECURITY_DISABLE_PASSWORD,
+            &user,
+            crate::cmd::ata::TIMEOUT,
+        );
         let advice = match undo {
             Ok(()) => Next::AtaPasswordRemoved,
             Err(_) => Next::AtaPasswordLeft,
@@ -508,7 +518,7 @@ fn security_erase(
             advice: Some(advice),
         });
     }
-    let id = ata::read_identify(t, ata::exec::CdbSize::Sixteen)?;
+    let id = crate::cmd::ata::read_identify(t, ata::CdbSize::Sixteen)?;
     let clean = !id.security.enabled && !id.security.locked;
     Ok(AtaOutcome {
         ended: AtaEnded::Completed,

@@ -6,13 +6,14 @@
 //! exactly the requested block length, protection and capacity (a drive that silently picks
 //! another size, Seagate/openSeaChest#156, is a failure) → ask the kernel to rescan every path.
 
+use crate::cmd::run_out;
 use crate::error::{Error, Invalid, Result};
 use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity};
 use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::format_unit::{FormatRequest, ProtectionType};
 use crate::sense::SenseKey;
-use crate::transport::{run_out, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -336,7 +337,7 @@ pub fn start(
         }
     }
     let sent = if p.format_params.is_empty() {
-        crate::transport::run_none(t, &p.format_cdb, Duration::from_secs(60))
+        crate::cmd::run_none(t, &p.format_cdb, Duration::from_secs(60))
     } else {
         run_out(t, &p.format_cdb, &p.format_params, Duration::from_secs(60))
     };

@@ -9,14 +9,16 @@
 //! does not list in VPD 0xB4 is refused before any command that changes the drive.
 //! [`diagnose`] turns an ILLEGAL REQUEST to a length the drive does not list into a diagnosis.
 
+use crate::cmd::log_sense;
+use crate::cmd::run_query;
 use crate::error::{Error, Result};
 use crate::logpage::counters::{format_status, FormatStatus};
 use crate::ops::query::{self, Capacity, Support};
-use crate::scsi::log_sense::{self, PageControl};
+use crate::scsi::log_sense::PageControl;
 use crate::scsi::vpd::block_lengths::{self, SupportedBlockLengths};
 use crate::scsi::vpd::format_presets::{self, FormatPresets};
 use crate::sense::SenseKey;
-use crate::transport::{run_query, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 
 /// RSOC's word on FORMAT UNIT (opcode 0x04).

@@ -324,14 +324,14 @@ pub struct SesFallback<'a> {
     pub virtual_drives: bool,
 }
 
-/// The SES backends of the slot holding the drive `device` (its target port SAS addresses
-/// from VPD 83h, as the discover layer reads them) in `devices`.
-fn ses_backends(
-    device: &str,
+/// The SES backends of the slots in the enclosure services devices `devices` that hold
+/// `drive`, matched by the SAS addresses its paths report (the target port from VPD 83h, the
+/// transport's SAS address); `None` when its paths report no SAS address to look for.
+pub fn ses_search(
+    drive: &crate::discover::Drive,
     devices: &[String],
     timeout: std::time::Duration,
-) -> std::result::Result<Backends, String> {
-    let drive = crate::discover::paths_of(device).map_err(|e| e.to_string())?;
+) -> Option<crate::ops::led_ses::SesSearch> {
     let ports = crate::ops::led_ses::sas_addresses(
         drive
             .paths
@@ -339,10 +339,19 @@ fn ses_backends(
             .flat_map(|p| [p.target_port.as_deref(), p.sas_address.as_deref()])
             .flatten(),
     );
-    if ports.is_empty() {
+    (!ports.is_empty()).then(|| crate::ops::led_ses::backends_for(devices, &ports, timeout))
+}
+
+/// The SES backends of the slot holding the drive `device` in `devices` ([`ses_search`]).
+fn ses_backends(
+    device: &str,
+    devices: &[String],
+    timeout: std::time::Duration,
+) -> std::result::Result<Backends, String> {
+    let drive = crate::discover::paths_of(device).map_err(|e| e.to_string())?;
+    let Some(found) = ses_search(&drive, devices, timeout) else {
         return Err("the drive reports no SAS target port address to look for".into());
-    }
-    let found = crate::ops::led_ses::backends_for(devices, &ports, timeout);
+    };
     if found.backends.is_empty() {
         let mut why = format!(
             "none of the {} enclosure services device(s) lists the drive's SAS address(es) in a slot",
@@ -444,16 +453,7 @@ mod tests {
     use super::*;
 
     fn copy() -> tempfile::TempDir {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/ses-jbod");
-        let tmp = tempfile::tempdir().unwrap();
-        let ok = std::process::Command::new("cp")
-            .args(["-a", &format!("{}/.", src.display())])
-            .arg(tmp.path())
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok);
-        tmp
+        crate::discover::sysfs::copy_fixture("ses-jbod")
     }
 
     fn paths(h: &[&str]) -> Vec<PathInfo> {

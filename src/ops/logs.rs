@@ -2,10 +2,11 @@
 //! [`crate::scsi::log_select`]; sending it changes the drive's counters, so it takes the gate's
 //! token.
 
+use crate::cmd::run_none;
 use crate::error::Result;
 use crate::ops::safety::Cleared;
 use crate::scsi::log_select::LogSelect;
-use crate::transport::{run_none, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 
 /// Sends a LOG SELECT without parameter data (a reset). It changes the drive's counters, so it
 /// takes the safety gate's token (`_gate`): the gate has checked the confirmation.

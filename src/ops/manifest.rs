@@ -91,15 +91,32 @@ pub fn build(
     certificate_bytes: &[u8],
     audit_log: &Path,
 ) -> Result<Value> {
-    let values: Vec<Value> = records
-        .iter()
-        .map(serde_json::to_value)
-        .collect::<std::result::Result<_, _>>()
+    let values: Vec<Value> = crate::ops::par::try_map(records, |r| serde_json::to_value(r))
         .map_err(|e| Error::io("manifest", std::io::Error::other(e)))?;
     let hashes = crate::ops::sign::record_hashes(&values)?;
+    build_from(
+        records,
+        &values,
+        &hashes,
+        certificate,
+        certificate_bytes,
+        audit_log,
+    )
+}
+
+/// [`build`] from the records' JSON values and their hashes as the certificate holds them
+/// (what [`crate::ops::record::write_certificate_with`] hands over), not computed again.
+pub fn build_from(
+    records: &[JobRecord],
+    values: &[Value],
+    hashes: &[String],
+    certificate: &Path,
+    certificate_bytes: &[u8],
+    audit_log: &Path,
+) -> Result<Value> {
     let drives: Vec<Value> = values
         .iter()
-        .zip(&hashes)
+        .zip(hashes)
         .map(|(v, h)| {
             let f = &v["sanitization_record"];
             let mut d = json!({
@@ -226,9 +243,86 @@ pub fn paths(certificate: &Path) -> Vec<PathBuf> {
     vec![json, PathBuf::from(pdf)]
 }
 
+/// A manifest made and not yet written: its JSON and PDF bytes ([`render`]).
+pub struct Rendered {
+    doc: Value,
+    json: Vec<u8>,
+    pdf: Vec<u8>,
+    certificate_sha256: String,
+}
+
+/// Makes the manifest of a multi-drive job whose certificate is `certificate_bytes` (its
+/// records' `values` and `hashes` as the certificate holds them): the document, signed when
+/// `signer` is given, its JSON and its PDF/A. Writes nothing, so it can run beside the
+/// certificate's own renderings.
+pub fn render(
+    records: &[JobRecord],
+    values: &[Value],
+    hashes: &[String],
+    certificate: &Path,
+    certificate_bytes: &[u8],
+    audit_log: &Path,
+    signer: Option<&CertSigner>,
+) -> Result<Rendered> {
+    let mut doc = build_from(
+        records,
+        values,
+        hashes,
+        certificate,
+        certificate_bytes,
+        audit_log,
+    )?;
+    if let Some(k) = signer {
+        sign(&mut doc, k)?;
+    }
+    let json = serde_json::to_vec_pretty(&doc)
+        .map_err(|e| Error::io("manifest", std::io::Error::other(e)))?;
+    let path = path_for(certificate);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "manifest.json".into());
+    let pdf = crate::report::pdf::render_manifest(&doc, &json, &name)?;
+    Ok(Rendered {
+        doc,
+        json,
+        pdf,
+        certificate_sha256: sha256_hex(certificate_bytes),
+    })
+}
+
+/// Writes a [`Rendered`] manifest beside `certificate` (JSON, then PDF, through
+/// [`crate::files::write_atomic`]) and anchors its hash in the audit log. Returns the
+/// manifest's path.
+pub fn write_rendered(
+    m: &Rendered,
+    records: &[JobRecord],
+    certificate: &Path,
+    audit: &crate::ops::safety::AuditLog,
+    replace: crate::files::Replace,
+) -> Result<PathBuf> {
+    let [path, pdf_path] = <[PathBuf; 2]>::try_from(paths(certificate))
+        .map_err(|_| Error::io("manifest", std::io::Error::other("manifest paths")))?;
+    crate::files::write_atomic(&path, &m.json, crate::files::MODE_PUBLIC, replace)?;
+    crate::files::write_atomic(&pdf_path, &m.pdf, crate::files::MODE_PUBLIC, replace)?;
+    audit.append(&json!({
+        "event": "manifest",
+        "time": crate::ops::safety::rfc3339(std::time::SystemTime::now()),
+        "manifest": path.display().to_string(),
+        "manifest_sha256": sha256_hex(&m.json),
+        "manifest_body_sha256": body_hash(&m.doc)?,
+        "certificate": certificate.display().to_string(),
+        "certificate_sha256": m.certificate_sha256,
+        "job_ids": records.iter().filter_map(|r| r.job_id.clone()).collect::<Vec<_>>(),
+        "drives": records.len(),
+    }))?;
+    Ok(path)
+}
+
 /// Writes the manifest of a multi-drive job beside `certificate` (JSON and PDF/A) and anchors
-/// its hash in the audit log. Returns the manifest's path. Both files are written through the
-/// file layer ([`crate::files::write_atomic`]); [`paths`] names them for the job's preflight.
+/// its hash in the audit log ([`render`], then [`write_rendered`]), reading the certificate
+/// back from its file. Returns the manifest's path. [`paths`] names both files for the job's
+/// preflight.
 pub fn write(
     records: &[JobRecord],
     certificate: &Path,
@@ -238,39 +332,19 @@ pub fn write(
 ) -> Result<PathBuf> {
     let cert_bytes = std::fs::read(certificate)
         .map_err(|e| Error::io(format!("certificate {}", certificate.display()), e))?;
-    let mut doc = build(records, certificate, &cert_bytes, audit.path())?;
-    if let Some(k) = signer {
-        sign(&mut doc, k)?;
-    }
-    let path = path_for(certificate);
-    let bytes = serde_json::to_vec_pretty(&doc)
+    let values: Vec<Value> = crate::ops::par::try_map(records, |r| serde_json::to_value(r))
         .map_err(|e| Error::io("manifest", std::io::Error::other(e)))?;
-    crate::files::write_atomic(&path, &bytes, crate::files::MODE_PUBLIC, replace)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "manifest.json".into());
-    let pdf = crate::report::pdf::render_manifest(&doc, &bytes, &name)?;
-    let mut pdf_path = path.as_os_str().to_owned();
-    pdf_path.push(".pdf");
-    crate::files::write_atomic(
-        Path::new(&pdf_path),
-        &pdf,
-        crate::files::MODE_PUBLIC,
-        replace,
+    let hashes = crate::ops::sign::record_hashes(&values)?;
+    let m = render(
+        records,
+        &values,
+        &hashes,
+        certificate,
+        &cert_bytes,
+        audit.path(),
+        signer,
     )?;
-    audit.append(&json!({
-        "event": "manifest",
-        "time": crate::ops::safety::rfc3339(std::time::SystemTime::now()),
-        "manifest": path.display().to_string(),
-        "manifest_sha256": sha256_hex(&bytes),
-        "manifest_body_sha256": body_hash(&doc)?,
-        "certificate": certificate.display().to_string(),
-        "certificate_sha256": sha256_hex(&cert_bytes),
-        "job_ids": records.iter().filter_map(|r| r.job_id.clone()).collect::<Vec<_>>(),
-        "drives": records.len(),
-    }))?;
-    Ok(path)
+    write_rendered(&m, records, certificate, audit, replace)
 }
 
 #[cfg(test)]

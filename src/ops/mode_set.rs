@@ -5,12 +5,13 @@
 //! (SP=1 with `--save`, which needs the page's PS bit); the current values are read back
 //! afterwards and compared.
 
+use crate::cmd::{run_out, run_query};
 use crate::error::{Error, Result};
 use crate::ops::health::read::is_unsupported;
 use crate::ops::safety::Cleared;
 use crate::scsi::mode::fields::{page_label, Field};
 use crate::scsi::mode::{self, HeaderKind, PageControl};
-use crate::transport::{run_out, run_query, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 
 /// One requested change.

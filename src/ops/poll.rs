@@ -260,6 +260,9 @@ pub fn classify(s: Option<&Sense>) -> Condition {
     }
     match (s.key, s.asc, s.ascq) {
         (SenseKey::NoSense, 0, 0) if s.progress_percent().is_none() => Condition::Clean,
+        // SPC-6 5Eh/xx with NO SENSE: the drive is idle or in standby (by a Power Condition
+        // timer or by command), nothing is pending.
+        (SenseKey::NoSense, 0x5E, _) if s.progress_percent().is_none() => Condition::Clean,
         (SenseKey::NoSense | SenseKey::NotReady, _, _) if s.progress_percent().is_some() => {
             Condition::InProgress(s.progress_percent())
         }
@@ -407,5 +410,24 @@ mod tests {
             "{:?}",
             trail.0
         );
+    }
+
+    /// A drive that went idle or into standby (SPC-6 NO SENSE 5Eh/xx, by a Power Condition
+    /// timer or by command) after the operation ended has nothing pending: not a failure.
+    #[test]
+    fn a_low_power_condition_is_clean() {
+        for ascq in [0x00u8, 0x01, 0x02, 0x03, 0x05, 0x09, 0x0A] {
+            let b = [
+                0x70, 0, 0x00, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x5E, ascq, 0, 0, 0, 0,
+            ];
+            let s = Sense::parse(&b).unwrap_or_else(|e| panic!("{e:?}"));
+            assert_eq!(classify(Some(&s)), Condition::Clean, "5E/{ascq:02x}");
+        }
+        // Another ASC with NO SENSE still is not taken as success.
+        let b = [
+            0x70, 0, 0x00, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x0B, 0x01, 0, 0, 0, 0,
+        ];
+        let s = Sense::parse(&b).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(classify(Some(&s)), Condition::Failed);
     }
 }

@@ -5,20 +5,21 @@
 //! read_capacity, mode, request_sense, rsoc}` modules; this file only sends them and reduces the
 //! answers to what the jobs (erase, health, logs, tcg) need.
 
+use crate::cmd::run_query;
 use crate::error::{Error, Result};
 use crate::scsi::{inquiry, mode, read_capacity, request_sense as rs, rsoc, vpd as vpdmod};
 use crate::sense::Sense;
-use crate::transport::{self, run_query, DataBuf, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{self, DataBuf, Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 
 /// Who the drive says it is: the one identity (standard INQUIRY, VPD 0x80/0x83/0xB1, READ
 /// CAPACITY(16)) that discovery, the jobs, health and logs read.
 pub use crate::discover::ident::Identity;
 
-/// The one command layer over any [`Transport`]: the read-only commands every job and
-/// command sends, each with one retry/re-fetch policy (a UNIT ATTENTION is retried once; a
-/// VPD page or log page longer than the first allocation is fetched again at its length; a page
-/// the drive does not have is `None`).
+/// The read-only commands every job and command sends, as an extension of any
+/// [`Transport`]; each is run by [`crate::cmd`] with its one retry/re-fetch policy (a UNIT
+/// ATTENTION is retried once; a VPD page or log page longer than the first allocation is
+/// fetched again at its length; a page the drive does not have is `None`).
 ///
 /// ```no_run
 /// use sgctl::ops::query::Query;
@@ -35,24 +36,29 @@ pub trait Query {
     /// READ CAPACITY(16).
     fn read_capacity(&mut self) -> Result<Capacity>;
     /// LOG SENSE of the current cumulative values of a page.
-    fn log_sense(&mut self, page: u8, subpage: u8) -> Result<crate::scsi::log_sense::Fetched>;
+    fn log_sense(&mut self, page: u8, subpage: u8) -> Result<crate::cmd::log_sense::Fetched>;
     /// The drive's identity ([`crate::discover::ident::read`]).
     fn identity(&mut self) -> Result<Identity>;
 }
 
 impl Query for dyn Transport + '_ {
     fn inquiry(&mut self) -> Result<inquiry::StandardInquiry> {
-        let b = crate::discover::ident::IdentSource::inquiry(&mut live(self))?;
+        let b = crate::cmd::inquiry::standard(self, 96, DEFAULT_TIMEOUT)?;
         Ok(inquiry::parse(&b)?)
     }
     fn vpd_page(&mut self, page: u8) -> Result<Option<Vec<u8>>> {
-        crate::discover::ident::IdentSource::vpd(&mut live(self), page)
+        crate::cmd::supported(crate::cmd::inquiry::vpd_page(
+            self,
+            page,
+            252,
+            DEFAULT_TIMEOUT,
+        ))
     }
     fn read_capacity(&mut self) -> Result<Capacity> {
         read_capacity16(self)
     }
-    fn log_sense(&mut self, page: u8, subpage: u8) -> Result<crate::scsi::log_sense::Fetched> {
-        crate::scsi::log_sense::fetch(
+    fn log_sense(&mut self, page: u8, subpage: u8) -> Result<crate::cmd::log_sense::Fetched> {
+        crate::cmd::log_sense::fetch(
             self,
             page,
             subpage,
@@ -77,18 +83,11 @@ impl<T: Transport> Query for T {
     fn read_capacity(&mut self) -> Result<Capacity> {
         (self as &mut dyn Transport).read_capacity()
     }
-    fn log_sense(&mut self, page: u8, subpage: u8) -> Result<crate::scsi::log_sense::Fetched> {
+    fn log_sense(&mut self, page: u8, subpage: u8) -> Result<crate::cmd::log_sense::Fetched> {
         (self as &mut dyn Transport).log_sense(page, subpage)
     }
     fn identity(&mut self) -> Result<Identity> {
         (self as &mut dyn Transport).identity()
-    }
-}
-
-fn live(t: &mut dyn Transport) -> crate::discover::ident::Live<'_> {
-    crate::discover::ident::Live {
-        t,
-        timeout: DEFAULT_TIMEOUT,
     }
 }
 
@@ -134,9 +133,8 @@ impl Capacity {
 
 /// READ CAPACITY(16).
 pub fn read_capacity16(t: &mut dyn Transport) -> Result<Capacity> {
-    let mut buf = [0u8; 32];
-    let n = run_query(t, &read_capacity::cdb16(32), &mut buf, DEFAULT_TIMEOUT)?;
-    let r = read_capacity::parse16(&buf[..n.min(32)])?;
+    let b = crate::cmd::inquiry::read_capacity16(t, DEFAULT_TIMEOUT)?;
+    let r = read_capacity::parse16(&b)?;
     Ok(Capacity {
         last_lba: r.last_lba,
         block_len: r.block_len,

@@ -966,6 +966,32 @@ pub fn write_certificate_to(
     signer: Option<&crate::ops::sign::CertSigner>,
     replace: crate::files::Replace,
 ) -> crate::Result<()> {
+    write_certificate_with(path, records, signer, replace, |_| Ok(())).map(|_| ())
+}
+
+/// What [`write_certificate_with`] made the certificate of: each record's JSON value and its
+/// hash (the signed one), in the records' order, and the certificate file's bytes.
+pub struct CertificateParts<'a> {
+    /// `serde_json::to_value` of each record, as the certificate lists them.
+    pub values: &'a [Value],
+    /// The SHA-256 of each record's compact JSON ([`crate::ops::sign::record_hashes`]).
+    pub hashes: &'a [String],
+    /// The certificate file as written.
+    pub json: &'a [u8],
+}
+
+/// [`write_certificate_to`], running `beside` on the finished certificate (its records'
+/// values and hashes, its JSON bytes) while the HTML and PDF are rendered; its result comes
+/// back with the records' values. The files are written in the same order and are the same
+/// bytes as without it; `beside` is for work that needs the certificate (the batch manifest),
+/// not for writing files.
+pub fn write_certificate_with<T: Send>(
+    path: &std::path::Path,
+    records: &[JobRecord],
+    signer: Option<&crate::ops::sign::CertSigner>,
+    replace: crate::files::Replace,
+    beside: impl FnOnce(&CertificateParts<'_>) -> crate::Result<T> + Send,
+) -> crate::Result<(T, Vec<Value>)> {
     let ctx = || format!("certificate {}", path.display());
     let json_err = |e: serde_json::Error| crate::Error::io(ctx(), std::io::Error::other(e));
     // Per-drive work (each record's JSON value, its text, its hash) spread over the cores;
@@ -973,11 +999,13 @@ pub fn write_certificate_to(
     let values: Vec<Value> =
         crate::ops::par::try_map(records, |r| serde_json::to_value(r)).map_err(json_err)?;
     let hashes = crate::ops::sign::record_hashes(&values)?;
-    let mut doc = serde_json::json!({ "certificates": values });
-    let mut text = format!(
-        "{}\n\n",
-        crate::report::certificate::document_title(records.iter().map(|r| r.job.as_str()))
+    let title = crate::report::certificate::document_title(
+        records
+            .iter()
+            .map(|r| (r.job.as_str(), r.method.map_or("-", JobMethod::name))),
     );
+    let mut doc = serde_json::json!({ "title": title, "certificates": values });
+    let mut text = format!("{title}\n\n");
     text.push_str(&crate::ops::par::map(records, |r| r.render_text() + "\n").concat());
     if let Some(s) = signer {
         doc["signature"] = s.sign_hashes(hashes.clone())?;
@@ -994,18 +1022,37 @@ pub fn write_certificate_to(
     let paths = certificate_paths(path);
     let json = serde_json::to_vec_pretty(&doc).map_err(json_err)?;
     put(&paths[0], &json)?;
-    // The renderings read the finished document and nothing else: the HTML and the PDF
-    // (the slowest, one page per drive) are made at the same time.
-    let (doc, json) = (&doc, &json);
-    let (html, pdf) = std::thread::scope(|s| {
-        let html = s.spawn(|| crate::report::certificate::render(doc));
-        let pdf = pdf_of(path, doc, json, &hashes);
+    // The renderings read the finished document and nothing else: the HTML, the PDF (the
+    // slowest, one page per drive) and `beside` are made at the same time.
+    let (d, j) = (&doc, &json);
+    let (html, pdf, extra) = std::thread::scope(|s| {
+        let html = s.spawn(|| crate::report::certificate::render(d));
+        let parts = CertificateParts {
+            values: d["certificates"].as_array().map_or(&[][..], Vec::as_slice),
+            hashes: &hashes,
+            json: j,
+        };
+        let extra = s.spawn(move || beside(&parts));
+        let pdf = pdf_of(path, d, j, &hashes);
         let html = html.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (html, pdf)
+        let extra = extra
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (html, pdf, extra)
     });
     put(&paths[1], text.as_bytes())?;
     put(&paths[2], html.as_bytes())?;
-    put_pdf(path, &pdf?, replace)
+    put_pdf(path, &pdf?, replace)?;
+    let extra = extra?;
+    // The records' values go back to the caller (the command's report) without a copy.
+    let values = match doc {
+        Value::Object(mut m) => match m.remove("certificates") {
+            Some(Value::Array(v)) => v,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    Ok((extra, values))
 }
 
 /// Writes `path.pdf` again from the certificate at `path` as it is on disk (after a
@@ -1091,11 +1138,11 @@ mod text_tests {
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(txt.starts_with("Record of Firmware Download\n"), "{txt}");
         assert_eq!(
-            crate::report::certificate::document_title(["format", "format"]),
+            crate::report::certificate::document_title([("format", "FORMAT UNIT"); 2]),
             "Record of Format"
         );
         assert_eq!(
-            crate::report::certificate::document_title(["sanitize"]),
+            crate::report::certificate::document_title([("sanitize", "CRYPTOGRAPHIC ERASE")]),
             "Certificate of Sanitization"
         );
     }

@@ -529,7 +529,7 @@ pub struct CryptoEraseEvidence {
 pub fn read_crypto_evidence(t: &mut dyn crate::transport::Transport) -> CryptoEraseEvidence {
     use crate::tcg::level0::Feature;
     let mut ev = CryptoEraseEvidence::default();
-    match crate::tcg::session::discover(t) {
+    match crate::cmd::tcg::discover(t) {
         Ok((l0, _, _)) => {
             let sscs: Vec<String> = l0
                 .features

@@ -7,11 +7,12 @@
 //! told apart from the target's answers (sgctl does not know its own TransportID), so such a
 //! holder counts as this path.
 
+use crate::cmd::run_query;
 use crate::error::{Error, Result};
 use crate::ops::query;
 use crate::scsi::persistent_reserve::{self as pr, InServiceAction, Registrant, Reservation};
 use crate::scsi::vpd::device_id;
-use crate::transport::{run_query, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 
 /// What the drive reports.

@@ -353,7 +353,7 @@ pub fn check_reservation(t: &mut dyn Transport, address: &str, allow: bool) -> R
 /// not in the table counts as state-changing; ATA PASS-THROUGH is decided by the ATA command
 /// inside.
 pub fn is_state_changing(cdb: &[u8]) -> bool {
-    crate::scsi::opcodes::changes_state(cdb)
+    crate::scsi::changes_state(cdb)
 }
 
 /// A transport wrapper for `--dry-run`: queries pass, anything state-changing is refused

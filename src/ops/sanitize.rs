@@ -4,6 +4,7 @@
 //! Sources: docs/protocols.md §D (SBC-4 5.31, sg3_utils `sg_sanitize.c`, OpenSea `sanitize.c`,
 //! T10 reflector 2015/2017 on AUSE and resume).
 
+use crate::cmd::run_out;
 use crate::error::{Error, Invalid, Next, Refusal, Result};
 use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity, Support};
@@ -13,7 +14,7 @@ use crate::ops::validate::{self, Plan, Validation};
 use crate::scsi::read_write::{read16, RwFlags};
 use crate::scsi::sanitize::{self as cdb, OverwriteParameters, ServiceAction};
 use crate::sense::SenseKey;
-use crate::transport::{run_out, DataBuf, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{DataBuf, Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::time::Duration;
@@ -581,7 +582,7 @@ pub fn start(
     trail: &mut Trail,
 ) -> Result<()> {
     let r = if p.params.is_empty() {
-        crate::transport::run_none(t, &p.cdb, Duration::from_secs(60))
+        crate::cmd::run_none(t, &p.cdb, Duration::from_secs(60))
     } else {
         run_out(t, &p.cdb, &p.params, Duration::from_secs(60))
     };

@@ -4,6 +4,7 @@
 //! 04/09 with the progress indication, SPC-6 5.17.4.3) and the results of the last twenty from
 //! the Self-Test Results log page (10h, [`crate::logpage::selftest`]).
 
+use crate::cmd::{run_none, run_query};
 use crate::error::{Error, Result};
 use crate::logpage::selftest::{self, SelfTestEntry, SelfTestResults};
 use crate::ops::health::read::{is_unsupported, read_page};
@@ -12,7 +13,7 @@ use crate::scsi::log_sense::PageControl;
 use crate::scsi::send_diagnostic::{self_test_cdb, SelfTest};
 use crate::scsi::{request_sense, vpd};
 use crate::sense::Sense;
-use crate::transport::{run_none, run_query, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 use std::time::Duration;
 

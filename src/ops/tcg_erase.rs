@@ -7,12 +7,12 @@
 //!
 //! What stays open, as for every SCSI command (a caller can hand any CDB to
 //! `Transport::execute`): the generic method call of an open session
-//! (`tcg::session::Session::call` with any method UID). The named operations are the API; the
+//! (`cmd::tcg::Session::call` with any method UID). The named operations are the API; the
 //! raw call is the protocol layer's escape hatch.
 
+use crate::cmd::tcg::enterprise::erasemaster_session;
+use crate::cmd::tcg::{Dialect, Tper};
 use crate::ops::safety::Cleared;
-use crate::tcg::enterprise::erasemaster_session;
-use crate::tcg::session::{Dialect, Tper};
 use crate::tcg::{uid, Pin, TcgError};
 
 /// Cryptographic erase of band `n` as EraseMaster: `Band n.Erase` (TCG Enterprise SSC 1.01
@@ -32,7 +32,7 @@ pub fn erase_band(
 /// Without the gate's token the call does not compile (E0061: wrong number of arguments):
 ///
 /// ```compile_fail,E0061
-/// # fn f(t: &mut sgctl::tcg::session::Tper<'_>, pin: &sgctl::tcg::Pin) -> Result<(), sgctl::tcg::TcgError> {
+/// # fn f(t: &mut sgctl::cmd::tcg::Tper<'_>, pin: &sgctl::tcg::Pin) -> Result<(), sgctl::tcg::TcgError> {
 /// sgctl::ops::tcg_erase::erase_bands(t, &[1], pin)?;
 /// # Ok(()) }
 /// ```
@@ -40,8 +40,8 @@ pub fn erase_band(
 /// and the protocol crate has no such method to call instead (E0425: not found):
 ///
 /// ```compile_fail,E0425
-/// # fn f(t: &mut sgctl::tcg::session::Tper<'_>, pin: &sgctl::tcg::Pin) -> Result<(), sgctl::tcg::TcgError> {
-/// sgctl::tcg::enterprise::erase_bands(t, &[1], pin)?;
+/// # fn f(t: &mut sgctl::cmd::tcg::Tper<'_>, pin: &sgctl::tcg::Pin) -> Result<(), sgctl::tcg::TcgError> {
+/// sgctl::cmd::tcg::enterprise::erase_bands(t, &[1], pin)?;
 /// # Ok(()) }
 /// ```
 pub fn erase_bands(
@@ -66,7 +66,7 @@ pub fn erase_bands(
 /// Without the gate's token the call does not compile (E0061):
 ///
 /// ```compile_fail,E0061
-/// # fn f(t: &mut sgctl::tcg::session::Tper<'_>, psid: &sgctl::tcg::Pin) -> Result<(), sgctl::tcg::TcgError> {
+/// # fn f(t: &mut sgctl::cmd::tcg::Tper<'_>, psid: &sgctl::tcg::Pin) -> Result<(), sgctl::tcg::TcgError> {
 /// sgctl::ops::tcg_erase::psid_revert(t, psid)?;
 /// # Ok(()) }
 /// ```
@@ -74,7 +74,7 @@ pub fn erase_bands(
 /// nor does the protocol crate's former entry point, which is gone (E0425):
 ///
 /// ```compile_fail,E0425
-/// # fn f(t: &mut sgctl::tcg::session::Tper<'_>, psid: &sgctl::tcg::Pin) -> Result<(), sgctl::tcg::TcgError> {
+/// # fn f(t: &mut sgctl::cmd::tcg::Tper<'_>, psid: &sgctl::tcg::Pin) -> Result<(), sgctl::tcg::TcgError> {
 /// sgctl::tcg::opal::psid_revert(t, psid)?;
 /// # Ok(()) }
 /// ```

@@ -21,23 +21,32 @@ fn opt<'a>(v: &'a Value, k: &str) -> Option<&'a Value> {
     v.get(k).filter(|x| !x.is_null())
 }
 
-/// What a record of `job` is titled (text, HTML and PDF certificates): a sanitization job's
-/// record is a "Certificate of Sanitization"; a job that sanitizes nothing is titled as what
-/// it did (a FORMAT UNIT without security initialize and a WRITE BUFFER firmware download are
-/// no sanitization methods of NIST SP 800-88 Rev. 2 or IEEE 2883-2022).
-pub fn record_title(job: &str) -> &'static str {
-    match job {
-        "firmware" => "Record of Firmware Download",
-        "format" => "Record of Format",
-        _ => "Certificate of Sanitization",
+/// The method name a SANITIZE EXIT FAILURE MODE record carries (SBC-4 SANITIZE service
+/// action 1Fh, `ServiceAction::ExitFailureMode`'s name).
+pub const EXIT_FAILURE_MODE: &str = "EXIT FAILURE MODE";
+
+/// What a record of `job` done with `method` is titled (text, JSON, HTML and PDF
+/// certificates): a sanitization job's record is a "Certificate of Sanitization"; a job that
+/// sanitizes nothing is titled as what it did (a FORMAT UNIT without security initialize, a
+/// WRITE BUFFER firmware download and a SANITIZE EXIT FAILURE MODE, which only leaves the
+/// state a failed sanitize left, are no sanitization methods of NIST SP 800-88 Rev. 2 or
+/// IEEE 2883-2022).
+pub fn record_title(job: &str, method: &str) -> &'static str {
+    match (job, method) {
+        ("firmware", _) => "Record of Firmware Download",
+        ("format", _) => "Record of Format",
+        ("sanitize", EXIT_FAILURE_MODE) => "Record of Sanitize Exit Failure Mode",
+        _ => CERTIFICATE_OF_SANITIZATION,
     }
 }
 
-/// The title of a document holding records of `jobs`: theirs when they agree, else a title
-/// that claims no sanitization for the records that are none.
-pub fn document_title<'a>(jobs: impl IntoIterator<Item = &'a str>) -> &'static str {
-    let mut titles = jobs.into_iter().map(record_title);
-    let first = titles.next().unwrap_or("Certificate of Sanitization");
+const CERTIFICATE_OF_SANITIZATION: &str = "Certificate of Sanitization";
+
+/// The title of a document holding records of these `(job, method)` pairs: theirs when they
+/// agree, else a title that claims no sanitization for the records that are none.
+pub fn document_title<'a>(records: impl IntoIterator<Item = (&'a str, &'a str)>) -> &'static str {
+    let mut titles = records.into_iter().map(|(j, m)| record_title(j, m));
+    let first = titles.next().unwrap_or(CERTIFICATE_OF_SANITIZATION);
     if titles.all(|t| t == first) {
         first
     } else {
@@ -45,9 +54,15 @@ pub fn document_title<'a>(jobs: impl IntoIterator<Item = &'a str>) -> &'static s
     }
 }
 
-/// Whether a record of `job` certifies a sanitization (see [`record_title`]).
-pub fn is_sanitization(job: &str) -> bool {
-    !matches!(job, "firmware" | "format")
+/// Whether a record of `job` done with `method` certifies a sanitization (see
+/// [`record_title`]).
+pub fn is_sanitization(job: &str, method: &str) -> bool {
+    record_title(job, method) == CERTIFICATE_OF_SANITIZATION
+}
+
+/// `(job, method)` of a record as JSON (`"-"` for a missing field).
+pub fn job_and_method(r: &Value) -> (String, String) {
+    (s(r, "job"), s(r, "method"))
 }
 
 /// Renders the certificate document. Unknown or missing fields show as "-"; the document is
@@ -58,9 +73,9 @@ pub fn render(doc: &Value) -> String {
         .get("certificates")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
-    let jobs: Vec<String> = recs.iter().map(|r| s(r, "job")).collect();
-    let title = document_title(jobs.iter().map(String::as_str));
-    let sanitization = jobs.iter().all(|j| is_sanitization(j));
+    let jobs: Vec<(String, String)> = recs.iter().map(job_and_method).collect();
+    let title = document_title(jobs.iter().map(|(j, m)| (j.as_str(), m.as_str())));
+    let sanitization = jobs.iter().all(|(j, m)| is_sanitization(j, m));
     let mut d = Doc::new(
         title,
         &format!(
@@ -113,7 +128,31 @@ pub(crate) fn verdict(r: &Value) -> (Option<String>, Tone, String) {
         };
         return (None, tone, line);
     }
-    if !is_sanitization(&s(r, "job")) {
+    let (job, method) = job_and_method(r);
+    if job == "sanitize" && method == EXIT_FAILURE_MODE {
+        // EXIT FAILURE MODE sanitizes nothing: it leaves the state a failed sanitize left.
+        let (tone, line) = match outcome.as_str() {
+            "success" => (
+                Tone::Note,
+                "SANITIZE FAILURE MODE EXITED — NOT A SANITIZATION; the failed sanitize left \
+                 the media in an unknown state"
+                    .to_string(),
+            ),
+            "dry_run" => (
+                Tone::Note,
+                "DRY RUN — nothing was sent to the drive".to_string(),
+            ),
+            o => (
+                Tone::Bad,
+                format!(
+                    "EXIT FAILURE MODE {} — NOT A SANITIZATION",
+                    o.to_uppercase()
+                ),
+            ),
+        };
+        return (None, tone, line);
+    }
+    if !is_sanitization(&job, &method) {
         // A format (FORMAT UNIT without security initialize) is no sanitization either.
         let now = r
             .get("verified_state")
@@ -253,7 +292,8 @@ fn record(d: &mut Doc, i: usize, r: &Value) {
         media.push(("Enclosure and slot", place));
     }
     d.kv(&media);
-    d.h3(if is_sanitization(&s(r, "job")) {
+    let (job, method) = job_and_method(r);
+    d.h3(if is_sanitization(&job, &method) {
         "Sanitization"
     } else {
         "Job (not a sanitization)"
@@ -649,6 +689,24 @@ mod tests {
             assert!(!h.contains("Certificate of Sanitization"), "{job}: {h}");
             assert!(!h.contains("SANITIZED"), "{job}: {h}");
         }
+        // SANITIZE EXIT FAILURE MODE sanitizes nothing: its record is no certificate, and its
+        // banner does not say SANITIZED.
+        let doc = json!({"certificates": [{"job": "sanitize", "outcome": "success",
+            "method": "EXIT FAILURE MODE", "nist_sp_800_88_category": "none",
+            "ieee_2883_category": "none"}]});
+        let h = render(&doc);
+        assert!(
+            h.contains("<title>Record of Sanitize Exit Failure Mode"),
+            "{h}"
+        );
+        assert!(h.contains("SANITIZE FAILURE MODE EXITED"), "{h}");
+        assert!(h.contains("NOT A CERTIFICATE OF SANITIZATION"), "{h}");
+        assert!(!h.contains("Certificate of Sanitization"), "{h}");
+        assert!(!h.contains("SANITIZED"), "{h}");
+        assert_eq!(
+            crate::scsi::sanitize::ServiceAction::ExitFailureMode.name(),
+            EXIT_FAILURE_MODE
+        );
         // A sanitization keeps its title; a mixed document claims no sanitization for all.
         let doc = json!({"certificates": [{"job": "sanitize", "outcome": "success"}]});
         assert!(render(&doc).contains("<title>Certificate of Sanitization"));

@@ -603,10 +603,10 @@ fn signatures(doc: &Value) -> Vec<(&'static str, String)> {
 fn drive_page(w: &mut Writer, i: usize, n: usize, r: &Value, doc: &Value) {
     let drive = r.get("drive").cloned().unwrap_or(Value::Null);
     w.page();
-    let job = s(r, "job");
-    let sanitization = super::certificate::is_sanitization(&job);
+    let (job, method) = super::certificate::job_and_method(r);
+    let sanitization = super::certificate::is_sanitization(&job, &method);
     w.title(
-        super::certificate::record_title(&job),
+        super::certificate::record_title(&job, &method),
         &if sanitization {
             format!(
                 "Drive {} of {n} — NIST SP 800-88 Rev. 2, IEEE 2883-2022; Rev. 1 Appendix G fields",
@@ -772,10 +772,12 @@ fn scope_cell(r: &Value) -> String {
 
 fn summary_page(w: &mut Writer, recs: &[Value], hashes: &[String], doc: &Value) {
     w.page();
-    let title = super::certificate::document_title(
-        recs.iter()
-            .map(|r| r.get("job").and_then(Value::as_str).unwrap_or("")),
-    );
+    let jobs: Vec<(String, String)> = recs
+        .iter()
+        .map(super::certificate::job_and_method)
+        .collect();
+    let title =
+        super::certificate::document_title(jobs.iter().map(|(j, m)| (j.as_str(), m.as_str())));
     w.title(
         &format!("{title} — batch summary"),
         &format!(
@@ -855,10 +857,12 @@ pub fn render(doc: &Value, json: &[u8], name: &str, hashes: &[String]) -> Result
         .iter()
         .filter_map(|r| r.get("ended"))
         .find_map(Value::as_str);
-    let title = super::certificate::document_title(
-        recs.iter()
-            .map(|r| r.get("job").and_then(Value::as_str).unwrap_or("")),
-    );
+    let jobs: Vec<(String, String)> = recs
+        .iter()
+        .map(super::certificate::job_and_method)
+        .collect();
+    let title =
+        super::certificate::document_title(jobs.iter().map(|(j, m)| (j.as_str(), m.as_str())));
     finish(
         w,
         title,

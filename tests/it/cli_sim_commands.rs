@@ -218,7 +218,7 @@ fn formatting_drive_reports_progress() {
         // Start FORMAT UNIT with IMMED (FMTDATA=1 CMPLST=1, short header [0, IMMED, 0, 0]:
         // what sg_format sends, protocols.md §C.2) directly through the library.
         let mut d = sgctl::sim::open(&spec).unwrap();
-        sgctl::transport::run_out(
+        sgctl::cmd::run_out(
             &mut d,
             &[0x04, 0x18, 0, 0, 0, 0],
             &[0, 0x02, 0, 0],

@@ -485,6 +485,83 @@ fn health_by_enclosure_slot_with_labels() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// `locate`/`fault` scan the host once: the scan that finds the drive's paths is handed back
+/// with them and lists the enclosure services device the SES fallback asks (captured TCMU
+/// tree: the drive's two paths, the 0Dh device /dev/sg2).
+#[test]
+fn paths_and_scan_hand_back_the_enclosure_services_devices() {
+    let root = fixture("tcmu-ses");
+    let (d, s) = discover::paths_and_scan("/dev/sg1", &opts(&root)).unwrap();
+    assert_eq!(d.serial.as_deref(), Some("TCMU0001"));
+    assert_eq!(d.paths.len(), 2);
+    let s = s.expect("the scan made");
+    assert_eq!(sgctl::ops::led_ses::ses_device_addresses(&s), ["/dev/sg2"]);
+    let (v, s) = discover::paths_and_scan(
+        "sim:px02smf080?clock=virtual&capacity_blocks=8192",
+        &opts(&root),
+    )
+    .unwrap();
+    assert!(s.is_none() && v.paths.len() == 1);
+}
+
+/// `bench run|pts|review --enclosure ID:SLOT` run on the one disk in that slot: a writing
+/// run goes to the safety gate for that drive (refused here without --confirm, nothing
+/// written); a selector naming several disks or none is a usage error before any drive is
+/// opened.
+#[test]
+fn bench_by_enclosure_slot_takes_exactly_one_disk() {
+    let bench = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sgctl"))
+            .arg("bench")
+            .args(args)
+            .arg("--sysroot")
+            .arg(fixture("ses-jbod"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = bench(&[
+        "run",
+        "--enclosure",
+        "0x500605b0000272bf:3",
+        "--rw",
+        "randwrite",
+        "--runtime",
+        "1",
+    ]);
+    assert_eq!(code, Some(6), "{err}");
+    assert!(err.contains("refused: /dev/sg3:"), "{err}");
+    for sub in [&["run"][..], &["pts", "--test", "iops"], &["review"]] {
+        let mut a = sub.to_vec();
+        a.extend(["--enclosure", "500605b0000272bf:0-3"]);
+        let (code, err) = bench(&a);
+        assert_eq!(code, Some(2), "{sub:?}: {err}");
+        assert!(
+            err.contains(
+                "3 disks there (/dev/sg1 in slot 0, /dev/sg2 in slot 1, /dev/sg3 in slot 3)"
+            ),
+            "{sub:?}: {err}"
+        );
+        let mut a = sub.to_vec();
+        a.extend(["--enclosure", "500605b0000272bf:2"]);
+        let (code, err) = bench(&a);
+        assert_eq!(code, Some(2), "{sub:?}: {err}");
+        assert!(err.contains("no disk matches"), "{sub:?}: {err}");
+    }
+    // DEVICE and --enclosure together: which one? Refused by the parser.
+    let (code, _) = bench(&[
+        "run",
+        "sim:px02smf080",
+        "--enclosure",
+        "0x500605b0000272bf:3",
+    ]);
+    assert_eq!(code, Some(2));
+}
+
 /// The tree captured with the virtual enclosure served through TCMU and the kernel's ses driver
 /// bound to it (fixtures/sysfs/tcmu-ses): the enclosure as ses.c registered it, its slots
 /// without `device` links (tcm_loop LUs have no SAS rphy), and the 0Dh device the LED commands

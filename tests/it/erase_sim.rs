@@ -339,15 +339,60 @@ fn failed_sanitize_then_exit_failure_mode() {
         "{rec}"
     );
     assert!(d.open().info().sanitize_failed);
+    let cert = d.dir().join("efm.json");
     let (code, j, err) = d.sgctl(&[
         "sanitize",
         &d.addr(""),
         "--exit-failure-mode",
         "--confirm",
         "EFM001",
+        "--certificate",
+        cert.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}\n{j}");
     assert!(!d.open().info().sanitize_failed);
+    efm_record_is_no_certificate_of_sanitization(&cert);
+}
+
+/// The record of a SANITIZE EXIT FAILURE MODE (which sanitizes nothing: it leaves the state
+/// a failed sanitize left) is titled as what it is in every form: the text file's heading,
+/// the JSON document's `title`, the HTML title and banner, the PDF's title, metadata and text.
+fn efm_record_is_no_certificate_of_sanitization(cert: &std::path::Path) {
+    const TITLE: &str = "Record of Sanitize Exit Failure Mode";
+    let txt = std::fs::read_to_string(cert.with_extension("json.txt")).unwrap();
+    assert!(txt.starts_with(&format!("{TITLE}\n")), "{txt}");
+    assert!(txt.contains("not a sanitization"), "{txt}");
+    let doc: Value = serde_json::from_slice(&std::fs::read(cert).unwrap()).unwrap();
+    assert_eq!(doc["title"], TITLE, "{doc}");
+    assert_eq!(doc["certificates"][0]["method"], "EXIT FAILURE MODE");
+    let html = std::fs::read_to_string(cert.with_extension("json.html")).unwrap();
+    assert!(html.contains(&format!("<title>{TITLE}")), "{html}");
+    assert!(html.contains("NOT A SANITIZATION"), "{html}");
+    assert!(!html.contains("Certificate of Sanitization"), "{html}");
+    assert!(!html.contains("SANITIZED"), "{html}");
+    let pdf = cert.with_extension("json.pdf");
+    let Ok(info) = std::process::Command::new("pdfinfo").arg(&pdf).output() else {
+        assert!(
+            std::env::var("SGCTL_REQUIRE_POPPLER").as_deref() != Ok("1"),
+            "pdfinfo not found but SGCTL_REQUIRE_POPPLER=1"
+        );
+        return;
+    };
+    let info = String::from_utf8_lossy(&info.stdout).into_owned();
+    assert!(
+        info.lines()
+            .any(|l| l.starts_with("Title:") && l.ends_with(TITLE)),
+        "{info}"
+    );
+    let out = std::process::Command::new("pdftotext")
+        .args([pdf.to_str().unwrap(), "-"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(TITLE), "{text}");
+    assert!(text.contains("NOT A SANITIZATION"), "{text}");
+    assert!(!text.contains("Certificate of Sanitization"), "{text}");
+    assert!(!text.contains("SANITIZED"), "{text}");
 }
 
 #[test]

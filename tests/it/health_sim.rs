@@ -3,10 +3,11 @@
 //! implements protocols.md §E.3), its counters must move as it is written and `health` must
 //! follow, a rule breach must flip the exit bits, and an informational exception must be failing.
 
+use sgctl::cmd::{run_out, run_query};
 use sgctl::logpage;
 use sgctl::ops::health::{self, bits, read, rules, State};
 use sgctl::scsi::log_sense::PageControl;
-use sgctl::transport::{run_out, run_query, Transport, DEFAULT_TIMEOUT};
+use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
 use std::time::{Duration, SystemTime};
 
 const SPEC: &str = "px03snf080?capacity_blocks=16384&serial=HSIM1";

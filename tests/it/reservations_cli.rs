@@ -42,7 +42,7 @@ fn reservations_shown_per_port_and_the_gate_refuses_another_initiators_drive() {
         let d = sgctl::sim::open(&base).unwrap();
         let mut p2 = d.port(2);
         // Clear the power-on unit attention first.
-        let _ = sgctl::transport::run_none(&mut p2, &[0; 6], std::time::Duration::from_secs(5));
+        let _ = sgctl::cmd::run_none(&mut p2, &[0; 6], std::time::Duration::from_secs(5));
         pr_out(&mut p2, 0x00, 0, 0, 0xB0B);
         pr_out(&mut p2, 0x01, 0x01, 0xB0B, 0);
     }

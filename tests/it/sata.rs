@@ -5,11 +5,12 @@
 //! and the refusal of a frozen drive with the advice.
 
 use serde_json::Value;
-use sgctl::ata::{self, exec::CdbSize, SecurityBlock};
+use sgctl::ata::{self, CdbSize, SecurityBlock};
+use sgctl::cmd::run_out;
 use sgctl::ops::health;
 use sgctl::scsi::ata_pass_through::{parse_registers, AtaCommand, Protocol};
 use sgctl::scsi::read_write::{read16, write16, RwFlags};
-use sgctl::transport::{check, run_out, DataBuf, Transport, DEFAULT_TIMEOUT};
+use sgctl::transport::{check, DataBuf, Transport, DEFAULT_TIMEOUT};
 use sgctl::Error;
 use std::time::{Duration, SystemTime};
 
@@ -85,10 +86,10 @@ fn ck_cond_returns_identify_data_and_registers_like_libata() {
     assert_eq!(id.user_addressable_sectors, 16384);
     assert_eq!(id.checksum_valid, Some(true));
     // (12) gives the same bytes; an unknown ATA command is ABRT with registers.
-    let twelve = ata::read_identify_raw(&mut d, CdbSize::Twelve).unwrap();
+    let twelve = sgctl::cmd::ata::read_identify_raw(&mut d, CdbSize::Twelve).unwrap();
     assert_eq!(twelve, buf);
     let bad = AtaCommand::new(0x99, Protocol::NonData);
-    match ata::exec::run(
+    match sgctl::cmd::ata::run(
         &mut d,
         CdbSize::Sixteen,
         &bad,
@@ -101,7 +102,7 @@ fn ck_cond_returns_identify_data_and_registers_like_libata() {
     // A SAS profile has no ATA PASS-THROUGH at all.
     let mut sas = sgctl::sim::open("px02smf080?capacity_blocks=16384").unwrap();
     assert!(matches!(
-        ata::read_identify(&mut sas, CdbSize::Sixteen),
+        sgctl::cmd::ata::read_identify(&mut sas, CdbSize::Sixteen),
         Err(Error::Sense(_))
     ));
 }
@@ -115,55 +116,77 @@ fn security_state_machine() {
     {
         let mut d = sgctl::sim::open(&spec(&state)).unwrap();
         write_marker(&mut d, 7);
-        ata::security_out(&mut d, ata::cmd::SECURITY_SET_PASSWORD, &pw, ata::TIMEOUT).unwrap();
-        let id = ata::read_identify(&mut d, CdbSize::Sixteen).unwrap();
+        sgctl::cmd::ata::security_out(
+            &mut d,
+            ata::cmd::SECURITY_SET_PASSWORD,
+            &pw,
+            sgctl::cmd::ata::TIMEOUT,
+        )
+        .unwrap();
+        let id = sgctl::cmd::ata::read_identify(&mut d, CdbSize::Sixteen).unwrap();
         assert!(id.security.enabled && !id.security.locked && !id.security.frozen);
-        ata::security_none(&mut d, ata::cmd::SECURITY_FREEZE_LOCK).unwrap();
+        sgctl::cmd::ata::security_none(&mut d, ata::cmd::SECURITY_FREEZE_LOCK).unwrap();
         assert!(
-            ata::read_identify(&mut d, CdbSize::Sixteen)
+            sgctl::cmd::ata::read_identify(&mut d, CdbSize::Sixteen)
                 .unwrap()
                 .security
                 .frozen
         );
         // Frozen: ERASE PREPARE / ERASE UNIT abort.
         assert!(matches!(
-            ata::security_none(&mut d, ata::cmd::SECURITY_ERASE_PREPARE),
+            sgctl::cmd::ata::security_none(&mut d, ata::cmd::SECURITY_ERASE_PREPARE),
             Err(Error::Ata(_))
         ));
         // Power cycle: frozen clears, the enabled drive locks.
         d.power_cycle();
-        let id = ata::read_identify(&mut d, CdbSize::Sixteen).unwrap();
+        let id = sgctl::cmd::ata::read_identify(&mut d, CdbSize::Sixteen).unwrap();
         assert!(
             id.security.locked && !id.security.frozen,
             "{}",
             id.security_state()
         );
         assert!(matches!(
-            ata::security_out(&mut d, ata::cmd::SECURITY_UNLOCK, &wrong, ata::TIMEOUT),
+            sgctl::cmd::ata::security_out(
+                &mut d,
+                ata::cmd::SECURITY_UNLOCK,
+                &wrong,
+                sgctl::cmd::ata::TIMEOUT
+            ),
             Err(Error::Ata(_))
         ));
-        ata::security_out(&mut d, ata::cmd::SECURITY_UNLOCK, &pw, ata::TIMEOUT).unwrap();
+        sgctl::cmd::ata::security_out(
+            &mut d,
+            ata::cmd::SECURITY_UNLOCK,
+            &pw,
+            sgctl::cmd::ata::TIMEOUT,
+        )
+        .unwrap();
         assert!(
-            !ata::read_identify(&mut d, CdbSize::Sixteen)
+            !sgctl::cmd::ata::read_identify(&mut d, CdbSize::Sixteen)
                 .unwrap()
                 .security
                 .locked
         );
         // ERASE UNIT without a preceding ERASE PREPARE aborts.
         assert!(matches!(
-            ata::security_out(&mut d, ata::cmd::SECURITY_ERASE_UNIT, &pw, ata::TIMEOUT),
+            sgctl::cmd::ata::security_out(
+                &mut d,
+                ata::cmd::SECURITY_ERASE_UNIT,
+                &pw,
+                sgctl::cmd::ata::TIMEOUT
+            ),
             Err(Error::Ata(_))
         ));
-        ata::security_none(&mut d, ata::cmd::SECURITY_ERASE_PREPARE).unwrap();
+        sgctl::cmd::ata::security_none(&mut d, ata::cmd::SECURITY_ERASE_PREPARE).unwrap();
         let enhanced = SecurityBlock::new(b"secret-pw", false, true);
-        ata::security_out(
+        sgctl::cmd::ata::security_out(
             &mut d,
             ata::cmd::SECURITY_ERASE_UNIT,
             &enhanced,
             Duration::from_secs(3600),
         )
         .unwrap();
-        let id = ata::read_identify(&mut d, CdbSize::Sixteen).unwrap();
+        let id = sgctl::cmd::ata::read_identify(&mut d, CdbSize::Sixteen).unwrap();
         assert!(!id.security.enabled && !id.security.locked);
         assert!(read_block(&mut d, 7).iter().all(|&b| b == 0));
     }
@@ -180,7 +203,7 @@ fn ata_sanitize_progress_survives_power_cycle() {
     let state = dir.path().join("d.json");
     let mut d = sgctl::sim::open(&spec(&state)).unwrap();
     write_marker(&mut d, 3);
-    ata::sanitize(
+    sgctl::cmd::ata::sanitize(
         &mut d,
         ata::sanitize_fn::BLOCK_ERASE,
         0,
@@ -189,7 +212,7 @@ fn ata_sanitize_progress_survives_power_cycle() {
     )
     .unwrap();
     d.clock().advance(Duration::from_secs(5));
-    let s1 = ata::sanitize_status(&mut d).unwrap();
+    let s1 = sgctl::cmd::ata::sanitize_status(&mut d).unwrap();
     assert!(s1.in_progress && s1.progress > 0, "{s1:?}");
     // SCSI commands see NOT READY 04/1B meanwhile; IDENTIFY still works.
     let c = d
@@ -201,20 +224,20 @@ fn ata_sanitize_progress_survives_power_cycle() {
         .unwrap();
     let s = sgctl::sense::Sense::parse(&c.sense).unwrap();
     assert_eq!((s.asc, s.ascq), (0x04, 0x1B));
-    ata::read_identify(&mut d, CdbSize::Sixteen).unwrap();
+    sgctl::cmd::ata::read_identify(&mut d, CdbSize::Sixteen).unwrap();
     d.power_cycle();
-    let s2 = ata::sanitize_status(&mut d).unwrap();
+    let s2 = sgctl::cmd::ata::sanitize_status(&mut d).unwrap();
     assert!(
         s2.in_progress && s2.progress >= s1.progress,
         "{s1:?} -> {s2:?}"
     );
     d.clock().advance(Duration::from_secs(60));
-    let s3 = ata::sanitize_status(&mut d).unwrap();
+    let s3 = sgctl::cmd::ata::sanitize_status(&mut d).unwrap();
     assert!(!s3.in_progress && s3.completed_without_error, "{s3:?}");
     assert!(read_block(&mut d, 3).iter().all(|&b| b == 0));
     // The wrong key is ABRT; SANITIZE FREEZE LOCK then refuses every sanitize.
     assert!(matches!(
-        ata::sanitize(
+        sgctl::cmd::ata::sanitize(
             &mut d,
             ata::sanitize_fn::BLOCK_ERASE,
             0,
@@ -223,8 +246,9 @@ fn ata_sanitize_progress_survives_power_cycle() {
         ),
         Err(Error::Ata(_))
     ));
-    ata::sanitize(&mut d, ata::sanitize_fn::FREEZE_LOCK, 0, 0, DEFAULT_TIMEOUT).unwrap();
-    assert!(ata::sanitize_status(&mut d).unwrap().frozen);
+    sgctl::cmd::ata::sanitize(&mut d, ata::sanitize_fn::FREEZE_LOCK, 0, 0, DEFAULT_TIMEOUT)
+        .unwrap();
+    assert!(sgctl::cmd::ata::sanitize_status(&mut d).unwrap().frozen);
     // The SCSI SANITIZE the SATL translates aborts too.
     let c = d
         .execute(
@@ -395,8 +419,9 @@ fn sanitize_auto_purges_with_verification_and_frozen_is_refused_with_advice() {
         let mut d = sgctl::sim::open(&spec(&state)).unwrap();
         assert!(read_block(&mut d, 100).iter().all(|&b| b == 0));
         // What a BIOS does at boot: freeze both feature sets.
-        ata::security_none(&mut d, ata::cmd::SECURITY_FREEZE_LOCK).unwrap();
-        ata::sanitize(&mut d, ata::sanitize_fn::FREEZE_LOCK, 0, 0, DEFAULT_TIMEOUT).unwrap();
+        sgctl::cmd::ata::security_none(&mut d, ata::cmd::SECURITY_FREEZE_LOCK).unwrap();
+        sgctl::cmd::ata::sanitize(&mut d, ata::sanitize_fn::FREEZE_LOCK, 0, 0, DEFAULT_TIMEOUT)
+            .unwrap();
     }
     let (rc, j, err) = sgctl(
         &["sanitize", &addr, "--method", "auto", "--confirm", SERIAL],

@@ -6,8 +6,9 @@
 //! installs it and sets SGCTL_REQUIRE_SG3=1, which turns a missing sg_logs into a failure.
 
 use serde_json::Value;
+use sgctl::cmd::{run_out, run_query};
 use sgctl::logpage;
-use sgctl::transport::{run_out, run_query, Transport, DEFAULT_TIMEOUT};
+use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
 use std::process::Command;
 
 fn sg_logs_available() -> bool {

@@ -540,9 +540,9 @@ fn sp_busy_and_session_timeout_faults() {
 
 #[test]
 fn in_process_faults_through_sim_device() {
+    use sgctl::cmd::tcg::enterprise;
+    use sgctl::cmd::tcg::Tper;
     use sgctl::sim::Fault;
-    use sgctl::tcg::enterprise;
-    use sgctl::tcg::session::Tper;
     let mut d = sgctl::sim::open("px02smf080?serial=INPROC01&capacity_gib=1").unwrap();
     d.inject(Fault::TcgSpBusy(2));
     let dev2 = d.port(1);

@@ -230,8 +230,8 @@ fn d1_client_take_ownership_writes_c_pin_sid() {
     let new = sgctl::tcg::Pin::from_text("owner pin 1");
     {
         let mut d = TperDrive(&mut t);
-        let mut h = sgctl::tcg::session::Tper::open(&mut d).unwrap();
-        sgctl::tcg::enterprise::take_ownership(&mut h, &new).unwrap();
+        let mut h = sgctl::cmd::tcg::Tper::open(&mut d).unwrap();
+        sgctl::cmd::tcg::enterprise::take_ownership(&mut h, &new).unwrap();
     }
     let tsn = start(&mut t, ADMIN_SP, false, &[]).unwrap();
     assert_eq!(
@@ -629,9 +629,11 @@ fn second_if_send_with_a_pending_response_is_refused() {
     // gets 2C/00, retrieves and discards the stale reply, and sends its own once.
     let msid = t.msid.clone();
     let mut d = TperDrive(&mut t);
-    let mut h = sgctl::tcg::session::Tper::open(&mut d).unwrap();
+    let mut h = sgctl::cmd::tcg::Tper::open(&mut d).unwrap();
     assert_eq!(
-        sgctl::tcg::enterprise::read_msid(&mut h).unwrap().expose(),
+        sgctl::cmd::tcg::enterprise::read_msid(&mut h)
+            .unwrap()
+            .expose(),
         &msid[..]
     );
     drop(h);

@@ -2,14 +2,14 @@
 //! SECURITY PROTOCOL IN/OUT CDB byte boundary as SG_IO (a thin Transport adapter; the data
 //! path — DATA PROTECT on READ/WRITE — is tested through `sim:` devices in tcg_cli.rs).
 
+use sgctl::cmd::tcg::enterprise::{self, BandConfig};
+use sgctl::cmd::tcg::{self as session, Tper as Host};
 use sgctl::ops::safety::Cleared;
 use sgctl::ops::tcg_erase::{erase_band, psid_revert};
 use sgctl::scsi::security_protocol::{self as sp, Inc512};
 use sgctl::sense::{build_fixed, SenseKey};
 use sgctl::sim::tcg::tper::{psid_for, Reject, Tper};
-use sgctl::tcg::enterprise::{self, BandConfig};
 use sgctl::tcg::level0;
-use sgctl::tcg::session::{self, Tper as Host};
 use sgctl::tcg::{uid, MethodStatus, Pin, TcgError};
 use sgctl::transport::{Completion, DataBuf, Transport};
 use std::time::Duration;

@@ -1,22 +1,15 @@
 //! The ATA side of a SATA drive behind a SCSI/ATA Translation Layer (an HBA's SATL or
-//! libata): decoders for the ATA data structures ([`identify`], [`smart`], [`log`]), the
-//! command runner ([`exec`]) over ATA PASS-THROUGH ([`crate::scsi::ata_pass_through`]), and
-//! the reads the CLI and the health/sanitize jobs share (this file).
+//! libata), pure: decoders for the ATA data structures ([`identify`], [`smart`], [`log`]),
+//! the command codes, which ATA PASS-THROUGH CDB to use ([`CdbSize`]), the typed ATA error
+//! ([`AtaDeviceError`]) and the SECURITY data block. The commands are sent by
+//! [`crate::cmd::ata`].
 
-pub mod exec;
 pub mod identify;
 pub mod log;
 pub mod smart;
 
-use crate::error::Result;
-use crate::scsi::ata_pass_through::{AtaCommand, Protocol};
-use crate::transport::{DataBuf, Transport};
-use exec::CdbSize;
+use crate::scsi::ata_pass_through::{AtaCommand, AtaErrorKind, AtaRegisters};
 use serde::Serialize;
-use std::time::Duration;
-
-/// Timeout of quick ATA commands.
-pub const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// ATA command codes (ACS-4 Table B.1).
 pub mod cmd {
@@ -64,96 +57,6 @@ pub mod sanitize_fn {
     pub const OVERWRITE_KEY: u64 = 0x4F57_0000_0000;
 }
 
-/// True when the drive is an ATA device behind a SATL: INQUIRY vendor "ATA" (SAT-4 10.4.2),
-/// or VPD page 0x89 present. Page 0x89 is asked for only when the Supported VPD Pages list
-/// names it ([`crate::probe`]): a SAS drive answers an unlisted page with ILLEGAL REQUEST and
-/// counts it as a non-medium error.
-pub fn is_behind_satl(t: &mut dyn Transport, vendor: Option<&str>) -> bool {
-    if vendor.is_some_and(|v| v.trim() == "ATA") {
-        return true;
-    }
-    if !crate::probe::vpd_listed(t, 0x89) {
-        return false;
-    }
-    let mut v = vec![0u8; 64];
-    crate::transport::run_query(
-        t,
-        &crate::scsi::vpd::cdb(0x89, 64),
-        &mut v,
-        crate::transport::DEFAULT_TIMEOUT,
-    )
-    .is_ok_and(|n| n >= 4 && v[1] == 0x89)
-}
-
-/// IDENTIFY DEVICE raw data.
-pub fn read_identify_raw(t: &mut dyn Transport, size: CdbSize) -> Result<Vec<u8>> {
-    let c = AtaCommand::new(cmd::IDENTIFY_DEVICE, Protocol::PioDataIn).count(1);
-    exec::read(t, size, &c, TIMEOUT)
-}
-
-/// IDENTIFY DEVICE decoded.
-pub fn read_identify(t: &mut dyn Transport, size: CdbSize) -> Result<identify::Identify> {
-    Ok(identify::parse(&read_identify_raw(t, size)?)?)
-}
-
-fn smart_cmd(feature: u16) -> AtaCommand {
-    AtaCommand::new(cmd::SMART, Protocol::PioDataIn)
-        .features(feature)
-        .count(1)
-        .lba(0xC2_4F00)
-}
-
-/// SMART READ DATA and SMART READ THRESHOLDS, raw.
-pub fn read_smart_raw(t: &mut dyn Transport, size: CdbSize) -> Result<(Vec<u8>, Vec<u8>)> {
-    let d = exec::read(t, size, &smart_cmd(0xD0), TIMEOUT)?;
-    let th = exec::read(t, size, &smart_cmd(0xD1), TIMEOUT)?;
-    Ok((d, th))
-}
-
-/// SMART RETURN STATUS: Some(true) when a threshold is exceeded.
-pub fn smart_return_status(t: &mut dyn Transport, size: CdbSize) -> Result<Option<bool>> {
-    let c = AtaCommand::new(cmd::SMART, Protocol::NonData)
-        .features(0xDA)
-        .lba(0xC2_4F00)
-        .ck_cond(true);
-    let r = exec::run(t, size, &c, DataBuf::None, TIMEOUT)?;
-    Ok(r.and_then(|r| smart::return_status(r.lba)))
-}
-
-/// READ LOG EXT of `pages` pages of log `address` from `page`.
-pub fn read_log_ext(t: &mut dyn Transport, address: u8, page: u16, pages: u16) -> Result<Vec<u8>> {
-    let c = AtaCommand::new(cmd::READ_LOG_EXT, Protocol::PioDataIn)
-        .extend(true)
-        .count(pages.max(1))
-        .lba(u64::from(address) | u64::from(page) << 8);
-    exec::read(t, CdbSize::Sixteen, &c, TIMEOUT)
-}
-
-/// SMART READ LOG (B0h/D5h) of log `address`, one page (for logs without GPL, e.g. 06h).
-pub fn read_smart_log(t: &mut dyn Transport, size: CdbSize, address: u8) -> Result<Vec<u8>> {
-    let c = AtaCommand::new(cmd::SMART, Protocol::PioDataIn)
-        .features(0xD5)
-        .count(1)
-        .lba(0xC2_4F00 | u64::from(address));
-    exec::read(t, size, &c, TIMEOUT)
-}
-
-/// Every supported Device Statistics page, decoded, with the raw pages.
-pub fn read_device_statistics(
-    t: &mut dyn Transport,
-) -> Result<(Vec<log::StatisticsPage>, Vec<Vec<u8>>)> {
-    let list = read_log_ext(t, log::address::DEVICE_STATISTICS, 0, 1)?;
-    let numbers = log::parse_statistics_list(&list)?;
-    let mut pages = Vec::new();
-    let mut raw = vec![list];
-    for p in numbers.into_iter().filter(|&p| p != 0) {
-        let b = read_log_ext(t, log::address::DEVICE_STATISTICS, u16::from(p), 1)?;
-        pages.push(log::parse_statistics_page(&b)?);
-        raw.push(b);
-    }
-    Ok((pages, raw))
-}
-
 /// SANITIZE STATUS EXT result (ACS-4 7.30.9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct SanitizeStatus {
@@ -175,33 +78,6 @@ impl SanitizeStatus {
     pub fn percent(&self) -> f64 {
         f64::from(self.progress) * 100.0 / 65536.0
     }
-}
-
-/// Sends a SANITIZE DEVICE function with CK_COND (the SATL returns the registers).
-pub fn sanitize(
-    t: &mut dyn Transport,
-    feature: u16,
-    count: u16,
-    lba: u64,
-    timeout: Duration,
-) -> Result<Option<crate::scsi::ata_pass_through::AtaRegisters>> {
-    let c = AtaCommand::new(cmd::SANITIZE, Protocol::NonData)
-        .extend(true)
-        .features(feature)
-        .count(count)
-        .lba(lba)
-        .ck_cond(true);
-    exec::run(t, CdbSize::Sixteen, &c, DataBuf::None, timeout)
-}
-
-/// SANITIZE STATUS EXT.
-pub fn sanitize_status(t: &mut dyn Transport) -> Result<SanitizeStatus> {
-    let r = sanitize(t, sanitize_fn::STATUS, 0, 0, TIMEOUT)?.ok_or_else(|| {
-        crate::Error::Unsupported(
-            "the SATL returned no ATA registers for SANITIZE STATUS EXT (CK_COND ignored)".into(),
-        )
-    })?;
-    Ok(decode_sanitize_status(&r))
 }
 
 /// Decodes SANITIZE STATUS EXT output registers.
@@ -249,29 +125,82 @@ impl std::fmt::Debug for SecurityBlock {
     }
 }
 
-/// A SECURITY command with its 512-byte block (PIO data-out).
-pub fn security_out(
-    t: &mut dyn Transport,
-    command: u8,
-    block: &SecurityBlock,
-    timeout: Duration,
-) -> Result<()> {
-    let c = AtaCommand::new(command, Protocol::PioDataOut).count(1);
-    exec::run(
-        t,
-        CdbSize::Sixteen,
-        &c,
-        DataBuf::Out(block.bytes()),
-        timeout,
-    )?;
-    Ok(())
+/// A failed ATA command with the registers the device returned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error(
+    "ATA {name} (0x{command:02x}) failed: {} {} (STATUS 0x{:02x}, ERROR 0x{:02x})",
+    kind.mnemonic(),
+    kind.description(),
+    registers.status,
+    registers.error
+)]
+pub struct AtaDeviceError {
+    /// ATA command code.
+    pub command: u8,
+    /// Command name (ACS-4).
+    pub name: &'static str,
+    /// What the registers say.
+    pub kind: AtaErrorKind,
+    /// The registers.
+    pub registers: AtaRegisters,
 }
 
-/// A SECURITY command without data (ERASE PREPARE, FREEZE LOCK).
-pub fn security_none(t: &mut dyn Transport, command: u8) -> Result<()> {
-    let c = AtaCommand::new(command, Protocol::NonData);
-    exec::run(t, CdbSize::Sixteen, &c, DataBuf::None, TIMEOUT)?;
-    Ok(())
+/// Which ATA PASS-THROUGH CDB to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CdbSize {
+    /// ATA PASS-THROUGH(12): 28-bit commands only; some USB bridges need it.
+    Twelve,
+    /// ATA PASS-THROUGH(16) (smartctl's and sg3_utils' default).
+    #[default]
+    Sixteen,
+    /// ATA PASS-THROUGH(32) (SAT-4; few SATLs implement it).
+    ThirtyTwo,
+}
+
+impl CdbSize {
+    /// The CDB for `cmd`; a 48-bit command over (12) falls back to (16).
+    pub fn cdb(self, cmd: &AtaCommand) -> Vec<u8> {
+        match self {
+            CdbSize::Twelve => cmd
+                .cdb12()
+                .map(|c| c.to_vec())
+                .unwrap_or_else(|_| cmd.cdb16().to_vec()),
+            CdbSize::Sixteen => cmd.cdb16().to_vec(),
+            CdbSize::ThirtyTwo => cmd.cdb32().to_vec(),
+        }
+    }
+}
+
+/// ACS-4 name of the commands sgctl sends.
+pub fn command_name(code: u8, features: u16) -> &'static str {
+    match (code, features as u8) {
+        (0xEC, _) => "IDENTIFY DEVICE",
+        (0xB0, 0xD0) => "SMART READ DATA",
+        (0xB0, 0xD1) => "SMART READ THRESHOLDS",
+        (0xB0, 0xD5) => "SMART READ LOG",
+        (0xB0, 0xD4) => "SMART EXECUTE OFF-LINE IMMEDIATE",
+        (0xB0, 0xDA) => "SMART RETURN STATUS",
+        (0xB0, _) => "SMART",
+        (0x2F, _) => "READ LOG EXT",
+        (0x47, _) => "READ LOG DMA EXT",
+        (0xB4, 0x00) => "SANITIZE STATUS EXT",
+        (0xB4, 0x11) => "CRYPTO SCRAMBLE EXT",
+        (0xB4, 0x12) => "BLOCK ERASE EXT",
+        (0xB4, 0x14) => "OVERWRITE EXT",
+        (0xB4, 0x20) => "SANITIZE FREEZE LOCK EXT",
+        (0xB4, 0x40) => "SANITIZE ANTIFREEZE LOCK EXT",
+        (0xB4, _) => "SANITIZE",
+        (0xF1, _) => "SECURITY SET PASSWORD",
+        (0xF2, _) => "SECURITY UNLOCK",
+        (0xF3, _) => "SECURITY ERASE PREPARE",
+        (0xF4, _) => "SECURITY ERASE UNIT",
+        (0xF5, _) => "SECURITY FREEZE LOCK",
+        (0xF6, _) => "SECURITY DISABLE PASSWORD",
+        (0x25, _) => "READ DMA EXT",
+        (0x35, _) => "WRITE DMA EXT",
+        _ => "command",
+    }
 }
 
 #[cfg(test)]

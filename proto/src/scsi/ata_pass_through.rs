@@ -6,7 +6,7 @@
 //! OFF_LINE 7-6, CK_COND 5, T_TYPE 4, T_DIR 3, BYT_BLOK 2, T_LENGTH 1-0) and the way smartmontools
 //! (`scsiata.cpp`, `sat_device::ata_pass_through`) and sg3_utils (`sg_sat_identify.c`) build
 //! them; the tests check bytes captured from those tools (fixtures/ata/README.md).
-//! Pure: no I/O (the execution and error mapping live in [`crate::ata::exec`]).
+//! Pure: no I/O (the execution and error mapping live in [`crate::cmd::ata`]).
 
 use crate::bytes::{ParseError, ParseResult};
 use serde::Serialize;

@@ -324,7 +324,7 @@ mod tests {
         assert_eq!(FormatWithPresetCdb::parse(&m.cdb()).unwrap(), m);
         assert!(FormatWithPresetCdb::parse(&[0x38, 0x80, 0, 0, 0, 1]).is_err());
         assert!(FormatWithPresetCdb::parse(&[0x04, 0, 0, 0, 0, 1, 0, 0, 0, 0]).is_err());
-        assert!(crate::scsi::opcodes::changes_state(&c.cdb()));
+        assert!(crate::scsi::changes_state(&c.cdb()));
     }
 
     /// Seagate ST1000NM0033 product manual §9.8 [SGT-PM]: type-1 format is CDB

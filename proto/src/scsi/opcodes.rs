@@ -39,8 +39,8 @@ pub enum Changes {
     /// May change state (writes, format, sanitize, mode/log select, security, reservations,
     /// cache flushes, diagnostics, firmware, and every command not known to be a query).
     Yes,
-    /// ATA PASS-THROUGH: the ATA command inside decides
-    /// ([`super::ata_pass_through::is_read_only`]).
+    /// ATA PASS-THROUGH: the ATA command inside decides (`ata_pass_through::is_read_only`,
+    /// consulted by [`super::changes_state`]).
     AtaInside,
 }
 
@@ -463,15 +463,6 @@ pub fn is_data_out(cdb: &[u8]) -> bool {
     }
 }
 
-/// Whether `cdb` may change the drive's state. Unknown opcodes (and empty CDBs) may.
-pub fn changes_state(cdb: &[u8]) -> bool {
-    match lookup(cdb).map(|o| o.changes) {
-        Some(Changes::No) => false,
-        Some(Changes::AtaInside) => !super::ata_pass_through::is_read_only(cdb),
-        Some(Changes::Yes) | None => true,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -572,16 +563,5 @@ mod tests {
         assert!(is_data_out(&[0x2f, 0x02]));
         assert!(!is_data_out(&[0x85, 0, 0x0e]), "T_DIR=1: data-in");
         assert!(is_data_out(&[0x85, 0, 0x06]), "T_DIR=0, T_LENGTH=2");
-        assert!(
-            !changes_state(&[0x2f, 0x02]),
-            "VERIFY compares, writes nothing"
-        );
-        assert!(changes_state(&[0x9f, 0x11]));
-        assert!(
-            changes_state(&[0xa3, 0x1f]),
-            "unknown MAINTENANCE IN action"
-        );
-        assert!(changes_state(&[0xee]));
-        assert!(changes_state(&[]));
     }
 }

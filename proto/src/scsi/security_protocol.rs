@@ -11,9 +11,7 @@
 
 use crate::bytes::{Bytes, ParseResult};
 use crate::error::{Invalid, Result};
-use crate::transport::{self, DataBuf, Transport};
 use serde::Serialize;
-use std::time::Duration;
 
 /// Operation code of SECURITY PROTOCOL IN.
 #[doc(alias = "SECURITY_PROTOCOL_IN")]
@@ -125,47 +123,6 @@ pub fn parse_supported_protocols(buf: &[u8]) -> ParseResult<Vec<u8>> {
     // A drive may report a list longer than the buffer we gave it: take what fits.
     let avail = b.len().saturating_sub(8);
     Ok(b.slice(8, n.min(avail))?.to_vec())
-}
-
-/// Default timeout for TCG exchanges.
-pub const TIMEOUT: Duration = Duration::from_secs(30);
-
-/// Sends SECURITY PROTOCOL IN and returns the transferred bytes (buffer padded to 512).
-pub fn security_in(
-    t: &mut dyn Transport,
-    protocol: u8,
-    sps: u16,
-    alloc: usize,
-    inc: Inc512,
-) -> Result<Vec<u8>> {
-    let len = pad_len(alloc);
-    let cdb = cdb_in(protocol, sps, len, inc)?;
-    let mut buf = vec![0u8; len];
-    let n = transport::run_query(t, &cdb, &mut buf, TIMEOUT)?;
-    buf.truncate(n);
-    Ok(buf)
-}
-
-/// Sends SECURITY PROTOCOL OUT with `data` zero-padded to a multiple of 512.
-pub fn security_out(
-    t: &mut dyn Transport,
-    protocol: u8,
-    sps: u16,
-    data: &[u8],
-    inc: Inc512,
-) -> Result<()> {
-    let len = pad_len(data.len());
-    let mut buf = data.to_vec();
-    buf.resize(len, 0);
-    let cdb = cdb_out(protocol, sps, len, inc)?;
-    let c = t.execute(&cdb, DataBuf::Out(&buf), TIMEOUT)?;
-    transport::check(&c)
-}
-
-/// Reads the supported security protocol list.
-pub fn supported_protocols(t: &mut dyn Transport, inc: Inc512) -> Result<Vec<u8>> {
-    let buf = security_in(t, PROTOCOL_INFO, 0, BLOCK, inc)?;
-    Ok(parse_supported_protocols(&buf)?)
 }
 
 #[cfg(test)]

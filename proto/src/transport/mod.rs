@@ -170,40 +170,5 @@ pub fn check(c: &Completion) -> Result<()> {
     }
 }
 
-/// Executes and checks; for query commands (INQUIRY, LOG SENSE, ...) retries once on
-/// UNIT ATTENTION, which a drive reports once after reset or power on (SPC-5 5.14).
-pub fn run_query(
-    t: &mut dyn Transport,
-    cdb: &[u8],
-    buf: &mut [u8],
-    timeout: Duration,
-) -> Result<usize> {
-    let mut attempt = 0;
-    loop {
-        let c = t.execute(cdb, DataBuf::In(buf), timeout)?;
-        match check(&c) {
-            Ok(()) => return Ok(c.transferred(buf.len())),
-            Err(Error::Sense(s))
-                if s.key == crate::sense::SenseKey::UnitAttention && attempt == 0 =>
-            {
-                attempt += 1;
-            }
-            Err(e) => return Err(e),
-        }
-    }
-}
-
-/// Executes a command without a data phase and checks it.
-pub fn run_none(t: &mut dyn Transport, cdb: &[u8], timeout: Duration) -> Result<()> {
-    let c = t.execute(cdb, DataBuf::None, timeout)?;
-    check(&c)
-}
-
-/// Executes a data-out command and checks it.
-pub fn run_out(t: &mut dyn Transport, cdb: &[u8], data: &[u8], timeout: Duration) -> Result<()> {
-    let c = t.execute(cdb, DataBuf::Out(data), timeout)?;
-    check(&c)
-}
-
 /// Default timeout for quick commands.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);

@@ -183,8 +183,9 @@ pub struct ModeValues {
 }
 
 /// SPC-6 7.5.14 Power Condition mode page (0x1A): which condition timers are enabled, their
-/// values (100 ms units) and the CCF fields. Stored and reported; the drive's power state
-/// does not follow them.
+/// values (100 ms units) and the CCF fields. While the timers control the power condition
+/// ([`Drive::power_condition`]), an enabled timer that runs out with no medium access puts the
+/// drive in its condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PowerConditionValues {
     /// STANDBY_Y.
@@ -466,6 +467,15 @@ pub struct Drive {
     /// Power condition set by START STOP UNIT (SBC-5 5.27, 4.19).
     #[serde(default)]
     pub power: PowerState,
+    /// A START STOP UNIT with POWER CONDITION ACTIVE, IDLE or STANDBY took the control of the
+    /// power condition from the timers (SBC-5 5.27), until LU_CONTROL, a logical unit reset or
+    /// a power on gives it back.
+    #[serde(default)]
+    pub power_timers_off: bool,
+    /// Drive clock when the power condition timers last started: the last command that needed
+    /// the medium, LU_CONTROL, a reset or power on.
+    #[serde(default)]
+    pub power_timers_since_ns: u64,
     /// Drive clock at the end of the last successful FORMAT UNIT.
     #[serde(default)]
     pub last_format_ns: Option<u64>,
@@ -564,6 +574,8 @@ impl Drive {
             self_tests: Vec::new(),
             self_test: None,
             power: PowerState::Active,
+            power_timers_off: false,
+            power_timers_since_ns: 0,
             last_format_ns: None,
             activity: 0.0,
             activity_ns: 0,
@@ -658,9 +670,12 @@ impl Drive {
         if self.now_ns < op.end_ns() {
             return None;
         }
+        let end_ns = op.end_ns();
         let op = self.op.take()?;
         let (LongOp::Format { start_ns, .. } | LongOp::Sanitize { start_ns, .. }) = op;
         self.media_ops_since_ns = start_ns;
+        // The operation used the medium to its end: the power condition timers start there.
+        self.power_timers_since_ns = self.power_timers_since_ns.max(end_ns);
         match op {
             LongOp::Format { job, .. } => self.finish_format(job),
             LongOp::Sanitize { job, .. } => self.finish_sanitize(job),
@@ -676,6 +691,9 @@ impl Drive {
             return None;
         }
         self.self_test = None;
+        self.power_timers_since_ns = self
+            .power_timers_since_ns
+            .max(t.start_ns.saturating_add(t.dur_ns));
         let bad = if t.code == 2 || t.code == 6 {
             self.faults.medium_errors.iter().next().copied()
         } else {
@@ -826,6 +844,48 @@ impl Drive {
         }
         self.pending = None;
         self.deferred = None;
+        // SBC-5 5.27: a reset gives the power condition back to the timers, which restart.
+        self.power_timers_off = false;
+        self.power_timers_since_ns = self.now_ns;
+    }
+
+    /// The power condition now, and whether a timer put the drive in it (SPC-6 5.12 power
+    /// condition state machine, timers of the Power Condition mode page in 100 ms units): a
+    /// condition START STOP UNIT set stays; else, while the timers control it, the lowest-power
+    /// condition whose enabled timer has run out since the last medium access (standby_y,
+    /// standby_z, idle_c, idle_b, idle_a, from the lowest power up); else active. No timer runs
+    /// out during a FORMAT UNIT, SANITIZE or self-test.
+    pub fn power_condition(&self) -> (PowerState, bool) {
+        if self.power != PowerState::Active
+            || self.power_timers_off
+            || self.op.is_some()
+            || self.self_test.is_some()
+        {
+            return (self.power, false);
+        }
+        let pc = &self.mode.power;
+        let idle_ns = self.now_ns.saturating_sub(self.power_timers_since_ns);
+        // A timer of zero runs out at once: the drive's minimum, 100 ms.
+        let ran_out = |on: bool, t: u32| on && idle_ns >= u64::from(t.max(1)) * 100_000_000;
+        [
+            (pc.standby_y, pc.standby_y_timer, PowerState::Standby(1)),
+            (pc.standby_z, pc.standby_z_timer, PowerState::Standby(0)),
+            (pc.idle_c, pc.idle_c_timer, PowerState::Idle(2)),
+            (pc.idle_b, pc.idle_b_timer, PowerState::Idle(1)),
+            (pc.idle_a, pc.idle_a_timer, PowerState::Idle(0)),
+        ]
+        .into_iter()
+        .find(|&(on, t, _)| ran_out(on, t))
+        .map_or((PowerState::Active, false), |(_, _, s)| (s, true))
+    }
+
+    /// A command that needs the medium: an idle or standby drive goes back to active and the
+    /// power condition timers start again (SBC-5 4.19).
+    pub fn medium_access(&mut self) {
+        if self.power != PowerState::Stopped {
+            self.power = PowerState::Active;
+        }
+        self.power_timers_since_ns = self.now_ns;
     }
 
     /// Records recent activity for the temperature model: busy for `busy_ns` at `now`.

@@ -295,13 +295,11 @@ fn dispatch(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
         medium_state(ctx)?;
         // SBC-5 4.19: a stopped unit needs START STOP UNIT (NOT READY 04/02); an idle or
         // standby one goes back to active for a command that needs the medium.
-        match ctx.sh.d.power {
-            crate::sim::drive::PowerState::Stopped => {
-                return Err(SimSense::new(key::NOT_READY, 0x04, 0x02))
-            }
-            crate::sim::drive::PowerState::Active => {}
-            _ => ctx.sh.d.power = crate::sim::drive::PowerState::Active,
+        // The power condition timers start again.
+        if ctx.sh.d.power == crate::sim::drive::PowerState::Stopped {
+            return Err(SimSense::new(key::NOT_READY, 0x04, 0x02));
         }
+        ctx.sh.d.medium_access();
     }
     (def.handler)(ctx)
 }

@@ -15,9 +15,10 @@ pub mod configfs;
 pub mod ring;
 pub mod uio;
 
+use crate::cmd::run_query;
 use crate::error::{Error, Result};
 use crate::scsi::read_capacity;
-use crate::transport::{run_query, Transport};
+use crate::transport::Transport;
 use configfs::{Backstore, LoopTarget, Undo};
 use nix::sys::signal::{SigSet, Signal};
 use ring::{RingMem, RingServer, Stats, TmrHandler};

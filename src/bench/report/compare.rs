@@ -760,9 +760,13 @@ fn suite_charts(d: &mut Doc, names: &[String], reports: &[Loaded], workload: Opt
                 names,
                 reports,
                 XyChart::new(
-                    format!("Steady-state convergence ({stg}): {tracking}"),
+                    format!(
+                        "Steady-state convergence of {}: {}",
+                        super::page::stage_words(stg),
+                        super::page::tracking_words(&tracking)
+                    ),
                     "round",
-                    super::page::tracking_quantity(&tracking),
+                    super::page::tracking_metric(&tracking).0,
                 )
                 .integer_x(),
                 "The tracking variable per round, one series per report.",

@@ -233,32 +233,46 @@ fn cell_words(cell: &str) -> String {
 
 /// A steady-state tracking label (`4k-w iops`, `0/100-4k ART µs`) in words with its
 /// unit: `4 KiB random write, IOPS`.
-fn tracking_words(label: &str) -> String {
+pub(super) fn tracking_words(label: &str) -> String {
     match label.split_once(' ') {
-        Some((cell, metric)) => format!("{}, {}", cell_words(cell), metric_words(metric)),
+        Some((cell, _)) => format!("{}, {}", cell_words(cell), tracking_metric(label).0),
         None => cell_words(label),
     }
 }
 
-fn metric_words(metric: &str) -> String {
+/// The quantity a tracking label (`4k-w iops`, `seq-w write MB/s`, `x ART µs`) tracks, in
+/// words (the charts' y axis: `IOPS`, `write throughput (MB/s)`, `mean response time (µs)`),
+/// and the unit of its values (`IOPS`, `MB/s`, `µs`; empty for a metric not known).
+pub(super) fn tracking_metric(label: &str) -> (String, &'static str) {
+    let metric = label.split_once(' ').map_or(label, |(_, m)| m);
     match metric {
-        "iops" => "IOPS".into(),
-        "write MB/s" => "write throughput (MB/s)".into(),
-        "ART µs" => "mean response time (µs)".into(),
-        m => m.to_string(),
+        "iops" => ("IOPS".into(), "IOPS"),
+        "write MB/s" => ("write throughput (MB/s)".into(), "MB/s"),
+        "ART µs" => ("mean response time (µs)".into(), "µs"),
+        m => (m.to_string(), ""),
     }
 }
 
-/// The unit of a tracking label's values (`IOPS`, `MB/s`, `µs`).
-fn tracking_unit(label: &str) -> &'static str {
-    if label.ends_with("iops") {
-        "IOPS"
-    } else if label.ends_with("MB/s") {
-        "MB/s"
-    } else if label.ends_with("µs") {
-        "µs"
+/// A stage whose rounds run to steady state, in words for its heading: `cliff` → `the
+/// write-cliff rounds`, `wdpc-1024k` → `the 1 MiB WDPC rounds`.
+pub(super) fn stage_words(stage: &str) -> String {
+    let (base, op) = match stage.strip_suffix("-op") {
+        Some(b) => (b, true),
+        None => (stage, false),
+    };
+    let words = match base {
+        "cliff" => "write-cliff rounds".to_string(),
+        "wdpc" => "WDPC rounds".to_string(),
+        "precondition" => "preconditioning rounds".to_string(),
+        _ => match base.strip_prefix("wdpc-").and_then(block_words) {
+            Some(b) => format!("{b} WDPC rounds"),
+            None => return format!("stage {stage}"),
+        },
+    };
+    if op {
+        format!("the over-provisioned {words}")
     } else {
-        ""
+        format!("the {words}")
     }
 }
 
@@ -584,9 +598,10 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
     let w = ss.get("window").cloned().unwrap_or(Value::Null);
     let reached = ss.get("reached").and_then(Value::as_bool) == Some(true);
     let label = s(ss, "tracking");
-    let unit = tracking_unit(&label);
+    let unit = tracking_metric(&label).1;
     d.h3(&format!(
-        "Steady state ({stage}): {}",
+        "Steady state of {}: {}",
+        stage_words(stage),
         tracking_words(&label)
     ));
     d.banner(
@@ -614,7 +629,7 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
             &XyChart::new(
                 format!("Steady-state convergence — {}", tracking_words(&label)),
                 "round",
-                tracking_quantity(&s(ss, "tracking")),
+                tracking_metric(&label).0,
             )
             .integer_x()
             .with(Series::line(tracking_words(&label), track).mark(Mark::LinePoints)),
@@ -635,12 +650,8 @@ fn steady_state(d: &mut Doc, stage: &str, stg: &Value, ss: &Value) {
             (Some(m), Some(c)) => Some((m, c)),
             _ => least_squares(&vals),
         };
-        let mut c = XyChart::new(
-            "Measurement window",
-            "round",
-            tracking_quantity(&s(ss, "tracking")),
-        )
-        .integer_x();
+        let mut c =
+            XyChart::new("Measurement window", "round", tracking_metric(&label).0).integer_x();
         c.y_from_zero = false;
         c.bands = vec![
             Band {
@@ -1237,18 +1248,6 @@ fn profiles(d: &mut Doc, res: &Value) {
 }
 
 /// The quantity (with its unit) of a steady-state tracking label such as `4k-w iops`.
-pub(super) fn tracking_quantity(label: &str) -> String {
-    if label.ends_with("iops") {
-        "IOPS".into()
-    } else if label.ends_with("MB/s") {
-        "write throughput (MB/s)".into()
-    } else if label.ends_with("µs") {
-        "mean response time (µs)".into()
-    } else {
-        label.to_string()
-    }
-}
-
 fn hist_chart(d: &mut Doc, h: &Value, title: &str) {
     // [[upper_us, count], ...]: each bin runs from the previous upper edge.
     let mut lo = 0.0f64;
@@ -1638,12 +1637,15 @@ mod tests {
             h.contains("class=\"axis-title\"") && h.contains(">IOPS</text>"),
             "the y axis of the steady-state charts reads IOPS"
         );
-        assert_eq!(tracking_quantity("4k-w iops"), "IOPS");
+        assert_eq!(tracking_metric("4k-w iops"), ("IOPS".into(), "IOPS"));
         assert_eq!(
-            tracking_quantity("seq-w write MB/s"),
-            "write throughput (MB/s)"
+            tracking_metric("seq-w write MB/s"),
+            ("write throughput (MB/s)".into(), "MB/s")
         );
-        assert_eq!(tracking_quantity("x ART µs"), "mean response time (µs)");
+        assert_eq!(
+            tracking_metric("x ART µs"),
+            ("mean response time (µs)".into(), "µs")
+        );
     }
 
     /// Every table heading of `html`.
@@ -1783,7 +1785,7 @@ mod tests {
         assert!(h.contains("<h2>Write cliff</h2>"), "{h}");
         assert!(!h.contains("WRITE_CLIFF"));
         assert!(
-            h.contains("Steady state (cliff): 4 KiB random write, IOPS"),
+            h.contains("Steady state of the write-cliff rounds: 4 KiB random write, IOPS"),
             "{h}"
         );
         assert!(h.contains("18,311 IOPS"), "{h}");
@@ -1820,6 +1822,15 @@ mod tests {
             "1 MiB sequential write, write throughput (MB/s)"
         );
         assert_eq!(tracking_words("tc32-qd32 iops"), "32 threads × QD 32, IOPS");
+        assert_eq!(stage_words("cliff"), "the write-cliff rounds");
+        assert_eq!(
+            stage_words("cliff-op"),
+            "the over-provisioned write-cliff rounds"
+        );
+        assert_eq!(stage_words("wdpc"), "the WDPC rounds");
+        assert_eq!(stage_words("wdpc-1024k"), "the 1 MiB WDPC rounds");
+        assert_eq!(stage_words("precondition"), "the preconditioning rounds");
+        assert_eq!(stage_words("fob"), "stage fob");
         assert_eq!(test_title("qd_sweep"), "Queue-depth sweep");
         assert_eq!(test_title("basics"), "Basics");
     }

@@ -3,9 +3,10 @@
 //! drive), read back with MODE SENSE(10), and restored at the end of the run — also after an
 //! error or Ctrl-C (the suite calls [`restore`] on every exit path).
 
+use crate::cmd::run_query;
 use crate::error::{Error, Result};
 use crate::scsi::mode::{self, HeaderKind, PageControl};
-use crate::transport::{self, run_query, DataBuf, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{self, DataBuf, Transport, DEFAULT_TIMEOUT};
 use serde::{Deserialize, Serialize};
 
 /// Caching mode page code.

@@ -201,11 +201,12 @@ pub fn knee(points: &[(u32, f64)]) -> Option<u32> {
 }
 
 /// A run's (end time, IOPS) per interval, each at the rate of the time it covered. The engine
-/// reports every interval as a full one (its end at `(idx + 1) × interval`, its rate the I/Os
-/// divided by the interval), so the last interval of a run that stopped between two interval
-/// ends reads as a dip at each round boundary. An interval ending after `elapsed_s` has its rate
-/// scaled to the time it really covered and ends at `elapsed_s`; one covering less than half its
-/// length is dropped (a rate from a few I/Os is noise).
+/// already ends a part-filled last interval where the run ended, at the rate of that part
+/// (`stats::IntervalMerger`); this holds the series to the same rule for saved rounds whose
+/// intervals all end at `(idx + 1) × interval` with the I/Os divided by the whole interval
+/// (a dip at each round boundary): an interval ending after `elapsed_s` has its rate scaled to
+/// the time it really covered and ends at `elapsed_s`; one covering less than half its length
+/// is dropped (a rate from a few I/Os is noise).
 fn full_rate_points(iv: &[Value], elapsed_s: f64) -> Vec<(f64, f64)> {
     let mut out = Vec::with_capacity(iv.len());
     let mut start = 0.0;

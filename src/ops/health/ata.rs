@@ -5,7 +5,7 @@
 //! [`DriveHealth::sources`]; the rules, exit bits and Prometheus names are the SCSI report's.
 
 use super::{DriveHealth, IeHealth, SelfTestHealth};
-use crate::ata::{self, exec::CdbSize, identify::Identify, log, smart::SmartData};
+use crate::ata::{identify::Identify, log, smart::SmartData, CdbSize};
 use crate::logpage::selftest::SelfTestEntry;
 use crate::transport::Transport;
 use std::time::SystemTime;
@@ -30,7 +30,7 @@ pub struct AtaInputs {
 pub fn read(t: &mut dyn Transport, h: &mut DriveHealth) -> AtaInputs {
     let mut a = AtaInputs::default();
     let size = CdbSize::Sixteen;
-    match ata::read_identify(t, size) {
+    match crate::cmd::ata::read_identify(t, size) {
         Ok(id) => a.identify = Some(id),
         // A SCSI device that lists VPD 0x89 but has no ATA PASS-THROUGH (scsi_debug does this)
         // is no SATA drive behind a SATL: its health comes from the SCSI side alone.
@@ -49,7 +49,7 @@ pub fn read(t: &mut dyn Transport, h: &mut DriveHealth) -> AtaInputs {
         return a;
     };
     let dir = if id.gpl_supported {
-        match ata::read_log_ext(t, log::address::DIRECTORY, 0, 1)
+        match crate::cmd::ata::read_log_ext(t, log::address::DIRECTORY, 0, 1)
             .map_err(|e| e.to_string())
             .and_then(|b| log::parse_directory(&b).map_err(|e| e.to_string()))
         {
@@ -65,7 +65,7 @@ pub fn read(t: &mut dyn Transport, h: &mut DriveHealth) -> AtaInputs {
     };
     let listed = |addr: u8| dir.as_ref().is_some_and(|d| d.pages(addr) > 0);
     if listed(log::address::DEVICE_STATISTICS) {
-        match ata::read_device_statistics(t) {
+        match crate::cmd::ata::read_device_statistics(t) {
             Ok((pages, _)) => a.statistics = pages,
             Err(e) => h
                 .read_errors
@@ -73,20 +73,20 @@ pub fn read(t: &mut dyn Transport, h: &mut DriveHealth) -> AtaInputs {
         }
     }
     if id.smart_supported && id.smart_enabled {
-        match ata::read_smart_raw(t, size)
+        match crate::cmd::ata::read_smart_raw(t, size)
             .map_err(|e| e.to_string())
             .and_then(|(d, th)| crate::ata::smart::parse(&d, Some(&th)).map_err(|e| e.to_string()))
         {
             Ok(s) => a.smart = Some(s),
             Err(e) => h.read_errors.push(format!("ATA SMART READ DATA: {e}")),
         }
-        match ata::smart_return_status(t, size) {
+        match crate::cmd::ata::smart_return_status(t, size) {
             Ok(s) => a.threshold_exceeded = s,
             Err(e) => h.notes.push(format!("ATA SMART RETURN STATUS: {e}")),
         }
     }
     if listed(log::address::EXT_SELF_TEST) {
-        match ata::read_log_ext(t, log::address::EXT_SELF_TEST, 0, 1)
+        match crate::cmd::ata::read_log_ext(t, log::address::EXT_SELF_TEST, 0, 1)
             .map_err(|e| e.to_string())
             .and_then(|b| log::parse_ext_self_test(&b).map_err(|e| e.to_string()))
         {

@@ -483,7 +483,7 @@ pub fn collect(t: &mut dyn Transport, device: &str, now: SystemTime) -> DriveHea
     fill_from_pages(&mut h, &pages, capacity, now);
     h.raw_pages.extend(pages);
     // SATA behind a SATL: the ATA side has what the SCSI translation lacks.
-    if crate::ata::is_behind_satl(t, h.vendor.as_deref()) {
+    if crate::cmd::ata::is_behind_satl(t, h.vendor.as_deref()) {
         let a = ata::read(t, &mut h);
         ata::fill(&mut h, &a, capacity, now);
         h.source.ata_identify = a.identify.clone();

@@ -3,11 +3,13 @@
 //! Identity and capacity use the shared parsers in [`crate::scsi`]; READ DEFECT DATA (grown
 //! list count) is here.
 
+use crate::cmd::log_sense;
+use crate::cmd::run_query;
 use crate::error::{Error, Result};
 use crate::logpage::{self, supported::PageId, LogPage};
-use crate::scsi::log_sense::{self, PageControl};
+use crate::scsi::log_sense::PageControl;
 use crate::sense::SenseKey;
-use crate::transport::{run_query, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{Transport, DEFAULT_TIMEOUT};
 use serde::Serialize;
 
 /// A page the drive listed but that could not be read or decoded.
@@ -48,7 +50,7 @@ pub fn read_page(
 /// OPERATION CODES shows LOG SENSE ignoring the SUBPAGE CODE byte (CDB usage byte 3 zero), the
 /// drive would reject 0x00/0xFF as ILLEGAL REQUEST and count it as a non-medium error.
 pub fn supported_pages(t: &mut dyn Transport) -> Result<(Vec<PageId>, Vec<LogPage>)> {
-    let subpages = crate::probe::command_usage(t, log_sense::OPCODE)
+    let subpages = crate::probe::command_usage(t, crate::scsi::log_sense::OPCODE)
         .is_none_or(|u| u.get(3).is_some_and(|b| *b != 0));
     match subpages.then(|| read_page(t, 0, 0xff, PageControl::Cumulative, 0)) {
         None => {}

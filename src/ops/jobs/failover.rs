@@ -124,7 +124,7 @@ impl Transport for Failover<'_> {
             let Some(mut reason) = path_gone(&r) else {
                 return r;
             };
-            if opcodes::changes_state(cdb) {
+            if crate::scsi::changes_state(cdb) {
                 return r;
             }
             let Some(next) = self.next_path(&mut reason) else {

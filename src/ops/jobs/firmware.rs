@@ -16,6 +16,7 @@
 //! then reports (the old one: a drive discards a partial download).
 
 use super::Job;
+use crate::cmd::run_query;
 use crate::error::{Error, Invalid, Result};
 use crate::exit;
 use crate::ops::poll::{PollConfig, Trail};
@@ -23,7 +24,7 @@ use crate::ops::record::{Category, JobMethod, JobRecord, Outcome};
 use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::write_buffer::{self as wb, sim_image, ActivationEvents, BufferDescriptor, Mode};
 use crate::sense::SenseKey;
-use crate::transport::{self, run_query, DataBuf, Transport, DEFAULT_TIMEOUT};
+use crate::transport::{self, DataBuf, Transport, DEFAULT_TIMEOUT};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;

@@ -29,7 +29,7 @@ use crate::exit;
 use crate::ops::fleet;
 use crate::ops::poll::PollConfig;
 use crate::ops::query;
-use crate::ops::record::{write_certificate_to, DriveInfo, JobRecord, Outcome};
+use crate::ops::record::{write_certificate_with, DriveInfo, JobRecord, Outcome};
 use crate::ops::safety::{
     self, rfc3339, AuditLog, ByRef, Cleared, Confirmation, DriveName, GateRequest, HostView,
     PlannedCommand, Prompter, ReadOnly,
@@ -223,6 +223,23 @@ pub struct RunSummary {
     pub certificate: Option<PathBuf>,
     /// Fingerprint of the key that signed the certificate, if signed.
     pub signed_by: Option<String>,
+    /// The records as JSON values, in order, when the certificate was written (the values it
+    /// was made of); empty otherwise. [`RunSummary::record_values`] hands them over.
+    pub values: Vec<Value>,
+}
+
+impl RunSummary {
+    /// Each record as a JSON value (`serde_json::to_value`), in order: the certificate's own
+    /// when one was written (taken, not copied), else made now on all cores
+    /// ([`crate::ops::par`]). For a report of the run.
+    pub fn record_values(&mut self) -> Vec<Value> {
+        if self.values.len() == self.records.len() {
+            return std::mem::take(&mut self.values);
+        }
+        crate::ops::par::map(&self.records, |r| {
+            serde_json::to_value(r).unwrap_or(Value::Null)
+        })
+    }
 }
 
 /// Overall exit status: 0 all good; 8 some failed; all failed → the first failure's code.
@@ -349,24 +366,25 @@ fn fill_record_fields(
     r.sanitization_record = Some(f);
 }
 
-/// Phase 1 for one drive: open, identify, plan (read-only), gate.
-fn prepare(
-    env: &mut JobEnv<'_>,
+/// Phase 1a for one drive: open, identify, plan. Read-only (the transport refuses anything
+/// state-changing), asks nobody, takes no lock and writes no audit record, so the drives are
+/// planned at the same time ([`crate::ops::par::map_owned`]).
+fn plan(
+    host: &dyn HostView,
+    open: &Opener<'_>,
     address: &str,
     opts: &JobOptions,
-    confirmation: &Confirmation,
-    audit: &AuditLog,
     job: &mut dyn Job,
     rec: &mut JobRecord,
-) -> Result<(Box<dyn Transport>, PollConfig, Option<Cleared>)> {
-    let (mut t, poll) = (env.open)(address)?;
+) -> Result<(Box<dyn Transport>, PollConfig, DriveName)> {
+    let (mut t, poll) = open(address)?;
     let mut ro = ReadOnly::new(ByRef(&mut *t));
     let id = query::identity(&mut ro)?;
     let cap = query::read_capacity16(&mut ro).ok();
     rec.drive = DriveInfo::new(&id, cap.as_ref());
     rec.rotation_rate = id.rotation_rate;
-    rec.paths = env.host.paths_of(address).unwrap_or_default();
-    rec.enclosure = env.host.slot_of(&rec.paths);
+    rec.paths = host.paths_of(address).unwrap_or_default();
+    rec.enclosure = host.slot_of(&rec.paths);
     rec.commands = job.plan(&mut ro, rec)?;
     if opts.certificate.is_some() && is_crypto_erase(rec.method) {
         // The drive's own evidence for its cryptographic erase, read-only, before the job.
@@ -381,6 +399,21 @@ fn prepare(
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
     };
+    Ok((t, poll, name))
+}
+
+/// Phase 1b for one planned drive: the gate (in-use check, the one-job-per-drive lock, the
+/// confirmation). Run for one drive after the other, in the order given, so prompts never
+/// interleave and the lock and audit records do not depend on thread timing.
+fn gate(
+    env: &mut JobEnv<'_>,
+    address: &str,
+    opts: &JobOptions,
+    confirmation: &Confirmation,
+    audit: &AuditLog,
+    job: &str,
+    name: &DriveName,
+) -> Result<Option<Cleared>> {
     if opts.dry_run {
         // Report what the gate would say, but never prompt: a `--confirm` that names another
         // drive is refused here as in the real run (a dry run that passes must mean the real
@@ -393,20 +426,20 @@ fn prepare(
             }
             .into());
         }
-        return Ok((t, poll, None));
+        return Ok(None);
     }
     let cleared = safety::clear(
         env.host,
         GateRequest {
-            job: job.name(),
+            job,
             address,
-            name: &name,
+            name,
             confirmation,
             audit: audit.clone(),
         },
         &mut *env.prompter,
     )?;
-    Ok((t, poll, Some(cleared)))
+    Ok(Some(cleared))
 }
 
 /// Phase 2 for one drive that passed the gate: audit start, run, audit end.
@@ -517,6 +550,36 @@ fn execute(
     drop(t);
 }
 
+/// Wall time of a run's phases on stderr, when `SGCTL_JOB_TIMES` is set (docs/discovery.md,
+/// "Rack-scale purges"): where a many-drive run spends its time, without a profiler.
+struct Times {
+    start: Option<Instant>,
+    last: Instant,
+}
+
+impl Times {
+    fn start() -> Times {
+        let now = Instant::now();
+        Times {
+            start: std::env::var_os("SGCTL_JOB_TIMES").map(|_| now),
+            last: now,
+        }
+    }
+
+    /// Prints the time since the previous mark and since the start, naming the phase ended.
+    fn mark(&mut self, phase: &str) {
+        if let Some(start) = self.start {
+            let now = Instant::now();
+            eprintln!(
+                "job time: {phase} {:.1} ms (total {:.1} ms)",
+                (now - self.last).as_secs_f64() * 1e3,
+                (now - start).as_secs_f64() * 1e3
+            );
+            self.last = now;
+        }
+    }
+}
+
 /// Plans, gates and runs a job (one from `make_job` per address) on every address.
 pub fn run(
     mut env: JobEnv<'_>,
@@ -527,6 +590,7 @@ pub fn run(
     if addresses.is_empty() {
         return Err(Invalid::NoDevice.into());
     }
+    let mut times = Times::start();
     let audit = AuditLog::resolve(opts.audit_log.as_deref());
     // A bad signing key fails here, before any drive is touched.
     let signer = crate::ops::sign::CertSigner::resolve(opts.signing_key.as_deref())?;
@@ -536,22 +600,41 @@ pub fn run(
         tokens: opts.confirm.clone(),
         interactive: opts.confirm.is_empty() && env.interactive,
     };
+    times.mark("key and outputs checked");
 
-    // Phase 1, one drive after the other. Ctrl-C at a confirmation prompt (or anywhere in
-    // this phase) ends the whole run before any drive's job has started.
-    let mut prepared = Vec::new();
-    let mut stopped: Option<&'static str> = None;
-    for address in addresses {
-        let mut job = make_job();
-        if let Some(phase) = stopped {
-            let mut rec = JobRecord::new(job.name(), address);
-            rec.parameters = opts.parameters.clone();
-            interrupted_before_start(&mut rec, &audit, phase, false);
-            prepared.push(Prepared::refused(address, job, rec));
-            continue;
-        }
-        let mut rec = JobRecord::new(job.name(), address);
+    // Phase 1a, every drive at once (read-only; nobody is asked): open, identify, plan.
+    // A Ctrl-C meanwhile leaves the drives not yet begun unplanned.
+    let jobs: Vec<(String, Box<dyn Job>)> =
+        addresses.iter().map(|a| (a.clone(), make_job())).collect();
+    let (host, open, interrupted) = (env.host, env.open, env.interrupted.clone());
+    let planned = crate::ops::par::map_owned(jobs, |(address, mut job)| {
+        let mut rec = JobRecord::new(job.name(), &address);
         rec.parameters = opts.parameters.clone();
+        let r = (!interrupted.load(Ordering::SeqCst))
+            .then(|| plan(host, open, &address, opts, &mut *job, &mut rec));
+        (address, job, rec, r)
+    });
+    times.mark("phase 1a: open, identify, plan");
+
+    // Phase 1b, one drive after the other in the order given: the gate. Confirmation prompts
+    // must not interleave, and the locks and audit records follow the order given. Ctrl-C at
+    // a confirmation prompt (or anywhere in phase 1) ends the whole run before any drive's
+    // job has started.
+    let mut prepared = Vec::with_capacity(planned.len());
+    let mut stopped: Option<&'static str> = None;
+    for (address, job, mut rec, planned) in planned {
+        let planned = match (stopped, planned) {
+            (None, Some(r)) if !env.interrupted.load(Ordering::SeqCst) => r,
+            _ => {
+                // Stopped: this drive is not gated (its plan, if made, is dropped unsent).
+                let phase = *stopped.get_or_insert("gate");
+                let mut rec = JobRecord::new(job.name(), &address);
+                rec.parameters = opts.parameters.clone();
+                interrupted_before_start(&mut rec, &audit, phase, false);
+                prepared.push(Prepared::refused(&address, job, rec));
+                continue;
+            }
+        };
         let mut p = Prepared {
             address: address.clone(),
             t: None,
@@ -559,24 +642,27 @@ pub fn run(
             job: Box::new(NoJob),
             rec: JobRecord::default(),
             cleared: None,
-            hba: fleet::hba_key(address, None),
+            hba: fleet::hba_key(&address, None),
         };
-        let r = prepare(
-            &mut env,
-            address,
-            opts,
-            &confirmation,
-            &audit,
-            &mut *job,
-            &mut rec,
-        );
+        let r = planned.and_then(|(t, poll, name)| {
+            let cleared = gate(
+                &mut env,
+                &address,
+                opts,
+                &confirmation,
+                &audit,
+                job.name(),
+                &name,
+            )?;
+            Ok((t, poll, cleared))
+        });
         match r {
             Ok((t, poll, cleared)) => {
                 if let Some(c) = &cleared {
                     rec.job_id = Some(c.job_id.clone());
                     rec.paths = c.paths.clone();
                     p.hba =
-                        fleet::hba_key(address, c.paths.first().and_then(|x| x.hctl.as_deref()));
+                        fleet::hba_key(&address, c.paths.first().and_then(|x| x.hctl.as_deref()));
                 } else {
                     rec.outcome = Outcome::DryRun;
                     rec.exit_status = exit::OK;
@@ -607,9 +693,9 @@ pub fn run(
         p.job = job;
         p.rec = rec;
         prepared.push(p);
-        if stopped.is_none() && env.interrupted.load(Ordering::SeqCst) {
-            stopped = Some("gate");
-        }
+    }
+    if stopped.is_none() && env.interrupted.load(Ordering::SeqCst) {
+        stopped = Some("gate");
     }
     if let Some(phase) = stopped {
         // Drives already cleared give their token (and lock) back: nothing has been sent.
@@ -620,6 +706,7 @@ pub fn run(
         }
     }
 
+    times.mark("phase 1b: gate");
     // Phase 2, in parallel (capped per HBA).
     let (progress, advise, open) = (env.progress, env.advise, env.open);
     let items: Vec<(String, Prepared)> = prepared.into_iter().map(|p| (p.hba.clone(), p)).collect();
@@ -632,6 +719,7 @@ pub fn run(
         execute(&mut p, open, progress, advise, &close_out);
         p.rec
     });
+    times.mark("phase 2: the jobs");
     let drives = records.len();
     for r in &mut records {
         r.operator.clone_from(&opts.operator);
@@ -640,22 +728,33 @@ pub fn run(
         }
     }
     let mut certificate = None;
+    let mut values = Vec::new();
     if let (Some(path), false) = (&opts.certificate, opts.dry_run) {
-        write_certificate_to(
-            path,
-            &records,
-            signer.as_ref(),
-            crate::files::Replace::forced(opts.force),
-        )?;
-        if records.len() > 1 {
-            crate::ops::manifest::write(
-                &records,
-                path,
-                &audit,
-                signer.as_ref(),
-                crate::files::Replace::forced(opts.force),
-            )?;
+        let replace = crate::files::Replace::forced(opts.force);
+        // The batch manifest is made from the certificate's records, values and hashes while
+        // the certificate's HTML and PDF are rendered, and written after them.
+        let (manifest, made) =
+            write_certificate_with(path, &records, signer.as_ref(), replace, |c| {
+                (records.len() > 1)
+                    .then(|| {
+                        crate::ops::manifest::render(
+                            &records,
+                            c.values,
+                            c.hashes,
+                            path,
+                            c.json,
+                            audit.path(),
+                            signer.as_ref(),
+                        )
+                    })
+                    .transpose()
+            })?;
+        times.mark("certificate and manifest made (json, txt, html, pdf)");
+        if let Some(m) = manifest {
+            crate::ops::manifest::write_rendered(&m, &records, path, &audit, replace)?;
+            times.mark("manifest written and anchored in the audit log");
         }
+        values = made;
         certificate = Some(path.clone());
     }
     let codes: Vec<u8> = records.iter().map(|r| r.exit_status).collect();
@@ -669,6 +768,7 @@ pub fn run(
             .and(signer.as_ref())
             .map(|s| crate::ops::sign::fingerprint(&s.public())),
         certificate,
+        values,
     })
 }
 

@@ -76,7 +76,7 @@ impl Job for SanitizeJob {
         }
         // SATA behind a SATL: the ATA side says what the drive really offers.
         if self.ata_method.is_some()
-            || (self.opts.method == Method::Auto && crate::ata::is_behind_satl(t, None))
+            || (self.opts.method == Method::Auto && crate::cmd::ata::is_behind_satl(t, None))
         {
             // The ATA path is validated by the same plans (quick, N, full, none).
             let mut j = AtaEraseJob::new(self.ata_method, self.opts.plan(), self.seed);

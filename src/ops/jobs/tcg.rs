@@ -3,6 +3,8 @@
 //! `Method::Auto` falls back to [`TcgEraseJob`] on Enterprise drives without SANITIZE.
 
 use super::Job;
+use crate::cmd::tcg::enterprise;
+use crate::cmd::tcg::{Dialect, Tper};
 use crate::error::{Error, Refusal, Result};
 use crate::exit;
 use crate::ops::poll::PollConfig;
@@ -11,8 +13,6 @@ use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::ops::tcg_erase;
 use crate::ops::validate::{Plan, Validation};
 use crate::scsi::security_protocol as sp;
-use crate::tcg::enterprise;
-use crate::tcg::session::{Dialect, Tper};
 use crate::tcg::{Pin, TcgError};
 use crate::transport::Transport;
 use serde_json::json;

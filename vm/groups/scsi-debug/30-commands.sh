@@ -82,6 +82,18 @@ else
   [ $orc != 0 ] && [ $orc -lt 64 ] && pass defects_refused_as_sg_reassign \
     || fail defects_refused_as_sg_reassign "sg_reassign exit $grc ($(echo "$g" | tail -n 1)), sgctl exit $orc: $(tail -n 1 /tmp/e.df)"
 fi
+# REASSIGN BLOCKS: sgctl reassign ends as sg_reassign does on the same LBA (both succeed, or
+# both fail — sgctl with an exit code below 64 and the drive's answer, not a crash).
+sn=$(sg_vpd -p sn "$sg" 2>/dev/null | sed -n 's/.*Unit serial number: *//p' | tr -d ' ')
+sg_reassign --address=100 "$sg" >/tmp/t.ra 2>&1; trc=$?
+sgctl reassign "$sg" 101 --confirm "$sn" </dev/null >/tmp/o.ra 2>&1; orc=$?
+if [ $trc = 0 ]; then
+  [ $orc = 0 ] && pass reassign_as_sg_reassign || fail reassign_as_sg_reassign "sg_reassign exit 0, sgctl exit $orc: $(tail -n 1 /tmp/o.ra)"
+else
+  [ $orc != 0 ] && [ $orc -lt 64 ] && pass reassign_refused_as_sg_reassign \
+    || fail reassign_refused_as_sg_reassign "sg_reassign exit $trc ($(tail -n 1 /tmp/t.ra)), sgctl exit $orc: $(tail -n 1 /tmp/o.ra)"
+fi
+echo "sg_reassign: exit $trc $(tail -n 1 /tmp/t.ra); sgctl reassign: exit $orc $(tail -n 1 /tmp/o.ra)"
 # START STOP UNIT: sgctl power --stop, and sg_turs sees NOT READY; sg_start --start, and sgctl
 # sees it ready; sg_start --stop, sgctl power --start, and sg_turs sees it ready again.
 # REQUEST SENSE's power condition read by sgctl as sg_requests reads it.

@@ -78,6 +78,22 @@ pc=$(sgctl --json power "$sg" | jq -r '.data.power_condition')
 sg_start --start "$sg" >/dev/null 2>&1; rc=$?
 sgctl tur "$sg" >/dev/null 2>&1; t=$?
 [ $rc = 0 ] && [ $t = 0 ] && pass power_sg_start_seen_by_sgctl || fail power_sg_start_seen_by_sgctl "sg_start exit $rc, sgctl tur exit $t"
+# --- Power Condition timers (mode page 1Ah, 100 ms units, on the drive clock: 5x wall time):
+# sg_start --pc=7 (LU_CONTROL) hands the power condition back to the timers; IDLE_A (enabled
+# by default) set by sdparm to 10 s runs out (2 s wall) with no medium access, and sg_requests
+# and sgctl power see idle_a by timer (5E/01); a read with sg_dd brings the drive back to active.
+sdparm --quiet --set=IACT=100 "$sg" >/dev/null 2>&1; rc0=$?
+sg_start --pc=7 "$sg" >/dev/null 2>&1; rc=$?
+sleep 3
+req=$(sg_requests "$sg" 2>&1); pc=$(sgctl --json power "$sg" | jq -r '.data.power_condition')
+[ $rc0 = 0 ] && [ $rc = 0 ] && echo "$req" | grep -qi "idle condition activated by timer" && [ "$pc" = "idle (by timer)" ] \
+  && pass power_idle_a_timer_seen_by_sg_requests \
+  || fail power_idle_a_timer_seen_by_sg_requests "sdparm exit $rc0, sg_start exit $rc, sgctl '$pc', sg_requests: $(echo "$req" | tr '\n' '|')"
+sg_dd if="$sg" of=/dev/null bs=512 count=1 >/dev/null 2>&1
+req=$(sg_requests "$sg" 2>&1)
+! echo "$req" | grep -qi "condition activated" && pass power_medium_access_back_to_active \
+  || fail power_medium_access_back_to_active "sg_requests after a read: $(echo "$req" | tr '\n' '|')"
+sdparm --quiet --set=IACT=20 "$sg" >/dev/null 2>&1
 # --- LOG SENSE threshold values (PC=00b, sg_logs --control=0): trip temperature, 100 % endurance ---------------------
 t=$(sg_logs --control=0 -p 0xd "$sg" 2>&1); e=$(sg_logs --control=0 -p 0x11 "$sg" 2>&1)
 echo "$t"; echo "$e" | grep -i endurance
@@ -179,3 +195,15 @@ sgctl modes "$sg" --set po.STANDBY_Z=1 --set po.SZCT=36000 >/dev/null 2>&1; rc=$
 sgctl -v modes "$sg" --set ca.DISC=1 >/dev/null 2>/tmp/e.disc; rc=$?
 [ $rc = 7 ] && ! grep -q 'Mode select' /tmp/e.disc && pass modes_set_not_changeable_refused \
   || fail modes_set_not_changeable_refused "exit $rc"
+# --- VPD pages: every page the drive lists, decoded by sgctl as sg_vpd decodes it -------------
+# (SBC-4 Supported Block Lengths and Protection Types, B4h, among them; trailing blanks aside).
+strip() { sed 's/[[:space:]]*$//' "$1" | grep -v '^$'; }
+for p in sv sn di ei sp bl bdc lbpv sbl; do
+  if sgctl vpd "$sg" --page "$p" > /tmp/o.vpd 2>&1 && sg_vpd -p "$p" "$sg" > /tmp/t.vpd 2>&1; then
+    strip /tmp/o.vpd > /tmp/o.vpds; strip /tmp/t.vpd > /tmp/t.vpds
+    diff /tmp/t.vpds /tmp/o.vpds > /tmp/d.vpd && pass "vpd_${p}_as_sg_vpd" \
+      || fail "vpd_${p}_as_sg_vpd" "differs from sg_vpd: $(head -n 6 /tmp/d.vpd | tr '\n' '|')"
+  else
+    fail "vpd_${p}_as_sg_vpd" "sgctl or sg_vpd failed: $(tail -n 1 /tmp/o.vpd) / $(tail -n 1 /tmp/t.vpd)"
+  fi
+done

@@ -14,7 +14,8 @@ pub fn test_unit_ready(_ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 /// SPC-5 6.39 REQUEST SENSE: reports (and clears) a pending unit attention or deferred error,
 /// else the progress of FORMAT UNIT / SANITIZE (NOT READY 04/04 / 04/1B with SKS progress),
 /// else that of a background self-test (NO SENSE 04/09 with SKS progress),
-/// else the medium state (31/03, 31/00), else NO SENSE. Status is GOOD in every case.
+/// else the medium state (31/03, 31/00), else the low power condition (NO SENSE 5E/xx, by
+/// command or by a Power Condition timer), else NO SENSE. Status is GOOD in every case.
 /// Byte 1 bit 0 DESC selects descriptor format; byte 4 is the allocation length.
 pub fn request_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let desc = ctx.cdb[1] & 0x01 != 0;
@@ -50,14 +51,19 @@ pub fn request_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     {
         // Informational exceptions, MRIE 6 "only report on request" (SPC-5 7.5.13).
         SimSense::new(key::NO_SENSE, asc, ascq)
-    } else if let Some(ascq) = match d.power {
+    } else if let Some(ascq) = match d.power_condition() {
         // SPC-6 Table "ASC and ASCQ assignments" 5E/xx: the low power condition the
-        // device is in, entered by command.
-        PowerState::Idle(0) => Some(0x03),
-        PowerState::Idle(1) => Some(0x06),
-        PowerState::Idle(_) => Some(0x08),
-        PowerState::Standby(0) => Some(0x04),
-        PowerState::Standby(_) => Some(0x0A),
+        // device is in, entered by command or by a Power Condition mode page timer.
+        (PowerState::Idle(0), false) => Some(0x03),
+        (PowerState::Idle(1), false) => Some(0x06),
+        (PowerState::Idle(_), false) => Some(0x08),
+        (PowerState::Standby(0), false) => Some(0x04),
+        (PowerState::Standby(_), false) => Some(0x0A),
+        (PowerState::Idle(0), true) => Some(0x01),
+        (PowerState::Idle(1), true) => Some(0x05),
+        (PowerState::Idle(_), true) => Some(0x07),
+        (PowerState::Standby(0), true) => Some(0x02),
+        (PowerState::Standby(_), true) => Some(0x09),
         _ => None,
     } {
         SimSense::new(key::NO_SENSE, 0x5E, ascq)
@@ -203,6 +209,8 @@ pub fn security_protocol_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> 
 /// SBC-5 5.27 START STOP UNIT: byte 1 bit 0 IMMED; byte 3 bits 3-0 POWER CONDITION
 /// MODIFIER; byte 4 bits 7-4 POWER CONDITION (0 START_VALID, 1 ACTIVE, 2 IDLE, 3 STANDBY,
 /// 7 LU_CONTROL, Ah FORCE_IDLE_0, Bh FORCE_STANDBY_0), bit 2 NO_FLUSH, bit 1 LOEJ, bit 0 START.
+/// ACTIVE, IDLE and STANDBY take the control of the power condition from the Power Condition
+/// mode page's timers; LU_CONTROL gives it back ([`crate::sim::drive::Drive::power_condition`]).
 pub fn start_stop_unit(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let pc = ctx.cdb[4] >> 4;
     let modifier = ctx.cdb[3] & 0x0F;
@@ -226,6 +234,166 @@ pub fn start_stop_unit(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     if new == PowerState::Stopped && d.power != PowerState::Stopped {
         d.stats.start_stop_cycles += 1;
     }
+    match pc {
+        // ACTIVE, IDLE, STANDBY: the command takes the control of the power condition from
+        // the timers (SBC-5 5.27).
+        1..=3 => d.power_timers_off = true,
+        // LU_CONTROL: the timers that are enabled start again and control it.
+        7 => d.power_timers_off = false,
+        _ => {}
+    }
+    if new == PowerState::Active {
+        d.power_timers_since_ns = d.now_ns;
+    }
     d.power = new;
     Ok(Vec::new())
+}
+
+#[cfg(test)]
+mod power_timer_tests {
+    //! The Power Condition mode page's timers on the drive's clock (SPC-6 5.12, SBC-5 4.19 and
+    //! 5.27): REQUEST SENSE reports 5E/xx "... activated by timer" once a timer ran out with no
+    //! medium access, a medium access returns to active and restarts the timers, START STOP
+    //! UNIT ACTIVE/IDLE/STANDBY takes the control from the timers and LU_CONTROL gives it back.
+    use crate::sim::{open, SimDevice};
+    use crate::transport::{DataBuf, Transport};
+    use std::time::Duration;
+
+    const T: Duration = Duration::from_secs(5);
+
+    fn drive() -> SimDevice {
+        open("px02smf080?clock=virtual&capacity_blocks=8192").unwrap()
+    }
+
+    /// REQUEST SENSE (fixed format): (key, ASC, ASCQ).
+    fn sense(d: &mut SimDevice) -> (u8, u8, u8) {
+        let mut b = [0u8; 18];
+        let c = d
+            .execute(&[0x03, 0, 0, 0, 18, 0], DataBuf::In(&mut b), T)
+            .unwrap();
+        assert_eq!(c.status, 0);
+        (b[2] & 0x0F, b[12], b[13])
+    }
+
+    fn good(d: &mut SimDevice, cdb: &[u8], data: DataBuf<'_>) {
+        let c = d.execute(cdb, data, T).unwrap();
+        assert_eq!(c.status, 0, "{cdb:02x?}: {:02x?}", c.sense);
+    }
+
+    /// READ(10) of one block: a command that needs the medium.
+    fn read(d: &mut SimDevice) {
+        let mut b = [0u8; 512];
+        good(d, &[0x28, 0, 0, 0, 0, 8, 0, 0, 1, 0], DataBuf::In(&mut b));
+    }
+
+    /// MODE SELECT(6) of page 1Ah: the enable bits of byte 3 (IDLE_C 3, IDLE_B 2, IDLE_A 1,
+    /// STANDBY_Z 0), STANDBY_Y (byte 2 bit 0) and the five timers (100 ms units) in the page's
+    /// order: idle_a, standby_z, idle_b, idle_c, standby_y.
+    fn timers(d: &mut SimDevice, standby_y: bool, bits: u8, t: [u32; 5]) {
+        let mut p = vec![0u8, 0, 0, 0, 0x1A, 0x26, u8::from(standby_y), bits];
+        for v in t {
+            p.extend_from_slice(&v.to_be_bytes());
+        }
+        p.resize(4 + 40, 0);
+        p[4 + 39] = 0x54;
+        good(d, &[0x15, 0x10, 0, 0, p.len() as u8, 0], DataBuf::Out(&p));
+    }
+
+    fn ssu(d: &mut SimDevice, pc: u8, modifier: u8) {
+        good(d, &[0x1B, 0, 0, modifier, pc << 4, 0], DataBuf::None);
+    }
+
+    fn wait(d: &SimDevice, ms: u64) {
+        d.clock().advance(Duration::from_millis(ms));
+    }
+
+    #[test]
+    fn a_timer_that_runs_out_enters_its_condition_and_a_medium_access_leaves_it() {
+        let mut d = drive();
+        // The factory page: IDLE_A enabled, 2 s.
+        read(&mut d);
+        wait(&d, 1_900);
+        assert_eq!(sense(&mut d), (0, 0, 0), "before the idle_a timer runs out");
+        wait(&d, 200);
+        assert_eq!(sense(&mut d), (0, 0x5E, 0x01), "idle_a by timer");
+        // REQUEST SENSE needs no medium: still idle. A read: active, the timer starts again.
+        assert_eq!(sense(&mut d), (0, 0x5E, 0x01));
+        read(&mut d);
+        assert_eq!(sense(&mut d), (0, 0, 0));
+        wait(&d, 2_100);
+        assert_eq!(sense(&mut d), (0, 0x5E, 0x01));
+    }
+
+    #[test]
+    fn the_lowest_power_condition_whose_timer_ran_out_wins() {
+        let mut d = drive();
+        // idle_a 1 s, standby_z 4 s, idle_b 2 s, idle_c 3 s, standby_y 5 s.
+        timers(&mut d, true, 0x0F, [10, 40, 20, 30, 50]);
+        read(&mut d);
+        let mut at = 0;
+        for (ms, ascq, what) in [
+            (900, 0x00, "active"),
+            (1_100, 0x01, "idle_a"),
+            (2_100, 0x05, "idle_b"),
+            (3_100, 0x07, "idle_c"),
+            (4_100, 0x02, "standby_z"),
+            (5_100, 0x09, "standby_y"),
+        ] {
+            wait(&d, ms - at);
+            at = ms;
+            let want = (0, if ascq == 0 { 0 } else { 0x5E }, ascq);
+            assert_eq!(sense(&mut d), want, "{what} at {ms} ms");
+        }
+        // A disabled timer does nothing: only standby_z (4 s) left enabled.
+        timers(&mut d, false, 0x01, [10, 40, 20, 30, 50]);
+        read(&mut d);
+        wait(&d, 3_900);
+        assert_eq!(sense(&mut d), (0, 0, 0));
+        wait(&d, 200);
+        assert_eq!(sense(&mut d), (0, 0x5E, 0x02));
+    }
+
+    #[test]
+    fn start_stop_unit_takes_the_control_and_lu_control_gives_it_back() {
+        let mut d = drive();
+        read(&mut d);
+        // IDLE (idle_b) by command: 5E/06, and no timer changes it.
+        ssu(&mut d, 2, 1);
+        wait(&d, 10_000);
+        assert_eq!(sense(&mut d), (0, 0x5E, 0x06));
+        // A medium access: active; the timers stay off (no idle_a after 2 s).
+        read(&mut d);
+        wait(&d, 10_000);
+        assert_eq!(sense(&mut d), (0, 0, 0));
+        // ACTIVE keeps them off too.
+        ssu(&mut d, 1, 0);
+        wait(&d, 10_000);
+        assert_eq!(sense(&mut d), (0, 0, 0));
+        // LU_CONTROL: the timers start again from now.
+        ssu(&mut d, 7, 0);
+        wait(&d, 1_900);
+        assert_eq!(sense(&mut d), (0, 0, 0));
+        wait(&d, 200);
+        assert_eq!(sense(&mut d), (0, 0x5E, 0x01));
+        // A stopped unit is stopped, whatever the timers.
+        ssu(&mut d, 0, 0);
+        wait(&d, 10_000);
+        assert_eq!(sense(&mut d), (0x02, 0x04, 0x02));
+        good(&mut d, &[0x1B, 0, 0, 0, 0x01, 0], DataBuf::None);
+        assert_eq!(
+            sense(&mut d),
+            (0, 0, 0),
+            "started: active, the timer restarted"
+        );
+    }
+
+    #[test]
+    fn no_timer_runs_out_during_a_self_test() {
+        let mut d = drive();
+        read(&mut d);
+        // Background extended self-test (2 minutes): 04/09 with progress, never idle.
+        good(&mut d, &[0x1D, 0x40, 0, 0, 0, 0], DataBuf::None);
+        wait(&d, 60_000);
+        assert_eq!(sense(&mut d).1, 0x04);
+    }
 }
