@@ -7,8 +7,8 @@
 
 use super::{fetch, Ctx, Report};
 use crate::error::Error;
+use crate::ops::gate::ReadOnly;
 use crate::ops::reservations;
-use crate::ops::safety::ReadOnly;
 use crate::scsi::persistent_reserve::type_name;
 use std::fmt::Write as _;
 

@@ -360,8 +360,8 @@ mod tests {
     use super::*;
     use crate::cli::erase::testenv;
     use crate::exit;
+    use crate::ops::gate::is_state_changing;
     use crate::ops::jobs::Job;
-    use crate::ops::safety::is_state_changing;
 
     fn job(m: Method, verify: u32, ause: bool) -> impl FnMut() -> Box<dyn Job> {
         move || -> Box<dyn Job> {

@@ -17,9 +17,12 @@
 //! kernel's cached `inquiry`/`vpd_pg8x` sysfs attributes.
 
 pub mod enclosure;
+mod gate_host;
 pub mod ident;
 pub mod ses_slots;
 pub mod sysfs;
+
+pub use gate_host::DiscoverHost;
 
 use crate::error::{Error, Result};
 use crate::host::{HostView, LinuxHost, MountTables, PathInfo};

@@ -3,7 +3,7 @@
 //! token.
 
 use crate::error::Result;
-use crate::ops::safety::Cleared;
+use crate::ops::gate::Cleared;
 use crate::scsi::log_select::LogSelect;
 use crate::transport::{run_none, Transport, DEFAULT_TIMEOUT};
 

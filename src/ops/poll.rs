@@ -5,9 +5,9 @@
 //! NO SENSE; failure is 31/00, 31/01 or 31/03, possibly as deferred sense (§B.4). Unlike
 //! sg_format's TUR path and sg_sanitize's loop, a non-progress error is never taken as success.
 
+use crate::clock::rfc3339;
 use crate::error::{Error, Result};
 use crate::ops::query;
-use crate::ops::safety::rfc3339;
 use crate::sense::{Sense, SenseKey};
 use crate::transport::Transport;
 use serde::Serialize;

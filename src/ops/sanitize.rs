@@ -5,10 +5,10 @@
 //! T10 reflector 2015/2017 on AUSE and resume).
 
 use crate::error::{Error, Invalid, Next, Refusal, Result};
+use crate::ops::gate::{Cleared, PlannedCommand};
 use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity, Support};
 use crate::ops::record::Category;
-use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::ops::validate::{self, Plan, Validation};
 use crate::scsi::read_write::{read16, RwFlags};
 use crate::scsi::sanitize::{self as cdb, OverwriteParameters, ServiceAction};
@@ -545,10 +545,10 @@ pub fn verify_after(
 /// Sends the SANITIZE (IMMED). Maps refusals to errors that explain the way out.
 ///
 /// Only a job that passed the safety gate can call it: `_gate` is the token
-/// [`crate::ops::safety::clear`] hands out, and nothing else can make one.
+/// [`crate::ops::gate::clear`] hands out, and nothing else can make one.
 ///
 /// ```no_run
-/// # fn f(t: &mut dyn sgctl::Transport, gate: &sgctl::ops::safety::Cleared,
+/// # fn f(t: &mut dyn sgctl::Transport, gate: &crate::ops::gate::Cleared,
 /// #      p: &sgctl::ops::sanitize::SanitizePlan) -> sgctl::Result<()> {
 /// let mut trail = sgctl::ops::poll::Trail::default();
 /// sgctl::ops::sanitize::start(t, gate, p, false, &mut trail)?;
@@ -568,9 +568,9 @@ pub fn verify_after(
 /// and a caller cannot make a token of its own (its fields are private, E0451):
 ///
 /// ```compile_fail,E0451
-/// let gate = sgctl::ops::safety::Cleared {
+/// let gate = crate::ops::gate::Cleared {
 ///     job_id: "mine".into(), paths: vec![], started: std::time::SystemTime::now(),
-///     audit: sgctl::ops::safety::AuditLog::at("/dev/null"), job: "x".into(), address: "x".into(),
+///     audit: crate::ops::audit::AuditLog::at("/dev/null"), job: "x".into(), address: "x".into(),
 /// };
 /// ```
 pub fn start(
@@ -797,7 +797,7 @@ mod tests {
         let p = plan(d, o, 42)?;
         let before = hash_before(d, &p);
         let mut trail = Trail::default();
-        start(d, &crate::ops::safety::test_token(), &p, o.ause, &mut trail)?;
+        start(d, &crate::ops::gate::test_token(), &p, o.ause, &mut trail)?;
         finish(
             d,
             &p,
@@ -911,7 +911,7 @@ mod tests {
         let p = plan(&mut d, &opts(Method::ExitFailureMode, 0), 1).unwrap();
         start(
             &mut d,
-            &crate::ops::safety::test_token(),
+            &crate::ops::gate::test_token(),
             &p,
             false,
             &mut Trail::default(),
@@ -929,7 +929,7 @@ mod tests {
         let p = plan(&mut d, &opts(Method::ExitFailureMode, 0), 1).unwrap();
         let e = start(
             &mut d,
-            &crate::ops::safety::test_token(),
+            &crate::ops::gate::test_token(),
             &p,
             false,
             &mut Trail::default(),
@@ -943,7 +943,7 @@ mod tests {
         let mut trail = Trail::default();
         start(
             &mut d,
-            &crate::ops::safety::test_token(),
+            &crate::ops::gate::test_token(),
             &p,
             false,
             &mut trail,
@@ -972,7 +972,7 @@ mod tests {
         let mut trail = Trail::default();
         start(
             &mut d,
-            &crate::ops::safety::test_token(),
+            &crate::ops::gate::test_token(),
             &p,
             false,
             &mut trail,
@@ -1003,7 +1003,7 @@ mod tests {
         let p = plan(&mut d, &o, 7).unwrap();
         start(
             &mut d,
-            &crate::ops::safety::test_token(),
+            &crate::ops::gate::test_token(),
             &p,
             false,
             &mut Trail::default(),

@@ -17,8 +17,11 @@ use crate::bench::suite::runner::{is_interrupted, Control, Progress, Suite};
 use crate::bench::suite::{pts, review};
 use crate::bench::{Authorization, EngineKind};
 use crate::error::{Error, Result};
+use crate::host::HostView;
+use crate::ops::audit::AuditLog;
+use crate::ops::gate;
+use crate::ops::gate::{Cleared, Confirmation, DriveName, Prompter};
 use crate::ops::poll::PollConfig;
-use crate::ops::safety::{self, AuditLog, Cleared, Confirmation, DriveName, HostView, Prompter};
 use crate::transport::Transport;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -391,7 +394,7 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
             "SAS/SCSI".into()
         },
         engine: String::new(),
-        host: safety::hostname(),
+        host: crate::host::hostname(),
         kernel: uname_r(),
         tool: format!(
             "sgctl {} ({})",
@@ -406,9 +409,9 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
         tokens: opts.confirm.clone(),
         interactive: opts.confirm.is_empty() && env.interactive,
     };
-    let cleared = safety::clear(
+    let cleared = gate::clear(
         env.host,
-        safety::GateRequest {
+        gate::GateRequest {
             job: if suite == "pts" {
                 "bench-pts"
             } else {
@@ -482,7 +485,7 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
             format: rep::FORMAT.into(),
             version: rep::VERSION,
             suite: suite.into(),
-            created: safety::rfc3339(SystemTime::now()),
+            created: crate::clock::rfc3339(SystemTime::now()),
             updated: String::new(),
             complete: false,
             state: "running".into(),

@@ -18,9 +18,9 @@
 use super::Job;
 use crate::error::{Error, Invalid, Result};
 use crate::exit;
+use crate::ops::gate::{Cleared, PlannedCommand};
 use crate::ops::poll::{PollConfig, Trail};
 use crate::ops::record::{Category, JobMethod, JobRecord, Outcome};
-use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::write_buffer::{self as wb, sim_image, ActivationEvents, BufferDescriptor, Mode};
 use crate::sense::SenseKey;
 use crate::transport::{self, run_query, DataBuf, Transport, DEFAULT_TIMEOUT};

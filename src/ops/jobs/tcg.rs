@@ -5,9 +5,9 @@
 use super::Job;
 use crate::error::{Error, Refusal, Result};
 use crate::exit;
+use crate::ops::gate::{Cleared, PlannedCommand};
 use crate::ops::poll::PollConfig;
 use crate::ops::record::{Category, JobMethod, JobRecord, Outcome};
-use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::ops::tcg_erase;
 use crate::ops::validate::{Plan, Validation};
 use crate::scsi::security_protocol as sp;

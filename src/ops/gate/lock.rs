@@ -16,7 +16,8 @@
 //! process and is not locked; one with a state file is keyed by its LU name and the state file
 //! (two state files are two drives even when their WWNs are equal).
 
-use super::safety::{rfc3339, DriveName};
+use super::confirm::DriveName;
+use crate::clock::rfc3339;
 use crate::error::{Error, Refusal, Result};
 use crate::files;
 use nix::fcntl::{Flock, FlockArg};
