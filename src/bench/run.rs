@@ -99,7 +99,7 @@ fn identify<'h>(
     plain: &'h mut Option<crate::bench::PlainHost>,
 ) -> crate::Result<(DriveName, Option<Identity>, &'h dyn HostView)> {
     if scsi {
-        let mut t = crate::device::open(addr)?;
+        let mut t = crate::device::open(addr, crate::device::OpenOptions::default())?.transport;
         let id = crate::ops::query::identity(&mut *t)?;
         drop(t);
         let name = DriveName {
@@ -178,7 +178,9 @@ pub fn header_of(
     let mut opened;
     let t: &mut dyn crate::Transport = match held {
         Some(t) => t,
-        None => match crate::device::open_with(addr, 0) {
+        None => match crate::device::open(addr, crate::device::OpenOptions::traced(0))
+            .map(|o| o.transport)
+        {
             Ok(t) => {
                 opened = t;
                 &mut *opened

@@ -126,7 +126,8 @@ fn list_supported(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
     let [dev] = devices else {
         return Err(Error::InvalidArgument("--list-supported takes one DEVICE".into()).into());
     };
-    let mut t = crate::cli::fetch::open(ctx, dev)?;
+    let mut t =
+        crate::device::open(dev, crate::device::OpenOptions::traced(ctx.verbose))?.transport;
     let s = format_support::read(t.as_mut())?;
     let text = list_text(&s);
     Ok(Report::new(Some(dev), &s, text))

@@ -113,7 +113,8 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         if args.inhex.is_some() {
             bail!("--reset and --inhex are exclusive");
         }
-        let mut t = crate::device::open_with(dev, ctx.verbose)?;
+        let mut t =
+            crate::device::open(dev, crate::device::OpenOptions::traced(ctx.verbose))?.transport;
         let host = crate::discover::DiscoverHost;
         let mut prompter = super::prompt::WordedPrompter::new(
             "sgctl: logs --reset clears the drive's log counters (error counters, statistics, \
@@ -139,7 +140,8 @@ pub fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         }
     } else {
         let dev = args.device.as_deref().unwrap_or_default();
-        let mut t = crate::device::open_with(dev, ctx.verbose)?;
+        let mut t =
+            crate::device::open(dev, crate::device::OpenOptions::traced(ctx.verbose))?.transport;
         match want {
             Some((pg, sub)) => {
                 // An unlisted page is not asked for: the drive would reject it with ILLEGAL

@@ -61,7 +61,8 @@ pub fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         }
     }
     let dev = args.device.as_str();
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        crate::device::open(dev, crate::device::OpenOptions::traced(ctx.verbose))?.transport;
     let plans = mode_set::plan(t.as_mut(), &changes, args.save)?;
     let render = |p: &mode_set::PagePlan| -> String {
         let ch: Vec<String> = p
@@ -215,7 +216,8 @@ pub fn get(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         .map(|s| find_field(s.trim()).map_err(Error::InvalidArgument))
         .collect::<Result<Vec<Field>, _>>()?;
     let dev = args.device.as_str();
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        crate::device::open(dev, crate::device::OpenOptions::traced(ctx.verbose))?.transport;
     let mut cache: Vec<(PageKey, Option<Vec<u8>>)> = Vec::new();
     let mut out = Vec::new();
     for f in &fields {

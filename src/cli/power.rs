@@ -155,7 +155,8 @@ fn request(args: &PowerArgs) -> anyhow::Result<Option<PowerRequest>> {
 pub fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
     let req = request(&args)?;
     let dev = args.device.as_str();
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        crate::device::open(dev, crate::device::OpenOptions::traced(ctx.verbose))?.transport;
     let Some(req) = req else {
         let st = state(t.as_mut())?;
         let text = format!("{dev}: {}\n", st.power_condition);

@@ -91,7 +91,8 @@ fn grown_count(t: &mut dyn Transport) -> Option<u64> {
 pub fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
     let dev = args.device.as_str();
     let (cdb, params) = reassign::build(&args.lbas)?;
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        crate::device::open(dev, crate::device::OpenOptions::traced(ctx.verbose))?.transport;
     let cap = crate::ops::query::read_capacity16(t.as_mut())?;
     if let Some(&bad) = args.lbas.iter().find(|&&l| l >= cap.blocks()) {
         return Err(Error::InvalidArgument(format!(

@@ -182,7 +182,8 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
     let mut all = Vec::new();
     let mut text = String::new();
     for d in devices {
-        let mut t = crate::device::open_with(d, ctx.verbose)?;
+        let mut t =
+            crate::device::open(d, crate::device::OpenOptions::traced(ctx.verbose))?.transport;
         let r = san::support(&mut *t)?;
         let wacereq = query::vpd(&mut *t, 0xb1)
             .ok()

@@ -111,7 +111,8 @@ pub fn run(ctx: &mut Ctx, args: SelftestArgs) -> anyhow::Result<Report> {
         )
         .into());
     }
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        crate::device::open(dev, crate::device::OpenOptions::traced(ctx.verbose))?.transport;
     let Some(test) = test else {
         let st = selftest::status(t.as_mut())?;
         for p in &st.problems {

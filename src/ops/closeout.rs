@@ -174,7 +174,7 @@ pub fn finish(
             rec.message = Some(format!("SANITIZE failed: {s}"));
         }
         PollEnd::Done => {
-            let clean = poll::classify(crate::ops::query::request_sense(t)?.as_ref())
+            let clean = poll::classify_sense(crate::ops::query::request_sense(t)?.as_ref())
                 == poll::Condition::Clean;
             tv.completed_without_failure = true;
             tv.ready_after = Some(clean);

@@ -251,7 +251,7 @@ pub enum Condition {
 }
 
 /// Classifies a sense from REQUEST SENSE while watching `w` (OpenSea's table, stricter).
-pub fn classify(s: Option<&Sense>) -> Condition {
+pub fn classify_sense(s: Option<&Sense>) -> Condition {
     let Some(s) = s else {
         return Condition::Clean;
     };
@@ -305,7 +305,7 @@ pub fn poll(
                 continue;
             }
         };
-        match classify(s.as_ref()) {
+        match classify_sense(s.as_ref()) {
             Condition::Clean => {
                 trail.push_clean("REQUEST SENSE");
                 return Ok(PollEnd::Done);

@@ -689,7 +689,7 @@ pub fn finish(
     }
     technique.completed_without_failure = true;
     // Clean final state: one more REQUEST SENSE must be clean and the medium readable.
-    let again = poll::classify(query::request_sense(t)?.as_ref());
+    let again = poll::classify_sense(query::request_sense(t)?.as_ref());
     if again != poll::Condition::Clean {
         technique.ready_after = Some(false);
         technique.result = "not_completed".into();

@@ -79,7 +79,7 @@ pub fn key_for(address: &str, name: &DriveName) -> Option<String> {
             (!s.is_empty()).then(|| format!("serial-{s}"))
         })
         .unwrap_or_else(|| format!("address-{address}"));
-    if let Some(spec) = crate::device::classify(address).virtual_spec() {
+    if let Some(spec) = crate::device::classify_address(address).virtual_spec() {
         let state = spec.option("state")?;
         let p = Path::new(state);
         let p = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());

@@ -201,7 +201,7 @@ pub fn open_for_job(
     interval: Duration,
     interrupted: Arc<AtomicBool>,
 ) -> Result<(Box<dyn Transport>, PollConfig)> {
-    let opened = device::open_device(address, verbose)?;
+    let opened = device::open(address, crate::device::OpenOptions::traced(verbose))?;
     let mut poll = PollConfig::real(interval, interrupted);
     if let Some(advance) = opened.virtual_sleep() {
         // Nothing moves a virtual drive's clock but us: advance it instead of sleeping
@@ -694,7 +694,7 @@ pub fn job_inputs(opts: &JobOptions, addresses: &[String]) -> Vec<(&'static str,
         v.push(("signing key", k));
     }
     for a in addresses {
-        if let Some(state) = device::classify(a)
+        if let Some(state) = device::classify_address(a)
             .virtual_spec()
             .and_then(|s| s.option("state"))
         {
