@@ -99,7 +99,7 @@ fn ops_uses() -> BTreeMap<String, BTreeSet<String>> {
             if rel.ends_with("mod.rs") {
                 depth -= 1;
             }
-            let up = format!("{}", "super::".repeat(depth));
+            let up = "super::".repeat(depth);
             for line in std::fs::read_to_string(&f).unwrap().lines() {
                 if line.trim_start().starts_with("//") {
                     continue;
