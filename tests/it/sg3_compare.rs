@@ -142,6 +142,7 @@ fn vpd_pages_agree_with_sg_vpd() {
     );
     let mut pages_seen = std::collections::BTreeSet::new();
     let mut hex_only = std::collections::BTreeSet::new();
+    let mut tpc_seen = std::collections::BTreeSet::new();
     for f in &files {
         let (sg_ok, sg) = run(Command::new("sg_vpd").arg(format!("--inhex={}", f.display())));
         let (ok, ours) = run(crate::util::sgctl_cmd()
@@ -173,7 +174,29 @@ fn vpd_pages_agree_with_sg_vpd() {
         assert!(common > 0, "{}: no common fields", f.display());
         if let Some(first) = ours.lines().next() {
             pages_seen.insert(first.to_string());
+            if first.starts_with("Third party copy") {
+                tpc_seen.extend(fields(&sg).into_keys().filter(|k| k.starts_with("heading")));
+            }
         }
+    }
+    // Every third-party copy descriptor type sg_vpd decodes was compared at least once.
+    for d in [
+        "Block Device ROD Token Limits",
+        "Supported commands",
+        "Parameter data",
+        "Supported descriptors",
+        "Supported CSCD IDs (above 0x7ff)",
+        "Copy group identifier",
+        "ROD token features",
+        "Supported ROD token and ROD types",
+        "General copy operations",
+        "Stream copy operations",
+        "Held data",
+    ] {
+        assert!(
+            tpc_seen.contains(&format!("heading {d}#1")),
+            "no 0x8F fixture compared for {d}: {tpc_seen:?}"
+        );
     }
     // Every decoded page type was compared at least once.
     for p in [

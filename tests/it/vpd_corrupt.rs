@@ -1,11 +1,13 @@
 //! Best-effort VPD decoding on corrupted copies of every VPD fixture: cut short at
-//! several lengths, PAGE LENGTH claiming more than is there, the last designator's length
-//! overrunning the page. For each copy:
+//! several lengths, PAGE LENGTH claiming more than is there, the last designator's (0x83) or
+//! third-party copy descriptor's (0x8F) length overrunning the page, a 0x8F descriptor's list
+//! length claiming 8 bytes more than the descriptor holds. For each copy:
 //! - sgctl never refuses it (exit 0 or 9, never 4) — sg_vpd decodes what is there too;
 //! - every inconsistency is listed (`problems`, exit 9), and a clean copy lists none;
 //! - every field sg_vpd prints from the copy, sgctl prints with the same value (Debian's
 //!   sg3-utils; skipped with a reason when it is missing, required under SGCTL_REQUIRE_SG3=1);
-//! - with one overrunning designator, every designator before it is still decoded.
+//! - with one overrunning designator or descriptor, every one before it is still decoded; with
+//!   a lying list length, every descriptor is decoded and the problem names the liar.
 
 use crate::sg3_compare::{fields, fixtures, sg3_available};
 use sgctl::bytes::parse_inhex;
@@ -90,6 +92,31 @@ fn designator_offsets(b: &[u8]) -> Vec<usize> {
     out
 }
 
+/// Offsets of the third-party copy descriptors of a page 0x8F (as far as they fit).
+fn tpc_offsets(b: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let end = (4 + usize::from(u16::from_be_bytes([b[2], b[3]]))).min(b.len());
+    let mut off = 4;
+    while off + 4 <= end {
+        out.push(off);
+        off += 4 + usize::from(u16::from_be_bytes([b[off + 2], b[off + 3]]));
+    }
+    out
+}
+
+/// Where a third-party copy descriptor type keeps the length of its list (offset in the
+/// descriptor, width): SPC-6 7.7.18's Supported Commands, Supported Descriptors, Supported
+/// CSCD Descriptor IDs, Copy Group Identifier, ROD Token Features, Supported ROD Types.
+fn tpc_list_length(t: u16) -> Option<(usize, usize)> {
+    match t {
+        0x0001 | 0x0008 | 0x000d => Some((4, 1)),
+        0x000c => Some((4, 2)),
+        0x0106 => Some((46, 2)),
+        0x0108 => Some((6, 2)),
+        _ => None,
+    }
+}
+
 /// The corrupted copies of one page: (label, bytes, must list a problem).
 fn corruptions(b: &[u8]) -> Vec<(String, Vec<u8>, bool)> {
     let full = 4 + usize::from(u16::from_be_bytes([b[2], b[3]]));
@@ -114,6 +141,45 @@ fn corruptions(b: &[u8]) -> Vec<(String, Vec<u8>, bool)> {
             o[last + 3] = 0xff;
             v.push((
                 format!("last designator (offset {last}) length 255"),
+                o,
+                true,
+            ));
+        }
+    }
+    if b[1] == 0x8f {
+        let offs = tpc_offsets(b);
+        if let Some(&last) = offs.last() {
+            let mut o = b[..full.min(b.len())].to_vec();
+            o[last + 2..last + 4].copy_from_slice(&[0xff, 0xff]);
+            v.push((
+                format!("last descriptor (offset {last}) length 65535"),
+                o,
+                true,
+            ));
+        }
+        // A list claiming 8 bytes more than its descriptor holds.
+        for &off in &offs {
+            let t = u16::from_be_bytes([b[off], b[off + 1]]);
+            let n = usize::from(u16::from_be_bytes([b[off + 2], b[off + 3]]));
+            let Some((at, width)) = tpc_list_length(t) else {
+                continue;
+            };
+            if at + width > 4 + n || off + 4 + n > b.len() {
+                continue;
+            }
+            let mut o = b[..full.min(b.len())].to_vec();
+            let field = &mut o[off + at..off + at + width];
+            let claim = 4 + n - at - width + 8;
+            if width == 1 && claim > 255 {
+                continue;
+            }
+            if width == 1 {
+                field[0] = claim.min(255) as u8;
+            } else {
+                field.copy_from_slice(&(claim as u16).to_be_bytes());
+            }
+            v.push((
+                format!("list length of descriptor 0x{t:04x} (offset {off}) {claim}"),
                 o,
                 true,
             ));
@@ -147,6 +213,7 @@ fn corrupted_vpd_fixtures_decode_as_far_as_the_bytes_go() {
     let files = fixtures(|n| n.contains("vpd_"));
     assert!(files.len() >= 30, "VPD fixtures: {}", files.len());
     let (mut copies, mut compared) = (0, 0);
+    let mut lying_lists = std::collections::BTreeSet::new();
     let mut failures = Vec::new();
     for f in &files {
         let b = parse_inhex(&std::fs::read_to_string(f).unwrap()).unwrap();
@@ -182,6 +249,36 @@ fn corrupted_vpd_fixtures_decode_as_far_as_the_bytes_go() {
                 let n = designator_offsets(&b).len() - 1;
                 let got = json["data"]["designators"].as_array().map_or(0, Vec::len);
                 assert_eq!(got, n, "{what}: designators before the bad one");
+            }
+            if label.starts_with("last descriptor") {
+                // Every third-party copy descriptor before the overrunning one is decoded.
+                let n = tpc_offsets(&b)
+                    .iter()
+                    .filter(|&&o| b[o + 2..o + 4] != [0, 0])
+                    .count()
+                    - 1;
+                let got = json["data"]["descriptors"].as_array().map_or(0, Vec::len);
+                assert_eq!(got, n, "{what}: descriptors before the bad one");
+            }
+            if label.starts_with("list length") {
+                // The lying list is cut at its descriptor's end: every descriptor is still
+                // decoded and the problem names the descriptor. sg_vpd reads such a list on
+                // into the next descriptor (or past the page), so its output is not compared.
+                let n = tpc_offsets(&b)
+                    .iter()
+                    .filter(|&&o| b[o + 2..o + 4] != [0, 0])
+                    .count();
+                let got = json["data"]["descriptors"].as_array().map_or(0, Vec::len);
+                assert_eq!(got, n, "{what}: every descriptor decoded");
+                let t = label.split("0x").nth(1).unwrap_or_default();
+                lying_lists.insert(t[..4].to_string());
+                assert!(
+                    problems
+                        .iter()
+                        .any(|p| p.as_str().is_some_and(|p| p.contains(&t[..4]))),
+                    "{what}: problem names the descriptor: {problems:?}"
+                );
+                continue;
             }
             if !have_sg3 {
                 continue;
@@ -260,5 +357,10 @@ fn corrupted_vpd_fixtures_decode_as_far_as_the_bytes_go() {
         failures.join("\n=====\n")
     );
     eprintln!("{copies} corrupted/clean copies, {compared} sg_vpd fields matched");
+    assert_eq!(
+        lying_lists.into_iter().collect::<Vec<_>>(),
+        ["0001", "0008", "000c", "000d", "0106", "0108"],
+        "every 0x8F list type gets a lying list length"
+    );
     assert!(copies > 150, "only {copies} copies");
 }

@@ -93,9 +93,17 @@ pub struct StandardInquiry {
     pub problems: Vec<String>,
 }
 
-/// Name of a peripheral device type (SPC-6 Table 150), as sg3_utils prints it.
+/// Name of a peripheral device type (SPC-6 Table 150), as sg3_utils prints it; bits 7–5 are
+/// ignored and a reserved type is "reserved".
 pub fn pdt_name(pdt: u8) -> &'static str {
-    match pdt & 0x1f {
+    pdt_known_name(pdt & 0x1f).unwrap_or("reserved")
+}
+
+/// The one peripheral device type name table (SPC-6 Table 150, sg3_utils' wording): `None`
+/// for a reserved type (0Ah, 0Bh, 15h–1Dh) and for any value above 1Fh. [`pdt_name`] and
+/// the sg_vpd-worded names of the VPD text (which name 0Ah, 0Bh and FFh) build on it.
+pub fn pdt_known_name(pdt: u8) -> Option<&'static str> {
+    Some(match pdt {
         0x00 => "disk",
         0x01 => "tape",
         0x02 => "printer",
@@ -117,8 +125,8 @@ pub fn pdt_name(pdt: u8) -> &'static str {
         0x14 => "host managed zoned block",
         0x1e => "well known logical unit",
         0x1f => "unknown or no device type",
-        _ => "reserved",
-    }
+        _ => return None,
+    })
 }
 
 /// Version byte meaning (SPC-6 Table 151).

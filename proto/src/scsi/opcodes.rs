@@ -1,7 +1,8 @@
 //! The one opcode table: every command sgctl sends, the virtual drive answers or a disk
 //! commonly reports (SPC-6 Annex D / SBC-5 Table 11 operation codes, the variable-length
-//! service actions of SBC-5 Table 12), with its service action, name, data direction, whether it
-//! may change the drive's state and its timeout class.
+//! service actions of SBC-5 Table 12, the THIRD-PARTY COPY OUT/IN service actions of SPC-6
+//! Annex D), with its service action, name, data direction, whether it may change the drive's
+//! state and its timeout class.
 //!
 //! Users: the `-v` trace names commands with it ([`crate::transport::trace`]), REPORT
 //! SUPPORTED OPERATION CODES decoding names the descriptors ([`super::rsoc`]), the gate's
@@ -286,7 +287,41 @@ pub static OPCODES: &[Opcode] = &[
     op(0x7f, Some(0x000e), "Orwrite(32)", Out, Yes, Io),
     op(0x7f, Some(0x0011), "Write scattered(32)", Out, Yes, Io),
     op(0x7f, None, "Variable length", In, Yes, Io),
+    op(0x83, Some(0x00), "Extended copy(LID1)", Out, Yes, Long),
+    op(0x83, Some(0x01), "Extended copy", Out, Yes, Long),
+    op(0x83, Some(0x10), "Populate token", Out, Yes, Long),
+    op(0x83, Some(0x11), "Write using token", Out, Yes, Long),
+    op(0x83, Some(0x1c), "Copy operation abort", Out, Yes, Quick),
     op(0x83, None, "Third party copy out", Out, Yes, Long),
+    op(0x84, Some(0x00), "Receive copy status(LID1)", In, No, Quick),
+    op(0x84, Some(0x01), "Receive copy data(LID1)", In, No, Quick),
+    op(
+        0x84,
+        Some(0x03),
+        "Receive copy operating parameters",
+        In,
+        No,
+        Quick,
+    ),
+    op(
+        0x84,
+        Some(0x04),
+        "Receive copy failure details(LID1)",
+        In,
+        No,
+        Quick,
+    ),
+    op(0x84, Some(0x05), "Receive copy status", In, No, Quick),
+    op(0x84, Some(0x06), "Receive copy data", In, No, Quick),
+    op(
+        0x84,
+        Some(0x07),
+        "Receive ROD token information",
+        In,
+        No,
+        Quick,
+    ),
+    op(0x84, Some(0x08), "Report all ROD tokens", In, No, Quick),
     op(0x84, None, "Third party copy in", In, No, Quick),
     op(0x85, None, "ATA pass-through(16)", AtaTDir, AtaInside, Long),
     op(0x86, None, "Access control in", In, No, Quick),
@@ -456,6 +491,12 @@ mod tests {
             // Lookup by CDB finds the entry itself.
             let mut cdb = [0u8; 32];
             cdb[0] = o.code;
+            if o.sa.is_none() && o.code != 0x7f {
+                // The entry as a whole covers the service actions without their own entry
+                // (THIRD-PARTY COPY OUT lists service action 0): look it up with one of those.
+                let listed = |sa: u16| OPCODES.iter().any(|p| p.code == o.code && p.sa == Some(sa));
+                cdb[1] = (0..0x20u8).find(|&sa| !listed(sa.into())).unwrap_or(0);
+            }
             if let Some(sa) = o.sa {
                 if o.code == 0x7f {
                     cdb[7] = 0x18;
@@ -508,6 +549,10 @@ mod tests {
             Some("Report supported operation codes")
         );
         assert_eq!(name(&[0x12, 0x01]), Some("Inquiry"));
+        assert_eq!(name(&[0x83, 0x00]), Some("Extended copy(LID1)"));
+        assert_eq!(name(&[0x83, 0x10]), Some("Populate token"));
+        assert_eq!(name(&[0x83, 0x02]), Some("Third party copy out"));
+        assert_eq!(name(&[0x84, 0x07]), Some("Receive ROD token information"));
         assert_eq!(name(&[0x48, 0x82]), Some("Sanitize, block erase"));
         assert_eq!(find(0x48, None).map(|o| o.name), Some("Sanitize"));
         assert_eq!(name(&[0xc0]), None);

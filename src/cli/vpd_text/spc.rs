@@ -2,6 +2,7 @@
 //! 0x8B, 0x8C, 0x8D, 0x8F, 0x90, 0x91, 0x92), worded like sg_vpd 1.63 (Debian's sg3-utils 1.46) so tests/it/sg3_compare.rs
 //! compares them field by field.
 
+use crate::scsi::inquiry::pdt_known_name;
 use crate::scsi::vpd::cfa_profile::CfaProfileInformation;
 use crate::scsi::vpd::device_constituents::{DeviceConstituents, SpecificDescriptor};
 use crate::scsi::vpd::feature_sets::ScsiFeatureSets;
@@ -16,7 +17,7 @@ use crate::scsi::vpd::protocol_specific::{
     ProtocolSpecificLuInformation, ProtocolSpecificPortInformation,
 };
 use crate::scsi::vpd::software_interface::SoftwareInterfaceIdentification;
-use crate::scsi::vpd::third_party_copy::ThirdPartyCopy;
+use crate::scsi::vpd::third_party_copy::{RodDeviceFeatures, ThirdPartyCopy};
 use std::fmt::Write;
 
 /// 0x84.
@@ -126,7 +127,13 @@ pub fn power_consumption(x: &PowerConsumption) -> String {
 pub fn third_party_copy(x: &ThirdPartyCopy) -> String {
     let mut t = String::from("Third party copy VPD page:\n");
     for d in &x.descriptors {
-        let _ = writeln!(t, " {}:", d.name);
+        // sg_vpd says which IDs the list holds (SPC-6: those above 07FFh).
+        let above = if d.descriptor_type == 0x000c {
+            " (above 0x7ff)"
+        } else {
+            ""
+        };
+        let _ = writeln!(t, " {}{above}:", d.name);
         let f = |k: &str| d.fields.get(k).and_then(serde_json::Value::as_u64);
         let nr = |v: u64, unit: &str| {
             if v == 0 {
@@ -226,12 +233,161 @@ pub fn third_party_copy(x: &ThirdPartyCopy) -> String {
                     f("held_data_granularity_log2").map(pow2),
                 );
             }
+            0x0001 => {
+                for c in &d.supported_commands {
+                    if c.service_actions.is_empty() {
+                        let _ = writeln!(t, "  {}", c.name);
+                    }
+                    for sa in &c.service_actions {
+                        let _ = writeln!(t, "  {}", sa.name);
+                    }
+                }
+            }
+            0x0008 => {
+                for c in &d.supported_descriptors {
+                    let _ = match c.name {
+                        Some(n) => writeln!(t, "  {n} [0x{:x}]", c.code),
+                        None => writeln!(t, "  0x{:x}", c.code),
+                    };
+                }
+            }
+            0x000c => {
+                for c in &d.supported_cscd_ids {
+                    let _ = match c.name {
+                        Some(n) => writeln!(t, "  {n} [0x{:04x}]", c.code),
+                        None => writeln!(t, "  0x{:04x}", c.code),
+                    };
+                }
+            }
+            0x000d => {
+                if let Some(g) = &d.copy_group_identifier {
+                    let _ = match &g.locally_assigned_uuid {
+                        Some(u) => writeln!(t, "      Locally assigned UUID: {u}"),
+                        None => writeln!(t, "  Copy group identifier (in hex): {}", g.data),
+                    };
+                }
+            }
+            0x0106 => {
+                line("Remote tokens", f("remote_tokens").map(|v| v.to_string()));
+                for (label, k) in [
+                    ("Minimum token lifetime", "minimum_token_lifetime"),
+                    ("Maximum token lifetime", "maximum_token_lifetime"),
+                ] {
+                    line(label, f(k).map(|v| format!("{v} seconds")));
+                }
+                line(
+                    "Maximum token inactivity timeout",
+                    f("maximum_token_inactivity_timeout").map(|v| v.to_string()),
+                );
+                for r in &d.rod_device_features {
+                    rod_features(&mut t, r);
+                }
+            }
+            0x0108 => {
+                let yes = |v: bool| if v { "yes" } else { "no" };
+                for r in &d.rod_types {
+                    let _ = match r.name {
+                        Some(n) => writeln!(t, "  ROD type: {n} [0x{:x}]", r.rod_type),
+                        None => writeln!(t, "  ROD type: 0x{:x}", r.rod_type),
+                    };
+                    let _ = writeln!(
+                        t,
+                        "    Internal: {}\n    Token in: {}\n    Token out: {}\n    \
+                         Preference: {}",
+                        yes(r.ecpy_int),
+                        yes(r.token_in),
+                        yes(r.token_out),
+                        r.preference_indication
+                    );
+                }
+            }
             other => {
                 let _ = writeln!(t, "  descriptor type 0x{other:04x}, in hex:\n  {}", d.data);
             }
         }
     }
     t
+}
+
+/// A ROD device type specific features descriptor of 0x8F's ROD token features, in sg_vpd's
+/// words (an all-ones optimal size is "no limit").
+fn rod_features(t: &mut String, r: &RodDeviceFeatures) {
+    let f = |k: &str| r.fields.get(k).and_then(serde_json::Value::as_u64);
+    let opt = |v: u64| {
+        if v == u64::MAX {
+            "-1 [no limit]".to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    let rows: &[(&str, &str, bool)] = match r.peripheral_device_type {
+        0x00 => &[
+            (
+                "Optimal block ROD length granularity",
+                "optimal_block_rod_length_granularity",
+                false,
+            ),
+            (
+                "Maximum Bytes in block ROD",
+                "maximum_bytes_in_block_rod",
+                false,
+            ),
+            (
+                "Optimal Bytes in block ROD transfer",
+                "optimal_bytes_in_block_rod_transfer",
+                true,
+            ),
+            (
+                "Optimal Bytes to token per segment",
+                "optimal_bytes_to_token_per_segment",
+                true,
+            ),
+            (
+                "Optimal Bytes from token per segment",
+                "optimal_bytes_from_token_per_segment",
+                true,
+            ),
+        ],
+        0x01 => &[
+            (
+                "Maximum Bytes in stream ROD",
+                "maximum_bytes_in_stream_rod",
+                false,
+            ),
+            (
+                "Optimal Bytes in stream ROD transfer",
+                "optimal_bytes_in_stream_rod_transfer",
+                true,
+            ),
+        ],
+        0x03 => &[
+            (
+                "Maximum Bytes in processor ROD",
+                "maximum_bytes_in_processor_rod",
+                false,
+            ),
+            (
+                "Optimal Bytes in processor ROD transfer",
+                "optimal_bytes_in_processor_rod_transfer",
+                true,
+            ),
+        ],
+        pdt => {
+            let _ = writeln!(
+                t,
+                "  ROD features for device type 0x{pdt:x} ({}), in hex: {}",
+                device_type_name(pdt),
+                r.data
+            );
+            return;
+        }
+    };
+    for &(label, k, unlimited) in rows {
+        if let Some(v) = f(k) {
+            let v = if unlimited { opt(v) } else { v.to_string() };
+            let _ = writeln!(t, "  {label}: {v}");
+        }
+    }
 }
 
 /// 0x81 (obsolete; sg_vpd shows it in hex only).
@@ -332,41 +488,16 @@ pub fn device_constituents(x: &DeviceConstituents) -> String {
     t
 }
 
-/// Peripheral device type names as sg3_utils prints them (`sg_get_pdt_str`).
+/// Peripheral device type names as sg_vpd prints them (`sg_get_pdt_str`): the INQUIRY table
+/// ([`pdt_known_name`]) with sg_vpd's own words for the codes it leaves unnamed — 0Ah/0Bh
+/// "graphics", FFh "Unknown", another reserved code its number (below 20h) or "Reserved".
 fn device_type_name(pdt: u8) -> String {
-    let n = match pdt {
-        0x00 => "disk",
-        0x01 => "tape",
-        0x02 => "printer",
-        0x03 => "processor",
-        0x04 => "write once optical disk",
-        0x05 => "cd/dvd",
-        0x06 => "scanner",
-        0x07 => "optical memory device",
-        0x08 => "medium changer",
-        0x09 => "communications",
-        0x0a => "graphics [0xa]",
-        0x0b => "graphics [0xb]",
-        0x0c => "storage array controller",
-        0x0d => "enclosure services device",
-        0x0e => "simplified direct access device",
-        0x0f => "optical card reader/writer device",
-        0x10 => "bridge controller commands",
-        0x11 => "object based storage",
-        0x12 => "automation/driver interface",
-        0x13 => "security manager device",
-        0x14 => "host managed zoned block",
-        0x1e => "well known logical unit",
-        0x1f => "unknown or no device type",
-        0xff => "Unknown",
-        _ => "",
-    };
-    if n.is_empty() && pdt < 0x20 {
-        format!("0x{pdt:x}")
-    } else if n.is_empty() {
-        "Reserved".to_string()
-    } else {
-        n.to_string()
+    match (pdt, pdt_known_name(pdt)) {
+        (0x0a | 0x0b, _) => format!("graphics [0x{pdt:x}]"),
+        (0xff, _) => "Unknown".to_string(),
+        (_, Some(n)) => n.to_string(),
+        (0x00..=0x1f, None) => format!("0x{pdt:x}"),
+        _ => "Reserved".to_string(),
     }
 }
 
@@ -444,4 +575,27 @@ pub fn feature_sets(x: &ScsiFeatureSets) -> String {
         let _ = writeln!(t, "    {}", f.name);
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::device_type_name;
+    use crate::scsi::inquiry::pdt_name;
+
+    #[test]
+    fn device_type_names_share_the_inquiry_table() {
+        // Named in the one table: the same words in both.
+        for pdt in [0x00, 0x01, 0x08, 0x0d, 0x14, 0x1e, 0x1f] {
+            assert_eq!(device_type_name(pdt), pdt_name(pdt), "{pdt:#x}");
+        }
+        // sg_vpd's overrides, and the codes neither names.
+        assert_eq!(device_type_name(0x0a), "graphics [0xa]");
+        assert_eq!(device_type_name(0x0b), "graphics [0xb]");
+        assert_eq!(device_type_name(0xff), "Unknown");
+        assert_eq!(device_type_name(0x15), "0x15");
+        assert_eq!(device_type_name(0x20), "Reserved");
+        assert_eq!(pdt_name(0x0a), "reserved");
+        assert_eq!(pdt_name(0x15), "reserved");
+        assert_eq!(pdt_name(0xe0), "disk", "bits 7-5 are the qualifier");
+    }
 }
