@@ -69,7 +69,9 @@ impl SgEngine {
     /// Opens the sg node behind `addr` and reads its capacity, block length and protection.
     pub fn open(addr: &str, writable: bool) -> Result<SgEngine, BenchError> {
         let node = sg_node_of(addr)?;
-        let mut t = crate::device::open(&node).map_err(BenchError::Open)?;
+        let mut t = crate::device::open(&node, crate::device::OpenOptions::default())
+            .map_err(BenchError::Open)?
+            .transport;
         let cap = crate::ops::query::read_capacity16(&mut *t).map_err(BenchError::Open)?;
         drop(t);
         let prot_type = if cap.prot_en { cap.p_type + 1 } else { 0 };

@@ -15,7 +15,8 @@ use crate::bench::stats::{Interval, RunResult};
 use crate::bench::workload::{
     parse_size, BlockSplit, DataPattern, Distribution, Limit, RangeSpec, Rw, Workload,
 };
-use crate::ops::safety::{self, AuditLog, DiscoverHost};
+use crate::discover::DiscoverHost;
+use crate::ops::audit::AuditLog;
 use crate::Error;
 
 /// `sgctl bench`.
@@ -424,7 +425,7 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     let mut prog = Progress::new(&opts.workload, a.progress_json);
     let env = RunEnv {
         host: &DiscoverHost,
-        prompter: &mut safety::TtyPrompter::default(),
+        prompter: &mut super::prompt::TtyPrompter::default(),
         interactive: !ctx.json && std::io::stdin().is_terminal(),
         audit: AuditLog::resolve(a.audit_log.as_deref()),
         progress: &mut |i| prog.show(i),

@@ -11,8 +11,9 @@ use crate::bench::suite::runner::{is_interrupted, Progress};
 use crate::bench::suite::session::{self, SuiteEnv, SuiteKind, SuiteOptions, SuiteOutcome};
 use crate::bench::suite::{review, steady};
 use crate::bench::EngineKind;
+use crate::discover::DiscoverHost;
 use crate::error::Error;
-use crate::ops::safety::{self, AuditLog, DiscoverHost};
+use crate::ops::audit::AuditLog;
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
@@ -250,7 +251,7 @@ fn run_suite(
     let purge_progress = |p: f64| super::output::err_line(&format!("sgctl: bench: purge {p:.0} %"));
     let env = SuiteEnv {
         host: &DiscoverHost,
-        prompter: &mut safety::TtyPrompter::default(),
+        prompter: &mut super::prompt::TtyPrompter::default(),
         interactive: !ctx.json && std::io::stdin().is_terminal(),
         audit: AuditLog::resolve(a.audit_log.as_deref()),
         progress: Progress::new(a.progress_json, false),

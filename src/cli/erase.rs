@@ -2,13 +2,14 @@
 //! the safety flags, the real host and devices, progress bars or JSON Lines on stderr, and the
 //! text of the summary. The jobs and their runner live in [`crate::ops::jobs`].
 
+use super::prompt::TtyPrompter;
 use crate::cli::{Ctx, Report};
+use crate::discover::DiscoverHost;
 use crate::error::{Error, Result};
 use crate::exit;
 use crate::ops::jobs::{self, Job, JobEvent, JobOptions, ProgressSink, RunSummary};
 pub use crate::ops::jobs::{JobEnv, Opener};
 use crate::ops::record::Outcome;
-use crate::ops::safety::{DiscoverHost, TtyPrompter};
 use serde_json::json;
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -127,7 +128,7 @@ pub fn run_jobs(
     let mut prompter = TtyPrompter::default();
     // Ctrl-C, SIGTERM and SIGHUP stop watching (the drives go on); the records say
     // "interrupted".
-    let _ = crate::ops::safety::register_stop_signals(&interrupted);
+    let _ = super::signals::register_stop_signals(&interrupted);
     let bars = Progress::new(ctx.json || sa.progress_json, sa.progress_json);
     let env = JobEnv {
         host: &host,
@@ -170,7 +171,7 @@ pub fn run_jobs_in(
         crate::ops::led::light_after_purge(
             std::path::Path::new("/"),
             &summary.records,
-            Some(&crate::ops::safety::AuditLog::at(summary.audit_log.clone())),
+            Some(&crate::ops::audit::AuditLog::at(summary.audit_log.clone())),
             Some(crate::ops::led::SesFallback {
                 devices,
                 timeout: std::time::Duration::from_secs(10),
@@ -787,9 +788,10 @@ mod tests {
 #[cfg(test)]
 pub(crate) mod testenv {
     use super::*;
+    use crate::host::{HostView, InUse, PathInfo};
+    use crate::ops::gate::Prompter;
     use crate::ops::mockdrive::MockDrive;
     use crate::ops::poll::PollConfig;
-    use crate::ops::safety::{HostView, InUse, PathInfo, Prompter};
     use crate::transport::Transport;
     use std::collections::HashMap;
 

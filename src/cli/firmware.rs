@@ -219,14 +219,15 @@ fn one_address_per_drive(ctx: &Ctx, addresses: &[String]) -> Kept {
     let mut kept = Vec::new();
     let mut same = Vec::new();
     for a in addresses {
-        let key = match crate::device::open_with(a, ctx.verbose) {
+        let key = match crate::device::open(a, crate::device::OpenOptions::traced(ctx.verbose))
+            .map(|o| o.transport)
+        {
             Ok(mut t) => {
-                let mut ro =
-                    crate::ops::safety::ReadOnly::new(crate::ops::safety::ByRef(t.as_mut()));
+                let mut ro = crate::ops::gate::ReadOnly::new(crate::ops::gate::ByRef(t.as_mut()));
                 crate::ops::query::identity(&mut ro).ok().and_then(|id| {
-                    crate::ops::lock::key_for(
+                    crate::ops::gate::lock::key_for(
                         a,
-                        &crate::ops::safety::DriveName {
+                        &crate::ops::gate::DriveName {
                             serial: id.serial,
                             wwn: id.wwn,
                         },

@@ -332,7 +332,9 @@ pub fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
         args.devices.clone()
     };
     let verbose = ctx.verbose;
-    let opener: health::Opener = Arc::new(move |a: &str| crate::device::open_with(a, verbose));
+    let opener: health::Opener = Arc::new(move |a: &str| {
+        crate::device::open(a, crate::device::OpenOptions::traced(verbose)).map(|o| o.transport)
+    });
     let drives = health::check_many(
         &devices,
         &rules,

@@ -21,7 +21,11 @@ struct Out {
 
 /// Runs `sgctl inquiry`.
 pub fn run(ctx: &mut Ctx, args: InquiryArgs) -> anyhow::Result<Report> {
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = crate::device::open(
+        &args.device,
+        crate::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let raw = fetch::standard_inquiry(t.as_mut())?;
     if ctx.hex {
         return Ok(fetch::hex_report(Some(&args.device), &raw));

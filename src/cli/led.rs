@@ -3,7 +3,6 @@
 use super::{Ctx, Report};
 use crate::discover::{self, IdentMode, ScanOptions};
 use crate::ops::led::{self, Led, LedChange};
-use crate::ops::safety;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -163,7 +162,7 @@ pub fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Report> {
         };
     }
     if !args.dry_run && (written || !failed.is_empty()) {
-        let audit = safety::AuditLog::resolve(args.audit_log.as_deref());
+        let audit = crate::ops::audit::AuditLog::resolve(args.audit_log.as_deref());
         let rec = led::audit_record(
             which,
             on,

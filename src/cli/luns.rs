@@ -16,7 +16,11 @@ pub struct LunsArgs {
 
 /// Runs `sgctl luns`.
 pub fn run(ctx: &mut Ctx, args: LunsArgs) -> anyhow::Result<Report> {
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = crate::device::open(
+        &args.device,
+        crate::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let mut alloc: u32 = 8192;
     let mut raw = fetch::data_in(
         t.as_mut(),

@@ -4,6 +4,8 @@
 pub mod advice;
 pub mod num;
 pub mod output;
+pub mod prompt;
+pub mod signals;
 pub mod tcg;
 pub mod tcg_jobs;
 

@@ -125,7 +125,11 @@ pub fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
         Pc::Default => (PageControl::Default, "default"),
         Pc::Saved => (PageControl::Saved, "saved"),
     };
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = crate::device::open(
+        &args.device,
+        crate::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let (raw, kind) = sense_with_fallback(t.as_mut(), &args, pc, page, sub)?;
     let dev = Some(args.device.as_str());
     if ctx.hex {

@@ -4,8 +4,8 @@
 use super::modes::ModesArgs;
 use super::{Ctx, Report};
 use crate::error::Error;
+use crate::ops::gate;
 use crate::ops::mode_set::{self, Change};
-use crate::ops::safety;
 use crate::scsi::mode::fields::{find_field, page_label, Field};
 use crate::scsi::mode::PageControl;
 use serde::Serialize;
@@ -61,7 +61,8 @@ pub fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         }
     }
     let dev = args.device.as_str();
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        crate::device::open(dev, crate::device::OpenOptions::traced(ctx.verbose))?.transport;
     let plans = mode_set::plan(t.as_mut(), &changes, args.save)?;
     let render = |p: &mode_set::PagePlan| -> String {
         let ch: Vec<String> = p
@@ -79,8 +80,8 @@ pub fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
                 "dry run: {}: {}\n  would send MODE SELECT(10) cdb: {}\n  parameter list: {}",
                 p.label,
                 render(p),
-                safety::spaced_hex(&p.cdb),
-                safety::spaced_hex(&p.parameter_list)
+                crate::bytes::spaced_hex(&p.cdb),
+                crate::bytes::spaced_hex(&p.parameter_list)
             );
         }
         let data = SetData {
@@ -116,17 +117,17 @@ pub fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         return Ok(Report::new(Some(dev), &data, text));
     }
     let id = crate::ops::query::identity(t.as_mut())?;
-    let name = safety::DriveName {
+    let name = gate::DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
     };
-    let host = safety::DiscoverHost;
-    let rec = safety::record_only(
+    let host = crate::discover::DiscoverHost;
+    let rec = gate::record_only(
         &host,
         "mode-select",
         dev,
         &name,
-        safety::AuditLog::resolve(args.audit_log.as_deref()),
+        crate::ops::audit::AuditLog::resolve(args.audit_log.as_deref()),
     )?;
     let started = rec.start(serde_json::json!({
         "save": args.save,
@@ -215,7 +216,8 @@ pub fn get(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         .map(|s| find_field(s.trim()).map_err(Error::InvalidArgument))
         .collect::<Result<Vec<Field>, _>>()?;
     let dev = args.device.as_str();
-    let mut t = crate::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        crate::device::open(dev, crate::device::OpenOptions::traced(ctx.verbose))?.transport;
     let mut cache: Vec<(PageKey, Option<Vec<u8>>)> = Vec::new();
     let mut out = Vec::new();
     for f in &fields {

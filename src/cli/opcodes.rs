@@ -28,7 +28,11 @@ pub fn parse_num<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
 
 /// Runs `sgctl opcodes`.
 pub fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = crate::device::open(
+        &args.device,
+        crate::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let dev = Some(args.device.as_str());
     let what = "REPORT SUPPORTED OPERATION CODES is not supported by the device";
     match args.opcode {

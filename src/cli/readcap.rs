@@ -20,7 +20,11 @@ pub struct ReadcapArgs {
 
 /// Runs `sgctl readcap`.
 pub fn run(ctx: &mut Ctx, args: ReadcapArgs) -> anyhow::Result<Report> {
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = crate::device::open(
+        &args.device,
+        crate::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let dev = Some(args.device.as_str());
     if !args.ten {
         match fetch::data_in(t.as_mut(), &rc::cdb16(32), 32) {

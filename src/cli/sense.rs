@@ -17,7 +17,11 @@ pub struct SenseArgs {
 
 /// Runs `sgctl sense`.
 pub fn run(ctx: &mut Ctx, args: SenseArgs) -> anyhow::Result<Report> {
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = crate::device::open(
+        &args.device,
+        crate::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let alloc = request_sense::ALLOCATION;
     let raw = fetch::data_in(
         t.as_mut(),

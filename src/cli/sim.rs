@@ -103,7 +103,7 @@ pub fn run(ctx: &mut Ctx, args: SimArgs) -> anyhow::Result<Report> {
 }
 
 fn spec(device: &str) -> anyhow::Result<&str> {
-    crate::device::classify(device)
+    crate::device::classify_address(device)
         .virtual_spec()
         .map(|v| v.as_str())
         .with_context(|| format!("{device}: not a sim: address"))

@@ -41,7 +41,11 @@ pub fn resolve_page(p: Option<&str>) -> crate::Result<Option<u8>> {
 /// Runs `sgctl vpd`.
 pub fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
     let page = resolve_page(args.page.as_deref())?;
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = crate::device::open(
+        &args.device,
+        crate::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let dev = Some(args.device.as_str());
     let Some(page) = page else {
         let list = vpd::supported::parse(&fetch::vpd(t.as_mut(), 0)?)?;
