@@ -40,22 +40,13 @@ pub struct UringEngine {
     queue_len: Option<u32>,
 }
 
-mod ioctl {
-    nix::ioctl_read!(blkgetsize64, 0x12, 114, u64);
-    nix::ioctl_read_bad!(blksszget, 0x1268, libc::c_int);
-}
-use ioctl::{blkgetsize64, blksszget};
-
 /// Capacity and logical block length of a block device.
 pub fn block_geometry(fd: &OwnedFd) -> Result<(u64, u32), nix::errno::Errno> {
-    let mut size = 0u64;
-    let mut lbs: libc::c_int = 0;
-    // SAFETY: both ioctls write one integer of the declared type into the pointee.
-    unsafe {
-        blkgetsize64(fd.as_raw_fd(), &mut size)?;
-        blksszget(fd.as_raw_fd(), &mut lbs)?;
-    }
-    Ok((size, lbs.max(1) as u32))
+    use std::os::fd::AsFd;
+    Ok((
+        sgctl_sys::block_device_bytes(fd.as_fd())?,
+        sgctl_sys::logical_block_size(fd.as_fd())?,
+    ))
 }
 
 impl UringEngine {
