@@ -6,14 +6,21 @@ use std::sync::OnceLock;
 
 /// A temporary audit log shared by the tests of this process, so no test writes to the
 /// default `/var/log/sgctl/audit.jsonl` (a module that checks audit records sets its own
-/// `SGCTL_AUDIT_LOG`, which overrides this one).
+/// `SGCTL_AUDIT_LOG`, which overrides this one). It lives in a private, randomly named
+/// directory under cargo's target tmp, not under a predictable name in the shared `/tmp`; a
+/// static is never dropped, so the directory stays there for inspection until `cargo clean`.
 fn default_audit_log() -> &'static PathBuf {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("sgctl-it-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("create the tests' audit directory");
-        dir.join("audit.jsonl")
-    })
+    static PATH: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &PATH
+        .get_or_init(|| {
+            let dir = tempfile::Builder::new()
+                .prefix("it-audit-")
+                .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+                .expect("create the tests' audit directory");
+            let log = dir.path().join("audit.jsonl");
+            (dir, log)
+        })
+        .1
 }
 
 /// `sgctl` as built for this test run, with the audit log in a temporary directory and no
