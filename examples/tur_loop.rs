@@ -12,7 +12,9 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::from(2);
     };
     let n: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let mut t = match sgctl::device::open(dev) {
+    let mut t = match sgctl::device::open(dev, sgctl::device::OpenOptions::default())
+        .map(|o| o.transport)
+    {
         Ok(t) => t,
         Err(e) => {
             eprintln!("tur_loop: {e}");

@@ -25,3 +25,16 @@ pub fn rfc3339(t: SystemTime) -> String {
         d.subsec_millis()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn timestamps() {
+        let t = SystemTime::UNIX_EPOCH + Duration::from_millis(1_764_468_000_123);
+        assert_eq!(rfc3339(t), "2025-11-30T02:00:00.123Z");
+        assert_eq!(rfc3339(SystemTime::UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+    }
+}

@@ -96,16 +96,16 @@ impl<'a> VirtualSpec<'a> {
 }
 
 /// Reads the form of `address` (nothing is opened).
-pub fn classify(address: &str) -> Address<'_> {
+pub fn classify_address(address: &str) -> Address<'_> {
     match address.strip_prefix(VIRTUAL_PREFIX) {
         Some(spec) => Address::Virtual(VirtualSpec { spec }),
         None => Address::Host(address),
     }
 }
 
-/// True when `address` names a virtual drive (`sim:...`): `classify(address).is_virtual()`.
+/// True when `address` names a virtual drive (`sim:...`): `classify_address(address).is_virtual()`.
 pub fn is_virtual_address(address: &str) -> bool {
-    classify(address).is_virtual()
+    classify_address(address).is_virtual()
 }
 
 /// The address of the virtual drive with `spec` (`PROFILE[?opts]`).
@@ -141,26 +141,28 @@ impl Opened {
     }
 }
 
-/// Opens any device address sgctl accepts and returns its transport.
-///
-/// CLI commands should call [`open_with`] instead, so `-v` tracing works.
-pub fn open(address: &str) -> Result<Box<dyn Transport>> {
-    Ok(open_device(address, 0)?.transport)
+/// How [`open`] opens a device.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// The global `-v` count: above 0 the transport is wrapped in
+    /// [`Traced`](crate::transport::trace::Traced), so every CDB, status and sense (and at
+    /// `-vv` the data bytes) is printed on stderr like sg3_utils `-v`.
+    pub verbose: u8,
 }
 
-/// Opens `address` like [`open`] and, when `verbose > 0` (the global `-v` count), wraps the
-/// transport in [`Traced`](crate::transport::trace::Traced) so every CDB, status, sense (and at
-/// `-vv` the data bytes) is printed on stderr like sg3_utils `-v`. This is the function every
-/// CLI subcommand uses to open its device: `device::open_with(&args.device, ctx.verbose)?`.
-/// Its name and signature are a contract with the CLI code; keep them stable.
-pub fn open_with(address: &str, verbose: u8) -> Result<Box<dyn Transport>> {
-    Ok(open_device(address, verbose)?.transport)
+impl OpenOptions {
+    /// Traced at `verbose` (`-v` count; 0 opens untraced, as [`OpenOptions::default`]).
+    pub const fn traced(verbose: u8) -> OpenOptions {
+        OpenOptions { verbose }
+    }
 }
 
-/// Opens `address` and says what it opened (kind, the virtual drive's clock); traced when
-/// `verbose > 0` as [`open_with`].
-pub fn open_device(address: &str, verbose: u8) -> Result<Opened> {
-    let opened = if let Address::Virtual(spec) = classify(address) {
+/// Opens any device address sgctl accepts (`/dev/sgN`, `/dev/sdX`, `/dev/bsg/H:C:T:L`,
+/// `sim:PROFILE[?opts]`) and says what it opened: the transport, its kind and, for a virtual
+/// drive, its clock. The one way a device is opened: every command, job and benchmark
+/// session calls it (`device::open(address, OpenOptions::traced(ctx.verbose))?.transport`).
+pub fn open(address: &str, opts: OpenOptions) -> Result<Opened> {
+    let opened = if let Address::Virtual(spec) = classify_address(address) {
         open_virtual(address, spec.as_str())?
     } else {
         let (transport, kind) = open_real(address)?;
@@ -171,13 +173,13 @@ pub fn open_device(address: &str, verbose: u8) -> Result<Opened> {
             clock: None,
         }
     };
-    if verbose == 0 {
+    if opts.verbose == 0 {
         return Ok(opened);
     }
     Ok(Opened {
         transport: Box::new(crate::transport::trace::Traced::new(
             opened.transport,
-            verbose,
+            opts.verbose,
         )),
         ..opened
     })
@@ -187,7 +189,10 @@ pub fn open_device(address: &str, verbose: u8) -> Result<Opened> {
 #[cfg(feature = "sim")]
 fn open_virtual(address: &str, spec: &str) -> Result<Opened> {
     // `sim:enclosure[?opts]`: the virtual enclosure services device (no clock of its own).
-    if classify(address).virtual_spec().map(|v| v.profile()) == Some(crate::sim::enclosure::PROFILE)
+    if classify_address(address)
+        .virtual_spec()
+        .map(|v| v.profile())
+        == Some(crate::sim::enclosure::PROFILE)
     {
         return Ok(Opened {
             transport: Box::new(crate::sim::enclosure::open(spec)?),
@@ -244,7 +249,7 @@ mod tests {
     use crate::exit;
 
     fn open_err(address: &str) -> Error {
-        match open_with(address, 0) {
+        match open(address, OpenOptions::default()) {
             Ok(_) => panic!("{address} opened"),
             Err(e) => e,
         }
@@ -252,10 +257,10 @@ mod tests {
 
     #[test]
     fn classify_addresses() {
-        assert_eq!(classify("/dev/sg0"), Address::Host("/dev/sg0"));
-        assert_eq!(classify("simx"), Address::Host("simx"));
+        assert_eq!(classify_address("/dev/sg0"), Address::Host("/dev/sg0"));
+        assert_eq!(classify_address("simx"), Address::Host("simx"));
         assert!(!is_virtual_address("/dev/sim:0"));
-        let a = classify("sim:px02smf080?serial=X&state=/tmp/a.json&overlap");
+        let a = classify_address("sim:px02smf080?serial=X&state=/tmp/a.json&overlap");
         assert!(a.is_virtual());
         let v = a.virtual_spec().unwrap();
         assert_eq!(v.as_str(), "px02smf080?serial=X&state=/tmp/a.json&overlap");
@@ -264,10 +269,10 @@ mod tests {
         assert_eq!(v.option("overlap"), Some(""));
         assert_eq!(v.option("clock"), None);
         assert_eq!(v.options().count(), 3);
-        let bare = classify("sim:px02").virtual_spec().unwrap();
+        let bare = classify_address("sim:px02").virtual_spec().unwrap();
         assert_eq!((bare.profile(), bare.options().count()), ("px02", 0));
         assert_eq!(virtual_address(bare.as_str()), "sim:px02");
-        assert_eq!(classify("/dev/sg0").virtual_spec(), None);
+        assert_eq!(classify_address("/dev/sg0").virtual_spec(), None);
     }
 
     #[test]
@@ -311,6 +316,9 @@ mod tests {
             format!("{p}: not a SCSI device (a regular file, not a device node)")
         );
         // Traced opening fails the same way.
-        assert!(matches!(open_with(&p, 2), Err(Error::NotScsi { .. })));
+        assert!(matches!(
+            open(&p, OpenOptions::traced(2)),
+            Err(Error::NotScsi { .. })
+        ));
     }
 }

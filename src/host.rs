@@ -1,6 +1,6 @@
 //! The host as the safety gate and discovery both see it: the paths of a logical unit and
 //! the reasons it may be in use (mounted, swap, held, boot disk), read from sysfs and procfs
-//! ([`LinuxHost`]) or faked in tests ([`HostView`]). Both `discover` and `ops::safety` use
+//! ([`LinuxHost`]) or faked in tests ([`HostView`]). Both `discover` and `ops::gate` use
 //! this module; it uses neither (but for the enclosure slot type [`HostView::slot_of`] names).
 
 use crate::error::{Error, Refusal, Result};
@@ -337,4 +337,17 @@ impl LinuxHost {
         }
         Ok(found)
     }
+}
+
+/// The real user id (from `/proc/self`, no unsafe libc call).
+pub fn current_uid() -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").ok().map(|m| m.uid())
+}
+
+/// The host name (for records).
+pub fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| "unknown".into())
 }

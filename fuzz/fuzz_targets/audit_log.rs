@@ -1,6 +1,6 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use sgctl::ops::audit_chain::{append, sha256_hex, verify, GENESIS, PREV};
+use sgctl::ops::audit::chain::{append, sha256_hex, verify, GENESIS, PREV};
 
 // An audit log is a file whoever can write it may have edited: `audit verify` must give a
 // verdict for any bytes (no panic), and appending after any content must chain the new record

@@ -183,6 +183,14 @@ pub fn hex(b: &[u8]) -> String {
     s
 }
 
+/// Hex bytes separated by spaces: `04 18 00 00 00 00`.
+pub fn spaced_hex(b: &[u8]) -> String {
+    b.iter()
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Classic 16-bytes-per-line hex dump with offsets and ASCII, like `sg_inq --hex`.
 pub fn hexdump(b: &[u8]) -> String {
     // Built without format! per byte (fuzz targets and `--hex` of large pages render it often).

@@ -337,6 +337,15 @@ pub enum Invalid {
         /// The node.
         path: String,
     },
+    /// A queued SG command names a slot the queue does not have, one still in flight, or a
+    /// transfer longer than the slot's buffer ([`crate::transport::queue`]).
+    #[error("queue slot {tag}: {reason}")]
+    QueueSlot {
+        /// The slot (the command's pack_id).
+        tag: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// An LBA above 32 bits for a 10-byte READ/WRITE.
     #[error("LBA {lba} needs a 16-byte CDB")]
     LbaNeeds16 {

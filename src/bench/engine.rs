@@ -9,7 +9,7 @@ use super::stats::{
     VerifyStats,
 };
 use super::workload::{DataPattern, IoGen, IoReq, Limit, Range, Rng, Workload};
-use crate::ops::safety::Cleared;
+use crate::ops::gate::Cleared;
 use crate::transport::Completion;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};

@@ -116,22 +116,19 @@ impl PlainHost {
     }
 }
 
-impl crate::ops::safety::HostView for PlainHost {
-    fn paths_of(&self, _address: &str) -> crate::Result<Vec<crate::ops::safety::PathInfo>> {
-        Ok(vec![crate::ops::safety::PathInfo {
+impl crate::host::HostView for PlainHost {
+    fn paths_of(&self, _address: &str) -> crate::Result<Vec<crate::host::PathInfo>> {
+        Ok(vec![crate::host::PathInfo {
             hctl: None,
             block: self.block.clone(),
             sg: None,
         }])
     }
 
-    fn in_use(
-        &self,
-        paths: &[crate::ops::safety::PathInfo],
-    ) -> crate::Result<Vec<crate::ops::safety::InUse>> {
+    fn in_use(&self, paths: &[crate::host::PathInfo]) -> crate::Result<Vec<crate::host::InUse>> {
         if self.block.is_none() {
             return Ok(Vec::new());
         }
-        crate::ops::safety::LinuxHost::default().in_use(paths)
+        crate::host::LinuxHost::default().in_use(paths)
     }
 }

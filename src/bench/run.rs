@@ -16,9 +16,10 @@ use crate::bench::stats::{Interval, RunResult};
 use crate::bench::suite::cache::{self, WriteCache};
 use crate::bench::workload::{RangeSpec, Workload};
 use crate::discover::ident::Identity;
-use crate::ops::safety::{
-    self, AuditLog, Confirmation, DriveName, GateRequest, HostView, Prompter,
-};
+use crate::host::HostView;
+use crate::ops::audit::AuditLog;
+use crate::ops::gate;
+use crate::ops::gate::{Confirmation, DriveName, GateRequest, Prompter};
 
 /// What to run: typed values (the CLI parses its flags into these).
 #[derive(Debug, Clone)]
@@ -98,7 +99,7 @@ fn identify<'h>(
     plain: &'h mut Option<crate::bench::PlainHost>,
 ) -> crate::Result<(DriveName, Option<Identity>, &'h dyn HostView)> {
     if scsi {
-        let mut t = crate::device::open(addr)?;
+        let mut t = crate::device::open(addr, crate::device::OpenOptions::default())?.transport;
         let id = crate::ops::query::identity(&mut *t)?;
         drop(t);
         let name = DriveName {
@@ -154,7 +155,7 @@ pub fn header_of(
             "file".into()
         },
         engine: engine.into(),
-        host: safety::hostname(),
+        host: crate::host::hostname(),
         kernel: kernel(),
         tool: format!(
             "sgctl {} ({})",
@@ -177,7 +178,9 @@ pub fn header_of(
     let mut opened;
     let t: &mut dyn crate::Transport = match held {
         Some(t) => t,
-        None => match crate::device::open_with(addr, 0) {
+        None => match crate::device::open(addr, crate::device::OpenOptions::traced(0))
+            .map(|o| o.transport)
+        {
             Ok(t) => {
                 opened = t;
                 &mut *opened
@@ -235,7 +238,7 @@ pub fn run(opts: &RunOptions, env: RunEnv<'_>) -> Result<RunOutcome, BenchError>
             tokens: opts.confirm.clone(),
             interactive: opts.confirm.is_empty() && env.interactive,
         };
-        let c = safety::clear(
+        let c = gate::clear(
             host,
             GateRequest {
                 job: "bench-write",

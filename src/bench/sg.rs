@@ -1,13 +1,12 @@
 //! The `sg` engine: SCSI READ(16)/WRITE(16) — READ(32)/WRITE(32) on protection type 2 —
-//! through `/dev/sgN`'s asynchronous v3 interface: each command is queued with `write()` of
-//! an `sg_io_hdr` (pack_id = its slot), completions are awaited with `poll()` and reaped
-//! with non-blocking `read()`s. The sg driver keeps at most 16 commands per open file
-//! (SG_MAX_QUEUE), so a job opens one descriptor per 16 slots. The transfer is
+//! through `/dev/sgN`'s asynchronous v3 interface ([`crate::transport::queue`]): each command
+//! is queued with `write()` of an `sg_io_hdr` (pack_id = its slot), completions are awaited
+//! with `poll()` and reaped with non-blocking `read()`s. The sg driver keeps at most 16
+//! commands per open file (SG_MAX_QUEUE), so a job opens one descriptor per 16 slots. The transfer is
 //! blocks × logical block length whatever that length is (512, 520, 528, 4096, 4104, 4160,
 //! 4224...); PI drives are read and written with RDPROTECT/WRPROTECT 0 (the drive checks
 //! and strips, or generates, the protection information). Every failed command's sense data
 //! is decoded and counted.
-#![allow(unsafe_code)] // sg write()/read() of sg_io_hdr: see the SAFETY notes.
 
 use super::engine::{
     add_cpu, assemble, map_result, require_writable, run_threads, BenchError, Engine, InFlight,
@@ -16,18 +15,14 @@ use super::engine::{
 use super::stats::{Interval, RunResult};
 use super::workload::Workload;
 use crate::scsi::read_write::{self, RwFlags};
-use crate::transport::Completion;
-use sgctl_sys as sys;
-use std::os::fd::{AsRawFd, OwnedFd};
+use crate::transport::queue::{SgQueue, Xfer, SG_MAX_QUEUE};
 use std::sync::mpsc::Sender;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// Commands the sg driver queues per open file (SG_MAX_QUEUE).
-pub const SG_MAX_QUEUE: usize = 16;
 /// Per-command timeout.
-const TIMEOUT_MS: u32 = 30_000;
-/// Sense buffer per command.
-const SENSE_LEN: usize = 64;
+const TIMEOUT: Duration = Duration::from_secs(30);
+/// Longest wait for a completion before the loop looks again (nothing is lost by waking).
+const POLL_WAIT: Duration = Duration::from_secs(60);
 
 /// An sg node opened for benchmarking.
 pub struct SgEngine {
@@ -69,7 +64,9 @@ impl SgEngine {
     /// Opens the sg node behind `addr` and reads its capacity, block length and protection.
     pub fn open(addr: &str, writable: bool) -> Result<SgEngine, BenchError> {
         let node = sg_node_of(addr)?;
-        let mut t = crate::device::open(&node).map_err(BenchError::Open)?;
+        let mut t = crate::device::open(&node, crate::device::OpenOptions::default())
+            .map_err(BenchError::Open)?
+            .transport;
         let cap = crate::ops::query::read_capacity16(&mut *t).map_err(BenchError::Open)?;
         drop(t);
         let prot_type = if cap.prot_en { cap.p_type + 1 } else { 0 };
@@ -148,24 +145,13 @@ impl Engine for SgEngine {
     }
 }
 
-/// One command slot: header, CDB and sense live here while the kernel holds the command.
-struct Slot {
-    cdb: [u8; 32],
-    cdb_len: u8,
-    sense: [u8; SENSE_LEN],
-    buf: Vec<u8>,
-    io: Option<InFlight>,
-}
-
-fn open_sg(node: &str) -> Result<OwnedFd, BenchError> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let f = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(node)
-        .map_err(|e| BenchError::Os(format!("{node}: open: {e}")))?;
-    Ok(f.into())
+/// How a command that did not complete counts: the errno of a refused `write()` or failed
+/// `read()`, or the queue's own refusal.
+fn failure_of(e: &crate::Error) -> IoFailure {
+    match e {
+        crate::Error::Os { errno, .. } => IoFailure::errno(*errno),
+        other => IoFailure::from_error(other),
+    }
 }
 
 fn job(
@@ -178,28 +164,23 @@ fn job(
     start: Instant,
 ) -> Result<JobOutcome, BenchError> {
     let qd = w.qd as usize;
-    let nfds = qd.div_ceil(SG_MAX_QUEUE);
-    let fds: Vec<OwnedFd> = (0..nfds).map(|_| open_sg(node)).collect::<Result<_, _>>()?;
-    let mut slots: Vec<Slot> = (0..qd)
-        .map(|_| Slot {
-            cdb: [0; 32],
-            cdb_len: 0,
-            sense: [0; SENSE_LEN],
-            buf: vec![0u8; w.bs.max() as usize],
-            io: None,
-        })
-        .collect();
-    for s in slots.iter_mut() {
-        core.init_buffer(&mut s.buf);
+    let mut q =
+        SgQueue::open(node, qd, w.bs.max() as usize).map_err(|e| BenchError::Os(e.to_string()))?;
+    for i in 0..qd {
+        if let Some(b) = q.buf_mut(i) {
+            core.init_buffer(b);
+        }
     }
+    // The I/O each slot carries while its command is queued.
+    let mut ios: Vec<Option<InFlight>> = (0..qd).map(|_| None).collect();
     let mut free: Vec<usize> = (0..qd).rev().collect();
-    let mut outstanding = 0usize;
     let now_ns = || start.elapsed().as_nanos() as u64;
     let bl = u64::from(block_len);
     let mut notes = Vec::new();
-    if nfds > 1 {
+    if q.files() > 1 {
         notes.push(format!(
-            "sg: {nfds} open files per job ({SG_MAX_QUEUE} commands queue per file)"
+            "sg: {} open files per job ({SG_MAX_QUEUE} commands queue per file)",
+            q.files()
         ));
     }
     loop {
@@ -207,14 +188,19 @@ fn job(
         while let Some(&i) = free.last() {
             let Some(req) = core.next(t) else { break };
             free.pop();
-            let s = &mut slots[i];
             let len = req.len as usize;
-            let io = core.prepare(&req, &mut s.buf[..len], t);
+            let Some(buf) = q.buf_mut(i).and_then(|b| b.get_mut(..len)) else {
+                return Err(BenchError::Os(format!(
+                    "{node}: slot {i} has no {len}-byte buffer"
+                )));
+            };
+            let io = core.prepare(&req, buf, t);
             let lba = req.offset / bl;
             let blocks = (u64::from(req.len) / bl) as u32;
             let f = RwFlags::default();
-            s.cdb_len = if prot_type == 2 {
-                s.cdb = if req.write {
+            let mut cdb = [0u8; 32];
+            let cdb_len = if prot_type == 2 {
+                cdb = if req.write {
                     read_write::write32(lba, blocks, f)
                 } else {
                     read_write::read32(lba, blocks, f)
@@ -226,127 +212,46 @@ fn job(
                 } else {
                     read_write::read16(lba, blocks, f)
                 };
-                s.cdb[..16].copy_from_slice(&c);
+                cdb[..16].copy_from_slice(&c);
                 16
             };
-            let hdr = sys::sg_io_hdr {
-                interface_id: i32::from(b'S'),
-                dxfer_direction: if req.write {
-                    sys::SG_DXFER_TO_DEV
-                } else {
-                    sys::SG_DXFER_FROM_DEV
-                },
-                cmd_len: s.cdb_len,
-                mx_sb_len: SENSE_LEN as u8,
-                dxfer_len: req.len,
-                dxferp: s.buf.as_mut_ptr().cast(),
-                cmdp: s.cdb.as_mut_ptr(),
-                sbp: s.sense.as_mut_ptr(),
-                timeout: TIMEOUT_MS,
-                pack_id: i as i32,
-                ..Default::default()
+            let xfer = if req.write {
+                Xfer::Out(len)
+            } else {
+                Xfer::In(len)
             };
-            let fd = fds[i / SG_MAX_QUEUE].as_raw_fd();
-            // SAFETY: `hdr` is a valid sg_io_hdr; the buffers it points at (the slot's CDB,
-            // sense and data) stay in place, untouched, until the command is read back below
-            // (the slots vector is never resized).
-            let n = unsafe {
-                libc::write(
-                    fd,
-                    (&hdr as *const sys::sg_io_hdr).cast(),
-                    std::mem::size_of::<sys::sg_io_hdr>(),
-                )
-            };
-            if n < 0 {
-                let e = nix::errno::Errno::last();
+            if let Err(e) = q.submit(i, &cdb[..cdb_len], xfer, TIMEOUT) {
                 // Not queued: account it as a failed I/O now.
-                core.reap(t, &io, &[], Outcome::Failed(IoFailure::errno(e)));
+                core.reap(t, &io, &[], Outcome::Failed(failure_of(&e)));
                 free.push(i);
                 if core.is_stopped() {
                     break;
                 }
                 continue;
             }
-            s.io = Some(io);
-            outstanding += 1;
+            ios[i] = Some(io);
         }
-        if outstanding == 0 {
+        if q.in_flight() == 0 {
             break;
         }
-        let mut pfds: Vec<libc::pollfd> = fds
-            .iter()
-            .map(|f| libc::pollfd {
-                fd: f.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            })
-            .collect();
-        // SAFETY: pfds is a valid array of pollfd of the given length.
-        let r = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, 60_000) };
-        if r < 0 {
-            let e = nix::errno::Errno::last();
-            if e == nix::errno::Errno::EINTR {
-                continue;
-            }
-            return Err(BenchError::Os(format!("{node}: poll: {e}")));
-        }
+        q.poll(POLL_WAIT)
+            .map_err(|e| BenchError::Os(e.to_string()))?;
         let t = now_ns();
-        for (k, p) in pfds.iter().enumerate() {
-            if p.revents & (libc::POLLIN | libc::POLLERR | libc::POLLHUP) == 0 {
+        while let Some(r) = q.reap() {
+            let Some(io) = ios.get_mut(r.tag).and_then(Option::take) else {
                 continue;
-            }
-            loop {
-                let mut hdr = sys::sg_io_hdr {
-                    interface_id: i32::from(b'S'),
-                    pack_id: -1,
-                    ..Default::default()
-                };
-                // SAFETY: read() fills at most size_of::<sg_io_hdr>() bytes of `hdr`; the
-                // driver copies the command's data into the slot buffer named at write().
-                let n = unsafe {
-                    libc::read(
-                        fds[k].as_raw_fd(),
-                        (&mut hdr as *mut sys::sg_io_hdr).cast(),
-                        std::mem::size_of::<sys::sg_io_hdr>(),
-                    )
-                };
-                if n < 0 {
-                    let e = nix::errno::Errno::last();
-                    if e == nix::errno::Errno::EAGAIN || e == nix::errno::Errno::EINTR {
-                        break;
-                    }
+            };
+            match r.result {
+                Ok(c) => core.reap(t, &io, q.buf(r.tag).unwrap_or(&[]), Outcome::Scsi(&c)),
+                Err(e) => {
                     // The device went away (ENODEV after removal, EIO ...): the commands
                     // queued on this file will not come back. Each fails with the errno,
                     // the run stops and reports what it measured (exit 4).
-                    for (i, s) in slots.iter_mut().enumerate() {
-                        if i / SG_MAX_QUEUE != k {
-                            continue;
-                        }
-                        if let Some(io) = s.io.take() {
-                            outstanding -= 1;
-                            core.reap(t, &io, &[], Outcome::Failed(IoFailure::errno(e)));
-                            free.push(i);
-                        }
-                    }
+                    core.reap(t, &io, &[], Outcome::Failed(failure_of(&e)));
                     core.stop();
-                    break;
                 }
-                let i = hdr.pack_id as usize;
-                let Some(s) = slots.get_mut(i) else { continue };
-                let Some(io) = s.io.take() else { continue };
-                outstanding -= 1;
-                let sl = usize::from(hdr.sb_len_wr).min(SENSE_LEN);
-                let c = Completion {
-                    status: hdr.status,
-                    sense: s.sense[..sl].to_vec(),
-                    resid: usize::try_from(hdr.resid).unwrap_or(0),
-                    host_status: hdr.host_status,
-                    driver_status: hdr.driver_status,
-                    ..Completion::default()
-                };
-                core.reap(t, &io, &s.buf, Outcome::Scsi(&c));
-                free.push(i);
             }
+            free.push(r.tag);
         }
         for p in core.take_parts() {
             let _ = tx.send(JobMsg::Part(p));

@@ -41,7 +41,7 @@ impl SimEngine {
     /// Opens `sim:PROFILE[?opts]` on a virtual clock (`clock=virtual` is added; a
     /// `clock=real` address is refused: the engine's time is the drive's).
     pub fn open(addr: &str, writable: bool) -> Result<SimEngine, BenchError> {
-        let parsed = crate::device::classify(addr).virtual_spec();
+        let parsed = crate::device::classify_address(addr).virtual_spec();
         let spec = parsed.map_or(addr, |v| v.as_str());
         let opts = || parsed.into_iter().flat_map(|v| v.options());
         if opts().any(|kv| kv == ("clock", "real")) {

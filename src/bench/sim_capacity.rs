@@ -163,9 +163,9 @@ fn prepare(dev: &crate::sim::SimDevice, address: &str) -> Result<bool, BenchErro
     };
     let run = |make: &dyn Fn() -> Box<dyn jobs::Job>| -> Result<(), BenchError> {
         let env = JobEnv {
-            host: &crate::ops::safety::DiscoverHost,
+            host: &crate::discover::DiscoverHost,
             open: &open,
-            prompter: &mut crate::ops::safety::NoPrompter,
+            prompter: &mut crate::ops::gate::NoPrompter,
             interactive: false,
             interrupted: interrupted.clone(),
             progress: &jobs::NoProgress,

@@ -22,7 +22,6 @@ use super::engine::{
 use super::stats::{Interval, RunResult};
 use super::workload::{IoReq, Workload};
 use io_uring::{opcode, types, IoUring};
-use std::alloc::Layout;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::mpsc::Sender;
 use std::time::Instant;
@@ -40,22 +39,13 @@ pub struct UringEngine {
     queue_len: Option<u32>,
 }
 
-mod ioctl {
-    nix::ioctl_read!(blkgetsize64, 0x12, 114, u64);
-    nix::ioctl_read_bad!(blksszget, 0x1268, libc::c_int);
-}
-use ioctl::{blkgetsize64, blksszget};
-
 /// Capacity and logical block length of a block device.
 pub fn block_geometry(fd: &OwnedFd) -> Result<(u64, u32), nix::errno::Errno> {
-    let mut size = 0u64;
-    let mut lbs: libc::c_int = 0;
-    // SAFETY: both ioctls write one integer of the declared type into the pointee.
-    unsafe {
-        blkgetsize64(fd.as_raw_fd(), &mut size)?;
-        blksszget(fd.as_raw_fd(), &mut lbs)?;
-    }
-    Ok((size, lbs.max(1) as u32))
+    use std::os::fd::AsFd;
+    Ok((
+        sgctl_sys::block_device_bytes(fd.as_fd())?,
+        sgctl_sys::logical_block_size(fd.as_fd())?,
+    ))
 }
 
 impl UringEngine {
@@ -148,51 +138,49 @@ impl UringEngine {
     }
 }
 
-/// Page-aligned buffers, one slot of `slot_len` bytes per outstanding I/O.
+/// One page of an I/O buffer: O_DIRECT wants page-aligned memory.
+#[derive(
+    Clone, zerocopy::FromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable,
+)]
+#[repr(C, align(4096))]
+struct Page([u8; 4096]);
+
+/// Page-aligned buffers, one slot of `slot_len` bytes per outstanding I/O, each slot its own
+/// allocation: lending one slot's bytes ([`Buffers::slot`]) makes no reference to the
+/// others, which the kernel may be writing to at that moment.
 struct Buffers {
-    ptr: *mut u8,
-    layout: Layout,
+    slots: Vec<Vec<Page>>,
     slot_len: usize,
 }
 
-// SAFETY: the allocation is owned by one job thread at a time (moved, never shared).
-unsafe impl Send for Buffers {}
-
 impl Buffers {
     fn new(slots: usize, slot_len: usize) -> Result<Buffers, BenchError> {
-        let slot_len = slot_len.div_ceil(4096) * 4096;
-        let layout = Layout::from_size_align(slots * slot_len, 4096)
-            .map_err(|e| BenchError::InvalidArgument(format!("buffers: {e}")))?;
-        // SAFETY: the layout has a non-zero size (slots ≥ 1, slot_len ≥ 4096).
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-        if ptr.is_null() {
-            return Err(BenchError::Os("out of memory for I/O buffers".into()));
-        }
+        let pages = slot_len.div_ceil(4096).max(1);
         Ok(Buffers {
-            ptr,
-            layout,
-            slot_len,
+            slots: (0..slots).map(|_| vec![Page([0; 4096]); pages]).collect(),
+            slot_len: pages * 4096,
         })
     }
 
-    fn slot_ptr(&self, i: usize) -> *mut u8 {
-        // SAFETY: callers pass i < slots; the offset stays inside the allocation.
-        unsafe { self.ptr.add(i * self.slot_len) }
+    /// The slot's address, for the kernel (buffer registration, SQEs); null past the end.
+    fn slot_ptr(&mut self, i: usize) -> *mut u8 {
+        self.slots
+            .get_mut(i)
+            .map_or(std::ptr::null_mut(), |s| s.as_mut_ptr().cast())
     }
 
-    /// The slot's bytes. The caller guarantees the kernel does not own the slot (no I/O in
-    /// flight on it) while the slice lives.
+    /// The slot's bytes (empty past the end). No I/O may be in flight on the slot while the
+    /// slice lives (the unsafe SQE pushes promise the kernel owns only slots lent to it).
     fn slot(&mut self, i: usize, len: usize) -> &mut [u8] {
-        // SAFETY: in bounds (len ≤ slot_len), and no I/O is in flight on the slot.
-        unsafe { std::slice::from_raw_parts_mut(self.slot_ptr(i), len.min(self.slot_len)) }
-    }
-}
-
-impl Drop for Buffers {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout; the ring (and its registration) is
-        // dropped before the buffers (declaration order in `job`).
-        unsafe { std::alloc::dealloc(self.ptr, self.layout) }
+        use zerocopy::IntoBytes;
+        match self.slots.get_mut(i) {
+            Some(s) => {
+                let b = s.as_mut_slice().as_mut_bytes();
+                let n = len.min(b.len());
+                &mut b[..n]
+            }
+            None => &mut [],
+        }
     }
 }
 

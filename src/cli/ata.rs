@@ -95,8 +95,10 @@ fn read_hex(path: &PathBuf) -> anyhow::Result<Vec<u8>> {
     Ok(parse_inhex(&s).map_err(sgctl::Error::Parse)?)
 }
 
-fn open(ctx: &Ctx, dev: &str) -> anyhow::Result<Box<dyn sgctl::Transport>> {
-    let mut t = super::fetch::open(ctx, dev)?;
+/// Opens `dev` and checks that it is an ATA device behind a SATL.
+fn open_satl(ctx: &Ctx, dev: &str) -> anyhow::Result<Box<dyn sgctl::Transport>> {
+    let mut t =
+        sgctl::device::open(dev, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
     let inq = super::fetch::standard_inquiry(t.as_mut()).ok();
     let vendor = inq.as_ref().and_then(|b| {
         sgctl::scsi::inquiry::parse(b)
@@ -243,7 +245,7 @@ fn run_identify(ctx: &mut Ctx, c: Common) -> anyhow::Result<Report> {
         Some(p) => read_hex(p)?,
         None => {
             let dev = c.device.as_deref().unwrap_or_default();
-            let mut t = open(ctx, dev)?;
+            let mut t = open_satl(ctx, dev)?;
             sgctl::cmd::ata::read_identify_raw(t.as_mut(), cdb_size(c.cdb))?
         }
     };
@@ -317,7 +319,7 @@ fn run_smart(ctx: &mut Ctx, c: Common) -> anyhow::Result<Report> {
         }
         None => {
             let dev = c.device.as_deref().unwrap_or_default();
-            let mut t = open(ctx, dev)?;
+            let mut t = open_satl(ctx, dev)?;
             let size = cdb_size(c.cdb);
             let (d, th) = sgctl::cmd::ata::read_smart_raw(t.as_mut(), size)?;
             let st = match sgctl::cmd::ata::smart_return_status(t.as_mut(), size) {
@@ -557,7 +559,7 @@ fn run_logs(ctx: &mut Ctx, a: LogsArgs) -> anyhow::Result<Report> {
         }
         None => {
             let dev = a.common.device.as_deref().unwrap_or_default();
-            let mut t = open(ctx, dev)?;
+            let mut t = open_satl(ctx, dev)?;
             read_logs(t.as_mut(), only)?
         }
     };

@@ -1,9 +1,9 @@
 //! `sgctl audit verify FILE`: checks the hash chain of an audit log (the chain is
-//! described in [`sgctl::ops::audit_chain`]).
+//! described in [`sgctl::ops::audit::chain`]).
 
 use crate::cli::{Ctx, Report};
 use sgctl::error::Error;
-use sgctl::ops::audit_chain;
+use sgctl::ops::audit::chain;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -62,7 +62,7 @@ pub(crate) fn run(_ctx: &mut Ctx, args: AuditArgs) -> anyhow::Result<Report> {
     let AuditCommand::Verify(a) = args.command;
     let content = std::fs::read(&a.file)
         .map_err(|e| Error::io(format!("audit log {}", a.file.display()), e))?;
-    let v = audit_chain::verify(&content, a.head.as_deref());
+    let v = chain::verify(&content, a.head.as_deref());
     let open = sgctl::ops::closeout::open_jobs(&content);
     let mut text = String::new();
     for p in &v.problems {

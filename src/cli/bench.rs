@@ -15,7 +15,8 @@ use sgctl::bench::stats::{Interval, RunResult};
 use sgctl::bench::workload::{
     parse_size, BlockSplit, DataPattern, Distribution, Limit, RangeSpec, Rw, Workload,
 };
-use sgctl::ops::safety::{self, AuditLog, DiscoverHost};
+use sgctl::discover::DiscoverHost;
+use sgctl::ops::audit::AuditLog;
 use sgctl::Error;
 
 /// `sgctl bench`.
@@ -424,7 +425,7 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     let mut prog = Progress::new(&opts.workload, a.progress_json);
     let env = RunEnv {
         host: &DiscoverHost,
-        prompter: &mut safety::TtyPrompter::default(),
+        prompter: &mut super::prompt::TtyPrompter::default(),
         interactive: !ctx.json && std::io::stdin().is_terminal(),
         audit: AuditLog::resolve(a.audit_log.as_deref()),
         progress: &mut |i| prog.show(i),

@@ -11,8 +11,9 @@ use sgctl::bench::suite::runner::{is_interrupted, Progress};
 use sgctl::bench::suite::session::{self, SuiteEnv, SuiteKind, SuiteOptions, SuiteOutcome};
 use sgctl::bench::suite::{review, steady};
 use sgctl::bench::EngineKind;
+use sgctl::discover::DiscoverHost;
 use sgctl::error::Error;
-use sgctl::ops::safety::{self, AuditLog, DiscoverHost};
+use sgctl::ops::audit::AuditLog;
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
@@ -250,7 +251,7 @@ fn run_suite(
     let purge_progress = |p: f64| super::output::err_line(&format!("sgctl: bench: purge {p:.0} %"));
     let env = SuiteEnv {
         host: &DiscoverHost,
-        prompter: &mut safety::TtyPrompter::default(),
+        prompter: &mut super::prompt::TtyPrompter::default(),
         interactive: !ctx.json && std::io::stdin().is_terminal(),
         audit: AuditLog::resolve(a.audit_log.as_deref()),
         progress: Progress::new(a.progress_json, false),

@@ -327,7 +327,7 @@ impl CertCheck {
 /// Checks the certificate a manifest names, looked for beside the manifest (the manifest holds
 /// its file name only): the file's SHA-256, else each drive's record hash as written in it.
 fn certificate_against_manifest(manifest: &std::path::Path, doc: &serde_json::Value) -> CertCheck {
-    use sgctl::ops::audit_chain::sha256_hex;
+    use sgctl::ops::audit::chain::sha256_hex;
     let Some(name) = doc["manifest"]["certificate"].as_str() else {
         return CertCheck::NotChecked("the manifest names no certificate file".into());
     };

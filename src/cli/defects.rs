@@ -99,7 +99,8 @@ pub(crate) fn run(ctx: &mut Ctx, args: DefectsArgs) -> anyhow::Result<Report> {
         format,
     };
     let dev = args.device.as_str();
-    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        sgctl::device::open(dev, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
     // Header first: the length the device has.
     let head = query(t.as_mut(), &read_defect::cdb10(req, 4), 4)?;
     let len = read_defect::list_length(&head, false).ok_or_else(|| {

@@ -2,14 +2,15 @@
 //! the safety flags, the real host and devices, progress bars or JSON Lines on stderr, and the
 //! text of the summary. The jobs and their runner live in [`sgctl::ops::jobs`].
 
+use super::prompt::TtyPrompter;
 use crate::cli::{Ctx, Report};
 use serde_json::json;
+use sgctl::discover::DiscoverHost;
 use sgctl::error::{Error, Result};
 use sgctl::exit;
 pub(crate) use sgctl::ops::jobs::JobEnv;
 use sgctl::ops::jobs::{self, Job, JobEvent, JobOptions, ProgressSink, RunSummary};
 use sgctl::ops::record::Outcome;
-use sgctl::ops::safety::{DiscoverHost, TtyPrompter};
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -127,7 +128,7 @@ pub(crate) fn run_jobs(
     let mut prompter = TtyPrompter::default();
     // Ctrl-C, SIGTERM and SIGHUP stop watching (the drives go on); the records say
     // "interrupted".
-    let _ = sgctl::ops::safety::register_stop_signals(&interrupted);
+    let _ = super::signals::register_stop_signals(&interrupted);
     let bars = Progress::new(ctx.json || sa.progress_json, sa.progress_json);
     let env = JobEnv {
         host: &host,
@@ -170,7 +171,7 @@ pub(crate) fn run_jobs_in(
         sgctl::ops::led::light_after_purge(
             std::path::Path::new("/"),
             &summary.records,
-            Some(&sgctl::ops::safety::AuditLog::at(summary.audit_log.clone())),
+            Some(&sgctl::ops::audit::AuditLog::at(summary.audit_log.clone())),
             Some(sgctl::ops::led::SesFallback {
                 devices,
                 timeout: std::time::Duration::from_secs(10),
@@ -782,8 +783,9 @@ mod tests {
 #[cfg(test)]
 pub(crate) mod testenv {
     use super::*;
+    use sgctl::host::{HostView, InUse, PathInfo};
+    use sgctl::ops::gate::Prompter;
     use sgctl::ops::poll::PollConfig;
-    use sgctl::ops::safety::{HostView, InUse, PathInfo, Prompter};
     use sgctl::testing::mockdrive::MockDrive;
     use sgctl::transport::Transport;
     use std::collections::HashMap;

@@ -1,19 +1,12 @@
 //! Shared plumbing of the query commands (inquiry, vpd, readcap, opcodes, sense, luns, modes):
-//! open the device, send a CDB with `-v` tracing, re-fetch when the first allocation was too
+//! send a CDB (traced with `-v` when the device was opened with `OpenOptions::traced`), re-fetch when the first allocation was too
 //! small, and turn "ILLEGAL REQUEST, invalid opcode/field" into [`Error::Unsupported`].
 
-use super::Ctx;
 use sgctl::bytes::hexdump;
 use sgctl::cmd::run_query;
 use sgctl::error::{Error, Result};
 use sgctl::sense::SenseKey;
 use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
-
-/// Opens a device address for the query commands (`-v` tracing of every CDB, status and
-/// sense, `-vv` data bytes, is done by the transport wrapper `device::open_with` installs).
-pub(crate) fn open(ctx: &Ctx, address: &str) -> Result<Box<dyn Transport>> {
-    sgctl::device::open_with(address, ctx.verbose)
-}
 
 /// Sends a data-in CDB with an `alloc`-byte buffer (retrying once on UNIT ATTENTION) and
 /// returns the bytes actually transferred.

@@ -219,14 +219,15 @@ fn one_address_per_drive(ctx: &Ctx, addresses: &[String]) -> Kept {
     let mut kept = Vec::new();
     let mut same = Vec::new();
     for a in addresses {
-        let key = match sgctl::device::open_with(a, ctx.verbose) {
+        let key = match sgctl::device::open(a, sgctl::device::OpenOptions::traced(ctx.verbose))
+            .map(|o| o.transport)
+        {
             Ok(mut t) => {
-                let mut ro =
-                    sgctl::ops::safety::ReadOnly::new(sgctl::ops::safety::ByRef(t.as_mut()));
+                let mut ro = sgctl::ops::gate::ReadOnly::new(sgctl::ops::gate::ByRef(t.as_mut()));
                 sgctl::ops::query::identity(&mut ro).ok().and_then(|id| {
-                    sgctl::ops::lock::key_for(
+                    sgctl::ops::gate::lock::key_for(
                         a,
-                        &sgctl::ops::safety::DriveName {
+                        &sgctl::ops::gate::DriveName {
                             serial: id.serial,
                             wwn: id.wwn,
                         },

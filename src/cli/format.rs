@@ -103,7 +103,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: FormatArgs) -> anyhow::Result<Report> {
     // --recover with no geometry restores what the interrupted format asked for.
     let recover_from =
         (args.recover && args.block_size.is_none() && args.pi.is_none()).then(|| {
-            sgctl::ops::safety::AuditLog::resolve(args.safety.audit_log.as_deref())
+            sgctl::ops::audit::AuditLog::resolve(args.safety.audit_log.as_deref())
                 .path()
                 .to_path_buf()
         });
@@ -126,7 +126,8 @@ fn list_supported(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
     let [dev] = devices else {
         return Err(Error::InvalidArgument("--list-supported takes one DEVICE".into()).into());
     };
-    let mut t = crate::cli::fetch::open(ctx, dev)?;
+    let mut t =
+        sgctl::device::open(dev, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
     let s = format_support::read(t.as_mut())?;
     let text = list_text(&s);
     Ok(Report::new(Some(dev), &s, text))
@@ -300,7 +301,7 @@ mod tests {
             .st()
             .log
             .iter()
-            .all(|c| !sgctl::ops::safety::is_state_changing(c)));
+            .all(|c| !sgctl::ops::gate::is_state_changing(c)));
         assert_eq!(drives["mock:a"].st().lb_len, 512);
     }
 }

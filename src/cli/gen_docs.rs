@@ -154,10 +154,10 @@ fn overview_sections() -> Roff {
     )]);
     let env = [
         (
-            sgctl::ops::safety::AUDIT_LOG_ENV.to_string(),
+            sgctl::ops::audit::AUDIT_LOG_ENV.to_string(),
             format!(
                 "Audit log used when --audit-log is not given (default {}).",
-                sgctl::ops::safety::DEFAULT_AUDIT_LOG
+                sgctl::ops::audit::DEFAULT_AUDIT_LOG
             ),
         ),
         (
@@ -177,7 +177,7 @@ fn overview_sections() -> Roff {
     tagged(&mut r, "ENVIRONMENT", &env);
     let files = [
         (
-            sgctl::ops::safety::DEFAULT_AUDIT_LOG.to_string(),
+            sgctl::ops::audit::DEFAULT_AUDIT_LOG.to_string(),
             "Audit log, JSON Lines: one record before and one after every destructive job, \
              fsync'ed, hash-chained (prev_sha256, record_sha256). Check it with sgctl audit verify. \
              The package creates /var/log/sgctl mode 0750, owner root, group adm."

@@ -332,7 +332,9 @@ pub(crate) fn run(ctx: &mut Ctx, args: HealthArgs) -> anyhow::Result<Report> {
         args.devices.clone()
     };
     let verbose = ctx.verbose;
-    let opener: health::Opener = Arc::new(move |a: &str| sgctl::device::open_with(a, verbose));
+    let opener: health::Opener = Arc::new(move |a: &str| {
+        sgctl::device::open(a, sgctl::device::OpenOptions::traced(verbose)).map(|o| o.transport)
+    });
     let drives = health::check_many(
         &devices,
         &rules,

@@ -22,7 +22,11 @@ struct Out {
 
 /// Runs `sgctl inquiry`.
 pub(crate) fn run(ctx: &mut Ctx, args: InquiryArgs) -> anyhow::Result<Report> {
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = sgctl::device::open(
+        &args.device,
+        sgctl::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let raw = fetch::standard_inquiry(t.as_mut())?;
     if ctx.hex {
         return Ok(fetch::hex_report(Some(&args.device), &raw));

@@ -4,7 +4,6 @@ use super::{Ctx, Report};
 use serde::Serialize;
 use sgctl::discover::{self, IdentMode, ScanOptions};
 use sgctl::ops::led::{self, Led, LedChange};
-use sgctl::ops::safety;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -163,7 +162,7 @@ pub(crate) fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Re
         };
     }
     if !args.dry_run && (written || !failed.is_empty()) {
-        let audit = safety::AuditLog::resolve(args.audit_log.as_deref());
+        let audit = sgctl::ops::audit::AuditLog::resolve(args.audit_log.as_deref());
         let rec = led::audit_record(
             which,
             on,

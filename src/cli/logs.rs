@@ -4,8 +4,8 @@ use super::{Ctx, Report};
 use anyhow::{bail, Context};
 use serde::Serialize;
 use sgctl::logpage::{self, text, DecodedPage};
+use sgctl::ops::gate;
 use sgctl::ops::health::read::{self, PageError};
-use sgctl::ops::safety;
 use sgctl::scsi::log_select::LogSelect;
 use sgctl::scsi::log_sense::PageControl;
 use std::path::PathBuf;
@@ -113,9 +113,10 @@ pub(crate) fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         if args.inhex.is_some() {
             bail!("--reset and --inhex are exclusive");
         }
-        let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
-        let host = sgctl::ops::safety::DiscoverHost;
-        let mut prompter = safety::WordedPrompter::new(
+        let mut t =
+            sgctl::device::open(dev, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
+        let host = sgctl::discover::DiscoverHost;
+        let mut prompter = super::prompt::WordedPrompter::new(
             "sgctl: logs --reset clears the drive's log counters (error counters, statistics, \
              self-test and scan history may be lost; user data is not touched).",
         );
@@ -139,7 +140,8 @@ pub(crate) fn run(ctx: &mut Ctx, args: LogsArgs) -> anyhow::Result<Report> {
         }
     } else {
         let dev = args.device.as_deref().unwrap_or_default();
-        let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
+        let mut t =
+            sgctl::device::open(dev, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
         match want {
             Some((pg, sub)) => {
                 // An unlisted page is not asked for: the drive would reject it with ILLEGAL
@@ -213,8 +215,8 @@ fn reset(
     pc: PageControl,
     page: Option<(u8, u8)>,
     t: &mut dyn sgctl::transport::Transport,
-    host: &dyn safety::HostView,
-    prompter: &mut dyn safety::Prompter,
+    host: &dyn sgctl::host::HostView,
+    prompter: &mut dyn gate::Prompter,
 ) -> anyhow::Result<Report> {
     let dev = args.device.as_deref().unwrap_or_default();
     let (pg, sub) = page.unwrap_or((0, 0));
@@ -224,12 +226,12 @@ fn reset(
         ..LogSelect::reset_all(pc)
     };
     let cdb = cmd.cdb();
-    let planned = safety::PlannedCommand::new("LOG SELECT (PCR=1)", &cdb, &[]);
+    let planned = gate::PlannedCommand::new("LOG SELECT (PCR=1)", &cdb, &[]);
     let id = read::identity(t)?;
     if args.dry_run {
-        safety::check_not_in_use(host, dev)?;
+        gate::check_not_in_use(host, dev)?;
         // A `--confirm` naming another drive is refused as in the real run.
-        let name = safety::DriveName {
+        let name = gate::DriveName {
             serial: id.serial.clone(),
             wwn: id.wwn.clone(),
         };
@@ -241,7 +243,7 @@ fn reset(
             .into());
         }
         let data = ResetData {
-            cdb: safety::spaced_hex(&cdb),
+            cdb: sgctl::bytes::spaced_hex(&cdb),
             dry_run: true,
             sent: false,
             job_id: None,
@@ -253,27 +255,27 @@ fn reset(
             format!("dry run: would send {}\n", planned.render()),
         ));
     }
-    let name = safety::DriveName {
+    let name = gate::DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
     };
-    let confirmation = safety::Confirmation {
+    let confirmation = gate::Confirmation {
         tokens: args.confirm.clone(),
         interactive: !ctx.json && std::io::IsTerminal::is_terminal(&std::io::stdin()),
     };
-    let cleared = safety::clear(
+    let cleared = gate::clear(
         host,
-        safety::GateRequest {
+        gate::GateRequest {
             job: "log-reset",
             address: dev,
             name: &name,
             confirmation: &confirmation,
-            audit: safety::AuditLog::resolve(args.audit_log.as_deref()),
+            audit: sgctl::ops::audit::AuditLog::resolve(args.audit_log.as_deref()),
         },
         prompter,
     )?;
     cleared.session(
-        serde_json::json!({"cdb": safety::spaced_hex(&cdb), "serial": id.serial}),
+        serde_json::json!({"cdb": sgctl::bytes::spaced_hex(&cdb), "serial": id.serial}),
         || sgctl::ops::logs::send_reset(t, &cleared, &cmd),
         |r| {
             let outcome = if r.is_ok() { "success" } else { "failure" };
@@ -282,7 +284,7 @@ fn reset(
         },
     )?;
     let data = ResetData {
-        cdb: safety::spaced_hex(&cdb),
+        cdb: sgctl::bytes::spaced_hex(&cdb),
         dry_run: false,
         sent: true,
         job_id: Some(cleared.job_id.clone()),
@@ -358,7 +360,7 @@ mod tests {
     }
 
     struct Nobody;
-    impl safety::Prompter for Nobody {
+    impl gate::Prompter for Nobody {
         fn ask(&mut self, _q: &str) -> Option<String> {
             None
         }
@@ -381,7 +383,7 @@ mod tests {
 
     #[test]
     fn reset_goes_through_the_gate() {
-        let host = safety::LinuxHost::default();
+        let host = sgctl::host::LinuxHost::default();
         let dir = tempfile::tempdir().unwrap();
         let audit = dir.path().join("audit.jsonl");
         let audit_s = audit.to_str().unwrap();

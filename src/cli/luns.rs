@@ -17,7 +17,11 @@ pub(crate) struct LunsArgs {
 
 /// Runs `sgctl luns`.
 pub(crate) fn run(ctx: &mut Ctx, args: LunsArgs) -> anyhow::Result<Report> {
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = sgctl::device::open(
+        &args.device,
+        sgctl::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let mut alloc: u32 = 8192;
     let mut raw = fetch::data_in(
         t.as_mut(),

@@ -8,6 +8,8 @@ pub(crate) mod device_completion;
 pub(crate) mod gen_docs;
 pub(crate) mod num;
 pub(crate) mod output;
+pub(crate) mod prompt;
+pub(crate) mod signals;
 pub(crate) mod tcg;
 pub(crate) mod tcg_jobs;
 

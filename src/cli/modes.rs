@@ -126,7 +126,11 @@ pub(crate) fn run(ctx: &mut Ctx, args: ModesArgs) -> anyhow::Result<Report> {
         Pc::Default => (PageControl::Default, "default"),
         Pc::Saved => (PageControl::Saved, "saved"),
     };
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = sgctl::device::open(
+        &args.device,
+        sgctl::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let (raw, kind) = sense_with_fallback(t.as_mut(), &args, pc, page, sub)?;
     let dev = Some(args.device.as_str());
     if ctx.hex {

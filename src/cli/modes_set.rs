@@ -5,8 +5,8 @@ use super::modes::ModesArgs;
 use super::{Ctx, Report};
 use serde::Serialize;
 use sgctl::error::Error;
+use sgctl::ops::gate;
 use sgctl::ops::mode_set::{self, Change};
-use sgctl::ops::safety;
 use sgctl::scsi::mode::fields::{find_field, page_label, Field};
 use sgctl::scsi::mode::PageControl;
 use std::fmt::Write as _;
@@ -61,7 +61,8 @@ pub(crate) fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         }
     }
     let dev = args.device.as_str();
-    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        sgctl::device::open(dev, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
     let plans = mode_set::plan(t.as_mut(), &changes, args.save)?;
     let render = |p: &mode_set::PagePlan| -> String {
         let ch: Vec<String> = p
@@ -79,8 +80,8 @@ pub(crate) fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
                 "dry run: {}: {}\n  would send MODE SELECT(10) cdb: {}\n  parameter list: {}",
                 p.label,
                 render(p),
-                safety::spaced_hex(&p.cdb),
-                safety::spaced_hex(&p.parameter_list)
+                sgctl::bytes::spaced_hex(&p.cdb),
+                sgctl::bytes::spaced_hex(&p.parameter_list)
             );
         }
         let data = SetData {
@@ -116,17 +117,17 @@ pub(crate) fn set(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         return Ok(Report::new(Some(dev), &data, text));
     }
     let id = sgctl::ops::query::identity(t.as_mut())?;
-    let name = safety::DriveName {
+    let name = gate::DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
     };
-    let host = safety::DiscoverHost;
-    let rec = safety::record_only(
+    let host = sgctl::discover::DiscoverHost;
+    let rec = gate::record_only(
         &host,
         "mode-select",
         dev,
         &name,
-        safety::AuditLog::resolve(args.audit_log.as_deref()),
+        sgctl::ops::audit::AuditLog::resolve(args.audit_log.as_deref()),
     )?;
     let started = rec.start(serde_json::json!({
         "save": args.save,
@@ -215,7 +216,8 @@ pub(crate) fn get(ctx: &mut Ctx, args: &ModesArgs) -> anyhow::Result<Report> {
         .map(|s| find_field(s.trim()).map_err(Error::InvalidArgument))
         .collect::<Result<Vec<Field>, _>>()?;
     let dev = args.device.as_str();
-    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        sgctl::device::open(dev, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
     let mut cache: Vec<(PageKey, Option<Vec<u8>>)> = Vec::new();
     let mut out = Vec::new();
     for f in &fields {

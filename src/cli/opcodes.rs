@@ -29,7 +29,11 @@ pub(crate) fn parse_num<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
 
 /// Runs `sgctl opcodes`.
 pub(crate) fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = sgctl::device::open(
+        &args.device,
+        sgctl::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let dev = Some(args.device.as_str());
     let what = "REPORT SUPPORTED OPERATION CODES is not supported by the device";
     match args.opcode {

@@ -4,7 +4,7 @@
 use super::{Ctx, Report};
 use serde::Serialize;
 use sgctl::cmd::{run_none, run_query};
-use sgctl::ops::safety;
+use sgctl::ops::gate;
 use sgctl::scsi::request_sense;
 use sgctl::scsi::start_stop::{cdb, power_state_from_sense, PowerRequest};
 use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
@@ -156,24 +156,25 @@ fn request(args: &PowerArgs) -> anyhow::Result<Option<PowerRequest>> {
 pub(crate) fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
     let req = request(&args)?;
     let dev = args.device.as_str();
-    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        sgctl::device::open(dev, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
     let Some(req) = req else {
         let st = state(t.as_mut())?;
         let text = format!("{dev}: {}\n", st.power_condition);
         return Ok(Report::new(Some(dev), &st, text));
     };
     let c = cdb(req, args.immed);
-    let planned = safety::PlannedCommand::new("START STOP UNIT", &c, &[]);
+    let planned = gate::PlannedCommand::new("START STOP UNIT", &c, &[]);
     let id = sgctl::ops::query::identity(t.as_mut())?;
-    let name = safety::DriveName {
+    let name = gate::DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
     };
-    let host = safety::DiscoverHost;
+    let host = sgctl::discover::DiscoverHost;
     let gated = req == PowerRequest::Stop;
     if args.dry_run {
         if gated {
-            safety::check_not_in_use(&host, dev)?;
+            gate::check_not_in_use(&host, dev)?;
         }
         if !args.confirm.is_empty() && !args.confirm.iter().any(|c| name.matches(c)) {
             return Err(sgctl::Error::from(sgctl::error::Refusal::NotNamed {
@@ -184,7 +185,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
         }
         let data = ActionData {
             action: req.name(),
-            cdb: safety::spaced_hex(&c),
+            cdb: sgctl::bytes::spaced_hex(&c),
             dry_run: true,
             sent: false,
             job_id: None,
@@ -201,19 +202,19 @@ pub(crate) fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
             ),
         ));
     }
-    let audit = safety::AuditLog::resolve(args.audit_log.as_deref());
+    let audit = sgctl::ops::audit::AuditLog::resolve(args.audit_log.as_deref());
     let rec = if gated {
-        let confirmation = safety::Confirmation {
+        let confirmation = gate::Confirmation {
             tokens: args.confirm.clone(),
             interactive: !ctx.json && std::io::IsTerminal::is_terminal(&std::io::stdin()),
         };
-        let mut prompter = safety::WordedPrompter::new(
+        let mut prompter = super::prompt::WordedPrompter::new(
             "sgctl: power --stop stops the drive: it serves no reads or writes until \
              `sgctl power DEV --start`. User data is not touched.",
         );
-        safety::clear(
+        gate::clear(
             &host,
-            safety::GateRequest {
+            gate::GateRequest {
                 job: "power",
                 address: dev,
                 name: &name,
@@ -223,11 +224,11 @@ pub(crate) fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
             &mut prompter,
         )?
     } else {
-        safety::record_only(&host, "power", dev, &name, audit)?
+        gate::record_only(&host, "power", dev, &name, audit)?
     };
     let started = rec.start(serde_json::json!({
         "action": req.name(),
-        "cdb": safety::spaced_hex(&c),
+        "cdb": sgctl::bytes::spaced_hex(&c),
         "drive": {"serial": id.serial, "wwn": id.wwn},
     }))?;
     // Spinning a disk up or down takes tens of seconds; two minutes is sg_start's order.
@@ -264,7 +265,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
     );
     let data = ActionData {
         action: req.name(),
-        cdb: safety::spaced_hex(&c),
+        cdb: sgctl::bytes::spaced_hex(&c),
         dry_run: false,
         sent: true,
         job_id: Some(rec.job_id.clone()),

@@ -21,7 +21,11 @@ pub(crate) struct ReadcapArgs {
 
 /// Runs `sgctl readcap`.
 pub(crate) fn run(ctx: &mut Ctx, args: ReadcapArgs) -> anyhow::Result<Report> {
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = sgctl::device::open(
+        &args.device,
+        sgctl::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let dev = Some(args.device.as_str());
     if !args.ten {
         match fetch::data_in(t.as_mut(), &rc::cdb16(32), 32) {

@@ -6,7 +6,7 @@ use super::{Ctx, Report};
 use serde::Serialize;
 use sgctl::cmd::{run_out, run_query};
 use sgctl::error::Error;
-use sgctl::ops::safety;
+use sgctl::ops::gate;
 use sgctl::scsi::read_defect::{self, DefectFormat, Request};
 use sgctl::scsi::reassign;
 use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
@@ -92,7 +92,8 @@ fn grown_count(t: &mut dyn Transport) -> Option<u64> {
 pub(crate) fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
     let dev = args.device.as_str();
     let (cdb, params) = reassign::build(&args.lbas)?;
-    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        sgctl::device::open(dev, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
     let cap = sgctl::ops::query::read_capacity16(t.as_mut())?;
     if let Some(&bad) = args.lbas.iter().find(|&&l| l >= cap.blocks()) {
         return Err(Error::InvalidArgument(format!(
@@ -102,16 +103,16 @@ pub(crate) fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
         .into());
     }
     let id = sgctl::ops::query::identity(t.as_mut())?;
-    let name = safety::DriveName {
+    let name = gate::DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
     };
-    let host = safety::DiscoverHost;
+    let host = sgctl::discover::DiscoverHost;
     let grown_before = grown_count(t.as_mut());
     let mut out = Out {
         lbas: args.lbas.clone(),
-        cdb: safety::spaced_hex(&cdb),
-        parameter_list: safety::spaced_hex(&params),
+        cdb: sgctl::bytes::spaced_hex(&cdb),
+        parameter_list: sgctl::bytes::spaced_hex(&params),
         dry_run: args.dry_run,
         sent: false,
         grown_before,
@@ -120,7 +121,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
         audit_log: None,
     };
     if args.dry_run {
-        safety::check_not_in_use(&host, dev)?;
+        gate::check_not_in_use(&host, dev)?;
         if !args.confirm.is_empty() && !args.confirm.iter().any(|c| name.matches(c)) {
             return Err(Error::from(sgctl::error::Refusal::NotNamed {
                 address: dev.into(),
@@ -134,18 +135,18 @@ pub(crate) fn run(ctx: &mut Ctx, args: ReassignArgs) -> anyhow::Result<Report> {
         );
         return Ok(Report::new(Some(dev), &out, text));
     }
-    let audit = safety::AuditLog::resolve(args.audit_log.as_deref());
-    let confirmation = safety::Confirmation {
+    let audit = sgctl::ops::audit::AuditLog::resolve(args.audit_log.as_deref());
+    let confirmation = gate::Confirmation {
         tokens: args.confirm.clone(),
         interactive: !ctx.json && std::io::IsTerminal::is_terminal(&std::io::stdin()),
     };
-    let mut prompter = safety::WordedPrompter::new(
+    let mut prompter = super::prompt::WordedPrompter::new(
         "sgctl: reassign moves the listed blocks to spares for good (the grown defect \
              list only grows); a block the drive cannot read keeps no data.",
     );
-    let rec = safety::clear(
+    let rec = gate::clear(
         &host,
-        safety::GateRequest {
+        gate::GateRequest {
             job: "reassign",
             address: dev,
             name: &name,

@@ -5,10 +5,10 @@
 //! (use sg_persist for that). Destructive sgctl jobs refuse a drive another initiator holds
 //! reserved unless given `--ignore-reservation`.
 
-use super::{fetch, Ctx, Report};
+use super::{Ctx, Report};
 use sgctl::error::Error;
+use sgctl::ops::gate::ReadOnly;
 use sgctl::ops::reservations;
-use sgctl::ops::safety::ReadOnly;
 use sgctl::scsi::persistent_reserve::type_name;
 use std::fmt::Write as _;
 
@@ -21,7 +21,11 @@ pub(crate) struct ReservationsArgs {
 
 /// Runs `sgctl reservations`.
 pub(crate) fn run(ctx: &mut Ctx, args: ReservationsArgs) -> anyhow::Result<Report> {
-    let t = fetch::open(ctx, &args.device)?;
+    let t = sgctl::device::open(
+        &args.device,
+        sgctl::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let mut ro = ReadOnly::new(t);
     let dev = Some(args.device.as_str());
     let Some(r) = reservations::read(&mut ro)? else {

@@ -182,7 +182,8 @@ fn support(ctx: &mut Ctx, devices: &[String]) -> anyhow::Result<Report> {
     let mut all = Vec::new();
     let mut text = String::new();
     for d in devices {
-        let mut t = sgctl::device::open_with(d, ctx.verbose)?;
+        let mut t =
+            sgctl::device::open(d, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
         let r = san::support(&mut *t)?;
         let wacereq = query::vpd(&mut *t, 0xb1)
             .ok()
@@ -360,8 +361,8 @@ mod tests {
     use super::*;
     use crate::cli::erase::testenv;
     use sgctl::exit;
+    use sgctl::ops::gate::is_state_changing;
     use sgctl::ops::jobs::Job;
-    use sgctl::ops::safety::is_state_changing;
 
     fn job(m: Method, verify: u32, ause: bool) -> impl FnMut() -> Box<dyn Job> {
         move || -> Box<dyn Job> {

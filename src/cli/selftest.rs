@@ -4,7 +4,7 @@
 use super::{Ctx, Report};
 use serde::Serialize;
 use sgctl::logpage::selftest::SelfTestEntry;
-use sgctl::ops::safety;
+use sgctl::ops::gate;
 use sgctl::ops::selftest::{self, Status};
 use sgctl::scsi::send_diagnostic::{self_test_cdb, SelfTest};
 use std::fmt::Write as _;
@@ -111,7 +111,8 @@ pub(crate) fn run(ctx: &mut Ctx, args: SelftestArgs) -> anyhow::Result<Report> {
         )
         .into());
     }
-    let mut t = sgctl::device::open_with(dev, ctx.verbose)?;
+    let mut t =
+        sgctl::device::open(dev, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
     let Some(test) = test else {
         let st = selftest::status(t.as_mut())?;
         for p in &st.problems {
@@ -120,8 +121,8 @@ pub(crate) fn run(ctx: &mut Ctx, args: SelftestArgs) -> anyhow::Result<Report> {
         let text = render_status(dev, &st);
         return Ok(Report::new(Some(dev), &st, text));
     };
-    let host = safety::DiscoverHost;
-    let mut prompter = safety::WordedPrompter::new(
+    let host = sgctl::discover::DiscoverHost;
+    let mut prompter = super::prompt::WordedPrompter::new(
         "sgctl: a foreground self-test holds the drive until it ends (an extended one for \
              as long as it takes to read the whole medium); no other command is served \
              meanwhile. User data is not touched.",
@@ -136,12 +137,12 @@ fn start(
     args: &SelftestArgs,
     test: SelfTest,
     t: &mut dyn sgctl::transport::Transport,
-    host: &dyn safety::HostView,
-    prompter: &mut dyn safety::Prompter,
+    host: &dyn sgctl::host::HostView,
+    prompter: &mut dyn gate::Prompter,
 ) -> anyhow::Result<Report> {
     let dev = args.device.as_str();
     let cdb = self_test_cdb(test);
-    let planned = safety::PlannedCommand::new("SEND DIAGNOSTIC", &cdb, &[]);
+    let planned = gate::PlannedCommand::new("SEND DIAGNOSTIC", &cdb, &[]);
     let before = selftest::status(t)?;
     if test != SelfTest::AbortBackground {
         if let Some(r) = &before.running {
@@ -155,13 +156,13 @@ fn start(
         ctx.warn("no self-test is reported running; the abort is sent anyway");
     }
     let id = sgctl::ops::query::identity(t)?;
-    let name = safety::DriveName {
+    let name = gate::DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
     };
     if args.dry_run {
         if test.is_foreground() {
-            safety::check_not_in_use(host, dev)?;
+            gate::check_not_in_use(host, dev)?;
         }
         if !args.confirm.is_empty() && !args.confirm.iter().any(|c| name.matches(c)) {
             return Err(sgctl::Error::from(sgctl::error::Refusal::NotNamed {
@@ -172,7 +173,7 @@ fn start(
         }
         let data = ActionData {
             action: test,
-            cdb: safety::spaced_hex(&cdb),
+            cdb: sgctl::bytes::spaced_hex(&cdb),
             dry_run: true,
             sent: false,
             job_id: None,
@@ -189,15 +190,15 @@ fn start(
             ),
         ));
     }
-    let audit = safety::AuditLog::resolve(args.audit_log.as_deref());
+    let audit = sgctl::ops::audit::AuditLog::resolve(args.audit_log.as_deref());
     let rec = if test.is_foreground() {
-        let confirmation = safety::Confirmation {
+        let confirmation = gate::Confirmation {
             tokens: args.confirm.clone(),
             interactive: !ctx.json && std::io::IsTerminal::is_terminal(&std::io::stdin()),
         };
-        safety::clear(
+        gate::clear(
             host,
-            safety::GateRequest {
+            gate::GateRequest {
                 job: "selftest",
                 address: dev,
                 name: &name,
@@ -207,11 +208,11 @@ fn start(
             prompter,
         )?
     } else {
-        safety::record_only(host, "selftest", dev, &name, audit)?
+        gate::record_only(host, "selftest", dev, &name, audit)?
     };
     let started = rec.start(serde_json::json!({
         "action": test,
-        "cdb": safety::spaced_hex(&cdb),
+        "cdb": sgctl::bytes::spaced_hex(&cdb),
         "drive": {"serial": id.serial, "wwn": id.wwn},
     }))?;
     let timeout = selftest::timeout_for(test, before.extended_self_test_minutes);
@@ -258,7 +259,7 @@ fn start(
     }
     let data = ActionData {
         action: test,
-        cdb: safety::spaced_hex(&cdb),
+        cdb: sgctl::bytes::spaced_hex(&cdb),
         dry_run: false,
         sent: true,
         job_id: Some(rec.job_id.clone()),

@@ -18,7 +18,11 @@ pub(crate) struct SenseArgs {
 
 /// Runs `sgctl sense`.
 pub(crate) fn run(ctx: &mut Ctx, args: SenseArgs) -> anyhow::Result<Report> {
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = sgctl::device::open(
+        &args.device,
+        sgctl::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let alloc = request_sense::ALLOCATION;
     let raw = fetch::data_in(
         t.as_mut(),

@@ -96,7 +96,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: SimArgs) -> anyhow::Result<Report> {
 }
 
 fn spec(device: &str) -> anyhow::Result<&str> {
-    sgctl::device::classify(device)
+    sgctl::device::classify_address(device)
         .virtual_spec()
         .map(|v| v.as_str())
         .with_context(|| format!("{device}: not a sim: address"))

@@ -50,7 +50,7 @@ pub(crate) struct ServeArgs {
 
 /// Runs `sgctl sim serve`.
 pub(crate) fn run(ctx: &mut Ctx, args: ServeArgs) -> anyhow::Result<Report> {
-    let spec = sgctl::device::classify(&args.tcmu)
+    let spec = sgctl::device::classify_address(&args.tcmu)
         .virtual_spec()
         .map_or(args.tcmu.as_str(), |v| v.as_str());
     if spec.split('?').next() == Some(sim::enclosure::PROFILE) {

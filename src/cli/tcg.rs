@@ -15,6 +15,7 @@ use serde::Serialize;
 use serde_json::json;
 use sgctl::cmd::tcg::enterprise::{self, Band, BandConfig};
 use sgctl::cmd::tcg::{self as session, Dialect, Tper};
+use sgctl::device::OpenOptions;
 use sgctl::scsi::security_protocol as sp;
 use sgctl::tcg::level0::{Feature, Level0};
 use sgctl::tcg::{opal, Pin, TcgError};
@@ -298,10 +299,6 @@ fn tcg_err(e: TcgError) -> anyhow::Error {
     anyhow!(sgctl::Error::from(e))
 }
 
-fn open(ctx: &Ctx, device: &str) -> anyhow::Result<Box<dyn Transport>> {
-    Ok(sgctl::device::open_with(device, ctx.verbose)?)
-}
-
 /// Runs `sgctl tcg ...`.
 pub(crate) fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
     match args.cmd {
@@ -326,7 +323,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
                 lock_enabled,
                 lock_on_reset,
             };
-            let mut t = open(ctx, &device)?;
+            let mut t = sgctl::device::open(&device, OpenOptions::traced(ctx.verbose))?.transport;
             let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
             enterprise::check_band(&mut h, band).map_err(tcg_err)?;
             let p = pin_of(&mut h, &pin, &format!("BandMaster{band} PIN"))?;
@@ -344,7 +341,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: TcgArgs) -> anyhow::Result<Report> {
         TcgCmd::Lock { device, band, pin } => lock(ctx, &device, band, &pin, true),
         TcgCmd::Unlock { device, band, pin } => lock(ctx, &device, band, &pin, false),
         TcgCmd::TakeOwnership { device, new_pin } => {
-            let mut t = open(ctx, &device)?;
+            let mut t = sgctl::device::open(&device, OpenOptions::traced(ctx.verbose))?.transport;
             let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
             let new = read_secret(
                 new_pin.new_pin_file.as_ref(),
@@ -541,7 +538,7 @@ fn yn(b: bool) -> &'static str {
 }
 
 fn discover(ctx: &mut Ctx, device: &str) -> anyhow::Result<Report> {
-    let mut t = open(ctx, device)?;
+    let mut t = sgctl::device::open(device, OpenOptions::traced(ctx.verbose))?.transport;
     discover_on(ctx, device, &mut *t)
 }
 
@@ -587,7 +584,7 @@ struct Status {
 }
 
 fn status(ctx: &mut Ctx, device: &str, check_ownership: bool) -> anyhow::Result<Report> {
-    let mut t = open(ctx, device)?;
+    let mut t = sgctl::device::open(device, OpenOptions::traced(ctx.verbose))?.transport;
     let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
     let ssc = h.level0.ssc().map(|s| s.ssc.name()).unwrap_or("none");
     let (en, locked, me) = h.level0.locking().unwrap_or((false, false, false));
@@ -684,7 +681,7 @@ fn band_table(bands: &[Band]) -> String {
 }
 
 fn bands(ctx: &mut Ctx, device: &str, pin: &PinArgs) -> anyhow::Result<Report> {
-    let mut t = open(ctx, device)?;
+    let mut t = sgctl::device::open(device, OpenOptions::traced(ctx.verbose))?.transport;
     let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
     let given = pin.msid || pin.pin_file.is_some() || pin.pin_env.is_some() || pin.pin_prompt;
     let p = if given {
@@ -698,7 +695,7 @@ fn bands(ctx: &mut Ctx, device: &str, pin: &PinArgs) -> anyhow::Result<Report> {
 }
 
 fn lock(ctx: &mut Ctx, device: &str, band: u16, pin: &PinArgs, on: bool) -> anyhow::Result<Report> {
-    let mut t = open(ctx, device)?;
+    let mut t = sgctl::device::open(device, OpenOptions::traced(ctx.verbose))?.transport;
     let mut h = Tper::open(&mut *t).map_err(tcg_err)?;
     // A band the drive lacks is refused before the PIN is asked for or tried.
     enterprise::check_band(&mut h, band).map_err(tcg_err)?;
@@ -721,7 +718,7 @@ fn erase(
     // Band numbers are checked against the drive's Locking table before the gate, the
     // confirmation and any authenticated session (the job checks again before it erases).
     if !all && !bands.is_empty() {
-        let mut t = open(ctx, device)?;
+        let mut t = sgctl::device::open(device, OpenOptions::traced(ctx.verbose))?.transport;
         // A drive that is no Enterprise SED is left to the job, which records why.
         if let Ok(mut h) = Tper::open(&mut *t) {
             if h.dialect == Dialect::Enterprise {

@@ -1,7 +1,7 @@
 //! `sgctl tur DEVICE`: TEST UNIT READY. Exit 0 when ready; when not, the sense data is printed
 //! (with progress of a running format/sanitize) and the exit status is 4.
 
-use super::{fetch, Ctx, Report};
+use super::{Ctx, Report};
 use serde::Serialize;
 use sgctl::cmd::run_none;
 use sgctl::decode::text;
@@ -24,7 +24,11 @@ struct Out {
 
 /// Runs `sgctl tur`.
 pub(crate) fn run(ctx: &mut Ctx, args: TurArgs) -> anyhow::Result<Report> {
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = sgctl::device::open(
+        &args.device,
+        sgctl::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let cdb = tur::cdb();
     let dev = Some(args.device.as_str());
     match run_none(t.as_mut(), &cdb, DEFAULT_TIMEOUT) {

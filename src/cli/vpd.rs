@@ -42,7 +42,11 @@ pub(crate) fn resolve_page(p: Option<&str>) -> sgctl::Result<Option<u8>> {
 /// Runs `sgctl vpd`.
 pub(crate) fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
     let page = resolve_page(args.page.as_deref())?;
-    let mut t = fetch::open(ctx, &args.device)?;
+    let mut t = sgctl::device::open(
+        &args.device,
+        sgctl::device::OpenOptions::traced(ctx.verbose),
+    )?
+    .transport;
     let dev = Some(args.device.as_str());
     let Some(page) = page else {
         let list = vpd::supported::parse(&fetch::vpd(t.as_mut(), 0)?)?;

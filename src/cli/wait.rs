@@ -49,7 +49,7 @@ pub(crate) struct WaitArgs {
 /// Runs `sgctl wait`.
 pub(crate) fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
     let interrupted = Arc::new(AtomicBool::new(false));
-    let _ = sgctl::ops::safety::register_stop_signals(&interrupted);
+    let _ = super::signals::register_stop_signals(&interrupted);
     let (mut t, cfg) = open_for_job(
         &args.device,
         ctx.verbose,
@@ -58,7 +58,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
     )?;
     let progress = Progress::new(ctx.json || args.progress_json, args.progress_json);
     // An interrupted sanitize of this drive (by serial number) in the audit log?
-    let audit = sgctl::ops::safety::AuditLog::resolve(args.audit_log.as_deref());
+    let audit = sgctl::ops::audit::AuditLog::resolve(args.audit_log.as_deref());
     let id = sgctl::ops::query::identity(&mut *t).ok();
     let serial = id.as_ref().map(|i| i.serial.clone());
     let open = match &serial {
@@ -71,11 +71,11 @@ pub(crate) fn run(ctx: &mut Ctx, args: WaitArgs) -> anyhow::Result<Report> {
     let mut _lock = None;
     let open = match (open, &id) {
         (Some(job), Some(i)) => {
-            let name = sgctl::ops::safety::DriveName {
+            let name = sgctl::ops::gate::DriveName {
                 serial: i.serial.clone(),
                 wwn: i.wwn.clone(),
             };
-            match sgctl::ops::lock::for_job("wait", &job.job_id, &args.device, &name) {
+            match sgctl::ops::gate::lock::for_job("wait", &job.job_id, &args.device, &name) {
                 Ok(l) => {
                     _lock = l;
                     Some(job)

@@ -17,9 +17,12 @@
 //! kernel's cached `inquiry`/`vpd_pg8x` sysfs attributes.
 
 pub mod enclosure;
+mod gate_host;
 pub mod ident;
 pub mod ses_slots;
 pub mod sysfs;
+
+pub use gate_host::DiscoverHost;
 
 use crate::error::{Error, Result};
 use crate::host::{HostView, LinuxHost, MountTables, PathInfo};
@@ -357,7 +360,8 @@ fn identify_sysfs_first(
         Box::new(|| {
             wanted.set(true);
             if may_open {
-                crate::device::open_with(address, verbose)
+                crate::device::open(address, crate::device::OpenOptions::traced(verbose))
+                    .map(|o| o.transport)
             } else {
                 Err(Error::Unsupported(NEEDS_DEVICE.into()))
             }
@@ -397,7 +401,9 @@ fn identify_live(
     timeout: Duration,
     verbose: u8,
 ) -> std::result::Result<(Identity, Vec<String>), String> {
-    let mut t = crate::device::open_with(address, verbose).map_err(|e| e.to_string())?;
+    let mut t = crate::device::open(address, crate::device::OpenOptions::traced(verbose))
+        .map(|o| o.transport)
+        .map_err(|e| e.to_string())?;
     let mut notes = Vec::new();
     let id = ident::identify(
         &mut Live {

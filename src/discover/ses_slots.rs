@@ -151,7 +151,9 @@ pub fn fill(paths: &mut [DrivePath], timeout: Duration) -> Vec<String> {
     }
     let mut all: Vec<SesSlot> = Vec::new();
     for (node, name) in devices {
-        let found = crate::device::open(&node).and_then(|mut t| slots(&mut *t, &name, timeout));
+        let found = crate::device::open(&node, crate::device::OpenOptions::default())
+            .map(|o| o.transport)
+            .and_then(|mut t| slots(&mut *t, &name, timeout));
         match found {
             Ok(s) => all.extend(s),
             Err(e) => errors.push(format!("{node}: {e}")),

@@ -12,8 +12,8 @@
 
 use crate::ata::{self, cmd, identify::Identify, sanitize_fn, SanitizeStatus, SecurityBlock};
 use crate::error::{Error, Next, Refusal, Result};
+use crate::ops::gate::{Cleared, PlannedCommand};
 use crate::ops::poll::PollConfig;
-use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::ata_pass_through::{AtaCommand, Protocol};
 use crate::transport::Transport;
 use serde::Serialize;
@@ -381,7 +381,7 @@ pub struct AtaOutcome {
 /// in progress; or SET PASSWORD, ERASE PREPARE, ERASE UNIT (blocking) then IDENTIFY to check
 /// the security state is back to disabled. `password` is used by SECURITY ERASE only.
 ///
-/// `_gate` is the safety gate's token ([`crate::ops::safety::clear`]): without it the call
+/// `_gate` is the safety gate's token ([`crate::ops::gate::clear`]): without it the call
 /// does not compile (E0061: wrong number of arguments):
 ///
 /// ```compile_fail,E0061

@@ -7,13 +7,15 @@
 //! [`open_jobs`] is also what `sgctl audit verify` lists: jobs that never ended (a start
 //! without an end record) and jobs interrupted and not finished since.
 
+use crate::clock::rfc3339;
 use crate::error::{Error, Result};
 use crate::exit;
+use crate::ops::audit::AuditLog;
+use crate::ops::gate::PlannedCommand;
 use crate::ops::poll::{self, PollConfig, PollEnd, Trail, TrailEntry};
 use crate::ops::record::{
     write_certificate_to, Category, DriveInfo, JobMethod, JobRecord, Outcome, TechniqueVerification,
 };
-use crate::ops::safety::{rfc3339, AuditLog, PlannedCommand};
 use crate::ops::sanitize::{conclude, verify_after};
 use crate::ops::validate::Validation;
 use crate::transport::Transport;
@@ -172,7 +174,7 @@ pub fn finish(
             rec.message = Some(format!("SANITIZE failed: {s}"));
         }
         PollEnd::Done => {
-            let clean = poll::classify(crate::ops::query::request_sense(t)?.as_ref())
+            let clean = poll::classify_sense(crate::ops::query::request_sense(t)?.as_ref())
                 == poll::Condition::Clean;
             tv.completed_without_failure = true;
             tv.ready_after = Some(clean);

@@ -114,7 +114,7 @@ pub fn countersign(
         "public_key": crate::ops::sign::public_pem(&vk)?,
         "key_fingerprint": fingerprint(&vk),
         "record_sha256": hashes,
-        "value": crate::ops::audit_chain::hex(&value.to_bytes()),
+        "value": crate::ops::audit::chain::hex(&value.to_bytes()),
     });
     let out = append(content, &doc, &block)?;
     // What was written must read back as the old document plus this block.
@@ -260,7 +260,7 @@ pub fn verify(content: &[u8], trusted: Option<&VerifyingKey>) -> Vec<Checked> {
 pub fn countersign_file(path: &Path, key: &CertSigner, who: &Person) -> Result<String> {
     let ctx = || format!("certificate {}", path.display());
     let content = std::fs::read(path).map_err(|e| Error::io(ctx(), e))?;
-    let now = crate::ops::safety::rfc3339(std::time::SystemTime::now());
+    let now = crate::clock::rfc3339(std::time::SystemTime::now());
     let out = countersign(&content, key, who, &now)?;
     let replace = |p: &Path, bytes: &[u8]| {
         crate::files::write_atomic(

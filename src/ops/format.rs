@@ -8,9 +8,9 @@
 
 use crate::cmd::run_out;
 use crate::error::{Error, Invalid, Result};
+use crate::ops::gate::{Cleared, PlannedCommand};
 use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity};
-use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::scsi::format_unit::{FormatRequest, ProtectionType};
 use crate::sense::SenseKey;
 use crate::transport::{Transport, DEFAULT_TIMEOUT};
@@ -466,7 +466,7 @@ mod tests {
     fn run(d: &mut MockDrive, o: &FormatOptions) -> Result<FormatOutcome> {
         let p = plan(d, o)?;
         let mut trail = Trail::default();
-        start(d, &crate::ops::safety::test_token(), &p, &mut trail)?;
+        start(d, &crate::ops::gate::test_token(), &p, &mut trail)?;
         finish(
             d,
             &p.expect,
@@ -571,7 +571,7 @@ mod tests {
         let o = opts(4096, 0);
         let p = plan(&mut d, &o).unwrap();
         let mut trail = Trail::default();
-        start(&mut d, &crate::ops::safety::test_token(), &p, &mut trail).unwrap();
+        start(&mut d, &crate::ops::gate::test_token(), &p, &mut trail).unwrap();
         // Two polls, then the power goes.
         let mut polls = 0;
         let cfg = PollConfig::immediate();
@@ -611,7 +611,7 @@ mod tests {
         let mut d = MockDrive::new();
         let p = plan(&mut d, &opts(512, 1)).unwrap();
         let mut trail = Trail::default();
-        start(&mut d, &crate::ops::safety::test_token(), &p, &mut trail).unwrap();
+        start(&mut d, &crate::ops::gate::test_token(), &p, &mut trail).unwrap();
         let cfg = PollConfig::immediate();
         cfg.interrupted
             .store(true, std::sync::atomic::Ordering::Relaxed);
@@ -622,7 +622,7 @@ mod tests {
 
     #[test]
     fn dry_run_sends_nothing_that_changes_state() {
-        use crate::ops::safety::{is_state_changing, ReadOnly};
+        use crate::ops::gate::{is_state_changing, ReadOnly};
         let d = MockDrive::new();
         let mut ro = ReadOnly::new(d.clone());
         let p = plan(&mut ro, &opts(4096, 1)).unwrap();
@@ -632,7 +632,7 @@ mod tests {
         // Trying to start through the guard is refused before reaching the drive.
         assert!(start(
             &mut ro,
-            &crate::ops::safety::test_token(),
+            &crate::ops::gate::test_token(),
             &p,
             &mut Trail::default()
         )

@@ -281,7 +281,7 @@ pub fn audit_record(
     let failed = changes.iter().any(|c| c.error.is_some());
     serde_json::json!({
         "event": "led",
-        "time": crate::ops::safety::rfc3339(std::time::SystemTime::now()),
+        "time": crate::clock::rfc3339(std::time::SystemTime::now()),
         "job": led.attribute(),
         "device": device,
         "lu_name": lu_name,
@@ -289,8 +289,8 @@ pub fn audit_record(
         "requested": if on { "on" } else { "off" },
         "outcome": if failed { "failure" } else { "success" },
         "changes": changes,
-        "host": crate::ops::safety::hostname(),
-        "uid": crate::ops::safety::current_uid(),
+        "host": crate::host::hostname(),
+        "uid": crate::host::current_uid(),
         "tool": format!("sgctl {}", env!("CARGO_PKG_VERSION")),
     })
 }
@@ -371,7 +371,7 @@ fn ses_backends(
 pub fn light_after_purge(
     root: &Path,
     records: &[crate::ops::record::JobRecord],
-    audit: Option<&crate::ops::safety::AuditLog>,
+    audit: Option<&crate::ops::audit::AuditLog>,
     ses: Option<SesFallback<'_>>,
 ) -> Vec<PurgeLed> {
     let (timeout, virtual_drives) = ses
@@ -542,7 +542,7 @@ mod tests {
             rec("/dev/sg3", &["0:0:4:0", "1:0:4:0"], Outcome::Failed),
             rec("sim:x", &[], Outcome::Success),
         ];
-        let audit = crate::ops::safety::AuditLog::at(t.path().join("audit.jsonl"));
+        let audit = crate::ops::audit::AuditLog::at(t.path().join("audit.jsonl"));
         let out = light_after_purge(t.path(), &records, Some(&audit), None);
         assert_eq!(out[0].led, Led::Locate);
         assert_eq!(out[1].led, Led::Fault);

@@ -185,7 +185,9 @@ pub fn backends_for(devices: &[String], ports: &[u64], timeout: Duration) -> Ses
         errors: Vec::new(),
     };
     for dev in devices {
-        let mut t = match crate::device::open(dev) {
+        let mut t = match crate::device::open(dev, crate::device::OpenOptions::default())
+            .map(|o| o.transport)
+        {
             Ok(t) => t,
             Err(e) => {
                 out.errors.push(format!("{dev}: {e}"));

@@ -4,7 +4,7 @@
 
 use crate::cmd::run_none;
 use crate::error::Result;
-use crate::ops::safety::Cleared;
+use crate::ops::gate::Cleared;
 use crate::scsi::log_select::LogSelect;
 use crate::transport::{Transport, DEFAULT_TIMEOUT};
 

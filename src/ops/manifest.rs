@@ -20,7 +20,7 @@
 //! message is `sgctl-manifest-v1\n<manifest_sha256>\n`.
 
 use crate::error::{Error, Result};
-use crate::ops::audit_chain::{hex, sha256_hex};
+use crate::ops::audit::chain::{hex, sha256_hex};
 use crate::ops::record::JobRecord;
 use crate::ops::sign::CertSigner;
 use serde_json::{json, Value};
@@ -298,7 +298,7 @@ pub fn write_rendered(
     m: &Rendered,
     records: &[JobRecord],
     certificate: &Path,
-    audit: &crate::ops::safety::AuditLog,
+    audit: &crate::ops::audit::AuditLog,
     replace: crate::files::Replace,
 ) -> Result<PathBuf> {
     let [path, pdf_path] = <[PathBuf; 2]>::try_from(paths(certificate))
@@ -307,7 +307,7 @@ pub fn write_rendered(
     crate::files::write_atomic(&pdf_path, &m.pdf, crate::files::MODE_PUBLIC, replace)?;
     audit.append(&json!({
         "event": "manifest",
-        "time": crate::ops::safety::rfc3339(std::time::SystemTime::now()),
+        "time": crate::clock::rfc3339(std::time::SystemTime::now()),
         "manifest": path.display().to_string(),
         "manifest_sha256": sha256_hex(&m.json),
         "manifest_body_sha256": body_hash(&m.doc)?,
@@ -326,7 +326,7 @@ pub fn write_rendered(
 pub fn write(
     records: &[JobRecord],
     certificate: &Path,
-    audit: &crate::ops::safety::AuditLog,
+    audit: &crate::ops::audit::AuditLog,
     signer: Option<&CertSigner>,
     replace: crate::files::Replace,
 ) -> Result<PathBuf> {
@@ -376,7 +376,7 @@ mod tests {
         let k = d.path().join("k.pem");
         let vk = crate::ops::sign::generate_key(&k).unwrap();
         let signer = CertSigner::load(&k).unwrap();
-        let audit = crate::ops::safety::AuditLog::at(d.path().join("audit.jsonl"));
+        let audit = crate::ops::audit::AuditLog::at(d.path().join("audit.jsonl"));
         let p = write(
             &recs(),
             &cert,
@@ -405,7 +405,7 @@ mod tests {
         let last: Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
         assert_eq!(last["event"], "manifest");
         assert_eq!(last["manifest_sha256"], sha256_hex(&bytes));
-        assert!(crate::ops::audit_chain::verify(log.as_bytes(), None).ok());
+        assert!(crate::ops::audit::chain::verify(log.as_bytes(), None).ok());
         // A changed outcome is caught.
         let mut forged = doc.clone();
         forged["drives"][2]["outcome"] = "success".into();

@@ -16,7 +16,8 @@ pub mod record;
 pub mod record_fields;
 // --- persistent reservations ---
 pub mod reservations;
-pub mod safety;
+// --- the safety gate (clear, Cleared, confirmation, dry run, the one-job-per-drive lock) ---
+pub mod gate;
 pub mod sanitize;
 pub mod selftest;
 pub mod session;
@@ -27,13 +28,10 @@ pub mod validate;
 pub mod health;
 
 // --- signed records ---
-pub mod audit_chain;
+pub mod audit;
 pub mod closeout;
 pub mod countersign;
 pub mod manifest;
 pub mod sign;
 // --- SATA behind SAT ---
 pub mod ata_sanitize;
-
-// --- one job per drive ---
-pub mod lock;

@@ -7,8 +7,8 @@
 
 use crate::cmd::{run_out, run_query};
 use crate::error::{Error, Result};
+use crate::ops::gate::Cleared;
 use crate::ops::health::read::is_unsupported;
-use crate::ops::safety::Cleared;
 use crate::scsi::mode::fields::{page_label, Field};
 use crate::scsi::mode::{self, HeaderKind, PageControl};
 use crate::transport::{Transport, DEFAULT_TIMEOUT};
@@ -56,7 +56,7 @@ pub struct PagePlan {
 }
 
 fn hex_ser<S: serde::Serializer>(b: &[u8], s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.serialize_str(&crate::ops::safety::spaced_hex(b))
+    s.serialize_str(&crate::bytes::spaced_hex(b))
 }
 
 /// Reads one page with MODE SENSE(10) (DBD=1): the page's bytes, header included.

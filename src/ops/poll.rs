@@ -5,9 +5,9 @@
 //! NO SENSE; failure is 31/00, 31/01 or 31/03, possibly as deferred sense (§B.4). Unlike
 //! sg_format's TUR path and sg_sanitize's loop, a non-progress error is never taken as success.
 
+use crate::clock::rfc3339;
 use crate::error::{Error, Result};
 use crate::ops::query;
-use crate::ops::safety::rfc3339;
 use crate::sense::{Sense, SenseKey};
 use crate::transport::Transport;
 use serde::Serialize;
@@ -251,7 +251,7 @@ pub enum Condition {
 }
 
 /// Classifies a sense from REQUEST SENSE while watching `w` (OpenSea's table, stricter).
-pub fn classify(s: Option<&Sense>) -> Condition {
+pub fn classify_sense(s: Option<&Sense>) -> Condition {
     let Some(s) = s else {
         return Condition::Clean;
     };
@@ -308,7 +308,7 @@ pub fn poll(
                 continue;
             }
         };
-        match classify(s.as_ref()) {
+        match classify_sense(s.as_ref()) {
             Condition::Clean => {
                 trail.push_clean("REQUEST SENSE");
                 return Ok(PollEnd::Done);
@@ -421,13 +421,13 @@ mod tests {
                 0x70, 0, 0x00, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x5E, ascq, 0, 0, 0, 0,
             ];
             let s = Sense::parse(&b).unwrap_or_else(|e| panic!("{e:?}"));
-            assert_eq!(classify(Some(&s)), Condition::Clean, "5E/{ascq:02x}");
+            assert_eq!(classify_sense(Some(&s)), Condition::Clean, "5E/{ascq:02x}");
         }
         // Another ASC with NO SENSE still is not taken as success.
         let b = [
             0x70, 0, 0x00, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x0B, 0x01, 0, 0, 0, 0,
         ];
         let s = Sense::parse(&b).unwrap_or_else(|e| panic!("{e:?}"));
-        assert_eq!(classify(Some(&s)), Condition::Failed);
+        assert_eq!(classify_sense(Some(&s)), Condition::Failed);
     }
 }

@@ -23,7 +23,7 @@ pub use crate::discover::ident::Identity;
 ///
 /// ```no_run
 /// use sgctl::ops::query::Query;
-/// let mut t = sgctl::device::open("sim:px02").unwrap();
+/// let mut t = sgctl::device::open("sim:px02", Default::default()).unwrap().transport;
 /// let id = t.identity().unwrap();
 /// let cap = t.read_capacity().unwrap();
 /// println!("{} {} {:?} {} bytes", id.vendor, id.serial, id.wwn, cap.bytes());

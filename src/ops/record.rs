@@ -6,9 +6,10 @@
 //! times, tool and host, verification — plus the sense trail so a reviewer can see what the
 //! drive said. Sampled data never goes in: only SHA-256 hashes.
 
+use crate::host::PathInfo;
+use crate::ops::gate::PlannedCommand;
 use crate::ops::poll::TrailEntry;
 use crate::ops::query::{Capacity, Identity};
-use crate::ops::safety::{PathInfo, PlannedCommand};
 use crate::ops::sanitize::Verification;
 use serde::Serialize;
 use serde_json::Value;
@@ -622,7 +623,7 @@ impl JobRecord {
             device: device.into(),
             tool: format!("sgctl {}", env!("CARGO_PKG_VERSION")),
             tool_git_revision: env!("SGCTL_GIT_REV").into(),
-            host: crate::ops::safety::hostname(),
+            host: crate::host::hostname(),
             parameters: Value::Null,
             after: Value::Null,
             ..JobRecord::default()

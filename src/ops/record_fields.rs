@@ -464,7 +464,7 @@ impl MediaSource {
     /// This host, its DMI identity read from `dmi_dir` ([`DMI_DIR`]).
     pub fn read(dmi_dir: &Path, enclosure_slot: Option<String>) -> MediaSource {
         MediaSource {
-            host: crate::ops::safety::hostname(),
+            host: crate::host::hostname(),
             system_serial: read_dmi(dmi_dir, "product_serial"),
             system_uuid: read_dmi(dmi_dir, "product_uuid"),
             system_vendor: read_dmi(dmi_dir, "sys_vendor"),

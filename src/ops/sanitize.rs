@@ -6,10 +6,10 @@
 
 use crate::cmd::run_out;
 use crate::error::{Error, Invalid, Next, Refusal, Result};
+use crate::ops::gate::{Cleared, PlannedCommand};
 use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity, Support};
 use crate::ops::record::Category;
-use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::ops::validate::{self, Plan, Validation};
 use crate::scsi::read_write::{read16, RwFlags};
 use crate::scsi::sanitize::{self as cdb, OverwriteParameters, ServiceAction};
@@ -546,10 +546,10 @@ pub fn verify_after(
 /// Sends the SANITIZE (IMMED). Maps refusals to errors that explain the way out.
 ///
 /// Only a job that passed the safety gate can call it: `_gate` is the token
-/// [`crate::ops::safety::clear`] hands out, and nothing else can make one.
+/// [`crate::ops::gate::clear`] hands out, and nothing else can make one.
 ///
 /// ```no_run
-/// # fn f(t: &mut dyn sgctl::Transport, gate: &sgctl::ops::safety::Cleared,
+/// # fn f(t: &mut dyn sgctl::Transport, gate: &crate::ops::gate::Cleared,
 /// #      p: &sgctl::ops::sanitize::SanitizePlan) -> sgctl::Result<()> {
 /// let mut trail = sgctl::ops::poll::Trail::default();
 /// sgctl::ops::sanitize::start(t, gate, p, false, &mut trail)?;
@@ -569,9 +569,9 @@ pub fn verify_after(
 /// and a caller cannot make a token of its own (its fields are private, E0451):
 ///
 /// ```compile_fail,E0451
-/// let gate = sgctl::ops::safety::Cleared {
+/// let gate = crate::ops::gate::Cleared {
 ///     job_id: "mine".into(), paths: vec![], started: std::time::SystemTime::now(),
-///     audit: sgctl::ops::safety::AuditLog::at("/dev/null"), job: "x".into(), address: "x".into(),
+///     audit: crate::ops::audit::AuditLog::at("/dev/null"), job: "x".into(), address: "x".into(),
 /// };
 /// ```
 pub fn start(
@@ -690,7 +690,7 @@ pub fn finish(
     }
     technique.completed_without_failure = true;
     // Clean final state: one more REQUEST SENSE must be clean and the medium readable.
-    let again = poll::classify(query::request_sense(t)?.as_ref());
+    let again = poll::classify_sense(query::request_sense(t)?.as_ref());
     if again != poll::Condition::Clean {
         technique.ready_after = Some(false);
         technique.result = "not_completed".into();
@@ -798,7 +798,7 @@ mod tests {
         let p = plan(d, o, 42)?;
         let before = hash_before(d, &p);
         let mut trail = Trail::default();
-        start(d, &crate::ops::safety::test_token(), &p, o.ause, &mut trail)?;
+        start(d, &crate::ops::gate::test_token(), &p, o.ause, &mut trail)?;
         finish(
             d,
             &p,
@@ -912,7 +912,7 @@ mod tests {
         let p = plan(&mut d, &opts(Method::ExitFailureMode, 0), 1).unwrap();
         start(
             &mut d,
-            &crate::ops::safety::test_token(),
+            &crate::ops::gate::test_token(),
             &p,
             false,
             &mut Trail::default(),
@@ -930,7 +930,7 @@ mod tests {
         let p = plan(&mut d, &opts(Method::ExitFailureMode, 0), 1).unwrap();
         let e = start(
             &mut d,
-            &crate::ops::safety::test_token(),
+            &crate::ops::gate::test_token(),
             &p,
             false,
             &mut Trail::default(),
@@ -944,7 +944,7 @@ mod tests {
         let mut trail = Trail::default();
         start(
             &mut d,
-            &crate::ops::safety::test_token(),
+            &crate::ops::gate::test_token(),
             &p,
             false,
             &mut trail,
@@ -973,7 +973,7 @@ mod tests {
         let mut trail = Trail::default();
         start(
             &mut d,
-            &crate::ops::safety::test_token(),
+            &crate::ops::gate::test_token(),
             &p,
             false,
             &mut trail,
@@ -1004,7 +1004,7 @@ mod tests {
         let p = plan(&mut d, &o, 7).unwrap();
         start(
             &mut d,
-            &crate::ops::safety::test_token(),
+            &crate::ops::gate::test_token(),
             &p,
             false,
             &mut Trail::default(),

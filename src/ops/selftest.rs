@@ -7,8 +7,8 @@
 use crate::cmd::{run_none, run_query};
 use crate::error::{Error, Result};
 use crate::logpage::selftest::{self, SelfTestEntry, SelfTestResults};
+use crate::ops::gate::Cleared;
 use crate::ops::health::read::{is_unsupported, read_page};
-use crate::ops::safety::Cleared;
 use crate::scsi::log_sense::PageControl;
 use crate::scsi::send_diagnostic::{self_test_cdb, SelfTest};
 use crate::scsi::{request_sense, vpd};

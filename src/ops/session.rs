@@ -1,15 +1,15 @@
 //! The gated session: the one shape of every state-changing run on a drive — the safety gate
-//! ([`safety::clear`], or [`safety::record_only`] for what neither destroys data nor needs a
+//! ([`gate::clear`], or [`gate::record_only`] for what neither destroys data nor needs a
 //! confirmation) hands out [`Cleared`], [`Cleared::start`] writes the audit start record, the
 //! work runs, [`Started::end`] writes the end record. The job runner (`ops::jobs`), `logs
 //! --reset` and the benchmark's sessions (`bench::run`, `bench::suite::session`) go through
 //! it; [`Cleared::session`] is the whole sequence for work that is one step.
 //!
-//! [`safety::clear`]: crate::ops::safety::clear
-//! [`safety::record_only`]: crate::ops::safety::record_only
+//! [`gate::clear`]: crate::ops::gate::clear
+//! [`gate::record_only`]: crate::ops::gate::record_only
 
 use crate::error::{Refusal, Result};
-use crate::ops::safety::Cleared;
+use crate::ops::gate::Cleared;
 use serde_json::Value;
 use std::path::Path;
 
@@ -75,7 +75,8 @@ mod tests {
     use super::*;
     use crate::error::Error;
     use crate::host::LinuxHost;
-    use crate::ops::safety::{record_only, AuditLog, DriveName};
+    use crate::ops::audit::AuditLog;
+    use crate::ops::gate::{record_only, DriveName};
     use serde_json::json;
 
     fn token(audit: &Path) -> Cleared {

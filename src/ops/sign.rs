@@ -24,7 +24,7 @@
 //! -algorithm ed25519` keys work too.
 
 use crate::error::{Error, Invalid, Result};
-use crate::ops::audit_chain::{hex, sha256_hex};
+use crate::ops::audit::chain::{hex, sha256_hex};
 use ed25519_dalek::pkcs8::spki::der::pem::LineEnding;
 use ed25519_dalek::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
 use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
@@ -138,7 +138,7 @@ pub fn record_hashes(records: &[Value]) -> Result<Vec<String>> {
 }
 
 /// The hash of each record as written in the certificate `content`: its text made compact
-/// ([`crate::ops::audit_chain::compact_text`]), never a parsed and re-serialised copy, so
+/// ([`crate::ops::audit::chain::compact_text`]), never a parsed and re-serialised copy, so
 /// no number is misread into a false "changed". `None` when there is no readable
 /// `certificates` array.
 pub fn written_record_hashes(content: &[u8]) -> Option<Vec<String>> {
@@ -151,7 +151,7 @@ pub fn written_record_hashes(content: &[u8]) -> Option<Vec<String>> {
     Some(
         d.certificates
             .iter()
-            .map(|r| sha256_hex(&crate::ops::audit_chain::compact_text(r.get().as_bytes())))
+            .map(|r| sha256_hex(&crate::ops::audit::chain::compact_text(r.get().as_bytes())))
             .collect(),
     )
 }

@@ -3,7 +3,7 @@
 //! gate's token, so they live here, above the gate: the sgctl-proto crate keeps the protocol
 //! (sessions, tokens, UIDs, the non-destructive Enterprise operations) and has no function that
 //! sends them. The compiler enforces it across the crate boundary: the token
-//! ([`Cleared`]) is an `ops` type that only [`crate::ops::safety::clear`] makes.
+//! ([`Cleared`]) is an `ops` type that only [`crate::ops::gate::clear`] makes.
 //!
 //! What stays open, as for every SCSI command (a caller can hand any CDB to
 //! `Transport::execute`): the generic method call of an open session
@@ -12,7 +12,7 @@
 
 use crate::cmd::tcg::enterprise::erasemaster_session;
 use crate::cmd::tcg::{Dialect, Tper};
-use crate::ops::safety::Cleared;
+use crate::ops::gate::Cleared;
 use crate::tcg::{uid, Pin, TcgError};
 
 /// Cryptographic erase of band `n` as EraseMaster: `Band n.Erase` (TCG Enterprise SSC 1.01

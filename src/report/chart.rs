@@ -1085,39 +1085,6 @@ fn trim(s: String) -> String {
     }
 }
 
-/// Least-squares line through points: (slope, intercept). None for fewer than 2 distinct x.
-pub fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    let n = points.len() as f64;
-    if points.len() < 2 {
-        return None;
-    }
-    let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
-    let my = points.iter().map(|p| p.1).sum::<f64>() / n;
-    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    if sxx == 0.0 {
-        return None;
-    }
-    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    let slope = sxy / sxx;
-    Some((slope, my - slope * mx))
-}
-
-/// Trailing moving average over `window` points.
-pub fn moving_average(points: &[(f64, f64)], window: usize) -> Vec<(f64, f64)> {
-    let w = window.max(1);
-    let mut out = Vec::with_capacity(points.len());
-    let mut sum = 0.0;
-    for (i, p) in points.iter().enumerate() {
-        sum += p.1;
-        if i >= w {
-            sum -= points[i - w].1;
-        }
-        let k = (i + 1).min(w) as f64;
-        out.push((p.0, sum / k));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1437,12 +1404,7 @@ mod tests {
     }
 
     #[test]
-    fn fit_and_moving_average() {
-        let (m, b) = least_squares(&[(1.0, 3.0), (2.0, 5.0), (3.0, 7.0)]).unwrap();
-        assert!((m - 2.0).abs() < 1e-12 && (b - 1.0).abs() < 1e-12);
-        assert!(least_squares(&[(1.0, 1.0), (1.0, 2.0)]).is_none());
-        let ma = moving_average(&[(0.0, 2.0), (1.0, 4.0), (2.0, 6.0)], 2);
-        assert_eq!(ma, vec![(0.0, 2.0), (1.0, 3.0), (2.0, 5.0)]);
+    fn human_numbers() {
         assert_eq!(human(16_505.0), "16.5k");
         assert_eq!(human(0.73), "0.73");
         assert_eq!(human(1e15), "1P");

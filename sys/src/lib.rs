@@ -4,8 +4,10 @@
 //! `cargo run -p xtask -- gen-sys`; `cargo run -p xtask -- gen-sys --check` fails on drift.
 //!
 //! The ioctl wrappers are hand-written (bindgen cannot expand ioctl request macros; the SG ones
-//! are plain numbers anyway): [`sg_io`], [`bsg_sg_io`], [`sg_get_version_num`], [`sg_get_scsi_id`].
-#![no_std]
+//! are plain numbers anyway): [`sg_io`], [`bsg_sg_io`], [`sg_get_version_num`], [`sg_get_scsi_id`];
+//! and the two block-device queries of `<linux/fs.h>` the benchmark needs, [`blkgetsize64`] and
+//! [`blksszget`], with safe forms on a borrowed descriptor: [`block_device_bytes`],
+//! [`logical_block_size`].
 
 #[cfg(not(target_arch = "x86_64"))]
 compile_error!("sgctl-sys has committed bindings for x86_64 only; add sys/src/<arch>.rs with `cargo run -p xtask -- gen-sys` on that architecture");
@@ -64,6 +66,57 @@ nix::ioctl_read_bad!(
     SG_GET_SCSI_ID,
     sg_scsi_id
 );
+
+/// `BLKSSZGET` from `<linux/fs.h>`: `_IO(0x12, 104)` (the macro names no size, yet the call
+/// writes an `int`: the logical block size in bytes).
+pub const BLKSSZGET: u32 = 0x1268;
+/// `BLKGETSIZE64` from `<linux/fs.h>`: `_IOR(0x12, 114, size_t)`, the device size in bytes (a
+/// `u64` on every 64-bit architecture).
+pub const BLKGETSIZE64: u32 = 0x8008_1272;
+
+nix::ioctl_read!(
+    /// `ioctl(fd, BLKGETSIZE64, &mut u64)`: a block device's size in bytes.
+    ///
+    /// # Safety
+    /// The pointer must be valid for writes of a `u64`.
+    blkgetsize64,
+    0x12,
+    114,
+    u64
+);
+nix::ioctl_read_bad!(
+    /// `ioctl(fd, BLKSSZGET, &mut int)`: a block device's logical block size in bytes.
+    ///
+    /// # Safety
+    /// The pointer must be valid for writes of a `c_int`.
+    blksszget,
+    BLKSSZGET,
+    core::ffi::c_int
+);
+
+/// A block device's size in bytes (`BLKGETSIZE64`); ENOTTY on anything that is not one.
+pub fn block_device_bytes(fd: std::os::fd::BorrowedFd<'_>) -> nix::Result<u64> {
+    use std::os::fd::AsRawFd;
+    let mut size = 0u64;
+    // SAFETY: `size` is a live, writable u64, the one integer BLKGETSIZE64 writes; the
+    // borrowed descriptor stays open for the call.
+    unsafe { blkgetsize64(fd.as_raw_fd(), &mut size) }?;
+    Ok(size)
+}
+
+/// A block device's logical block size in bytes (`BLKSSZGET`); ENOTTY on anything that is not
+/// one, EINVAL if the driver answers a size that is not positive.
+pub fn logical_block_size(fd: std::os::fd::BorrowedFd<'_>) -> nix::Result<u32> {
+    use std::os::fd::AsRawFd;
+    let mut lbs: core::ffi::c_int = 0;
+    // SAFETY: `lbs` is a live, writable c_int, the one integer BLKSSZGET writes; the borrowed
+    // descriptor stays open for the call.
+    unsafe { blksszget(fd.as_raw_fd(), &mut lbs) }?;
+    u32::try_from(lbs)
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or(nix::errno::Errno::EINVAL)
+}
 
 #[cfg(test)]
 mod tests {
@@ -146,5 +199,33 @@ mod tests {
         assert_eq!(SG_INFO_CHECK, 1);
         assert_eq!(BSG_PROTOCOL_SCSI, 0);
         assert_eq!(BSG_SUB_PROTOCOL_SCSI_CMD, 0);
+    }
+
+    #[test]
+    fn block_ioctl_numbers() {
+        // _IOR(0x12, 114, size_t) and _IO(0x12, 104) as <linux/fs.h> spells them.
+        assert_eq!(
+            nix::request_code_read!(0x12, 114, size_of::<u64>()),
+            BLKGETSIZE64 as nix::sys::ioctl::ioctl_num_type
+        );
+        assert_eq!(
+            nix::request_code_none!(0x12, 104),
+            BLKSSZGET as nix::sys::ioctl::ioctl_num_type
+        );
+        assert_eq!(size_of::<u64>(), size_of::<usize>());
+    }
+
+    #[test]
+    fn block_queries_refuse_what_is_not_a_block_device() {
+        use std::os::fd::AsFd;
+        let f = std::fs::File::open("/dev/null").unwrap();
+        assert_eq!(
+            block_device_bytes(f.as_fd()),
+            Err(nix::errno::Errno::ENOTTY)
+        );
+        assert_eq!(
+            logical_block_size(f.as_fd()),
+            Err(nix::errno::Errno::ENOTTY)
+        );
     }
 }

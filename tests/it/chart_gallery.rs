@@ -14,9 +14,10 @@
 //! `SGCTL_REQUIRE_CHROMIUM=1`, which makes a missing browser a failure.
 
 use serde_json::Value;
+use sgctl::bench::stats::moving_average;
 use sgctl::report::chart::{
-    bars_svg, heatmap_svg, histogram_svg, moving_average, xy_svg, Band, BarChart, ChartError,
-    HeatMap, Histogram, Mark, Series, XyChart, DEFAULT_SIZE,
+    bars_svg, heatmap_svg, histogram_svg, xy_svg, Band, BarChart, ChartError, HeatMap, Histogram,
+    Mark, Series, XyChart, DEFAULT_SIZE,
 };
 use sgctl::report::html::Doc;
 use std::path::Path;

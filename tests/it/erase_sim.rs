@@ -15,10 +15,10 @@ type Drive = SimDrive;
 
 /// Passes the safety gate for the drive `d` (named by its serial) and returns the token the
 /// state-changing operations need.
-fn gate(d: &SimDrive) -> sgctl::ops::safety::Cleared {
-    use sgctl::ops::safety::{
-        clear, AuditLog, Confirmation, DiscoverHost, DriveName, GateRequest, TtyPrompter,
-    };
+fn gate(d: &SimDrive) -> sgctl::ops::gate::Cleared {
+    use sgctl::discover::DiscoverHost;
+    use sgctl::ops::audit::AuditLog;
+    use sgctl::ops::gate::{clear, Confirmation, DriveName, GateRequest, NoPrompter};
     let address = d.addr("");
     clear(
         &DiscoverHost,
@@ -35,7 +35,7 @@ fn gate(d: &SimDrive) -> sgctl::ops::safety::Cleared {
             },
             audit: AuditLog::at(d.audit()),
         },
-        &mut TtyPrompter::default(),
+        &mut NoPrompter,
     )
     .expect("the gate clears a free virtual drive named by its serial")
 }

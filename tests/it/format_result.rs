@@ -4,11 +4,11 @@
 //! record) or says plainly what it does instead.
 
 use serde_json::{json, Value};
+use sgctl::discover::DiscoverHost;
+use sgctl::ops::audit::AuditLog;
 use sgctl::ops::format::{self, CapacityRequest, FormatOptions};
+use sgctl::ops::gate::{clear, Cleared, Confirmation, DriveName, GateRequest, NoPrompter};
 use sgctl::ops::poll::Trail;
-use sgctl::ops::safety::{
-    clear, AuditLog, Cleared, Confirmation, DiscoverHost, DriveName, GateRequest, TtyPrompter,
-};
 use sgctl::scsi::format_unit::ProtectionType;
 use std::path::Path;
 use std::time::Duration;
@@ -120,7 +120,7 @@ fn gate(a: &str, serial: &str, audit: &Path) -> Cleared {
             },
             audit: AuditLog::at(audit),
         },
-        &mut TtyPrompter::default(),
+        &mut NoPrompter,
     )
     .unwrap()
 }

@@ -4,8 +4,8 @@
 //! with SIGKILL. The same over real SG_IO on both ports of the dual-port disk:
 //! vm/groups/mptsas-dualport/55-one-job-per-drive.sh.
 
-use sgctl::ops::lock::{acquire_in, key_for, read_holder, Holder};
-use sgctl::ops::safety::DriveName;
+use sgctl::ops::gate::lock::{acquire_in, key_for, read_holder, Holder};
+use sgctl::ops::gate::DriveName;
 use std::path::Path;
 use std::time::{Duration, Instant};
 

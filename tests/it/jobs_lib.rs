@@ -2,11 +2,12 @@
 //! named, a named one is sanitized with audit records and a certificate, and a progress sink
 //! sees every event in order.
 
+use sgctl::discover::DiscoverHost;
+use sgctl::ops::gate::NoPrompter;
 use sgctl::ops::jobs::{
     self, format::FormatJob, sanitize::SanitizeJob, JobEnv, JobEvent, JobOptions, ProgressSink,
 };
 use sgctl::ops::record::{JobMethod, Outcome};
-use sgctl::ops::safety::{DiscoverHost, NoPrompter};
 use sgctl::ops::sanitize::{Method, SanitizeOptions};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};

@@ -29,7 +29,9 @@ fn page(t: &mut dyn Transport, code: u8) -> Vec<u8> {
 
 /// (ident, fault requested) of every slot, from a fresh open of `addr`.
 fn slots(addr: &str) -> Vec<(bool, bool)> {
-    let mut t = sgctl::device::open(addr).unwrap();
+    let mut t = sgctl::device::open(addr, sgctl::device::OpenOptions::default())
+        .map(|o| o.transport)
+        .unwrap();
     let c = ses::decode_config(&page(&mut *t, 1)).unwrap().page;
     let s = ses::decode_status(&c, &page(&mut *t, 2)).unwrap();
     assert!(s.problems.is_empty(), "{:?}", s.problems);

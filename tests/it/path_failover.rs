@@ -6,10 +6,10 @@
 
 use sgctl::error::Result;
 use sgctl::host::{HostView, InUse, PathInfo};
+use sgctl::ops::gate::NoPrompter;
 use sgctl::ops::jobs::{self, format::FormatJob, sanitize::SanitizeJob, JobEnv, JobOptions};
 use sgctl::ops::poll::PollConfig;
 use sgctl::ops::record::Outcome;
-use sgctl::ops::safety::NoPrompter;
 use sgctl::ops::sanitize::{Method, SanitizeOptions};
 use sgctl::sim::SimDevice;
 use sgctl::transport::{Completion, DataBuf, Transport};

@@ -254,7 +254,12 @@ fn sim_enclosure_pages_agree_with_sg_ses() {
     if !sg3_available("sg_ses") {
         return;
     }
-    let mut t = sgctl::device::open("sim:enclosure?slots=6&empty=4").unwrap();
+    let mut t = sgctl::device::open(
+        "sim:enclosure?slots=6&empty=4",
+        sgctl::device::OpenOptions::default(),
+    )
+    .map(|o| o.transport)
+    .unwrap();
     let mut text = String::new();
     for code in [0u8, 1, 2, 7, 0x0a] {
         let mut buf = vec![0u8; 4096];

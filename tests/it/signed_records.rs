@@ -263,7 +263,7 @@ fn signature_checks_with_openssl_and_openssl_keys_sign() {
     assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
     // The record hashes are the SHA-256 of each record's compact JSON.
     for (i, rec) in doc["certificates"].as_array().unwrap().iter().enumerate() {
-        let h = sgctl::ops::audit_chain::sha256_hex(&serde_json::to_vec(rec).unwrap());
+        let h = sgctl::ops::audit::chain::sha256_hex(&serde_json::to_vec(rec).unwrap());
         assert_eq!(h, hashes[i]);
     }
 }

@@ -355,7 +355,12 @@ fn state_persists_across_opens() {
 
 #[test]
 fn device_open_dispatches_sim() {
-    let mut t = sgctl::device::open("sim:px03snf080?clock=virtual&capacity_blocks=128").unwrap();
+    let mut t = sgctl::device::open(
+        "sim:px03snf080?clock=virtual&capacity_blocks=128",
+        sgctl::device::OpenOptions::default(),
+    )
+    .map(|o| o.transport)
+    .unwrap();
     let mut buf = [0u8; 36];
     let c = t
         .execute(&[0x12, 0, 0, 0, 36, 0], sgctl::DataBuf::In(&mut buf), T)

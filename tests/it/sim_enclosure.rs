@@ -11,7 +11,9 @@ use std::time::Duration;
 const T: Duration = Duration::from_secs(5);
 
 fn open(addr: &str) -> Box<dyn Transport> {
-    sgctl::device::open(addr).unwrap_or_else(|e| panic!("{addr}: {e}"))
+    sgctl::device::open(addr, sgctl::device::OpenOptions::default())
+        .map(|o| o.transport)
+        .unwrap_or_else(|e| panic!("{addr}: {e}"))
 }
 
 fn page(t: &mut dyn Transport, code: u8) -> Vec<u8> {
@@ -203,7 +205,11 @@ fn indicators_persist_with_state() {
     assert!(slot(&status(&mut *t, &c), 2).fault_requested);
     // Another slot count over the same state file is refused.
     let other = addr.replace("slots=6", "slots=5");
-    assert!(sgctl::device::open(&other).is_err());
+    assert!(
+        sgctl::device::open(&other, sgctl::device::OpenOptions::default())
+            .map(|o| o.transport)
+            .is_err()
+    );
 }
 
 #[test]
@@ -215,7 +221,7 @@ fn bad_enclosure_addresses() {
         "sim:enclosure?drive=nope",
         "sim:enclosure?colour=red",
     ] {
-        match sgctl::device::open(a) {
+        match sgctl::device::open(a, sgctl::device::OpenOptions::default()).map(|o| o.transport) {
             Err(sgctl::Error::BadAddress { .. }) => {}
             Err(e) => panic!("{a}: {e}"),
             Ok(_) => panic!("{a} opened"),
@@ -255,6 +261,11 @@ fn serials_put_named_drives_in_the_first_slots() {
         "sim:enclosure?slots=2&serials=A,,B",
         "sim:enclosure?slots=2&serials=way-too-long-a-serial-number",
     ] {
-        assert!(sgctl::device::open(bad).is_err(), "{bad} accepted");
+        assert!(
+            sgctl::device::open(bad, sgctl::device::OpenOptions::default())
+                .map(|o| o.transport)
+                .is_err(),
+            "{bad} accepted"
+        );
     }
 }

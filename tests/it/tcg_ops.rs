@@ -4,7 +4,7 @@
 
 use sgctl::cmd::tcg::enterprise::{self, BandConfig};
 use sgctl::cmd::tcg::{self as session, Tper as Host};
-use sgctl::ops::safety::Cleared;
+use sgctl::ops::gate::Cleared;
 use sgctl::ops::tcg_erase::{erase_band, psid_revert};
 use sgctl::scsi::security_protocol::{self as sp, Inc512};
 use sgctl::sense::{build_fixed, SenseKey};
@@ -18,7 +18,9 @@ use std::time::Duration;
 /// path) with the drive named by `serial`; the audit log goes to a temporary directory.
 fn gate(serial: &str) -> (tempfile::TempDir, Cleared) {
     use sgctl::host::{HostView, PathInfo};
-    use sgctl::ops::safety::{self, AuditLog, Confirmation, DriveName, GateRequest, NoPrompter};
+    use sgctl::ops::audit::AuditLog;
+    use sgctl::ops::gate;
+    use sgctl::ops::gate::{Confirmation, DriveName, GateRequest, NoPrompter};
     struct OnePath;
     impl HostView for OnePath {
         fn paths_of(&self, _: &str) -> sgctl::Result<Vec<PathInfo>> {
@@ -33,7 +35,7 @@ fn gate(serial: &str) -> (tempfile::TempDir, Cleared) {
         }
     }
     let dir = tempfile::tempdir().unwrap();
-    let token = safety::clear(
+    let token = gate::clear(
         &OnePath,
         GateRequest {
             job: "tcg-erase",

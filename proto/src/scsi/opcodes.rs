@@ -6,7 +6,7 @@
 //!
 //! Users: the `-v` trace names commands with it ([`crate::transport::trace`]), REPORT
 //! SUPPORTED OPERATION CODES decoding names the descriptors ([`super::rsoc`]), the gate's
-//! read-only transport classifies commands (`sgctl::ops::safety::is_state_changing`), the
+//! read-only transport classifies commands (`sgctl::ops::gate::is_state_changing`), the
 //! TCMU server decides the data direction of an entry (`sgctl_sim::tcmu::ring::is_data_out`), and
 //! the CDB builders take their operation codes from here.
 //!

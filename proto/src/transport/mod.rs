@@ -1,10 +1,12 @@
 //! The one seam every backend implements: execute a CDB, get a [`Completion`].
 //!
 //! Backends: SG_IO v3 on `/dev/sgN` and `/dev/sdX` ([`sgio`]), sg_io_v4 on `/dev/bsg/H:C:T:L`
-//! ([`bsg`]), and the in-process virtual drive (`sgctl_sim::sim`, in its own crate). Every backend returns the same
+//! ([`bsg`]), and the in-process virtual drive (`sgctl_sim::sim`, in its own crate). Many
+//! commands in flight at once on an sg node: [`queue`] (the benchmark's `sg` engine). Every backend returns the same
 //! completion so status/sense interpretation and retry policy are written once ([`check`]).
 
 pub mod bsg;
+pub mod queue;
 pub mod sgio;
 pub mod trace;
 

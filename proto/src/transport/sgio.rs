@@ -236,13 +236,28 @@ pub(crate) fn decode_hdr(
     data: &DataBuf<'_>,
     elapsed: Duration,
 ) -> Completion {
+    let data_in_len = match data {
+        DataBuf::In(b) => b.len(),
+        _ => 0,
+    };
+    decode_reply(hdr, sense, data_in_len, elapsed)
+}
+
+/// [`decode_hdr`] for a command whose data-in length is `data_in_len` (0 for data-out and no
+/// data): the synchronous ioctl and the queued read() ([`super::queue`]) decode alike.
+pub(crate) fn decode_reply(
+    hdr: &sys::sg_io_hdr,
+    sense: &[u8],
+    data_in_len: usize,
+    elapsed: Duration,
+) -> Completion {
     let sense_len = usize::from(hdr.sb_len_wr)
         .min(usize::from(hdr.mx_sb_len))
         .min(sense.len());
     Completion {
         status: hdr.status,
         sense: sense[..sense_len].to_vec(),
-        resid: data_in_resid(hdr.resid, data),
+        resid: resid_within(hdr.resid, data_in_len),
         duration: kernel_duration(hdr.duration, elapsed),
         host_status: hdr.host_status,
         driver_status: hdr.driver_status,
@@ -253,9 +268,14 @@ pub(crate) fn decode_hdr(
 /// buffer so a lying driver cannot make `transferred()` underflow or exceed it.
 pub(crate) fn data_in_resid(resid: i32, data: &DataBuf<'_>) -> usize {
     match data {
-        DataBuf::In(b) => usize::try_from(resid).unwrap_or(0).min(b.len()),
+        DataBuf::In(b) => resid_within(resid, b.len()),
         _ => 0,
     }
+}
+
+/// A residual clamped to `0..=data_in_len`.
+fn resid_within(resid: i32, data_in_len: usize) -> usize {
+    usize::try_from(resid).unwrap_or(0).min(data_in_len)
 }
 
 /// The kernel's duration (ms) or, when it says 0 (sub-millisecond), our own measurement.

@@ -3,10 +3,11 @@
 //! report written by another sgctl version renders as far as its fields go; a missing field
 //! shows as "–", a chart without data says why instead of failing.
 
+use crate::bench::stats::{least_squares, moving_average};
 use crate::bench::suite::confidence;
 use crate::report::chart::{
-    self, heatmap_svg, histogram_svg, least_squares, moving_average, xy_svg, Band, HeatMap,
-    Histogram, Mark, Series, XyChart, DEFAULT_SIZE,
+    self, heatmap_svg, histogram_svg, xy_svg, Band, HeatMap, Histogram, Mark, Series, XyChart,
+    DEFAULT_SIZE,
 };
 use crate::report::html::{Doc, Tone};
 use serde_json::Value;

@@ -189,7 +189,7 @@ impl Report {
 
     /// Writes `dir/report.json` atomically.
     pub fn save(&mut self, dir: &Path) -> Result<()> {
-        self.updated = crate::ops::safety::rfc3339(std::time::SystemTime::now());
+        self.updated = crate::clock::rfc3339(std::time::SystemTime::now());
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
         let p = Self::path(dir);

@@ -99,7 +99,7 @@ pub fn prepare(t: &mut dyn Transport, want: Option<bool>) -> Result<WriteCache> 
             return Ok(wc);
         }
     };
-    wc.page_before_hex = crate::ops::safety::spaced_hex(&page);
+    wc.page_before_hex = crate::bytes::spaced_hex(&page);
     wc.wce_before = wce_of(&page);
     wc.changeable = read_page(t, PageControl::Changeable)
         .ok()

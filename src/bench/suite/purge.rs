@@ -6,12 +6,13 @@
 //! The jobs are [`crate::ops::jobs::sanitize::SanitizeJob`] and
 //! [`crate::ops::jobs::format::FormatJob`]; `run_job` is the one call site.
 
+use crate::clock::rfc3339;
 use crate::error::{Error, Result};
+use crate::ops::gate::Cleared;
 use crate::ops::jobs::{format::FormatJob, sanitize::SanitizeJob, Job};
 use crate::ops::poll::PollConfig;
 use crate::ops::query::{self, Support};
 use crate::ops::record::{DriveInfo, JobRecord, Outcome};
-use crate::ops::safety::{rfc3339, Cleared};
 use crate::ops::sanitize::{self as san, Method, SanitizeOptions};
 use crate::scsi::sanitize::{OverwriteParameters, ServiceAction};
 use crate::transport::Transport;
@@ -288,7 +289,7 @@ fn execute_job(
 ) -> Result<JobRecord> {
     let mut rec = JobRecord::new(job.name(), &t.address());
     {
-        let mut ro = crate::ops::safety::ReadOnly::new(crate::ops::safety::ByRef(&mut *t));
+        let mut ro = crate::ops::gate::ReadOnly::new(crate::ops::gate::ByRef(&mut *t));
         let id = query::identity(&mut ro)?;
         let cap = query::read_capacity16(&mut ro).ok();
         rec.drive = DriveInfo::new(&id, cap.as_ref());

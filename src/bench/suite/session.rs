@@ -17,8 +17,11 @@ use crate::bench::suite::runner::{is_interrupted, Control, Progress, Suite};
 use crate::bench::suite::{pts, review};
 use crate::bench::{Authorization, EngineKind};
 use crate::error::{Error, Result};
+use crate::host::HostView;
+use crate::ops::audit::AuditLog;
+use crate::ops::gate;
+use crate::ops::gate::{Cleared, Confirmation, DriveName, Prompter};
 use crate::ops::poll::PollConfig;
-use crate::ops::safety::{self, AuditLog, Cleared, Confirmation, DriveName, HostView, Prompter};
 use crate::transport::Transport;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -202,7 +205,7 @@ fn uname_r() -> String {
 /// over the profile's.
 #[cfg(feature = "sim")]
 fn sim_time_scale(addr: &str, capacity: u64) -> Option<f64> {
-    let spec = crate::device::classify(addr).virtual_spec()?;
+    let spec = crate::device::classify_address(addr).virtual_spec()?;
     let (p, o) = crate::sim::parse_spec(spec.as_str()).ok()?;
     o.capacity_bytes?;
     let full = p.capacity_bytes.max(1) as f64;
@@ -253,7 +256,7 @@ fn open_drive(
         return Ok((EngineDriver::new(Box::new(eng), idle), t, poll, always));
     }
     let eng = crate::bench::open(addr, kind, Some(auth)).map_err(bench_open)?;
-    let t = crate::device::open_with(addr, verbose)?;
+    let t = crate::device::open(addr, crate::device::OpenOptions::traced(verbose))?.transport;
     let poll = PollConfig::real(interval, interrupted.clone());
     let always = PollConfig::real(interval, Arc::new(AtomicBool::new(false)));
     let flag = interrupted.clone();
@@ -326,7 +329,7 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
         // A virtual drive without a state file is a fresh drive on every open: "resuming"
         // on it would measure the remaining tests on a drive that never saw the saved run's
         // purge, preconditioning and rounds.
-        if let Some(v) = crate::device::classify(&addr).virtual_spec() {
+        if let Some(v) = crate::device::classify_address(&addr).virtual_spec() {
             if !v.options().any(|(k, _)| k == "state") {
                 return Err(Error::InvalidArgument(format!(
                     "{addr}: --resume on a virtual drive without state=FILE would continue the \
@@ -370,7 +373,7 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
 
     // Identity (read-only), then the gate: in-use on every path, --confirm, audit.
     let (id, cap) = {
-        let mut t = crate::device::open_with(&addr, 0)?;
+        let mut t = crate::device::open(&addr, crate::device::OpenOptions::traced(0))?.transport;
         let id = crate::ops::query::identity(&mut *t)?;
         let cap = crate::ops::query::read_capacity16(&mut *t)?;
         (id, cap)
@@ -391,7 +394,7 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
             "SAS/SCSI".into()
         },
         engine: String::new(),
-        host: safety::hostname(),
+        host: crate::host::hostname(),
         kernel: uname_r(),
         tool: format!(
             "sgctl {} ({})",
@@ -406,9 +409,9 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
         tokens: opts.confirm.clone(),
         interactive: opts.confirm.is_empty() && env.interactive,
     };
-    let cleared = safety::clear(
+    let cleared = gate::clear(
         env.host,
-        safety::GateRequest {
+        gate::GateRequest {
             job: if suite == "pts" {
                 "bench-pts"
             } else {
@@ -482,7 +485,7 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
             format: rep::FORMAT.into(),
             version: rep::VERSION,
             suite: suite.into(),
-            created: safety::rfc3339(SystemTime::now()),
+            created: crate::clock::rfc3339(SystemTime::now()),
             updated: String::new(),
             complete: false,
             state: "running".into(),

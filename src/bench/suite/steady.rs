@@ -18,7 +18,7 @@
 //! the excursion to 1 before comparing. fio's own `ss=` options test one criterion per job and a
 //! per-sample slope, so they cannot express this.
 
-use crate::report::chart::least_squares;
+use crate::bench::stats::least_squares;
 use serde::{Deserialize, Serialize};
 
 /// Rounds in the measurement window.

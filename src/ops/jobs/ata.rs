@@ -7,10 +7,10 @@ use super::Job;
 use crate::error::{Error, Invalid, Next, Result};
 use crate::exit;
 use crate::ops::ata_sanitize::{self as asz, AtaMethod, AtaSupport};
+use crate::ops::gate::{Cleared, PlannedCommand};
 use crate::ops::poll::PollConfig;
 use crate::ops::query;
 use crate::ops::record::{Category, JobMethod, JobRecord, Outcome};
-use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::ops::validate::Plan;
 use crate::transport::Transport;
 

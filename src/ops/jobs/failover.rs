@@ -8,8 +8,9 @@
 //!
 //! Each switch is kept ([`PathSwitch`]) for the job's record and its audit end record.
 
+use crate::clock::rfc3339;
 use crate::error::{Error, Result};
-use crate::ops::safety::{rfc3339, Cleared};
+use crate::ops::gate::Cleared;
 use crate::scsi::opcodes;
 use crate::transport::{Completion, DataBuf, Transport};
 use nix::errno::Errno;

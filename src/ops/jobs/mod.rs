@@ -2,7 +2,7 @@
 //!
 //! A run has two phases. **Plan and gate**, one drive after the other: open, identify, plan
 //! through [`ReadOnly`] (nothing state-changing can be sent), then the safety gate
-//! ([`safety::clear`]) hands out the capability token [`Cleared`]. **Execute**, in parallel
+//! ([`gate::clear`]) hands out the capability token [`Cleared`]. **Execute**, in parallel
 //! with at most [`JobOptions::max_per_hba`] jobs per HBA: audit start record, the job (which
 //! needs the token for every state-changing command), audit end record. The result is one
 //! [`JobRecord`] per drive, the certificate when asked for, and an overall exit status.
@@ -23,17 +23,20 @@ pub mod format;
 pub mod sanitize;
 pub mod tcg;
 
+use crate::clock::rfc3339;
 use crate::device;
 use crate::error::{Error, Invalid, Next, Refusal, Result};
 use crate::exit;
+use crate::host::HostView;
+use crate::ops::audit::AuditLog;
 use crate::ops::fleet;
+use crate::ops::gate;
+use crate::ops::gate::{
+    ByRef, Cleared, Confirmation, DriveName, GateRequest, PlannedCommand, Prompter, ReadOnly,
+};
 use crate::ops::poll::PollConfig;
 use crate::ops::query;
 use crate::ops::record::{write_certificate_with, DriveInfo, JobRecord, Outcome};
-use crate::ops::safety::{
-    self, rfc3339, AuditLog, ByRef, Cleared, Confirmation, DriveName, GateRequest, HostView,
-    PlannedCommand, Prompter, ReadOnly,
-};
 use crate::transport::Transport;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -48,7 +51,7 @@ pub struct JobOptions {
     pub confirm: Vec<String>,
     /// Plan and gate only: list the CDBs, send nothing that changes a drive.
     pub dry_run: bool,
-    /// Audit log; `None`: `$SGCTL_AUDIT_LOG`, else [`safety::DEFAULT_AUDIT_LOG`].
+    /// Audit log; `None`: `$SGCTL_AUDIT_LOG`, else [`crate::ops::audit::DEFAULT_AUDIT_LOG`].
     pub audit_log: Option<PathBuf>,
     /// Write a certificate: this file (JSON), the same name with `.txt` (text) and `.html`.
     pub certificate: Option<PathBuf>,
@@ -198,7 +201,7 @@ pub fn open_for_job(
     interval: Duration,
     interrupted: Arc<AtomicBool>,
 ) -> Result<(Box<dyn Transport>, PollConfig)> {
-    let opened = device::open_device(address, verbose)?;
+    let opened = device::open(address, crate::device::OpenOptions::traced(verbose))?;
     let mut poll = PollConfig::real(interval, interrupted);
     if let Some(advance) = opened.virtual_sleep() {
         // Nothing moves a virtual drive's clock but us: advance it instead of sleeping
@@ -317,7 +320,7 @@ fn interrupted_before_start(rec: &mut JobRecord, audit: &AuditLog, phase: &str, 
     if recorded {
         return;
     }
-    if let Err(e) = safety::record_interrupted(audit, &rec.job, &rec.device, phase) {
+    if let Err(e) = gate::record_interrupted(audit, &rec.job, &rec.device, phase) {
         rec.message = Some(format!(
             "{}; the audit record could not be written: {e}",
             rec.message.as_deref().unwrap_or_default()
@@ -394,7 +397,7 @@ fn plan(
             ..Default::default()
         });
     }
-    safety::check_reservation(&mut ro, address, opts.ignore_reservation)?;
+    gate::check_reservation(&mut ro, address, opts.ignore_reservation)?;
     let name = DriveName {
         serial: id.serial.clone(),
         wwn: id.wwn.clone(),
@@ -418,7 +421,7 @@ fn gate(
         // Report what the gate would say, but never prompt: a `--confirm` that names another
         // drive is refused here as in the real run (a dry run that passes must mean the real
         // one would).
-        safety::check_not_in_use(env.host, address)?;
+        gate::check_not_in_use(env.host, address)?;
         if !confirmation.tokens.is_empty() && !confirmation.tokens.iter().any(|c| name.matches(c)) {
             return Err(crate::error::Refusal::NotNamed {
                 address: address.into(),
@@ -428,7 +431,7 @@ fn gate(
         }
         return Ok(None);
     }
-    let cleared = safety::clear(
+    let cleared = gate::clear(
         env.host,
         GateRequest {
             job,
@@ -791,7 +794,7 @@ pub fn job_inputs(opts: &JobOptions, addresses: &[String]) -> Vec<(&'static str,
         v.push(("signing key", k));
     }
     for a in addresses {
-        if let Some(state) = device::classify(a)
+        if let Some(state) = device::classify_address(a)
             .virtual_spec()
             .and_then(|s| s.option("state"))
         {
@@ -853,9 +856,9 @@ pub fn run_unattended(
     let interval = opts.poll_interval;
     let open = move |a: &str| open_for_job(a, 0, interval, flag.clone());
     let env = JobEnv {
-        host: &safety::DiscoverHost,
+        host: &crate::discover::DiscoverHost,
         open: &open,
-        prompter: &mut safety::NoPrompter,
+        prompter: &mut gate::NoPrompter,
         interactive: false,
         interrupted,
         progress: &NoProgress,

@@ -8,9 +8,9 @@ use super::Job;
 use crate::error::{Error, Invalid, Next, Refusal, Result};
 use crate::exit;
 use crate::ops::ata_sanitize::AtaMethod;
+use crate::ops::gate::{Cleared, PlannedCommand};
 use crate::ops::poll::{Ended, PollConfig, Trail};
 use crate::ops::record::{JobMethod, JobRecord, Outcome};
-use crate::ops::safety::{Cleared, PlannedCommand};
 use crate::ops::sanitize::{self as san, Method, Precondition, SanitizeOptions, SanitizePlan};
 use crate::transport::Transport;
 

@@ -1,4 +1,4 @@
-//! The hash-chained audit log: every record written by [`super::safety::AuditLog`]
+//! The hash-chained audit log: every record written by [`crate::ops::audit::AuditLog`]
 //! carries the SHA-256 of the previous line (`prev_sha256`) and of its own contents
 //! (`record_sha256`), so `sgctl audit verify FILE` finds a changed, removed, inserted or
 //! reordered record and says at which line.

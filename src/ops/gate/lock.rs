@@ -16,7 +16,8 @@
 //! process and is not locked; one with a state file is keyed by its LU name and the state file
 //! (two state files are two drives even when their WWNs are equal).
 
-use super::safety::{rfc3339, DriveName};
+use super::confirm::DriveName;
+use crate::clock::rfc3339;
 use crate::error::{Error, Refusal, Result};
 use crate::files;
 use nix::fcntl::{Flock, FlockArg};
@@ -78,7 +79,7 @@ pub fn key_for(address: &str, name: &DriveName) -> Option<String> {
             (!s.is_empty()).then(|| format!("serial-{s}"))
         })
         .unwrap_or_else(|| format!("address-{address}"));
-    if let Some(spec) = crate::device::classify(address).virtual_spec() {
+    if let Some(spec) = crate::device::classify_address(address).virtual_spec() {
         let state = spec.option("state")?;
         let p = Path::new(state);
         let p = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
