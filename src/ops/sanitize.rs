@@ -566,9 +566,9 @@ pub fn verify_after(
 /// # Ok(()) }
 /// ```
 ///
-/// and a caller cannot make a token of its own (its fields are private, E0451):
+/// and a caller cannot make a token of its own (its fields are private):
 ///
-/// ```compile_fail,E0451
+/// ```compile_fail
 /// let gate = sgctl::ops::gate::Cleared {
 ///     job_id: "mine".into(), paths: vec![], started: std::time::SystemTime::now(),
 ///     audit: sgctl::ops::audit::AuditLog::at("/dev/null"), job: "x".into(), address: "x".into(),
