@@ -549,7 +549,7 @@ pub fn verify_after(
 /// [`crate::ops::gate::clear`] hands out, and nothing else can make one.
 ///
 /// ```no_run
-/// # fn f(t: &mut dyn sgctl::Transport, gate: &crate::ops::gate::Cleared,
+/// # fn f(t: &mut dyn sgctl::Transport, gate: &sgctl::ops::gate::Cleared,
 /// #      p: &sgctl::ops::sanitize::SanitizePlan) -> sgctl::Result<()> {
 /// let mut trail = sgctl::ops::poll::Trail::default();
 /// sgctl::ops::sanitize::start(t, gate, p, false, &mut trail)?;
@@ -566,12 +566,12 @@ pub fn verify_after(
 /// # Ok(()) }
 /// ```
 ///
-/// and a caller cannot make a token of its own (its fields are private, E0451):
+/// and a caller cannot make a token of its own (its fields are private):
 ///
-/// ```compile_fail,E0451
-/// let gate = crate::ops::gate::Cleared {
+/// ```compile_fail
+/// let gate = sgctl::ops::gate::Cleared {
 ///     job_id: "mine".into(), paths: vec![], started: std::time::SystemTime::now(),
-///     audit: crate::ops::audit::AuditLog::at("/dev/null"), job: "x".into(), address: "x".into(),
+///     audit: sgctl::ops::audit::AuditLog::at("/dev/null"), job: "x".into(), address: "x".into(),
 /// };
 /// ```
 pub fn start(
