@@ -23,10 +23,17 @@ cd "$(dirname "$0")/.."
 # time, the CPU seconds (user + system) of what each stage ran and waited for
 # (bash's `times`; a background job counts where it is waited for): on a shared machine the wall
 # times swell with the load, the CPU seconds much less.
-cpu_s() { times | awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); n += a[1] * 60 + a[2] } printf "%d", n }'; }
-T0=$SECONDS; TL=$SECONDS; CL=$(cpu_s); TIMES=""; CUR=""
+# `times` must run in this shell (in a pipe or $(...) it reports a fresh subshell's zeros), so it
+# writes to a private temporary file and cpu_now sets CPU.
+CPU_F=$(mktemp)
+cpu_now() {
+  times > "$CPU_F"
+  CPU=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); n += a[1] * 60 + a[2] } printf "%d", n }' "$CPU_F")
+}
+cpu_now
+T0=$SECONDS; TL=$SECONDS; CL=$CPU; TIMES=""; CUR=""
 stage() {
-  local c; c=$(cpu_s)
+  local c; cpu_now; c=$CPU
   [[ -n "$CUR" ]] && TIMES+="$(printf '%5ds %6s  %s' $((SECONDS - TL)) "$((c - CL))cpu" "$CUR")"$'\n'
   CUR="$*"; TL=$SECONDS; CL=$c
   printf '\n=== %s === (at %ds)\n' "$*" $((SECONDS - T0))
@@ -62,7 +69,7 @@ kill_tree() {
   for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$c"; done
   kill "$1" 2>/dev/null || true
 }
-cleanup() { local p; for p in $FUZZ_BUILD_PID $VM_PID; do kill_tree "$p"; done; }
+cleanup() { local p; for p in $FUZZ_BUILD_PID $VM_PID; do kill_tree "$p"; done; rm -f "$CPU_F"; }
 trap cleanup EXIT
 
 stage "format and lint"
@@ -169,6 +176,7 @@ cat "$VM_LOG"; rm -f "$VM_LOG" "$VM_RC"
 (( vm_rc == 0 && fuzz_rc == 0 )) || exit 1
 
 stage "done"
-printf 'test-all: stage times (wall, CPU)\n%s%5ds %6s  total\n' "$TIMES" $((SECONDS - T0)) "$(cpu_s)cpu"
+cpu_now
+printf 'test-all: stage times (wall, CPU)\n%s%5ds %6s  total\n' "$TIMES" $((SECONDS - T0)) "${CPU}cpu"
 echo "test-all: build trees: $(du -sh target fuzz/target 2>/dev/null | tr '\t\n' ' ')"
 echo "test-all: all stages passed"
