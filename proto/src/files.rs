@@ -46,7 +46,7 @@ pub const MODE_PUBLIC: u32 = 0o644;
 /// Lock files (readable so a second process can name the holder).
 pub const MODE_LOCK: u32 = 0o644;
 /// The least free space [`preflight_output`] accepts in an output's file system.
-pub const MIN_FREE_BYTES: u64 = 1 << 20;
+pub(crate) const MIN_FREE_BYTES: u64 = 1 << 20;
 
 /// What to do when the target name already exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -625,7 +625,7 @@ pub fn preflight_output(path: &Path, p: &Preflight<'_>) -> Result<()> {
 
 /// Whether `a` and `b` name the same file: the same name in the same directory (by the
 /// directory's identity), or, when both exist, the same inode (links, symlinks).
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     let key = |p: &Path| -> Option<(u64, u64, OsString)> {
         let (d, n) = split(p).ok()?;
         let st = rfs::stat(&d).ok()?;

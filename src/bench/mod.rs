@@ -89,14 +89,14 @@ pub(crate) fn block_is_scsi(addr: &str) -> bool {
 /// block device (one path: itself; in use when it, a partition or a holder is mounted,
 /// swap or held) or a regular file (never mounted; named by its path).
 #[derive(Debug, Clone)]
-pub struct PlainHost {
+pub(crate) struct PlainHost {
     addr: String,
     block: Option<String>,
 }
 
 impl PlainHost {
     /// The view of `addr`.
-    pub fn new(addr: &str) -> PlainHost {
+    pub(crate) fn new(addr: &str) -> PlainHost {
         let block = sysfs_block_dir(addr).and_then(|d| {
             let uevent = std::fs::read_to_string(d.join("uevent")).ok()?;
             uevent
@@ -111,7 +111,7 @@ impl PlainHost {
     }
 
     /// The name `--confirm` must give: the kernel name (`loop0`) or the file's path.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         self.block.clone().unwrap_or_else(|| self.addr.clone())
     }
 }

@@ -131,7 +131,7 @@ fn kernel() -> String {
 /// device opened here when the engine holds none. A non-SCSI block device or a file is named
 /// by its path; what cannot be read goes into the notes.
 #[allow(clippy::too_many_arguments)]
-pub fn header_of(
+pub(crate) fn header_of(
     addr: &str,
     identity: Option<Identity>,
     held: Option<&mut dyn crate::Transport>,

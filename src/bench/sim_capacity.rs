@@ -19,11 +19,11 @@ use std::time::Duration;
 /// Queue depth of every step (the datasheets' and reviews' 4 KiB random figures are QD32).
 pub const QD: u32 = 32;
 /// Random 4 KiB reads measured.
-pub const READS: u64 = 1 << 16;
+pub(crate) const READS: u64 = 1 << 16;
 /// Fewest steady-state rounds (¼ capacity each: twice the capacity written first, as PTS WDPC).
-pub const MIN_ROUNDS: u32 = 8;
+pub(crate) const MIN_ROUNDS: u32 = 8;
 /// Most steady-state rounds.
-pub const MAX_ROUNDS: u32 = 25;
+pub(crate) const MAX_ROUNDS: u32 = 25;
 
 /// What one profile at one capacity measured.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -3,7 +3,7 @@
 //! decoded pages live here too ([`text`], [`vpd_text`], [`ses_text`]): the commands that fetch a
 //! page from a drive print it with the same functions.
 
-pub mod ses_text;
+pub(crate) mod ses_text;
 pub mod text;
 pub mod vpd_text;
 

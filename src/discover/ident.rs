@@ -83,7 +83,7 @@ pub fn lu_name(page: &DeviceIdentification) -> Option<String> {
 }
 
 /// The WWN spelling of an LU name: `naa.`/`eui.` dropped (the hex is already lowercase).
-pub fn wwn_of(lu_name: &str) -> String {
+pub(crate) fn wwn_of(lu_name: &str) -> String {
     lu_name
         .strip_prefix("naa.")
         .or_else(|| lu_name.strip_prefix("eui."))
@@ -336,7 +336,7 @@ impl IdentSource for Files {
 /// `vpd_pg0` does not list is absent without asking) and the capacity ([`KernelCapacity`]).
 /// The device is opened only when something is missing (a disk sd did not attach, a kernel
 /// that keeps no VPD copies), and then at most once.
-pub struct SysfsFirst<'a> {
+pub(crate) struct SysfsFirst<'a> {
     /// The device's sysfs copies (no replay).
     pub sysfs: Files,
     /// The capacity sd holds, if it attached.
@@ -354,7 +354,7 @@ pub struct SysfsFirst<'a> {
 
 impl<'a> SysfsFirst<'a> {
     /// A source for the device in `sysfs_dev` with the capacity sd holds.
-    pub fn new(
+    pub(crate) fn new(
         sysfs_dev: std::path::PathBuf,
         capacity: Option<KernelCapacity>,
         timeout: Duration,
@@ -373,7 +373,7 @@ impl<'a> SysfsFirst<'a> {
 
     /// Where the answers came from: `sysfs` (nothing sent), `sg_io` (nothing from sysfs), or
     /// `sysfs+sg_io`.
-    pub fn source(&self) -> &'static str {
+    pub(crate) fn source(&self) -> &'static str {
         match (self.from_sysfs, self.sent) {
             (_, 0) => "sysfs",
             (0, _) => "sg_io",

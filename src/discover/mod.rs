@@ -19,7 +19,7 @@
 pub mod enclosure;
 mod gate_host;
 pub mod ident;
-pub mod ses_slots;
+pub(crate) mod ses_slots;
 pub mod sysfs;
 
 pub use gate_host::DiscoverHost;

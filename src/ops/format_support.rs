@@ -211,7 +211,7 @@ fn read_format_status(t: &mut dyn Transport, notes: &mut Vec<String>) -> Option<
 }
 
 /// The lengths listed, as words ("520, 528").
-pub fn lengths_list(bl: &SupportedBlockLengths) -> String {
+pub(crate) fn lengths_list(bl: &SupportedBlockLengths) -> String {
     bl.lengths()
         .iter()
         .map(u32::to_string)
@@ -256,7 +256,7 @@ pub fn preflight(t: &mut dyn Transport) -> Result<Option<SupportedBlockLengths>>
 /// the drive's answer, instead of the bare sense code. `e` is what
 /// [`crate::ops::format::start`] returned: the sense itself, or the refusal it already
 /// worded from ILLEGAL REQUEST 24h/26h ([`Error::Unsupported`]).
-pub fn diagnose(e: Error, bl: Option<&SupportedBlockLengths>, block_len: u32) -> Error {
+pub(crate) fn diagnose(e: Error, bl: Option<&SupportedBlockLengths>, block_len: u32) -> Error {
     let Some(bl) = bl else {
         return e;
     };

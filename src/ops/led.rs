@@ -66,13 +66,13 @@ pub trait LedBackend {
 
 /// An enclosure component's LED attributes in sysfs.
 #[derive(Debug, Clone)]
-pub struct SysfsLed {
+pub(crate) struct SysfsLed {
     dir: PathBuf,
 }
 
 impl SysfsLed {
     /// For the component directory `dir` (as [`enclosure::enclosures`] resolved it).
-    pub fn new(dir: &Path) -> SysfsLed {
+    pub(crate) fn new(dir: &Path) -> SysfsLed {
         SysfsLed {
             dir: dir.to_path_buf(),
         }
@@ -309,7 +309,7 @@ pub struct PurgeLed {
 }
 
 /// LED backends, each with the place it acts on.
-pub type Backends = Vec<(SlotRef, Box<dyn LedBackend>)>;
+pub(crate) type Backends = Vec<(SlotRef, Box<dyn LedBackend>)>;
 
 /// Where `--leds` asks when no enclosure the kernel knows holds a drive: enclosure services
 /// devices over SG_IO ([`crate::ops::led_ses`]), as `sgctl locate` does.

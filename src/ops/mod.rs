@@ -1,7 +1,7 @@
 //! High-level jobs: safety gate → plan → execute with progress → verify → report.
 
 // --- format and sanitize ---
-pub mod fleet;
+pub(crate) mod fleet;
 pub mod format;
 pub mod format_support;
 pub mod jobs;

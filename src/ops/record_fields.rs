@@ -17,18 +17,18 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The standards the record follows, as printed on every certificate.
-pub const STANDARDS: &str = "NIST SP 800-88 Rev. 2 (September 2025): sanitization records; \
+pub(crate) const STANDARDS: &str = "NIST SP 800-88 Rev. 2 (September 2025): sanitization records; \
 IEEE 2883-2022: Clear/Purge techniques; fields after the Rev. 1 Appendix G sample certificate";
 
 /// A site file is read up to this size (bytes); a larger one is refused.
-pub const SITE_FILE_MAX: u64 = 64 * 1024;
+pub(crate) const SITE_FILE_MAX: u64 = 64 * 1024;
 /// Longest accepted text field (characters).
-pub const FIELD_MAX: usize = 256;
+pub(crate) const FIELD_MAX: usize = 256;
 /// Most property numbers a site file may map (`[asset_tags]`).
-pub const ASSET_TAGS_MAX: usize = 10_000;
+pub(crate) const ASSET_TAGS_MAX: usize = 10_000;
 
 /// Where the host's DMI identity is read.
-pub const DMI_DIR: &str = "/sys/class/dmi/id";
+pub(crate) const DMI_DIR: &str = "/sys/class/dmi/id";
 
 /// A person who signs for a step (Rev. 1 Appendix G: name, position/title, location, contact;
 /// organisation as auditors ask for it).
@@ -430,7 +430,7 @@ fn dmi_placeholder(s: &str) -> bool {
 
 /// Reads one DMI attribute: at most 256 bytes, trimmed; None when unreadable (not root) or a
 /// placeholder.
-pub fn read_dmi(dir: &Path, name: &str) -> Option<String> {
+pub(crate) fn read_dmi(dir: &Path, name: &str) -> Option<String> {
     use std::io::Read;
     let f = std::fs::File::open(dir.join(name)).ok()?;
     let mut buf = Vec::new();
@@ -526,7 +526,7 @@ pub struct CryptoEraseEvidence {
 }
 
 /// Reads the crypto-erase evidence (TCG Level 0 discovery, RSOC for SANITIZE service action 3).
-pub fn read_crypto_evidence(t: &mut dyn crate::transport::Transport) -> CryptoEraseEvidence {
+pub(crate) fn read_crypto_evidence(t: &mut dyn crate::transport::Transport) -> CryptoEraseEvidence {
     use crate::tcg::level0::Feature;
     let mut ev = CryptoEraseEvidence::default();
     match crate::cmd::tcg::discover(t) {

@@ -26,7 +26,7 @@ const PALETTE: [&str; 8] = [
 ];
 
 /// The colour of series number `i` (`#rrggbb`).
-pub fn palette(i: usize) -> &'static str {
+pub(crate) fn palette(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
 }
 
@@ -224,7 +224,7 @@ const PAD: f64 = 10.0;
 
 /// Estimated width of `s` in a sans-serif face at `px` (DejaVu Sans, the widest common
 /// default, so the estimate errs on the wide side).
-pub fn text_width(s: &str, px: f64) -> f64 {
+pub(crate) fn text_width(s: &str, px: f64) -> f64 {
     let em: f64 = s
         .chars()
         .map(|c| match c {

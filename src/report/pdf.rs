@@ -876,7 +876,7 @@ pub fn render(doc: &Value, json: &[u8], name: &str, hashes: &[String]) -> Result
 
 /// Renders a batch manifest (`{"manifest": {...}, "drives": [...], "signature": ...}`) as
 /// PDF/A-3u with `json` attached as `name`.
-pub fn render_manifest(m: &Value, json: &[u8], name: &str) -> Result<Vec<u8>> {
+pub(crate) fn render_manifest(m: &Value, json: &[u8], name: &str) -> Result<Vec<u8>> {
     let mut w = Writer::new();
     w.page();
     let head = m.get("manifest").cloned().unwrap_or(Value::Null);

@@ -15,11 +15,11 @@ use crate::sim::media::{profiles, Ftl, Stats, UNIT_BYTES};
 use crate::sim::profile::Profile;
 
 /// Largest FTL built, bytes of user capacity.
-pub const MEDIA_MAX_BYTES: u64 = 1 << 30;
+pub(crate) const MEDIA_MAX_BYTES: u64 = 1 << 30;
 /// Smallest FTL built.
-pub const MEDIA_MIN_BYTES: u64 = 64 << 20;
+pub(crate) const MEDIA_MIN_BYTES: u64 = 64 << 20;
 /// Service time when no media model could be built, ns.
-pub const FALLBACK_NS: u64 = 50_000;
+pub(crate) const FALLBACK_NS: u64 = 50_000;
 
 /// Work the drive state asks the media model to do when a long operation completes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -23,7 +23,7 @@
 //! takes it), `fail_microcode=K` (the K-th WRITE BUFFER of a microcode download is cut short), `microcode_modes=5+7` (Extended INQUIRY lists only these download modes; `none`: no mode), `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
-pub mod aging;
+pub(crate) mod aging;
 pub mod ata;
 pub mod cmd;
 pub mod drive;
@@ -32,7 +32,7 @@ pub mod media;
 pub mod medium;
 pub mod profile;
 pub mod sense;
-pub mod state_check;
+pub(crate) mod state_check;
 pub mod store;
 pub mod target;
 pub mod tcg;
@@ -138,14 +138,14 @@ const TRACE_MAX: usize = 4096;
 
 /// One traced CDB (at most 32 bytes; longer ones are cut).
 #[derive(Clone, Copy)]
-pub struct TracedCdb {
+pub(crate) struct TracedCdb {
     len: u8,
     bytes: [u8; 32],
 }
 
 impl TracedCdb {
     /// Keeps the first 32 bytes of `cdb`.
-    pub fn new(cdb: &[u8]) -> TracedCdb {
+    pub(crate) fn new(cdb: &[u8]) -> TracedCdb {
         let n = cdb.len().min(32);
         let mut bytes = [0u8; 32];
         bytes[..n].copy_from_slice(&cdb[..n]);
@@ -156,12 +156,12 @@ impl TracedCdb {
     }
 
     /// The CDB.
-    pub fn as_slice(&self) -> &[u8] {
+    pub(crate) fn as_slice(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
     }
 }
 /// The emulated HBA's largest transfer (`max_hw_sectors_kb` = 32768).
-pub const MAX_HW_BYTES: usize = 32 << 20;
+pub(crate) const MAX_HW_BYTES: usize = 32 << 20;
 /// How often a state-file drive in use is written back.
 const SAVE_EVERY: Duration = Duration::from_secs(5);
 
@@ -212,7 +212,7 @@ fn lock_state(spec: &str, path: &std::path::Path) -> Result<nix::fcntl::Flock<st
 /// as `state=` is followed deliberately (the drive is saved into its target, the link stays)
 /// when the link belongs to the caller or root; a link of another user's, or one to a missing
 /// file, is refused. A file that does not exist yet is named through its canonical directory.
-pub fn state_path(spec: &str, path: &std::path::Path) -> Result<PathBuf> {
+pub(crate) fn state_path(spec: &str, path: &std::path::Path) -> Result<PathBuf> {
     use std::os::unix::fs::MetadataExt;
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => {

@@ -13,10 +13,10 @@
 //! * [`confidence`] — when a percentile means something, intervals of repeated measurements.
 
 pub mod cache;
-pub mod confidence;
+pub(crate) mod confidence;
 pub mod defs;
 pub mod driver;
-pub mod engine_driver;
+pub(crate) mod engine_driver;
 pub mod pts;
 pub mod purge;
 pub mod review;

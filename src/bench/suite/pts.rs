@@ -189,7 +189,7 @@ fn sweep(s: &mut Suite<'_>, t: TestId) -> Result<()> {
 }
 
 /// Rounds of a stage inside its steady-state window (or the last 5 if not reached).
-pub fn window_rounds<'r>(tr: &'r TestReport, stage: &str) -> Vec<&'r Round> {
+pub(crate) fn window_rounds<'r>(tr: &'r TestReport, stage: &str) -> Vec<&'r Round> {
     let Some(st) = tr.stage(stage) else {
         return vec![];
     };
@@ -208,7 +208,7 @@ pub fn window_rounds<'r>(tr: &'r TestReport, stage: &str) -> Vec<&'r Round> {
 
 /// Half-width of the 95 % confidence interval of the mean of `f` over the cell `label` in
 /// `rounds` (the rounds are repetitions; [`super::confidence::mean_ci95`]).
-pub fn ci95(
+pub(crate) fn ci95(
     rounds: &[&Round],
     label: &str,
     f: impl Fn(&super::driver::Measurement) -> f64,
@@ -223,7 +223,7 @@ pub fn ci95(
 
 /// The fewest I/Os of the cell `label` in one of `rounds` (each round's percentile comes
 /// from that many).
-pub fn min_ios(rounds: &[&Round], label: &str) -> Option<u64> {
+pub(crate) fn min_ios(rounds: &[&Round], label: &str) -> Option<u64> {
     rounds
         .iter()
         .filter_map(|r| r.cell(label))
@@ -272,7 +272,7 @@ fn sweep_table(tr: &TestReport) -> Vec<(u32, u32, f64, f64)> {
 
 /// MaxIOPS: highest IOPS with ART below 5 ms; MinIOPS: TC1/QD1; MidIOPS: the cell whose IOPS
 /// is closest to the middle of the two.
-pub fn pick_points(table: &[(u32, u32, f64, f64)]) -> Vec<(&'static str, u32, u32)> {
+pub(crate) fn pick_points(table: &[(u32, u32, f64, f64)]) -> Vec<(&'static str, u32, u32)> {
     let ok = |x: &&(u32, u32, f64, f64)| x.2.is_finite() && x.3.is_finite();
     let max = table
         .iter()

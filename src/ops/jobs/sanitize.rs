@@ -42,7 +42,7 @@ impl SanitizeJob {
     }
 
     /// [`SanitizeJob::new`] as a `Box<dyn Job>` (what the runner and `sgctl bench` take).
-    pub fn boxed(opts: SanitizeOptions, seed: u64) -> Box<dyn Job> {
+    pub(crate) fn boxed(opts: SanitizeOptions, seed: u64) -> Box<dyn Job> {
         Box::new(SanitizeJob::new(opts, seed))
     }
 

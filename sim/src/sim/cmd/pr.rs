@@ -23,13 +23,13 @@ pub mod rtype {
     /// Exclusive Access.
     pub const EA: u8 = 3;
     /// Write Exclusive – Registrants Only.
-    pub const WE_RO: u8 = 5;
+    pub(crate) const WE_RO: u8 = 5;
     /// Exclusive Access – Registrants Only.
-    pub const EA_RO: u8 = 6;
+    pub(crate) const EA_RO: u8 = 6;
     /// Write Exclusive – All Registrants.
-    pub const WE_AR: u8 = 7;
+    pub(crate) const WE_AR: u8 = 7;
     /// Exclusive Access – All Registrants.
-    pub const EA_AR: u8 = 8;
+    pub(crate) const EA_AR: u8 = 8;
 }
 
 /// The persistent reservation state of the logical unit.
@@ -48,7 +48,7 @@ pub struct PrState {
 
 impl PrState {
     /// The key registered for `port`.
-    pub fn key_of(&self, port: u16) -> Option<u64> {
+    pub(crate) fn key_of(&self, port: u16) -> Option<u64> {
         self.registrations.iter().find(|r| r.0 == port).map(|r| r.1)
     }
 
@@ -57,7 +57,7 @@ impl PrState {
     }
 
     /// Whether `port` holds the reservation (every registrant does for all-registrants types).
-    pub fn is_holder(&self, port: u16) -> bool {
+    pub(crate) fn is_holder(&self, port: u16) -> bool {
         match self.reservation {
             Some((_, t)) if Self::all_registrants(t) => self.key_of(port).is_some(),
             Some((h, _)) => h == port,
@@ -78,7 +78,7 @@ impl PrState {
     }
 
     /// What a power cycle leaves: everything with APTPL, nothing without.
-    pub fn after_power_cycle(&self) -> PrState {
+    pub(crate) fn after_power_cycle(&self) -> PrState {
         if self.aptpl {
             self.clone()
         } else {
@@ -177,7 +177,7 @@ pub fn transport_id(port: u16) -> Vec<u8> {
 }
 
 /// The initiator SAS address the model reports for the path through `port`.
-pub fn initiator_sas_address(port: u16) -> u64 {
+pub(crate) fn initiator_sas_address(port: u16) -> u64 {
     0x5000_c500_dead_0000 | u64::from(port)
 }
 
@@ -343,7 +343,7 @@ pub fn pr_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 /// the holder (and, for registrants-only / all-registrants types, every registrant) may do
 /// anything; others may read under the Write Exclusive types, and only the always-allowed
 /// commands run under the Exclusive Access types.
-pub fn conflicts(ctx: &CmdCtx<'_>) -> bool {
+pub(crate) fn conflicts(ctx: &CmdCtx<'_>) -> bool {
     let pr = &ctx.sh.d.pr;
     let Some((_, t)) = pr.reservation else {
         return false;

@@ -61,7 +61,7 @@ fn parse_list(out: &[u8], longlba: bool, longlist: bool) -> Result<Vec<u64>, Sim
 
 /// REASSIGN BLOCKS.
 #[doc(alias = "sg_reassign")]
-pub fn reassign_blocks(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn reassign_blocks(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let longlba = ctx.cdb[1] & 0x02 != 0;
     let longlist = ctx.cdb[1] & 0x01 != 0;
     let lbas = parse_list(ctx.out, longlba, longlist)?;

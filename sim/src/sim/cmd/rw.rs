@@ -301,7 +301,7 @@ pub fn write(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 
 /// SYNCHRONIZE CACHE(10/16): byte 1 bit 1 IMMED; LBA and NUMBER OF LOGICAL BLOCKS (0 = to
 /// the end) must lie within the medium. The cache is power-loss protected, so nothing to do.
-pub fn synchronize_cache(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn synchronize_cache(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let x = decode(ctx)?;
     let d = &ctx.sh.d;
     if x.lba.checked_add(x.blocks).is_none_or(|e| e > d.num_blocks) || x.lba >= d.num_blocks {

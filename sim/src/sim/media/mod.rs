@@ -31,11 +31,11 @@
 //! * [`Ftl`] is `Serialize`/`Deserialize`, so a state file can carry it.
 
 pub mod bench;
-pub mod ftl;
+pub(crate) mod ftl;
 pub mod geometry;
 pub mod profiles;
 
-pub use ftl::Ftl;
+pub(crate) use ftl::Ftl;
 pub use geometry::{Geometry, Timing, MIN_BLOCKS_PER_DIE, UNIT_BYTES};
 pub use profiles::MediaProfile;
 
