@@ -10,14 +10,14 @@ pub mod engine;
 pub mod qos;
 pub mod report;
 pub mod run;
-pub mod sg;
+pub(crate) mod sg;
 #[cfg(feature = "sim")]
 pub mod sim;
 #[cfg(feature = "sim")]
 pub mod sim_capacity;
 pub mod stats;
 pub mod suite;
-pub mod uring;
+pub(crate) mod uring;
 pub mod workload;
 
 pub use engine::{open, Authorization, BenchError, Engine, EngineKind};

@@ -18,9 +18,9 @@
 
 pub mod enclosure;
 mod gate_host;
-pub mod ident;
+pub(crate) mod ident;
 pub(crate) mod ses_slots;
-pub mod sysfs;
+pub(crate) mod sysfs;
 
 pub use gate_host::DiscoverHost;
 

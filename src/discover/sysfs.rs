@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// One SCSI device (one path to a logical unit) as sysfs shows it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SysDevice {
+pub(crate) struct SysDevice {
     /// `H:C:T:L`.
     pub hctl: String,
     /// SCSI host number.
@@ -79,7 +79,7 @@ impl SysDevice {
 }
 
 /// Reads a sysfs attribute, trimmed; `None` if absent, unreadable or empty.
-pub fn attr(p: &Path) -> Option<String> {
+pub(crate) fn attr(p: &Path) -> Option<String> {
     crate::host::read_file(p)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).trim().to_string())
@@ -186,7 +186,7 @@ impl AttrDir {
 }
 
 /// Sorted entry names of a directory (empty if it does not exist).
-pub fn names(p: &Path) -> Vec<String> {
+pub(crate) fn names(p: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(p)
         .map(|rd| {
             rd.filter_map(|e| e.ok())
@@ -229,13 +229,13 @@ pub(crate) fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// The sysfs root under a sysroot (`/` → `/sys`).
-pub fn sys(root: &Path) -> PathBuf {
+pub(crate) fn sys(root: &Path) -> PathBuf {
     root.join("sys")
 }
 
 /// Every SCSI device under `root`/sys/class/scsi_device, in H:C:T:L order. A missing class
 /// directory (no SCSI subsystem, as on machines without SCSI) gives an empty list.
-pub fn devices(root: &Path) -> Vec<SysDevice> {
+pub(crate) fn devices(root: &Path) -> Vec<SysDevice> {
     // Resolve the sysroot once, so each device costs one readlink instead of a realpath.
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let class = sys(&root).join("class/scsi_device");
@@ -295,7 +295,7 @@ fn device_dir(root: &Path, hctl: &str) -> Option<PathBuf> {
 }
 
 /// One SCSI device by `H:C:T:L`; `None` if sysfs has no such device.
-pub fn device(root: &Path, hctl: &str) -> Option<SysDevice> {
+pub(crate) fn device(root: &Path, hctl: &str) -> Option<SysDevice> {
     let dir = device_dir(root, hctl)?;
     let host = hctl.split(':').next()?.parse().ok()?;
     let a = AttrDir::open(&dir);

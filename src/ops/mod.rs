@@ -9,7 +9,7 @@ pub mod led;
 pub mod led_ses;
 pub mod logs;
 pub mod mode_set;
-pub mod par;
+pub(crate) mod par;
 pub mod poll;
 pub mod query;
 pub mod record;

@@ -14,7 +14,7 @@ pub(crate) const THREADS_ENV: &str = "SGCTL_THREADS";
 
 /// The number of threads the helpers use: `SGCTL_THREADS` when it is a number from 1, else
 /// the host's parallelism.
-pub fn threads() -> usize {
+pub(crate) fn threads() -> usize {
     std::env::var(THREADS_ENV)
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
@@ -31,7 +31,7 @@ fn threads_for(n: usize) -> usize {
 
 /// `items.iter().map(f).collect()`, computed in contiguous chunks on scoped threads; the
 /// results come back in input order. A single item (or a single core) runs inline.
-pub fn map<T, R, F>(items: &[T], f: F) -> Vec<R>
+pub(crate) fn map<T, R, F>(items: &[T], f: F) -> Vec<R>
 where
     T: Sync,
     R: Send,

@@ -13,5 +13,5 @@
 pub mod certificate;
 pub mod chart;
 pub mod html;
-pub mod pdf;
-pub mod ticks;
+pub(crate) mod pdf;
+pub(crate) mod ticks;

@@ -440,7 +440,8 @@ fn trim(s: &str) -> String {
 }
 
 /// A value for people: SI prefix and 3 significant digits; "–" for an absent value.
-pub fn human_opt(v: Option<f64>) -> String {
+#[cfg(test)]
+pub(crate) fn human_opt(v: Option<f64>) -> String {
     match v {
         Some(v) if v.is_finite() => super::chart::human(v),
         _ => "–".into(),

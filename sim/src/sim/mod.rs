@@ -26,15 +26,15 @@
 pub(crate) mod aging;
 pub mod ata;
 pub mod cmd;
-pub mod drive;
+pub(crate) mod drive;
 pub mod enclosure;
 pub mod media;
-pub mod medium;
+pub(crate) mod medium;
 pub mod profile;
 pub mod sense;
 pub(crate) mod state_check;
-pub mod store;
-pub mod target;
+pub(crate) mod store;
+pub(crate) mod target;
 pub mod tcg;
 
 use crate::error::{Error, Result};

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Sense keys used by the model (SPC-5 Table 49).
-pub mod key {
+pub(crate) mod key {
     /// NO SENSE
     pub(crate) const NO_SENSE: u8 = 0x0;
     /// RECOVERED ERROR

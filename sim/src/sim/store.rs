@@ -20,7 +20,7 @@ const MAX_PROBLEMS: usize = 20;
 
 /// Contents of every block of a stored run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Block {
+pub(crate) enum Block {
     /// Every byte equals this value.
     Fill(u8),
     /// Arbitrary data (exactly one logical block), shared by every block of the run.
@@ -51,7 +51,7 @@ struct Run {
 /// What blocks that are not in the map read as.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case", tag = "kind")]
-pub enum Background {
+pub(crate) enum Background {
     /// Zeros (unmapped with LBPRZ=1, or freshly formatted).
     #[default]
     Zero,
@@ -157,7 +157,7 @@ fn nibble(c: u8) -> Option<u8> {
 }
 
 /// Strict hex: an even number of hex digits, nothing else.
-pub fn parse_hex(s: &str) -> Option<Vec<u8>> {
+pub(crate) fn parse_hex(s: &str) -> Option<Vec<u8>> {
     if s.len() % 2 != 0 {
         return None;
     }
@@ -169,14 +169,14 @@ pub fn parse_hex(s: &str) -> Option<Vec<u8>> {
 
 /// What is wrong with a decoded input: the first `MAX_PROBLEMS` messages and a count.
 #[derive(Debug, Default)]
-pub struct Problems {
+pub(crate) struct Problems {
     list: Vec<String>,
     more: usize,
 }
 
 impl Problems {
     /// Notes one problem.
-    pub fn push(&mut self, p: impl Into<String>) {
+    pub(crate) fn push(&mut self, p: impl Into<String>) {
         if self.list.len() < MAX_PROBLEMS {
             self.list.push(p.into());
         } else {
@@ -185,14 +185,14 @@ impl Problems {
     }
 
     /// Notes a problem when `bad`.
-    pub fn check(&mut self, bad: bool, p: impl FnOnce() -> String) {
+    pub(crate) fn check(&mut self, bad: bool, p: impl FnOnce() -> String) {
         if bad {
             self.push(p());
         }
     }
 
     /// No problem noted.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
 

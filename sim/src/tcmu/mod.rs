@@ -13,7 +13,7 @@
 pub(crate) mod adopt;
 pub mod configfs;
 pub mod ring;
-pub mod uio;
+pub(crate) mod uio;
 
 use crate::cmd::run_query;
 use crate::error::{Error, Result};

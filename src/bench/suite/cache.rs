@@ -36,7 +36,7 @@ pub struct WriteCache {
 }
 
 /// The Caching page (header included, PS as returned) from MODE SENSE(10) with DBD=1.
-pub fn read_page(t: &mut dyn Transport, pc: PageControl) -> Result<Vec<u8>> {
+pub(crate) fn read_page(t: &mut dyn Transport, pc: PageControl) -> Result<Vec<u8>> {
     let cdb = mode::cdb_sense10(false, true, pc, CACHING_PAGE, 0, 252);
     let mut buf = vec![0u8; 252];
     let n = run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT)?;

@@ -12,12 +12,12 @@
 //! * `report.json` (versioned, docs/bench-report.md) is [`crate::bench::report::suite`].
 //! * [`confidence`] — when a percentile means something, intervals of repeated measurements.
 
-pub mod cache;
+pub(crate) mod cache;
 pub(crate) mod confidence;
 pub mod defs;
-pub mod driver;
+pub(crate) mod driver;
 pub(crate) mod engine_driver;
-pub mod pts;
+pub(crate) mod pts;
 pub mod purge;
 pub mod review;
 pub mod runner;

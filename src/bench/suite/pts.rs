@@ -9,7 +9,7 @@ use crate::error::Result;
 use serde_json::{json, Value};
 
 /// Runs one PTS test (its stages that are not yet done) and fills its results.
-pub fn run(s: &mut Suite<'_>, t: TestId) -> Result<()> {
+pub(crate) fn run(s: &mut Suite<'_>, t: TestId) -> Result<()> {
     let name = t.name();
     s.report.test_mut(name).state = "running".into();
     match t {
@@ -232,7 +232,11 @@ pub(crate) fn min_ios(rounds: &[&Round], label: &str) -> Option<u64> {
 }
 
 /// Average of `f` over the cell `label` in `rounds`.
-pub fn avg(rounds: &[&Round], label: &str, f: impl Fn(&super::driver::Measurement) -> f64) -> f64 {
+pub(crate) fn avg(
+    rounds: &[&Round],
+    label: &str,
+    f: impl Fn(&super::driver::Measurement) -> f64,
+) -> f64 {
     let v: Vec<f64> = rounds
         .iter()
         .filter_map(|r| r.cell(label))
@@ -295,7 +299,7 @@ pub(crate) fn pick_points(table: &[(u32, u32, f64, f64)]) -> Vec<(&'static str, 
 }
 
 /// The results tables of a test, computed from its stages (docs/bench-report.md).
-pub fn results(t: TestId, tr: &TestReport) -> Value {
+pub(crate) fn results(t: TestId, tr: &TestReport) -> Value {
     match t {
         TestId::Iops => {
             let w = window_rounds(tr, "wdpc");

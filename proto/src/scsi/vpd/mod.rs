@@ -34,7 +34,7 @@ pub mod power_condition;
 pub mod power_consumption;
 pub mod protocol_specific;
 pub mod referrals;
-pub mod scsi_ports;
+pub(crate) mod scsi_ports;
 pub mod serial;
 pub mod software_interface;
 pub mod ssc;

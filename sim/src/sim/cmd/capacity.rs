@@ -22,7 +22,7 @@ pub(crate) fn read_capacity10(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense>
 /// READ CAPACITY(16) (SERVICE ACTION IN(16) SA 0x10): bytes 10-13 allocation length,
 /// byte 14 bit 0 PMI. Data (32 bytes): 0-7 last LBA, 8-11 logical block length, 12 P_TYPE
 /// (bits 3-1) PROT_EN (bit 0), 13 P_I_EXPONENT (7-4) LBPPBE (3-0), 14 LBPME (7) LBPRZ (6).
-pub fn read_capacity16(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn read_capacity16(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let pmi = ctx.cdb[14] & 0x01 != 0;
     if !pmi && ctx.be(2, 8) != 0 {
         return Err(SimSense::invalid_cdb(2, None));

@@ -4,8 +4,8 @@
 
 pub(crate) mod alua;
 pub mod ata;
-pub mod capacity;
-pub mod defect;
+pub(crate) mod capacity;
+pub(crate) mod defect;
 pub(crate) mod diag;
 pub mod firmware;
 pub mod format;
@@ -13,12 +13,12 @@ pub mod inquiry;
 pub mod log;
 pub(crate) mod misc;
 pub mod mode;
-pub mod pi;
-pub mod pr;
+pub(crate) mod pi;
+pub(crate) mod pr;
 pub mod reassign;
 pub mod rw;
 pub mod sanitize;
-pub mod verify;
+pub(crate) mod verify;
 pub(crate) mod write_same;
 
 use crate::sim::profile::Profile;

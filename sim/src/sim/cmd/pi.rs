@@ -92,7 +92,7 @@ impl Expected {
 /// the host sent, else what the device server generated when it wrote the block, else (a
 /// block never written since FORMAT UNIT) all FFh (SBC-4 4.22.2: FORMAT UNIT initialises
 /// the protection information to FFh).
-pub fn stored(d: &Drive, lba: u64, user: &[u8]) -> [u8; 8] {
+pub(crate) fn stored(d: &Drive, lba: u64, user: &[u8]) -> [u8; 8] {
     if let Some(t) = d.store.pi(lba) {
         return t;
     }
@@ -104,7 +104,7 @@ pub fn stored(d: &Drive, lba: u64, user: &[u8]) -> [u8; 8] {
 
 /// What the device server generates for a block written without protection information:
 /// guard = CRC of the data, application tag 0, reference tag `ref_tag` (type 3: FFFFFFFFh).
-pub fn generated(prot_type: u8, ref_tag: u32, user: &[u8]) -> [u8; 8] {
+pub(crate) fn generated(prot_type: u8, ref_tag: u32, user: &[u8]) -> [u8; 8] {
     let mut pi = [0u8; 8];
     pi[0..2].copy_from_slice(&crc16_t10dif(user).to_be_bytes());
     let rt = if prot_type == 3 { u32::MAX } else { ref_tag };

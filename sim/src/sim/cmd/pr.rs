@@ -14,14 +14,15 @@ use crate::sim::sense::{key, SimSense};
 use serde::{Deserialize, Serialize};
 
 /// RESERVATION CONFLICT status (SAM-5 5.3.1).
-pub const RESERVATION_CONFLICT: u8 = 0x18;
+pub(crate) const RESERVATION_CONFLICT: u8 = 0x18;
 
 /// Reservation types (SPC-5 table "Persistent reservation type codes").
-pub mod rtype {
+pub(crate) mod rtype {
     /// Write Exclusive.
-    pub const WE: u8 = 1;
-    /// Exclusive Access.
-    pub const EA: u8 = 3;
+    pub(crate) const WE: u8 = 1;
+    /// Exclusive Access (no handler branches on it: the table is SPC-5's, complete).
+    #[allow(dead_code)]
+    pub(crate) const EA: u8 = 3;
     /// Write Exclusive – Registrants Only.
     pub(crate) const WE_RO: u8 = 5;
     /// Exclusive Access – Registrants Only.
@@ -96,7 +97,7 @@ fn conflict(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 }
 
 /// PERSISTENT RESERVE IN (5Eh): service action in byte 1, allocation length bytes 7-8.
-pub fn pr_in(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn pr_in(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let sa = ctx.cdb[1] & 0x1F;
     let alloc_len = ctx.be(7, 2);
     let pr = &ctx.sh.d.pr;
@@ -169,7 +170,7 @@ pub fn pr_in(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 
 /// The SAS TransportID (SPC-5 7.6.4.6, protocol 6) of the initiator on `port`'s path: the
 /// model does not learn initiator addresses, so each path has a fixed one.
-pub fn transport_id(port: u16) -> Vec<u8> {
+pub(crate) fn transport_id(port: u16) -> Vec<u8> {
     let mut t = vec![0x06, 0, 0, 0];
     t.extend_from_slice(&initiator_sas_address(port).to_be_bytes());
     t.resize(24, 0);
@@ -183,7 +184,7 @@ pub(crate) fn initiator_sas_address(port: u16) -> u64 {
 
 /// PERSISTENT RESERVE OUT (5Fh): service action byte 1, scope/type byte 2, parameter list
 /// length bytes 5-8 (24: the basic parameter list).
-pub fn pr_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn pr_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let sa = ctx.cdb[1] & 0x1F;
     let scope = ctx.cdb[2] >> 4;
     let t = ctx.cdb[2] & 0x0F;

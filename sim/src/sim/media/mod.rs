@@ -32,7 +32,7 @@
 
 pub mod bench;
 pub(crate) mod ftl;
-pub mod geometry;
+pub(crate) mod geometry;
 pub mod profiles;
 
 pub(crate) use ftl::Ftl;

@@ -13,9 +13,9 @@
 //! shared area (the mailbox, one entry at a time) through [`RingMem`], and [`server`] is the
 //! loop that answers entries from a [`Transport`](crate::transport::Transport).
 
-pub mod layout;
-pub mod mem;
-pub mod server;
+pub(crate) mod layout;
+pub(crate) mod mem;
+pub(crate) mod server;
 
 pub use layout::*;
 pub use mem::*;
