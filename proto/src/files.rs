@@ -549,7 +549,7 @@ pub struct Preflight<'a> {
 /// Checks, before a job sends anything, that `path` can be written as an output: its
 /// directory exists and is safe ([`Dir::open`]), a file can be created there (not a read-only
 /// file system, not a directory the caller may not write), the file system has at least
-/// [`MIN_FREE_BYTES`] free, the name is free (or `replace`), it is not a directory, and it is
+/// `MIN_FREE_BYTES` free, the name is free (or `replace`), it is not a directory, and it is
 /// not one of `others` (by name or by identity). Refusals are [`Refusal::UnsafeFile`] (exit 6).
 pub fn preflight_output(path: &Path, p: &Preflight<'_>) -> Result<()> {
     let (dir_path, name) = split(path)?;

@@ -1,5 +1,5 @@
 //! The engine seam ([`Engine`]), the address → engine factory ([`open`]) and the scheduling
-//! core every engine shares ([`JobCore`]): which I/O comes next, when the run stops, the data
+//! core every engine shares (`JobCore`): which I/O comes next, when the run stops, the data
 //! each write carries, `--verify` bookkeeping, and the statistics of each completion. The
 //! engines only move bytes (io_uring, sg write()/read(), the simulator's virtual clock).
 
@@ -22,7 +22,7 @@ pub(crate) fn interrupt_flag() -> &'static Arc<AtomicBool> {
     FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)))
 }
 
-/// Whether [`interrupt_flag`] was set.
+/// Whether `interrupt_flag` was set.
 pub fn interrupted() -> bool {
     interrupt_flag().load(Ordering::Relaxed)
 }
@@ -91,7 +91,7 @@ impl BenchError {
 }
 
 /// Proof that the safety gate cleared a writing workload on a drive: only
-/// [`Authorization::from_cleared`] makes one, and that needs the gate's [`Cleared`].
+/// `Authorization::from_cleared` makes one, and that needs the gate's [`Cleared`].
 #[derive(Debug, Clone)]
 pub struct Authorization {
     job_id: String,

@@ -2,7 +2,7 @@
 //! run by one of several engines behind [`engine::Engine`] — `uring` (io_uring, O_DIRECT),
 //! `sg` (SCSI READ/WRITE through /dev/sgN's asynchronous interface, any block length) and
 //! `sim` (a virtual drive on its virtual clock) — with the same scheduling, data and
-//! statistics code ([`engine::JobCore`], [`stats`]). The suites (PTS, reviews) build on
+//! statistics code (`engine::JobCore`, [`stats`]). The suites (PTS, reviews) build on
 //! [`engine::open`] and never know which engine runs.
 
 pub mod data;

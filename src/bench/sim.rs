@@ -3,7 +3,7 @@
 //! sense data, the stored bytes `--verify` reads back); the closed loop at queue depth N is
 //! an event queue on the drive's clock, so commands overlap in the media model exactly as
 //! the drive's queues allow and an hour of drive time takes as long as the model needs to
-//! compute it. Scheduling and statistics are the shared [`JobCore`].
+//! compute it. Scheduling and statistics are the shared `JobCore`.
 
 use super::data::VerifyMap;
 use super::engine::{

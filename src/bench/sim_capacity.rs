@@ -62,9 +62,9 @@ fn base(rw: Rw, bs: u32, limit: Limit) -> Workload {
 }
 
 /// Measures `sim:PROFILE?capacity_gib=GIB`: sequential 128 KiB fill of the whole drive, 4 KiB
-/// random read ([`READS`] commands once the writes have drained), then rounds of 4 KiB random
+/// random read (`READS` commands once the writes have drained), then rounds of 4 KiB random
 /// writes of ¼ capacity each until the PTS steady-state test holds over the last 5 (at least
-/// [`MIN_ROUNDS`], at most [`MAX_ROUNDS`]).
+/// `MIN_ROUNDS`, at most `MAX_ROUNDS`).
 pub fn measure(profile: &str, capacity_gib: f64) -> Result<CapacityFigures, BenchError> {
     let address = format!("sim:{profile}?capacity_gib={capacity_gib}");
     let e = SimEngine::open(&address, true)?;

@@ -2,7 +2,7 @@
 //! (log-linear, 3 significant digits: ≤ 0.1 % relative error from 1 ns to an hour, so well
 //! inside the ≤ 1 % from 100 ns to 60 s the issue asks for), percentiles, mean and standard
 //! deviation, a time series per interval and CPU time per I/O; and the fits over a series the
-//! steady-state check and the report's charts share ([`least_squares`], [`moving_average`]).
+//! steady-state check and the report's charts share (`least_squares`, [`moving_average`]).
 //!
 //! Each job records into its own [`Recorder`] on its own clock in nanoseconds since the start
 //! of the run (wall time for real engines, virtual time for the simulator); the recorders are
@@ -63,7 +63,7 @@ pub struct LatencySummary {
     pub min_us: f64,
     /// Largest, µs.
     pub max_us: f64,
-    /// `(percent, µs)` for each of [`PERCENTILES`].
+    /// `(percent, µs)` for each of `PERCENTILES`.
     pub percentiles: Vec<(f64, f64)>,
 }
 

@@ -1,6 +1,6 @@
 //! One benchmark workload (like one fio job) and the generator of its I/O stream.
 //!
-//! [`Workload`] is the plain description the CLI and the suites build; [`IoGen`] turns it into
+//! [`Workload`] is the plain description the CLI and the suites build; `IoGen` turns it into
 //! a stream of [`IoReq`] for one job thread: direction from `--rw`/`--mix`, size from
 //! `--bs`/`--bssplit`, offset from `--distribution` inside the ActiveRange (`--range`), aligned
 //! to `--align` (default: the smallest block size, as fio's `blockalign`). Sequential streams

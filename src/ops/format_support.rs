@@ -7,7 +7,7 @@
 //!
 //! [`check`] is the preflight of `sgctl format`: a block length or protection type the drive
 //! does not list in VPD 0xB4 is refused before any command that changes the drive.
-//! [`diagnose`] turns an ILLEGAL REQUEST to a length the drive does not list into a diagnosis.
+//! `diagnose` turns an ILLEGAL REQUEST to a length the drive does not list into a diagnosis.
 
 use crate::cmd::log_sense;
 use crate::cmd::run_query;

@@ -2,12 +2,12 @@
 //!
 //! A drive's slot is found from its paths (the drive's `H:C:T:L`s) and the enclosures the
 //! kernel's ses driver registered (`/sys/class/enclosure`, [`crate::discover::enclosure`]).
-//! Each way of driving a slot's LEDs is an [`LedBackend`]: [`SysfsLed`] writes the
+//! Each way of driving a slot's LEDs is an [`LedBackend`]: `SysfsLed` writes the
 //! component's `locate`/`fault` attribute (drivers/misc/enclosure.c hands the value to
 //! ses.c, which sends SES-4 Enclosure Control, page 02h). A drive reached through two SES
 //! devices (two expanders) has one component in each; both are written, and both show the
 //! same physical LED. Where no enclosure the kernel knows holds the drive, `sgctl locate`
-//! and `sgctl fault` fall back to [`crate::ops::led_ses::SesLed`], which sends the SES
+//! and `sgctl fault` fall back to `crate::ops::led_ses::SesLed`, which sends the SES
 //! Enclosure Control page over SG_IO itself; [`LedError::NoEnclosure`] is the sysfs side's
 //! answer.
 //!

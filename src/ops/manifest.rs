@@ -320,7 +320,7 @@ pub(crate) fn write_rendered(
 }
 
 /// Writes the manifest of a multi-drive job beside `certificate` (JSON and PDF/A) and anchors
-/// its hash in the audit log ([`render`], then [`write_rendered`]), reading the certificate
+/// its hash in the audit log ([`render`], then `write_rendered`), reading the certificate
 /// back from its file. Returns the manifest's path. [`paths`] names both files for the job's
 /// preflight.
 pub fn write(

@@ -37,7 +37,7 @@ pub trait Query {
     fn read_capacity(&mut self) -> Result<Capacity>;
     /// LOG SENSE of the current cumulative values of a page.
     fn log_sense(&mut self, page: u8, subpage: u8) -> Result<crate::cmd::log_sense::Fetched>;
-    /// The drive's identity ([`crate::discover::ident::read`]).
+    /// The drive's identity (`crate::discover::ident::read`).
     fn identity(&mut self) -> Result<Identity>;
 }
 

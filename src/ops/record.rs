@@ -951,7 +951,7 @@ pub(crate) fn write_certificate(
     write_certificate_to(path, records, None, crate::files::Replace::Always)
 }
 
-/// [`write_certificate`], with an Ed25519 signature block when `signer` is given
+/// `write_certificate`, with an Ed25519 signature block when `signer` is given
 /// (see [`crate::ops::sign`]; `sgctl certificate verify` checks it); existing files are refused.
 pub fn write_certificate_signed(
     path: &std::path::Path,

@@ -220,7 +220,7 @@ fn bad_site(path: &Path, problems: &[String]) -> Error {
     .into()
 }
 
-/// Checks one text value: at most [`FIELD_MAX`] characters, no control characters, not blank.
+/// Checks one text value: at most `FIELD_MAX` characters, no control characters, not blank.
 pub fn check_text(what: &str, s: &str) -> std::result::Result<String, String> {
     let t = s.trim();
     if t.is_empty() {
@@ -461,7 +461,7 @@ pub fn enclosure_slot(sysfs: &Path, hctls: &[&str]) -> Option<String> {
 }
 
 impl MediaSource {
-    /// This host, its DMI identity read from `dmi_dir` ([`DMI_DIR`]).
+    /// This host, its DMI identity read from `dmi_dir` (`DMI_DIR`).
     pub fn read(dmi_dir: &Path, enclosure_slot: Option<String>) -> MediaSource {
         MediaSource {
             host: crate::host::hostname(),
@@ -572,7 +572,7 @@ pub(crate) fn read_crypto_evidence(t: &mut dyn crate::transport::Transport) -> C
 /// The record's auditor section (`sanitization_record` in the JSON).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct RecordFields {
-    /// The standards followed ([`STANDARDS`]).
+    /// The standards followed (`STANDARDS`).
     pub standards: String,
     /// Organizationally assigned property number (`--asset-tag`).
     pub property_number: Option<String>,
@@ -607,7 +607,7 @@ pub struct RecordFields {
 pub struct RecordOptions {
     /// Site file overlaid with flags.
     pub inputs: RecordInputs,
-    /// DMI directory ([`DMI_DIR`]).
+    /// DMI directory (`DMI_DIR`).
     pub dmi_dir: PathBuf,
     /// The sysfs root where enclosure slots are looked up (`/sys`).
     pub sysfs: PathBuf,

@@ -138,7 +138,7 @@ pub(crate) fn record_hashes(records: &[Value]) -> Result<Vec<String>> {
 }
 
 /// The hash of each record as written in the certificate `content`: its text made compact
-/// ([`crate::ops::audit::chain::compact_text`]), never a parsed and re-serialised copy, so
+/// (`crate::ops::audit::chain::compact_text`), never a parsed and re-serialised copy, so
 /// no number is misread into a false "changed". `None` when there is no readable
 /// `certificates` array.
 pub fn written_record_hashes(content: &[u8]) -> Option<Vec<String>> {

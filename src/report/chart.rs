@@ -4,7 +4,7 @@
 //! horizontal bands and reference lines for the steady-state window), histograms on a log
 //! latency axis, grouped bars and a heat map. Each takes plain data, so any report can use it.
 //!
-//! Axes come from [`super::ticks`] (nice numbers, log decades, integer and capped axes), so a
+//! Axes come from `super::ticks` (nice numbers, log decades, integer and capped axes), so a
 //! flat series, a single point or a range of 36 decades still gets labelled ticks near the
 //! data. The layout measures its labels (an estimate of their width in the sans-serif face)
 //! and keeps fewer ticks rather than letting labels touch. The legend sits in rows above the

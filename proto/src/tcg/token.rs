@@ -453,7 +453,7 @@ pub enum Item {
 pub(crate) const MAX_DEPTH: usize = 32;
 
 /// Parses a token stream into top-level items. Unbalanced lists or names, and nesting deeper
-/// than [`MAX_DEPTH`], are errors.
+/// than `MAX_DEPTH`, are errors.
 pub fn parse(buf: &[u8]) -> Result<Vec<Item>, TcgError> {
     let toks = tokenize(buf)?;
     let mut it = toks.into_iter().peekable();

@@ -137,7 +137,7 @@ pub(crate) const AUTHORITY_C_PIN: &[(Uid, Uid, Uid)] = &[
     (AUTH_OPAL_ADMIN1, C_PIN_ADMIN1, LOCKING_SP_OPAL),
 ];
 
-/// The C_PIN row holding `authority`'s credential, from [`AUTHORITY_C_PIN`] (or the
+/// The C_PIN row holding `authority`'s credential, from `AUTHORITY_C_PIN` (or the
 /// BandMaster rows); `None` for authorities without a C_PIN row (Anybody, the classes).
 pub fn c_pin_of(authority: Uid) -> Option<Uid> {
     if let Some(n) = bandmaster_number(authority) {

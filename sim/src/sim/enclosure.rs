@@ -3,7 +3,7 @@
 //!
 //! Slot `k` (0-based) holds the drive `sim:PROFILE?serial=E<id>S<kk>` (two digits): its two
 //! phy descriptors in the Additional Element Status page carry that drive's port A and port B
-//! SAS addresses ([`Drive::new`]'s `port_sas`, the addresses the drive reports in VPD 0x83 and
+//! SAS addresses (`Drive::new`'s `port_sas`, the addresses the drive reports in VPD 0x83 and
 //! 0x88), attached to the enclosure's expanders A and B, so a slot can be tied to the drive
 //! opened on its own. Options: `slots=N` (1..=64, default 12), `id=N` (1..=255, default 1:
 //! the enclosure logical identifier and the serials), `drive=PROFILE` (default the first

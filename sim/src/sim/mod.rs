@@ -4,12 +4,12 @@
 //! the same byte boundary as SG_IO (protocols.md §G.1): every command is decoded from the CDB
 //! and data-out bytes and answered with status, sense and data-in bytes.
 //!
-//! Layout: [`profile`] (drive models as data), [`drive`] (the persisted state and its
-//! time-driven behaviour), [`target`] (CDB dispatch and the checks every command goes
-//! through), [`cmd`] (one file per command family), [`store`] (sparse user data), [`sense`]
+//! Layout: [`profile`] (drive models as data), `drive` (the persisted state and its
+//! time-driven behaviour), `target` (CDB dispatch and the checks every command goes
+//! through), [`cmd`] (one file per command family), `store` (sparse user data), [`sense`]
 //! (sense rendering), [`media`] (NAND, FTL, garbage collection, timing), [`enclosure`] (the
 //! virtual enclosure services device, `sim:enclosure`),
-//! [`medium`] (the target's link to it: service times, wear), [`tcg`] (SECURITY PROTOCOL
+//! `medium` (the target's link to it: service times, wear), [`tcg`] (SECURITY PROTOCOL
 //! IN/OUT).
 //!
 //! Options: `state=FILE` (persist the drive as JSON between invocations), `serial=`,

@@ -3,7 +3,7 @@
 //! tcm_loop target `loopback/naa.<wwn>/tpgt_1` whose nexus is created **before** its LUN (else
 //! the kernel logs "TCM_Loop I_T Nexus does not exist"), LUN 0 linking the backstore.
 //!
-//! Everything created is recorded in an [`Undo`] list and removed in reverse order; the fabric
+//! Everything created is recorded in an `Undo` list and removed in reverse order; the fabric
 //! side (LUNs, nexus, targets) and the backstores are separate lists because removing a LUN makes
 //! the kernel send commands (SYNCHRONIZE CACHE from sd) that must still be answered, so the
 //! ring threads keep running until the fabric is gone.

@@ -6,9 +6,9 @@
 //! that port's [`Transport`] handle onto one shared model; one tcm_loop target per port, so the
 //! kernel sees one LU on two SCSI hosts. Layers:
 //! - [`ring`]: the command ring layout and the loop answering entries (pure, unit-tested),
-//! - [`uio`]: the `/dev/uioN` mapping (the only unsafe code here),
+//! - `uio`: the `/dev/uioN` mapping (the only unsafe code here),
 //! - [`configfs`]: creating and removing the LIO objects,
-//! - [`adopt`]: taking over the objects a killed server left (same uio, ring reset).
+//! - `adopt`: taking over the objects a killed server left (same uio, ring reset).
 
 pub(crate) mod adopt;
 pub mod configfs;

@@ -38,7 +38,7 @@ pub struct Figure {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ci95: Option<f64>,
     /// A percentile the report's I/O count does not support
-    /// ([`crate::bench::suite::confidence::percentile_supported`]).
+    /// (`crate::bench::suite::confidence::percentile_supported`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub insufficient_samples: bool,
 }

@@ -1,4 +1,4 @@
-//! The round loop, generic over [`Driver`] (the engine) and [`Control`] (purge, format): stages
+//! The round loop, generic over `Driver` (the engine) and [`Control`] (purge, format): stages
 //! that survive Ctrl-C and resume, the steady-state loop, progress with ETA on stderr, and the
 //! report saved after every completed round.
 

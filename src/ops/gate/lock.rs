@@ -3,7 +3,7 @@
 //! LU — through the same node or through the drive's other SAS port — cannot both run.
 //!
 //! The lock is `flock(2)` on `<dir>/<key>.lock` (`dir` = `$SGCTL_LOCK_DIR`, else
-//! [`DEFAULT_LOCK_DIR`]). The kernel drops a flock when its file is closed, so the lock goes
+//! `DEFAULT_LOCK_DIR`). The kernel drops a flock when its file is closed, so the lock goes
 //! away on every exit of the holder: normal end, error, panic, Ctrl-C and `kill -9`. The file
 //! holds who took it (pid, job, job id, device, since when) for the refusal message; it is never
 //! deleted (deleting a locked file would let a third process lock a new inode beside it).

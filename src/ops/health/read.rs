@@ -110,7 +110,7 @@ pub fn read_all(t: &mut dyn Transport, pc: PageControl) -> Result<AllPages> {
 /// Who the drive is: the one identity ([`crate::ops::query::Query::identity`]).
 pub(crate) use crate::ops::query::Identity;
 
-/// Reads the identity with the one policy ([`crate::discover::ident::read`]): INQUIRY must
+/// Reads the identity with the one policy (`crate::discover::ident::read`): INQUIRY must
 /// work, a missing or failing VPD page leaves its field empty.
 pub fn identity(t: &mut dyn Transport) -> Result<Identity> {
     crate::discover::ident::read(t)

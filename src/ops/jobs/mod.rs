@@ -8,7 +8,7 @@
 //! [`JobRecord`] per drive, the certificate when asked for, and an overall exit status.
 //!
 //! The jobs: [`format::FormatJob`], [`sanitize::SanitizeJob`] (with its ATA and TCG
-//! fallbacks), [`ata::AtaEraseJob`], [`tcg::TcgEraseJob`], [`tcg::TcgRevertJob`],
+//! fallbacks), `ata::AtaEraseJob`, [`tcg::TcgEraseJob`], [`tcg::TcgRevertJob`],
 //! [`firmware::FirmwareJob`] (a microcode download, not an erase). The
 //! benchmark's purge (`src/bench/suite/purge.rs`) runs the same jobs with its own gate token;
 //! DESIGN.md shows how another module runs one through [`run_unattended`].
@@ -218,7 +218,7 @@ pub struct RunSummary {
     pub dry_run: bool,
     /// One record per address, in the order given.
     pub records: Vec<JobRecord>,
-    /// Overall exit status ([`overall_exit`]).
+    /// Overall exit status (`overall_exit`).
     pub exit: u8,
     /// The audit log the start and end records went to.
     pub audit_log: PathBuf,
@@ -234,7 +234,7 @@ pub struct RunSummary {
 impl RunSummary {
     /// Each record as a JSON value (`serde_json::to_value`), in order: the certificate's own
     /// when one was written (taken, not copied), else made now on all cores
-    /// ([`crate::ops::par`]). For a report of the run.
+    /// (`crate::ops::par`). For a report of the run.
     pub fn record_values(&mut self) -> Vec<Value> {
         if self.values.len() == self.records.len() {
             return std::mem::take(&mut self.values);

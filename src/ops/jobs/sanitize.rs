@@ -1,5 +1,5 @@
 //! SANITIZE as a [`Job`], with the fallbacks of `Method::Auto`: a SATA drive behind a SATL
-//! gets an [`AtaEraseJob`], a TCG Enterprise drive without SANITIZE a [`TcgEraseJob`] of
+//! gets an `AtaEraseJob`, a TCG Enterprise drive without SANITIZE a [`TcgEraseJob`] of
 //! every band.
 
 use super::ata::AtaEraseJob;

@@ -62,7 +62,7 @@ const fn np(
 
 /// The one table of mode page names (`modes --page`, `--get`/`--set PAGE.FIELD`): sdparm's
 /// abbreviation, sgctl's name and other spellings. Pages with named fields are those
-/// [`FIELDS`] lists.
+/// `FIELDS` lists.
 pub const PAGES: &[NamedPage] = &[
     np(
         0x01,

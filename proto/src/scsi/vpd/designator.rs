@@ -212,7 +212,7 @@ fn bad(reason: String) -> ParseError {
 }
 
 /// Parses a list of designation descriptors filling `b` exactly; any inconsistency is an
-/// error (see [`decode_list`] for the best-effort form).
+/// error (see `decode_list` for the best-effort form).
 pub fn parse_list(b: &Bytes<'_>) -> ParseResult<Vec<Designation>> {
     let mut problems = Vec::new();
     let v = decode_list(b, &mut problems);

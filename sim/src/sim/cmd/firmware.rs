@@ -6,7 +6,7 @@
 //! - modes 05h (the whole image in one command, offset 0), 07h, 0Dh and 0Eh (segments at
 //!   offsets); 0Fh activates what 0Dh/0Eh saved. Any other mode: ILLEGAL REQUEST 24/00 on
 //!   byte 1. Buffer ID 0 only (24/00 on byte 2);
-//! - the microcode buffer holds [`CAPACITY`] bytes, offsets are multiples of 2^[`OFFSET_BOUNDARY`]
+//! - the microcode buffer holds [`CAPACITY`] bytes, offsets are multiples of 2^`OFFSET_BOUNDARY`
 //!   (READ BUFFER descriptor mode reports both): an offset off the boundary or beyond the
 //!   buffer is 24/00 on byte 3, a segment running past the buffer 24/00 on byte 6;
 //! - a download starts at offset 0 and its segments come in order (each at the offset the

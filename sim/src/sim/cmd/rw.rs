@@ -1,6 +1,6 @@
 //! SBC-4 READ(10/16/32), WRITE(10/16/32), SYNCHRONIZE CACHE(10/16), UNMAP: user data kept
 //! in the sparse store, T10 PI (types 1 and 3 through 10/16-byte CDBs, type 2 through the
-//! 32-byte CDBs; see [`super::pi`]), injected medium errors, locked SED bands.
+//! 32-byte CDBs; see `super::pi`), injected medium errors, locked SED bands.
 
 use super::{alloc, pi, CmdCtx};
 use crate::sim::sense::{key, SimSense};

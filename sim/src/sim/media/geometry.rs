@@ -44,7 +44,7 @@ pub struct Geometry {
     /// Rated program/erase cycles per block (endurance).
     pub pe_cycles: u32,
     /// Bits stored per cell (1 SLC, 2 MLC): the pages of one word line sense with different
-    /// numbers of read references, so their read times differ ([`Geometry::read_ns`]).
+    /// numbers of read references, so their read times differ (`Geometry::read_ns`).
     #[serde(default = "mlc")]
     pub bits_per_cell: u8,
 }

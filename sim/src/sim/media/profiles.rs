@@ -51,7 +51,7 @@ pub struct MediaProfile {
 
 impl MediaProfile {
     /// An erased drive of this profile with `user_bytes` of user capacity (scaled down from the
-    /// real drive; geometry and timing per die are unchanged, see [`Geometry::for_user_units`]).
+    /// real drive; geometry and timing per die are unchanged, see `Geometry::for_user_units`).
     pub fn build(&self, user_bytes: u64) -> Result<Ftl, MediaError> {
         self.build_with_op(user_bytes, self.op_fraction)
     }

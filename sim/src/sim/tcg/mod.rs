@@ -8,7 +8,7 @@
 //! * [`security_in`] / [`security_out`] get the CDB's SECURITY PROTOCOL, SECURITY PROTOCOL
 //!   SPECIFIC and the allocation length / parameter data (INC_512 already applied by the
 //!   target) and return the response bytes or the sense to report;
-//! * the target calls [`SedState::power_cycle`], [`SedState::check_access`] before every media
+//! * the target calls [`SedState::power_cycle`], `SedState::check_access` before every media
 //!   access, [`SedState::crypto_erase`] for SANITIZE CRYPTOGRAPHIC ERASE, and stores
 //!   [`SedState::key_generation`] with every written block: a block whose generation no longer
 //!   matches reads as ciphertext under the wrong key (pseudo-random bytes).

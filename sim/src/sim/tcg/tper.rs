@@ -127,7 +127,7 @@ pub struct OpenSession {
     /// SessionTimeout in force (ms of inactivity).
     #[serde(default)]
     pub timeout_ms: u64,
-    /// Wall-clock deadline (ms since the epoch, [`Tper::now_ms`]); 0 = none.
+    /// Wall-clock deadline (ms since the epoch, `Tper::now_ms`); 0 = none.
     #[serde(default)]
     pub deadline_ms: u64,
 }
