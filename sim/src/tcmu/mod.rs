@@ -13,7 +13,7 @@
 pub(crate) mod adopt;
 pub mod configfs;
 pub mod ring;
-pub(crate) mod uio;
+pub mod uio;
 
 use crate::cmd::run_query;
 use crate::error::{Error, Result};

@@ -33,7 +33,7 @@ pub(crate) fn find_uio(sysfs_uio: &Path, hba: u32, dev: &str) -> Option<String> 
 }
 
 /// Parses a sysfs map size such as `0x40800000`.
-pub(crate) fn parse_map_size(s: &str) -> Option<usize> {
+pub fn parse_map_size(s: &str) -> Option<usize> {
     let t = s.trim();
     let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"));
     match hex {
