@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: what the README names and what .ci/run calls. Installs what it needs
 # (Debian packages for the VM suite and the bindings check), so it runs on a fresh machine.
-# Stages: lint, unit+integration tests, bindings freshness, man pages, release build, Debian
-# package, Ansible, fuzzing, VM suite (real kernel in QEMU).
+# Stages: lint, unit+integration tests, release build, then (beside the VM suite) bindings
+# freshness, man pages, Debian package, Ansible, fuzzing, and last the VM suite's verdict (real
+# kernel in QEMU).
 #
 # Layout (suite time budget: 30 minutes on a 2-core machine, see README). The stages run one
 # after the other, except two jobs that run beside them:
@@ -10,12 +11,13 @@
 #     at nice 19: it takes the CPU the stages leave idle (serial compile tails, test runs, apt,
 #     dpkg, lintian, pip) and is needed only by the fuzzing stage, which waits for it;
 #   - the VM suite starts as soon as the release build it boots exists, at normal priority, and
-#     the package, Ansible and fuzzing (niced) stages run beside it: its groups mostly wait on
-#     emulated devices and timers. The last stage waits for it.
+#     the bindings, man pages, package, Ansible and fuzzing (niced) stages run beside it: its
+#     groups mostly wait on emulated devices and timers, and it is the longest stage, so nothing
+#     that does not need to comes before it. The last stage waits for it.
 # The debug builds are shared: every cargo command below selects the whole workspace (one feature
 # resolution, so no dependency is rebuilt with other features), and xtask runs as the binary
 # built that way (XTASK) instead of `cargo run -p xtask`, which would resolve features for xtask
-# alone and rebuild the tree.
+# alone and rebuild the tree; so does the sgctl that renders the man pages (SGCTL_BIN).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -108,26 +110,6 @@ SGCTL_REQUIRE_SG3=1 SGCTL_REQUIRE_CHROMIUM=1 SGCTL_REQUIRE_POPPLER=1 cargo test 
 # names sgctl-sim's tcmu::ring module; --workspace reuses the build above.)
 cargo test -q --workspace --lib tcmu::ring -- --ignored --nocapture
 
-stage "bindings freshness (sys/src/x86_64.rs regenerated with bindgen must match the committed file)"
-# bindgen needs libclang at run time; the default build never does. Install it only if missing.
-if ! dpkg-query -W -f='${Status}' libclang-dev 2>/dev/null | grep -q "install ok installed"; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get -o DPkg::Lock::Timeout=900 update -qq
-  apt-get -o DPkg::Lock::Timeout=900 install -y -qq libclang-dev >/dev/null
-fi
-# xtask with its bindgen feature: linted, then built once (with the workspace's features, so only
-# bindgen's crates and xtask compile) and run for this check, the man pages and the package.
-cargo clippy --workspace --all-targets --features xtask/bindgen -- -D warnings
-cargo build -q --workspace --all-targets --features xtask/bindgen
-XTASK="${CARGO_TARGET_DIR:-$PWD/target}/debug/xtask"
-# scripts/test-package.sh and scripts/test-ansible.sh use these instead of building their own
-# (with features resolved for one package: a second debug build of the tree).
-export SGCTL_XTASK="$XTASK" SGCTL_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/sgctl"
-"$XTASK" gen-sys --check
-
-stage "man pages and completions freshness (dist/ regenerated from the clap definitions must match)"
-"$XTASK" gen-docs --check
-
 stage "release build (the VM suite's guest binary and the Debian package's), VM suite started beside the next stages"
 cargo build --release --bin sgctl
 VM_LOG=$(mktemp /tmp/sgctl-vm.XXXXXX.log)
@@ -145,6 +127,28 @@ else
     echo "test-all: VM suite took $((SECONDS - t))s, exit $rc" >> "$VM_LOG"; echo "$rc" > "$VM_RC" ) &
   VM_PID=$!
 fi
+
+stage "bindings freshness (sys/src/x86_64.rs regenerated with bindgen must match the committed file; beside the VM suite)"
+# bindgen needs libclang at run time; the default build never does. Install it only if missing.
+if ! dpkg-query -W -f='${Status}' libclang-dev 2>/dev/null | grep -q "install ok installed"; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=900 update -qq
+  apt-get -o DPkg::Lock::Timeout=900 install -y -qq libclang-dev >/dev/null
+fi
+# xtask with its bindgen feature: linted, then built once (with the workspace's features, so only
+# bindgen's crates and xtask compile) and run for this check, the man pages and the package.
+cargo clippy --workspace --all-targets --features xtask/bindgen -- -D warnings
+cargo build -q --workspace --all-targets --features xtask/bindgen
+XTASK="${CARGO_TARGET_DIR:-$PWD/target}/debug/xtask"
+# scripts/test-package.sh and scripts/test-ansible.sh use these instead of building their own
+# (with features resolved for one package: a second debug build of the tree).
+export SGCTL_XTASK="$XTASK" SGCTL_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/sgctl"
+"$XTASK" gen-sys --check
+
+stage "man pages and completions freshness (dist/ regenerated from the clap definitions must match; beside the VM suite)"
+# xtask runs SGCTL_BIN (the workspace build above) to render them; `cargo run -p sgctl` would
+# resolve features for sgctl alone and compile most of the tree a second time.
+"$XTASK" gen-docs --check
 
 stage "Debian package: build, dpkg -i, man/completions/units checks, dpkg -r and purge (beside the VM suite)"
 scripts/test-package.sh
