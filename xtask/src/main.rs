@@ -83,7 +83,9 @@ fn gen_docs(check: bool) -> Result<(), String> {
     if check {
         cmd.arg("--check");
     }
-    let status = cmd.status().map_err(|e| format!("running cargo: {e}"))?;
+    let status = cmd
+        .status()
+        .map_err(|e| format!("running {}: {e}", cmd.get_program().to_string_lossy()))?;
     if status.success() {
         Ok(())
     } else {
