@@ -411,38 +411,26 @@ fn plan(
 fn gate(
     env: &mut JobEnv<'_>,
     view: Option<&dyn HostView>,
-    address: &str,
     opts: &JobOptions,
-    confirmation: &Confirmation,
-    audit: &AuditLog,
-    job: &str,
-    name: &DriveName,
+    req: GateRequest<'_>,
 ) -> Result<Option<Cleared>> {
+    let host = view.unwrap_or(env.host);
     if opts.dry_run {
         // Report what the gate would say, but never prompt: a `--confirm` that names another
         // drive is refused here as in the real run (a dry run that passes must mean the real
         // one would).
-        gate::check_not_in_use(view.unwrap_or(env.host), address)?;
-        if !confirmation.tokens.is_empty() && !confirmation.tokens.iter().any(|c| name.matches(c)) {
+        gate::check_not_in_use(host, req.address)?;
+        let tokens = &req.confirmation.tokens;
+        if !tokens.is_empty() && !tokens.iter().any(|c| req.name.matches(c)) {
             return Err(crate::error::Refusal::NotNamed {
-                address: address.into(),
-                drive: name.describe(),
+                address: req.address.into(),
+                drive: req.name.describe(),
             }
             .into());
         }
         return Ok(None);
     }
-    let cleared = gate::clear(
-        view.unwrap_or(env.host),
-        GateRequest {
-            job,
-            address,
-            name,
-            confirmation,
-            audit: audit.clone(),
-        },
-        &mut *env.prompter,
-    )?;
+    let cleared = gate::clear(host, req, &mut *env.prompter)?;
     Ok(Some(cleared))
 }
 
@@ -664,16 +652,14 @@ pub fn run(
             hba: fleet::hba_key(&address, None),
         };
         let r = planned.and_then(|(t, poll, name)| {
-            let cleared = gate(
-                &mut env,
-                gate_view.as_deref(),
-                &address,
-                opts,
-                &confirmation,
-                &audit,
-                job.name(),
-                &name,
-            )?;
+            let req = GateRequest {
+                job: job.name(),
+                address: &address,
+                name: &name,
+                confirmation: &confirmation,
+                audit: audit.clone(),
+            };
+            let cleared = gate(&mut env, gate_view.as_deref(), opts, req)?;
             Ok((t, poll, cleared))
         });
         match r {
