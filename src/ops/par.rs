@@ -1,7 +1,7 @@
 //! Small data-parallel helpers on `std::thread::scope` (no thread pool crate): the per-drive
 //! work a run does once before its jobs (opening and planning each drive: waiting on the
 //! drives, so on up to [`MAX_WAITING_THREADS`] threads) and once at its end (certificate
-//! records, their text, their hashes, the PDF's text shaping, the report's values) spread over
+//! records, their text, their hashes, the report's values) spread over
 //! the host's cores, results in input order so every output stays byte-identical.
 //!
 //! `SGCTL_THREADS=N` sets the number of threads (1: everything inline, on the calling

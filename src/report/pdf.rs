@@ -137,6 +137,8 @@ impl From<super::html::Tone> for Tone {
 struct Writer {
     pages: Vec<Vec<Op>>,
     y: f32,
+    /// Threads shaping the pages' text (1: the calling thread).
+    threads: usize,
 }
 
 enum Op {
@@ -167,6 +169,7 @@ impl Writer {
         Writer {
             pages: vec![],
             y: 0.0,
+            threads: 1,
         }
     }
 
@@ -383,9 +386,10 @@ impl Writer {
     }
 
     /// Draws every page into the document, with a footer on each. The text is shaped first,
-    /// every page at once on the cores ([`crate::ops::par`], [`Shaper`]), then drawn page after
-    /// page (the document is one writer): the same bytes whatever the number of threads.
+    /// the pages on [`Writer::threads`] threads ([`shape_pages`]), then drawn page after page (the
+    /// document is one writer): the same bytes whatever the number of threads.
     fn emit(self, doc: &mut Document, footer: &str) -> Result<()> {
+        let threads = self.threads;
         let regular = Font::new(REGULAR.into(), 0).ok_or_else(|| pdf_err("font"))?;
         let bold = Font::new(BOLD.into(), 0).ok_or_else(|| pdf_err("bold font"))?;
         let upem = [regular.units_per_em(), bold.units_per_em()];
@@ -407,17 +411,7 @@ impl Writer {
                 });
             }
         }
-        let shaped: Vec<Vec<Vec<KrillaGlyph>>> = crate::ops::par::map(&pages, |ops| {
-            SHAPER.with(|sh| {
-                let mut sh = sh.borrow_mut();
-                ops.iter()
-                    .map(|op| match op {
-                        Op::Text { text, bold, .. } => sh.shape(text, *bold, upem),
-                        _ => Vec::new(),
-                    })
-                    .collect()
-            })
-        });
+        let shaped = shape_pages(&pages, upem, threads);
         for (ops, glyphs) in pages.iter().zip(&shaped) {
             let settings = PageSettings::from_wh(W, H).ok_or_else(|| pdf_err("page size"))?;
             let mut page = doc.start_page_with(settings);
@@ -430,6 +424,41 @@ impl Writer {
         }
         Ok(())
     }
+}
+
+/// The glyphs of every text op of `pages` (none for the other ops), the pages in contiguous
+/// runs on `threads` scoped threads (1: on the calling thread), in page order.
+fn shape_pages(pages: &[Vec<Op>], upem: [f32; 2], threads: usize) -> Vec<Vec<Vec<KrillaGlyph>>> {
+    let shape = |ops: &Vec<Op>| -> Vec<Vec<KrillaGlyph>> {
+        SHAPER.with(|sh| {
+            let mut sh = sh.borrow_mut();
+            ops.iter()
+                .map(|op| match op {
+                    Op::Text { text, bold, .. } => sh.shape(text, *bold, upem),
+                    _ => Vec::new(),
+                })
+                .collect()
+        })
+    };
+    let threads = threads.min(pages.len()).max(1);
+    if threads == 1 {
+        return pages.iter().map(shape).collect();
+    }
+    let chunk = pages.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = pages
+            .chunks(chunk)
+            .map(|c| s.spawn(move || c.iter().map(shape).collect::<Vec<_>>()))
+            .collect();
+        let mut out = Vec::with_capacity(pages.len());
+        for h in handles {
+            match h.join() {
+                Ok(v) => out.extend(v),
+                Err(p) => std::panic::resume_unwind(p),
+            }
+        }
+        out
+    })
 }
 
 thread_local! {
@@ -934,13 +963,23 @@ fn summary_page(w: &mut Writer, recs: &[Value], hashes: &[String], doc: &Value) 
 /// with `json` (the certificate file's bytes) attached as `name`. `hashes` are the records'
 /// hashes the signature covers (the signer's `record_hashes`), listed on a batch's
 /// summary page.
-pub fn render(doc: &Value, json: &[u8], name: &str, hashes: &[String]) -> Result<Vec<u8>> {
+///
+/// `threads` shape the pages' text (1: the calling thread; the caller's choice, such as
+/// `SGCTL_THREADS`): the PDF is the same bytes whatever it is.
+pub fn render(
+    doc: &Value,
+    json: &[u8],
+    name: &str,
+    hashes: &[String],
+    threads: usize,
+) -> Result<Vec<u8>> {
     let empty = Vec::new();
     let recs = doc
         .get("certificates")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
     let mut w = Writer::new();
+    w.threads = threads;
     if recs.len() > 1 {
         summary_page(&mut w, recs, hashes, doc);
     }
@@ -1138,13 +1177,15 @@ mod tests {
             {"outcome": "success", "drive": {"serial": "S1"}, "ended": "2026-12-06T01:02:03Z"},
             {"outcome": "failed", "drive": {"serial": "S2"}}]});
         let json = serde_json::to_vec(&doc).unwrap();
-        let pdf = render(&doc, &json, "cert.json", &[]).unwrap();
+        let pdf = render(&doc, &json, "cert.json", &[], 1).unwrap();
+        // Shaped on several threads: the same bytes.
+        assert_eq!(render(&doc, &json, "cert.json", &[], 3).unwrap(), pdf);
         assert!(pdf.starts_with(b"%PDF-1.7"));
         let text = String::from_utf8_lossy(&pdf);
         assert!(text.contains("pdfaid:part>3<") || text.contains("pdfaid:part=\"3\""));
         assert!(text.contains("cert.json"));
         // Garbage still renders.
-        let r = render(&json!(5), b"5", "x.json", &[]);
+        let r = render(&json!(5), b"5", "x.json", &[], 1);
         assert!(r.is_ok(), "{:?}", r.err());
     }
 }
