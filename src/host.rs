@@ -33,6 +33,12 @@ pub trait HostView: Send + Sync {
     fn slot_of(&self, _paths: &[PathInfo]) -> Option<crate::discover::enclosure::SlotRef> {
         None
     }
+    /// The view one command that looks up many drives uses for them: one that reads the host
+    /// once for all of them (the drives' paths from one scan) instead of once per lookup;
+    /// `None` (the default): this view itself, whose lookups are cheap or faked.
+    fn for_command(&self) -> Option<Box<dyn HostView + '_>> {
+        None
+    }
 }
 
 /// The real host, read from procfs and sysfs under `root` (`/` normally; a fake tree in
@@ -92,7 +98,7 @@ fn dir_names(p: &Path) -> Vec<String> {
 
 impl LinuxHost {
     /// A view of the host rooted at `root`.
-    pub(crate) fn with_root(root: impl Into<PathBuf>) -> LinuxHost {
+    pub fn with_root(root: impl Into<PathBuf>) -> LinuxHost {
         LinuxHost { root: root.into() }
     }
 

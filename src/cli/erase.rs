@@ -159,11 +159,14 @@ pub(crate) fn run_jobs_in(
     let leds = (sa.leds && !summary.dry_run).then(|| {
         let named = sa.enclosure_device.clone();
         let virtual_drives = !named.is_empty();
-        let devices: Box<dyn FnOnce() -> Vec<String>> = if named.is_empty() {
+        // One scan of the host for every drive's fallback: its SES devices and the drives'
+        // paths both come from it.
+        let host = sgctl::discover::HostScan::new(sgctl::discover::ScanOptions::default());
+        let devices: Box<dyn FnOnce() -> Vec<String> + '_> = if named.is_empty() {
             Box::new(|| {
-                sgctl::ops::led_ses::enclosure_services_devices(
-                    &sgctl::discover::ScanOptions::default(),
-                )
+                host.scan()
+                    .map(|s| sgctl::ops::led_ses::ses_device_addresses(&s))
+                    .unwrap_or_default()
             })
         } else {
             Box::new(move || named)
@@ -174,6 +177,7 @@ pub(crate) fn run_jobs_in(
             Some(&sgctl::ops::audit::AuditLog::at(summary.audit_log.clone())),
             Some(sgctl::ops::led::SesFallback {
                 devices,
+                host: &host,
                 timeout: std::time::Duration::from_secs(10),
                 virtual_drives,
             }),

@@ -39,4 +39,76 @@ impl HostView for DiscoverHost {
     fn slot_of(&self, paths: &[PathInfo]) -> Option<crate::discover::enclosure::SlotRef> {
         crate::discover::enclosure::slot_of_paths(std::path::Path::new("/"), paths)
     }
+
+    fn for_command(&self) -> Option<Box<dyn HostView + '_>> {
+        Some(Box::new(ScannedHost::new(
+            crate::discover::ScanOptions::default(),
+        )))
+    }
+}
+
+/// [`DiscoverHost`] for one command over many drives ([`HostView::for_command`]): every
+/// drive's paths are looked up in one scan of the host ([`crate::discover::HostScan`]), made
+/// at the first lookup, and its enclosures in that scan's; the in-use state is read at each
+/// check, as [`DiscoverHost`] does. A rack of N drives costs one walk of sysfs and one
+/// identification per device instead of N of each.
+#[derive(Debug)]
+pub struct ScannedHost {
+    scan: crate::discover::HostScan,
+    slots:
+        std::sync::OnceLock<std::collections::HashMap<String, crate::discover::enclosure::SlotRef>>,
+}
+
+impl ScannedHost {
+    /// A view of the host (or the captured tree) `opts` scans.
+    pub fn new(opts: crate::discover::ScanOptions) -> ScannedHost {
+        ScannedHost {
+            scan: crate::discover::HostScan::new(opts),
+            slots: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// How many times it scanned the host (at most 1 once a scan succeeded).
+    pub fn walks(&self) -> usize {
+        self.scan.walks()
+    }
+}
+
+impl HostView for ScannedHost {
+    fn paths_of(&self, address: &str) -> Result<Vec<PathInfo>> {
+        if crate::device::is_virtual_address(address) {
+            return Ok(vec![PathInfo::default()]);
+        }
+        let d = self.scan.drive(address)?;
+        let paths: Vec<PathInfo> = d
+            .paths
+            .iter()
+            .map(crate::discover::DrivePath::to_path_info)
+            .collect();
+        if paths.is_empty() {
+            return Err(Refusal::NoPath {
+                address: address.into(),
+            }
+            .into());
+        }
+        Ok(paths)
+    }
+
+    fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>> {
+        LinuxHost::with_root(self.scan.options().sysroot.clone()).in_use(paths)
+    }
+
+    fn slot_of(&self, paths: &[PathInfo]) -> Option<crate::discover::enclosure::SlotRef> {
+        if paths.iter().all(|p| p.hctl.is_none()) {
+            return None; // nothing the kernel could have linked (a virtual drive)
+        }
+        let scan = self.scan.scan().ok()?;
+        let m = self
+            .slots
+            .get_or_init(|| crate::discover::enclosure::slots_by_device(&scan.enclosures));
+        paths
+            .iter()
+            .filter_map(|p| p.hctl.as_ref())
+            .find_map(|h| m.get(h).cloned())
+    }
 }

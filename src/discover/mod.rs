@@ -22,7 +22,7 @@ pub(crate) mod ident;
 pub(crate) mod ses_slots;
 pub(crate) mod sysfs;
 
-pub use gate_host::DiscoverHost;
+pub use gate_host::{DiscoverHost, ScannedHost};
 
 use crate::error::{Error, Result};
 use crate::host::{HostView, LinuxHost, MountTables, PathInfo};
@@ -709,28 +709,40 @@ pub fn paths_of_with(address: &str, opts: &ScanOptions) -> Result<Drive> {
 /// devices), so that one command scans the host once.
 pub fn paths_and_scan(address: &str, opts: &ScanOptions) -> Result<(Drive, Option<Scan>)> {
     if crate::device::is_virtual_address(address) {
-        let (id, notes) =
-            identify_live(address, opts.timeout, opts.verbose).map_err(|e| Error::BadAddress {
-                address: address.into(),
-                reason: e,
-            })?;
-        let mut d = Drive {
-            lu_name: id.lu_name.clone(),
-            errors: notes,
-            root: opts.sysroot.clone(),
-            paths: vec![DrivePath {
-                address: address.into(),
-                target_port: id.target_port.clone(),
-                relative_port: id.relative_port,
-                identity_source: Some("sg_io"),
-                identity: Some(id),
-                ..DrivePath::default()
-            }],
-            ..Drive::default()
-        };
-        fill(&mut d, &[], &Ok(MountTables::default()));
-        return Ok((d, None));
+        return virtual_drive(address, opts).map(|d| (d, None));
     }
+    let s = scan(opts)?;
+    let d = drive_in(&s, address, opts)?;
+    Ok((d, Some(s)))
+}
+
+/// The drive of a virtual address: one path, identified over the simulator (no host scan).
+fn virtual_drive(address: &str, opts: &ScanOptions) -> Result<Drive> {
+    let (id, notes) =
+        identify_live(address, opts.timeout, opts.verbose).map_err(|e| Error::BadAddress {
+            address: address.into(),
+            reason: e,
+        })?;
+    let mut d = Drive {
+        lu_name: id.lu_name.clone(),
+        errors: notes,
+        root: opts.sysroot.clone(),
+        paths: vec![DrivePath {
+            address: address.into(),
+            target_port: id.target_port.clone(),
+            relative_port: id.relative_port,
+            identity_source: Some("sg_io"),
+            identity: Some(id),
+            ..DrivePath::default()
+        }],
+        ..Drive::default()
+    };
+    fill(&mut d, &[], &Ok(MountTables::default()));
+    Ok(d)
+}
+
+/// The drive of the host address `address` in the scan `s` (made with `opts`).
+fn drive_in(s: &Scan, address: &str, opts: &ScanOptions) -> Result<Drive> {
     // Follow /dev/disk/by-id/... style symlinks on the live system.
     let mut wanted = address.to_string();
     if opts.sysroot == Path::new("/") && address.starts_with("/dev/") {
@@ -738,9 +750,7 @@ pub fn paths_and_scan(address: &str, opts: &ScanOptions) -> Result<(Drive, Optio
             wanted = c.display().to_string();
         }
     }
-    let s = scan(opts)?;
-    let d = s
-        .drives
+    s.drives
         .iter()
         .find(|d| {
             d.lu_name.as_deref() == Some(wanted.as_str())
@@ -754,8 +764,61 @@ pub fn paths_and_scan(address: &str, opts: &ScanOptions) -> Result<(Drive, Optio
                 s.scsi_devices,
                 s.sysroot.trim_end_matches('/')
             ),
-        })?;
-    Ok((d, Some(s)))
+        })
+}
+
+/// One scan of the host shared by every lookup of a command ([`paths_of`] scans the host at
+/// each call: for each of a rack's drives, that is a walk of sysfs and an identification of
+/// every device per drive). The scan is made at the first lookup of a host address, by one
+/// thread while the others wait for it, and kept; virtual addresses need none.
+#[derive(Debug)]
+pub struct HostScan {
+    opts: ScanOptions,
+    scan: std::sync::Mutex<Option<std::sync::Arc<Scan>>>,
+    walks: std::sync::atomic::AtomicUsize,
+}
+
+impl HostScan {
+    /// A scan with `opts`, not yet made.
+    pub fn new(opts: ScanOptions) -> HostScan {
+        HostScan {
+            opts,
+            scan: std::sync::Mutex::new(None),
+            walks: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// The options it scans with.
+    pub fn options(&self) -> &ScanOptions {
+        &self.opts
+    }
+
+    /// The scan, made now if no lookup made it yet (a failed scan is not kept: the next
+    /// lookup tries again).
+    pub fn scan(&self) -> Result<std::sync::Arc<Scan>> {
+        let mut g = self.scan.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(s) = &*g {
+            return Ok(s.clone());
+        }
+        self.walks
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let s = std::sync::Arc::new(scan(&self.opts)?);
+        *g = Some(s.clone());
+        Ok(s)
+    }
+
+    /// How many times the host was scanned (1 once any host address was looked up).
+    pub fn walks(&self) -> usize {
+        self.walks.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// [`paths_of_with`] from the one scan: the same drive, the same errors.
+    pub fn drive(&self, address: &str) -> Result<Drive> {
+        if crate::device::is_virtual_address(address) {
+            return virtual_drive(address, &self.opts);
+        }
+        drive_in(&*self.scan()?, address, &self.opts)
+    }
 }
 
 #[cfg(test)]

@@ -147,10 +147,17 @@ pub fn components_of(
     root: &Path,
     paths: &[PathInfo],
 ) -> std::result::Result<Vec<SlotComponent>, LedError> {
-    let encs = enclosure::enclosures(root);
+    components_in(&enclosure::enclosures(root), paths)
+}
+
+/// [`components_of`] among the enclosures `encs` already read (one reading for many drives).
+pub fn components_in(
+    encs: &[Enclosure],
+    paths: &[PathInfo],
+) -> std::result::Result<Vec<SlotComponent>, LedError> {
     let hctls: Vec<&str> = paths.iter().filter_map(|p| p.hctl.as_deref()).collect();
     let mut out = Vec::new();
-    for e in &encs {
+    for e in encs {
         for c in &e.components {
             if c.device.as_deref().is_some_and(|d| hctls.contains(&d)) {
                 out.push(SlotComponent {
@@ -314,9 +321,13 @@ pub(crate) type Backends = Vec<(SlotRef, Box<dyn LedBackend>)>;
 /// Where `--leds` asks when no enclosure the kernel knows holds a drive: enclosure services
 /// devices over SG_IO ([`crate::ops::led_ses`]), as `sgctl locate` does.
 pub struct SesFallback<'a> {
-    /// The enclosure services devices to search (`--enclosure-device`, or the 0Dh devices a
-    /// scan finds); called at most once, and only when a drive is in no kernel enclosure.
+    /// The enclosure services devices to search (`--enclosure-device`, or the 0Dh devices
+    /// [`SesFallback::host`]'s scan finds); called at most once, and only when a drive is in no
+    /// kernel enclosure.
     pub devices: Box<dyn FnOnce() -> Vec<String> + 'a>,
+    /// The command's one scan of the host (made at its first use): the drives' paths, for
+    /// their SAS addresses, are looked up in it instead of scanning the host per drive.
+    pub host: &'a crate::discover::HostScan,
     /// Per-command timeout.
     pub timeout: std::time::Duration,
     /// Whether virtual drives (`sim:`) are searched too (only in devices named by the user: a
@@ -347,8 +358,9 @@ fn ses_backends(
     device: &str,
     devices: &[String],
     timeout: std::time::Duration,
+    host: &crate::discover::HostScan,
 ) -> std::result::Result<Backends, String> {
-    let drive = crate::discover::paths_of(device).map_err(|e| e.to_string())?;
+    let drive = host.drive(device).map_err(|e| e.to_string())?;
     let Some(found) = ses_search(&drive, devices, timeout) else {
         return Err("the drive reports no SAS target port address to look for".into());
     };
@@ -368,19 +380,22 @@ fn ses_backends(
 /// After a purge: the locate LED of every drive whose job succeeded, the fault LED of every
 /// other one, through the enclosures under `root`, else (`ses`) through the enclosure services
 /// devices over SG_IO; one audit record per drive whose LED was written, in `audit`.
+///
+/// The host is read once for all the drives: `root`'s enclosures once, and, for the drives in
+/// none of them, the one scan of [`SesFallback::host`] (each drive's paths, for its SAS
+/// addresses), made at the first such drive.
 pub fn light_after_purge(
     root: &Path,
     records: &[crate::ops::record::JobRecord],
     audit: Option<&crate::ops::audit::AuditLog>,
     ses: Option<SesFallback<'_>>,
 ) -> Vec<PurgeLed> {
-    let (timeout, virtual_drives) = ses
-        .as_ref()
-        .map_or((std::time::Duration::ZERO, false), |f| {
-            (f.timeout, f.virtual_drives)
-        });
-    let mut source = ses.map(|f| f.devices);
+    let (timeout, virtual_drives, host, mut source) = match ses {
+        Some(f) => (f.timeout, f.virtual_drives, Some(f.host), Some(f.devices)),
+        None => (std::time::Duration::ZERO, false, None, None),
+    };
     let mut ses_devices: Option<Vec<String>> = None;
+    let encs = enclosure::enclosures(root);
     records
         .iter()
         .map(|r| {
@@ -395,7 +410,7 @@ pub fn light_after_purge(
                 changes: Vec::new(),
                 error: None,
             };
-            let backends = match components_of(root, &r.paths) {
+            let backends = match components_in(&encs, &r.paths) {
                 Ok(comps) => sysfs_backends(&comps),
                 Err(e) => {
                     if crate::device::is_virtual_address(&r.device) && !virtual_drives {
@@ -410,7 +425,11 @@ pub fn light_after_purge(
                         out.error = Some(e.to_string());
                         return out;
                     }
-                    match ses_backends(&r.device, devices, timeout) {
+                    let Some(host) = host else {
+                        out.error = Some(e.to_string());
+                        return out;
+                    };
+                    match ses_backends(&r.device, devices, timeout, host) {
                         Ok(b) => b,
                         Err(why) => {
                             out.error = Some(format!(

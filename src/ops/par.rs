@@ -1,7 +1,8 @@
 //! Small data-parallel helpers on `std::thread::scope` (no thread pool crate): the per-drive
-//! work a run does once before its jobs (opening and planning each drive) and once at its end
-//! (certificate records, their text, their hashes, the report's values) spread over the
-//! host's cores, results in input order so every output stays byte-identical.
+//! work a run does once before its jobs (opening and planning each drive: waiting on the
+//! drives, so on up to [`MAX_WAITING_THREADS`] threads) and once at its end (certificate
+//! records, their text, their hashes, the report's values) spread over
+//! the host's cores, results in input order so every output stays byte-identical.
 //!
 //! `SGCTL_THREADS=N` sets the number of threads (1: everything inline, on the calling
 //! thread); the outputs are the same whatever it is (`tests/it/rack_purge.rs` checks it).
@@ -27,6 +28,21 @@ pub(crate) fn threads() -> usize {
 /// How many threads to use for `n` items: [`threads`], never more than the items.
 fn threads_for(n: usize) -> usize {
     threads().min(n).max(1)
+}
+
+/// At most this many threads for work that mostly waits on drives ([`waiting_threads`]).
+pub(crate) const MAX_WAITING_THREADS: usize = 64;
+
+/// How many threads to use for `n` items of work that mostly waits on the drives (opening,
+/// identifying and planning each: a few commands, each a round trip to the drive) rather than
+/// on the CPU: `SGCTL_THREADS` when set, else one per item up to [`MAX_WAITING_THREADS`]
+/// (the host's cores would leave the drives idle while each thread waits on one).
+pub(crate) fn waiting_threads(n: usize) -> usize {
+    let set = std::env::var(THREADS_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|n| *n >= 1);
+    set.unwrap_or(MAX_WAITING_THREADS).min(n).max(1)
 }
 
 /// `items.iter().map(f).collect()`, computed in contiguous chunks on scoped threads; the
@@ -76,13 +92,28 @@ where
 /// [`threads`] workers take the next item in input order from a shared queue (so one slow
 /// item does not hold back a whole chunk), and the results come back in input order. A single
 /// item (or a single thread) runs inline.
-pub(crate) fn map_owned<T, R, F>(items: Vec<T>, f: F) -> Vec<R>
+#[cfg(test)]
+fn map_owned<T, R, F>(items: Vec<T>, f: F) -> Vec<R>
 where
     T: Send,
     R: Send,
     F: Fn(T) -> R + Sync,
 {
     let threads = threads_for(items.len());
+    map_owned_on(threads, items, f)
+}
+
+/// `items.into_iter().map(f).collect()` on `threads` workers (at most one per item; 1:
+/// inline), each item moved to the worker that takes it: workers take the next item in input
+/// order from a shared queue (so one slow item does not hold back a whole chunk), and the
+/// results come back in input order.
+pub(crate) fn map_owned_on<T, R, F>(threads: usize, items: Vec<T>, f: F) -> Vec<R>
+where
+    T: Send,
+    R: Send,
+    F: Fn(T) -> R + Sync,
+{
+    let threads = threads.min(items.len()).max(1);
     if threads <= 1 {
         return items.into_iter().map(f).collect();
     }
@@ -153,6 +184,20 @@ mod tests {
             x * 2
         });
         assert_eq!(got, (0..16).map(|x| x * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn waiting_work_gets_a_thread_per_item_up_to_the_cap() {
+        // Not set in the unit tests' environment (tests/it/rack_purge.rs sets it per process).
+        if std::env::var_os(THREADS_ENV).is_some() {
+            return;
+        }
+        assert_eq!(waiting_threads(0), 1);
+        assert_eq!(waiting_threads(5), 5);
+        assert_eq!(waiting_threads(256), MAX_WAITING_THREADS);
+        let v: Vec<u32> = (0..100).collect();
+        let got = map_owned_on(waiting_threads(v.len()), v, |x| x + 1);
+        assert_eq!(got, (1..101).collect::<Vec<_>>());
     }
 
     #[test]

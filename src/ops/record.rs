@@ -1095,7 +1095,7 @@ fn pdf_of(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "certificate.json".into());
-    crate::report::pdf::render(doc, json, &name, hashes)
+    crate::report::pdf::render(doc, json, &name, hashes, crate::ops::par::threads())
 }
 
 /// Writes `pdf` as `path.pdf`.

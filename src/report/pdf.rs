@@ -18,7 +18,7 @@ use krilla::num::NormalizedF32;
 use krilla::page::PageSettings;
 use krilla::paint::{Fill, Stroke};
 use krilla::surface::Surface;
-use krilla::text::{Font, TextDirection};
+use krilla::text::{Font, GlyphId, KrillaGlyph};
 use krilla::{Document, SerializeSettings};
 use serde_json::Value;
 
@@ -137,6 +137,8 @@ impl From<super::html::Tone> for Tone {
 struct Writer {
     pages: Vec<Vec<Op>>,
     y: f32,
+    /// Threads shaping the pages' text (1: the calling thread).
+    threads: usize,
 }
 
 enum Op {
@@ -167,6 +169,7 @@ impl Writer {
         Writer {
             pages: vec![],
             y: 0.0,
+            threads: 1,
         }
     }
 
@@ -382,38 +385,171 @@ impl Writer {
         }
     }
 
-    /// Draws every page into the document, with a footer on each.
+    /// Draws every page into the document, with a footer on each. The text is shaped first,
+    /// the pages on [`Writer::threads`] threads ([`shape_pages`]), then drawn page after page (the
+    /// document is one writer): the same bytes whatever the number of threads.
     fn emit(self, doc: &mut Document, footer: &str) -> Result<()> {
+        let threads = self.threads;
         let regular = Font::new(REGULAR.into(), 0).ok_or_else(|| pdf_err("font"))?;
         let bold = Font::new(BOLD.into(), 0).ok_or_else(|| pdf_err("bold font"))?;
+        let upem = [regular.units_per_em(), bold.units_per_em()];
         let n = self.pages.len();
-        for (i, ops) in self.pages.into_iter().enumerate() {
+        let mut pages = self.pages;
+        for (i, ops) in pages.iter_mut().enumerate() {
+            let foot = format!("{footer} — page {} of {n}", i + 1);
+            for (k, l) in wrap(&foot, 7.0, false, W - 2.0 * MARGIN)
+                .into_iter()
+                .enumerate()
+            {
+                ops.push(Op::Text {
+                    x: MARGIN,
+                    y: H - MARGIN + 10.0 * k as f32,
+                    size: 7.0,
+                    bold: false,
+                    grey: true,
+                    text: l,
+                });
+            }
+        }
+        let shaped = shape_pages(&pages, upem, threads);
+        for (ops, glyphs) in pages.iter().zip(&shaped) {
             let settings = PageSettings::from_wh(W, H).ok_or_else(|| pdf_err("page size"))?;
             let mut page = doc.start_page_with(settings);
             let mut s = page.surface();
-            for op in &ops {
-                draw(&mut s, op, &regular, &bold);
-            }
-            let foot = format!("{footer} — page {} of {n}", i + 1);
-            for (k, l) in wrap(&foot, 7.0, false, W - 2.0 * MARGIN).iter().enumerate() {
-                draw(
-                    &mut s,
-                    &Op::Text {
-                        x: MARGIN,
-                        y: H - MARGIN + 10.0 * k as f32,
-                        size: 7.0,
-                        bold: false,
-                        grey: true,
-                        text: l.clone(),
-                    },
-                    &regular,
-                    &bold,
-                );
+            for (op, g) in ops.iter().zip(glyphs) {
+                draw(&mut s, op, g, &regular, &bold);
             }
             s.finish();
             page.finish();
         }
         Ok(())
+    }
+}
+
+/// The glyphs of every text op of `pages` (none for the other ops), the pages in contiguous
+/// runs on `threads` scoped threads (1: on the calling thread), in page order.
+fn shape_pages(pages: &[Vec<Op>], upem: [f32; 2], threads: usize) -> Vec<Vec<Vec<KrillaGlyph>>> {
+    let shape = |ops: &Vec<Op>| -> Vec<Vec<KrillaGlyph>> {
+        SHAPER.with(|sh| {
+            let mut sh = sh.borrow_mut();
+            ops.iter()
+                .map(|op| match op {
+                    Op::Text { text, bold, .. } => sh.shape(text, *bold, upem),
+                    _ => Vec::new(),
+                })
+                .collect()
+        })
+    };
+    let threads = threads.min(pages.len()).max(1);
+    if threads == 1 {
+        return pages.iter().map(shape).collect();
+    }
+    let chunk = pages.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = pages
+            .chunks(chunk)
+            .map(|c| s.spawn(move || c.iter().map(shape).collect::<Vec<_>>()))
+            .collect();
+        let mut out = Vec::with_capacity(pages.len());
+        for h in handles {
+            match h.join() {
+                Ok(v) => out.extend(v),
+                Err(p) => std::panic::resume_unwind(p),
+            }
+        }
+        out
+    })
+}
+
+thread_local! {
+    /// Each thread's [`Shaper`] (the fonts parsed once per thread, not once per line).
+    static SHAPER: std::cell::RefCell<Shaper> = std::cell::RefCell::new(Shaper::new());
+}
+
+/// Shapes text as krilla's `Surface::draw_text` does (rustybuzz with the font's default
+/// features; direction and script guessed from the text; no language), so that drawing its
+/// glyphs with `draw_glyphs` writes the same PDF: but with each font parsed once and each
+/// shaping plan built once per direction and script, where `draw_text` parses the font and
+/// builds a plan for every line (most of a many-page certificate's time).
+struct Shaper {
+    faces: [Option<rustybuzz::Face<'static>>; 2],
+    plans: std::collections::HashMap<
+        (usize, rustybuzz::Direction, rustybuzz::Script),
+        rustybuzz::ShapePlan,
+    >,
+}
+
+impl Shaper {
+    fn new() -> Shaper {
+        Shaper {
+            faces: [
+                rustybuzz::Face::from_slice(REGULAR, 0),
+                rustybuzz::Face::from_slice(BOLD, 0),
+            ],
+            plans: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The glyphs of `text` in the regular or `bold` font (`upem`: the fonts' units per em, as
+    /// krilla reads them); none when the font cannot be read (it is compiled in).
+    fn shape(&mut self, text: &str, bold: bool, upem: [f32; 2]) -> Vec<KrillaGlyph> {
+        let f = usize::from(bold);
+        let Some(face) = &self.faces[f] else {
+            return Vec::new();
+        };
+        let mut buffer = rustybuzz::UnicodeBuffer::new();
+        buffer.push_str(text);
+        buffer.guess_segment_properties();
+        let dir = buffer.direction();
+        let script = buffer.script();
+        let plan = self.plans.entry((f, dir, script)).or_insert_with(|| {
+            // `guess_segment_properties` leaves the script unset (read back as UNKNOWN) when no
+            // character has one; the plan is then made without a script, as `shape` makes it.
+            let sc = (script != rustybuzz::script::UNKNOWN).then_some(script);
+            rustybuzz::ShapePlan::new(face, dir, sc, None, &[])
+        });
+        let output = rustybuzz::shape_with_plan(face, plan, buffer);
+        let upem = upem[f];
+        let positions = output.glyph_positions();
+        let infos = output.glyph_infos();
+        let ltr = matches!(
+            dir,
+            rustybuzz::Direction::LeftToRight | rustybuzz::Direction::TopToBottom
+        );
+        let mut glyphs = Vec::with_capacity(infos.len());
+        for (i, (pos, info)) in positions.iter().zip(infos).enumerate() {
+            let start = info.cluster as usize;
+            // The cluster's end: where the next cluster starts (krilla's `naive_shape`).
+            let last = if ltr {
+                let mut e = i + 1;
+                while infos.get(e).is_some_and(|x| x.cluster == info.cluster) {
+                    e += 1;
+                }
+                Some(e)
+            } else {
+                let mut e = i.checked_sub(1);
+                while let Some(k) = e {
+                    match infos.get(k) {
+                        Some(x) if x.cluster == info.cluster => e = k.checked_sub(1),
+                        _ => break,
+                    }
+                }
+                e
+            };
+            let end = last
+                .and_then(|k| infos.get(k))
+                .map_or(text.len(), |x| x.cluster as usize);
+            glyphs.push(KrillaGlyph::new(
+                GlyphId::new(info.glyph_id),
+                pos.x_advance as f32 / upem,
+                pos.x_offset as f32 / upem,
+                pos.y_offset as f32 / upem,
+                pos.y_advance as f32 / upem,
+                start..end,
+                None,
+            ));
+        }
+        glyphs
     }
 }
 
@@ -425,7 +561,7 @@ fn fill(c: (u8, u8, u8)) -> Fill {
     }
 }
 
-fn draw(s: &mut Surface<'_>, op: &Op, regular: &Font, bold: &Font) {
+fn draw(s: &mut Surface<'_>, op: &Op, glyphs: &[KrillaGlyph], regular: &Font, bold: &Font) {
     match op {
         Op::Text {
             x,
@@ -441,14 +577,7 @@ fn draw(s: &mut Surface<'_>, op: &Op, regular: &Font, bold: &Font) {
                 (0, 0, 0)
             })));
             let font = if *b { bold.clone() } else { regular.clone() };
-            s.draw_text(
-                Point::from_xy(*x, *y),
-                font,
-                *size,
-                text,
-                false,
-                TextDirection::Auto,
-            );
+            s.draw_glyphs(Point::from_xy(*x, *y), glyphs, font, text, *size, false);
         }
         Op::Rect {
             x,
@@ -834,13 +963,23 @@ fn summary_page(w: &mut Writer, recs: &[Value], hashes: &[String], doc: &Value) 
 /// with `json` (the certificate file's bytes) attached as `name`. `hashes` are the records'
 /// hashes the signature covers (the signer's `record_hashes`), listed on a batch's
 /// summary page.
-pub(crate) fn render(doc: &Value, json: &[u8], name: &str, hashes: &[String]) -> Result<Vec<u8>> {
+///
+/// `threads` shape the pages' text (1: the calling thread; the caller's choice, such as
+/// `SGCTL_THREADS`): the PDF is the same bytes whatever it is.
+pub(crate) fn render(
+    doc: &Value,
+    json: &[u8],
+    name: &str,
+    hashes: &[String],
+    threads: usize,
+) -> Result<Vec<u8>> {
     let empty = Vec::new();
     let recs = doc
         .get("certificates")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
     let mut w = Writer::new();
+    w.threads = threads;
     if recs.len() > 1 {
         summary_page(&mut w, recs, hashes, doc);
     }
@@ -956,6 +1095,59 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The glyphs [`Shaper`] makes draw the same PDF as krilla's own `draw_text`, for Latin,
+    /// Greek, Cyrillic, box drawing, digits only (no script), ligature candidates, escapes and
+    /// empty text, in both fonts.
+    #[test]
+    fn shaped_text_draws_the_same_pdf_as_krillas_draw_text() {
+        let texts = [
+            "Certificate of Sanitization",
+            "final fi ffi fl — 5.2 s",
+            "0123456789",
+            "",
+            " ",
+            "Ωμέγα αβγ",
+            "Привет, диск",
+            "│ ┌─┐ ═",
+            "a\\u{1f600}b",
+            "sgctl 0.1.0 (3f2a) — page 12 of 257",
+        ];
+        let regular = Font::new(REGULAR.into(), 0).unwrap();
+        let bold = Font::new(BOLD.into(), 0).unwrap();
+        let upem = [regular.units_per_em(), bold.units_per_em()];
+        let render = |shaped: bool| {
+            let mut doc = Document::new();
+            let mut page = doc.start_page_with(PageSettings::from_wh(W, H).unwrap());
+            let mut s = page.surface();
+            let mut sh = Shaper::new();
+            for (i, t) in texts.iter().enumerate() {
+                for b in [false, true] {
+                    let font = if b { bold.clone() } else { regular.clone() };
+                    let at = Point::from_xy(
+                        40.0 + 200.0 * f32::from(u8::from(b)),
+                        40.0 + 20.0 * i as f32,
+                    );
+                    if shaped {
+                        let g = sh.shape(t, b, upem);
+                        s.draw_glyphs(at, &g, font, t, 9.0, false);
+                    } else {
+                        s.draw_text(at, font, 9.0, t, false, krilla::text::TextDirection::Auto);
+                    }
+                }
+            }
+            s.finish();
+            page.finish();
+            doc.finish().unwrap()
+        };
+        let (a, b) = (render(false), render(true));
+        assert!(
+            a == b,
+            "the PDFs differ ({} and {} bytes)",
+            a.len(),
+            b.len()
+        );
+    }
+
     #[test]
     fn control_characters_and_missing_glyphs_are_escaped() {
         assert_eq!(
@@ -985,13 +1177,15 @@ mod tests {
             {"outcome": "success", "drive": {"serial": "S1"}, "ended": "2026-12-06T01:02:03Z"},
             {"outcome": "failed", "drive": {"serial": "S2"}}]});
         let json = serde_json::to_vec(&doc).unwrap();
-        let pdf = render(&doc, &json, "cert.json", &[]).unwrap();
+        let pdf = render(&doc, &json, "cert.json", &[], 1).unwrap();
+        // Shaped on several threads: the same bytes.
+        assert_eq!(render(&doc, &json, "cert.json", &[], 3).unwrap(), pdf);
         assert!(pdf.starts_with(b"%PDF-1.7"));
         let text = String::from_utf8_lossy(&pdf);
         assert!(text.contains("pdfaid:part>3<") || text.contains("pdfaid:part=\"3\""));
         assert!(text.contains("cert.json"));
         // Garbage still renders.
-        let r = render(&json!(5), b"5", "x.json", &[]);
+        let r = render(&json!(5), b"5", "x.json", &[], 1);
         assert!(r.is_ok(), "{:?}", r.err());
     }
 }

@@ -143,3 +143,106 @@ fn a_sink_sees_started_progress_finished() {
     );
     assert!(ev.iter().any(|e| e.starts_with("progress Some(")), "{ev:?}");
 }
+
+/// The host as `DiscoverHost` sees it, in a captured sysfs tree: each lookup scans the tree
+/// (as `DiscoverHost::paths_of` scans the host), and the view for a command scans it once.
+/// Counts every scan.
+struct FixtureHost {
+    opts: sgctl::discover::ScanOptions,
+    lookups: std::sync::atomic::AtomicUsize,
+    views: Mutex<Vec<Arc<sgctl::discover::ScannedHost>>>,
+}
+
+impl FixtureHost {
+    fn walks(&self) -> usize {
+        self.lookups.load(std::sync::atomic::Ordering::SeqCst)
+            + self
+                .views
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|v| v.walks())
+                .sum::<usize>()
+    }
+}
+
+struct View(Arc<sgctl::discover::ScannedHost>);
+
+impl sgctl::host::HostView for View {
+    fn paths_of(&self, a: &str) -> sgctl::Result<Vec<sgctl::host::PathInfo>> {
+        self.0.paths_of(a)
+    }
+    fn in_use(&self, p: &[sgctl::host::PathInfo]) -> sgctl::Result<Vec<sgctl::host::InUse>> {
+        self.0.in_use(p)
+    }
+}
+
+impl sgctl::host::HostView for FixtureHost {
+    fn paths_of(&self, a: &str) -> sgctl::Result<Vec<sgctl::host::PathInfo>> {
+        self.lookups
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        sgctl::discover::ScannedHost::new(self.opts.clone()).paths_of(a)
+    }
+    fn in_use(&self, p: &[sgctl::host::PathInfo]) -> sgctl::Result<Vec<sgctl::host::InUse>> {
+        sgctl::host::LinuxHost::with_root(self.opts.sysroot.clone()).in_use(p)
+    }
+    fn for_command(&self) -> Option<Box<dyn sgctl::host::HostView + '_>> {
+        let v = Arc::new(sgctl::discover::ScannedHost::new(self.opts.clone()));
+        self.views.lock().unwrap().push(v.clone());
+        Some(Box::new(View(v)))
+    }
+}
+
+/// A run over many host drives reads the host once to plan them all and once to gate them
+/// all, not once per drive in each (16 LUs of the scsi_debug fixture; each opened as a virtual
+/// drive, since the fixture's nodes are not this host's).
+#[test]
+fn a_run_over_many_host_drives_scans_the_host_once_per_phase() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/scsi-debug");
+    let host = FixtureHost {
+        opts: sgctl::discover::ScanOptions {
+            sysroot: root,
+            ..Default::default()
+        },
+        lookups: Default::default(),
+        views: Default::default(),
+    };
+    let addresses: Vec<String> = (0..16).map(|i| format!("/dev/sg{i}")).collect();
+    let serials: Vec<String> = (0..16).map(|i| format!("FX{i:02}")).collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let d = dir.path().to_path_buf();
+    let open = move |a: &str| {
+        let n: usize = a.trim_start_matches("/dev/sg").parse().unwrap();
+        let sim = format!(
+            "sim:px02smf080?clock=virtual&capacity_blocks=65536&serial=FX{n:02}&state={}/d{n}.json",
+            d.display()
+        );
+        jobs::open_for_job(&sim, 0, Duration::ZERO, flag.clone())
+    };
+    let env = JobEnv {
+        host: &host,
+        open: &open,
+        prompter: &mut NoPrompter,
+        interactive: false,
+        interrupted: stop,
+        progress: &jobs::NoProgress,
+        advise: None,
+    };
+    let confirm: Vec<&str> = serials.iter().map(String::as_str).collect();
+    let mut opts = options(dir.path(), &confirm);
+    opts.dry_run = true;
+    opts.certificate = None;
+    let run = jobs::run(env, &addresses, &opts, sanitize(Method::Crypto)).unwrap();
+    assert_eq!(run.records.len(), 16);
+    for r in &run.records {
+        assert_eq!(r.outcome, Outcome::DryRun, "{r:?}");
+        // The paths the fixture gives the LU, found through the shared scan.
+        assert_eq!(r.paths.len(), 1, "{r:?}");
+        assert!(r.paths[0].hctl.is_some(), "{r:?}");
+    }
+    // One scan to plan the 16 drives and one to gate them: 2, where a scan per lookup is 32.
+    assert_eq!(host.walks(), 2);
+    assert_eq!(host.lookups.load(std::sync::atomic::Ordering::SeqCst), 0);
+}

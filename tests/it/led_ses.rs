@@ -282,11 +282,16 @@ fn purge_fallback_asks_for_devices_once_and_skips_virtual_drives_unless_asked() 
     ];
     let root = dir.path(); // no sys/class/enclosure
     let calls = Cell::new(0);
+    let host = sgctl::discover::HostScan::new(sgctl::discover::ScanOptions {
+        sysroot: root.to_path_buf(),
+        ..Default::default()
+    });
     let fallback = |virtual_drives| led::SesFallback {
         devices: Box::new(|| {
             calls.set(calls.get() + 1);
             vec![enc.clone()]
         }),
+        host: &host,
         timeout: T,
         virtual_drives,
     };
@@ -301,6 +306,8 @@ fn purge_fallback_asks_for_devices_once_and_skips_virtual_drives_unless_asked() 
     assert_eq!(calls.get(), 1);
     assert_eq!(out[0].led, Led::Fault);
     assert_eq!(slots(&enc), [(false, true), (false, false), (true, false)]);
+    // Virtual drives need no scan of the host.
+    assert_eq!(host.walks(), 0);
     // No fallback at all: the sysfs answer, as before.
     let out = led::light_after_purge(root, &records, None, None);
     assert!(out[0]
@@ -308,4 +315,51 @@ fn purge_fallback_asks_for_devices_once_and_skips_virtual_drives_unless_asked() 
         .as_deref()
         .unwrap()
         .contains("no enclosure is bound"));
+}
+
+/// Host drives in no kernel enclosure (the scsi_debug fixture's LUs, which sysfs links to no
+/// slot): the fallback looks every drive's paths up in one scan of the host, not one per drive.
+#[test]
+fn purge_fallback_scans_the_host_once_for_all_its_drives() {
+    use sgctl::ops::record::{JobRecord, Outcome};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sysfs/scsi-debug");
+    let dir = tempfile::tempdir().unwrap();
+    let enc = format!(
+        "sim:enclosure?slots=3&drive={DRIVE}&state={}",
+        dir.path().join("e.json").display()
+    );
+    let records: Vec<JobRecord> = (0..8)
+        .map(|i| JobRecord {
+            device: format!("/dev/sg{i}"),
+            outcome: Outcome::Success,
+            paths: vec![sgctl::host::PathInfo {
+                hctl: Some(format!("0:0:{}:{}", i / 8, i % 8)),
+                ..Default::default()
+            }],
+            ..JobRecord::default()
+        })
+        .collect();
+    let host = sgctl::discover::HostScan::new(sgctl::discover::ScanOptions {
+        sysroot: root.clone(),
+        ..Default::default()
+    });
+    let out = led::light_after_purge(
+        &root,
+        &records,
+        None,
+        Some(led::SesFallback {
+            devices: Box::new(|| vec![enc.clone()]),
+            host: &host,
+            timeout: T,
+            virtual_drives: false,
+        }),
+    );
+    assert_eq!(out.len(), 8);
+    // Each drive was looked up and found in the fixture (none is in the enclosure) ...
+    for o in &out {
+        let e = o.error.as_deref().unwrap_or_default();
+        assert!(!e.is_empty() && !e.contains("not among"), "{o:?}");
+    }
+    // ... in one scan of the host.
+    assert_eq!(host.walks(), 1);
 }

@@ -371,7 +371,7 @@ fn fill_record_fields(
 
 /// Phase 1a for one drive: open, identify, plan. Read-only (the transport refuses anything
 /// state-changing), asks nobody, takes no lock and writes no audit record, so the drives are
-/// planned at the same time ([`crate::ops::par::map_owned`]).
+/// planned at the same time ([`crate::ops::par::map_owned_on`]).
 fn plan(
     host: &dyn HostView,
     open: &Opener<'_>,
@@ -410,38 +410,27 @@ fn plan(
 /// interleave and the lock and audit records do not depend on thread timing.
 fn gate(
     env: &mut JobEnv<'_>,
-    address: &str,
+    view: Option<&dyn HostView>,
     opts: &JobOptions,
-    confirmation: &Confirmation,
-    audit: &AuditLog,
-    job: &str,
-    name: &DriveName,
+    req: GateRequest<'_>,
 ) -> Result<Option<Cleared>> {
+    let host = view.unwrap_or(env.host);
     if opts.dry_run {
         // Report what the gate would say, but never prompt: a `--confirm` that names another
         // drive is refused here as in the real run (a dry run that passes must mean the real
         // one would).
-        gate::check_not_in_use(env.host, address)?;
-        if !confirmation.tokens.is_empty() && !confirmation.tokens.iter().any(|c| name.matches(c)) {
+        gate::check_not_in_use(host, req.address)?;
+        let tokens = &req.confirmation.tokens;
+        if !tokens.is_empty() && !tokens.iter().any(|c| req.name.matches(c)) {
             return Err(crate::error::Refusal::NotNamed {
-                address: address.into(),
-                drive: name.describe(),
+                address: req.address.into(),
+                drive: req.name.describe(),
             }
             .into());
         }
         return Ok(None);
     }
-    let cleared = gate::clear(
-        env.host,
-        GateRequest {
-            job,
-            address,
-            name,
-            confirmation,
-            audit: audit.clone(),
-        },
-        &mut *env.prompter,
-    )?;
+    let cleared = gate::clear(host, req, &mut *env.prompter)?;
     Ok(Some(cleared))
 }
 
@@ -609,15 +598,30 @@ pub fn run(
     // A Ctrl-C meanwhile leaves the drives not yet begun unplanned.
     let jobs: Vec<(String, Box<dyn Job>)> =
         addresses.iter().map(|a| (a.clone(), make_job())).collect();
-    let (host, open, interrupted) = (env.host, env.open, env.interrupted.clone());
-    let planned = crate::ops::par::map_owned(jobs, |(address, mut job)| {
+    // Every drive's paths from one reading of the host (not one scan per drive).
+    let base: &dyn HostView = env.host;
+    let plan_view = base.for_command();
+    let host: &dyn HostView = plan_view.as_deref().unwrap_or(base);
+    let (open, interrupted) = (env.open, env.interrupted.clone());
+    // Planning waits on the drives (each a few commands' round trips): a thread per drive,
+    // up to a cap, not one per core.
+    let threads = crate::ops::par::waiting_threads(jobs.len());
+    let planned = crate::ops::par::map_owned_on(threads, jobs, |(address, mut job)| {
         let mut rec = JobRecord::new(job.name(), &address);
         rec.parameters = opts.parameters.clone();
         let r = (!interrupted.load(Ordering::SeqCst))
             .then(|| plan(host, open, &address, opts, &mut *job, &mut rec));
         (address, job, rec, r)
     });
+    drop(plan_view);
     times.mark("phase 1a: open, identify, plan");
+    // The gate reads the host afresh, once for all drives when nobody is asked; with
+    // prompts (a person takes their time between drives) once per drive, at its check.
+    let gate_view = if confirmation.interactive {
+        None
+    } else {
+        base.for_command()
+    };
 
     // Phase 1b, one drive after the other in the order given: the gate. Confirmation prompts
     // must not interleave, and the locks and audit records follow the order given. Ctrl-C at
@@ -648,15 +652,14 @@ pub fn run(
             hba: fleet::hba_key(&address, None),
         };
         let r = planned.and_then(|(t, poll, name)| {
-            let cleared = gate(
-                &mut env,
-                &address,
-                opts,
-                &confirmation,
-                &audit,
-                job.name(),
-                &name,
-            )?;
+            let req = GateRequest {
+                job: job.name(),
+                address: &address,
+                name: &name,
+                confirmation: &confirmation,
+                audit: audit.clone(),
+            };
+            let cleared = gate(&mut env, gate_view.as_deref(), opts, req)?;
             Ok((t, poll, cleared))
         });
         match r {
@@ -709,6 +712,7 @@ pub fn run(
         }
     }
 
+    drop(gate_view);
     times.mark("phase 1b: gate");
     // Phase 2, in parallel (capped per HBA).
     let (progress, advise, open) = (env.progress, env.advise, env.open);
