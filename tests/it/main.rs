@@ -17,6 +17,7 @@ mod commands_proptest;
 mod decode_problems;
 mod defects_sim;
 mod discover_fixtures;
+mod docs_are_references;
 mod epipe;
 mod erase_sim;
 mod file_safety;
