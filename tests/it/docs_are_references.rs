@@ -1,8 +1,8 @@
 //! The repository's text speaks of the product: docs are references (what it does, how to
 //! use it, what it promises, the latest measured figures with their command and conditions,
-//! one page per benchmark in docs/benchmarks/), not a lab notebook; history is in git. This walks every text file of the tree
-//! (Markdown, Rust, shell, Python, TOML, YAML, the man pages; not `target/`, the fuzz corpora,
-//! `vm/cache` or `vm/out`) and fails on:
+//! one page per benchmark in docs/benchmarks/), not a lab notebook; history is in git. This
+//! walks every text file of the tree (Markdown, Rust, shell, Python, TOML, YAML, the man pages;
+//! not `target/`, the fuzz corpora, `vm/cache` or `vm/out`) and fails on:
 //!
 //! - **diary lines**: a dated line (`YYYY-MM-DD`) in Markdown; a "session N" heading or
 //!   mention; the change-log phrases `Measured at the split`, `Removed:`, `Left by`,
