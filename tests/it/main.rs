@@ -16,6 +16,7 @@ mod commands_fixtures;
 mod commands_proptest;
 mod decode_problems;
 mod defects_sim;
+mod design_claims;
 mod discover_fixtures;
 mod docs_are_references;
 mod epipe;
