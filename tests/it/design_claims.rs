@@ -1,8 +1,8 @@
 //! DESIGN.md's claims about the code, checked against the code: the "Layers" diagram is the
 //! order of the sgctl library's dependencies, `clap` stays in the CLI but for the enums
 //! DESIGN.md names, `ops` and sgctl-proto name an `sgctl` command or flag only in the files
-//! DESIGN.md lists ("Advice is data"), and nothing below the CLI writes to stdout or reads
-//! stdin. A check reads the code as text (comments and a file's trailing `#[cfg(test)] mod`
+//! DESIGN.md lists ("Advice is data"), `unsafe` code only in the files it names, and nothing
+//! below the CLI writes to stdout or reads stdin. A check reads the code as text (comments and a file's trailing `#[cfg(test)] mod`
 //! left out), as tests/it/module_layers.rs does.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -272,6 +272,40 @@ fn nothing_below_the_cli_writes_to_stdout_or_reads_stdin() {
         }
     }
     assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn unsafe_code_is_allowed_only_where_design_says() {
+    // DESIGN.md, Crates: "`unsafe_code` is denied workspace-wide and allowed file by file ...".
+    let listed = [
+        "proto/src/transport/sgio.rs",
+        "proto/src/transport/bsg.rs",
+        "proto/src/transport/queue.rs",
+        "sim/src/tcmu/uio.rs",
+        "sim/src/tcmu/ring/perf.rs",
+        "src/bench/uring.rs",
+        "src/main.rs",
+    ];
+    let mut files = Vec::new();
+    for d in ["src", "proto/src", "sim/src"] {
+        rust_files(&root().join(d), &mut files);
+    }
+    let mut other = Vec::new();
+    for f in files {
+        let rel = f
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(&f).unwrap();
+        if text.contains("allow(unsafe_code)") && !listed.contains(&rel.as_str()) {
+            other.push(rel);
+        }
+    }
+    assert!(
+        other.is_empty(),
+        "allow(unsafe_code) in a file DESIGN.md does not name: {other:?}"
+    );
 }
 
 #[test]
