@@ -243,7 +243,7 @@ fn scan(t: &Tree) -> Findings {
             for tick in line.split('`').skip(1).step_by(2) {
                 for p in tick.split([' ', ',', '(', ')']) {
                     let named = [".rs", ".md", ".sh"].iter().any(|e| p.ends_with(e))
-                        || (p.ends_with('/') && p.len() > 1);
+                        || (p.ends_with('/') && p.chars().any(|c| c.is_ascii_alphanumeric()));
                     let pathlike = p
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'));
