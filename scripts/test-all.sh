@@ -95,7 +95,7 @@ cargo clippy -q -p sgctl --no-default-features --all-targets -- -D warnings
 cargo test -q -p sgctl --no-default-features --lib
 
 stage "unit, fixture, simulator and CLI tests"
-# tests/sg3_compare.rs compares `sgctl decode` with Debian's sg3_utils (sg_vpd, sg_inq,
+# tests/it/sg3_compare.rs compares `sgctl decode` with Debian's sg3_utils (sg_vpd, sg_inq,
 # sg_decode_sense); install it if missing and make the comparison mandatory here.
 if ! command -v sg_vpd >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): boots the `bench` group once with a release sgctl and the library's TUR
 # loop (examples/tur_loop.rs) and prints the timings and ratios measured in that one boot.
-# Results: docs/benchmarks.md.
+# Results: docs/benchmarks/scan-256-luns.md.
 set -euo pipefail
 VM_DIR="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(dirname "$VM_DIR")"

@@ -2,8 +2,8 @@
 //! SCSI target, its LBA folding onto the media model, the bench engine's closed loop), so that
 //! a drive simulated at `capacity_gib=N` can be checked against the same profile at another
 //! size: 4 KiB random read IOPS after a sequential fill, and steady-state 4 KiB random write
-//! IOPS after the SNIA PTS steady-state test. docs/sim-media.md ("Capacity independence")
-//! shows them per profile and size; `cargo run --release -p xtask -- sim-capacity` prints them.
+//! IOPS after the SNIA PTS steady-state test. docs/benchmarks/sim-capacity.md shows them
+//! per profile and size; `cargo run --release -p xtask -- sim-capacity` prints them.
 //!
 //! Every step is on the drive's virtual clock (an hour of drive time takes what the model needs
 //! to compute it) and deterministic for the seed. The writes carry one constant byte, so the
@@ -237,10 +237,9 @@ mod tests {
 
     /// The figures of a drive simulated at 1.5 GiB (larger than the media model's FTL, so its
     /// LBAs fold onto it) are those at 0.5 GiB within ±10 %, for the Toshiba eMLC and SLC
-    /// profiles (docs/sim-media.md has every profile from 1 to 64 GiB, from
-    /// `cargo run --release -p xtask -- sim-capacity`). The old fold moved 4 KiB requests off
-    /// their unit boundaries: px02smf080 at 4 GiB read 37k and wrote 19.6k IOPS against
-    /// 116k / 30k at 1 GiB.
+    /// profiles (docs/benchmarks/sim-capacity.md has every profile from 1 to 64 GiB, from
+    /// `cargo run --release -p xtask -- sim-capacity`). A fold that moved 4 KiB requests off
+    /// their unit boundaries would fail it (about a third of the read IOPS).
     /// The ex-array drive ships locked (a SED owned by its array) with 520-byte blocks and
     /// PI type 2: its fill used to be refused (DATA PROTECT, 74/71, logical unit access not
     /// authorized). It is measured as an admin would use it: PSID revert, then 512-byte

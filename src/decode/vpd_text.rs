@@ -1,5 +1,5 @@
 //! Text renderings of VPD pages, worded and laid out like sg3_utils' `sg_vpd` (1.46) so the
-//! output is familiar and field-by-field comparable (tests/sg3_compare.rs checks this).
+//! output is familiar and field-by-field comparable (tests/it/sg3_compare.rs checks this).
 
 use crate::scsi::vpd::ata_info::AtaInformation;
 use crate::scsi::vpd::block_characteristics::{form_factor_name, BlockDeviceCharacteristics};

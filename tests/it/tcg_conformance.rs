@@ -2,7 +2,7 @@
 //! test per rule. The host side here is a hand-written ComPacket builder working from the
 //! spec tables (TCG Core 3.2.2 token atoms, 3.2.3 ComPacket/Packet/SubPacket headers) — not
 //! sgctl's encoder — so the two implementations are checked against the spec, not against
-//! each other. The same exchanges run over real SG_IO in the VM (vm/groups/tcmu/6x-tcg-*.sh).
+//! each other. The same exchanges run over real SG_IO in the VM (vm/groups/tcmu/6?-tcg-*.sh).
 
 use sgctl::sim::tcg::tper::{Reject, Tper};
 use sgctl::tcg::uid;

@@ -15,8 +15,9 @@
 //! statically linked crate with its license, each checked against an allow list) and the Debian
 //! changelog's entry for the current version into `dist/debian/` (see `deb.rs`).
 //!
-//! `cargo run --release -p xtask -- sim-capacity [GIB...] [PROFILE...]` prints docs/sim-media.md's table of
-//! the virtual drives' figures at 1, 4, 16 and 64 GiB (see `sim_capacity.rs`).
+//! `cargo run --release -p xtask -- sim-capacity [GIB...] [PROFILE...]` prints the table of
+//! docs/benchmarks/sim-capacity.md: the virtual drives' figures at 1, 4, 16 and 64 GiB (see
+//! `sim_capacity.rs`).
 
 mod deb;
 mod sim_capacity;

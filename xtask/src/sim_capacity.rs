@@ -1,5 +1,5 @@
-//! `cargo run --release -p xtask -- sim-capacity [GIB...] [PROFILE...]`: the table of docs/sim-media.md
-//! ("Capacity independence"): per profile and simulated capacity, 4 KiB random read and
+//! `cargo run --release -p xtask -- sim-capacity [GIB...] [PROFILE...]`: the table of
+//! docs/benchmarks/sim-capacity.md: per profile and simulated capacity, 4 KiB random read and
 //! steady-state 4 KiB random write IOPS measured through the drive's `sim:` address
 //! (`sgctl::bench::sim_capacity`), beside the datasheet figures. Virtual-clock figures of the
 //! model, deterministic; they time nothing on the host.

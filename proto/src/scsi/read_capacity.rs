@@ -190,7 +190,7 @@ mod tests {
     #[test]
     fn rc16_fields() {
         // 512e drive with type 2 PI, LBPME+LBPRZ, lowest aligned 0x12 (hand-built from SBC-4
-        // Table 121; real captures are in tests/fixtures.rs).
+        // Table 121; real captures are in tests/it/commands_fixtures.rs).
         let b = [
             0, 0, 0, 0, 0x74, 0x70, 0x6d, 0xaf, 0, 0, 2, 0, 0x13, 0x23, 0xc0, 0x12, 0, 0, 0, 0, 0,
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,

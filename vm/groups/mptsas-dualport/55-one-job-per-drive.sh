@@ -5,7 +5,7 @@
 # and the block node of one port against the sg node of the other.
 #
 # The holder is made to wait deterministically without any test hook: its audit log is locked
-# by util-linux `flock` (the audit log's writers take an exclusive flock, src/ops/audit_chain.rs),
+# by util-linux `flock` (the audit log's writers take an exclusive flock, src/ops/audit/chain.rs),
 # so the holder passes the gate (drive lock taken) and waits to write its start record — before
 # any state-changing command could be sent.
 . /vm/guest/lib.sh

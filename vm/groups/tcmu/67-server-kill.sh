@@ -2,7 +2,7 @@
 # covers SIGTERM). A killed server cannot remove its LUNs: LIO keeps them, the kernel keeps
 # /dev/sgN and /dev/sdX, and the ring lives on in kernel memory with the job's REQUEST SENSE in
 # it. The restarted server (same state file, power_cycle=1: the drive was off) takes the LUNs
-# over (src/tcmu/adopt.rs): it resets each ring (the kernel completes what was in it with BUSY)
+# over (sim/src/tcmu/adopt.rs): it resets each ring (the kernel completes what was in it with BUSY)
 # and serves the same uio devices. The job watching the sanitize sees a failed poll or two, then
 # the drive again: the sanitize resumed after the power cycle, and the job ends `success`,
 # exit 0, with the data gone; `sgctl wait` finds nothing pending. SIGTERM then tears the
