@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::{Ctx, Report};
-use sgctl::bench::engine::{BenchError, EngineKind};
+use sgctl::bench::engine::EngineKind;
 use sgctl::bench::run::{RunEnv, RunOptions};
 use sgctl::bench::stats::{Interval, RunResult};
 use sgctl::bench::workload::{
@@ -392,22 +392,6 @@ fn run_compare(a: CompareArgs) -> anyhow::Result<Report> {
     Ok(Report::new(None, &cmp, text))
 }
 
-pub(super) fn bench_err(e: BenchError) -> anyhow::Error {
-    match e {
-        BenchError::InvalidArgument(m) => Error::InvalidArgument(m).into(),
-        BenchError::Open(e) => e.into(),
-        BenchError::Unsupported(m) => Error::Unsupported(m).into(),
-        BenchError::Refused(m) => {
-            Error::Refused(sgctl::error::Refusal::Benchmark { reason: m }).into()
-        }
-        // The message already says what failed and the system's error (exit 1). Wrapped in
-        // `Error::io` with a placeholder source it read "...: benchmark: benchmark".
-        BenchError::Os(m) => anyhow::anyhow!(m),
-        e @ BenchError::DeviceFailed { .. } => anyhow::anyhow!("{e}"),
-        BenchError::Session(e) => e.into(),
-    }
-}
-
 fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     let (workload, range) = workload_of(&a).map_err(usage)?;
     let engine = EngineKind::parse(&a.engine).map_err(usage)?;
@@ -432,7 +416,7 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     };
     let out = sgctl::bench::run::run(&opts, env);
     prog.done();
-    let out = out.map_err(bench_err)?;
+    let out = out.map_err(Error::from)?;
     let dev = &opts.device;
     // The summary printed is computed from the report document, by the function `bench
     // compare` and the suites use (sgctl::bench::report::summary).
@@ -525,16 +509,18 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sgctl::bench::engine::BenchError;
 
     #[test]
     fn an_os_error_reads_once_and_exits_1() {
-        let e = bench_err(BenchError::Os(
+        let e = anyhow::Error::from(Error::from(BenchError::Os(
             "io_uring_enter: Timer expired (os error 62)".into(),
-        ));
+        )));
         assert_eq!(
             crate::cli::advice::chain(&e),
             "io_uring_enter: Timer expired (os error 62)"
         );
-        assert!(e.downcast_ref::<Error>().is_none()); // main's exit code: exit::OTHER
+        let code = e.downcast_ref::<Error>().map(Error::exit_code);
+        assert_eq!(code, Some(sgctl::exit::OTHER));
     }
 }

@@ -262,32 +262,34 @@ fn run_suite(
         dir,
         result,
         cleanup,
-        device_failed,
     } = session::run(&opts, env)?;
     let addr = opts.device;
     for c in &cleanup {
         ctx.warn(c.clone());
     }
 
+    // The exit status is the error's own (one mapping: `From<BenchError> for Error`), so a
+    // device that failed mid-run exits 4 and says so without being called a failed check.
     let exit = match &result {
         Ok(()) if cleanup.is_empty() => sgctl::exit::OK,
         Ok(()) => sgctl::exit::OTHER,
         Err(e) if is_interrupted(e) => sgctl::exit::OTHER,
-        Err(_) if device_failed => sgctl::exit::COMMAND,
         Err(e) => e.exit_code(),
     };
-    if let Err(e) = &result {
-        if !is_interrupted(e) && !device_failed && exit != sgctl::exit::OTHER {
+    if let Err(e) = result {
+        let device_failed = matches!(e, Error::DeviceFailed(_));
+        if !is_interrupted(&e) && !device_failed && exit != sgctl::exit::OTHER {
             // Refusals and unsupported methods after the gate: the report is saved; say so.
             ctx.warn(format!("report saved in {}", dir.display()));
-            return Err(anyhow::Error::from(clone_err(e)));
+            return Err(anyhow::Error::from(e));
         }
-        ctx.warn(match e {
-            e if is_interrupted(e) => format!(
+        ctx.warn(if is_interrupted(&e) {
+            format!(
                 "interrupted: completed rounds saved; continue with --resume {}",
                 dir.display()
-            ),
-            e => format!("{e}; report saved in {}", dir.display()),
+            )
+        } else {
+            format!("{e}; report saved in {}", dir.display())
         });
     }
     // The terminal summary is computed from the report document by the function `bench run`
@@ -304,14 +306,6 @@ fn run_suite(
     Ok(Report::new(Some(&addr), &data, text).with_exit(exit))
 }
 
-fn clone_err(e: &Error) -> Error {
-    match e {
-        Error::Unsupported(m) => Error::Unsupported(m.clone()),
-        Error::Refused(m) => Error::Refused(m.clone()),
-        Error::InvalidArgument(m) => Error::InvalidArgument(m.clone()),
-        other => Error::CheckFailed(other.to_string()),
-    }
-}
 /// The `--json` data: where the report is and each test's results (series left in the file).
 fn summary(r: &BenchReport, dir: &Path) -> serde_json::Value {
     let tests: Vec<serde_json::Value> = r

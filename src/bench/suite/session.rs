@@ -116,8 +116,6 @@ pub struct SuiteOutcome {
     pub result: Result<()>,
     /// What returning the drive to its state failed at (full capacity, the write cache).
     pub cleanup: Vec<String>,
-    /// The device failed mid-run.
-    pub device_failed: bool,
 }
 
 /// The drive's control path (purge, FORMAT UNIT) under the bench's gate clearance.
@@ -238,7 +236,7 @@ fn open_drive(
         }
         // The engine and the control path must share one drive: the control handle is a
         // second handle of the engine's own virtual drive.
-        let eng = crate::bench::sim::SimEngine::open(addr, true).map_err(bench_open)?;
+        let eng = crate::bench::sim::SimEngine::open(addr, true).map_err(Error::from)?;
         let dev = eng.device().port(eng.device().relative_port());
         let clock = dev.clock();
         let c2 = clock.clone();
@@ -255,7 +253,7 @@ fn open_drive(
         };
         return Ok((EngineDriver::new(Box::new(eng), idle), t, poll, always));
     }
-    let eng = crate::bench::open(addr, kind, Some(auth)).map_err(bench_open)?;
+    let eng = crate::bench::open(addr, kind, Some(auth)).map_err(Error::from)?;
     let t = crate::device::open(addr, crate::device::OpenOptions::traced(verbose))?.transport;
     let poll = PollConfig::real(interval, interrupted.clone());
     let always = PollConfig::real(interval, Arc::new(AtomicBool::new(false)));
@@ -267,19 +265,6 @@ fn open_drive(
         }
     });
     Ok((EngineDriver::new(eng, idle), t, poll, always))
-}
-
-fn bench_open(e: crate::bench::BenchError) -> Error {
-    match e {
-        crate::bench::BenchError::Open(e) => e,
-        crate::bench::BenchError::InvalidArgument(m) => Error::InvalidArgument(m),
-        crate::bench::BenchError::Unsupported(m) => Error::Unsupported(m),
-        crate::bench::BenchError::Refused(m) => {
-            Error::Refused(crate::error::Refusal::Benchmark { reason: m })
-        }
-        crate::bench::BenchError::Session(e) => e,
-        other => Error::io(other.to_string(), std::io::Error::other("engine")),
-    }
 }
 
 /// Runs a suite: the drive's identity, the gate, the engine and the control path, the write
@@ -319,7 +304,7 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
         opts.cpu_latency,
         crate::device::is_virtual_address(&addr),
     )
-    .map_err(bench_open)?;
+    .map_err(Error::from)?;
     // A report to resume, checked against the drive below.
     let resumed = match &opts.resume {
         Some(d) => Some(BenchReport::load(d)?),
@@ -651,7 +636,6 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
         dir,
         result,
         cleanup,
-        device_failed: driver.device_failed.is_some(),
     })
 }
 
