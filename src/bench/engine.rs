@@ -175,17 +175,6 @@ pub enum EngineKind {
 }
 
 impl EngineKind {
-    /// Parses `auto|uring|sg|sim`.
-    pub fn parse(s: &str) -> Result<EngineKind, String> {
-        Ok(match s {
-            "auto" => EngineKind::Auto,
-            "uring" | "io_uring" => EngineKind::Uring,
-            "sg" => EngineKind::Sg,
-            "sim" => EngineKind::Sim,
-            o => return Err(format!("--engine {o}: expected auto, uring, sg or sim")),
-        })
-    }
-
     /// The name `--engine` takes.
     pub fn name(self) -> &'static str {
         match self {
