@@ -897,12 +897,16 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__pts)
-            opts="-v -h --sysroot --purge --report --resume --write-cache --audit-log --progress-json --test --enclosure --confirm --jobs --tc --qd --active-range --max-rounds --engine --time-scale --cpu-latency --json --verbose --hex --help"
+            opts="-v -h --test --sysroot --purge --report --resume --engine --write-cache --audit-log --progress-json --enclosure --confirm --jobs --tc --qd --active-range --max-rounds --time-scale --cpu-latency --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --test)
+                    COMPREPLY=($(compgen -W "iops tp lat wsat hir xsr ecw dirth all" -- "${cur}"))
+                    return 0
+                    ;;
                 --sysroot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -919,19 +923,16 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --engine)
+                    COMPREPLY=($(compgen -W "auto uring sg sim" -- "${cur}"))
+                    return 0
+                    ;;
                 --write-cache)
                     COMPREPLY=($(compgen -W "disabled enabled unchanged" -- "${cur}"))
                     return 0
                     ;;
                 --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --test)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
-                    fi
                     return 0
                     ;;
                 --enclosure)
@@ -983,13 +984,6 @@ _sgctl() {
                     fi
                     return 0
                     ;;
-                --engine)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
-                    fi
-                    return 0
-                    ;;
                 --time-scale)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -1016,12 +1010,16 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__review)
-            opts="-v -h --sysroot --purge --report --resume --write-cache --audit-log --progress-json --part --op-extra --enclosure --confirm --jobs --tc --qd --active-range --max-rounds --engine --time-scale --cpu-latency --json --verbose --hex --help"
+            opts="-v -h --part --sysroot --purge --report --resume --engine --write-cache --audit-log --progress-json --op-extra --enclosure --confirm --jobs --tc --qd --active-range --max-rounds --time-scale --cpu-latency --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --part)
+                    COMPREPLY=($(compgen -W "write_cliff qd_sweep basics profiles op" -- "${cur}"))
+                    return 0
+                    ;;
                 --sysroot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1038,19 +1036,16 @@ _sgctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --engine)
+                    COMPREPLY=($(compgen -W "auto uring sg sim" -- "${cur}"))
+                    return 0
+                    ;;
                 --write-cache)
                     COMPREPLY=($(compgen -W "disabled enabled unchanged" -- "${cur}"))
                     return 0
                     ;;
                 --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --part)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
-                    fi
                     return 0
                     ;;
                 --op-extra)
@@ -1109,13 +1104,6 @@ _sgctl() {
                     fi
                     return 0
                     ;;
-                --engine)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
-                    fi
-                    return 0
-                    ;;
                 --time-scale)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -1142,7 +1130,7 @@ _sgctl() {
             return 0
             ;;
         sgctl__subcmd__bench__subcmd__run)
-            opts="-v -h --sysroot --verify --iopoll --sqpoll --continue-on-error --progress-json --audit-log --report --enclosure --rw --mix --bs --bssplit --qd --jobs --runtime --bytes --ramp --range --distribution --align --log-interval --engine --pattern --seed --submit-batch --cpu-latency --confirm --json --verbose --hex --help"
+            opts="-v -h --sysroot --rw --verify --engine --iopoll --sqpoll --continue-on-error --progress-json --audit-log --report --enclosure --mix --bs --bssplit --qd --jobs --runtime --bytes --ramp --range --distribution --align --log-interval --pattern --seed --submit-batch --cpu-latency --confirm --json --verbose --hex --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1150,6 +1138,14 @@ _sgctl() {
             case "${prev}" in
                 --sysroot)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rw)
+                    COMPREPLY=($(compgen -W "read write randread randwrite randrw" -- "${cur}"))
+                    return 0
+                    ;;
+                --engine)
+                    COMPREPLY=($(compgen -W "auto uring sg sim" -- "${cur}"))
                     return 0
                     ;;
                 --audit-log)
@@ -1161,13 +1157,6 @@ _sgctl() {
                     return 0
                     ;;
                 --enclosure)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
-                    fi
-                    return 0
-                    ;;
-                --rw)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace
@@ -1252,13 +1241,6 @@ _sgctl() {
                     return 0
                     ;;
                 --log-interval)
-                    COMPREPLY=("${cur}")
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o nospace
-                    fi
-                    return 0
-                    ;;
-                --engine)
                     COMPREPLY=("${cur}")
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o nospace

@@ -502,10 +502,18 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_s
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "compare" -d 'Two or more reports side by side: key figures with differences, charts overlaid'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and not __fish_seen_subcommand_from run pts review compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l sysroot -d 'Root for the sysfs lookup of --enclosure (tests use a fake tree)' -r -F
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l rw -d 'Access pattern (fio\'s rw=; `rw` is taken for randrw)' -r -f -a "read\t'Sequential reads'
+write\t'Sequential writes'
+randread\t'Random reads'
+randwrite\t'Random writes'
+randrw\t'Random reads and writes, --mix percent reads'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l engine -d 'Engine (ENGINES below)' -r -f -a "auto\t'uring on a block node or file with a power-of-two block length, sg otherwise, sim on sim:'
+uring\t'io_uring with O_DIRECT'
+sg\t'SCSI READ/WRITE through /dev/sgN\'s asynchronous interface'
+sim\t'A sim: virtual drive on its virtual clock'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l report -d 'Also write DIR/report.json (drive identity, host, engine, settings, write cache, the whole result with its time series and latency histogram; docs/bench-report.md) and DIR/report.html (charts: IOPS, MB/s and latency against time, latency histogram and exceedance, the percentile table). Compare runs with `sgctl bench compare`' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l enclosure -d 'Instead of DEVICE: the disk the kernel places in enclosure ID, slot SLOT (as `sgctl scan` shows them); refused when ID[:SLOTS] names no disk or more than one' -r -f
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l rw -d 'Access pattern: read, write, randread, randwrite, randrw' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l mix -d 'Read percent for randrw (fio rwmixread)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bs -d 'Block size (4096, 4k, 520, 8320...)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l bssplit -d 'Weighted block sizes, fio style: 4k/67:8k/10:16k/23' -r -f
@@ -518,7 +526,6 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l distribution -d 'Offset distribution: uniform, zoned:50/5:30/15:20/80 (IO%/RANGE%...), zipf:THETA' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l align -d 'Offset alignment [default: the smallest block size]' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l log-interval -d 'Time-series interval' -r -f
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l engine -d 'Engine: auto, uring, sg, sim' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l pattern -d 'Write data: random (incompressible, unique per write), zeros, or hex:DEADBEEF' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l seed -d 'Random seed for offsets and data' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l submit-batch -d 'io_uring: submit up to N queued I/Os per io_uring_enter. 1 (the default, as fio\'s iodepth_batch_submit) gives each I/O a call of its own; a larger N makes fewer system calls. Which is faster depends on the stack: docs/bench-engine.md, "One I/O per submit" and "Batched submission again"' -r -f
@@ -534,6 +541,15 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l test -d 'Tests (comma-separated or repeated; what each does is below)' -r -f -a "iops\t'IOPS'
+tp\t'Throughput'
+lat\t'Latency'
+wsat\t'Write saturation'
+hir\t'Host idle recovery'
+xsr\t'Cross-stimulus recovery'
+ecw\t'Enterprise composite workload'
+dirth\t'Demand intensity / response-time histogram'
+all\t'Every test, in the order above'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l sysroot -d 'Root for the sysfs lookup of --enclosure (tests use a fake tree)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l purge -d 'Purge method before each test, named as `sanitize --method`: auto (block > crypto > overwrite > format: a block erase returns the flash to its fresh-out-of-box state), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports for a benchmark: block > crypto > overwrite > format. Not `sanitize`\'s order on purpose: a block erase returns the flash to its fresh-out-of-box state, which the PTS purge is for; a crypto erase may leave every LBA mapped (docs/cli-conventions.md)'
 crypto\t'SANITIZE CRYPTOGRAPHIC ERASE'
@@ -543,18 +559,20 @@ format\t'FORMAT UNIT at the current block size and protection (full format)'
 none\t'No purge: the report says NOT PURGED'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l report -d 'Report directory (report.json, purge certificates) [default: ./sgctl-bench-SERIAL-TIME]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l resume -d 'Continue the run saved in DIR from its last completed round (same drive only; a sim: drive needs the run\'s state=FILE)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l write-cache -d 'Write cache during the run: disabled (PTS-E), enabled (PTS-C) or unchanged' -r -f -a "disabled\t''
-enabled\t''
-unchanged\t''"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l engine -d 'Engine (as `bench run --engine`)' -r -f -a "auto\t'uring on a block node or file with a power-of-two block length, sg otherwise, sim on sim:'
+uring\t'io_uring with O_DIRECT'
+sg\t'SCSI READ/WRITE through /dev/sgN\'s asynchronous interface'
+sim\t'A sim: virtual drive on its virtual clock'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l write-cache -d 'Write cache during the run' -r -f -a "disabled\t'WCE=0 for the run (PTS-E)'
+enabled\t'WCE=1 for the run (PTS-C)'
+unchanged\t'Left as the drive has it'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l test -d 'Tests (comma-separated or repeated): iops, tp, lat, wsat, hir, xsr, ecw, dirth, all' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l enclosure -d 'Instead of DEVICE: the disk the kernel places in enclosure ID, slot SLOT (as `sgctl scan` shows them); refused when ID[:SLOTS] names no disk or more than one' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l confirm -d 'Serial number or WWN naming the drive' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l tc -l jobs -d 'Threads (TC, what `bench run` calls --jobs); TOIO = TC × QD' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l qd -d 'Queue depth per thread (QD)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l active-range -d 'ActiveRange in percent of the capacity (PTS-E: 100; a smaller one is reported)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l max-rounds -d 'Most WDPC rounds before "steady state not reached"' -r -f
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l engine -d 'Engine: auto, uring, sg, sim' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l time-scale -d 'Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a capacity-scaled sim: drive the default is its capacity over the profile\'s' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l cpu-latency -d 'Hold the CPUs\' idle wake-up latency at most US microseconds for the whole run (a PM QoS request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll), as `bench run --cpu-latency` does; the report\'s notes name the limit. Not on a sim: drive' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'
@@ -563,6 +581,11 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -s v -l verbose -d 'Print each CDB and the response/sense bytes on stderr (repeat for more)'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -l hex -d 'Dump the raw response in hex instead of decoding it'
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from pts" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l part -d 'Parts to run [default: all, in this order]' -r -f -a "write_cliff\t'FOB 4K random write until steady state: the write cliff'
+qd_sweep\t'4K random read and write at QD 1..256'
+basics\t'4K/8K random, 128K sequential at QD32'
+profiles\t'Database, email, file and web server mixes at QD 1..256'
+op\t'The over-provisioning experiment (FORMAT UNIT to a smaller capacity and back)'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l sysroot -d 'Root for the sysfs lookup of --enclosure (tests use a fake tree)' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l purge -d 'Purge method before each test, named as `sanitize --method`: auto (block > crypto > overwrite > format: a block erase returns the flash to its fresh-out-of-box state), crypto, block, overwrite, format, or none (the report then says NOT PURGED)' -r -f -a "auto\t'The first the drive supports for a benchmark: block > crypto > overwrite > format. Not `sanitize`\'s order on purpose: a block erase returns the flash to its fresh-out-of-box state, which the PTS purge is for; a crypto erase may leave every LBA mapped (docs/cli-conventions.md)'
 crypto\t'SANITIZE CRYPTOGRAPHIC ERASE'
@@ -572,11 +595,14 @@ format\t'FORMAT UNIT at the current block size and protection (full format)'
 none\t'No purge: the report says NOT PURGED'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l report -d 'Report directory (report.json, purge certificates) [default: ./sgctl-bench-SERIAL-TIME]' -r -F
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l resume -d 'Continue the run saved in DIR from its last completed round (same drive only; a sim: drive needs the run\'s state=FILE)' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l write-cache -d 'Write cache during the run: disabled (PTS-E), enabled (PTS-C) or unchanged' -r -f -a "disabled\t''
-enabled\t''
-unchanged\t''"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l engine -d 'Engine (as `bench run --engine`)' -r -f -a "auto\t'uring on a block node or file with a power-of-two block length, sg otherwise, sim on sim:'
+uring\t'io_uring with O_DIRECT'
+sg\t'SCSI READ/WRITE through /dev/sgN\'s asynchronous interface'
+sim\t'A sim: virtual drive on its virtual clock'"
+complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l write-cache -d 'Write cache during the run' -r -f -a "disabled\t'WCE=0 for the run (PTS-E)'
+enabled\t'WCE=1 for the run (PTS-C)'
+unchanged\t'Left as the drive has it'"
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l audit-log -d 'Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl]' -r -F
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l part -d 'Parts to run (default all): write_cliff, qd_sweep, basics, profiles, op' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l op-extra -d 'Over-provisioning experiment: capacity left unused, percent' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l enclosure -d 'Instead of DEVICE: the disk the kernel places in enclosure ID, slot SLOT (as `sgctl scan` shows them); refused when ID[:SLOTS] names no disk or more than one' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l confirm -d 'Serial number or WWN naming the drive' -r -f
@@ -584,7 +610,6 @@ complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subco
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l qd -d 'Queue depth per thread (QD)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l active-range -d 'ActiveRange in percent of the capacity (PTS-E: 100; a smaller one is reported)' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l max-rounds -d 'Most WDPC rounds before "steady state not reached"' -r -f
-complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l engine -d 'Engine: auto, uring, sg, sim' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l time-scale -d 'Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a capacity-scaled sim: drive the default is its capacity over the profile\'s' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l cpu-latency -d 'Hold the CPUs\' idle wake-up latency at most US microseconds for the whole run (a PM QoS request on /dev/cpu_dma_latency, root only; 0: idle CPUs poll), as `bench run --cpu-latency` does; the report\'s notes name the limit. Not on a sim: drive' -r -f
 complete -c sgctl -n "__fish_sgctl_using_subcommand bench; and __fish_seen_subcommand_from review" -l json -d 'Print one JSON document instead of text: sgctl\'s envelope + data, or with `--json=smartctl` (health only) smartctl\'s key names and layout' -r -f -a "sgctl\t'sgctl\'s envelope: `{"json_format_version", "sgctl", "device", "data"}`'

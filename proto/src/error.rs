@@ -119,6 +119,16 @@ pub enum Error {
     /// (ABRT, UNC, IDNF, ...; see [`crate::ata::AtaDeviceError`]).
     #[error("{0}")]
     Ata(Box<crate::ata::AtaDeviceError>),
+    /// The device failed in the middle of a run of many commands (a benchmark's first I/O
+    /// error, decoded): exit 4 as any failed command. The text is all that is kept; the
+    /// run's partial results travel with the caller's own error type.
+    #[error("the device failed mid-run: {0}")]
+    DeviceFailed(String),
+    /// An operating-system or internal failure known only by its text (io_uring setup or
+    /// submission, the sg queue's poll, a worker thread that panicked): exit 1. The text
+    /// already names what failed and the system's error.
+    #[error("{0}")]
+    System(String),
     /// Any other I/O error (state files, sysfs, records).
     #[error("{context}: {source}")]
     Io {
@@ -822,14 +832,15 @@ impl Error {
             | Error::BadSense { .. }
             | Error::Status { .. }
             | Error::Parse(_)
-            | Error::Ata(_) => exit::COMMAND,
+            | Error::Ata(_)
+            | Error::DeviceFailed(_) => exit::COMMAND,
             Error::Unsupported(_)
             | Error::SanitizeRefused { .. }
             | Error::BandEraseNeedsEnterprise => exit::UNSUPPORTED,
             Error::Refused(_) => exit::REFUSED,
             Error::CheckFailed(_) | Error::MediumFormatCorrupt { .. } => exit::CHECK_FAILED,
             Error::InvalidArgument(_) | Error::Invalid(_) => exit::USAGE,
-            Error::Io { .. } => exit::OTHER,
+            Error::Io { .. } | Error::System(_) => exit::OTHER,
         }
     }
 }

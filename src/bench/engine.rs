@@ -66,21 +66,39 @@ impl From<crate::Error> for BenchError {
     }
 }
 
-impl BenchError {
-    /// The process exit code (see [`crate::exit`]).
-    pub fn exit_code(&self) -> u8 {
-        use crate::exit;
-        match self {
-            BenchError::InvalidArgument(_) => exit::USAGE,
-            BenchError::Open(e) => e.exit_code(),
-            BenchError::Unsupported(_) => exit::UNSUPPORTED,
-            BenchError::Refused(_) => exit::REFUSED,
-            BenchError::DeviceFailed { .. } => exit::COMMAND,
-            BenchError::Os(_) => exit::OTHER,
-            BenchError::Session(e) => e.exit_code(),
+/// The one mapping of a benchmark error onto the library's error, and so onto the exit status
+/// (README.md, "Exit status"); the session, the suites' engine driver and the CLI all use it.
+///
+/// - `InvalidArgument` → [`crate::Error::InvalidArgument`], exit 2 (usage).
+/// - `Open` and `Session` → the error they carry, with its own status (3 for a device that
+///   cannot be opened, 6 for the gate's refusal, ...).
+/// - `Unsupported` → [`crate::Error::Unsupported`], exit 7.
+/// - `Refused` → [`crate::error::Refusal::Benchmark`], exit 6.
+/// - `DeviceFailed` → [`crate::Error::DeviceFailed`], exit 4: the table's "command failed:
+///   CHECK CONDITION, transport/host error, timeout" is what an I/O that fails mid-run is. It is
+///   not "check failed" (5): that is a post-condition the tool checks (`--verify`), and it is
+///   not "other" (1): the device, not the host, failed.
+/// - `Os` → [`crate::Error::System`], exit 1 ("other error"): io_uring setup, buffer
+///   registration, the sg queue's poll, a job thread that panicked are failures of the host,
+///   not of a command the device answered. The message is kept as it is (it already names the
+///   call and the system's error), without a made-up source after it.
+impl From<BenchError> for crate::Error {
+    fn from(e: BenchError) -> crate::Error {
+        use crate::Error;
+        match e {
+            BenchError::InvalidArgument(m) => Error::InvalidArgument(m),
+            BenchError::Open(e) | BenchError::Session(e) => e,
+            BenchError::Unsupported(m) => Error::Unsupported(m),
+            BenchError::Refused(m) => {
+                Error::Refused(crate::error::Refusal::Benchmark { reason: m })
+            }
+            BenchError::DeviceFailed { error, .. } => Error::DeviceFailed(error),
+            BenchError::Os(m) => Error::System(m),
         }
     }
+}
 
+impl BenchError {
     /// The partial results of a run that failed mid-way.
     pub fn partial(&self) -> Option<&RunResult> {
         match self {
@@ -157,17 +175,6 @@ pub enum EngineKind {
 }
 
 impl EngineKind {
-    /// Parses `auto|uring|sg|sim`.
-    pub fn parse(s: &str) -> Result<EngineKind, String> {
-        Ok(match s {
-            "auto" => EngineKind::Auto,
-            "uring" | "io_uring" => EngineKind::Uring,
-            "sg" => EngineKind::Sg,
-            "sim" => EngineKind::Sim,
-            o => return Err(format!("--engine {o}: expected auto, uring, sg or sim")),
-        })
-    }
-
     /// The name `--engine` takes.
     pub fn name(self) -> &'static str {
         match self {
@@ -784,6 +791,66 @@ pub(crate) fn map_result(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every variant's exit status, as README.md's table gives it, through the one mapping the
+    /// CLI, the suite session and the suites' engine driver share.
+    #[test]
+    fn each_bench_error_exits_with_its_category() {
+        use crate::exit;
+        let partial = || Box::new(RunResult::default());
+        let cases: Vec<(BenchError, u8, &str)> = vec![
+            (
+                BenchError::InvalidArgument("--qd 0".into()),
+                exit::USAGE,
+                "--qd 0",
+            ),
+            (
+                BenchError::Open(crate::Error::NotScsi {
+                    path: "/x".into(),
+                    reason: "a file".into(),
+                }),
+                exit::OPEN,
+                "/x: not a SCSI device (a file)",
+            ),
+            (
+                BenchError::Unsupported("IOPOLL".into()),
+                exit::UNSUPPORTED,
+                "not supported: IOPOLL",
+            ),
+            (
+                BenchError::Refused("no gate".into()),
+                exit::REFUSED,
+                "refused: no gate",
+            ),
+            (
+                BenchError::DeviceFailed {
+                    error: "read at LBA 8 failed: Medium Error".into(),
+                    partial: partial(),
+                },
+                exit::COMMAND,
+                "the device failed mid-run: read at LBA 8 failed: Medium Error",
+            ),
+            (
+                BenchError::Os("io_uring_enter: Timer expired (os error 62)".into()),
+                exit::OTHER,
+                "io_uring_enter: Timer expired (os error 62)",
+            ),
+            (
+                BenchError::Session(crate::Error::CheckFailed("x".into())),
+                exit::CHECK_FAILED,
+                "check failed: x",
+            ),
+        ];
+        for (b, code, text) in cases {
+            let what = format!("{b:?}");
+            let e = crate::Error::from(b);
+            assert_eq!(e.exit_code(), code, "{what}");
+            assert_eq!(e.to_string(), text, "{what}");
+            // No source after the text: the CLI prints each cause, and a made-up one
+            // read "...: engine" after the message.
+            assert!(std::error::Error::source(&e).is_none(), "{what}");
+        }
+    }
 
     fn req(write: bool) -> IoReq {
         IoReq {

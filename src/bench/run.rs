@@ -90,23 +90,35 @@ fn is_scsi(addr: &str) -> bool {
     }
 }
 
-/// The name the gate checks the confirmation against, the identity of a SCSI drive (read
-/// once, here) and the host view for the in-use check.
+/// What [`identify`] found: the name the gate checks the confirmation against, the identity
+/// of a SCSI drive (read once, handed to the report header), the handle it was read through
+/// (a device node; kept for the header's other read-only commands, so the drive is not
+/// opened again for them) and the host view for the in-use check.
+type Identified<'h> = (
+    DriveName,
+    Option<Identity>,
+    Option<Box<dyn crate::Transport>>,
+    &'h dyn HostView,
+);
+
+/// Reads the identity of a SCSI drive, or names a plain block device or file.
 fn identify<'h>(
     addr: &str,
     scsi: bool,
     host: &'h dyn HostView,
     plain: &'h mut Option<crate::bench::PlainHost>,
-) -> crate::Result<(DriveName, Option<Identity>, &'h dyn HostView)> {
+) -> crate::Result<Identified<'h>> {
     if scsi {
         let mut t = crate::device::open(addr, crate::device::OpenOptions::default())?.transport;
         let id = crate::ops::query::identity(&mut *t)?;
-        drop(t);
         let name = DriveName {
             serial: id.serial.clone(),
             wwn: id.wwn.clone(),
         };
-        return Ok((name, Some(id), host));
+        // A virtual drive is closed before the engine opens it (a `state=` file has one
+        // opener); the engine then lends its own handle to the header.
+        let held = (!crate::device::is_virtual_address(addr)).then_some(t);
+        return Ok((name, Some(id), held, host));
     }
     // A non-SCSI block device (loop, nvme, ...) or a regular file: named by its kernel name
     // or its path; in use when it or a partition is mounted, swap or held.
@@ -115,7 +127,7 @@ fn identify<'h>(
         serial: p.name(),
         wwn: None,
     };
-    Ok((name, None, &*p))
+    Ok((name, None, None, &*p))
 }
 
 fn kernel() -> String {
@@ -126,9 +138,10 @@ fn kernel() -> String {
 
 /// The report header and the write cache of `addr`, read before the run with read-only
 /// commands (READ CAPACITY(16) for the protection type, MODE SENSE(10) of the Caching page;
-/// INQUIRY and VPD only when `identity` was not read for the gate) through `held`, the target
-/// the engine already holds ([`crate::bench::engine::Engine::transport`]), or through the
-/// device opened here when the engine holds none. A non-SCSI block device or a file is named
+/// INQUIRY and VPD only when `identity` was not read for the gate) through `held`: the target
+/// the engine already holds ([`crate::bench::engine::Engine::transport`]) or the handle the
+/// gate's identity was read through; the device is opened here only when neither is there (a
+/// workload that only reads). A non-SCSI block device or a file is named
 /// by its path; what cannot be read goes into the notes.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn header_of(
@@ -229,11 +242,13 @@ pub fn run(opts: &RunOptions, env: RunEnv<'_>) -> Result<RunOutcome, BenchError>
     }
     let scsi = is_scsi(dev);
     let mut identity = None;
+    let mut held = None;
     let mut cleared = None;
     let auth = if w.writes() {
         let mut plain = None;
-        let (name, id, host) = identify(dev, scsi, env.host, &mut plain)?;
+        let (name, id, t, host) = identify(dev, scsi, env.host, &mut plain)?;
         identity = id;
+        held = t;
         let confirmation = Confirmation {
             tokens: opts.confirm.clone(),
             interactive: opts.confirm.is_empty() && env.interactive,
@@ -277,7 +292,10 @@ pub fn run(opts: &RunOptions, env: RunEnv<'_>) -> Result<RunOutcome, BenchError>
         header_of(
             dev,
             identity,
-            eng.transport(),
+            match eng.transport() {
+                Some(t) => Some(t),
+                None => held.as_mut().map(|t| &mut **t as &mut dyn crate::Transport),
+            },
             scsi,
             eng_name,
             eng_cap,
@@ -285,6 +303,8 @@ pub fn run(opts: &RunOptions, env: RunEnv<'_>) -> Result<RunOutcome, BenchError>
             &mut report_notes,
         )
     });
+    // The identity's handle is not held during the run.
+    drop(held);
     // Ctrl-C stops submitting: what is outstanding is reaped, the partial results are
     // reported and the audit record ends "interrupted". A second Ctrl-C exits at once (130).
     let stop = engine::interrupt_flag().clone();

@@ -26,22 +26,6 @@ pub enum Rw {
 }
 
 impl Rw {
-    /// Parses the fio name (`read`, `write`, `randread`, `randwrite`, `randrw`).
-    pub fn parse(s: &str) -> Result<Rw, String> {
-        Ok(match s {
-            "read" => Rw::Read,
-            "write" => Rw::Write,
-            "randread" => Rw::RandRead,
-            "randwrite" => Rw::RandWrite,
-            "randrw" | "rw" => Rw::RandRw,
-            o => {
-                return Err(format!(
-                    "--rw {o}: expected read, write, randread, randwrite or randrw"
-                ))
-            }
-        })
-    }
-
     /// The fio name.
     pub fn name(self) -> &'static str {
         match self {

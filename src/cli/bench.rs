@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::{Ctx, Report};
-use sgctl::bench::engine::{BenchError, EngineKind};
+use sgctl::bench::engine::EngineKind;
 use sgctl::bench::run::{RunEnv, RunOptions};
 use sgctl::bench::stats::{Interval, RunResult};
 use sgctl::bench::workload::{
@@ -133,6 +133,85 @@ open; 4 the device failed mid-run (the sense data and partial results are report
 --verify found a bad block; 6 refused by the safety gate; 7 not supported (engine, block
 length, IOPOLL...).";
 
+/// `--rw`: fio's `rw=` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum RwArg {
+    /// Sequential reads.
+    Read,
+    /// Sequential writes.
+    Write,
+    /// Random reads.
+    #[value(name = "randread")]
+    RandRead,
+    /// Random writes.
+    #[value(name = "randwrite")]
+    RandWrite,
+    /// Random reads and writes, --mix percent reads.
+    #[value(name = "randrw", alias = "rw")]
+    RandRw,
+}
+
+impl From<RwArg> for Rw {
+    fn from(a: RwArg) -> Rw {
+        match a {
+            RwArg::Read => Rw::Read,
+            RwArg::Write => Rw::Write,
+            RwArg::RandRead => Rw::RandRead,
+            RwArg::RandWrite => Rw::RandWrite,
+            RwArg::RandRw => Rw::RandRw,
+        }
+    }
+}
+
+/// `--engine` of `bench run`, `pts` and `review`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum EngineArg {
+    /// uring on a block node or file with a power-of-two block length, sg otherwise, sim on
+    /// sim:.
+    Auto,
+    /// io_uring with O_DIRECT.
+    #[value(alias = "io_uring")]
+    Uring,
+    /// SCSI READ/WRITE through /dev/sgN's asynchronous interface.
+    Sg,
+    /// A sim: virtual drive on its virtual clock.
+    Sim,
+}
+
+impl From<EngineArg> for EngineKind {
+    fn from(a: EngineArg) -> EngineKind {
+        match a {
+            EngineArg::Auto => EngineKind::Auto,
+            EngineArg::Uring => EngineKind::Uring,
+            EngineArg::Sg => EngineKind::Sg,
+            EngineArg::Sim => EngineKind::Sim,
+        }
+    }
+}
+
+/// `--pattern`: `random`, `zeros` (or `zero`) or `hex:BYTES`. The messages follow clap's
+/// "invalid value 'P' for '--pattern <PATTERN>': ".
+fn pattern_arg(p: &str) -> Result<DataPattern, String> {
+    match p {
+        "random" => Ok(DataPattern::Random),
+        "zeros" | "zero" => Ok(DataPattern::Zeros),
+        p => match p.strip_prefix("hex:") {
+            Some(h) if !h.is_empty() && h.len() % 2 == 0 && h.is_ascii() => (0..h.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&h[i..i + 2], 16))
+                .collect::<Result<Vec<u8>, _>>()
+                .map(DataPattern::Bytes)
+                .map_err(|_| "bad hex (hex:BYTES takes pairs of hex digits)".to_string()),
+            _ => Err("expected random, zeros or hex:BYTES (pairs of hex digits)".to_string()),
+        },
+    }
+}
+
+/// `--distribution`: `uniform`, `zoned:IO%/RANGE%:...` or `zipf:THETA`.
+fn distribution_arg(s: &str) -> Result<Distribution, String> {
+    Distribution::parse(s)
+}
+
 /// Arguments of `sgctl bench run`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct RunArgs {
@@ -146,9 +225,9 @@ pub(crate) struct RunArgs {
     /// Root for the sysfs lookup of --enclosure (tests use a fake tree).
     #[arg(long, default_value = "/", hide = true)]
     pub sysroot: std::path::PathBuf,
-    /// Access pattern: read, write, randread, randwrite, randrw.
-    #[arg(long, default_value = "randread")]
-    pub rw: String,
+    /// Access pattern (fio's rw=; `rw` is taken for randrw).
+    #[arg(long, value_enum, default_value = "randread")]
+    pub rw: RwArg,
     /// Read percent for randrw (fio rwmixread).
     #[arg(long, value_name = "READ_PCT", default_value_t = 50)]
     pub mix: u8,
@@ -177,8 +256,8 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub range: Option<String>,
     /// Offset distribution: uniform, zoned:50/5:30/15:20/80 (IO%/RANGE%...), zipf:THETA.
-    #[arg(long, default_value = "uniform")]
-    pub distribution: String,
+    #[arg(long, default_value = "uniform", value_parser = distribution_arg)]
+    pub distribution: Distribution,
     /// Offset alignment [default: the smallest block size].
     #[arg(long, value_name = "SIZE")]
     pub align: Option<String>,
@@ -189,12 +268,12 @@ pub(crate) struct RunArgs {
     /// Time-series interval.
     #[arg(long, value_name = "DURATION", default_value = "1s")]
     pub log_interval: String,
-    /// Engine: auto, uring, sg, sim.
-    #[arg(long, default_value = "auto")]
-    pub engine: String,
+    /// Engine (ENGINES below).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub engine: EngineArg,
     /// Write data: random (incompressible, unique per write), zeros, or hex:DEADBEEF.
-    #[arg(long, default_value = "random")]
-    pub pattern: String,
+    #[arg(long, default_value = "random", value_parser = pattern_arg)]
+    pub pattern: DataPattern,
     /// Random seed for offsets and data.
     #[arg(long, default_value_t = 0x5eed)]
     pub seed: u64,
@@ -248,7 +327,7 @@ fn usage(msg: String) -> anyhow::Error {
 
 /// Builds the workload from the arguments; the range stays unresolved (needs capacity).
 pub(crate) fn workload_of(a: &RunArgs) -> Result<(Workload, Option<RangeSpec>), String> {
-    let rw = Rw::parse(&a.rw)?;
+    let rw = Rw::from(a.rw);
     let bs = match (&a.bs, &a.bssplit) {
         (_, Some(s)) => BlockSplit::parse(s)?,
         (Some(b), None) => {
@@ -267,24 +346,7 @@ pub(crate) fn workload_of(a: &RunArgs) -> Result<(Workload, Option<RangeSpec>), 
         }
         (None, None) => Limit::Runtime(Duration::from_secs(10)),
     };
-    let pattern = match a.pattern.as_str() {
-        "random" => DataPattern::Random,
-        "zeros" | "zero" => DataPattern::Zeros,
-        p => match p.strip_prefix("hex:") {
-            Some(h) if !h.is_empty() && h.len() % 2 == 0 => DataPattern::Bytes(
-                (0..h.len())
-                    .step_by(2)
-                    .map(|i| u8::from_str_radix(&h[i..i + 2], 16))
-                    .collect::<Result<_, _>>()
-                    .map_err(|_| format!("--pattern {p}: bad hex"))?,
-            ),
-            _ => {
-                return Err(format!(
-                    "--pattern {p}: expected random, zeros or hex:BYTES"
-                ))
-            }
-        },
-    };
+    let pattern = a.pattern.clone();
     if a.mix > 100 {
         return Err("--mix must be in 0..=100".into());
     }
@@ -304,7 +366,7 @@ pub(crate) fn workload_of(a: &RunArgs) -> Result<(Workload, Option<RangeSpec>), 
         limit,
         ramp: parse_duration(&a.ramp).map_err(|e| format!("--ramp: {e}"))?,
         range: None,
-        distribution: Distribution::parse(&a.distribution)?,
+        distribution: a.distribution.clone(),
         align,
         verify: a.verify,
         log_interval: parse_duration(&a.log_interval)
@@ -392,25 +454,9 @@ fn run_compare(a: CompareArgs) -> anyhow::Result<Report> {
     Ok(Report::new(None, &cmp, text))
 }
 
-pub(super) fn bench_err(e: BenchError) -> anyhow::Error {
-    match e {
-        BenchError::InvalidArgument(m) => Error::InvalidArgument(m).into(),
-        BenchError::Open(e) => e.into(),
-        BenchError::Unsupported(m) => Error::Unsupported(m).into(),
-        BenchError::Refused(m) => {
-            Error::Refused(sgctl::error::Refusal::Benchmark { reason: m }).into()
-        }
-        // The message already says what failed and the system's error (exit 1). Wrapped in
-        // `Error::io` with a placeholder source it read "...: benchmark: benchmark".
-        BenchError::Os(m) => anyhow::anyhow!(m),
-        e @ BenchError::DeviceFailed { .. } => anyhow::anyhow!("{e}"),
-        BenchError::Session(e) => e.into(),
-    }
-}
-
 fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     let (workload, range) = workload_of(&a).map_err(usage)?;
-    let engine = EngineKind::parse(&a.engine).map_err(usage)?;
+    let engine = EngineKind::from(a.engine);
     let device =
         super::bench_suite::device_of(a.device.as_deref(), a.enclosure.as_deref(), &a.sysroot)?;
     let opts = RunOptions {
@@ -432,7 +478,7 @@ fn run_one(ctx: &mut Ctx, a: RunArgs) -> anyhow::Result<Report> {
     };
     let out = sgctl::bench::run::run(&opts, env);
     prog.done();
-    let out = out.map_err(bench_err)?;
+    let out = out.map_err(Error::from)?;
     let dev = &opts.device;
     // The summary printed is computed from the report document, by the function `bench
     // compare` and the suites use (sgctl::bench::report::summary).
@@ -525,16 +571,50 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::ValueEnum as _;
+    use sgctl::bench::engine::BenchError;
+
+    #[test]
+    fn the_choices_are_the_names_the_bench_layer_reports() {
+        // `--rw randread` is reported as "randread", `--engine uring` as "uring": the clap
+        // names and the library's names are one list.
+        for a in RwArg::value_variants() {
+            let name = a.to_possible_value().map(|v| v.get_name().to_string());
+            assert_eq!(name.as_deref(), Some(Rw::from(*a).name()));
+        }
+        for a in EngineArg::value_variants() {
+            let name = a.to_possible_value().map(|v| v.get_name().to_string());
+            assert_eq!(name.as_deref(), Some(EngineKind::from(*a).name()));
+        }
+        // fio's and the old spellings still parse.
+        assert_eq!(RwArg::from_str("rw", false), Ok(RwArg::RandRw));
+        assert_eq!(EngineArg::from_str("io_uring", false), Ok(EngineArg::Uring));
+    }
+
+    #[test]
+    fn a_pattern_is_parsed_at_the_edge_without_panicking_on_multibyte_text() {
+        assert_eq!(pattern_arg("random"), Ok(DataPattern::Random));
+        assert_eq!(pattern_arg("zero"), Ok(DataPattern::Zeros));
+        assert_eq!(
+            pattern_arg("hex:DEADbeef"),
+            Ok(DataPattern::Bytes(vec![0xde, 0xad, 0xbe, 0xef]))
+        );
+        // 4 bytes, an even count, but 'é' straddles the first pair: this used to panic.
+        for bad in ["hex:aéa", "hex:éé", "hex:", "hex:abc", "hex:zz", "ones"] {
+            assert!(pattern_arg(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn an_os_error_reads_once_and_exits_1() {
-        let e = bench_err(BenchError::Os(
+        let e = anyhow::Error::from(Error::from(BenchError::Os(
             "io_uring_enter: Timer expired (os error 62)".into(),
-        ));
+        )));
         assert_eq!(
             crate::cli::advice::chain(&e),
             "io_uring_enter: Timer expired (os error 62)"
         );
-        assert!(e.downcast_ref::<Error>().is_none()); // main's exit code: exit::OTHER
+        let code = e.downcast_ref::<Error>().map(Error::exit_code);
+        assert_eq!(code, Some(sgctl::exit::OTHER));
     }
 }

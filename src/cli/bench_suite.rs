@@ -58,16 +58,16 @@ pub(crate) struct SuiteArgs {
     /// drive needs the run's state=FILE).
     #[arg(long, value_name = "DIR", conflicts_with = "report")]
     pub resume: Option<PathBuf>,
-    /// Engine: auto, uring, sg, sim.
-    #[arg(long, default_value = "auto")]
-    pub engine: String,
+    /// Engine (as `bench run --engine`).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub engine: super::bench::EngineArg,
     /// Drive seconds per PTS second (0 < F ≤ 1): short rounds for a trial run. On a
     /// capacity-scaled sim: drive the default is its capacity over the profile's.
     #[arg(long, value_name = "F", value_parser = super::num::fraction_positive)]
     pub time_scale: Option<f64>,
-    /// Write cache during the run: disabled (PTS-E), enabled (PTS-C) or unchanged.
-    #[arg(long, value_parser = ["disabled", "enabled", "unchanged"], default_value = "disabled")]
-    pub write_cache: String,
+    /// Write cache during the run.
+    #[arg(long, value_enum, default_value = "disabled")]
+    pub write_cache: WriteCacheArg,
     /// Audit log [default: $SGCTL_AUDIT_LOG, else /var/log/sgctl/audit.jsonl].
     #[arg(long, value_name = "FILE")]
     pub audit_log: Option<PathBuf>,
@@ -81,17 +81,110 @@ pub(crate) struct SuiteArgs {
     pub cpu_latency: Option<u32>,
 }
 
+/// `--write-cache` of the suites.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum WriteCacheArg {
+    /// WCE=0 for the run (PTS-E).
+    Disabled,
+    /// WCE=1 for the run (PTS-C).
+    Enabled,
+    /// Left as the drive has it.
+    Unchanged,
+}
+
+impl WriteCacheArg {
+    /// The session's typed value: `Some(enabled)`, or `None` to leave it.
+    fn want(self) -> Option<bool> {
+        match self {
+            WriteCacheArg::Disabled => Some(false),
+            WriteCacheArg::Enabled => Some(true),
+            WriteCacheArg::Unchanged => None,
+        }
+    }
+}
+
+/// `--test` of `bench pts`: a PTS test, or all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum TestArg {
+    /// IOPS.
+    Iops,
+    /// Throughput.
+    Tp,
+    /// Latency.
+    Lat,
+    /// Write saturation.
+    Wsat,
+    /// Host idle recovery.
+    Hir,
+    /// Cross-stimulus recovery.
+    Xsr,
+    /// Enterprise composite workload.
+    Ecw,
+    /// Demand intensity / response-time histogram.
+    Dirth,
+    /// Every test, in the order above.
+    All,
+}
+
+impl TestArg {
+    /// The tests this names.
+    fn tests(self) -> Vec<TestId> {
+        match self {
+            TestArg::Iops => vec![TestId::Iops],
+            TestArg::Tp => vec![TestId::Tp],
+            TestArg::Lat => vec![TestId::Lat],
+            TestArg::Wsat => vec![TestId::Wsat],
+            TestArg::Hir => vec![TestId::Hir],
+            TestArg::Xsr => vec![TestId::Xsr],
+            TestArg::Ecw => vec![TestId::Ecw],
+            TestArg::Dirth => vec![TestId::Dirth],
+            TestArg::All => TestId::ALL.to_vec(),
+        }
+    }
+}
+
+/// `--part` of `bench review`, named as the report names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum PartArg {
+    /// FOB 4K random write until steady state: the write cliff.
+    #[value(name = "write_cliff")]
+    WriteCliff,
+    /// 4K random read and write at QD 1..256.
+    #[value(name = "qd_sweep")]
+    QdSweep,
+    /// 4K/8K random, 128K sequential at QD32.
+    Basics,
+    /// Database, email, file and web server mixes at QD 1..256.
+    Profiles,
+    /// The over-provisioning experiment (FORMAT UNIT to a smaller capacity and back).
+    Op,
+}
+
+impl PartArg {
+    /// The part's name in the report ([`review::PARTS`]).
+    fn name(self) -> &'static str {
+        match self {
+            PartArg::WriteCliff => "write_cliff",
+            PartArg::QdSweep => "qd_sweep",
+            PartArg::Basics => "basics",
+            PartArg::Profiles => "profiles",
+            PartArg::Op => "op",
+        }
+    }
+}
+
 /// `sgctl bench pts`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = PTS_HELP)]
 pub(crate) struct PtsArgs {
-    /// Tests (comma-separated or repeated): iops, tp, lat, wsat, hir, xsr, ecw, dirth, all.
+    /// Tests (comma-separated or repeated; what each does is below).
     #[arg(
         long = "test",
+        value_enum,
         value_delimiter = ',',
         required_unless_present = "resume"
     )]
-    pub tests: Vec<String>,
+    pub tests: Vec<TestArg>,
     /// Common options.
     #[command(flatten)]
     pub common: SuiteArgs,
@@ -101,9 +194,9 @@ pub(crate) struct PtsArgs {
 #[derive(Debug, clap::Args)]
 #[command(after_help = REVIEW_HELP)]
 pub(crate) struct ReviewArgs {
-    /// Parts to run (default all): write_cliff, qd_sweep, basics, profiles, op.
-    #[arg(long = "part", value_delimiter = ',')]
-    pub parts: Vec<String>,
+    /// Parts to run [default: all, in this order].
+    #[arg(long = "part", value_enum, value_delimiter = ',')]
+    pub parts: Vec<PartArg>,
     /// Over-provisioning experiment: capacity left unused, percent.
     #[arg(long, default_value_t = 20.0, value_parser = super::num::percent)]
     pub op_extra: f64,
@@ -149,19 +242,12 @@ state again, the gain, then FORMAT UNIT back to the full capacity — also after
 
 /// Runs `sgctl bench pts`.
 pub(crate) fn run_pts(ctx: &mut Ctx, a: PtsArgs) -> anyhow::Result<Report> {
-    let mut tests = Vec::new();
-    for t in &a.tests {
-        if t == "all" {
-            tests.extend(TestId::ALL);
-        } else {
-            tests.push(TestId::parse(t).ok_or_else(|| {
-                Error::InvalidArgument(format!(
-                    "--test {t}: expected iops, tp, lat, wsat, hir, xsr, ecw, dirth or all"
-                ))
-            })?);
+    let mut tests: Vec<TestId> = Vec::new();
+    for t in a.tests.iter().flat_map(|t| t.tests()) {
+        if !tests.contains(&t) {
+            tests.push(t);
         }
     }
-    tests.dedup();
     let names: Vec<String> = tests.iter().map(|t| t.name().to_string()).collect();
     let given = !names.is_empty();
     run_suite(ctx, &a.common, SuiteKind::Pts, names, given, 0.0)
@@ -172,16 +258,7 @@ pub(crate) fn run_review(ctx: &mut Ctx, a: ReviewArgs) -> anyhow::Result<Report>
     let parts: Vec<String> = if a.parts.is_empty() {
         review::PARTS.iter().map(|p| p.to_string()).collect()
     } else {
-        for p in &a.parts {
-            if !review::PARTS.contains(&p.as_str()) {
-                return Err(Error::InvalidArgument(format!(
-                    "--part {p}: expected one of {}",
-                    review::PARTS.join(", ")
-                ))
-                .into());
-            }
-        }
-        a.parts.clone()
+        a.parts.iter().map(|p| p.name().to_string()).collect()
     };
     if !(0.0..90.0).contains(&a.op_extra) {
         return Err(Error::InvalidArgument("--op-extra must be in [0, 90)".into()).into());
@@ -194,14 +271,6 @@ pub(crate) fn run_review(ctx: &mut Ctx, a: ReviewArgs) -> anyhow::Result<Report>
         !a.parts.is_empty(),
         a.op_extra,
     )
-}
-
-fn want_cache(s: &str) -> Option<bool> {
-    match s {
-        "enabled" => Some(true),
-        "unchanged" => None,
-        _ => Some(false),
-    }
 }
 
 /// The drive of a bench command: DEVICE, or the one disk `--enclosure ID:SLOT` names.
@@ -242,9 +311,9 @@ fn run_suite(
         max_rounds: a.max_rounds,
         report: a.report.clone(),
         resume: a.resume.clone(),
-        engine: EngineKind::parse(&a.engine).map_err(Error::InvalidArgument)?,
+        engine: EngineKind::from(a.engine),
         time_scale: a.time_scale,
-        write_cache: want_cache(&a.write_cache),
+        write_cache: a.write_cache.want(),
         cpu_latency: a.cpu_latency,
         verbose: ctx.verbose,
     };
@@ -262,32 +331,34 @@ fn run_suite(
         dir,
         result,
         cleanup,
-        device_failed,
     } = session::run(&opts, env)?;
     let addr = opts.device;
     for c in &cleanup {
         ctx.warn(c.clone());
     }
 
+    // The exit status is the error's own (one mapping: `From<BenchError> for Error`), so a
+    // device that failed mid-run exits 4 and says so without being called a failed check.
     let exit = match &result {
         Ok(()) if cleanup.is_empty() => sgctl::exit::OK,
         Ok(()) => sgctl::exit::OTHER,
         Err(e) if is_interrupted(e) => sgctl::exit::OTHER,
-        Err(_) if device_failed => sgctl::exit::COMMAND,
         Err(e) => e.exit_code(),
     };
-    if let Err(e) = &result {
-        if !is_interrupted(e) && !device_failed && exit != sgctl::exit::OTHER {
+    if let Err(e) = result {
+        let device_failed = matches!(e, Error::DeviceFailed(_));
+        if !is_interrupted(&e) && !device_failed && exit != sgctl::exit::OTHER {
             // Refusals and unsupported methods after the gate: the report is saved; say so.
             ctx.warn(format!("report saved in {}", dir.display()));
-            return Err(anyhow::Error::from(clone_err(e)));
+            return Err(anyhow::Error::from(e));
         }
-        ctx.warn(match e {
-            e if is_interrupted(e) => format!(
+        ctx.warn(if is_interrupted(&e) {
+            format!(
                 "interrupted: completed rounds saved; continue with --resume {}",
                 dir.display()
-            ),
-            e => format!("{e}; report saved in {}", dir.display()),
+            )
+        } else {
+            format!("{e}; report saved in {}", dir.display())
         });
     }
     // The terminal summary is computed from the report document by the function `bench run`
@@ -304,14 +375,6 @@ fn run_suite(
     Ok(Report::new(Some(&addr), &data, text).with_exit(exit))
 }
 
-fn clone_err(e: &Error) -> Error {
-    match e {
-        Error::Unsupported(m) => Error::Unsupported(m.clone()),
-        Error::Refused(m) => Error::Refused(m.clone()),
-        Error::InvalidArgument(m) => Error::InvalidArgument(m.clone()),
-        other => Error::CheckFailed(other.to_string()),
-    }
-}
 /// The `--json` data: where the report is and each test's results (series left in the file).
 fn summary(r: &BenchReport, dir: &Path) -> serde_json::Value {
     let tests: Vec<serde_json::Value> = r
@@ -344,4 +407,28 @@ fn summary(r: &BenchReport, dir: &Path) -> serde_json::Value {
         "header": r.header, "settings": r.settings, "write_cache": r.write_cache,
         "notes": r.notes, "tests": tests,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum as _;
+
+    #[test]
+    fn parts_and_tests_are_named_as_the_report_names_them() {
+        let parts: Vec<&str> = PartArg::value_variants().iter().map(|p| p.name()).collect();
+        assert_eq!(parts, review::PARTS);
+        for p in PartArg::value_variants() {
+            let v = p.to_possible_value().map(|v| v.get_name().to_string());
+            assert_eq!(v.as_deref(), Some(p.name()));
+        }
+        for t in TestArg::value_variants() {
+            let v = t.to_possible_value().map(|v| v.get_name().to_string());
+            let v = v.as_deref().unwrap_or_default();
+            match t.tests().as_slice() {
+                [one] => assert_eq!(one.name(), v),
+                all => assert_eq!((v, all), ("all", &TestId::ALL[..])),
+            }
+        }
+    }
 }

@@ -121,8 +121,6 @@ fn bad_options_one_line_exit_2() {
         vec!["--qd", "0"],
         vec!["--bs", "4q"],
         vec!["--bs", "1000"], // not a multiple of 512
-        vec!["--rw", "sideways"],
-        vec!["--distribution", "zoned:50/5:30/15"],
         vec!["--range", "200%"],
         vec!["--bssplit", "4k/x"],
         vec!["--runtime", "soon"],
@@ -135,6 +133,67 @@ fn bad_options_one_line_exit_2() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(out.is_empty());
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn choices_are_checked_by_the_command_line_and_listed_in_help() {
+    // --rw and --engine are choices the command line knows: a bad one is a usage error
+    // (exit 2) naming the value and the choices, before any drive is opened; --pattern and
+    // --distribution are parsed there too (`hex:aéa` used to panic slicing inside 'é').
+    let d = tempfile::tempdir().unwrap();
+    let audit = d.path().join("a");
+    for (args, want) in [
+        (vec!["--rw", "sideways"], "randwrite"),
+        (vec!["--engine", "fast"], "uring"),
+        (vec!["--pattern", "hex:aéa"], "hex:BYTES"),
+        (vec!["--pattern", "hex:zz"], "bad hex"),
+        (vec!["--distribution", "zoned:50/5:30/15"], "--distribution"),
+    ] {
+        let mut a = vec!["bench", "run", "sim:nosuchprofile"];
+        a.extend(&args);
+        let (code, out, err) = sgctl(&a, &audit);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert!(
+            err.contains(&format!("invalid value '{}'", args[1])) && err.contains(want),
+            "{args:?}: {err}"
+        );
+    }
+    // The old spellings still run: fio's `rw` for randrw, `io_uring` for uring.
+    let (code, _, err) = sgctl(
+        &[
+            "bench",
+            "run",
+            "sim:hk4e?capacity_gib=1",
+            "--rw",
+            "rw",
+            "--runtime",
+            "0.1",
+            "--engine",
+            "sim",
+        ],
+        &audit,
+    );
+    assert_eq!(code, 6, "randrw writes: the gate asks for --confirm: {err}");
+    let (code, _, err) = sgctl(
+        &[
+            "bench",
+            "run",
+            "sim:hk4e?capacity_gib=1",
+            "--engine",
+            "io_uring",
+            "--runtime",
+            "0.1",
+        ],
+        &audit,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--engine sim"), "parsed as uring: {err}");
+    let (code, help, _) = sgctl(&["bench", "run", "--help"], &audit);
+    assert_eq!(code, 0);
+    for choice in ["randread", "randwrite", "randrw", "uring", "sg", "sim"] {
+        assert!(help.contains(&format!("- {choice}:")), "{choice}: {help}");
     }
 }
 

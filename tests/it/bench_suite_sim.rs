@@ -350,3 +350,49 @@ fn cpu_latency_is_refused_on_a_sim_drive_before_the_gate() {
     let log = std::fs::read_to_string(&audit).unwrap_or_default();
     assert!(!log.contains("bench-"), "audited: {log}");
 }
+
+#[test]
+fn a_device_failing_mid_suite_exits_4_as_a_failed_command_not_a_failed_check() {
+    // 4 KiB random reads of the QD sweep over 1 % of the drive hit the medium error at LBA
+    // 800 at once (no purge, nothing written first). README's table: 4 "command failed"; the
+    // message and the report say the device failed, not that a check failed (5).
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("r");
+    let (code, out, err) = sgctl(
+        &[
+            "--json",
+            "bench",
+            "review",
+            "sim:px02smf080?capacity_gib=0.0625&serial=DEVFAIL1&medium_error=800",
+            "--part",
+            "qd_sweep",
+            "--purge",
+            "none",
+            "--active-range",
+            "1",
+            "--confirm",
+            "DEVFAIL1",
+            "--report",
+            dir.to_str().unwrap(),
+        ],
+        &d.path().join("audit.jsonl"),
+    );
+    assert_eq!(code, 4, "{err}\n{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["sgctl"]["exit_status"], 4);
+    let msg = v["sgctl"]["messages"][0]["string"].as_str().unwrap();
+    assert!(
+        msg.starts_with("the device failed mid-run: read of 4096 bytes at LBA 800"),
+        "{msg}"
+    );
+    assert!(msg.contains("Medium Error"), "{msg}");
+    let state = v["data"]["state"].as_str().unwrap();
+    assert!(
+        state.starts_with("failed: the device failed mid-run: "),
+        "{state}"
+    );
+    assert!(!state.contains("check failed"), "{state}");
+    let r = Report::load(&dir).unwrap();
+    assert!(!r.complete);
+    assert_eq!(r.tests[0].state, state);
+}

@@ -7,7 +7,7 @@ use super::defs::{Access, Amount, Stimulus};
 use super::driver::{Driver, Measurement, RunSettings};
 use crate::bench::stats::{Interval, RunResult};
 use crate::bench::workload::{BlockSplit, DataPattern, Distribution, Limit, Range, Rw, Workload};
-use crate::bench::{BenchError, Engine};
+use crate::bench::Engine;
 use crate::error::{Error, Result};
 use std::time::Duration;
 
@@ -16,8 +16,6 @@ pub(crate) struct EngineDriver {
     engine: Box<dyn Engine>,
     idle: Box<dyn FnMut(f64) + Send>,
     seed: u64,
-    /// Set when the device failed mid-run (the CLI exits 4).
-    pub device_failed: Option<String>,
 }
 
 impl EngineDriver {
@@ -27,7 +25,6 @@ impl EngineDriver {
             engine,
             idle,
             seed: 0x5eed_2026,
-            device_failed: None,
         }
     }
 }
@@ -165,19 +162,6 @@ pub(crate) fn measurement(mut r: RunResult) -> Measurement {
     }
 }
 
-fn bench_error(e: BenchError) -> Error {
-    match e {
-        BenchError::InvalidArgument(m) => Error::InvalidArgument(m),
-        BenchError::Open(e) | BenchError::Session(e) => e,
-        BenchError::Unsupported(m) => Error::Unsupported(m),
-        BenchError::Refused(m) => Error::Refused(crate::error::Refusal::Benchmark { reason: m }),
-        BenchError::Os(m) => Error::io(m, std::io::Error::other("benchmark engine")),
-        BenchError::DeviceFailed { error, .. } => {
-            Error::CheckFailed(format!("the device failed mid-run: {error}"))
-        }
-    }
-}
-
 impl Driver for EngineDriver {
     fn engine(&self) -> String {
         self.engine.name().into()
@@ -191,15 +175,11 @@ impl Driver for EngineDriver {
     fn run(&mut self, s: &Stimulus, r: &RunSettings) -> Result<Measurement> {
         self.seed = self.seed.wrapping_mul(6364136223846793005).wrapping_add(1);
         let w = workload(s, r, self.seed)?;
-        match self.engine.run(&w, &mut |_| {}) {
-            Ok(res) => Ok(measurement(res)),
-            Err(e) => {
-                if let BenchError::DeviceFailed { error, .. } = &e {
-                    self.device_failed = Some(error.clone());
-                }
-                Err(bench_error(e))
-            }
-        }
+        // A device failure becomes `Error::DeviceFailed` (exit 4): `From<BenchError>`.
+        self.engine
+            .run(&w, &mut |_| {})
+            .map(measurement)
+            .map_err(Error::from)
     }
     fn idle(&mut self, s: f64) -> Result<()> {
         (self.idle)(s);

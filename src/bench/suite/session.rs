@@ -22,6 +22,7 @@ use crate::ops::audit::AuditLog;
 use crate::ops::gate;
 use crate::ops::gate::{Cleared, Confirmation, DriveName, Prompter};
 use crate::ops::poll::PollConfig;
+use crate::ops::session::Started;
 use crate::transport::Transport;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -116,8 +117,6 @@ pub struct SuiteOutcome {
     pub result: Result<()>,
     /// What returning the drive to its state failed at (full capacity, the write cache).
     pub cleanup: Vec<String>,
-    /// The device failed mid-run.
-    pub device_failed: bool,
 }
 
 /// The drive's control path (purge, FORMAT UNIT) under the bench's gate clearance.
@@ -219,11 +218,68 @@ fn sim_time_scale(_addr: &str, _capacity: u64) -> Option<f64> {
     None
 }
 
-/// Opens the engine and the control transport on the same drive, after the gate.
+/// The drive as read before the gate, with read-only commands: its identity and capacity
+/// (the report header; read once, here, and handed on) and, for a device node, the handle
+/// they were read through, kept as the control path so the drive is not opened again.
+struct Identified {
+    header: Header,
+    name: DriveName,
+    capacity: u64,
+    block_len: u32,
+    /// `None` for a `sim:` drive: its control path is a port of the engine's own drive.
+    control: Option<Box<dyn Transport>>,
+}
+
+/// Reads the drive's identity and capacity (INQUIRY, VPD, READ CAPACITY(16)).
+fn identify(addr: &str, verbose: u8) -> Result<Identified> {
+    let mut t = crate::device::open(addr, crate::device::OpenOptions::traced(verbose))?.transport;
+    let id = crate::ops::query::identity(&mut *t)?;
+    let cap = crate::ops::query::read_capacity16(&mut *t)?;
+    let header = Header {
+        address: addr.to_string(),
+        vendor: id.vendor.clone(),
+        model: id.model.clone(),
+        serial: id.serial.clone(),
+        firmware: id.firmware.clone(),
+        wwn: id.wwn.clone(),
+        capacity_bytes: cap.bytes(),
+        block_len: cap.block_len,
+        protection_type: if cap.prot_en { cap.p_type + 1 } else { 0 },
+        interface: if crate::device::is_virtual_address(addr) {
+            "virtual SAS SSD (sgctl sim)".into()
+        } else {
+            "SAS/SCSI".into()
+        },
+        engine: String::new(),
+        host: crate::host::hostname(),
+        kernel: uname_r(),
+        tool: format!(
+            "sgctl {} ({})",
+            env!("CARGO_PKG_VERSION"),
+            env!("SGCTL_GIT_REV")
+        ),
+    };
+    // A virtual drive is closed before the engine opens it (a `state=` file has one opener).
+    let control = (!crate::device::is_virtual_address(addr)).then_some(t);
+    Ok(Identified {
+        header,
+        name: DriveName {
+            serial: id.serial,
+            wwn: id.wwn,
+        },
+        capacity: cap.bytes(),
+        block_len: cap.block_len,
+        control,
+    })
+}
+
+/// Opens the engine, after the gate, and the control path on the same drive: the handle
+/// [`identify`] read through (a device node), or a second port of the engine's virtual drive.
 fn open_drive(
     addr: &str,
     kind: EngineKind,
     auth: &Authorization,
+    control: Option<Box<dyn Transport>>,
     verbose: u8,
     interrupted: &Arc<AtomicBool>,
 ) -> Result<(EngineDriver, Box<dyn Transport>, PollConfig, PollConfig)> {
@@ -238,7 +294,7 @@ fn open_drive(
         }
         // The engine and the control path must share one drive: the control handle is a
         // second handle of the engine's own virtual drive.
-        let eng = crate::bench::sim::SimEngine::open(addr, true).map_err(bench_open)?;
+        let eng = crate::bench::sim::SimEngine::open(addr, true).map_err(Error::from)?;
         let dev = eng.device().port(eng.device().relative_port());
         let clock = dev.clock();
         let c2 = clock.clone();
@@ -255,8 +311,11 @@ fn open_drive(
         };
         return Ok((EngineDriver::new(Box::new(eng), idle), t, poll, always));
     }
-    let eng = crate::bench::open(addr, kind, Some(auth)).map_err(bench_open)?;
-    let t = crate::device::open(addr, crate::device::OpenOptions::traced(verbose))?.transport;
+    let eng = crate::bench::open(addr, kind, Some(auth)).map_err(Error::from)?;
+    let t = match control {
+        Some(t) => t,
+        None => crate::device::open(addr, crate::device::OpenOptions::traced(verbose))?.transport,
+    };
     let poll = PollConfig::real(interval, interrupted.clone());
     let always = PollConfig::real(interval, Arc::new(AtomicBool::new(false)));
     let flag = interrupted.clone();
@@ -269,31 +328,8 @@ fn open_drive(
     Ok((EngineDriver::new(eng, idle), t, poll, always))
 }
 
-fn bench_open(e: crate::bench::BenchError) -> Error {
-    match e {
-        crate::bench::BenchError::Open(e) => e,
-        crate::bench::BenchError::InvalidArgument(m) => Error::InvalidArgument(m),
-        crate::bench::BenchError::Unsupported(m) => Error::Unsupported(m),
-        crate::bench::BenchError::Refused(m) => {
-            Error::Refused(crate::error::Refusal::Benchmark { reason: m })
-        }
-        crate::bench::BenchError::Session(e) => e,
-        other => Error::io(other.to_string(), std::io::Error::other("engine")),
-    }
-}
-
-/// Runs a suite: the drive's identity, the gate, the engine and the control path, the write
-/// cache (restored on every path), the tests in order, the report saved after every round and
-/// at the end, the audit start and end records.
-///
-/// Errors before the first test (a bad option, a report that cannot be resumed, the gate's
-/// refusal, an unsupported purge method, a write cache that cannot be set) return `Err`; how
-/// the tests ended is [`SuiteOutcome::result`], with the report saved either way.
-#[allow(clippy::too_many_lines)]
-pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
-    let suite = opts.suite.name();
-    let parts = opts.parts.clone();
-    let (parts_given, op_extra) = (opts.parts_given, opts.op_extra);
+/// Options whose values are out of range (exit 2), before anything is opened.
+fn check_options(opts: &SuiteOptions) -> Result<()> {
     if opts.tc == 0 || opts.tc > 256 || opts.qd == 0 || opts.qd > 4096 {
         return Err(Error::InvalidArgument(
             "--tc must be 1..=256 and --qd 1..=4096".into(),
@@ -311,141 +347,87 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
             ));
         }
     }
-    let kind = opts.engine;
-    let addr = opts.device.clone();
-    // Held from here to the end of the run (dropped on every return), before the gate: a
-    // limit that cannot be set (not root: exit 7) never reaches the drive or the audit log.
-    let qos = crate::bench::qos::CpuLatency::for_run(
-        opts.cpu_latency,
-        crate::device::is_virtual_address(&addr),
-    )
-    .map_err(bench_open)?;
-    // A report to resume, checked against the drive below.
-    let resumed = match &opts.resume {
-        Some(d) => Some(BenchReport::load(d)?),
-        None => None,
-    };
-    if let Some(r) = &resumed {
-        // A virtual drive without a state file is a fresh drive on every open: "resuming"
-        // on it would measure the remaining tests on a drive that never saw the saved run's
-        // purge, preconditioning and rounds.
-        if let Some(v) = crate::device::classify_address(&addr).virtual_spec() {
-            if !v.options().any(|(k, _)| k == "state") {
-                return Err(Error::InvalidArgument(format!(
-                    "{addr}: --resume on a virtual drive without state=FILE would continue the \
-                     saved run on a fresh drive (it keeps nothing between runs); run and resume \
-                     with the same state file (sim:PROFILE?...&state=FILE)"
-                )));
-            }
-        }
-        if r.suite != suite {
-            return Err(Error::InvalidArgument(format!(
-                "{}: a `bench {}` report cannot be resumed by `bench {suite}`",
-                opts.resume
-                    .as_ref()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_default(),
-                r.suite
-            )));
-        }
-        // --resume continues exactly the saved run's tests: another set is refused (exit 2)
-        // rather than silently ignored or mixed into a report made with other settings.
-        let mut want = parts.clone();
-        let mut have = r.settings.tests.clone();
-        want.sort();
-        want.dedup();
-        have.sort();
-        have.dedup();
-        if parts_given && want != have {
-            let what = if suite == "pts" { "--test" } else { "--part" };
-            return Err(Error::InvalidArgument(format!(
-                "{}: the saved run is of {what} {}; --resume continues exactly those \
-                 (omit {what}, or start a new report for {})",
-                opts.resume
-                    .as_ref()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_default(),
-                r.settings.tests.join(","),
-                parts.join(",")
-            )));
-        }
-    }
+    Ok(())
+}
 
-    // Identity (read-only), then the gate: in-use on every path, --confirm, audit.
-    let (id, cap) = {
-        let mut t = crate::device::open(&addr, crate::device::OpenOptions::traced(0))?.transport;
-        let id = crate::ops::query::identity(&mut *t)?;
-        let cap = crate::ops::query::read_capacity16(&mut *t)?;
-        (id, cap)
+/// The report `--resume` names, if any, checked against what can be resumed (the drive
+/// itself is checked once it is identified).
+fn resumable(opts: &SuiteOptions) -> Result<Option<BenchReport>> {
+    let Some(d) = &opts.resume else {
+        return Ok(None);
     };
-    let header = Header {
-        address: addr.clone(),
-        vendor: id.vendor.clone(),
-        model: id.model.clone(),
-        serial: id.serial.clone(),
-        firmware: id.firmware.clone(),
-        wwn: id.wwn.clone(),
-        capacity_bytes: cap.bytes(),
-        block_len: cap.block_len,
-        protection_type: if cap.prot_en { cap.p_type + 1 } else { 0 },
-        interface: if crate::device::is_virtual_address(&addr) {
-            "virtual SAS SSD (sgctl sim)".into()
-        } else {
-            "SAS/SCSI".into()
-        },
-        engine: String::new(),
-        host: crate::host::hostname(),
-        kernel: uname_r(),
-        tool: format!(
-            "sgctl {} ({})",
-            env!("CARGO_PKG_VERSION"),
-            env!("SGCTL_GIT_REV")
-        ),
-    };
-    if let Some(r) = &resumed {
-        r.check_same_drive(&header)?;
+    let r = BenchReport::load(d)?;
+    let (addr, suite) = (&opts.device, opts.suite.name());
+    // A virtual drive without a state file is a fresh drive on every open: "resuming"
+    // on it would measure the remaining tests on a drive that never saw the saved run's
+    // purge, preconditioning and rounds.
+    if let Some(v) = crate::device::classify_address(addr).virtual_spec() {
+        if !v.options().any(|(k, _)| k == "state") {
+            return Err(Error::InvalidArgument(format!(
+                "{addr}: --resume on a virtual drive without state=FILE would continue the \
+                 saved run on a fresh drive (it keeps nothing between runs); run and resume \
+                 with the same state file (sim:PROFILE?...&state=FILE)"
+            )));
+        }
     }
+    if r.suite != suite {
+        return Err(Error::InvalidArgument(format!(
+            "{}: a `bench {}` report cannot be resumed by `bench {suite}`",
+            d.display(),
+            r.suite
+        )));
+    }
+    // --resume continues exactly the saved run's tests: another set is refused (exit 2)
+    // rather than silently ignored or mixed into a report made with other settings.
+    let mut want = opts.parts.clone();
+    let mut have = r.settings.tests.clone();
+    want.sort();
+    want.dedup();
+    have.sort();
+    have.dedup();
+    if opts.parts_given && want != have {
+        let what = if suite == "pts" { "--test" } else { "--part" };
+        return Err(Error::InvalidArgument(format!(
+            "{}: the saved run is of {what} {}; --resume continues exactly those \
+             (omit {what}, or start a new report for {})",
+            d.display(),
+            r.settings.tests.join(","),
+            opts.parts.join(",")
+        )));
+    }
+    Ok(Some(r))
+}
+
+/// The safety gate: in use on every path, `--confirm` (or the typed confirmation), the
+/// audit log writable.
+fn clear_gate(opts: &SuiteOptions, env: &mut SuiteEnv<'_>, name: &DriveName) -> Result<Cleared> {
     let confirmation = Confirmation {
         tokens: opts.confirm.clone(),
         interactive: opts.confirm.is_empty() && env.interactive,
     };
-    let cleared = gate::clear(
+    gate::clear(
         env.host,
         gate::GateRequest {
-            job: if suite == "pts" {
-                "bench-pts"
-            } else {
-                "bench-review"
+            job: match opts.suite {
+                SuiteKind::Pts => "bench-pts",
+                SuiteKind::Review => "bench-review",
             },
-            address: &addr,
-            name: &DriveName {
-                serial: id.serial.clone(),
-                wwn: id.wwn.clone(),
-            },
+            address: &opts.device,
+            name,
             confirmation: &confirmation,
             audit: env.audit.clone(),
         },
-        env.prompter,
-    )?;
-    let auth = Authorization::from_cleared(&cleared, &addr);
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let (mut driver, mut t, poll, poll_always) =
-        open_drive(&addr, kind, &auth, opts.verbose, &interrupted)?;
+        &mut *env.prompter,
+    )
+}
 
-    // Purge method: resolved against what the drive has (exit 7 listing them).
-    let purge_method = match &resumed {
-        Some(r) => {
-            serde_json::from_value(serde_json::json!(r.settings.purge)).unwrap_or(opts.purge)
-        }
-        None => opts.purge,
-    };
-    let purge_resolved = purge::resolve(&mut *t, purge_method)?;
-
+/// The report directory: `--resume`'s, `--report`'s, or `./sgctl-bench-SERIAL-TIME`.
+fn report_dir(opts: &SuiteOptions, serial: &str) -> Result<PathBuf> {
     let dir = match (&opts.resume, &opts.report) {
         (Some(d), _) | (None, Some(d)) => d.clone(),
         (None, None) => PathBuf::from(format!(
             "sgctl-bench-{}-{}",
-            id.serial.trim().replace(['/', ' '], "_"),
+            serial.trim().replace(['/', ' '], "_"),
             SystemTime::now()
                 .duration_since(SystemTime::UNIX_EPOCH)
                 .map(|d| d.as_secs())
@@ -454,91 +436,123 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    Ok(dir)
+}
 
-    let capacity = cap.bytes();
-    let bl = u64::from(cap.block_len.max(1));
-    let time_scale = opts
+/// The time scale with the note that explains it (a trial run, a scaled-down virtual drive).
+fn time_scale(opts: &SuiteOptions, capacity: u64) -> (f64, Option<String>) {
+    let f = opts
         .time_scale
-        .or_else(|| sim_time_scale(&addr, capacity))
+        .or_else(|| sim_time_scale(&opts.device, capacity))
         .unwrap_or(1.0);
-    let scale_reason = if opts.time_scale.is_some() {
+    let why = if opts.time_scale.is_some() {
         Some(format!(
-            "--time-scale {time_scale}: every duration is {time_scale} x the PTS one (a trial run, not a PTS result)"
+            "--time-scale {f}: every duration is {f} x the PTS one (a trial run, not a PTS result)"
         ))
-    } else if time_scale < 1.0 {
+    } else if f < 1.0 {
         Some(format!(
             "the virtual drive is scaled to {:.3} % of the profile's capacity; durations scale with it so every round writes the drive as many times as on the full-size drive",
-            100.0 * time_scale
+            100.0 * f
         ))
     } else {
         None
     };
-    let len = ((capacity as f64 * opts.active_range / 100.0) as u64) / bl * bl;
+    (f, why)
+}
+
+/// A new report document for this run's settings.
+fn new_report(
+    opts: &SuiteOptions,
+    header: Header,
+    range: ActiveRange,
+    time_scale: (f64, Option<String>),
+) -> BenchReport {
+    let suite = opts.suite.name();
+    BenchReport {
+        format: rep::FORMAT.into(),
+        version: rep::VERSION,
+        suite: suite.into(),
+        created: crate::clock::rfc3339(SystemTime::now()),
+        updated: String::new(),
+        complete: false,
+        state: "running".into(),
+        header,
+        settings: Settings {
+            tests: opts.parts.clone(),
+            tc: opts.tc,
+            qd: opts.qd,
+            toio: opts.tc * opts.qd,
+            active_range_pct: opts.active_range,
+            active_range: Some(range),
+            max_rounds: opts.max_rounds,
+            purge: opts.purge.name().into(),
+            data_pattern: "random (incompressible, scrambled per I/O)".into(),
+            time_scale: time_scale.0,
+            time_scale_reason: time_scale.1,
+            op_extra_pct: (opts.suite == SuiteKind::Review).then_some(opts.op_extra),
+        },
+        write_cache: WriteCache::default(),
+        tests: vec![],
+        notes: vec![],
+    }
+}
+
+/// The report's notes on how this run differs from PTS-E (each once, also on resume).
+fn add_notes(
+    report: &mut BenchReport,
+    opts: &SuiteOptions,
+    scale_reason: Option<String>,
+    qos: Option<&crate::bench::qos::CpuLatency>,
+    purge: PurgeMethod,
+) {
+    let mut notes = Vec::new();
+    notes.extend(scale_reason);
+    if opts.active_range < 100.0 {
+        notes.push(format!(
+            "ActiveRange {} % of the capacity (PTS-E requires 100 %)",
+            opts.active_range
+        ));
+    }
+    notes.extend(qos.map(|q| q.note()));
+    if purge == PurgeMethod::None {
+        notes.push(
+            "NOT PURGED: the drive was not purged before the tests (--purge none)".to_string(),
+        );
+    }
+    for n in notes {
+        if !report.notes.contains(&n) {
+            report.notes.push(n);
+        }
+    }
+}
+
+/// The report document (the saved one on resume: its settings win) with this run's notes,
+/// and the settings the rounds run with.
+fn report_for(
+    opts: &SuiteOptions,
+    resumed: Option<BenchReport>,
+    drive: &Identified,
+    engine: String,
+    qos: Option<&crate::bench::qos::CpuLatency>,
+    purge: PurgeMethod,
+) -> (BenchReport, RunSettings) {
+    let bl = u64::from(drive.block_len.max(1));
+    let len = ((drive.capacity as f64 * opts.active_range / 100.0) as u64) / bl * bl;
     let range = ActiveRange {
         offset_bytes: 0,
         len_bytes: len.max(bl),
     };
-
-    let mut report = match resumed {
-        Some(r) => r,
-        None => BenchReport {
-            format: rep::FORMAT.into(),
-            version: rep::VERSION,
-            suite: suite.into(),
-            created: crate::clock::rfc3339(SystemTime::now()),
-            updated: String::new(),
-            complete: false,
-            state: "running".into(),
-            header: Header {
-                engine: driver.engine(),
-                ..header.clone()
-            },
-            settings: Settings {
-                tests: parts.clone(),
-                tc: opts.tc,
-                qd: opts.qd,
-                toio: opts.tc * opts.qd,
-                active_range_pct: opts.active_range,
-                active_range: Some(range),
-                max_rounds: opts.max_rounds,
-                purge: opts.purge.name().into(),
-                data_pattern: "random (incompressible, scrambled per I/O)".into(),
-                time_scale,
-                time_scale_reason: scale_reason.clone(),
-                op_extra_pct: (suite == "review").then_some(op_extra),
-            },
-            write_cache: WriteCache::default(),
-            tests: vec![],
-            notes: vec![],
-        },
-    };
-    if let Some(r) = &scale_reason {
-        if !report.notes.contains(r) {
-            report.notes.push(r.clone());
-        }
-    }
-    if opts.active_range < 100.0 {
-        let n = format!(
-            "ActiveRange {} % of the capacity (PTS-E requires 100 %)",
-            opts.active_range
-        );
-        if !report.notes.contains(&n) {
-            report.notes.push(n);
-        }
-    }
-    if let Some(q) = &qos {
-        let n = q.note();
-        if !report.notes.contains(&n) {
-            report.notes.push(n);
-        }
-    }
-    if purge_resolved == PurgeMethod::None {
-        let n = "NOT PURGED: the drive was not purged before the tests (--purge none)".to_string();
-        if !report.notes.contains(&n) {
-            report.notes.push(n);
-        }
-    }
-    let settings = report.settings.clone();
+    let scale = time_scale(opts, drive.capacity);
+    let scale_reason = scale.1.clone();
+    let mut report = resumed.unwrap_or_else(|| {
+        let header = Header {
+            engine,
+            ..drive.header.clone()
+        };
+        new_report(opts, header, range, scale)
+    });
+    add_notes(&mut report, opts, scale_reason, qos, purge);
+    let settings = &report.settings;
     let run = RunSettings {
         range: settings.active_range.unwrap_or(range),
         tc: settings.tc,
@@ -547,24 +561,17 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
         // One sample per (scaled) second, at least the engine's 10 ms.
         log_interval_s: settings.time_scale.max(0.01),
     };
-    let parts = settings.tests.clone();
-    let op_extra = settings.op_extra_pct.unwrap_or(op_extra);
+    (report, run)
+}
 
-    let started = cleared.start(serde_json::json!({
-        "drive": header, "suite": suite, "settings": settings, "report_dir": dir,
-    }))?;
-    if !cfg!(test) {
-        let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
-    }
-
-    // Write cache per the spec, restored on every path below.
-    let mut wc = match cache::prepare(&mut *t, opts.write_cache) {
-        Ok(w) => w,
-        Err(e) => {
-            let _ = started.end("failed", serde_json::json!({"message": e.to_string()}));
-            return Err(e);
-        }
-    };
+/// The write cache as the run wants it (`Some(enabled)`, `None`: unchanged), what was found
+/// kept in the report for the restore at the end.
+fn set_write_cache(
+    t: &mut dyn Transport,
+    want: Option<bool>,
+    report: &mut BenchReport,
+) -> Result<()> {
+    let mut wc = cache::prepare(t, want)?;
     // On resume keep the WCE state found at the first start (the drive may still be WCE=0
     // if the first run could not restore it).
     if report.write_cache.wce_before.is_some() && report.write_cache.wce_before != wc.wce_before {
@@ -573,43 +580,27 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
     }
     report.write_cache = wc;
     report.state = "running".into();
+    Ok(())
+}
 
-    let mut control = DriveControl {
-        t,
-        cleared: &cleared,
-        purge_progress: env.purge_progress,
-        poll,
-        poll_always,
-        dir: dir.clone(),
-        n: report
-            .tests
-            .iter()
-            .flat_map(|t| &t.stages)
-            .filter(|s| s.purge.is_some())
-            .count() as u32,
-    };
-    let progress = env.progress;
-    let mut s = Suite::new(
-        &mut driver,
-        &mut control,
-        report,
-        dir.clone(),
-        run,
-        settings.max_rounds,
-        purge_resolved,
-        interrupted.clone(),
-        progress,
-    );
+/// The rounds: the tests in order, stopping at the first that does not end (its state says
+/// why), then the drive back to full capacity after the OP experiment. Returns how the tests
+/// ended and what returning the drive failed at.
+fn run_tests(
+    s: &mut Suite<'_>,
+    kind: SuiteKind,
+    parts: &[String],
+    op_extra: f64,
+) -> (Result<()>, Vec<String>) {
     let _ = s.save();
     let mut result: Result<()> = Ok(());
-    for p in &parts {
-        result = if suite == "pts" {
-            match TestId::parse(p) {
-                Some(tid) => pts::run(&mut s, tid),
+    for p in parts {
+        result = match kind {
+            SuiteKind::Pts => match TestId::parse(p) {
+                Some(tid) => pts::run(s, tid),
                 None => Err(Error::InvalidArgument(format!("unknown test {p}"))),
-            }
-        } else {
-            review::run(&mut s, p, op_extra)
+            },
+            SuiteKind::Review => review::run(s, p, op_extra),
         };
         if let Err(e) = &result {
             let st = if is_interrupted(e) {
@@ -621,16 +612,26 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
             break;
         }
     }
-    // The drive back to full capacity (OP experiment), then the write cache — always.
     let mut cleanup = Vec::new();
-    if suite == "review" {
-        if let Err(e) = review::restore_capacity(&mut s) {
+    if kind == SuiteKind::Review {
+        if let Err(e) = review::restore_capacity(s) {
             cleanup.push(format!("returning the drive to full capacity failed: {e}"));
         }
     }
-    let mut report = std::mem::replace(&mut s.report, empty_report());
-    drop(s);
-    if let Err(e) = cache::restore(&mut *control.t, &mut report.write_cache) {
+    (result, cleanup)
+}
+
+/// The end of a run: the write cache restored, the report's state, the report saved, the
+/// audit end record.
+fn finish(
+    mut report: BenchReport,
+    t: &mut dyn Transport,
+    started: Started<'_>,
+    dir: PathBuf,
+    result: Result<()>,
+    mut cleanup: Vec<String>,
+) -> Result<SuiteOutcome> {
+    if let Err(e) = cache::restore(t, &mut report.write_cache) {
         cleanup.push(format!("restoring the write cache failed: {e}"));
     }
     let state = match &result {
@@ -651,8 +652,114 @@ pub fn run(opts: &SuiteOptions, env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
         dir,
         result,
         cleanup,
-        device_failed: driver.device_failed.is_some(),
     })
+}
+
+/// Runs a suite: the drive's identity, the gate, the engine and the control path, the write
+/// cache (restored on every path), the tests in order, the report saved after every round and
+/// at the end, the audit start and end records.
+///
+/// Errors before the first test (a bad option, a report that cannot be resumed, the gate's
+/// refusal, an unsupported purge method, a write cache that cannot be set) return `Err`; how
+/// the tests ended is [`SuiteOutcome::result`], with the report saved either way.
+pub fn run(opts: &SuiteOptions, mut env: SuiteEnv<'_>) -> Result<SuiteOutcome> {
+    // Preconditions: the options, the report to resume.
+    check_options(opts)?;
+    let addr = opts.device.as_str();
+    // Held from here to the end of the run (dropped on every return), before the gate: a
+    // limit that cannot be set (not root: exit 7) never reaches the drive or the audit log.
+    let qos = crate::bench::qos::CpuLatency::for_run(
+        opts.cpu_latency,
+        crate::device::is_virtual_address(addr),
+    )
+    .map_err(Error::from)?;
+    let resumed = resumable(opts)?;
+
+    // Identity (read-only, once), then the gate: in use on every path, --confirm, audit.
+    let mut drive = identify(addr, opts.verbose)?;
+    if let Some(r) = &resumed {
+        r.check_same_drive(&drive.header)?;
+    }
+    let cleared = clear_gate(opts, &mut env, &drive.name)?;
+    let auth = Authorization::from_cleared(&cleared, addr);
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let (mut driver, mut t, poll, poll_always) = open_drive(
+        addr,
+        opts.engine,
+        &auth,
+        drive.control.take(),
+        opts.verbose,
+        &interrupted,
+    )?;
+
+    // Purge method: resolved against what the drive has (exit 7 listing them).
+    let purge_method = match &resumed {
+        Some(r) => {
+            serde_json::from_value(serde_json::json!(r.settings.purge)).unwrap_or(opts.purge)
+        }
+        None => opts.purge,
+    };
+    let purge_resolved = purge::resolve(&mut *t, purge_method)?;
+    let dir = report_dir(opts, &drive.name.serial)?;
+
+    // The report document: the saved one on resume (its settings win), else a new one.
+    let (mut report, run) = report_for(
+        opts,
+        resumed,
+        &drive,
+        driver.engine(),
+        qos.as_ref(),
+        purge_resolved,
+    );
+    let settings = report.settings.clone();
+
+    // The audit start record, then the write cache per the spec (restored on every path).
+    let started = cleared.start(serde_json::json!({
+        "drive": drive.header, "suite": opts.suite.name(), "settings": settings,
+        "report_dir": dir,
+    }))?;
+    if !cfg!(test) {
+        let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
+    }
+    if let Err(e) = set_write_cache(&mut *t, opts.write_cache, &mut report) {
+        let _ = started.end("failed", serde_json::json!({"message": e.to_string()}));
+        return Err(e);
+    }
+
+    // The rounds.
+    let n = report
+        .tests
+        .iter()
+        .flat_map(|t| &t.stages)
+        .filter(|s| s.purge.is_some())
+        .count() as u32;
+    let mut control = DriveControl {
+        t,
+        cleared: &cleared,
+        purge_progress: env.purge_progress,
+        poll,
+        poll_always,
+        dir: dir.clone(),
+        n,
+    };
+    let mut s = Suite::new(
+        &mut driver,
+        &mut control,
+        report,
+        dir.clone(),
+        run,
+        settings.max_rounds,
+        purge_resolved,
+        interrupted.clone(),
+        env.progress,
+    );
+    let op_extra = settings.op_extra_pct.unwrap_or(opts.op_extra);
+    let (result, cleanup) = run_tests(&mut s, opts.suite, &settings.tests, op_extra);
+    let report = std::mem::replace(&mut s.report, empty_report());
+    drop(s);
+
+    // The report and the end record.
+    finish(report, &mut *control.t, started, dir, result, cleanup)
 }
 
 fn empty_report() -> BenchReport {
