@@ -161,7 +161,7 @@ pub(crate) fn run_jobs_in(
         let virtual_drives = !named.is_empty();
         let devices: Box<dyn FnOnce() -> Vec<String>> = if named.is_empty() {
             Box::new(|| {
-                sgctl::ops::led_ses::enclosure_services_devices(
+                sgctl::ops::led::ses::enclosure_services_devices(
                     &sgctl::discover::ScanOptions::default(),
                 )
             })

@@ -18,6 +18,7 @@
 //! leave `/sys/devices` or loop become [`Enclosure::problems`], never a panic.
 
 use super::sysfs::{attr, follow, names, sys};
+use crate::host::SlotRef;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -92,44 +93,6 @@ impl Enclosure {
     /// The enclosure device's sysfs directory.
     pub fn dir(&self) -> &Path {
         &self.dir
-    }
-}
-
-/// Where a drive (or one path of it) sits: the enclosure and slot.
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq, Hash)]
-pub struct SlotRef {
-    /// Enclosure logical identifier (`0x…`).
-    pub id: Option<String>,
-    /// SES device vendor.
-    pub vendor: Option<String>,
-    /// SES device product.
-    pub product: Option<String>,
-    /// Slot number.
-    pub slot: Option<u32>,
-    /// Component name (element descriptor).
-    pub component: String,
-    /// The enclosure class entry (the SES device's `H:C:T:L`) this path was matched through.
-    pub enclosure_device: String,
-}
-
-impl SlotRef {
-    /// What identifies the enclosure: its logical id, else the class entry.
-    pub fn enclosure_key(&self) -> &str {
-        self.id.as_deref().unwrap_or(&self.enclosure_device)
-    }
-
-    /// `0x5006…:3` (enclosure and slot), for tables and labels.
-    pub fn short(&self) -> String {
-        match self.slot {
-            Some(s) => format!("{}:{s}", self.enclosure_key()),
-            None => format!("{}:{}", self.enclosure_key(), self.component),
-        }
-    }
-
-    /// The same physical slot (same enclosure id and slot) as `o`, whichever SES device each
-    /// was seen through.
-    pub fn same_place(&self, o: &SlotRef) -> bool {
-        self.enclosure_key() == o.enclosure_key() && self.slot == o.slot
     }
 }
 

@@ -36,7 +36,7 @@ impl HostView for DiscoverHost {
         LinuxHost::default().in_use(paths)
     }
 
-    fn slot_of(&self, paths: &[PathInfo]) -> Option<crate::discover::enclosure::SlotRef> {
+    fn slot_of(&self, paths: &[PathInfo]) -> Option<crate::host::SlotRef> {
         crate::discover::enclosure::slot_of_paths(std::path::Path::new("/"), paths)
     }
 }
