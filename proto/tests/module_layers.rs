@@ -11,6 +11,9 @@
 //! `error` sits below `scsi` and names only `ata`, `sense` and `bytes`; `ata` (ACS) names no
 //! SCSI; what the drive lists is asked in `cmd::probe`.
 
+#[path = "common/scc.rs"]
+mod scc;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -190,68 +193,12 @@ fn name(m: &Module) -> String {
     }
 }
 
-/// The strongly connected components with more than one module (Tarjan), each sorted.
+/// The cycles of `g`, by module name.
 fn cycles(g: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<String>> {
-    struct St<'a> {
-        g: &'a BTreeMap<Module, BTreeSet<Module>>,
-        index: BTreeMap<&'a Module, usize>,
-        low: BTreeMap<&'a Module, usize>,
-        stack: Vec<&'a Module>,
-        on: BTreeSet<&'a Module>,
-        next: usize,
-        out: Vec<Vec<String>>,
-    }
-    fn visit<'a>(st: &mut St<'a>, v: &'a Module) {
-        st.index.insert(v, st.next);
-        st.low.insert(v, st.next);
-        st.next += 1;
-        st.stack.push(v);
-        st.on.insert(v);
-        let g = st.g;
-        for w in g.get(v).into_iter().flatten() {
-            let Some((w, _)) = g.get_key_value(w) else {
-                continue;
-            };
-            if !st.index.contains_key(w) {
-                visit(st, w);
-                let l = st.low[w].min(st.low[v]);
-                st.low.insert(v, l);
-            } else if st.on.contains(w) {
-                let l = st.index[w].min(st.low[v]);
-                st.low.insert(v, l);
-            }
-        }
-        if st.low[v] == st.index[v] {
-            let mut scc = Vec::new();
-            while let Some(w) = st.stack.pop() {
-                st.on.remove(w);
-                scc.push(name(w));
-                if w == v {
-                    break;
-                }
-            }
-            if scc.len() > 1 {
-                scc.sort();
-                st.out.push(scc);
-            }
-        }
-    }
-    let mut st = St {
-        g,
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        on: BTreeSet::new(),
-        next: 0,
-        out: Vec::new(),
-    };
-    for v in g.keys() {
-        if !st.index.contains_key(v) {
-            visit(&mut st, v);
-        }
-    }
-    st.out.sort();
-    st.out
+    scc::cycles(g)
+        .iter()
+        .map(|c| c.iter().map(name).collect())
+        .collect()
 }
 
 /// Pairs of modules that name each other.

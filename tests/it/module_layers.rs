@@ -64,66 +64,9 @@ fn report_renders_and_names_no_module_above_it() {
     }
 }
 
-/// The strongly connected components of two or more modules (Tarjan), each sorted, with
-/// the pairs of modules that name each other inside them.
-fn cycles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
-    struct St<'a> {
-        g: &'a BTreeMap<String, BTreeSet<String>>,
-        index: BTreeMap<&'a str, usize>,
-        low: BTreeMap<&'a str, usize>,
-        stack: Vec<&'a str>,
-        next: usize,
-        out: Vec<Vec<String>>,
-    }
-    fn visit<'a>(st: &mut St<'a>, v: &'a str) {
-        st.index.insert(v, st.next);
-        st.low.insert(v, st.next);
-        st.next += 1;
-        st.stack.push(v);
-        let g = st.g;
-        for w in g.get(v).into_iter().flatten() {
-            let Some((w, _)) = g.get_key_value(w) else {
-                continue;
-            };
-            if !st.index.contains_key(w.as_str()) {
-                visit(st, w);
-                let l = st.low[w.as_str()].min(st.low[v]);
-                st.low.insert(v, l);
-            } else if st.stack.contains(&w.as_str()) {
-                let l = st.index[w.as_str()].min(st.low[v]);
-                st.low.insert(v, l);
-            }
-        }
-        if st.low[v] == st.index[v] {
-            let mut scc = Vec::new();
-            while let Some(w) = st.stack.pop() {
-                scc.push(w.to_string());
-                if w == v {
-                    break;
-                }
-            }
-            if scc.len() > 1 {
-                scc.sort();
-                st.out.push(scc);
-            }
-        }
-    }
-    let mut st = St {
-        g,
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        next: 0,
-        out: Vec::new(),
-    };
-    for v in g.keys() {
-        if !st.index.contains_key(v.as_str()) {
-            visit(&mut st, v);
-        }
-    }
-    st.out.sort();
-    st.out
-}
+#[path = "../../proto/tests/common/scc.rs"]
+mod scc;
+use scc::cycles;
 
 /// The edges of `g` that lie inside one of its cycles, for the failure message.
 fn cycle_edges(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
