@@ -94,6 +94,18 @@ impl Enclosure {
     pub fn dir(&self) -> &Path {
         &self.dir
     }
+
+    /// Where the component `c` of this enclosure sits.
+    pub fn slot_ref(&self, c: &Component) -> SlotRef {
+        SlotRef {
+            id: self.id.clone(),
+            vendor: self.vendor.clone(),
+            product: self.product.clone(),
+            slot: c.slot,
+            component: c.name.clone(),
+            enclosure_device: self.name.clone(),
+        }
+    }
 }
 
 fn is_hctl(s: &str) -> bool {
@@ -314,14 +326,7 @@ pub fn slots_by_device(encs: &[Enclosure]) -> HashMap<String, SlotRef> {
     for e in encs {
         for c in &e.components {
             if let Some(dev) = &c.device {
-                m.entry(dev.clone()).or_insert_with(|| SlotRef {
-                    id: e.id.clone(),
-                    vendor: e.vendor.clone(),
-                    product: e.product.clone(),
-                    slot: c.slot,
-                    component: c.name.clone(),
-                    enclosure_device: e.name.clone(),
-                });
+                m.entry(dev.clone()).or_insert_with(|| e.slot_ref(c));
             }
         }
     }

@@ -19,7 +19,7 @@
 
 pub mod ses;
 
-use crate::discover::enclosure::{self, Component, Enclosure};
+use crate::discover::enclosure;
 use crate::host::{PathInfo, SlotRef};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -156,7 +156,7 @@ pub fn components_of(
         for c in &e.components {
             if c.device.as_deref().is_some_and(|d| hctls.contains(&d)) {
                 out.push(SlotComponent {
-                    place: place(e, c),
+                    place: e.slot_ref(c),
                     dir: c.dir().to_path_buf(),
                 });
             }
@@ -168,17 +168,6 @@ pub fn components_of(
         });
     }
     Ok(out)
-}
-
-fn place(e: &Enclosure, c: &Component) -> SlotRef {
-    SlotRef {
-        id: e.id.clone(),
-        vendor: e.vendor.clone(),
-        product: e.product.clone(),
-        slot: c.slot,
-        component: c.name.clone(),
-        enclosure_device: e.name.clone(),
-    }
 }
 
 /// What happened to one component's LED.
