@@ -1,14 +1,14 @@
 //! High-level jobs: safety gate → plan → execute with progress → verify → report.
 
 // --- format and sanitize ---
-pub mod fleet;
+pub(crate) mod fleet;
 pub mod format;
 pub mod format_support;
 pub mod jobs;
 pub mod led;
 pub mod logs;
 pub mod mode_set;
-pub mod par;
+pub(crate) mod par;
 pub mod poll;
 pub mod query;
 pub mod record;

@@ -82,7 +82,7 @@ impl SanitizeStatus {
 }
 
 /// Decodes SANITIZE STATUS EXT output registers.
-pub fn decode_sanitize_status(r: &AtaRegisters) -> SanitizeStatus {
+pub(crate) fn decode_sanitize_status(r: &AtaRegisters) -> SanitizeStatus {
     SanitizeStatus {
         completed_without_error: r.count & 0x8000 != 0,
         in_progress: r.count & 0x4000 != 0,
@@ -191,12 +191,12 @@ pub struct AtaRegisters {
 
 impl AtaRegisters {
     /// ERR set in STATUS, or DF.
-    pub fn is_error(&self) -> bool {
+    pub(crate) fn is_error(&self) -> bool {
         self.status & (status::ERR | status::DF) != 0
     }
 
     /// The typed error, when STATUS says there is one.
-    pub fn error_kind(&self) -> Option<AtaErrorKind> {
+    pub(crate) fn error_kind(&self) -> Option<AtaErrorKind> {
         if !self.is_error() {
             return None;
         }
@@ -231,7 +231,7 @@ pub enum AtaErrorKind {
 
 impl AtaErrorKind {
     /// Classifies STATUS and ERROR.
-    pub fn from_registers(status: u8, error: u8) -> AtaErrorKind {
+    pub(crate) fn from_registers(status: u8, error: u8) -> AtaErrorKind {
         use error_bits::*;
         if status & self::status::DF != 0 {
             AtaErrorKind::DeviceFault

@@ -7,7 +7,7 @@
 //! - a page longer than the first allocation is fetched again at the length the device
 //!   reports (VPD pages, log pages);
 //! - the completion is checked by [`crate::transport::check`] (host byte, driver byte,
-//!   status, sense) and, for ATA PASS-THROUGH, by [`ata::interpret`];
+//!   status, sense) and, for ATA PASS-THROUGH, by `ata::interpret`;
 //! - an optional command or page is asked for only when the drive lists it ([`probe`]).
 //!
 //! The layers below (`scsi`, `sense`, `logpage`, `tcg`, `ata`) build CDBs and parse answers

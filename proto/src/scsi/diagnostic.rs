@@ -5,9 +5,9 @@
 //! [`crate::ses`].
 
 /// RECEIVE DIAGNOSTIC RESULTS operation code.
-pub const RECEIVE_OPCODE: u8 = 0x1c;
+pub(crate) const RECEIVE_OPCODE: u8 = 0x1c;
 /// SEND DIAGNOSTIC operation code.
-pub const SEND_OPCODE: u8 = 0x1d;
+pub(crate) const SEND_OPCODE: u8 = 0x1d;
 
 /// RECEIVE DIAGNOSTIC RESULTS CDB (6 bytes): byte 1 bit 0 PCV (page code valid), byte 2 PAGE
 /// CODE, bytes 3-4 ALLOCATION LENGTH. `page = Some(code)` sets PCV=1 (what SES needs);

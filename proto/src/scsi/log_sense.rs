@@ -10,7 +10,7 @@ use serde::Serialize;
 pub const OPCODE: u8 = crate::scsi::opcodes::code::LOG_SENSE;
 
 /// Largest allocation length the 16-bit field can carry.
-pub const MAX_ALLOCATION: usize = 0xFFFF;
+pub(crate) const MAX_ALLOCATION: usize = 0xFFFF;
 
 /// SPC-5 6.6 table "Page control (PC) field": which set of values to return.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -53,7 +53,7 @@ impl PageControl {
 
 /// The fields of a LOG SENSE CDB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LogSense {
+pub(crate) struct LogSense {
     /// Page code (6 bits).
     pub page: u8,
     /// Subpage code.
@@ -72,7 +72,7 @@ pub struct LogSense {
 
 impl LogSense {
     /// Cumulative values of `page`/`subpage`, from the first parameter.
-    pub fn new(page: u8, subpage: u8, allocation_length: u16) -> LogSense {
+    pub(crate) fn new(page: u8, subpage: u8, allocation_length: u16) -> LogSense {
         LogSense {
             page,
             subpage,
@@ -85,7 +85,7 @@ impl LogSense {
     }
 
     /// SPC-5 6.6 LOG SENSE CDB (10 bytes).
-    pub fn cdb(&self) -> [u8; 10] {
+    pub(crate) fn cdb(&self) -> [u8; 10] {
         let pp = self.parameter_pointer.to_be_bytes();
         let al = self.allocation_length.to_be_bytes();
         [
@@ -105,7 +105,7 @@ impl LogSense {
 
 /// Length to request for a page whose header announced `page_length`: header + page, rounded
 /// up to even (some HBAs mishandle odd transfers, sg_logs does the same), capped at 65535.
-pub fn full_request_len(page_length: u16) -> usize {
+pub(crate) fn full_request_len(page_length: u16) -> usize {
     let n = usize::from(page_length) + 4;
     (n + (n & 1)).min(MAX_ALLOCATION)
 }

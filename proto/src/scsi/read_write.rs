@@ -79,9 +79,9 @@ pub fn write16(lba: u64, blocks: u32, f: RwFlags) -> [u8; 16] {
 /// VARIABLE LENGTH CDB operation code (READ(32)/WRITE(32) and other 32-byte commands).
 pub const VARIABLE_LENGTH: u8 = 0x7F;
 /// READ(32) service action.
-pub const READ_32_SA: u16 = 0x0009;
+pub(crate) const READ_32_SA: u16 = 0x0009;
 /// WRITE(32) service action.
-pub const WRITE_32_SA: u16 = 0x000B;
+pub(crate) const WRITE_32_SA: u16 = 0x000B;
 
 /// SBC-4 5.18 READ(32) / 5.43 WRITE(32) (Tables 80, 107): the commands a drive formatted
 /// with protection type 2 accepts. `ref_tag` is the EXPECTED INITIAL LOGICAL BLOCK

@@ -4,6 +4,7 @@
 //! `src/sg_sanitize.c`, Seagate SCSI Commands Reference Manual Rev J pp. 200–203, T10 reflector
 //! 2015-01 on AUSE).
 
+#[cfg(test)]
 use crate::bytes::{Bytes, ParseError, ParseResult};
 use crate::error::{Invalid, Result};
 use serde::Serialize;
@@ -68,7 +69,7 @@ impl ServiceAction {
 
 /// SANITIZE CDB fields (SBC-4 5.31.1, Table 169; protocols.md §D.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct SanitizeCdb {
+pub(crate) struct SanitizeCdb {
     /// Service action, byte 1 bits 4-0.
     pub service_action: ServiceAction,
     /// IMMED, byte 1 bit 7.
@@ -83,7 +84,7 @@ pub struct SanitizeCdb {
 
 impl SanitizeCdb {
     /// The 10 CDB bytes.
-    pub fn cdb(&self) -> [u8; 10] {
+    pub(crate) fn cdb(&self) -> [u8; 10] {
         let mut c = [0u8; 10];
         c[0] = OPCODE;
         c[1] = (u8::from(self.immed) << 7)
@@ -95,7 +96,8 @@ impl SanitizeCdb {
     }
 
     /// Decodes a SANITIZE CDB.
-    pub fn parse(cdb: &[u8]) -> ParseResult<SanitizeCdb> {
+    #[cfg(test)]
+    pub(crate) fn parse(cdb: &[u8]) -> ParseResult<SanitizeCdb> {
         let b = Bytes::new(cdb, "SANITIZE CDB");
         b.need(10)?;
         if b.u8(0)? != OPCODE {
