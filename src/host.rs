@@ -1,7 +1,7 @@
 //! The host as the safety gate and discovery both see it: the paths of a logical unit and
 //! the reasons it may be in use (mounted, swap, held, boot disk), read from sysfs and procfs
-//! ([`LinuxHost`]) or faked in tests ([`HostView`]). Both `discover` and `ops::gate` use
-//! this module; it uses neither (but for the enclosure slot type [`HostView::slot_of`] names).
+//! ([`LinuxHost`]) or faked in tests ([`HostView`]), and the enclosure slot a drive sits in
+//! ([`SlotRef`]). Both `discover` and `ops::gate` use this module; it uses neither.
 
 use crate::error::{Error, Refusal, Result};
 use serde::Serialize;
@@ -18,6 +18,45 @@ pub struct PathInfo {
     pub sg: Option<String>,
 }
 
+/// Where a drive (or one path of it) sits: the enclosure and slot (found by
+/// [`crate::discover::enclosure`] in sysfs, or by the SES backend of `ops::led`).
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq, Hash)]
+pub struct SlotRef {
+    /// Enclosure logical identifier (`0x…`).
+    pub id: Option<String>,
+    /// SES device vendor.
+    pub vendor: Option<String>,
+    /// SES device product.
+    pub product: Option<String>,
+    /// Slot number.
+    pub slot: Option<u32>,
+    /// Component name (element descriptor).
+    pub component: String,
+    /// The enclosure class entry (the SES device's `H:C:T:L`) this path was matched through.
+    pub enclosure_device: String,
+}
+
+impl SlotRef {
+    /// What identifies the enclosure: its logical id, else the class entry.
+    pub fn enclosure_key(&self) -> &str {
+        self.id.as_deref().unwrap_or(&self.enclosure_device)
+    }
+
+    /// `0x5006…:3` (enclosure and slot), for tables and labels.
+    pub fn short(&self) -> String {
+        match self.slot {
+            Some(s) => format!("{}:{s}", self.enclosure_key()),
+            None => format!("{}:{}", self.enclosure_key(), self.component),
+        }
+    }
+
+    /// The same physical slot (same enclosure id and slot) as `o`, whichever SES device each
+    /// was seen through.
+    pub(crate) fn same_place(&self, o: &SlotRef) -> bool {
+        self.enclosure_key() == o.enclosure_key() && self.slot == o.slot
+    }
+}
+
 /// Why a drive is in use (defined with the refusal that carries it, in the error module).
 pub use crate::error::InUse;
 
@@ -30,7 +69,7 @@ pub trait HostView: Send + Sync {
     /// The enclosure and slot the drive behind `paths` sits in, where the host knows it
     /// (`/sys/class/enclosure`); `None` by default (virtual drives, hosts without enclosures).
     /// Recorded in job records and manifests; never a reason to refuse.
-    fn slot_of(&self, _paths: &[PathInfo]) -> Option<crate::discover::enclosure::SlotRef> {
+    fn slot_of(&self, _paths: &[PathInfo]) -> Option<SlotRef> {
         None
     }
     /// The view one command that looks up many drives uses for them: one that reads the host

@@ -22,7 +22,7 @@ pub mod testing;
 // The pure layers and the transport live in the sgctl-proto crate (proto/); they keep their
 // paths here, so `crate::scsi::...` and `sgctl::scsi::...` name the same items.
 pub use sgctl_proto::{
-    ata, bytes, cmd, error, exit, files, logpage, probe, scsi, sense, ses, tcg, transport,
+    ata, bytes, cmd, error, exit, files, logpage, scsi, sense, ses, tcg, transport,
 };
 pub use sgctl_proto::{Completion, DataBuf, Error, Result, Transport};
 

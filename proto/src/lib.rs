@@ -13,7 +13,6 @@ pub mod error;
 pub mod exit;
 pub mod files;
 pub mod logpage;
-pub mod probe;
 pub mod scsi;
 pub mod sense;
 pub mod ses;

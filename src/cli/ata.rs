@@ -5,8 +5,9 @@
 use super::{Ctx, Report};
 use anyhow::{bail, Context};
 use serde::Serialize;
-use sgctl::ata::{identify, log, smart, CdbSize};
+use sgctl::ata::{identify, log, smart};
 use sgctl::bytes::{hexdump, parse_inhex};
+use sgctl::scsi::ata_pass_through::CdbSize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 

@@ -165,7 +165,7 @@ pub(crate) fn run_jobs_in(
         let devices: Box<dyn FnOnce() -> Vec<String> + '_> = if named.is_empty() {
             Box::new(|| {
                 host.scan()
-                    .map(|s| sgctl::ops::led_ses::ses_device_addresses(&s))
+                    .map(|s| sgctl::ops::led::ses::ses_device_addresses(&s))
                     .unwrap_or_default()
             })
         } else {

@@ -110,7 +110,7 @@ pub(crate) fn run(ctx: &mut Ctx, which: Led, args: LedArgs) -> anyhow::Result<Re
                 {
                     let devices = scan
                         .as_ref()
-                        .map(sgctl::ops::led_ses::ses_device_addresses)
+                        .map(sgctl::ops::led::ses::ses_device_addresses)
                         .unwrap_or_default();
                     ses_search(ctx, &devices, &drive, timeout)
                 } else {
@@ -194,10 +194,7 @@ fn ses_search(
     devices: &[String],
     drive: &discover::Drive,
     timeout: Duration,
-) -> Vec<(
-    sgctl::discover::enclosure::SlotRef,
-    Box<dyn led::LedBackend>,
-)> {
+) -> Vec<(sgctl::host::SlotRef, Box<dyn led::LedBackend>)> {
     let Some(found) = led::ses_search(drive, devices, timeout) else {
         return Vec::new();
     };

@@ -155,7 +155,7 @@ fn rotation(r: Option<u16>) -> String {
 }
 
 /// `enclosure 0x5006… slot 3 (VENDOR PRODUCT, "SLOT 03")`.
-pub(crate) fn slot_line(s: &sgctl::discover::enclosure::SlotRef) -> String {
+pub(crate) fn slot_line(s: &sgctl::host::SlotRef) -> String {
     let slot = s.slot.map_or_else(|| "-".to_string(), |n| n.to_string());
     let who: Vec<&str> = [s.vendor.as_deref(), s.product.as_deref()]
         .into_iter()

@@ -84,7 +84,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: VpdArgs) -> anyhow::Result<Report> {
     // An unlisted page is not asked for: the drive would reject it with ILLEGAL REQUEST and
     // count that as a non-medium error (a read-only command must leave the counters alone).
     if page != 0 {
-        let listed = sgctl::probe::vpd_pages(t.as_mut())?;
+        let listed = sgctl::cmd::probe::vpd_pages(t.as_mut())?;
         if !listed.contains(&page) {
             return Err(Error::Unsupported(format!(
                 "VPD page 0x{page:02x} ({}) is not in the device's Supported VPD Pages list \

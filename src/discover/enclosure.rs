@@ -18,6 +18,7 @@
 //! leave `/sys/devices` or loop become [`Enclosure::problems`], never a panic.
 
 use super::sysfs::{attr, follow, names, sys};
+use crate::host::SlotRef;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -93,43 +94,17 @@ impl Enclosure {
     pub fn dir(&self) -> &Path {
         &self.dir
     }
-}
 
-/// Where a drive (or one path of it) sits: the enclosure and slot.
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq, Hash)]
-pub struct SlotRef {
-    /// Enclosure logical identifier (`0x…`).
-    pub id: Option<String>,
-    /// SES device vendor.
-    pub vendor: Option<String>,
-    /// SES device product.
-    pub product: Option<String>,
-    /// Slot number.
-    pub slot: Option<u32>,
-    /// Component name (element descriptor).
-    pub component: String,
-    /// The enclosure class entry (the SES device's `H:C:T:L`) this path was matched through.
-    pub enclosure_device: String,
-}
-
-impl SlotRef {
-    /// What identifies the enclosure: its logical id, else the class entry.
-    pub fn enclosure_key(&self) -> &str {
-        self.id.as_deref().unwrap_or(&self.enclosure_device)
-    }
-
-    /// `0x5006…:3` (enclosure and slot), for tables and labels.
-    pub fn short(&self) -> String {
-        match self.slot {
-            Some(s) => format!("{}:{s}", self.enclosure_key()),
-            None => format!("{}:{}", self.enclosure_key(), self.component),
+    /// Where the component `c` of this enclosure sits.
+    pub(crate) fn slot_ref(&self, c: &Component) -> SlotRef {
+        SlotRef {
+            id: self.id.clone(),
+            vendor: self.vendor.clone(),
+            product: self.product.clone(),
+            slot: c.slot,
+            component: c.name.clone(),
+            enclosure_device: self.name.clone(),
         }
-    }
-
-    /// The same physical slot (same enclosure id and slot) as `o`, whichever SES device each
-    /// was seen through.
-    pub(crate) fn same_place(&self, o: &SlotRef) -> bool {
-        self.enclosure_key() == o.enclosure_key() && self.slot == o.slot
     }
 }
 
@@ -351,14 +326,7 @@ pub(crate) fn slots_by_device(encs: &[Enclosure]) -> HashMap<String, SlotRef> {
     for e in encs {
         for c in &e.components {
             if let Some(dev) = &c.device {
-                m.entry(dev.clone()).or_insert_with(|| SlotRef {
-                    id: e.id.clone(),
-                    vendor: e.vendor.clone(),
-                    product: e.product.clone(),
-                    slot: c.slot,
-                    component: c.name.clone(),
-                    enclosure_device: e.name.clone(),
-                });
+                m.entry(dev.clone()).or_insert_with(|| e.slot_ref(c));
             }
         }
     }

@@ -36,7 +36,7 @@ impl HostView for DiscoverHost {
         LinuxHost::default().in_use(paths)
     }
 
-    fn slot_of(&self, paths: &[PathInfo]) -> Option<crate::discover::enclosure::SlotRef> {
+    fn slot_of(&self, paths: &[PathInfo]) -> Option<crate::host::SlotRef> {
         crate::discover::enclosure::slot_of_paths(std::path::Path::new("/"), paths)
     }
 
@@ -55,8 +55,7 @@ impl HostView for DiscoverHost {
 #[derive(Debug)]
 pub struct ScannedHost {
     scan: crate::discover::HostScan,
-    slots:
-        std::sync::OnceLock<std::collections::HashMap<String, crate::discover::enclosure::SlotRef>>,
+    slots: std::sync::OnceLock<std::collections::HashMap<String, crate::host::SlotRef>>,
 }
 
 impl ScannedHost {
@@ -98,7 +97,7 @@ impl HostView for ScannedHost {
         LinuxHost::with_root(self.scan.options().sysroot.clone()).in_use(paths)
     }
 
-    fn slot_of(&self, paths: &[PathInfo]) -> Option<crate::discover::enclosure::SlotRef> {
+    fn slot_of(&self, paths: &[PathInfo]) -> Option<crate::host::SlotRef> {
         if paths.iter().all(|p| p.hctl.is_none()) {
             return None; // nothing the kernel could have linked (a virtual drive)
         }

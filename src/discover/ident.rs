@@ -173,7 +173,7 @@ pub(crate) fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Re
         multip: inq.multip,
         ..Identity::default()
     };
-    // Ask only for what page 00h lists ([`crate::probe`]): an unlisted page is rejected with
+    // Ask only for what page 00h lists ([`crate::cmd::probe`]): an unlisted page is rejected with
     // ILLEGAL REQUEST, which the drive counts as a non-medium error.
     let listed = src.vpd_list();
     if let Some(b) = listed_vpd(src, listed.as_deref(), 0x80, notes) {
@@ -261,7 +261,7 @@ impl IdentSource for Live<'_> {
     }
 
     fn vpd_list(&mut self) -> Option<Vec<u8>> {
-        crate::probe::vpd_pages(self.t).ok()
+        crate::cmd::probe::vpd_pages(self.t).ok()
     }
 
     fn read_capacity16(&mut self) -> Result<Option<Vec<u8>>> {

@@ -120,7 +120,7 @@ pub struct DrivePath {
     /// Kernel device state (`running`, `offline`, ...).
     pub state: Option<String>,
     /// The enclosure and slot this path reaches the drive in (`/sys/class/enclosure`).
-    pub enclosure: Option<enclosure::SlotRef>,
+    pub enclosure: Option<crate::host::SlotRef>,
     /// Where the identification came from: `sg_io`, `replay` or `sysfs`.
     pub identity_source: Option<&'static str>,
     /// Why this path could not be identified over SG_IO (timeout, error), if it could not.
@@ -189,7 +189,7 @@ pub struct Drive {
     pub rotation_rate: Option<u16>,
     /// The enclosure and slot the drive sits in (from its paths' enclosure links; `None`
     /// when no enclosure the kernel knows holds it).
-    pub enclosure: Option<enclosure::SlotRef>,
+    pub enclosure: Option<crate::host::SlotRef>,
     /// Whether anything on the host uses the drive (see [`Drive::in_use`]); empty = free.
     pub in_use: Vec<InUseReason>,
     /// Problems with this drive (identification failures, disagreeing paths, in-use check).
@@ -676,7 +676,7 @@ pub fn scan(opts: &ScanOptions) -> Result<Scan> {
 /// The drive's slot from its paths: the first path's; paths placing the drive in different
 /// slots are an error of the drive.
 fn place(drive: &mut Drive) {
-    let mut seen: Vec<&enclosure::SlotRef> = Vec::new();
+    let mut seen: Vec<&crate::host::SlotRef> = Vec::new();
     for s in drive.paths.iter().filter_map(|p| p.enclosure.as_ref()) {
         if !seen.iter().any(|x| x.same_place(s)) {
             seen.push(s);

@@ -7,10 +7,10 @@
 //! (0Ah, SES-4 7.2.13, SAS protocol-specific descriptors) lists, per Device Slot or Array
 //! Device Slot element, the SAS address of each phy of the device in the slot. A path whose
 //! target port SAS address (VPD 83h) or SAS transport address is one of them is in that slot.
-//! [`crate::ops::led_ses`] drives the slot's LEDs from the same entries.
+//! [`crate::ops::led::ses`] drives the slot's LEDs from the same entries.
 
-use super::enclosure::SlotRef;
 use super::DrivePath;
+use crate::host::SlotRef;
 use crate::scsi::diagnostic;
 use crate::ses::{self, Config, SasInfo};
 use crate::transport::{check, DataBuf, Transport};

@@ -10,11 +10,11 @@
 //! ATA passwords are secrets: they live in [`crate::ata::SecurityBlock`] (zeroed on drop), the
 //! planned commands list the CDB only, and the `-vv` trace redacts ATA PASS-THROUGH data-out.
 
-use crate::ata::{self, cmd, identify::Identify, sanitize_fn, SanitizeStatus, SecurityBlock};
+use crate::ata::{cmd, identify::Identify, sanitize_fn, SanitizeStatus, SecurityBlock};
 use crate::error::{Error, Next, Refusal, Result};
 use crate::ops::gate::{Cleared, PlannedCommand};
 use crate::ops::poll::PollConfig;
-use crate::scsi::ata_pass_through::{AtaCommand, Protocol};
+use crate::scsi::ata_pass_through::{AtaCommand, CdbSize, Protocol};
 use crate::transport::Transport;
 use serde::Serialize;
 use std::sync::atomic::Ordering;
@@ -120,7 +120,7 @@ pub struct AtaSupport {
 
 /// Reads IDENTIFY and SANITIZE STATUS EXT and lists the methods.
 pub fn support(t: &mut dyn Transport) -> Result<(AtaSupport, Identify)> {
-    let id = crate::cmd::ata::read_identify(t, ata::CdbSize::Sixteen)?;
+    let id = crate::cmd::ata::read_identify(t, CdbSize::Sixteen)?;
     let st = if id.sanitize.supported {
         match crate::cmd::ata::sanitize_status(t) {
             Ok(s) => Some(s),
@@ -518,7 +518,7 @@ fn security_erase(
             advice: Some(advice),
         });
     }
-    let id = crate::cmd::ata::read_identify(t, ata::CdbSize::Sixteen)?;
+    let id = crate::cmd::ata::read_identify(t, CdbSize::Sixteen)?;
     let clean = !id.security.enabled && !id.security.locked;
     Ok(AtaOutcome {
         ended: AtaEnded::Completed,

@@ -6,7 +6,6 @@ pub mod format;
 pub mod format_support;
 pub mod jobs;
 pub mod led;
-pub mod led_ses;
 pub mod logs;
 pub mod mode_set;
 pub(crate) mod par;

@@ -10,7 +10,6 @@ use crate::host::PathInfo;
 use crate::ops::gate::PlannedCommand;
 use crate::ops::poll::TrailEntry;
 use crate::ops::query::{Capacity, Identity};
-use crate::ops::sanitize::Verification;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -457,6 +456,17 @@ impl Scope {
     }
 }
 
+/// The IEEE 2883 description of a record: its category, or `not sanitized` when the job did
+/// not succeed.
+pub fn describe(category: Option<Category>, success: bool) -> String {
+    match (category, success) {
+        (Some(Category::Purge), true) => "purge (IEEE 2883-2022)".into(),
+        (Some(Category::Clear), true) => "clear (IEEE 2883-2022)".into(),
+        (Some(c), false) => format!("not sanitized (a {} was attempted)", c.as_str()),
+        _ => "not sanitized".into(),
+    }
+}
+
 /// Verification in the sense of NIST SP 800-88 Rev. 2: the evidence that the technique
 /// completed (not whether data is gone: that is [`crate::ops::validate::Validation`]).
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Default)]
@@ -475,6 +485,101 @@ pub struct TechniqueVerification {
     pub ready_after: Option<bool>,
     /// `completed`, `not_completed` or `unknown` (watching stopped).
     pub result: String,
+}
+
+/// One sampled block in the verification.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Sample {
+    /// LBA.
+    pub lba: u64,
+    /// SHA-256 of the block before (hex), or why it could not be read.
+    pub before_sha256: Option<String>,
+    /// SHA-256 after, or None when unreadable after (e.g. MEDIUM ERROR after block erase).
+    pub after_sha256: Option<String>,
+    /// What the sample shows.
+    pub outcome: SampleOutcome,
+}
+
+/// What one sampled block shows (serialized in snake_case: `changed`, `unreadable_after`, ...).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SampleOutcome {
+    /// Its contents changed: the purge reached it.
+    Changed,
+    /// Readable before, unreadable after (e.g. MEDIUM ERROR after a block erase).
+    UnreadableAfter,
+    /// The same contents before and after: the purge did not reach it.
+    Survived,
+    /// Uniform before and unchanged: nothing to tell.
+    InconclusiveBlank,
+    /// Unreadable before: nothing to compare.
+    UnreadableBefore,
+}
+
+impl SampleOutcome {
+    /// Whether the sample shows that the purge worked.
+    pub fn conclusive(self) -> bool {
+        matches!(
+            self,
+            SampleOutcome::Changed | SampleOutcome::UnreadableAfter
+        )
+    }
+}
+
+/// The verification's verdict (serialized `passed`, `inconclusive`, `failed`: certificates
+/// carry this word).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum VerifyResult {
+    /// Nothing survived and at least one sample shows the purge.
+    Passed,
+    /// Nothing survived, but no sample could show the purge (e.g. all blank before).
+    #[default]
+    Inconclusive,
+    /// A sample survived.
+    Failed,
+}
+
+impl std::fmt::Display for VerifyResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            VerifyResult::Passed => "passed",
+            VerifyResult::Inconclusive => "inconclusive",
+            VerifyResult::Failed => "failed",
+        })
+    }
+}
+
+/// Verification result: only hashes, never data.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct Verification {
+    /// Samples.
+    pub samples: Vec<Sample>,
+    /// Count of samples whose content survived the purge.
+    pub survived: usize,
+    /// Samples that show the purge worked (changed, or unreadable after).
+    pub conclusive: usize,
+    /// Pass = nothing survived.
+    pub passed: bool,
+    /// The verdict.
+    pub result: VerifyResult,
+    /// What the result does and does not show.
+    pub note: Option<String>,
+}
+
+/// One change of path during a job ([`crate::ops::jobs::failover`]).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PathSwitch {
+    /// When.
+    pub time: String,
+    /// The path that went away (`/dev/sg2`).
+    pub from: String,
+    /// The path the job went on through (`/dev/sg3`).
+    pub to: String,
+    /// The command that failed on `from` and was sent again on `to`.
+    pub command: String,
+    /// How `from` failed (`/dev/sg2: SG_IO: ENODEV (device gone)`).
+    pub reason: String,
 }
 
 /// The geometry a job read back from the drive after it (READ CAPACITY(16)).
@@ -535,7 +640,7 @@ pub struct JobRecord {
     pub paths: Vec<PathInfo>,
     /// The enclosure and slot the drive sat in (`/sys/class/enclosure`), when known.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub enclosure: Option<crate::discover::enclosure::SlotRef>,
+    pub enclosure: Option<crate::host::SlotRef>,
     /// Identity.
     pub drive: DriveInfo,
     /// Method (T10 name), e.g. `CRYPTOGRAPHIC ERASE`, `FORMAT UNIT`.
@@ -558,7 +663,7 @@ pub struct JobRecord {
     pub sense_trail: Vec<TrailEntry>,
     /// Paths the job moved to when its path went away, in order; none usually.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub path_switches: Vec<crate::ops::jobs::failover::PathSwitch>,
+    pub path_switches: Vec<PathSwitch>,
     /// What was sanitized: the whole logical unit or some TCG bands.
     pub scope: Option<Scope>,
     /// Evidence the technique completed (NIST SP 800-88 Rev. 2 "verification").

@@ -626,10 +626,11 @@ impl Default for RecordOptions {
 impl RecordFields {
     /// The section for one drive: people's inputs, the drive's rotation rate, the host, the
     /// enclosure slot (`--enclosure-slot` for a job on one drive, else what sysfs links to one of
-    /// the drive's `hctls`).
+    /// the drive's `hctls`); the asset tag is looked up by the drive's `serial` and `wwn`.
     pub fn new(
         o: &RecordOptions,
-        drive: &crate::ops::record::DriveInfo,
+        serial: &str,
+        wwn: Option<&str>,
         rotation_rate: Option<u16>,
         operator: Option<&str>,
         drives: usize,
@@ -642,7 +643,7 @@ impl RecordFields {
         }
         RecordFields {
             standards: STANDARDS.into(),
-            property_number: i.asset_tag_for(&drive.serial, drive.wwn.as_deref(), drives),
+            property_number: i.asset_tag_for(serial, wwn, drives),
             media_type: Some(MediaType::of(rotation_rate)),
             media_source: MediaSource::read(
                 &o.dmi_dir,
@@ -660,18 +661,6 @@ impl RecordFields {
             data_backup: i.data_backup.clone(),
             crypto_erase_evidence: None,
         }
-    }
-}
-
-/// The IEEE 2883 description of a record: its category, or `not sanitized` when the job did
-/// not succeed.
-pub fn describe(category: Option<crate::ops::record::Category>, success: bool) -> String {
-    use crate::ops::record::Category;
-    match (category, success) {
-        (Some(Category::Purge), true) => "purge (IEEE 2883-2022)".into(),
-        (Some(Category::Clear), true) => "clear (IEEE 2883-2022)".into(),
-        (Some(c), false) => format!("not sanitized (a {} was attempted)", c.as_str()),
-        _ => "not sanitized".into(),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::error::{Error, Invalid, Next, Refusal, Result};
 use crate::ops::gate::{Cleared, PlannedCommand};
 use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity, Support};
-use crate::ops::record::Category;
+use crate::ops::record::{Category, Sample, SampleOutcome, Verification, VerifyResult};
 use crate::ops::validate::{self, Plan, Validation};
 use crate::scsi::read_write::{read16, RwFlags};
 use crate::scsi::sanitize::{self as cdb, OverwriteParameters, ServiceAction};
@@ -369,86 +369,6 @@ pub fn plan(t: &mut dyn Transport, o: &SanitizeOptions, seed: u64) -> Result<San
         )],
         support: sup,
     })
-}
-
-/// One sampled block in the verification.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Sample {
-    /// LBA.
-    pub lba: u64,
-    /// SHA-256 of the block before (hex), or why it could not be read.
-    pub before_sha256: Option<String>,
-    /// SHA-256 after, or None when unreadable after (e.g. MEDIUM ERROR after block erase).
-    pub after_sha256: Option<String>,
-    /// What the sample shows.
-    pub outcome: SampleOutcome,
-}
-
-/// What one sampled block shows (serialized in snake_case: `changed`, `unreadable_after`, ...).
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum SampleOutcome {
-    /// Its contents changed: the purge reached it.
-    Changed,
-    /// Readable before, unreadable after (e.g. MEDIUM ERROR after a block erase).
-    UnreadableAfter,
-    /// The same contents before and after: the purge did not reach it.
-    Survived,
-    /// Uniform before and unchanged: nothing to tell.
-    InconclusiveBlank,
-    /// Unreadable before: nothing to compare.
-    UnreadableBefore,
-}
-
-impl SampleOutcome {
-    /// Whether the sample shows that the purge worked.
-    pub fn conclusive(self) -> bool {
-        matches!(
-            self,
-            SampleOutcome::Changed | SampleOutcome::UnreadableAfter
-        )
-    }
-}
-
-/// The verification's verdict (serialized `passed`, `inconclusive`, `failed`: certificates
-/// carry this word).
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum VerifyResult {
-    /// Nothing survived and at least one sample shows the purge.
-    Passed,
-    /// Nothing survived, but no sample could show the purge (e.g. all blank before).
-    #[default]
-    Inconclusive,
-    /// A sample survived.
-    Failed,
-}
-
-impl std::fmt::Display for VerifyResult {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            VerifyResult::Passed => "passed",
-            VerifyResult::Inconclusive => "inconclusive",
-            VerifyResult::Failed => "failed",
-        })
-    }
-}
-
-/// Verification result: only hashes, never data.
-#[derive(Debug, Clone, Serialize, PartialEq, Default)]
-pub struct Verification {
-    /// Samples.
-    pub samples: Vec<Sample>,
-    /// Count of samples whose content survived the purge.
-    pub survived: usize,
-    /// Samples that show the purge worked (changed, or unreadable after).
-    pub conclusive: usize,
-    /// Pass = nothing survived.
-    pub passed: bool,
-    /// The verdict.
-    pub result: VerifyResult,
-    /// What the result does and does not show.
-    pub note: Option<String>,
 }
 
 fn read_block(t: &mut dyn Transport, lba: u64, lb: u32) -> Result<Vec<u8>> {

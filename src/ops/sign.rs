@@ -401,6 +401,7 @@ pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::audit::chain::progress_values;
     use std::os::unix::fs::PermissionsExt;
 
     fn signed_doc(signer: &CertSigner) -> Vec<u8> {
@@ -456,13 +457,9 @@ mod tests {
     fn every_progress_value_verifies() {
         let d = tempfile::tempdir().unwrap();
         let (s, vk) = keypair(d.path());
-        let recs: Vec<Value> = (0..256u32)
-            .map(|chunk| {
-                let trail: Vec<Value> = (0..256u32)
-                    .map(|i| {
-                        json!({"progress_percent": f64::from(chunk * 256 + i) * 100.0 / 65536.0})
-                    })
-                    .collect();
+        let recs: Vec<Value> = progress_values::trails()
+            .enumerate()
+            .map(|(chunk, trail)| {
                 json!({"drive": {"serial": format!("S{chunk}")}, "sense_trail": trail})
             })
             .collect();
@@ -471,12 +468,7 @@ mod tests {
             serde_json::to_vec_pretty(&json!({"certificates": recs, "signature": sig})).unwrap();
         let v = verify(&doc, Some(&vk));
         assert_eq!(v.records, 256);
-        assert!(
-            v.ok(),
-            "{} problems, first {:?}",
-            v.problems.len(),
-            v.problems.first()
-        );
+        progress_values::assert_none(&v.problems);
     }
 
     /// The hash covers the record as written: digits a re-serialisation would write

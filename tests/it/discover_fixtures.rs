@@ -495,7 +495,7 @@ fn paths_and_scan_hand_back_the_enclosure_services_devices() {
     assert_eq!(d.serial.as_deref(), Some("TCMU0001"));
     assert_eq!(d.paths.len(), 2);
     let s = s.expect("the scan made");
-    assert_eq!(sgctl::ops::led_ses::ses_device_addresses(&s), ["/dev/sg2"]);
+    assert_eq!(sgctl::ops::led::ses::ses_device_addresses(&s), ["/dev/sg2"]);
     let (v, s) = discover::paths_and_scan(
         "sim:px02smf080?clock=virtual&capacity_blocks=8192",
         &opts(&root),
@@ -619,14 +619,14 @@ fn tcmu_ses_capture_enclosure_unlinked_slots_and_the_0d_device() {
         "{err}"
     );
     // The enclosure services device a live `sgctl locate` would then ask over SG_IO.
-    assert_eq!(sgctl::ops::led_ses::ses_device_addresses(&s), ["/dev/sg2"]);
+    assert_eq!(sgctl::ops::led::ses::ses_device_addresses(&s), ["/dev/sg2"]);
     assert_eq!(
-        sgctl::ops::led_ses::enclosure_services_devices(&opts(&root)),
+        sgctl::ops::led::ses::enclosure_services_devices(&opts(&root)),
         ["/dev/sg2"]
     );
     // Without it, nothing.
     assert!(
-        sgctl::ops::led_ses::enclosure_services_devices(&opts(&fixture("mptsas-dualport")))
+        sgctl::ops::led::ses::enclosure_services_devices(&opts(&fixture("mptsas-dualport")))
             .is_empty()
     );
 }

@@ -370,25 +370,15 @@ fn efm_record_is_no_certificate_of_sanitization(cert: &std::path::Path) {
     assert!(html.contains("NOT A SANITIZATION"), "{html}");
     assert!(!html.contains("Certificate of Sanitization"), "{html}");
     assert!(!html.contains("SANITIZED"), "{html}");
-    let pdf = cert.with_extension("json.pdf");
-    let Ok(info) = std::process::Command::new("pdfinfo").arg(&pdf).output() else {
-        assert!(
-            std::env::var("SGCTL_REQUIRE_POPPLER").as_deref() != Ok("1"),
-            "pdfinfo not found but SGCTL_REQUIRE_POPPLER=1"
-        );
+    let Some((info, text)) = crate::util::pdf_info_and_text(&cert.with_extension("json.pdf"))
+    else {
         return;
     };
-    let info = String::from_utf8_lossy(&info.stdout).into_owned();
     assert!(
         info.lines()
             .any(|l| l.starts_with("Title:") && l.ends_with(TITLE)),
         "{info}"
     );
-    let out = std::process::Command::new("pdftotext")
-        .args([pdf.to_str().unwrap(), "-"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains(TITLE), "{text}");
     assert!(text.contains("NOT A SANITIZATION"), "{text}");
     assert!(!text.contains("Certificate of Sanitization"), "{text}");

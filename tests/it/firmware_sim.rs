@@ -494,25 +494,14 @@ fn cli_firmware_record_is_titled_as_a_firmware_download() {
         "{html}"
     );
     assert!(!html.contains("Certificate of Sanitization"), "{html}");
-    let pdf = e.path("cert.json.pdf");
-    let Ok(info) = std::process::Command::new("pdfinfo").arg(&pdf).output() else {
-        assert!(
-            std::env::var("SGCTL_REQUIRE_POPPLER").as_deref() != Ok("1"),
-            "pdfinfo not found but SGCTL_REQUIRE_POPPLER=1"
-        );
+    let Some((info, text)) = crate::util::pdf_info_and_text(&e.path("cert.json.pdf")) else {
         return;
     };
-    let info = String::from_utf8_lossy(&info.stdout).into_owned();
     assert!(
         info.lines()
             .any(|l| l.starts_with("Title:") && l.ends_with("Record of Firmware Download")),
         "{info}"
     );
-    let out = std::process::Command::new("pdftotext")
-        .args([pdf.to_str().unwrap(), "-"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Record of Firmware Download"), "{text}");
     assert!(!text.contains("Certificate of Sanitization"), "{text}");
 }

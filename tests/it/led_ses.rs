@@ -1,9 +1,9 @@
-//! `sgctl locate` / `sgctl fault` through SES pages (src/ops/led_ses.rs) on the virtual
+//! `sgctl locate` / `sgctl fault` through SES pages (src/ops/led/ses.rs) on the virtual
 //! enclosure: the library backend in-process, and the command with `--enclosure-device` on an
 //! enclosure whose indicators persist (`state=`), read back in-process.
 
+use sgctl::ops::led::ses as led_ses;
 use sgctl::ops::led::{self, Led};
-use sgctl::ops::led_ses;
 use sgctl::scsi::diagnostic;
 use sgctl::ses::{self, Detail};
 use sgctl::transport::{check, DataBuf, Transport};

@@ -1,6 +1,8 @@
 //! The library's layering (DESIGN.md, "Layers"): which top-level modules of `src/` name
-//! which (`crate::NAME` outside comments). `report/` renders only and names none of the
-//! modules above it; the only module cycle left is the documented `host` ↔ `discover`.
+//! which (`crate::NAME` outside comments), and which modules of `src/ops/` name which.
+//! `report/` renders only and names none of the modules above it; neither graph has a cycle
+//! (a strongly connected component of two or more modules, not only a pair naming each
+//! other), so a module that comes to name one above it fails here.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -62,18 +64,37 @@ fn report_renders_and_names_no_module_above_it() {
     }
 }
 
-#[test]
-fn the_only_module_cycle_is_host_and_discover() {
-    let e = uses();
-    let mut cycles = Vec::new();
-    for (a, used) in &e {
+#[path = "../../proto/tests/common/scc.rs"]
+mod scc;
+use scc::cycles;
+
+/// The edges of `g` that lie inside one of its cycles, for the failure message.
+fn cycle_edges(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let sccs = cycles(g);
+    let mut out = Vec::new();
+    for (a, used) in g {
         for b in used {
-            if a < b && e.get(b).is_some_and(|u| u.contains(a)) {
-                cycles.push(format!("{a} <-> {b}"));
+            if sccs.iter().any(|c| c.contains(a) && c.contains(b)) {
+                out.push(format!("{a} -> {b}"));
             }
         }
     }
-    assert_eq!(cycles, ["discover <-> host"], "{e:?}");
+    out
+}
+
+/// `host` is below `discover` (the slot type a host view returns is `host::SlotRef`), and no
+/// other cycle joins the top-level modules.
+#[test]
+fn the_top_level_modules_have_no_cycle() {
+    let e = uses();
+    assert!(e["discover"].contains("host"), "{e:?}");
+    assert!(!e["host"].contains("discover"), "{e:?}");
+    assert_eq!(
+        cycles(&e),
+        Vec::<Vec<String>>::new(),
+        "{:#?}",
+        cycle_edges(&e)
+    );
 }
 
 /// Module of `src/ops/` → the `src/ops/` modules its code names (`crate::ops::NAME`, or
@@ -124,29 +145,54 @@ fn ops_uses() -> BTreeMap<String, BTreeSet<String>> {
     edges
 }
 
-/// The gate names no `ops` module that names it back (its lock lives under `ops/gate/` and
-/// takes the drive's name from `gate/confirm.rs`); the cycles left inside `ops` are listed,
-/// so a new one fails here.
+/// The modules of `src/ops/` form no cycle: the types a job record holds are defined with it
+/// (`record::PathSwitch`, `record::Verification`) or below it (`record_fields::RecordFields`,
+/// which takes the drive's serial and WWN rather than the record's `DriveInfo`), so `record`
+/// names neither `jobs` nor `sanitize` and `record_fields` does not name `record`; the SES
+/// LED backend is a part of `led` (`led/ses.rs`). The gate names `audit`, which does not name
+/// it back.
 #[test]
-fn module_cycles_inside_ops() {
+fn the_ops_modules_have_no_cycle() {
     let e = ops_uses();
     assert!(e["gate"].contains("audit"), "{e:?}");
-    let mut cycles = Vec::new();
-    for (a, used) in &e {
-        for b in used {
-            if a < b && e.get(b).is_some_and(|u| u.contains(a)) {
-                cycles.push(format!("{a} <-> {b}"));
-            }
-        }
+    for (below, above) in [
+        ("record", "jobs"),
+        ("record", "sanitize"),
+        ("record_fields", "record"),
+        ("record_fields", "jobs"),
+    ] {
+        assert!(
+            e[above].contains(below),
+            "{above} does not name {below}: {e:?}"
+        );
+        assert!(!e[below].contains(above), "{below} names {above}: {e:?}");
     }
     assert_eq!(
-        cycles,
-        [
-            "jobs <-> record",
-            "led <-> led_ses",
-            "record <-> record_fields",
-            "record <-> sanitize"
-        ],
-        "{e:?}"
+        cycles(&e),
+        Vec::<Vec<String>>::new(),
+        "{:#?}",
+        cycle_edges(&e)
+    );
+}
+
+/// The checker finds a cycle of three modules that no pair of them shows, and none once an
+/// edge is gone.
+#[test]
+fn the_cycle_checker_finds_longer_cycles() {
+    let g = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in edges {
+            g.entry(a.to_string()).or_default().insert(b.to_string());
+            g.entry(b.to_string()).or_default();
+        }
+        g
+    };
+    let three = g(&[("a", "b"), ("b", "c"), ("c", "a"), ("d", "a")]);
+    assert_eq!(cycles(&three), [["a", "b", "c"]]);
+    assert_eq!(cycle_edges(&three), ["a -> b", "b -> c", "c -> a"]);
+    assert!(cycles(&g(&[("a", "b"), ("b", "c"), ("d", "a")])).is_empty());
+    assert_eq!(
+        cycles(&g(&[("a", "b"), ("b", "a"), ("c", "d"), ("d", "c")])).len(),
+        2
     );
 }

@@ -225,9 +225,9 @@ impl HostView for TwoPathsInSlot {
     fn in_use(&self, p: &[PathInfo]) -> Result<Vec<InUse>> {
         TwoPaths.in_use(p)
     }
-    fn slot_of(&self, paths: &[PathInfo]) -> Option<sgctl::discover::enclosure::SlotRef> {
+    fn slot_of(&self, paths: &[PathInfo]) -> Option<sgctl::host::SlotRef> {
         assert_eq!(paths.len(), 2, "asked with the gate's paths");
-        Some(sgctl::discover::enclosure::SlotRef {
+        Some(sgctl::host::SlotRef {
             id: Some("0x500605b0000272bf".into()),
             vendor: Some("SGCTL".into()),
             product: Some("JBOD4 SIM ENCL".into()),

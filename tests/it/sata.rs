@@ -5,10 +5,10 @@
 //! and the refusal of a frozen drive with the advice.
 
 use serde_json::Value;
-use sgctl::ata::{self, CdbSize, SecurityBlock};
+use sgctl::ata::{self, SecurityBlock};
 use sgctl::cmd::run_out;
 use sgctl::ops::health;
-use sgctl::scsi::ata_pass_through::{parse_registers, AtaCommand, Protocol};
+use sgctl::scsi::ata_pass_through::{parse_registers, AtaCommand, CdbSize, Protocol};
 use sgctl::scsi::read_write::{read16, write16, RwFlags};
 use sgctl::transport::{check, DataBuf, Transport, DEFAULT_TIMEOUT};
 use sgctl::Error;

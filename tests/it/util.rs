@@ -145,3 +145,24 @@ impl SimDrive {
         )
     }
 }
+
+/// What poppler reads in the PDF `pdf`: `pdfinfo`'s output (title, pages, ...) and
+/// `pdftotext`'s. `None` when poppler-utils is not installed, which fails the test under
+/// `SGCTL_REQUIRE_POPPLER=1` (as scripts/test-all.sh runs it).
+pub(crate) fn pdf_info_and_text(pdf: &std::path::Path) -> Option<(String, String)> {
+    let Ok(info) = Command::new("pdfinfo").arg(pdf).output() else {
+        assert!(
+            std::env::var("SGCTL_REQUIRE_POPPLER").as_deref() != Ok("1"),
+            "pdfinfo not found but SGCTL_REQUIRE_POPPLER=1"
+        );
+        return None;
+    };
+    let out = Command::new("pdftotext")
+        .args([pdf.to_str().unwrap(), "-"])
+        .output()
+        .unwrap();
+    Some((
+        String::from_utf8_lossy(&info.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    ))
+}

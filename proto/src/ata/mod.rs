@@ -1,14 +1,15 @@
 //! The ATA side of a SATA drive behind a SCSI/ATA Translation Layer (an HBA's SATL or
 //! libata), pure: decoders for the ATA data structures ([`identify`], [`smart`], [`log`]),
-//! the command codes, which ATA PASS-THROUGH CDB to use ([`CdbSize`]), the typed ATA error
-//! ([`AtaDeviceError`]) and the SECURITY data block. The commands are sent by
+//! the command codes, the STATUS and ERROR registers as typed values ([`AtaRegisters`],
+//! [`AtaErrorKind`], ACS-4 6.2 / 6.3), the typed ATA error ([`AtaDeviceError`]) and the
+//! SECURITY data block. SCSI names nothing here: the ATA PASS-THROUGH CDBs that carry these
+//! commands are [`crate::scsi::ata_pass_through`]'s, and the commands are sent by
 //! [`crate::cmd::ata`].
 
 pub mod identify;
 pub mod log;
 pub mod smart;
 
-use crate::scsi::ata_pass_through::{AtaCommand, AtaErrorKind, AtaRegisters};
 use serde::Serialize;
 
 /// ATA command codes (ACS-4 Table B.1).
@@ -81,9 +82,7 @@ impl SanitizeStatus {
 }
 
 /// Decodes SANITIZE STATUS EXT output registers.
-pub(crate) fn decode_sanitize_status(
-    r: &crate::scsi::ata_pass_through::AtaRegisters,
-) -> SanitizeStatus {
+pub(crate) fn decode_sanitize_status(r: &AtaRegisters) -> SanitizeStatus {
     SanitizeStatus {
         completed_without_error: r.count & 0x8000 != 0,
         in_progress: r.count & 0x4000 != 0,
@@ -147,29 +146,129 @@ pub struct AtaDeviceError {
     pub registers: AtaRegisters,
 }
 
-/// Which ATA PASS-THROUGH CDB to use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CdbSize {
-    /// ATA PASS-THROUGH(12): 28-bit commands only; some USB bridges need it.
-    Twelve,
-    /// ATA PASS-THROUGH(16) (smartctl's and sg3_utils' default).
-    #[default]
-    Sixteen,
-    /// ATA PASS-THROUGH(32) (SAT-4; few SATLs implement it).
-    ThirtyTwo,
+/// ACS-4 6.2 STATUS register bits.
+pub mod status {
+    /// ERR/CHK: an error occurred (see ERROR).
+    pub const ERR: u8 = 0x01;
+    /// DF: device fault.
+    pub const DF: u8 = 0x20;
+    /// DRDY: device ready.
+    pub const DRDY: u8 = 0x40;
+    /// BSY.
+    pub const BSY: u8 = 0x80;
 }
 
-impl CdbSize {
-    /// The CDB for `cmd`; a 48-bit command over (12) falls back to (16).
-    pub fn cdb(self, cmd: &AtaCommand) -> Vec<u8> {
+/// ACS-4 6.3 ERROR register bits.
+pub mod error_bits {
+    /// ICRC: interface CRC error.
+    pub const ICRC: u8 = 0x80;
+    /// UNC: uncorrectable data.
+    pub const UNC: u8 = 0x40;
+    /// IDNF: ID (address) not found.
+    pub const IDNF: u8 = 0x10;
+    /// ABRT: command aborted (unsupported, invalid field, wrong state).
+    pub const ABRT: u8 = 0x04;
+    /// End of media / no media (bit 1).
+    pub const EOM: u8 = 0x02;
+}
+
+/// The registers the device returned (ATA Status Return descriptor, or fixed-format sense).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct AtaRegisters {
+    /// EXTEND: the high-order bytes below are valid.
+    pub extend: bool,
+    /// ERROR.
+    pub error: u8,
+    /// COUNT (15:0).
+    pub count: u16,
+    /// LBA (47:0).
+    pub lba: u64,
+    /// DEVICE.
+    pub device: u8,
+    /// STATUS.
+    pub status: u8,
+}
+
+impl AtaRegisters {
+    /// ERR set in STATUS, or DF.
+    pub(crate) fn is_error(&self) -> bool {
+        self.status & (status::ERR | status::DF) != 0
+    }
+
+    /// The typed error, when STATUS says there is one.
+    pub(crate) fn error_kind(&self) -> Option<AtaErrorKind> {
+        if !self.is_error() {
+            return None;
+        }
+        Some(AtaErrorKind::from_registers(self.status, self.error))
+    }
+
+    /// LBA (27:0) for a 28-bit result: the SATL returns the low 24 bits in LBA and 27:24 in
+    /// DEVICE bits 3-0.
+    pub fn lba28(&self) -> u64 {
+        (self.lba & 0xFF_FFFF) | (u64::from(self.device & 0x0F) << 24)
+    }
+}
+
+/// What went wrong, from STATUS/ERROR (ACS-4 6.3). The most specific bit wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AtaErrorKind {
+    /// DF: device fault.
+    DeviceFault,
+    /// ICRC: interface CRC error (cable, backplane, HBA).
+    InterfaceCrc,
+    /// UNC: uncorrectable data.
+    Uncorrectable,
+    /// IDNF: address not found (beyond the accessible capacity, or HPA/DCO).
+    IdNotFound,
+    /// ABRT: command aborted (not supported, invalid field, or refused in this state, e.g.
+    /// security frozen or locked).
+    Aborted,
+    /// ERR set with an ERROR value none of the above names.
+    Other(u8),
+}
+
+impl AtaErrorKind {
+    /// Classifies STATUS and ERROR.
+    pub(crate) fn from_registers(status: u8, error: u8) -> AtaErrorKind {
+        use error_bits::*;
+        if status & self::status::DF != 0 {
+            AtaErrorKind::DeviceFault
+        } else if error & ICRC != 0 {
+            AtaErrorKind::InterfaceCrc
+        } else if error & UNC != 0 {
+            AtaErrorKind::Uncorrectable
+        } else if error & IDNF != 0 {
+            AtaErrorKind::IdNotFound
+        } else if error & ABRT != 0 {
+            AtaErrorKind::Aborted
+        } else {
+            AtaErrorKind::Other(error)
+        }
+    }
+
+    /// The ACS mnemonic.
+    pub fn mnemonic(self) -> &'static str {
         match self {
-            CdbSize::Twelve => cmd
-                .cdb12()
-                .map(|c| c.to_vec())
-                .unwrap_or_else(|_| cmd.cdb16().to_vec()),
-            CdbSize::Sixteen => cmd.cdb16().to_vec(),
-            CdbSize::ThirtyTwo => cmd.cdb32().to_vec(),
+            AtaErrorKind::DeviceFault => "DF",
+            AtaErrorKind::InterfaceCrc => "ICRC",
+            AtaErrorKind::Uncorrectable => "UNC",
+            AtaErrorKind::IdNotFound => "IDNF",
+            AtaErrorKind::Aborted => "ABRT",
+            AtaErrorKind::Other(_) => "ERR",
+        }
+    }
+
+    /// In words.
+    pub fn description(self) -> &'static str {
+        match self {
+            AtaErrorKind::DeviceFault => "device fault",
+            AtaErrorKind::InterfaceCrc => "interface CRC error",
+            AtaErrorKind::Uncorrectable => "uncorrectable data error",
+            AtaErrorKind::IdNotFound => "ID not found (address outside the accessible range)",
+            AtaErrorKind::Aborted => "command aborted",
+            AtaErrorKind::Other(_) => "error",
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Decoder tests against real dumps (fixtures/ata/, sources in fixtures/ata/README.md).
 
-use super::{identify, log, smart};
+use super::{identify, log, smart, AtaErrorKind, AtaRegisters};
 
 fn fixture(name: &str) -> Vec<u8> {
     let p = format!("{}/../fixtures/ata/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -109,4 +109,34 @@ fn device_statistics_layout() {
     t[15] = 0xC0;
     let p = log::parse_statistics_page(&t).unwrap();
     assert_eq!(p.statistics[0].value, Some(-10));
+}
+
+#[test]
+fn errors_are_typed() {
+    let abrt = AtaRegisters {
+        error: 0x04,
+        status: 0x51,
+        ..AtaRegisters::default()
+    };
+    assert_eq!(abrt.error_kind(), Some(AtaErrorKind::Aborted));
+    let unc = AtaRegisters {
+        error: 0x40,
+        status: 0x51,
+        ..AtaRegisters::default()
+    };
+    assert_eq!(unc.error_kind(), Some(AtaErrorKind::Uncorrectable));
+    let idnf = AtaRegisters {
+        error: 0x10,
+        status: 0x51,
+        ..AtaRegisters::default()
+    };
+    assert_eq!(idnf.error_kind(), Some(AtaErrorKind::IdNotFound));
+    assert_eq!(
+        AtaErrorKind::from_registers(0x71, 0),
+        AtaErrorKind::DeviceFault
+    );
+    assert_eq!(
+        AtaErrorKind::from_registers(0x51, 0x84),
+        AtaErrorKind::InterfaceCrc
+    );
 }

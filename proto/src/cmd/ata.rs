@@ -9,11 +9,11 @@
 //! MEDIUM ERROR 11/04); other sense → the SCSI error it is (the SATL itself refused).
 
 use crate::ata::{
-    cmd, command_name, identify, log, sanitize_fn, smart, AtaDeviceError, CdbSize, SanitizeStatus,
-    SecurityBlock,
+    cmd, command_name, identify, log, sanitize_fn, smart, AtaDeviceError, AtaRegisters,
+    SanitizeStatus, SecurityBlock,
 };
 use crate::error::{Error, Result};
-use crate::scsi::ata_pass_through::{self as apt, AtaCommand, AtaRegisters, Protocol};
+use crate::scsi::ata_pass_through::{self as apt, AtaCommand, CdbSize, Protocol};
 use crate::transport::{check, Completion, DataBuf, Transport};
 use std::time::Duration;
 
@@ -105,13 +105,13 @@ pub fn read(
 
 /// True when the drive is an ATA device behind a SATL: INQUIRY vendor "ATA" (SAT-4 10.4.2),
 /// or VPD page 0x89 present. Page 0x89 is asked for only when the Supported VPD Pages list
-/// names it ([`crate::probe`]): a SAS drive answers an unlisted page with ILLEGAL REQUEST and
+/// names it ([`crate::cmd::probe`]): a SAS drive answers an unlisted page with ILLEGAL REQUEST and
 /// counts it as a non-medium error.
 pub fn is_behind_satl(t: &mut dyn Transport, vendor: Option<&str>) -> bool {
     if vendor.is_some_and(|v| v.trim() == "ATA") {
         return true;
     }
-    if !crate::probe::vpd_listed(t, 0x89) {
+    if !crate::cmd::probe::vpd_listed(t, 0x89) {
         return false;
     }
     let mut v = vec![0u8; 64];
@@ -248,7 +248,7 @@ pub fn security_none(t: &mut dyn Transport, command: u8) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scsi::ata_pass_through::AtaErrorKind;
+    use crate::ata::AtaErrorKind;
 
     fn cc(sense: &[u8]) -> Completion {
         Completion::check_condition(sense.to_vec())

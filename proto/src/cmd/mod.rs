@@ -7,7 +7,8 @@
 //! - a page longer than the first allocation is fetched again at the length the device
 //!   reports (VPD pages, log pages);
 //! - the completion is checked by [`crate::transport::check`] (host byte, driver byte,
-//!   status, sense) and, for ATA PASS-THROUGH, by `ata::interpret`.
+//!   status, sense) and, for ATA PASS-THROUGH, by `ata::interpret`;
+//! - an optional command or page is asked for only when the drive lists it ([`probe`]).
 //!
 //! The layers below (`scsi`, `sense`, `logpage`, `tcg`, `ata`) build CDBs and parse answers
 //! and do no I/O; `proto/tests/module_layers.rs` keeps it so.
@@ -15,6 +16,7 @@
 pub mod ata;
 pub mod inquiry;
 pub mod log_sense;
+pub mod probe;
 pub mod security_protocol;
 pub mod tcg;
 

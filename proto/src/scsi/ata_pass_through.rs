@@ -1,6 +1,6 @@
-//! SAT-4 12.2 ATA PASS-THROUGH (12) A1h, (16) 85h and (32) 7Fh/1FF0h: CDB builders, and the
-//! SAT-4 12.2.2.7 / SPC-5 4.4.2.x ATA Status Return sense descriptor (09h) decoder, with the
-//! ATA error and status registers as typed values (ACS-4 6.2 / 6.3).
+//! SAT-4 12.2 ATA PASS-THROUGH (12) A1h, (16) 85h and (32) 7Fh/1FF0h: CDB builders, which of
+//! them to use ([`CdbSize`]), and the SAT-4 12.2.2.7 / SPC-5 4.4.2.x ATA Status Return sense
+//! descriptor (09h) decoder into [`crate::ata::AtaRegisters`].
 //!
 //! Field layout follows SAT-4 Tables 194, 195 (byte 1: PROTOCOL bits 4-1, EXTEND bit 0; byte 2:
 //! OFF_LINE 7-6, CK_COND 5, T_TYPE 4, T_DIR 3, BYT_BLOK 2, T_LENGTH 1-0) and the way smartmontools
@@ -8,6 +8,7 @@
 //! them; the tests check bytes captured from those tools (fixtures/ata/README.md).
 //! Pure: no I/O (the execution and error mapping live in [`crate::cmd::ata`]).
 
+use crate::ata::AtaRegisters;
 use crate::bytes::{ParseError, ParseResult};
 use serde::Serialize;
 
@@ -419,129 +420,29 @@ pub(crate) fn is_read_only(cdb: &[u8]) -> bool {
     }
 }
 
-/// ACS-4 6.2 STATUS register bits.
-pub mod status {
-    /// ERR/CHK: an error occurred (see ERROR).
-    pub const ERR: u8 = 0x01;
-    /// DF: device fault.
-    pub const DF: u8 = 0x20;
-    /// DRDY: device ready.
-    pub const DRDY: u8 = 0x40;
-    /// BSY.
-    pub const BSY: u8 = 0x80;
-}
-
-/// ACS-4 6.3 ERROR register bits.
-pub mod error_bits {
-    /// ICRC: interface CRC error.
-    pub const ICRC: u8 = 0x80;
-    /// UNC: uncorrectable data.
-    pub const UNC: u8 = 0x40;
-    /// IDNF: ID (address) not found.
-    pub const IDNF: u8 = 0x10;
-    /// ABRT: command aborted (unsupported, invalid field, wrong state).
-    pub const ABRT: u8 = 0x04;
-    /// End of media / no media (bit 1).
-    pub const EOM: u8 = 0x02;
-}
-
-/// The registers the device returned (ATA Status Return descriptor, or fixed-format sense).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct AtaRegisters {
-    /// EXTEND: the high-order bytes below are valid.
-    pub extend: bool,
-    /// ERROR.
-    pub error: u8,
-    /// COUNT (15:0).
-    pub count: u16,
-    /// LBA (47:0).
-    pub lba: u64,
-    /// DEVICE.
-    pub device: u8,
-    /// STATUS.
-    pub status: u8,
-}
-
-impl AtaRegisters {
-    /// ERR set in STATUS, or DF.
-    pub(crate) fn is_error(&self) -> bool {
-        self.status & (status::ERR | status::DF) != 0
-    }
-
-    /// The typed error, when STATUS says there is one.
-    pub(crate) fn error_kind(&self) -> Option<AtaErrorKind> {
-        if !self.is_error() {
-            return None;
-        }
-        Some(AtaErrorKind::from_registers(self.status, self.error))
-    }
-
-    /// LBA (27:0) for a 28-bit result: the SATL returns the low 24 bits in LBA and 27:24 in
-    /// DEVICE bits 3-0.
-    pub fn lba28(&self) -> u64 {
-        (self.lba & 0xFF_FFFF) | (u64::from(self.device & 0x0F) << 24)
-    }
-}
-
-/// What went wrong, from STATUS/ERROR (ACS-4 6.3). The most specific bit wins.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Which ATA PASS-THROUGH CDB to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum AtaErrorKind {
-    /// DF: device fault.
-    DeviceFault,
-    /// ICRC: interface CRC error (cable, backplane, HBA).
-    InterfaceCrc,
-    /// UNC: uncorrectable data.
-    Uncorrectable,
-    /// IDNF: address not found (beyond the accessible capacity, or HPA/DCO).
-    IdNotFound,
-    /// ABRT: command aborted (not supported, invalid field, or refused in this state, e.g.
-    /// security frozen or locked).
-    Aborted,
-    /// ERR set with an ERROR value none of the above names.
-    Other(u8),
+pub enum CdbSize {
+    /// ATA PASS-THROUGH(12): 28-bit commands only; some USB bridges need it.
+    Twelve,
+    /// ATA PASS-THROUGH(16) (smartctl's and sg3_utils' default).
+    #[default]
+    Sixteen,
+    /// ATA PASS-THROUGH(32) (SAT-4; few SATLs implement it).
+    ThirtyTwo,
 }
 
-impl AtaErrorKind {
-    /// Classifies STATUS and ERROR.
-    pub(crate) fn from_registers(status: u8, error: u8) -> AtaErrorKind {
-        use error_bits::*;
-        if status & self::status::DF != 0 {
-            AtaErrorKind::DeviceFault
-        } else if error & ICRC != 0 {
-            AtaErrorKind::InterfaceCrc
-        } else if error & UNC != 0 {
-            AtaErrorKind::Uncorrectable
-        } else if error & IDNF != 0 {
-            AtaErrorKind::IdNotFound
-        } else if error & ABRT != 0 {
-            AtaErrorKind::Aborted
-        } else {
-            AtaErrorKind::Other(error)
-        }
-    }
-
-    /// The ACS mnemonic.
-    pub fn mnemonic(self) -> &'static str {
+impl CdbSize {
+    /// The CDB for `cmd`; a 48-bit command over (12) falls back to (16).
+    pub fn cdb(self, cmd: &AtaCommand) -> Vec<u8> {
         match self {
-            AtaErrorKind::DeviceFault => "DF",
-            AtaErrorKind::InterfaceCrc => "ICRC",
-            AtaErrorKind::Uncorrectable => "UNC",
-            AtaErrorKind::IdNotFound => "IDNF",
-            AtaErrorKind::Aborted => "ABRT",
-            AtaErrorKind::Other(_) => "ERR",
-        }
-    }
-
-    /// In words.
-    pub fn description(self) -> &'static str {
-        match self {
-            AtaErrorKind::DeviceFault => "device fault",
-            AtaErrorKind::InterfaceCrc => "interface CRC error",
-            AtaErrorKind::Uncorrectable => "uncorrectable data error",
-            AtaErrorKind::IdNotFound => "ID not found (address outside the accessible range)",
-            AtaErrorKind::Aborted => "command aborted",
-            AtaErrorKind::Other(_) => "error",
+            CdbSize::Twelve => cmd
+                .cdb12()
+                .map(|c| c.to_vec())
+                .unwrap_or_else(|_| cmd.cdb16().to_vec()),
+            CdbSize::Sixteen => cmd.cdb16().to_vec(),
+            CdbSize::ThirtyTwo => cmd.cdb32().to_vec(),
         }
     }
 }
@@ -631,6 +532,7 @@ pub fn encode_descriptor(r: &AtaRegisters) -> [u8; 14] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ata::AtaErrorKind;
 
     fn hex(s: &str) -> Vec<u8> {
         crate::bytes::parse_inhex(s).unwrap()
@@ -758,36 +660,6 @@ mod tests {
             &AtaCommand::new(0xF5, Protocol::NonData).cdb16()
         ));
         assert!(!is_read_only(&[0x85, 0x08]));
-    }
-
-    #[test]
-    fn errors_are_typed() {
-        let abrt = AtaRegisters {
-            error: 0x04,
-            status: 0x51,
-            ..AtaRegisters::default()
-        };
-        assert_eq!(abrt.error_kind(), Some(AtaErrorKind::Aborted));
-        let unc = AtaRegisters {
-            error: 0x40,
-            status: 0x51,
-            ..AtaRegisters::default()
-        };
-        assert_eq!(unc.error_kind(), Some(AtaErrorKind::Uncorrectable));
-        let idnf = AtaRegisters {
-            error: 0x10,
-            status: 0x51,
-            ..AtaRegisters::default()
-        };
-        assert_eq!(idnf.error_kind(), Some(AtaErrorKind::IdNotFound));
-        assert_eq!(
-            AtaErrorKind::from_registers(0x71, 0),
-            AtaErrorKind::DeviceFault
-        );
-        assert_eq!(
-            AtaErrorKind::from_registers(0x51, 0x84),
-            AtaErrorKind::InterfaceCrc
-        );
     }
 
     #[test]

@@ -335,6 +335,33 @@ fn previous_number(numbered: &[(usize, &[u8])], no: usize) -> usize {
         .unwrap_or(0)
 }
 
+/// Every progress value a drive reports (65536ths of 100 %) as the sense trails of records:
+/// the numbers a parse-and-reserialise misreads by one ULP, over which both this chain and the
+/// signed certificate ([`crate::ops::sign`]) show that they hash the bytes as written.
+#[cfg(test)]
+pub(crate) mod progress_values {
+    use serde_json::{json, Value};
+
+    /// 256 trails of 256 values each, in order.
+    pub(crate) fn trails() -> impl Iterator<Item = Vec<Value>> {
+        (0..256u32).map(|chunk| {
+            (0..256u32)
+                .map(|i| json!({"progress_percent": f64::from(chunk * 256 + i) * 100.0 / 65536.0}))
+                .collect()
+        })
+    }
+
+    /// Fails with the count and the first of `problems`.
+    pub(crate) fn assert_none<P: std::fmt::Debug>(problems: &[P]) {
+        assert!(
+            problems.is_empty(),
+            "{} problems, first {:?}",
+            problems.len(),
+            problems.first()
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -458,10 +485,7 @@ mod tests {
     fn every_progress_value_verifies() {
         let mut out = Vec::new();
         let mut prev: Option<Vec<u8>> = None;
-        for chunk in 0..256u32 {
-            let trail: Vec<Value> = (0..256u32)
-                .map(|i| json!({"progress_percent": f64::from(chunk * 256 + i) * 100.0 / 65536.0}))
-                .collect();
+        for trail in progress_values::trails() {
             let l = chained_line(
                 prev.as_deref(),
                 &json!({"event": "end", "sense_trail": trail}),
@@ -473,12 +497,7 @@ mod tests {
         }
         let v = verify(&out, None);
         assert_eq!(v.chained, 256);
-        assert!(
-            v.ok(),
-            "{} problems, first {:?}",
-            v.problems.len(),
-            v.problems.first()
-        );
+        progress_values::assert_none(&v.problems);
     }
 
     /// The hash covers the bytes as written: a number in a form a re-serialisation would

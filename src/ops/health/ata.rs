@@ -5,8 +5,9 @@
 //! [`DriveHealth::sources`]; the rules, exit bits and Prometheus names are the SCSI report's.
 
 use super::{DriveHealth, IeHealth, SelfTestHealth};
-use crate::ata::{identify::Identify, log, smart::SmartData, CdbSize};
+use crate::ata::{identify::Identify, log, smart::SmartData};
 use crate::logpage::selftest::SelfTestEntry;
+use crate::scsi::ata_pass_through::CdbSize;
 use crate::transport::Transport;
 use std::time::SystemTime;
 

@@ -50,7 +50,7 @@ pub fn read_page(
 /// OPERATION CODES shows LOG SENSE ignoring the SUBPAGE CODE byte (CDB usage byte 3 zero), the
 /// drive would reject 0x00/0xFF as ILLEGAL REQUEST and count it as a non-medium error.
 pub fn supported_pages(t: &mut dyn Transport) -> Result<(Vec<PageId>, Vec<LogPage>)> {
-    let subpages = crate::probe::command_usage(t, crate::scsi::log_sense::OPCODE)
+    let subpages = crate::cmd::probe::command_usage(t, crate::scsi::log_sense::OPCODE)
         .is_none_or(|u| u.get(3).is_some_and(|b| *b != 0));
     match subpages.then(|| read_page(t, 0, 0xff, PageControl::Cumulative, 0)) {
         None => {}
@@ -142,8 +142,8 @@ pub fn capacity(t: &mut dyn Transport) -> Result<(u64, u32)> {
 /// when the drive does not report a grown list. Format 4 (bytes from index) as smartctl asks;
 /// the descriptor size follows the format the drive answers with.
 pub fn grown_defects(t: &mut dyn Transport) -> Result<Option<u64>> {
-    // Only when REPORT SUPPORTED OPERATION CODES does not deny it ([`crate::probe`]).
-    if crate::probe::command_supported(t, 0x37, None) == Some(false) {
+    // Only when REPORT SUPPORTED OPERATION CODES does not deny it ([`crate::cmd::probe`]).
+    if crate::cmd::probe::command_supported(t, 0x37, None) == Some(false) {
         return Ok(None);
     }
     let mut h = [0u8; 4];

@@ -11,27 +11,12 @@
 use crate::clock::rfc3339;
 use crate::error::{Error, Result};
 use crate::ops::gate::Cleared;
+use crate::ops::record::PathSwitch;
 use crate::scsi::opcodes;
 use crate::transport::{Completion, DataBuf, Transport};
 use nix::errno::Errno;
-use serde::Serialize;
 use std::collections::VecDeque;
 use std::time::{Duration, SystemTime};
-
-/// One change of path during a job.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct PathSwitch {
-    /// When.
-    pub time: String,
-    /// The path that went away (`/dev/sg2`).
-    pub from: String,
-    /// The path the job went on through (`/dev/sg3`).
-    pub to: String,
-    /// The command that failed on `from` and was sent again on `to`.
-    pub command: String,
-    /// How `from` failed (`/dev/sg2: SG_IO: ENODEV (device gone)`).
-    pub reason: String,
-}
 
 /// Opens another path of the drive by its address.
 pub(crate) type PathOpener<'a> = dyn FnMut(&str) -> Result<Box<dyn Transport>> + Send + 'a;

@@ -347,7 +347,8 @@ fn fill_record_fields(
     o: &crate::ops::record_fields::RecordOptions,
     drives: usize,
 ) {
-    use crate::ops::record_fields::{describe, RecordFields};
+    use crate::ops::record::describe;
+    use crate::ops::record_fields::RecordFields;
     let evidence = r
         .sanitization_record
         .take()
@@ -355,7 +356,8 @@ fn fill_record_fields(
     let hctls: Vec<&str> = r.paths.iter().filter_map(|p| p.hctl.as_deref()).collect();
     let mut f = RecordFields::new(
         o,
-        &r.drive,
+        &r.drive.serial,
+        r.drive.wwn.as_deref(),
         r.rotation_rate,
         r.operator.as_deref(),
         drives,

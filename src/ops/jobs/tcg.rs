@@ -233,7 +233,7 @@ fn read_back(
     validation: &mut Validation,
     poll: &PollConfig,
     progress: &mut dyn FnMut(Option<f64>),
-) -> Option<crate::ops::sanitize::Verification> {
+) -> Option<crate::ops::record::Verification> {
     let v = (!before.is_empty()).then(|| crate::ops::sanitize::verify_after(t, lb, before));
     crate::ops::sanitize::conclude(validation, v.as_ref());
     if plan == Plan::Full {

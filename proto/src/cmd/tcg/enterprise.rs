@@ -126,6 +126,22 @@ pub fn erasemaster_session<'s, 't>(
     )
 }
 
+/// A write session on the Enterprise Locking SP as BandMaster `n`, for a band the drive has
+/// (an Opal drive is refused).
+fn bandmaster_session<'s, 't>(
+    t: &'s mut Tper<'t>,
+    n: u16,
+    pin: &Pin,
+) -> Result<Session<'s, 't>, TcgError> {
+    need_enterprise(t)?;
+    check_band(t, n)?;
+    t.start_session(
+        uid::LOCKING_SP_ENTERPRISE,
+        true,
+        Some((uid::auth_bandmaster(n), pin)),
+    )
+}
+
 /// Enables BandMaster authorities (Authority row column "Enabled" = TRUE) as EraseMaster
 /// [SEDU `setBandsEnabled`].
 pub(crate) fn enable_bandmasters(
@@ -163,13 +179,7 @@ pub fn configure_band(
     pin: &Pin,
     cfg: &BandConfig,
 ) -> Result<(), TcgError> {
-    need_enterprise(t)?;
-    check_band(t, n)?;
-    let mut s = t.start_session(
-        uid::LOCKING_SP_ENTERPRISE,
-        true,
-        Some((uid::auth_bandmaster(n), pin)),
-    )?;
+    let mut s = bandmaster_session(t, n, pin)?;
     let le = u64::from(cfg.lock_enabled);
     let lor = if cfg.lock_on_reset {
         Value::List(vec![Value::Uint(0)])
@@ -190,13 +200,7 @@ pub fn configure_band(
 
 /// Locks or unlocks band `n` (ReadLocked and WriteLocked as a pair) as BandMaster n.
 pub fn set_locked(t: &mut Tper<'_>, n: u16, pin: &Pin, locked: bool) -> Result<(), TcgError> {
-    need_enterprise(t)?;
-    check_band(t, n)?;
-    let mut s = t.start_session(
-        uid::LOCKING_SP_ENTERPRISE,
-        true,
-        Some((uid::auth_bandmaster(n), pin)),
-    )?;
+    let mut s = bandmaster_session(t, n, pin)?;
     let v = u64::from(locked);
     s.set(
         uid::band(n),

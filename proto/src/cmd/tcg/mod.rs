@@ -79,9 +79,9 @@ fn is_illegal(e: &crate::Error) -> bool {
 /// worked. ILLEGAL REQUEST on the protocol list ⇒ not a TCG drive.
 pub fn discover(t: &mut dyn Transport) -> Result<(Level0, Inc512, Vec<u8>), TcgError> {
     let mut inc = Inc512::Bytes;
-    // Ask REPORT SUPPORTED OPERATION CODES first ([`crate::probe`]): a drive without SECURITY
+    // Ask REPORT SUPPORTED OPERATION CODES first ([`crate::cmd::probe`]): a drive without SECURITY
     // PROTOCOL IN would count the rejected command as a non-medium error.
-    if crate::probe::command_supported(t, sp::OPCODE_IN, None) == Some(false) {
+    if crate::cmd::probe::command_supported(t, sp::OPCODE_IN, None) == Some(false) {
         return Err(TcgError::NotTcg(
             "SECURITY PROTOCOL IN is not supported (REPORT SUPPORTED OPERATION CODES does not list it)"
                 .into(),

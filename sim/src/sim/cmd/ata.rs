@@ -6,10 +6,8 @@
 //! does (SAT-4 12.2.2.5-7).
 
 use super::CmdCtx;
-use crate::ata::{cmd, sanitize_fn};
-use crate::scsi::ata_pass_through::{
-    encode_descriptor, error_bits, parse_cdb, status, AtaCommand, AtaRegisters, Protocol,
-};
+use crate::ata::{cmd, error_bits, sanitize_fn, status, AtaRegisters};
+use crate::scsi::ata_pass_through::{encode_descriptor, parse_cdb, AtaCommand, Protocol};
 use crate::sim::ata::{data, password_of, MAX_ATTEMPTS};
 use crate::sim::drive::{LongOp, RunningSelfTest, SanitizeJob};
 use crate::sim::sense::{key, SimSense};

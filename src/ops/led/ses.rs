@@ -1,4 +1,4 @@
-//! The SES backend of [`crate::ops::led`]: a slot's LEDs driven with SES-4 diagnostic pages
+//! The SES backend of [`super`] (the slot LEDs): a slot's LEDs driven with SES-4 diagnostic pages
 //! over the enclosure services device itself, for a drive no kernel enclosure
 //! (`/sys/class/enclosure`) holds: a host without the ses driver, or a virtual enclosure
 //! (`sim:enclosure`).
@@ -10,11 +10,11 @@
 //! association target port, or the SAS transport class's address) is the drive's slot.
 //! A change reads the Enclosure Status page (02h), builds the Enclosure Control page with
 //! [`crate::ses::control_page_set_leds`] (read-modify-write, expected generation code) and
-//! sends it with SEND DIAGNOSTIC; [`crate::ops::led::apply`] then reads the status page
+//! sends it with SEND DIAGNOSTIC; [`super::apply`] then reads the status page
 //! again and checks the LED.
 
-use super::led::{Led, LedBackend};
-use crate::discover::enclosure::SlotRef;
+use super::{Led, LedBackend};
+use crate::host::SlotRef;
 use crate::scsi::diagnostic;
 use crate::ses::{self, Detail};
 use crate::transport::{check, DataBuf, Transport};

@@ -7,7 +7,7 @@
 //! ses.c, which sends SES-4 Enclosure Control, page 02h). A drive reached through two SES
 //! devices (two expanders) has one component in each; both are written, and both show the
 //! same physical LED. Where no enclosure the kernel knows holds the drive, `sgctl locate`
-//! and `sgctl fault` fall back to `crate::ops::led_ses::SesLed`, which sends the SES
+//! and `sgctl fault` fall back to `ses::SesLed`, the backend of `ses`, which sends the SES
 //! Enclosure Control page over SG_IO itself; [`LedError::NoEnclosure`] is the sysfs side's
 //! answer.
 //!
@@ -17,8 +17,10 @@
 //! the attribute is opened relative to it without following a symlink and without creating
 //! anything.
 
-use crate::discover::enclosure::{self, Component, Enclosure, SlotRef};
-use crate::host::PathInfo;
+pub mod ses;
+
+use crate::discover::enclosure;
+use crate::host::{PathInfo, SlotRef};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -152,7 +154,7 @@ pub fn components_of(
 
 /// [`components_of`] among the enclosures `encs` already read (one reading for many drives).
 pub fn components_in(
-    encs: &[Enclosure],
+    encs: &[enclosure::Enclosure],
     paths: &[PathInfo],
 ) -> std::result::Result<Vec<SlotComponent>, LedError> {
     let hctls: Vec<&str> = paths.iter().filter_map(|p| p.hctl.as_deref()).collect();
@@ -161,7 +163,7 @@ pub fn components_in(
         for c in &e.components {
             if c.device.as_deref().is_some_and(|d| hctls.contains(&d)) {
                 out.push(SlotComponent {
-                    place: place(e, c),
+                    place: e.slot_ref(c),
                     dir: c.dir().to_path_buf(),
                 });
             }
@@ -173,17 +175,6 @@ pub fn components_in(
         });
     }
     Ok(out)
-}
-
-fn place(e: &Enclosure, c: &Component) -> SlotRef {
-    SlotRef {
-        id: e.id.clone(),
-        vendor: e.vendor.clone(),
-        product: e.product.clone(),
-        slot: c.slot,
-        component: c.name.clone(),
-        enclosure_device: e.name.clone(),
-    }
 }
 
 /// What happened to one component's LED.
@@ -319,7 +310,7 @@ pub struct PurgeLed {
 pub(crate) type Backends = Vec<(SlotRef, Box<dyn LedBackend>)>;
 
 /// Where `--leds` asks when no enclosure the kernel knows holds a drive: enclosure services
-/// devices over SG_IO ([`crate::ops::led_ses`]), as `sgctl locate` does.
+/// devices over SG_IO ([`ses`]), as `sgctl locate` does.
 pub struct SesFallback<'a> {
     /// The enclosure services devices to search (`--enclosure-device`, or the 0Dh devices
     /// [`SesFallback::host`]'s scan finds); called at most once, and only when a drive is in no
@@ -342,15 +333,15 @@ pub fn ses_search(
     drive: &crate::discover::Drive,
     devices: &[String],
     timeout: std::time::Duration,
-) -> Option<crate::ops::led_ses::SesSearch> {
-    let ports = crate::ops::led_ses::sas_addresses(
+) -> Option<ses::SesSearch> {
+    let ports = ses::sas_addresses(
         drive
             .paths
             .iter()
             .flat_map(|p| [p.target_port.as_deref(), p.sas_address.as_deref()])
             .flatten(),
     );
-    (!ports.is_empty()).then(|| crate::ops::led_ses::backends_for(devices, &ports, timeout))
+    (!ports.is_empty()).then(|| ses::backends_for(devices, &ports, timeout))
 }
 
 /// The SES backends of the slot holding the drive `device` in `devices` ([`ses_search`]).

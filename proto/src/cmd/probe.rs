@@ -7,7 +7,7 @@
 //! it reports. So an optional probe asks the list first and skips what is not listed. (The
 //! supported log pages list, page 00h of LOG SENSE, is read by the log and health code.)
 
-use crate::cmd::run_query;
+use super::run_query;
 use crate::error::{Error, Result};
 use crate::scsi::{rsoc, vpd};
 use crate::sense::SenseKey;
