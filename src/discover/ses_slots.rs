@@ -20,7 +20,10 @@ use std::time::Duration;
 pub fn read_page(t: &mut dyn Transport, code: u8, timeout: Duration) -> crate::Result<Vec<u8>> {
     let mut buf = vec![0u8; 0xffff];
     let c = t.execute(
-        &diagnostic::receive_cdb(Some(code), 0xffff),
+        &diagnostic::ReceiveDiagnosticResultsCdb::new(0xffff)
+            .pcv(true)
+            .page_code(code)
+            .build(),
         DataBuf::In(&mut buf),
         timeout,
     )?;
