@@ -9,7 +9,7 @@
 //!
 //! `cargo run -p xtask -- gen-docs [--check]` renders the man pages and shell completions into
 //! `dist/`: the sgctl binary renders them from its own clap definitions (`sgctl --generate-docs`,
-//! src/cli/gen_docs.rs).
+//! src/cli/gen_docs.rs); `SGCTL_BIN=path` uses that build of sgctl instead of `cargo run`.
 //!
 //! `cargo run -p xtask -- gen-deb [--check]` writes the Debian copyright file (DEP-5, every
 //! statically linked crate with its license, each checked against an allow list) and the Debian
@@ -64,19 +64,28 @@ fn main() -> ExitCode {
 
 /// The man pages and completions: the sgctl binary renders them from its own clap definitions
 /// (the command line is the binary's, not library API), so this runs
-/// `sgctl --generate-docs ROOT [--check]` through cargo.
+/// `sgctl --generate-docs ROOT [--check]`: the binary `$SGCTL_BIN` names when set (a build of
+/// this tree, e.g. scripts/test-all.sh's `cargo build --workspace`), else through `cargo run`.
+/// `cargo run -p sgctl` resolves features for sgctl alone, without the workspace's
+/// dev-dependencies, so after a workspace build it compiles serde and most of the tree again.
 fn gen_docs(check: bool) -> Result<(), String> {
     let root = root();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let mut cmd = std::process::Command::new(cargo);
-    cmd.current_dir(&root)
-        .args(["run", "-q", "-p", "sgctl", "--bin", "sgctl", "--"])
-        .arg("--generate-docs")
-        .arg(&root);
+    let mut cmd = match std::env::var_os("SGCTL_BIN").filter(|b| !b.is_empty()) {
+        Some(bin) => std::process::Command::new(bin),
+        None => {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+            let mut c = std::process::Command::new(cargo);
+            c.args(["run", "-q", "-p", "sgctl", "--bin", "sgctl", "--"]);
+            c
+        }
+    };
+    cmd.current_dir(&root).arg("--generate-docs").arg(&root);
     if check {
         cmd.arg("--check");
     }
-    let status = cmd.status().map_err(|e| format!("running cargo: {e}"))?;
+    let status = cmd
+        .status()
+        .map_err(|e| format!("running {}: {e}", cmd.get_program().to_string_lossy()))?;
     if status.success() {
         Ok(())
     } else {

@@ -8,6 +8,9 @@
 . /vm/groups/tcmu/serve.inc
 export SGCTL_AUDIT_LOG=/tmp/audit64.jsonl
 : > "$SGCTL_AUDIT_LOG"
+# The sanitize (30 s of drive time) at speed 2: 15 s; the format (90 s) at speed 5: 18 s. Each
+# is seen in progress, interrupted a second later and must still be running when sgctl has
+# exited; `sgctl wait` then sees it complete.
 stop_serve || true
 start_serve speed=2 || fail serve_start "$(tail -n 5 /tmp/serve.err)"
 sg=$(tcmu_sg)
@@ -43,8 +46,10 @@ int_while_watching() {
   [ $rc = 0 ] && pass ${name}_int_wait_completes || fail ${name}_int_wait_completes "exit $rc: $(echo "$out" | tail -n 2)"
 }
 
-int_while_watching format format --block-size 512
 int_while_watching sanitize sanitize --block
 
+# The format at the group's usual speed 5, which the next scripts expect.
 stop_serve || true
 start_serve speed=5 || fail serve_restore "$(tail -n 5 /tmp/serve.err)"
+sg=$(tcmu_sg)
+int_while_watching format format --block-size 512

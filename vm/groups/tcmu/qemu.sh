@@ -3,8 +3,8 @@
 VM_MEM=1536
 # The group's checks took ~600 s on a loaded 2-core host before 45-state-soak.sh (30 s) and
 # 50-persist.sh; 6x-tcg-*.sh add about two minutes of sg_raw exchanges.
-# 63-server-stop.sh and 64-sigint-phases.sh add ~230 s under load (mostly drive time:
-# a sanitize and two formats they interrupt and recover).
+# 63-server-stop.sh and 64-sigint-phases.sh add ~90 s under load (mostly drive time and server
+# restarts: two sanitizes and three formats they interrupt and recover).
 VM_TIMEOUT=1500
 # scripts/bench-tcmu.sh sets SGCTL_TCMU_BENCH=1 for the long benchmark run (80-bench.sh);
 # scripts/soak-tcmu.sh sets SGCTL_TCMU_SOAK=1 for the 10-minute write run (45-state-soak.sh).
