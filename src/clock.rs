@@ -3,7 +3,7 @@
 use std::time::SystemTime;
 
 /// RFC 3339 UTC timestamp with milliseconds (no time-zone database needed).
-pub fn rfc3339(t: SystemTime) -> String {
+pub(crate) fn rfc3339(t: SystemTime) -> String {
     let d = t.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
     let secs = d.as_secs();
     let (days, rem) = (secs / 86_400, secs % 86_400);

@@ -128,7 +128,7 @@ impl Opened {
     /// For a virtual drive on virtual time: a sleep that advances the drive's clock by the
     /// duration instead of waiting (nothing else moves that clock). `None` for real devices
     /// and for a virtual drive on real time.
-    pub fn virtual_sleep(&self) -> Option<Arc<dyn Fn(Duration) + Send + Sync>> {
+    pub(crate) fn virtual_sleep(&self) -> Option<Arc<dyn Fn(Duration) + Send + Sync>> {
         #[cfg(feature = "sim")]
         if let Some(clock) = self
             .clock

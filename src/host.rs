@@ -52,7 +52,7 @@ impl Default for LinuxHost {
 /// `statx` that `std::fs::read` spends on a size hint (sysfs reports 4096 for every attribute
 /// anyway). A scan reads ~20 attributes per device, so under emulation this is measurable
 /// (`sgctl scan` of 256 LUs).
-pub fn read_file(p: &Path) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_file(p: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut f = std::fs::File::open(p)?;
     let mut buf = vec![0u8; 4096];
@@ -92,7 +92,7 @@ fn dir_names(p: &Path) -> Vec<String> {
 
 impl LinuxHost {
     /// A view of the host rooted at `root`.
-    pub fn with_root(root: impl Into<PathBuf>) -> LinuxHost {
+    pub(crate) fn with_root(root: impl Into<PathBuf>) -> LinuxHost {
         LinuxHost { root: root.into() }
     }
 
@@ -256,7 +256,7 @@ impl LinuxHost {
 
     /// [`HostView::in_use`] against tables read before ([`LinuxHost::tables`]); sysfs (the
     /// partitions and holders) is read now.
-    pub fn in_use_in(&self, paths: &[PathInfo], tables: &MountTables) -> Result<Vec<InUse>> {
+    pub(crate) fn in_use_in(&self, paths: &[PathInfo], tables: &MountTables) -> Result<Vec<InUse>> {
         let mut names = Vec::new();
         let mut held = Vec::new();
         let mut found = Vec::new();
@@ -340,7 +340,7 @@ impl LinuxHost {
 }
 
 /// The real user id (from `/proc/self`, no unsafe libc call).
-pub fn current_uid() -> Option<u32> {
+pub(crate) fn current_uid() -> Option<u32> {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata("/proc/self").ok().map(|m| m.uid())
 }

@@ -8,7 +8,7 @@
 //! `protocols.md §X` are in `docs/protocols.md`.
 
 pub mod bench;
-pub mod clock;
+pub(crate) mod clock;
 pub mod decode;
 pub mod device;
 pub mod discover;

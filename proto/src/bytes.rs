@@ -35,7 +35,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// Result of a parser.
-pub type ParseResult<T> = Result<T, ParseError>;
+pub(crate) type ParseResult<T> = Result<T, ParseError>;
 
 /// A cursor-free view of untrusted bytes with checked big-endian reads.
 #[derive(Debug, Clone, Copy)]
@@ -119,7 +119,7 @@ impl<'a> Bytes<'a> {
     }
 
     /// Big-endian 24-bit value.
-    pub fn be24(&self, off: usize) -> ParseResult<u32> {
+    pub(crate) fn be24(&self, off: usize) -> ParseResult<u32> {
         let s = self.slice(off, 3)?;
         Ok(u32::from_be_bytes([0, s[0], s[1], s[2]]))
     }
@@ -131,7 +131,7 @@ impl<'a> Bytes<'a> {
     }
 
     /// Big-endian u64.
-    pub fn be64(&self, off: usize) -> ParseResult<u64> {
+    pub(crate) fn be64(&self, off: usize) -> ParseResult<u64> {
         let s = self.slice(off, 8)?;
         let mut a = [0u8; 8];
         a.copy_from_slice(s);
@@ -139,7 +139,7 @@ impl<'a> Bytes<'a> {
     }
 
     /// Big-endian unsigned integer of 1..=8 bytes (log parameters have variable widths).
-    pub fn be_var(&self, off: usize, len: usize) -> ParseResult<u64> {
+    pub(crate) fn be_var(&self, off: usize, len: usize) -> ParseResult<u64> {
         if len == 0 || len > 8 {
             return Err(self.err(format!("integer width {len} not in 1..=8")));
         }
@@ -156,7 +156,7 @@ impl<'a> Bytes<'a> {
 }
 
 /// Printable ASCII of `b`, trailing spaces/NULs trimmed, other non-printables shown as `.`.
-pub fn ascii_trim(b: &[u8]) -> String {
+pub(crate) fn ascii_trim(b: &[u8]) -> String {
     let s: String = b
         .iter()
         .map(|&c| {
@@ -238,7 +238,7 @@ pub fn hexdump(b: &[u8]) -> String {
 /// 7.3.1 and SES-4 6.1) says it is page `found` with `page_length` bytes after the header:
 /// an error when `found` is not the page `code` asked for; a view of `4 + page_length` bytes,
 /// or — when `buf` is shorter — of the bytes present and a problem saying so.
-pub fn page_body<'a>(
+pub(crate) fn page_body<'a>(
     buf: &'a [u8],
     what: &'static str,
     code: u8,

@@ -727,7 +727,7 @@ pub enum HostStatus {
 
 impl HostStatus {
     /// Decodes a non-zero host byte.
-    pub fn from_u16(v: u16) -> HostStatus {
+    pub(crate) fn from_u16(v: u16) -> HostStatus {
         use HostStatus::*;
         match v {
             0x01 => NoConnect,

@@ -46,7 +46,7 @@ pub const MODE_PUBLIC: u32 = 0o644;
 /// Lock files (readable so a second process can name the holder).
 pub const MODE_LOCK: u32 = 0o644;
 /// The least free space [`preflight_output`] accepts in an output's file system.
-pub const MIN_FREE_BYTES: u64 = 1 << 20;
+pub(crate) const MIN_FREE_BYTES: u64 = 1 << 20;
 
 /// What to do when the target name already exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -549,7 +549,7 @@ pub struct Preflight<'a> {
 /// Checks, before a job sends anything, that `path` can be written as an output: its
 /// directory exists and is safe ([`Dir::open`]), a file can be created there (not a read-only
 /// file system, not a directory the caller may not write), the file system has at least
-/// [`MIN_FREE_BYTES`] free, the name is free (or `replace`), it is not a directory, and it is
+/// `MIN_FREE_BYTES` free, the name is free (or `replace`), it is not a directory, and it is
 /// not one of `others` (by name or by identity). Refusals are [`Refusal::UnsafeFile`] (exit 6).
 pub fn preflight_output(path: &Path, p: &Preflight<'_>) -> Result<()> {
     let (dir_path, name) = split(path)?;
@@ -625,7 +625,7 @@ pub fn preflight_output(path: &Path, p: &Preflight<'_>) -> Result<()> {
 
 /// Whether `a` and `b` name the same file: the same name in the same directory (by the
 /// directory's identity), or, when both exist, the same inode (links, symlinks).
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     let key = |p: &Path| -> Option<(u64, u64, OsString)> {
         let (d, n) = split(p).ok()?;
         let st = rfs::stat(&d).ok()?;

@@ -41,7 +41,7 @@ pub fn vpd_pages(t: &mut dyn Transport) -> Result<Vec<u8>> {
 
 /// True when the drive lists VPD page `page` (page 00h itself always counts as listed).
 /// A list that cannot be read counts as "not listed": the probe is skipped.
-pub fn vpd_listed(t: &mut dyn Transport, page: u8) -> bool {
+pub(crate) fn vpd_listed(t: &mut dyn Transport, page: u8) -> bool {
     page == 0 || vpd_pages(t).is_ok_and(|l| l.contains(&page))
 }
 

@@ -70,7 +70,7 @@ pub fn checksum(block: &[u8]) -> u64 {
 }
 
 /// Writes the header of one block.
-pub fn stamp(block: &mut [u8], lba: u64, seq: u64) {
+pub(crate) fn stamp(block: &mut [u8], lba: u64, seq: u64) {
     if block.len() < HEADER_LEN {
         return;
     }
@@ -127,7 +127,7 @@ pub fn check(block: &[u8], lba: u64) -> Found {
 /// 2 jobs on a loop device with `nr_requests` 8: blocks reported stale by 16 sequence
 /// numbers, the write before the last.)
 #[derive(Debug, Default)]
-pub struct VerifyMap {
+pub(crate) struct VerifyMap {
     next_seq: u64,
     /// LBA → (last sequence number, writes in flight, floor).
     blocks: HashMap<u64, (u64, u32, u64)>,
@@ -135,7 +135,7 @@ pub struct VerifyMap {
 
 impl VerifyMap {
     /// Stamps the blocks of a write at `lba` and marks them in flight.
-    pub fn begin_write(&mut self, buf: &mut [u8], lba: u64, block_len: usize) {
+    pub(crate) fn begin_write(&mut self, buf: &mut [u8], lba: u64, block_len: usize) {
         for (i, b) in buf.chunks_mut(block_len).enumerate() {
             self.next_seq += 1;
             let l = lba + i as u64;
@@ -147,7 +147,7 @@ impl VerifyMap {
     }
 
     /// A write finished (successfully or not).
-    pub fn end_write(&mut self, lba: u64, blocks: u64) {
+    pub(crate) fn end_write(&mut self, lba: u64, blocks: u64) {
         for l in lba..lba + blocks {
             if let Some(e) = self.blocks.get_mut(&l) {
                 e.1 = e.1.saturating_sub(1);
@@ -157,7 +157,7 @@ impl VerifyMap {
 
     /// Sequence numbers a read of these blocks must see at least (taken at submission): the
     /// block's floor; `None` for blocks with a write in flight (either version may come back).
-    pub fn expect(&self, lba: u64, blocks: u64) -> Vec<Option<u64>> {
+    pub(crate) fn expect(&self, lba: u64, blocks: u64) -> Vec<Option<u64>> {
         (lba..lba + blocks)
             .map(|l| match self.blocks.get(&l) {
                 Some(&(_, n, _)) if n > 0 => None,
@@ -169,7 +169,7 @@ impl VerifyMap {
 
     /// Checks the blocks of a completed read against what was expected at submission.
     /// Returns `(checked, unwritten, failures)`.
-    pub fn check_read(
+    pub(crate) fn check_read(
         &self,
         buf: &[u8],
         lba: u64,

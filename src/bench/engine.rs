@@ -1,5 +1,5 @@
 //! The engine seam ([`Engine`]), the address → engine factory ([`open`]) and the scheduling
-//! core every engine shares ([`JobCore`]): which I/O comes next, when the run stops, the data
+//! core every engine shares (`JobCore`): which I/O comes next, when the run stops, the data
 //! each write carries, `--verify` bookkeeping, and the statistics of each completion. The
 //! engines only move bytes (io_uring, sg write()/read(), the simulator's virtual clock).
 
@@ -17,12 +17,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// The run's stop request: set by the caller's SIGINT handler (`sgctl bench run` registers
 /// it), it makes every job stop submitting; what is outstanding is reaped and the run returns
 /// its partial results.
-pub fn interrupt_flag() -> &'static Arc<AtomicBool> {
+pub(crate) fn interrupt_flag() -> &'static Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| Arc::new(AtomicBool::new(false)))
 }
 
-/// Whether [`interrupt_flag`] was set.
+/// Whether `interrupt_flag` was set.
 pub fn interrupted() -> bool {
     interrupt_flag().load(Ordering::Relaxed)
 }
@@ -91,7 +91,7 @@ impl BenchError {
 }
 
 /// Proof that the safety gate cleared a writing workload on a drive: only
-/// [`Authorization::from_cleared`] makes one, and that needs the gate's [`Cleared`].
+/// `Authorization::from_cleared` makes one, and that needs the gate's [`Cleared`].
 #[derive(Debug, Clone)]
 pub struct Authorization {
     job_id: String,
@@ -100,7 +100,7 @@ pub struct Authorization {
 
 impl Authorization {
     /// The authorization for `address` from a cleared gate.
-    pub fn from_cleared(c: &Cleared, address: &str) -> Authorization {
+    pub(crate) fn from_cleared(c: &Cleared, address: &str) -> Authorization {
         Authorization {
             job_id: c.job_id.clone(),
             address: address.to_string(),
@@ -220,7 +220,7 @@ fn open_sim(addr: &str, _writable: bool) -> Result<Box<dyn Engine>, BenchError> 
 }
 
 /// Refuses a writing workload without authorization.
-pub fn require_writable(w: &Workload, writable: bool, addr: &str) -> Result<(), BenchError> {
+pub(crate) fn require_writable(w: &Workload, writable: bool, addr: &str) -> Result<(), BenchError> {
     if w.writes() && !writable {
         return Err(BenchError::Refused(format!(
             "{addr}: a workload that writes needs the safety gate (--confirm naming the drive)"
@@ -254,13 +254,13 @@ impl IoFailure {
     }
 
     /// From a SCSI completion that is not GOOD; `None` when it is.
-    pub fn from_completion(c: &Completion) -> Option<IoFailure> {
+    pub(crate) fn from_completion(c: &Completion) -> Option<IoFailure> {
         let e = crate::transport::check(c).err()?;
         Some(IoFailure::from_error(&e))
     }
 
     /// From a library error.
-    pub fn from_error(e: &crate::Error) -> IoFailure {
+    pub(crate) fn from_error(e: &crate::Error) -> IoFailure {
         match e {
             crate::Error::Sense(s) => IoFailure {
                 kind: format!("sense {:02x}/{:02x}/{:02x}", s.key.code(), s.asc, s.ascq),
@@ -348,7 +348,7 @@ pub struct InFlight {
 }
 
 /// The scheduling and statistics core of one job, shared by every engine.
-pub struct JobCore {
+pub(crate) struct JobCore {
     gen: IoGen,
     /// Statistics.
     pub rec: Recorder,
@@ -371,7 +371,7 @@ pub struct JobCore {
 
 impl JobCore {
     /// The core of job `job` (0-based). `verify` is shared by all jobs of the run.
-    pub fn new(
+    pub(crate) fn new(
         w: &Workload,
         range: Range,
         job: u32,
@@ -415,13 +415,13 @@ impl JobCore {
     }
 
     /// Fills a newly allocated I/O buffer with the data pattern.
-    pub fn init_buffer(&mut self, buf: &mut [u8]) {
+    pub(crate) fn init_buffer(&mut self, buf: &mut [u8]) {
         data::fill(buf, &self.pattern, &mut self.rng);
     }
 
     /// The next I/O to submit at `now`, or `None` when the run is over for this job.
     #[inline]
-    pub fn next(&mut self, now: u64) -> Option<IoReq> {
+    pub(crate) fn next(&mut self, now: u64) -> Option<IoReq> {
         if self.stopped {
             return None;
         }
@@ -447,19 +447,19 @@ impl JobCore {
     }
 
     /// Stops submitting (the device failed, or the caller was interrupted).
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         self.stopped = true;
     }
 
     /// Whether the job has stopped submitting.
-    pub fn is_stopped(&self) -> bool {
+    pub(crate) fn is_stopped(&self) -> bool {
         self.stopped
     }
 
     /// Prepares the buffer of `req` (len bytes) before submission: write data and verify
     /// headers, or the expectations of a verified read.
     #[inline]
-    pub fn prepare(&mut self, req: &IoReq, buf: &mut [u8], now: u64) -> InFlight {
+    pub(crate) fn prepare(&mut self, req: &IoReq, buf: &mut [u8], now: u64) -> InFlight {
         let mut expect = Vec::new();
         let lba = req.offset / u64::from(self.block_len);
         if req.write {
@@ -484,7 +484,13 @@ impl JobCore {
     /// Accounts a completion at `now`: `result` is the engine's verdict, `buf` the data (for
     /// verified reads).
     #[inline]
-    pub fn complete(&mut self, now: u64, io: &InFlight, buf: &[u8], result: Result<(), IoFailure>) {
+    pub(crate) fn complete(
+        &mut self,
+        now: u64,
+        io: &InFlight,
+        buf: &[u8],
+        result: Result<(), IoFailure>,
+    ) {
         let req = &io.req;
         let bl = u64::from(self.block_len);
         let lba = req.offset / bl;
@@ -538,7 +544,7 @@ impl JobCore {
     /// `outcome` becomes the [`verdict`], then [`JobCore::complete`] with the first
     /// `io.req.len` bytes of the slot's buffer `buf`.
     #[inline]
-    pub fn reap(&mut self, now: u64, io: &InFlight, buf: &[u8], outcome: Outcome<'_>) {
+    pub(crate) fn reap(&mut self, now: u64, io: &InFlight, buf: &[u8], outcome: Outcome<'_>) {
         let result = verdict(&io.req, outcome);
         let len = (io.req.len as usize).min(buf.len());
         self.complete(now, io, &buf[..len], result);
@@ -546,18 +552,18 @@ impl JobCore {
     }
 
     /// The time of the latest [`JobCore::reap`] (0 before any).
-    pub fn last_reap(&self) -> u64 {
+    pub(crate) fn last_reap(&self) -> u64 {
         self.last_reap
     }
 
     /// Finished interval parts to hand to the merger.
-    pub fn take_parts(&mut self) -> Vec<stats::IntervalPart> {
+    pub(crate) fn take_parts(&mut self) -> Vec<stats::IntervalPart> {
         std::mem::take(&mut self.rec.done)
     }
 }
 
 /// What a job hands back at the end.
-pub struct JobOutcome {
+pub(crate) struct JobOutcome {
     /// Its statistics.
     pub rec: Recorder,
     /// Its verify counts.
@@ -573,7 +579,7 @@ pub struct JobOutcome {
 
 impl JobCore {
     /// Ends the job at `now` (its last completion).
-    pub fn finish(mut self, now: u64, notes: Vec<String>) -> JobOutcome {
+    pub(crate) fn finish(mut self, now: u64, notes: Vec<String>) -> JobOutcome {
         self.rec.finish(now);
         JobOutcome {
             rec: self.rec,
@@ -586,7 +592,7 @@ impl JobCore {
 }
 
 /// Builds the run result from the jobs' outcomes (intervals already merged by the caller).
-pub fn assemble(
+pub(crate) fn assemble(
     w: &Workload,
     outcomes: Vec<JobOutcome>,
     intervals: Vec<Interval>,
@@ -666,19 +672,19 @@ pub fn assemble(
 }
 
 /// Message from a job thread to the collecting thread.
-pub enum JobMsg {
+pub(crate) enum JobMsg {
     /// An interval part.
     Part(stats::IntervalPart),
 }
 
 /// What [`run_threads`] returns: the jobs' outcomes, the merged time series, and the
 /// process's (user, system) CPU seconds over the run.
-pub type Threads = (Vec<JobOutcome>, Vec<Interval>, Option<(f64, f64)>);
+pub(crate) type Threads = (Vec<JobOutcome>, Vec<Interval>, Option<(f64, f64)>);
 
 /// Runs `jobs` threads of `body` (one per job, each with its core and a channel for interval
 /// parts) and merges their time series live, calling `progress` per interval. The bodies
 /// return their outcome; a body that fails to start returns `Err`.
-pub fn run_threads<F>(
+pub(crate) fn run_threads<F>(
     w: &Workload,
     range: Range,
     block_len: u32,
@@ -748,7 +754,7 @@ where
 }
 
 /// Adds CPU figures (measured over the whole run, ramp included) to a result.
-pub fn add_cpu(r: &mut RunResult, cpu: Option<(f64, f64)>) {
+pub(crate) fn add_cpu(r: &mut RunResult, cpu: Option<(f64, f64)>) {
     if let Some((u, s)) = cpu {
         let n = (r.ios + r.ramp_ios).max(1) as f64;
         r.cpu_user_s = Some(u);
@@ -758,7 +764,7 @@ pub fn add_cpu(r: &mut RunResult, cpu: Option<(f64, f64)>) {
 }
 
 /// Applies `f` to the result inside either outcome.
-pub fn map_result(
+pub(crate) fn map_result(
     r: Result<RunResult, BenchError>,
     f: impl FnOnce(&mut RunResult),
 ) -> Result<RunResult, BenchError> {

@@ -2,7 +2,7 @@
 //! run by one of several engines behind [`engine::Engine`] — `uring` (io_uring, O_DIRECT),
 //! `sg` (SCSI READ/WRITE through /dev/sgN's asynchronous interface, any block length) and
 //! `sim` (a virtual drive on its virtual clock) — with the same scheduling, data and
-//! statistics code ([`engine::JobCore`], [`stats`]). The suites (PTS, reviews) build on
+//! statistics code (`engine::JobCore`, [`stats`]). The suites (PTS, reviews) build on
 //! [`engine::open`] and never know which engine runs.
 
 pub mod data;
@@ -10,14 +10,14 @@ pub mod engine;
 pub mod qos;
 pub mod report;
 pub mod run;
-pub mod sg;
+pub(crate) mod sg;
 #[cfg(feature = "sim")]
 pub mod sim;
 #[cfg(feature = "sim")]
 pub mod sim_capacity;
 pub mod stats;
 pub mod suite;
-pub mod uring;
+pub(crate) mod uring;
 pub mod workload;
 
 pub use engine::{open, Authorization, BenchError, Engine, EngineKind};
@@ -89,14 +89,14 @@ pub(crate) fn block_is_scsi(addr: &str) -> bool {
 /// block device (one path: itself; in use when it, a partition or a holder is mounted,
 /// swap or held) or a regular file (never mounted; named by its path).
 #[derive(Debug, Clone)]
-pub struct PlainHost {
+pub(crate) struct PlainHost {
     addr: String,
     block: Option<String>,
 }
 
 impl PlainHost {
     /// The view of `addr`.
-    pub fn new(addr: &str) -> PlainHost {
+    pub(crate) fn new(addr: &str) -> PlainHost {
         let block = sysfs_block_dir(addr).and_then(|d| {
             let uevent = std::fs::read_to_string(d.join("uevent")).ok()?;
             uevent
@@ -111,7 +111,7 @@ impl PlainHost {
     }
 
     /// The name `--confirm` must give: the kernel name (`loop0`) or the file's path.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         self.block.clone().unwrap_or_else(|| self.addr.clone())
     }
 }

@@ -22,7 +22,7 @@ pub const CPU_DMA_LATENCY: &str = "/dev/cpu_dma_latency";
 
 /// A held request: the limit applies until this is dropped.
 #[derive(Debug)]
-pub struct CpuLatency {
+pub(crate) struct CpuLatency {
     _file: File,
     limit_us: u32,
 }
@@ -31,7 +31,7 @@ impl CpuLatency {
     /// `--cpu-latency` for a run or a suite: `None` when not asked; refused (a bad option,
     /// exit 2) when the run is on a virtual clock, where idle CPUs change nothing; else the
     /// request on [`CPU_DMA_LATENCY`], held until the returned value is dropped.
-    pub fn for_run(
+    pub(crate) fn for_run(
         limit_us: Option<u32>,
         virtual_clock: bool,
     ) -> Result<Option<CpuLatency>, BenchError> {
@@ -48,7 +48,7 @@ impl CpuLatency {
 
     /// Opens `path` (normally [`CPU_DMA_LATENCY`]) and writes the limit. Fails (not
     /// supported, exit 7) when the device is absent or not writable (it is root's only).
-    pub fn hold(path: &str, limit_us: u32) -> Result<CpuLatency, BenchError> {
+    pub(crate) fn hold(path: &str, limit_us: u32) -> Result<CpuLatency, BenchError> {
         let v = i32::try_from(limit_us).map_err(|_| {
             BenchError::InvalidArgument(format!(
                 "--cpu-latency {limit_us}: at most {} microseconds",
@@ -74,7 +74,7 @@ impl CpuLatency {
     }
 
     /// The note the run's result carries.
-    pub fn note(&self) -> String {
+    pub(crate) fn note(&self) -> String {
         let (poll, idle) = match self.limit_us {
             0 => ("; idle CPUs poll", "do not sleep"),
             _ => ("", "sleep no deeper than that"),

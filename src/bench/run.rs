@@ -43,7 +43,7 @@ pub struct RunOptions {
 /// What a run needs from the outside world (as the job layer's `JobEnv`).
 pub struct RunEnv<'a> {
     /// The host view for the gate's in-use check of a SCSI drive (a file or a non-SCSI block
-    /// device is checked by its own mounts, swap and holders: [`crate::bench::PlainHost`]).
+    /// device is checked by its own mounts, swap and holders: `crate::bench::PlainHost`).
     pub host: &'a dyn HostView,
     /// Asks for the typed confirmation when `confirm` is empty.
     pub prompter: &'a mut dyn Prompter,
@@ -131,7 +131,7 @@ fn kernel() -> String {
 /// device opened here when the engine holds none. A non-SCSI block device or a file is named
 /// by its path; what cannot be read goes into the notes.
 #[allow(clippy::too_many_arguments)]
-pub fn header_of(
+pub(crate) fn header_of(
     addr: &str,
     identity: Option<Identity>,
     held: Option<&mut dyn crate::Transport>,

@@ -25,7 +25,7 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 const POLL_WAIT: Duration = Duration::from_secs(60);
 
 /// An sg node opened for benchmarking.
-pub struct SgEngine {
+pub(crate) struct SgEngine {
     node: String,
     address: String,
     capacity: u64,
@@ -35,7 +35,7 @@ pub struct SgEngine {
 }
 
 /// The sg node of a SCSI block device (`/dev/sdb` → `/dev/sg1`), or the address itself.
-pub fn sg_node_of(addr: &str) -> Result<String, BenchError> {
+pub(crate) fn sg_node_of(addr: &str) -> Result<String, BenchError> {
     use std::os::unix::fs::FileTypeExt;
     let m = std::fs::metadata(addr).map_err(|e| {
         BenchError::Open(crate::Error::Os {
@@ -62,7 +62,7 @@ pub fn sg_node_of(addr: &str) -> Result<String, BenchError> {
 
 impl SgEngine {
     /// Opens the sg node behind `addr` and reads its capacity, block length and protection.
-    pub fn open(addr: &str, writable: bool) -> Result<SgEngine, BenchError> {
+    pub(crate) fn open(addr: &str, writable: bool) -> Result<SgEngine, BenchError> {
         let node = sg_node_of(addr)?;
         let mut t = crate::device::open(&node, crate::device::OpenOptions::default())
             .map_err(BenchError::Open)?
@@ -78,11 +78,6 @@ impl SgEngine {
             prot_type,
             writable,
         })
-    }
-
-    /// Protection type the drive is formatted with (0 = none).
-    pub fn protection_type(&self) -> u8 {
-        self.prot_type
     }
 }
 

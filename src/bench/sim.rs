@@ -3,7 +3,7 @@
 //! sense data, the stored bytes `--verify` reads back); the closed loop at queue depth N is
 //! an event queue on the drive's clock, so commands overlap in the media model exactly as
 //! the drive's queues allow and an hour of drive time takes as long as the model needs to
-//! compute it. Scheduling and statistics are the shared [`JobCore`].
+//! compute it. Scheduling and statistics are the shared `JobCore`.
 
 use super::data::VerifyMap;
 use super::engine::{
@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The byte every block of a plain run's writes is filled with (see `submit`).
-pub const PLAIN_FILL: u8 = 0xa5;
+pub(crate) const PLAIN_FILL: u8 = 0xa5;
 
 /// Command timeout on the virtual clock.
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -62,7 +62,7 @@ impl SimEngine {
 
     /// Benchmarks a drive already open on its virtual clock (prepared first through another
     /// handle: [`SimDevice::port`]); `addr` is the address the reports name.
-    pub fn from_device(
+    pub(crate) fn from_device(
         mut dev: SimDevice,
         addr: &str,
         writable: bool,

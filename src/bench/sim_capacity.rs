@@ -19,11 +19,11 @@ use std::time::Duration;
 /// Queue depth of every step (the datasheets' and reviews' 4 KiB random figures are QD32).
 pub const QD: u32 = 32;
 /// Random 4 KiB reads measured.
-pub const READS: u64 = 1 << 16;
+pub(crate) const READS: u64 = 1 << 16;
 /// Fewest steady-state rounds (¼ capacity each: twice the capacity written first, as PTS WDPC).
-pub const MIN_ROUNDS: u32 = 8;
+pub(crate) const MIN_ROUNDS: u32 = 8;
 /// Most steady-state rounds.
-pub const MAX_ROUNDS: u32 = 25;
+pub(crate) const MAX_ROUNDS: u32 = 25;
 
 /// What one profile at one capacity measured.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -62,9 +62,9 @@ fn base(rw: Rw, bs: u32, limit: Limit) -> Workload {
 }
 
 /// Measures `sim:PROFILE?capacity_gib=GIB`: sequential 128 KiB fill of the whole drive, 4 KiB
-/// random read ([`READS`] commands once the writes have drained), then rounds of 4 KiB random
+/// random read (`READS` commands once the writes have drained), then rounds of 4 KiB random
 /// writes of ¼ capacity each until the PTS steady-state test holds over the last 5 (at least
-/// [`MIN_ROUNDS`], at most [`MAX_ROUNDS`]).
+/// `MIN_ROUNDS`, at most `MAX_ROUNDS`).
 pub fn measure(profile: &str, capacity_gib: f64) -> Result<CapacityFigures, BenchError> {
     let address = format!("sim:{profile}?capacity_gib={capacity_gib}");
     let e = SimEngine::open(&address, true)?;

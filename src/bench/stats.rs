@@ -2,7 +2,7 @@
 //! (log-linear, 3 significant digits: ≤ 0.1 % relative error from 1 ns to an hour, so well
 //! inside the ≤ 1 % from 100 ns to 60 s the issue asks for), percentiles, mean and standard
 //! deviation, a time series per interval and CPU time per I/O; and the fits over a series the
-//! steady-state check and the report's charts share ([`least_squares`], [`moving_average`]).
+//! steady-state check and the report's charts share (`least_squares`, [`moving_average`]).
 //!
 //! Each job records into its own [`Recorder`] on its own clock in nanoseconds since the start
 //! of the run (wall time for real engines, virtual time for the simulator); the recorders are
@@ -12,18 +12,18 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
 /// Highest latency recorded exactly (larger values are clamped and counted): one hour.
-pub const MAX_LAT_NS: u64 = 3_600_000_000_000;
+pub(crate) const MAX_LAT_NS: u64 = 3_600_000_000_000;
 /// Significant digits of the histogram.
-pub const SIGFIG: u8 = 3;
+pub(crate) const SIGFIG: u8 = 3;
 
 /// Percentiles reported (fio's default list plus 99.999, the "5 9s" of PTS 2.0).
-pub const PERCENTILES: &[f64] = &[
+pub(crate) const PERCENTILES: &[f64] = &[
     1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95,
     99.99, 99.999,
 ];
 
 /// A new latency histogram (ns).
-pub fn new_histogram() -> Histogram<u64> {
+pub(crate) fn new_histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, MAX_LAT_NS, SIGFIG).expect("valid histogram bounds")
 }
 
@@ -63,7 +63,7 @@ pub struct LatencySummary {
     pub min_us: f64,
     /// Largest, µs.
     pub max_us: f64,
-    /// `(percent, µs)` for each of [`PERCENTILES`].
+    /// `(percent, µs)` for each of `PERCENTILES`.
     pub percentiles: Vec<(f64, f64)>,
 }
 
@@ -221,7 +221,7 @@ pub struct RunResult {
 }
 
 /// How many decoded errors a run keeps.
-pub const FIRST_ERRORS: usize = 16;
+pub(crate) const FIRST_ERRORS: usize = 16;
 
 /// Per-job statistics on the job's clock (ns since the run started).
 pub struct Recorder {
@@ -309,7 +309,7 @@ impl Recorder {
     /// Closes intervals that end at or before `now` (call before recording at `now`, and at
     /// the end of the run).
     #[inline]
-    pub fn roll(&mut self, now: u64) {
+    pub(crate) fn roll(&mut self, now: u64) {
         if now < self.measure_from {
             return;
         }
@@ -379,7 +379,7 @@ impl Recorder {
     }
 
     /// Records a failed I/O.
-    pub fn record_error(&mut self, now: u64, kind: String, rec: IoErrorRecord) {
+    pub(crate) fn record_error(&mut self, now: u64, kind: String, rec: IoErrorRecord) {
         self.roll(now);
         self.errors += 1;
         self.cur_errors += 1;
@@ -397,7 +397,7 @@ impl Recorder {
 
 /// Merges interval parts of several jobs into the time series.
 #[derive(Default)]
-pub struct IntervalMerger {
+pub(crate) struct IntervalMerger {
     pending: std::collections::BTreeMap<u64, (IntervalPart, u32)>,
     interval_s: f64,
     jobs: u32,
@@ -405,7 +405,7 @@ pub struct IntervalMerger {
 
 impl IntervalMerger {
     /// Merges parts of `jobs` jobs with intervals of `interval_s`.
-    pub fn new(jobs: u32, interval_s: f64) -> IntervalMerger {
+    pub(crate) fn new(jobs: u32, interval_s: f64) -> IntervalMerger {
         IntervalMerger {
             pending: Default::default(),
             interval_s,
@@ -414,7 +414,7 @@ impl IntervalMerger {
     }
 
     /// Adds one job's part; returns the intervals every job has now reported.
-    pub fn add(&mut self, p: IntervalPart) -> Vec<Interval> {
+    pub(crate) fn add(&mut self, p: IntervalPart) -> Vec<Interval> {
         match self.pending.get_mut(&p.idx) {
             Some((acc, n)) => {
                 let _ = acc.hist.add(&p.hist);
@@ -445,7 +445,7 @@ impl IntervalMerger {
     }
 
     /// Whatever is left at the end (jobs that stopped early report fewer intervals).
-    pub fn flush(&mut self) -> Vec<Interval> {
+    pub(crate) fn flush(&mut self) -> Vec<Interval> {
         let parts: Vec<IntervalPart> = std::mem::take(&mut self.pending)
             .into_values()
             .map(|x| x.0)
@@ -491,7 +491,7 @@ impl IntervalMerger {
 
 /// Builds the result from the merged recorders of all jobs. `elapsed_s` is the measurement
 /// window (from the end of the ramp to the last completion or the runtime).
-pub fn summarize(recs: &[Recorder], elapsed_s: f64) -> RunResult {
+pub(crate) fn summarize(recs: &[Recorder], elapsed_s: f64) -> RunResult {
     let mut all = new_histogram();
     let mut read = new_histogram();
     let mut write = new_histogram();
@@ -542,7 +542,7 @@ pub fn summarize(recs: &[Recorder], elapsed_s: f64) -> RunResult {
 }
 
 /// `(upper bound µs, count)` of every non-empty bucket of an HDR histogram (ns).
-pub fn buckets(h: &Histogram<u64>) -> Vec<(f64, u64)> {
+pub(crate) fn buckets(h: &Histogram<u64>) -> Vec<(f64, u64)> {
     h.iter_recorded()
         .map(|v| {
             (
@@ -554,7 +554,7 @@ pub fn buckets(h: &Histogram<u64>) -> Vec<(f64, u64)> {
 }
 
 /// User and system CPU seconds of the whole process so far (all threads).
-pub fn cpu_times() -> Option<(f64, f64)> {
+pub(crate) fn cpu_times() -> Option<(f64, f64)> {
     let ru = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF).ok()?;
     let tv = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 + t.tv_usec() as f64 / 1e6;
     Some((tv(ru.user_time()), tv(ru.system_time())))
@@ -562,13 +562,13 @@ pub fn cpu_times() -> Option<(f64, f64)> {
 
 /// Nanoseconds the calling thread has spent runnable but waiting for a CPU (the run-queue
 /// delay, second field of `/proc/thread-self/schedstat`); `None` without schedstats.
-pub fn run_queue_wait_ns() -> Option<u64> {
+pub(crate) fn run_queue_wait_ns() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     s.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Least-squares line through points: (slope, intercept). None for fewer than 2 distinct x.
-pub fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+pub(crate) fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     let n = points.len() as f64;
     if points.len() < 2 {
         return None;

@@ -27,7 +27,7 @@ use std::sync::mpsc::Sender;
 use std::time::Instant;
 
 /// A block device or O_DIRECT file opened for io_uring.
-pub struct UringEngine {
+pub(crate) struct UringEngine {
     fd: OwnedFd,
     address: String,
     capacity: u64,
@@ -40,7 +40,7 @@ pub struct UringEngine {
 }
 
 /// Capacity and logical block length of a block device.
-pub fn block_geometry(fd: &OwnedFd) -> Result<(u64, u32), nix::errno::Errno> {
+pub(crate) fn block_geometry(fd: &OwnedFd) -> Result<(u64, u32), nix::errno::Errno> {
     use std::os::fd::AsFd;
     Ok((
         sgctl_sys::block_device_bytes(fd.as_fd())?,
@@ -51,7 +51,7 @@ pub fn block_geometry(fd: &OwnedFd) -> Result<(u64, u32), nix::errno::Errno> {
 impl UringEngine {
     /// Opens `addr` with O_DIRECT (and O_EXCL on block devices when writing: the kernel
     /// refuses a device that is mounted or held).
-    pub fn open(addr: &str, writable: bool) -> Result<UringEngine, BenchError> {
+    pub(crate) fn open(addr: &str, writable: bool) -> Result<UringEngine, BenchError> {
         use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
         let meta = std::fs::metadata(addr).map_err(|e| {
             BenchError::Open(crate::Error::Os {

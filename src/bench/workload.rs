@@ -1,6 +1,6 @@
 //! One benchmark workload (like one fio job) and the generator of its I/O stream.
 //!
-//! [`Workload`] is the plain description the CLI and the suites build; [`IoGen`] turns it into
+//! [`Workload`] is the plain description the CLI and the suites build; `IoGen` turns it into
 //! a stream of [`IoReq`] for one job thread: direction from `--rw`/`--mix`, size from
 //! `--bs`/`--bssplit`, offset from `--distribution` inside the ActiveRange (`--range`), aligned
 //! to `--align` (default: the smallest block size, as fio's `blockalign`). Sequential streams
@@ -54,7 +54,7 @@ impl Rw {
     }
 
     /// Random offsets (else sequential).
-    pub fn is_random(self) -> bool {
+    pub(crate) fn is_random(self) -> bool {
         matches!(self, Rw::RandRead | Rw::RandWrite | Rw::RandRw)
     }
 
@@ -388,7 +388,7 @@ fn one() -> u32 {
 
 impl Workload {
     /// Effective read percent from `rw` and `read_pct`.
-    pub fn effective_read_pct(&self) -> u8 {
+    pub(crate) fn effective_read_pct(&self) -> u8 {
         match self.rw {
             Rw::Read | Rw::RandRead => 100,
             Rw::Write | Rw::RandWrite => 0,
@@ -656,7 +656,7 @@ enum Picker {
 
 /// The I/O stream of one job.
 #[derive(Debug, Clone)]
-pub struct IoGen {
+pub(crate) struct IoGen {
     rng: Rng,
     read_pct: u8,
     sizes: Vec<(u32, u64 /*cumulative weight*/)>,
@@ -669,7 +669,7 @@ pub struct IoGen {
 impl IoGen {
     /// The generator of job `job` (0-based) of `w` over `range` (already checked with
     /// [`Workload::check`]).
-    pub fn new(w: &Workload, range: Range, job: u32) -> IoGen {
+    pub(crate) fn new(w: &Workload, range: Range, job: u32) -> IoGen {
         let mut acc = 0;
         let sizes =
             w.bs.0
@@ -748,7 +748,7 @@ impl IoGen {
     }
 
     /// The next I/O.
-    pub fn next_io(&mut self) -> IoReq {
+    pub(crate) fn next_io(&mut self) -> IoReq {
         let write = match self.read_pct {
             100 => false,
             0 => true,

@@ -1,9 +1,9 @@
 //! Saved responses decoded without a drive: the parser, the text rendering (sg3_utils' look)
 //! and the exit status of each kind of data `sgctl decode --as KIND` reads. The renderers of
-//! decoded pages live here too ([`text`], [`vpd_text`], [`ses_text`]): the commands that fetch a
+//! decoded pages live here too ([`text`], [`vpd_text`], `ses_text`): the commands that fetch a
 //! page from a drive print it with the same functions.
 
-pub mod ses_text;
+pub(crate) mod ses_text;
 pub mod text;
 pub mod vpd_text;
 

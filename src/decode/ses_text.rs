@@ -12,7 +12,7 @@ fn b(v: bool) -> u8 {
 }
 
 /// The Configuration page (`sg_ses --page=cf`).
-pub fn config(c: &Config) -> String {
+pub(crate) fn config(c: &Config) -> String {
     let mut t = String::from("Configuration diagnostic page:\n");
     let _ = writeln!(
         t,
@@ -83,7 +83,7 @@ fn type_line(t: &mut String, name: &str, sub: u8, ti: usize) {
 }
 
 /// The Enclosure Status page (`sg_ses --page=es`).
-pub fn status(s: &Status) -> String {
+pub(crate) fn status(s: &Status) -> String {
     let mut t = String::from("Enclosure Status diagnostic page:\n");
     let _ = writeln!(
         t,
@@ -306,7 +306,7 @@ fn element(t: &mut String, e: &Element) {
 }
 
 /// The Element Descriptor page (`sg_ses --page=ed`).
-pub fn element_desc(d: &ElementDescriptors) -> String {
+pub(crate) fn element_desc(d: &ElementDescriptors) -> String {
     let mut t = String::from("Element Descriptor In diagnostic page:\n");
     let _ = writeln!(t, "  generation code: 0x{:x}", d.generation_code);
     t.push_str("  element descriptor list (grouped by type):\n");
@@ -331,7 +331,7 @@ fn addr(s: &str) -> String {
 }
 
 /// The Additional Element Status page (`sg_ses --page=aes`).
-pub fn addl_status(a: &AddlStatus) -> String {
+pub(crate) fn addl_status(a: &AddlStatus) -> String {
     let mut t = String::from("Additional element status diagnostic page:\n");
     let _ = writeln!(t, "  generation code: 0x{:x}", a.generation_code);
     t.push_str("  additional element status descriptor list\n");

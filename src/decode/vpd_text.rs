@@ -177,7 +177,7 @@ fn unhex(s: &str) -> Vec<u8> {
 }
 
 /// Designators grouped by association, as sg_vpd prints page 0x83.
-pub fn designations(list: &[Designation], indent: usize) -> String {
+pub(crate) fn designations(list: &[Designation], indent: usize) -> String {
     let mut t = String::new();
     for assoc in [
         Association::LogicalUnit,

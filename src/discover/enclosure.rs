@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 /// Components read per enclosure at most (SES-4 element counts are a byte per type; a real
 /// JBOD has at most a few hundred slots).
-pub const MAX_COMPONENTS: usize = 4096;
+pub(crate) const MAX_COMPONENTS: usize = 4096;
 
 /// One enclosure device of `/sys/class/enclosure`.
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
@@ -128,7 +128,7 @@ impl SlotRef {
 
     /// The same physical slot (same enclosure id and slot) as `o`, whichever SES device each
     /// was seen through.
-    pub fn same_place(&self, o: &SlotRef) -> bool {
+    pub(crate) fn same_place(&self, o: &SlotRef) -> bool {
         self.enclosure_key() == o.enclosure_key() && self.slot == o.slot
     }
 }
@@ -190,7 +190,7 @@ pub fn enclosures(root: &Path) -> Vec<Enclosure> {
 }
 
 /// One enclosure by its class name.
-pub fn read_enclosure(class: &Path, devices: &Path, name: &str) -> Enclosure {
+pub(crate) fn read_enclosure(class: &Path, devices: &Path, name: &str) -> Enclosure {
     let mut e = Enclosure {
         name: name.to_string(),
         ..Enclosure::default()
@@ -346,7 +346,7 @@ fn read_component(p: &Path, name: &str, devices: &Path, problems: &mut Vec<Strin
 }
 
 /// Where each SCSI device (`H:C:T:L`) sits, from the enclosures' component links.
-pub fn slots_by_device(encs: &[Enclosure]) -> HashMap<String, SlotRef> {
+pub(crate) fn slots_by_device(encs: &[Enclosure]) -> HashMap<String, SlotRef> {
     let mut m = HashMap::new();
     for e in encs {
         for c in &e.components {
@@ -367,7 +367,7 @@ pub fn slots_by_device(encs: &[Enclosure]) -> HashMap<String, SlotRef> {
 
 /// The `H:C:T:L` of a node (`/dev/sgN`, `/dev/sdX`, `/dev/bsg/H:C:T:L`, or `H:C:T:L`) under
 /// `root`, from the sg or block class entry's `device` link.
-pub fn hctl_of_node(root: &Path, address: &str) -> Option<String> {
+pub(crate) fn hctl_of_node(root: &Path, address: &str) -> Option<String> {
     let name = address.strip_prefix("/dev/").unwrap_or(address);
     if let Some(h) = name.strip_prefix("bsg/") {
         return is_hctl(h).then(|| h.to_string());
@@ -390,7 +390,7 @@ pub fn hctl_of_node(root: &Path, address: &str) -> Option<String> {
 
 /// The slot of the first of `paths` (by `H:C:T:L`) that an enclosure under `root` links;
 /// `None` when no path has an address or no enclosure holds it.
-pub fn slot_of_paths(root: &Path, paths: &[crate::host::PathInfo]) -> Option<SlotRef> {
+pub(crate) fn slot_of_paths(root: &Path, paths: &[crate::host::PathInfo]) -> Option<SlotRef> {
     if paths.iter().all(|p| p.hctl.is_none()) {
         return None; // nothing the kernel could have linked (a virtual drive)
     }

@@ -57,7 +57,7 @@ pub struct Identity {
 /// The logical unit name in the kernel's `wwid` style: `naa.<hex>`, `eui.<hex>` or the SCSI name
 /// string, chosen NAA > EUI-64 > SCSI name among LU-associated designators (smartmontools
 /// `scsi_decode_lu_dev_id`, docs/protocols.md §E.4), so it matches `/sys/.../wwid` and lsscsi.
-pub fn lu_name(page: &DeviceIdentification) -> Option<String> {
+pub(crate) fn lu_name(page: &DeviceIdentification) -> Option<String> {
     let lu = || {
         page.designators
             .iter()
@@ -83,7 +83,7 @@ pub fn lu_name(page: &DeviceIdentification) -> Option<String> {
 }
 
 /// The WWN spelling of an LU name: `naa.`/`eui.` dropped (the hex is already lowercase).
-pub fn wwn_of(lu_name: &str) -> String {
+pub(crate) fn wwn_of(lu_name: &str) -> String {
     lu_name
         .strip_prefix("naa.")
         .or_else(|| lu_name.strip_prefix("eui."))
@@ -96,7 +96,7 @@ pub fn wwn_of(lu_name: &str) -> String {
 /// page longer than the first allocation is fetched again at its length, a UNIT ATTENTION is
 /// retried once ([`crate::cmd::run_query`]); any other failure of an optional page is a
 /// note, not an error.
-pub fn read(t: &mut dyn Transport) -> Result<Identity> {
+pub(crate) fn read(t: &mut dyn Transport) -> Result<Identity> {
     identify(
         &mut Live {
             t,
@@ -107,7 +107,7 @@ pub fn read(t: &mut dyn Transport) -> Result<Identity> {
 }
 
 /// Where the raw identification bytes come from.
-pub trait IdentSource {
+pub(crate) trait IdentSource {
     /// Standard INQUIRY data.
     fn inquiry(&mut self) -> Result<Vec<u8>>;
     /// VPD page `page`; `Ok(None)` when the device does not have it.
@@ -130,7 +130,7 @@ pub trait IdentSource {
 /// device's `size` (512-byte units) and `queue/logical_block_size`,
 /// `queue/physical_block_size`, and `scsi_disk/H:C:T:L/protection_type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KernelCapacity {
+pub(crate) struct KernelCapacity {
     /// Number of logical blocks.
     pub lba_count: u64,
     /// Logical block length in bytes.
@@ -145,7 +145,7 @@ impl KernelCapacity {
     /// From a sysfs device; `None` unless sd attached with a capacity and every field is there.
     /// A zero `size` is what sd leaves when it refused the drive's geometry ("Unsupported sector
     /// size 520": the queue then still says 512), so the device is asked instead.
-    pub fn of(d: &super::sysfs::SysDevice) -> Option<KernelCapacity> {
+    pub(crate) fn of(d: &super::sysfs::SysDevice) -> Option<KernelCapacity> {
         let (bytes, block_len) = d.block_capacity?;
         if bytes == 0 || block_len == 0 || bytes % u64::from(block_len) != 0 {
             return None;
@@ -162,7 +162,7 @@ impl KernelCapacity {
 /// Builds an [`Identity`] from a source. Errors from INQUIRY are fatal; a missing VPD page or
 /// READ CAPACITY leaves those fields empty; malformed or failing optional pages are reported in
 /// `notes`.
-pub fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Result<Identity> {
+pub(crate) fn identify(src: &mut dyn IdentSource, notes: &mut Vec<String>) -> Result<Identity> {
     let inq = inquiry::parse(&src.inquiry()?)?;
     let mut id = Identity {
         peripheral_type: inq.peripheral_device_type,
@@ -243,7 +243,7 @@ fn optional(r: Result<Option<Vec<u8>>>, notes: &mut Vec<String>) -> Option<Vec<u
 }
 
 /// Identification over a live transport (SG_IO / bsg).
-pub struct Live<'a> {
+pub(crate) struct Live<'a> {
     /// The open device.
     pub t: &'a mut dyn Transport,
     /// Per-command timeout.
@@ -272,7 +272,7 @@ impl IdentSource for Live<'_> {
 /// Identification from files: a replay directory (`inquiry.bin`, `vpd_80.bin`, `vpd_83.bin`,
 /// `vpd_b1.bin`, `rc16.bin`, as written by vm/guest/capture-sysfs.sh) or the kernel's cached
 /// copies in the sysfs device directory (`inquiry`, `vpd_pg80`, `vpd_pg83`, `vpd_pgb1`).
-pub struct Files {
+pub(crate) struct Files {
     /// Replay directory, if any.
     pub replay: Option<std::path::PathBuf>,
     /// The SCSI device's sysfs directory.
@@ -283,7 +283,7 @@ pub struct Files {
 
 impl Files {
     /// Reads the replay directory first (if any), then the kernel's copies in `sysfs_dev`.
-    pub fn new(replay: Option<std::path::PathBuf>, sysfs_dev: std::path::PathBuf) -> Files {
+    pub(crate) fn new(replay: Option<std::path::PathBuf>, sysfs_dev: std::path::PathBuf) -> Files {
         Files {
             replay,
             sysfs_dev,
@@ -336,7 +336,7 @@ impl IdentSource for Files {
 /// `vpd_pg0` does not list is absent without asking) and the capacity ([`KernelCapacity`]).
 /// The device is opened only when something is missing (a disk sd did not attach, a kernel
 /// that keeps no VPD copies), and then at most once.
-pub struct SysfsFirst<'a> {
+pub(crate) struct SysfsFirst<'a> {
     /// The device's sysfs copies (no replay).
     pub sysfs: Files,
     /// The capacity sd holds, if it attached.
@@ -354,7 +354,7 @@ pub struct SysfsFirst<'a> {
 
 impl<'a> SysfsFirst<'a> {
     /// A source for the device in `sysfs_dev` with the capacity sd holds.
-    pub fn new(
+    pub(crate) fn new(
         sysfs_dev: std::path::PathBuf,
         capacity: Option<KernelCapacity>,
         timeout: Duration,
@@ -373,7 +373,7 @@ impl<'a> SysfsFirst<'a> {
 
     /// Where the answers came from: `sysfs` (nothing sent), `sg_io` (nothing from sysfs), or
     /// `sysfs+sg_io`.
-    pub fn source(&self) -> &'static str {
+    pub(crate) fn source(&self) -> &'static str {
         match (self.from_sysfs, self.sent) {
             (_, 0) => "sysfs",
             (0, _) => "sg_io",

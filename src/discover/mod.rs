@@ -2,8 +2,8 @@
 //! logical-unit name into drives with all their paths.
 //!
 //! - [`scan`] walks `/sys/class/scsi_device` (or a captured tree with `--sysroot`), reads each
-//!   device's nodes and SAS topology ([`sysfs`]), identifies it with INQUIRY, VPD 0x80/0x83/0xB1
-//!   and READ CAPACITY(16) ([`ident`]), and groups paths by LU name. A device the kernel's
+//!   device's nodes and SAS topology (`sysfs`), identifies it with INQUIRY, VPD 0x80/0x83/0xB1
+//!   and READ CAPACITY(16) (`ident`), and groups paths by LU name. A device the kernel's
 //!   copies identify is read in the calling thread (no command is sent); every other device is
 //!   probed in its own thread with a deadline, so one hung device costs at most the timeout and
 //!   shows up as an error in its own row while the rest of the scan completes. The mount table
@@ -18,9 +18,9 @@
 
 pub mod enclosure;
 mod gate_host;
-pub mod ident;
-pub mod ses_slots;
-pub mod sysfs;
+pub(crate) mod ident;
+pub(crate) mod ses_slots;
+pub(crate) mod sysfs;
 
 pub use gate_host::DiscoverHost;
 
@@ -42,7 +42,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IdentMode {
     /// When the sysroot is `/`: the kernel's sysfs copies first, SG_IO only for what they lack
-    /// ([`ident::SysfsFirst`]); captured files otherwise.
+    /// (`ident::SysfsFirst`); captured files otherwise.
     Auto,
     /// Always SG_IO on the device nodes, every command (falls back to the sysfs copies on
     /// error).

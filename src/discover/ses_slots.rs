@@ -17,7 +17,11 @@ use crate::transport::{check, DataBuf, Transport};
 use std::time::Duration;
 
 /// Reads diagnostic page `code` (RECEIVE DIAGNOSTIC RESULTS, PCV=1).
-pub fn read_page(t: &mut dyn Transport, code: u8, timeout: Duration) -> crate::Result<Vec<u8>> {
+pub(crate) fn read_page(
+    t: &mut dyn Transport,
+    code: u8,
+    timeout: Duration,
+) -> crate::Result<Vec<u8>> {
     let mut buf = vec![0u8; 0xffff];
     let c = t.execute(
         &diagnostic::ReceiveDiagnosticResultsCdb::new(0xffff)
@@ -34,7 +38,7 @@ pub fn read_page(t: &mut dyn Transport, code: u8, timeout: Duration) -> crate::R
 
 /// The Configuration page, refused when it has problems (a slot found through a damaged page
 /// could be another slot).
-pub fn config(t: &mut dyn Transport, timeout: Duration) -> crate::Result<Config> {
+pub(crate) fn config(t: &mut dyn Transport, timeout: Duration) -> crate::Result<Config> {
     let d = ses::decode_config(&read_page(t, ses::page::CONFIGURATION, timeout)?)?;
     if let Some(p) = d.problems.first() {
         return Err(crate::Error::CheckFailed(format!(
@@ -46,7 +50,7 @@ pub fn config(t: &mut dyn Transport, timeout: Duration) -> crate::Result<Config>
 
 /// A SAS address as sysfs, VPD decoders and SES decoders print it (`0x…`, `naa.…`, bare
 /// hex); zero is no address.
-pub fn parse_sas(s: &str) -> Option<u64> {
+pub(crate) fn parse_sas(s: &str) -> Option<u64> {
     let s = s.trim();
     let h = s
         .strip_prefix("0x")
@@ -57,7 +61,7 @@ pub fn parse_sas(s: &str) -> Option<u64> {
 
 /// One slot element of an enclosure services device.
 #[derive(Debug, Clone)]
-pub struct SesSlot {
+pub(crate) struct SesSlot {
     /// Where (enclosure logical id, vendor, product, slot, element; `enclosure_device` is the
     /// name the SES device was given).
     pub place: SlotRef,
@@ -69,7 +73,11 @@ pub struct SesSlot {
 
 /// The Device Slot and Array Device Slot elements of the enclosure services device open as
 /// `t`, named `name` in the places, with the SAS addresses page 0Ah gives them.
-pub fn slots(t: &mut dyn Transport, name: &str, timeout: Duration) -> crate::Result<Vec<SesSlot>> {
+pub(crate) fn slots(
+    t: &mut dyn Transport,
+    name: &str,
+    timeout: Duration,
+) -> crate::Result<Vec<SesSlot>> {
     let c = config(t, timeout)?;
     let a = ses::decode_addl_status(
         &c,
@@ -127,7 +135,7 @@ pub fn slots(t: &mut dyn Transport, name: &str, timeout: Duration) -> crate::Res
 /// among `paths` (peripheral type 0Dh, identified over SG_IO) lists its SAS address in. Asks
 /// nothing when every path has a slot or no 0Dh device is there; a device that cannot be read
 /// is skipped (returned as `address: error`).
-pub fn fill(paths: &mut [DrivePath], timeout: Duration) -> Vec<String> {
+pub(crate) fn fill(paths: &mut [DrivePath], timeout: Duration) -> Vec<String> {
     let sas_of = |p: &DrivePath| -> Vec<u64> {
         [p.target_port.as_deref(), p.sas_address.as_deref()]
             .into_iter()

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// One SCSI device (one path to a logical unit) as sysfs shows it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SysDevice {
+pub(crate) struct SysDevice {
     /// `H:C:T:L`.
     pub hctl: String,
     /// SCSI host number.
@@ -51,7 +51,7 @@ pub struct SysDevice {
 /// attributes: only wanted for a device that could not be identified otherwise (its row and
 /// its grouping key), so read on demand ([`SysDevice::kernel_text`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct KernelText {
+pub(crate) struct KernelText {
     /// `type`: peripheral device type.
     pub peripheral_type: Option<u8>,
     /// `vendor`, `model`, `rev`.
@@ -66,7 +66,7 @@ pub struct KernelText {
 
 impl SysDevice {
     /// The kernel's text copies of the identity (`type`, `vendor`, `model`, `rev`, `wwid`).
-    pub fn kernel_text(&self) -> KernelText {
+    pub(crate) fn kernel_text(&self) -> KernelText {
         let a = AttrDir::open(&self.dir);
         KernelText {
             peripheral_type: a.attr("type").and_then(|t| t.parse().ok()),
@@ -79,7 +79,7 @@ impl SysDevice {
 }
 
 /// Reads a sysfs attribute, trimmed; `None` if absent, unreadable or empty.
-pub fn attr(p: &Path) -> Option<String> {
+pub(crate) fn attr(p: &Path) -> Option<String> {
     crate::host::read_file(p)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).trim().to_string())
@@ -91,7 +91,7 @@ pub fn attr(p: &Path) -> Option<String> {
 /// `/sys/devices/…/H:C:T:L/…` path again (docs/discovery.md, "How a scan stays cheap"). When
 /// the directory cannot be opened (too many open files, a sysroot gone), each read falls back
 /// to the full path.
-pub struct AttrDir {
+pub(crate) struct AttrDir {
     fd: Option<Fd>,
     path: PathBuf,
 }
@@ -110,7 +110,7 @@ const MAX_ATTR: usize = 1 << 17;
 
 impl AttrDir {
     /// Opens `path` (`O_PATH`: only a handle to look names up from, nothing is read yet).
-    pub fn open(path: &Path) -> AttrDir {
+    pub(crate) fn open(path: &Path) -> AttrDir {
         use nix::fcntl::OFlag;
         let fd = nix::fcntl::open(
             path,
@@ -125,14 +125,9 @@ impl AttrDir {
         }
     }
 
-    /// The directory's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// The bytes of the attribute `rel` (a name or a relative path below the directory);
     /// `None` if absent or unreadable.
-    pub fn bytes(&self, rel: &str) -> Option<Vec<u8>> {
+    pub(crate) fn bytes(&self, rel: &str) -> Option<Vec<u8>> {
         let Some(dir) = &self.fd else {
             return crate::host::read_file(&self.path.join(rel)).ok();
         };
@@ -175,7 +170,7 @@ impl AttrDir {
     }
 
     /// Whether `rel` exists below the directory (one `fstatat`, nothing opened).
-    pub fn exists(&self, rel: &str) -> bool {
+    pub(crate) fn exists(&self, rel: &str) -> bool {
         let Some(dir) = &self.fd else {
             return self.path.join(rel).exists();
         };
@@ -183,7 +178,7 @@ impl AttrDir {
     }
 
     /// The attribute `rel` as trimmed text; `None` if absent, unreadable or empty (as [`attr`]).
-    pub fn attr(&self, rel: &str) -> Option<String> {
+    pub(crate) fn attr(&self, rel: &str) -> Option<String> {
         self.bytes(rel)
             .map(|b| String::from_utf8_lossy(&b).trim().to_string())
             .filter(|s| !s.is_empty())
@@ -191,7 +186,7 @@ impl AttrDir {
 }
 
 /// Sorted entry names of a directory (empty if it does not exist).
-pub fn names(p: &Path) -> Vec<String> {
+pub(crate) fn names(p: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(p)
         .map(|rd| {
             rd.filter_map(|e| e.ok())
@@ -204,7 +199,7 @@ pub fn names(p: &Path) -> Vec<String> {
 }
 
 /// Compares names with embedded numbers numerically (`sg2` < `sg10`, `0:0:2:0` < `0:0:10:0`).
-pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+pub(crate) fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     fn chunks(s: &str) -> Vec<(bool, &str)> {
         let mut out = Vec::new();
         let mut start = 0;
@@ -234,13 +229,13 @@ pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// The sysfs root under a sysroot (`/` → `/sys`).
-pub fn sys(root: &Path) -> PathBuf {
+pub(crate) fn sys(root: &Path) -> PathBuf {
     root.join("sys")
 }
 
 /// Every SCSI device under `root`/sys/class/scsi_device, in H:C:T:L order. A missing class
 /// directory (no SCSI subsystem, as on machines without SCSI) gives an empty list.
-pub fn devices(root: &Path) -> Vec<SysDevice> {
+pub(crate) fn devices(root: &Path) -> Vec<SysDevice> {
     // Resolve the sysroot once, so each device costs one readlink instead of a realpath.
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let class = sys(&root).join("class/scsi_device");
@@ -300,7 +295,7 @@ fn device_dir(root: &Path, hctl: &str) -> Option<PathBuf> {
 }
 
 /// One SCSI device by `H:C:T:L`; `None` if sysfs has no such device.
-pub fn device(root: &Path, hctl: &str) -> Option<SysDevice> {
+pub(crate) fn device(root: &Path, hctl: &str) -> Option<SysDevice> {
     let dir = device_dir(root, hctl)?;
     let host = hctl.split(':').next()?.parse().ok()?;
     let a = AttrDir::open(&dir);

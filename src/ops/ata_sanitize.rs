@@ -23,7 +23,7 @@ use std::time::Duration;
 /// The password a security erase sets when none is given (public on purpose, documented in
 /// `sgctl sanitize --help`): if the erase is interrupted, `hdparm --user-master u
 /// --security-unlock sgctl` (or `--security-disable sgctl`) recovers the drive.
-pub const DEFAULT_PASSWORD: &[u8] = b"sgctl";
+pub(crate) const DEFAULT_PASSWORD: &[u8] = b"sgctl";
 
 /// An ATA purge method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -135,7 +135,7 @@ pub fn support(t: &mut dyn Transport) -> Result<(AtaSupport, Identify)> {
 }
 
 /// Pure part of [`support`].
-pub fn support_from(id: &Identify, st: Option<&SanitizeStatus>) -> AtaSupport {
+pub(crate) fn support_from(id: &Identify, st: Option<&SanitizeStatus>) -> AtaSupport {
     let z = &id.sanitize;
     let s = &id.security;
     let sanitize_frozen = st.is_some_and(|s| s.frozen);
@@ -427,7 +427,7 @@ fn frozen_hint(e: Error, m: &AtaMethod) -> Error {
 }
 
 /// Polls SANITIZE STATUS EXT (the operation survives power cycles: polling just continues).
-pub fn poll_sanitize(
+pub(crate) fn poll_sanitize(
     t: &mut dyn Transport,
     cfg: &PollConfig,
     progress: &mut dyn FnMut(Option<f64>),
@@ -534,7 +534,7 @@ fn security_erase(
 
 /// Timeout for SECURITY ERASE UNIT: twice the drive's estimate (IDENTIFY words 89/90), at
 /// least 10 minutes when it gives none.
-pub fn erase_timeout(s: &AtaSupport, m: &AtaMethod) -> Duration {
+pub(crate) fn erase_timeout(s: &AtaSupport, m: &AtaMethod) -> Duration {
     let mins = s
         .methods
         .iter()

@@ -36,9 +36,9 @@ use serde_json::{json, Value};
 use std::path::Path;
 
 /// First line of the countersigned message.
-pub const DOMAIN: &str = "sgctl-countersignature-v1";
+pub(crate) const DOMAIN: &str = "sgctl-countersignature-v1";
 /// The role a countersignature is made in.
-pub const ROLE: &str = "validated_by";
+pub(crate) const ROLE: &str = "validated_by";
 
 /// The countersigned message.
 pub fn message(

@@ -31,7 +31,7 @@ impl PerKey {
 
 /// Runs `work` for every item on its own thread, at most `cap_per_hba` at a time for items
 /// sharing an HBA key. Results come back in input order.
-pub fn run<I, R, F>(items: Vec<(String, I)>, cap_per_hba: usize, work: F) -> Vec<R>
+pub(crate) fn run<I, R, F>(items: Vec<(String, I)>, cap_per_hba: usize, work: F) -> Vec<R>
 where
     I: Send,
     R: Send,
@@ -68,7 +68,7 @@ where
 
 /// The HBA key of a path: the SCSI host number of `H:C:T:L`; virtual drives each get their
 /// own key (there is no shared adapter to overload).
-pub fn hba_key(address: &str, hctl: Option<&str>) -> String {
+pub(crate) fn hba_key(address: &str, hctl: Option<&str>) -> String {
     if crate::device::is_virtual_address(address) {
         return address.to_string();
     }

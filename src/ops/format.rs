@@ -283,7 +283,7 @@ fn plan_preset(t: &mut dyn Transport, id: u32) -> Result<FormatPlan> {
 /// by their media sector (the power of two at or below them: 512 for 512/520/528, 4096 for
 /// 4096/4104/4160), so 512 → 520 keeps the count and 512 → 4096 divides it by 8. None when
 /// the drive reports no capacity to go by.
-pub fn capacity_limit(blocks: u64, len: u32, new_len: u32) -> Option<u64> {
+pub(crate) fn capacity_limit(blocks: u64, len: u32, new_len: u32) -> Option<u64> {
     let sector = |l: u32| l.checked_ilog2().map(|b| 1u64 << b);
     let (old, new) = (sector(len)?, sector(new_len)?);
     if blocks == 0 {
@@ -432,7 +432,7 @@ pub fn finish(
 }
 
 /// Asks the kernel to re-read capacity on every path (`.../device/rescan`, SCSI host H:C:T:L).
-pub fn rescan(hctls: &[String]) -> Vec<String> {
+pub(crate) fn rescan(hctls: &[String]) -> Vec<String> {
     let mut errors = Vec::new();
     for h in hctls {
         let p = format!("/sys/class/scsi_device/{h}/device/rescan");

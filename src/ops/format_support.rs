@@ -7,7 +7,7 @@
 //!
 //! [`check`] is the preflight of `sgctl format`: a block length or protection type the drive
 //! does not list in VPD 0xB4 is refused before any command that changes the drive.
-//! [`diagnose`] turns an ILLEGAL REQUEST to a length the drive does not list into a diagnosis.
+//! `diagnose` turns an ILLEGAL REQUEST to a length the drive does not list into a diagnosis.
 
 use crate::cmd::log_sense;
 use crate::cmd::run_query;
@@ -214,7 +214,7 @@ fn read_format_status(t: &mut dyn Transport, notes: &mut Vec<String>) -> Option<
 }
 
 /// The lengths listed, as words ("520, 528").
-pub fn lengths_list(bl: &SupportedBlockLengths) -> String {
+pub(crate) fn lengths_list(bl: &SupportedBlockLengths) -> String {
     bl.lengths()
         .iter()
         .map(u32::to_string)
@@ -259,7 +259,7 @@ pub fn preflight(t: &mut dyn Transport) -> Result<Option<SupportedBlockLengths>>
 /// the drive's answer, instead of the bare sense code. `e` is what
 /// [`crate::ops::format::start`] returned: the sense itself, or the refusal it already
 /// worded from ILLEGAL REQUEST 24h/26h ([`Error::Unsupported`]).
-pub fn diagnose(e: Error, bl: Option<&SupportedBlockLengths>, block_len: u32) -> Error {
+pub(crate) fn diagnose(e: Error, bl: Option<&SupportedBlockLengths>, block_len: u32) -> Error {
     let Some(bl) = bl else {
         return e;
     };

@@ -2,12 +2,12 @@
 //!
 //! A drive's slot is found from its paths (the drive's `H:C:T:L`s) and the enclosures the
 //! kernel's ses driver registered (`/sys/class/enclosure`, [`crate::discover::enclosure`]).
-//! Each way of driving a slot's LEDs is an [`LedBackend`]: [`SysfsLed`] writes the
+//! Each way of driving a slot's LEDs is an [`LedBackend`]: `SysfsLed` writes the
 //! component's `locate`/`fault` attribute (drivers/misc/enclosure.c hands the value to
 //! ses.c, which sends SES-4 Enclosure Control, page 02h). A drive reached through two SES
 //! devices (two expanders) has one component in each; both are written, and both show the
 //! same physical LED. Where no enclosure the kernel knows holds the drive, `sgctl locate`
-//! and `sgctl fault` fall back to [`crate::ops::led_ses::SesLed`], which sends the SES
+//! and `sgctl fault` fall back to `crate::ops::led_ses::SesLed`, which sends the SES
 //! Enclosure Control page over SG_IO itself; [`LedError::NoEnclosure`] is the sysfs side's
 //! answer.
 //!
@@ -66,13 +66,13 @@ pub trait LedBackend {
 
 /// An enclosure component's LED attributes in sysfs.
 #[derive(Debug, Clone)]
-pub struct SysfsLed {
+pub(crate) struct SysfsLed {
     dir: PathBuf,
 }
 
 impl SysfsLed {
     /// For the component directory `dir` (as [`enclosure::enclosures`] resolved it).
-    pub fn new(dir: &Path) -> SysfsLed {
+    pub(crate) fn new(dir: &Path) -> SysfsLed {
         SysfsLed {
             dir: dir.to_path_buf(),
         }
@@ -309,7 +309,7 @@ pub struct PurgeLed {
 }
 
 /// LED backends, each with the place it acts on.
-pub type Backends = Vec<(SlotRef, Box<dyn LedBackend>)>;
+pub(crate) type Backends = Vec<(SlotRef, Box<dyn LedBackend>)>;
 
 /// Where `--leds` asks when no enclosure the kernel knows holds a drive: enclosure services
 /// devices over SG_IO ([`crate::ops::led_ses`]), as `sgctl locate` does.

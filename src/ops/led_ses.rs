@@ -21,7 +21,7 @@ use crate::transport::{check, DataBuf, Transport};
 use std::cell::RefCell;
 use std::time::Duration;
 
-pub use crate::discover::ses_slots::SesSlot;
+pub(crate) use crate::discover::ses_slots::SesSlot;
 use crate::discover::ses_slots::{config, parse_sas, read_page};
 
 /// The SAS addresses in `addresses` (`0x…`, `naa.…` or bare hex), unreadable and zero ones
@@ -35,7 +35,7 @@ pub fn sas_addresses<'a>(addresses: impl IntoIterator<Item = &'a str>) -> Vec<u6
 
 /// Finds the slot whose device has one of the SAS addresses `ports`, in the enclosure
 /// services device `address` open as `t`; `None` when no slot lists any of them.
-pub fn find_slot(
+pub(crate) fn find_slot(
     t: &mut dyn Transport,
     address: &str,
     ports: &[u64],
@@ -48,7 +48,7 @@ pub fn find_slot(
 
 /// A slot's LEDs through Enclosure Status / Enclosure Control pages sent to its enclosure
 /// services device.
-pub struct SesLed {
+pub(crate) struct SesLed {
     address: String,
     element_index: u32,
     timeout: Duration,
@@ -57,7 +57,7 @@ pub struct SesLed {
 
 impl SesLed {
     /// For element `element_index` of the enclosure services device `address`, open as `t`.
-    pub fn new(
+    pub(crate) fn new(
         address: &str,
         element_index: u32,
         t: Box<dyn Transport>,
@@ -72,7 +72,7 @@ impl SesLed {
     }
 
     /// The Enclosure Control page that would set `led` to `on` now.
-    pub fn control_page(&self, led: Led, on: bool) -> crate::Result<Vec<u8>> {
+    pub(crate) fn control_page(&self, led: Led, on: bool) -> crate::Result<Vec<u8>> {
         let mut t = self.t.borrow_mut();
         let c = config(&mut **t, self.timeout)?;
         let status = read_page(&mut **t, ses::page::ENCLOSURE_STATUS, self.timeout)?;

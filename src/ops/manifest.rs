@@ -27,10 +27,10 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 /// First line of the signed message.
-pub const DOMAIN: &str = "sgctl-manifest-v1";
+pub(crate) const DOMAIN: &str = "sgctl-manifest-v1";
 
 /// `CERT.manifest.json`.
-pub fn path_for(certificate: &Path) -> PathBuf {
+pub(crate) fn path_for(certificate: &Path) -> PathBuf {
     let mut p = certificate.as_os_str().to_owned();
     p.push(".manifest.json");
     PathBuf::from(p)
@@ -106,7 +106,7 @@ pub fn build(
 
 /// [`build`] from the records' JSON values and their hashes as the certificate holds them
 /// (what [`crate::ops::record::write_certificate_with`] hands over), not computed again.
-pub fn build_from(
+pub(crate) fn build_from(
     records: &[JobRecord],
     values: &[Value],
     hashes: &[String],
@@ -166,7 +166,7 @@ pub fn build_from(
 }
 
 /// SHA-256 of the compact JSON of the manifest's body (`manifest` and `drives`).
-pub fn body_hash(doc: &Value) -> Result<String> {
+pub(crate) fn body_hash(doc: &Value) -> Result<String> {
     let body = json!({"manifest": doc["manifest"], "drives": doc["drives"]});
     serde_json::to_vec(&body)
         .map(|b| sha256_hex(&b))
@@ -294,7 +294,7 @@ pub fn render(
 /// Writes a [`Rendered`] manifest beside `certificate` (JSON, then PDF, through
 /// [`crate::files::write_atomic`]) and anchors its hash in the audit log. Returns the
 /// manifest's path.
-pub fn write_rendered(
+pub(crate) fn write_rendered(
     m: &Rendered,
     records: &[JobRecord],
     certificate: &Path,
@@ -320,7 +320,7 @@ pub fn write_rendered(
 }
 
 /// Writes the manifest of a multi-drive job beside `certificate` (JSON and PDF/A) and anchors
-/// its hash in the audit log ([`render`], then [`write_rendered`]), reading the certificate
+/// its hash in the audit log ([`render`], then `write_rendered`), reading the certificate
 /// back from its file. Returns the manifest's path. [`paths`] names both files for the job's
 /// preflight.
 pub fn write(

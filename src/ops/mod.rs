@@ -1,7 +1,7 @@
 //! High-level jobs: safety gate → plan → execute with progress → verify → report.
 
 // --- format and sanitize ---
-pub mod fleet;
+pub(crate) mod fleet;
 pub mod format;
 pub mod format_support;
 pub mod jobs;
@@ -9,7 +9,7 @@ pub mod led;
 pub mod led_ses;
 pub mod logs;
 pub mod mode_set;
-pub mod par;
+pub(crate) mod par;
 pub mod poll;
 pub mod query;
 pub mod record;

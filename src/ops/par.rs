@@ -10,11 +10,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// The environment variable that sets the thread count (default: the host's parallelism).
-pub const THREADS_ENV: &str = "SGCTL_THREADS";
+pub(crate) const THREADS_ENV: &str = "SGCTL_THREADS";
 
 /// The number of threads the helpers use: `SGCTL_THREADS` when it is a number from 1, else
 /// the host's parallelism.
-pub fn threads() -> usize {
+pub(crate) fn threads() -> usize {
     std::env::var(THREADS_ENV)
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
@@ -31,7 +31,7 @@ fn threads_for(n: usize) -> usize {
 
 /// `items.iter().map(f).collect()`, computed in contiguous chunks on scoped threads; the
 /// results come back in input order. A single item (or a single core) runs inline.
-pub fn map<T, R, F>(items: &[T], f: F) -> Vec<R>
+pub(crate) fn map<T, R, F>(items: &[T], f: F) -> Vec<R>
 where
     T: Sync,
     R: Send,
@@ -62,7 +62,7 @@ where
 
 /// [`map`] for fallible work: the first error in input order, as the sequential
 /// `collect::<Result<Vec<_>, _>>()` would report.
-pub fn try_map<T, R, E, F>(items: &[T], f: F) -> Result<Vec<R>, E>
+pub(crate) fn try_map<T, R, E, F>(items: &[T], f: F) -> Result<Vec<R>, E>
 where
     T: Sync,
     R: Send,
@@ -76,7 +76,7 @@ where
 /// [`threads`] workers take the next item in input order from a shared queue (so one slow
 /// item does not hold back a whole chunk), and the results come back in input order. A single
 /// item (or a single thread) runs inline.
-pub fn map_owned<T, R, F>(items: Vec<T>, f: F) -> Vec<R>
+pub(crate) fn map_owned<T, R, F>(items: Vec<T>, f: F) -> Vec<R>
 where
     T: Send,
     R: Send,

@@ -67,7 +67,7 @@ impl Trail {
     /// Records a poll that failed without sense (the path or the drive went away, BUSY after
     /// a target restart), skipping a repeat of the last failure: the record shows the
     /// interruption even when the job then goes on.
-    pub fn push_error(&mut self, command: &str, e: &Error) {
+    pub(crate) fn push_error(&mut self, command: &str, e: &Error) {
         let description = format!("command failed: {e}");
         if self
             .0
@@ -90,7 +90,7 @@ impl Trail {
 
     /// Records a poll answered only after `took` (the drive or its path stalled: a target
     /// restart, a reset, a path change): the record shows the interruption when the job goes on.
-    pub fn push_stall(&mut self, command: &str, took: Duration) {
+    pub(crate) fn push_stall(&mut self, command: &str, took: Duration) {
         self.0.push(TrailEntry {
             time: rfc3339(SystemTime::now()),
             command: command.into(),
@@ -107,7 +107,7 @@ impl Trail {
     }
 
     /// Records a clean completion.
-    pub fn push_clean(&mut self, command: &str) {
+    pub(crate) fn push_clean(&mut self, command: &str) {
         self.0.push(TrailEntry {
             time: rfc3339(SystemTime::now()),
             command: command.into(),
@@ -251,7 +251,7 @@ pub enum Condition {
 }
 
 /// Classifies a sense from REQUEST SENSE while watching `w` (OpenSea's table, stricter).
-pub fn classify_sense(s: Option<&Sense>) -> Condition {
+pub(crate) fn classify_sense(s: Option<&Sense>) -> Condition {
     let Some(s) = s else {
         return Condition::Clean;
     };

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 /// Who the drive says it is: the one identity (standard INQUIRY, VPD 0x80/0x83/0xB1, READ
 /// CAPACITY(16)) that discovery, the jobs, health and logs read.
-pub use crate::discover::ident::Identity;
+pub(crate) use crate::discover::ident::Identity;
 
 /// The read-only commands every job and command sends, as an extension of any
 /// [`Transport`]; each is run by [`crate::cmd`] with its one retry/re-fetch policy (a UNIT
@@ -37,7 +37,7 @@ pub trait Query {
     fn read_capacity(&mut self) -> Result<Capacity>;
     /// LOG SENSE of the current cumulative values of a page.
     fn log_sense(&mut self, page: u8, subpage: u8) -> Result<crate::cmd::log_sense::Fetched>;
-    /// The drive's identity ([`crate::discover::ident::read`]).
+    /// The drive's identity (`crate::discover::ident::read`).
     fn identity(&mut self) -> Result<Identity>;
 }
 
@@ -154,7 +154,7 @@ pub fn read_capacity16(t: &mut dyn Transport) -> Result<Capacity> {
 
 /// MODE SENSE(10) answer reduced to the first block descriptor and the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ModeData {
+pub(crate) struct ModeData {
     /// LONGLBA: 16-byte block descriptor.
     pub longlba: bool,
     /// Number of blocks in the descriptor.
@@ -166,7 +166,7 @@ pub struct ModeData {
 }
 
 /// MODE SENSE(10) of `page` with DBD=0, LLBAA=1 (docs/protocols.md §C.5 step 1).
-pub fn mode_sense10(t: &mut dyn Transport, page: u8) -> Result<ModeData> {
+pub(crate) fn mode_sense10(t: &mut dyn Transport, page: u8) -> Result<ModeData> {
     let cdb = mode::ModeSense10Cdb::new(page, 256).llbaa(true).build();
     let mut buf = vec![0u8; 256];
     let n = run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT)?;
@@ -186,7 +186,7 @@ impl ModeData {
     /// MODE SELECT(10) parameter list with a new descriptor (docs/protocols.md §C.5 step 2): header
     /// reserved fields zeroed, block length and count replaced, PS of the page cleared. The
     /// long form is used when the drive answered with it or the count needs 64 bits.
-    pub fn select_params(&self, block_len: u32, blocks: u64) -> Result<Vec<u8>> {
+    pub(crate) fn select_params(&self, block_len: u32, blocks: u64) -> Result<Vec<u8>> {
         let d = mode::BlockDescriptor {
             number_of_blocks: blocks,
             block_length: block_len,
@@ -202,7 +202,7 @@ impl ModeData {
 }
 
 /// MODE SELECT(10) CDB: PF=1, SP as given, parameter list length.
-pub fn mode_select10_cdb(sp: bool, len: usize) -> Result<[u8; 10]> {
+pub(crate) fn mode_select10_cdb(sp: bool, len: usize) -> Result<[u8; 10]> {
     let l = u16::try_from(len).map_err(|_| crate::error::Invalid::TooLong {
         what: "MODE SELECT list",
         len,
@@ -253,7 +253,11 @@ pub enum Support {
 /// REPORT SUPPORTED OPERATION CODES, reporting option 2 (opcode + service action), RCTD=1.
 /// Returns the support and the recommended timeout in seconds when reported. A drive without
 /// RSOC (ILLEGAL REQUEST) gives [`Support::Unknown`].
-pub fn rsoc_one(t: &mut dyn Transport, opcode: u8, sa: u16) -> Result<(Support, Option<u32>)> {
+pub(crate) fn rsoc_one(
+    t: &mut dyn Transport,
+    opcode: u8,
+    sa: u16,
+) -> Result<(Support, Option<u32>)> {
     let cdb = rsoc::ReportSupportedOpcodesCdb::new(64)
         .options(rsoc::ReportingOptions::OpCodeSa(opcode, sa))
         .rctd(true)

@@ -58,7 +58,7 @@ impl Outcome {
     }
 
     /// The outcome an error stands for.
-    pub fn of_error(e: &crate::Error) -> Outcome {
+    pub(crate) fn of_error(e: &crate::Error) -> Outcome {
         match e {
             crate::Error::Refused(_) => Outcome::Refused,
             crate::Error::Unsupported(_)
@@ -98,7 +98,7 @@ pub enum JobMethod {
 
 impl JobMethod {
     /// The method recorded as `name` (SANITIZE and TCG methods; None otherwise).
-    pub fn from_name(name: &str) -> Option<JobMethod> {
+    pub(crate) fn from_name(name: &str) -> Option<JobMethod> {
         crate::scsi::sanitize::ServiceAction::ALL
             .into_iter()
             .map(JobMethod::Sanitize)
@@ -170,7 +170,7 @@ pub enum Category {
 
 impl Category {
     /// From its name (`purge`, `clear`; anything else is [`Category::None`]).
-    pub fn from_name(s: &str) -> Category {
+    pub(crate) fn from_name(s: &str) -> Category {
         match s {
             "purge" => Category::Purge,
             "clear" => Category::Clear,
@@ -408,7 +408,7 @@ impl Scope {
     /// LockingEnabled); on a drive whose Locking SP was never activated the protocol gives no
     /// evidence that any key was replaced, so the scope is not called the whole drive and only
     /// the validation's reads show what happened.
-    pub fn tcg_revert(
+    pub(crate) fn tcg_revert(
         bands: Option<&[u16]>,
         table: Option<&[(u16, u64, u64)]>,
         total: Option<u64>,
@@ -631,7 +631,7 @@ impl JobRecord {
     }
 
     /// Records the method and its category in both standards.
-    pub fn set_method(&mut self, m: JobMethod, c: Category) {
+    pub(crate) fn set_method(&mut self, m: JobMethod, c: Category) {
         self.method = Some(m);
         self.nist_sp_800_88_category = Some(c);
         self.ieee_2883_category = Some(c);
@@ -639,7 +639,7 @@ impl JobRecord {
 
     /// Records the scope; a purge of part of the drive is recorded as
     /// [`Category::PurgeOfPart`], never as a purge of the drive.
-    pub fn set_scope(&mut self, s: Scope) {
+    pub(crate) fn set_scope(&mut self, s: Scope) {
         if !s.whole_drive {
             for c in [
                 &mut self.nist_sp_800_88_category,
@@ -925,7 +925,7 @@ fn yes(b: bool) -> &'static str {
 }
 
 /// The files of a certificate at `path`: `path` (JSON), `path.txt`, `path.html` and `path.pdf`.
-pub fn certificate_paths(path: &std::path::Path) -> Vec<std::path::PathBuf> {
+pub(crate) fn certificate_paths(path: &std::path::Path) -> Vec<std::path::PathBuf> {
     let beside = |ext: &str| {
         let mut p = path.as_os_str().to_owned();
         p.push(ext);
@@ -944,11 +944,14 @@ pub fn certificate_paths(path: &std::path::Path) -> Vec<std::path::PathBuf> {
 /// PDF/A certificate with the JSON attached ([`crate::report::pdf`]). Existing files are
 /// replaced (the benchmark's own report directory); a job's certificate goes through
 /// [`write_certificate_to`].
-pub fn write_certificate(path: &std::path::Path, records: &[JobRecord]) -> crate::Result<()> {
+pub(crate) fn write_certificate(
+    path: &std::path::Path,
+    records: &[JobRecord],
+) -> crate::Result<()> {
     write_certificate_to(path, records, None, crate::files::Replace::Always)
 }
 
-/// [`write_certificate`], with an Ed25519 signature block when `signer` is given
+/// `write_certificate`, with an Ed25519 signature block when `signer` is given
 /// (see [`crate::ops::sign`]; `sgctl certificate verify` checks it); existing files are refused.
 pub fn write_certificate_signed(
     path: &std::path::Path,
@@ -961,7 +964,7 @@ pub fn write_certificate_signed(
 /// [`write_certificate_signed`], replacing existing files when `replace` says so. Each file is
 /// written through [`crate::files::write_atomic`] (no symlink followed, mode 0644, `fsync`,
 /// atomic rename): a full file system is an error, never a partial certificate.
-pub fn write_certificate_to(
+pub(crate) fn write_certificate_to(
     path: &std::path::Path,
     records: &[JobRecord],
     signer: Option<&crate::ops::sign::CertSigner>,
@@ -972,7 +975,7 @@ pub fn write_certificate_to(
 
 /// What [`write_certificate_with`] made the certificate of: each record's JSON value and its
 /// hash (the signed one), in the records' order, and the certificate file's bytes.
-pub struct CertificateParts<'a> {
+pub(crate) struct CertificateParts<'a> {
     /// `serde_json::to_value` of each record, as the certificate lists them.
     pub values: &'a [Value],
     /// The SHA-256 of each record's compact JSON ([`crate::ops::sign::record_hashes`]).
@@ -986,7 +989,7 @@ pub struct CertificateParts<'a> {
 /// back with the records' values. The files are written in the same order and are the same
 /// bytes as without it; `beside` is for work that needs the certificate (the batch manifest),
 /// not for writing files.
-pub fn write_certificate_with<T: Send>(
+pub(crate) fn write_certificate_with<T: Send>(
     path: &std::path::Path,
     records: &[JobRecord],
     signer: Option<&crate::ops::sign::CertSigner>,
@@ -1058,7 +1061,7 @@ pub fn write_certificate_with<T: Send>(
 
 /// Writes `path.pdf` again from the certificate at `path` as it is on disk (after a
 /// countersignature was appended): the PDF/A certificate with the file's bytes attached.
-pub fn write_pdf(path: &std::path::Path, doc: &Value) -> crate::Result<()> {
+pub(crate) fn write_pdf(path: &std::path::Path, doc: &Value) -> crate::Result<()> {
     let json = std::fs::read(path)
         .map_err(|e| crate::Error::io(format!("certificate {}", path.display()), e))?;
     write_pdf_of(path, doc, &json, crate::files::Replace::Always)

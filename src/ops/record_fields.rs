@@ -17,18 +17,18 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The standards the record follows, as printed on every certificate.
-pub const STANDARDS: &str = "NIST SP 800-88 Rev. 2 (September 2025): sanitization records; \
+pub(crate) const STANDARDS: &str = "NIST SP 800-88 Rev. 2 (September 2025): sanitization records; \
 IEEE 2883-2022: Clear/Purge techniques; fields after the Rev. 1 Appendix G sample certificate";
 
 /// A site file is read up to this size (bytes); a larger one is refused.
-pub const SITE_FILE_MAX: u64 = 64 * 1024;
+pub(crate) const SITE_FILE_MAX: u64 = 64 * 1024;
 /// Longest accepted text field (characters).
-pub const FIELD_MAX: usize = 256;
+pub(crate) const FIELD_MAX: usize = 256;
 /// Most property numbers a site file may map (`[asset_tags]`).
-pub const ASSET_TAGS_MAX: usize = 10_000;
+pub(crate) const ASSET_TAGS_MAX: usize = 10_000;
 
 /// Where the host's DMI identity is read.
-pub const DMI_DIR: &str = "/sys/class/dmi/id";
+pub(crate) const DMI_DIR: &str = "/sys/class/dmi/id";
 
 /// A person who signs for a step (Rev. 1 Appendix G: name, position/title, location, contact;
 /// organisation as auditors ask for it).
@@ -220,7 +220,7 @@ fn bad_site(path: &Path, problems: &[String]) -> Error {
     .into()
 }
 
-/// Checks one text value: at most [`FIELD_MAX`] characters, no control characters, not blank.
+/// Checks one text value: at most `FIELD_MAX` characters, no control characters, not blank.
 pub fn check_text(what: &str, s: &str) -> std::result::Result<String, String> {
     let t = s.trim();
     if t.is_empty() {
@@ -430,7 +430,7 @@ fn dmi_placeholder(s: &str) -> bool {
 
 /// Reads one DMI attribute: at most 256 bytes, trimmed; None when unreadable (not root) or a
 /// placeholder.
-pub fn read_dmi(dir: &Path, name: &str) -> Option<String> {
+pub(crate) fn read_dmi(dir: &Path, name: &str) -> Option<String> {
     use std::io::Read;
     let f = std::fs::File::open(dir.join(name)).ok()?;
     let mut buf = Vec::new();
@@ -461,7 +461,7 @@ pub fn enclosure_slot(sysfs: &Path, hctls: &[&str]) -> Option<String> {
 }
 
 impl MediaSource {
-    /// This host, its DMI identity read from `dmi_dir` ([`DMI_DIR`]).
+    /// This host, its DMI identity read from `dmi_dir` (`DMI_DIR`).
     pub fn read(dmi_dir: &Path, enclosure_slot: Option<String>) -> MediaSource {
         MediaSource {
             host: crate::host::hostname(),
@@ -526,7 +526,7 @@ pub struct CryptoEraseEvidence {
 }
 
 /// Reads the crypto-erase evidence (TCG Level 0 discovery, RSOC for SANITIZE service action 3).
-pub fn read_crypto_evidence(t: &mut dyn crate::transport::Transport) -> CryptoEraseEvidence {
+pub(crate) fn read_crypto_evidence(t: &mut dyn crate::transport::Transport) -> CryptoEraseEvidence {
     use crate::tcg::level0::Feature;
     let mut ev = CryptoEraseEvidence::default();
     match crate::cmd::tcg::discover(t) {
@@ -572,7 +572,7 @@ pub fn read_crypto_evidence(t: &mut dyn crate::transport::Transport) -> CryptoEr
 /// The record's auditor section (`sanitization_record` in the JSON).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct RecordFields {
-    /// The standards followed ([`STANDARDS`]).
+    /// The standards followed (`STANDARDS`).
     pub standards: String,
     /// Organizationally assigned property number (`--asset-tag`).
     pub property_number: Option<String>,
@@ -607,7 +607,7 @@ pub struct RecordFields {
 pub struct RecordOptions {
     /// Site file overlaid with flags.
     pub inputs: RecordInputs,
-    /// DMI directory ([`DMI_DIR`]).
+    /// DMI directory (`DMI_DIR`).
     pub dmi_dir: PathBuf,
     /// The sysfs root where enclosure slots are looked up (`/sys`).
     pub sysfs: PathBuf,

@@ -88,7 +88,7 @@ pub fn read(t: &mut dyn Transport) -> Result<Option<Reservations>> {
 }
 
 /// The gate's check: refuses when another initiator holds a reservation, unless `allow`.
-pub fn check_not_reserved_by_other(
+pub(crate) fn check_not_reserved_by_other(
     t: &mut dyn Transport,
     address: &str,
     allow: bool,

@@ -141,7 +141,7 @@ pub fn category(sa: ServiceAction) -> Category {
 /// --method auto` and `bench pts --purge auto` try, first supported wins. Crypto first: it
 /// takes seconds and reaches every copy the drive keeps under the media key; block erase next;
 /// overwrite last (hours, and it cannot reach over-provisioned flash).
-pub const AUTO_ORDER: [ServiceAction; 3] = [
+pub(crate) const AUTO_ORDER: [ServiceAction; 3] = [
     ServiceAction::CryptoErase,
     ServiceAction::BlockErase,
     ServiceAction::Overwrite,
@@ -473,13 +473,16 @@ pub fn sample(last_lba: u64, n: u32, seed: u64) -> Vec<u64> {
 }
 
 /// Hashes the sampled blocks before the purge: `(lba, hash, uniform)`.
-pub fn hash_before(t: &mut dyn Transport, p: &SanitizePlan) -> Vec<(u64, Option<String>, bool)> {
+pub(crate) fn hash_before(
+    t: &mut dyn Transport,
+    p: &SanitizePlan,
+) -> Vec<(u64, Option<String>, bool)> {
     let lb = p.capacity.map(|c| c.block_len).unwrap_or(512);
     hash_blocks(t, &p.sample_lbas, lb)
 }
 
 /// Hashes blocks `lbas` of `lb` bytes: `(lba, hash, uniform)`.
-pub fn hash_blocks(
+pub(crate) fn hash_blocks(
     t: &mut dyn Transport,
     lbas: &[u64],
     lb: u32,
@@ -500,7 +503,7 @@ fn hex32(d: &[u8]) -> String {
 }
 
 /// Reads the samples again and compares.
-pub fn verify_after(
+pub(crate) fn verify_after(
     t: &mut dyn Transport,
     lb: u32,
     before: &[(u64, Option<String>, bool)],
@@ -766,7 +769,7 @@ pub fn finish(
 }
 
 /// Fills a validation summary from the compared samples.
-pub fn conclude(va: &mut Validation, v: Option<&Verification>) {
+pub(crate) fn conclude(va: &mut Validation, v: Option<&Verification>) {
     match v {
         Some(v) => {
             va.read_after(v.samples.len() as u64);

@@ -50,7 +50,7 @@ impl Status {
 }
 
 /// True when `s` is REQUEST SENSE's report of a self-test in progress (04/09).
-pub fn is_self_test_in_progress(s: &Sense) -> bool {
+pub(crate) fn is_self_test_in_progress(s: &Sense) -> bool {
     s.asc == 0x04 && s.ascq == 0x09
 }
 

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 /// Environment variable naming the signing key file.
 pub const SIGNING_KEY_ENV: &str = "SGCTL_SIGNING_KEY";
 /// First line of the signed message.
-pub const DOMAIN: &str = "sgctl-certificate-v1";
+pub(crate) const DOMAIN: &str = "sgctl-certificate-v1";
 
 /// A loaded signing key and where it came from.
 pub struct CertSigner {
@@ -104,7 +104,7 @@ impl CertSigner {
     }
 
     /// [`Self::sign_records`] for records whose hashes ([`record_hashes`]) are known.
-    pub fn sign_hashes(&self, hashes: Vec<String>) -> Result<Value> {
+    pub(crate) fn sign_hashes(&self, hashes: Vec<String>) -> Result<Value> {
         let sig = self.key.sign(&message(&hashes));
         let vk = self.public();
         Ok(json!({
@@ -123,13 +123,13 @@ pub fn fingerprint(vk: &VerifyingKey) -> String {
 }
 
 /// The SPKI PEM of a public key.
-pub fn public_pem(vk: &VerifyingKey) -> Result<String> {
+pub(crate) fn public_pem(vk: &VerifyingKey) -> Result<String> {
     vk.to_public_key_pem(LineEnding::LF)
         .map_err(|e| Error::io("public key", std::io::Error::other(e.to_string())))
 }
 
 /// The hash of each record's compact JSON (serde_json, members in file order).
-pub fn record_hashes(records: &[Value]) -> Result<Vec<String>> {
+pub(crate) fn record_hashes(records: &[Value]) -> Result<Vec<String>> {
     crate::ops::par::try_map(records, |r| {
         serde_json::to_vec(r)
             .map(|b| sha256_hex(&b))
@@ -138,7 +138,7 @@ pub fn record_hashes(records: &[Value]) -> Result<Vec<String>> {
 }
 
 /// The hash of each record as written in the certificate `content`: its text made compact
-/// ([`crate::ops::audit::chain::compact_text`]), never a parsed and re-serialised copy, so
+/// (`crate::ops::audit::chain::compact_text`), never a parsed and re-serialised copy, so
 /// no number is misread into a false "changed". `None` when there is no readable
 /// `certificates` array.
 pub fn written_record_hashes(content: &[u8]) -> Option<Vec<String>> {
@@ -388,7 +388,7 @@ pub fn verify(content: &[u8], trusted: Option<&VerifyingKey>) -> Verification {
 }
 
 /// Hex to bytes (None when not hex).
-pub fn unhex(s: &str) -> Option<Vec<u8>> {
+pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
     if !s.len().is_multiple_of(2) {
         return None;
     }

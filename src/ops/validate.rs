@@ -177,7 +177,7 @@ pub fn lbas(plan: Plan, extents: &[(u64, u64)], seed: u64) -> Vec<u64> {
 
 /// What a read after the erase returns, per the drive (VPD B1h byte 7, SBC-4 6.6.2):
 /// WABEREQ (block erase) or WACEREQ (crypto erase), in words.
-pub fn read_after_erase(code: u8) -> String {
+pub(crate) fn read_after_erase(code: u8) -> String {
     match code & 3 {
         0 => "not specified by the drive (code 00b)".into(),
         1 => "reads of erased blocks complete with GOOD status (code 01b)".into(),
@@ -249,7 +249,7 @@ impl Validation {
     }
 
     /// Sets `blocks_read_after` and the coverage from it.
-    pub fn read_after(&mut self, n: u64) {
+    pub(crate) fn read_after(&mut self, n: u64) {
         self.blocks_read_after = n;
         self.coverage_percent = self
             .blocks_in_scope
@@ -261,7 +261,7 @@ impl Validation {
 /// Reads every block of `extents` after the erase, `chunk` blocks at a time; counts blocks
 /// that cannot be read and (with `pattern`) blocks that do not hold it. `progress` gets the
 /// percentage done; `stop` ends the read early (Ctrl-C): `None` then.
-pub fn full_read(
+pub(crate) fn full_read(
     t: &mut dyn crate::transport::Transport,
     extents: &[(u64, u64)],
     block_len: u32,

@@ -23,7 +23,7 @@ fn opt<'a>(v: &'a Value, k: &str) -> Option<&'a Value> {
 
 /// The method name a SANITIZE EXIT FAILURE MODE record carries (SBC-4 SANITIZE service
 /// action 1Fh, `ServiceAction::ExitFailureMode`'s name).
-pub const EXIT_FAILURE_MODE: &str = "EXIT FAILURE MODE";
+pub(crate) const EXIT_FAILURE_MODE: &str = "EXIT FAILURE MODE";
 
 /// What a record of `job` done with `method` is titled (text, JSON, HTML and PDF
 /// certificates): a sanitization job's record is a "Certificate of Sanitization"; a job that
@@ -31,7 +31,7 @@ pub const EXIT_FAILURE_MODE: &str = "EXIT FAILURE MODE";
 /// WRITE BUFFER firmware download and a SANITIZE EXIT FAILURE MODE, which only leaves the
 /// state a failed sanitize left, are no sanitization methods of NIST SP 800-88 Rev. 2 or
 /// IEEE 2883-2022).
-pub fn record_title(job: &str, method: &str) -> &'static str {
+pub(crate) fn record_title(job: &str, method: &str) -> &'static str {
     match (job, method) {
         ("firmware", _) => "Record of Firmware Download",
         ("format", _) => "Record of Format",
@@ -44,7 +44,9 @@ const CERTIFICATE_OF_SANITIZATION: &str = "Certificate of Sanitization";
 
 /// The title of a document holding records of these `(job, method)` pairs: theirs when they
 /// agree, else a title that claims no sanitization for the records that are none.
-pub fn document_title<'a>(records: impl IntoIterator<Item = (&'a str, &'a str)>) -> &'static str {
+pub(crate) fn document_title<'a>(
+    records: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> &'static str {
     let mut titles = records.into_iter().map(|(j, m)| record_title(j, m));
     let first = titles.next().unwrap_or(CERTIFICATE_OF_SANITIZATION);
     if titles.all(|t| t == first) {
@@ -56,12 +58,12 @@ pub fn document_title<'a>(records: impl IntoIterator<Item = (&'a str, &'a str)>)
 
 /// Whether a record of `job` done with `method` certifies a sanitization (see
 /// [`record_title`]).
-pub fn is_sanitization(job: &str, method: &str) -> bool {
+pub(crate) fn is_sanitization(job: &str, method: &str) -> bool {
     record_title(job, method) == CERTIFICATE_OF_SANITIZATION
 }
 
 /// `(job, method)` of a record as JSON (`"-"` for a missing field).
-pub fn job_and_method(r: &Value) -> (String, String) {
+pub(crate) fn job_and_method(r: &Value) -> (String, String) {
     (s(r, "job"), s(r, "method"))
 }
 
@@ -546,7 +548,7 @@ pub fn enclosure_slot(r: &Value) -> Option<String> {
 
 /// The section's fields as (label, value) rows, in the Rev. 1 Appendix G order; what the text,
 /// HTML and PDF certificates print. Read from the JSON so older or foreign records render too.
-pub fn sanitization_rows(f: &serde_json::Value) -> Vec<(&'static str, String)> {
+pub(crate) fn sanitization_rows(f: &serde_json::Value) -> Vec<(&'static str, String)> {
     use serde_json::Value;
     let s = |v: &Value| match v {
         Value::String(x) => x.clone(),

@@ -4,7 +4,7 @@
 //! horizontal bands and reference lines for the steady-state window), histograms on a log
 //! latency axis, grouped bars and a heat map. Each takes plain data, so any report can use it.
 //!
-//! Axes come from [`super::ticks`] (nice numbers, log decades, integer and capped axes), so a
+//! Axes come from `super::ticks` (nice numbers, log decades, integer and capped axes), so a
 //! flat series, a single point or a range of 36 decades still gets labelled ticks near the
 //! data. The layout measures its labels (an estimate of their width in the sans-serif face)
 //! and keeps fewer ticks rather than letting labels touch. The legend sits in rows above the
@@ -26,7 +26,7 @@ const PALETTE: [&str; 8] = [
 ];
 
 /// The colour of series number `i` (`#rrggbb`).
-pub fn palette(i: usize) -> &'static str {
+pub(crate) fn palette(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
 }
 
@@ -224,7 +224,7 @@ const PAD: f64 = 10.0;
 
 /// Estimated width of `s` in a sans-serif face at `px` (DejaVu Sans, the widest common
 /// default, so the estimate errs on the wide side).
-pub fn text_width(s: &str, px: f64) -> f64 {
+pub(crate) fn text_width(s: &str, px: f64) -> f64 {
     let em: f64 = s
         .chars()
         .map(|c| match c {

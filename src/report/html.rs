@@ -67,7 +67,7 @@ pub struct Doc {
 
 /// Kind of a banner line.
 #[derive(Debug, Clone, Copy)]
-pub enum Tone {
+pub(crate) enum Tone {
     /// Red: something a reader must not miss (not purged, failed).
     Bad,
     /// Green: passed.
@@ -99,7 +99,7 @@ impl Doc {
     }
 
     /// A sub-section heading.
-    pub fn h3(&mut self, s: &str) -> &mut Self {
+    pub(crate) fn h3(&mut self, s: &str) -> &mut Self {
         let _ = writeln!(self.body, "<h3>{}</h3>", esc(s));
         self
     }
@@ -111,7 +111,7 @@ impl Doc {
     }
 
     /// A coloured banner line.
-    pub fn banner(&mut self, tone: Tone, s: &str) -> &mut Self {
+    pub(crate) fn banner(&mut self, tone: Tone, s: &str) -> &mut Self {
         let c = match tone {
             Tone::Bad => "bad",
             Tone::Good => "good",

@@ -4,14 +4,14 @@
 //!
 //! - [`html`]: the document builder (inline CSS, print layout, no script, no network fetch).
 //! - [`chart`]: x/y, histogram, heat-map and bar charts as SVG.
-//! - [`ticks`]: axis ranges, ticks and labels (nice numbers, log decades, SI prefixes).
+//! - `ticks`: axis ranges, ticks and labels (nice numbers, log decades, SI prefixes).
 //! - [`certificate`]: the printable certificate of sanitization.
-//! - [`pdf`]: the PDF/A certificate and batch manifest.
+//! - `pdf`: the PDF/A certificate and batch manifest.
 //!
 //! The benchmark's reports (`src/bench/report/`) draw with these.
 
 pub mod certificate;
 pub mod chart;
 pub mod html;
-pub mod pdf;
-pub mod ticks;
+pub(crate) mod pdf;
+pub(crate) mod ticks;

@@ -558,7 +558,7 @@ fn finish(
 
 /// A key fingerprint as printed: groups of four hex digits, so a line breaks between groups
 /// and a reader can compare it group by group.
-pub fn grouped(hex: &str) -> String {
+pub(crate) fn grouped(hex: &str) -> String {
     hex.as_bytes()
         .chunks(4)
         .map(|c| String::from_utf8_lossy(c).into_owned())
@@ -834,7 +834,7 @@ fn summary_page(w: &mut Writer, recs: &[Value], hashes: &[String], doc: &Value) 
 /// with `json` (the certificate file's bytes) attached as `name`. `hashes` are the records'
 /// hashes the signature covers (the signer's `record_hashes`), listed on a batch's
 /// summary page.
-pub fn render(doc: &Value, json: &[u8], name: &str, hashes: &[String]) -> Result<Vec<u8>> {
+pub(crate) fn render(doc: &Value, json: &[u8], name: &str, hashes: &[String]) -> Result<Vec<u8>> {
     let empty = Vec::new();
     let recs = doc
         .get("certificates")
@@ -876,7 +876,7 @@ pub fn render(doc: &Value, json: &[u8], name: &str, hashes: &[String]) -> Result
 
 /// Renders a batch manifest (`{"manifest": {...}, "drives": [...], "signature": ...}`) as
 /// PDF/A-3u with `json` attached as `name`.
-pub fn render_manifest(m: &Value, json: &[u8], name: &str) -> Result<Vec<u8>> {
+pub(crate) fn render_manifest(m: &Value, json: &[u8], name: &str) -> Result<Vec<u8>> {
     let mut w = Writer::new();
     w.page();
     let head = m.get("manifest").cloned().unwrap_or(Value::Null);

@@ -15,7 +15,7 @@
 
 /// What the caller knows about an axis.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct AxisOpts {
+pub(crate) struct AxisOpts {
     /// Logarithmic.
     pub log: bool,
     /// Only whole numbers are meaningful (counts, queue depth, round number).
@@ -28,7 +28,7 @@ pub struct AxisOpts {
 
 /// A finished axis: its range, its ticks and their labels.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Axis {
+pub(crate) struct Axis {
     /// Lower end.
     pub lo: f64,
     /// Upper end.
@@ -45,7 +45,7 @@ pub struct Axis {
 
 impl Axis {
     /// Position of `v` along the axis: 0 at `lo`, 1 at `hi` (outside when `v` is).
-    pub fn frac(&self, v: f64) -> f64 {
+    pub(crate) fn frac(&self, v: f64) -> f64 {
         if self.log {
             let (a, b) = (self.lo.ln(), self.hi.ln());
             if b > a && v > 0.0 {
@@ -63,7 +63,7 @@ impl Axis {
     }
 
     /// The same axis with every `k`-th tick kept (used when labels would not fit).
-    pub fn thinned(&self, k: usize) -> Axis {
+    pub(crate) fn thinned(&self, k: usize) -> Axis {
         let k = k.max(1);
         let keep: Vec<usize> = (0..self.ticks.len()).filter(|i| i % k == 0).collect();
         Axis {
@@ -76,7 +76,7 @@ impl Axis {
 
 /// Heckbert's nice number: 1, 2, 5 or 10 × 10^k near `x` (rounded when `round`, else the
 /// smallest such number at least `x`).
-pub fn nice_num(x: f64, round: bool) -> f64 {
+pub(crate) fn nice_num(x: f64, round: bool) -> f64 {
     if !(x.is_finite() && x > 0.0) {
         return 1.0;
     }
@@ -314,7 +314,7 @@ fn minor_decades(lo: f64, hi: f64) -> Vec<f64> {
 
 /// The axis for data from `lo` to `hi` with about `n` labelled ticks. Non-finite bounds give
 /// the axis 0..1; a log axis ignores values ≤ 0 (the caller filters them).
-pub fn axis(lo: f64, hi: f64, opts: &AxisOpts, n: usize) -> Axis {
+pub(crate) fn axis(lo: f64, hi: f64, opts: &AxisOpts, n: usize) -> Axis {
     let (lo, hi) = if lo.is_finite() && hi.is_finite() && lo <= hi {
         (lo, hi)
     } else {
@@ -339,7 +339,7 @@ fn prefix_exp(mag: f64) -> i32 {
 }
 
 /// Labels for evenly spaced ticks: one SI prefix for the axis, the decimals the step needs.
-pub fn label_linear(ticks: &[f64], step: f64) -> Vec<String> {
+pub(crate) fn label_linear(ticks: &[f64], step: f64) -> Vec<String> {
     let mag = ticks.iter().fold(0.0f64, |m, t| m.max(t.abs()));
     if mag > 0.0 && mag < 1e-3 {
         return label_each(ticks);
@@ -388,7 +388,7 @@ pub fn label_linear(ticks: &[f64], step: f64) -> Vec<String> {
 }
 
 /// Labels for ticks that are not evenly spaced (log axes): each with its own prefix.
-pub fn label_each(ticks: &[f64]) -> Vec<String> {
+pub(crate) fn label_each(ticks: &[f64]) -> Vec<String> {
     let mut sig = 3;
     loop {
         let labels: Vec<String> = ticks.iter().map(|t| si(*t, sig)).collect();
@@ -404,7 +404,7 @@ fn distinct(labels: &[String]) -> bool {
 }
 
 /// `v` with an SI prefix and at most `sig` significant digits: 2.5k, 120M, 0.05, 1e-5.
-pub fn si(v: f64, sig: usize) -> String {
+pub(crate) fn si(v: f64, sig: usize) -> String {
     if !v.is_finite() {
         return "–".into();
     }
@@ -440,7 +440,8 @@ fn trim(s: &str) -> String {
 }
 
 /// A value for people: SI prefix and 3 significant digits; "–" for an absent value.
-pub fn human_opt(v: Option<f64>) -> String {
+#[cfg(test)]
+pub(crate) fn human_opt(v: Option<f64>) -> String {
     match v {
         Some(v) if v.is_finite() => super::chart::human(v),
         _ => "–".into(),

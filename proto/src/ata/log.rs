@@ -152,7 +152,7 @@ pub struct StatisticsPage {
 }
 
 /// Device Statistics page names (ACS-4 Table 230).
-pub fn statistics_page_name(p: u8) -> &'static str {
+pub(crate) fn statistics_page_name(p: u8) -> &'static str {
     match p {
         0 => "List of Supported Device Statistics Pages",
         1 => "General Statistics",
@@ -261,7 +261,7 @@ pub fn parse_statistics_page(b: &[u8]) -> ParseResult<StatisticsPage> {
 }
 
 /// Page 0 of log 04h: the pages the device supports (byte 8 = count, bytes 9.. = numbers).
-pub fn parse_statistics_list(b: &[u8]) -> ParseResult<Vec<u8>> {
+pub(crate) fn parse_statistics_list(b: &[u8]) -> ParseResult<Vec<u8>> {
     need(b, 512, "Device Statistics page 0")?;
     let n = usize::from(b[8]).min(512 - 9);
     Ok(b[9..9 + n].to_vec())
@@ -312,7 +312,7 @@ fn test_name(t: u8) -> &'static str {
 }
 
 /// Self-test execution status name (ACS-4 Table 128).
-pub fn self_test_status_name(s: u8) -> &'static str {
+pub(crate) fn self_test_status_name(s: u8) -> &'static str {
     match s {
         0 => "Completed without error",
         1 => "Aborted by host",

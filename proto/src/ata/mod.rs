@@ -81,7 +81,9 @@ impl SanitizeStatus {
 }
 
 /// Decodes SANITIZE STATUS EXT output registers.
-pub fn decode_sanitize_status(r: &crate::scsi::ata_pass_through::AtaRegisters) -> SanitizeStatus {
+pub(crate) fn decode_sanitize_status(
+    r: &crate::scsi::ata_pass_through::AtaRegisters,
+) -> SanitizeStatus {
     SanitizeStatus {
         completed_without_error: r.count & 0x8000 != 0,
         in_progress: r.count & 0x4000 != 0,

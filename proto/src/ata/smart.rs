@@ -159,7 +159,7 @@ impl SmartData {
 
 /// SMART RETURN STATUS (B0h/DAh) result from LBA mid/high (ACS-4 7.48.8): 4Fh/C2h = no
 /// threshold exceeded, F4h/2Ch = threshold exceeded; anything else is not a valid answer.
-pub fn return_status(lba: u64) -> Option<bool> {
+pub(crate) fn return_status(lba: u64) -> Option<bool> {
     match ((lba >> 8) & 0xFF, (lba >> 16) & 0xFF) {
         (0x4F, 0xC2) => Some(false),
         (0xF4, 0x2C) => Some(true),

@@ -21,7 +21,7 @@ use std::time::Duration;
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Interprets a completion of `cmd` (pure; unit-tested with captured sense).
-pub fn interpret(cmd: &AtaCommand, c: &Completion) -> Result<Option<AtaRegisters>> {
+pub(crate) fn interpret(cmd: &AtaCommand, c: &Completion) -> Result<Option<AtaRegisters>> {
     let regs = if c.status == crate::transport::status::CHECK_CONDITION {
         apt::parse_registers(&c.sense)
     } else {

@@ -7,7 +7,7 @@
 //! - a page longer than the first allocation is fetched again at the length the device
 //!   reports (VPD pages, log pages);
 //! - the completion is checked by [`crate::transport::check`] (host byte, driver byte,
-//!   status, sense) and, for ATA PASS-THROUGH, by [`ata::interpret`].
+//!   status, sense) and, for ATA PASS-THROUGH, by `ata::interpret`.
 //!
 //! The layers below (`scsi`, `sense`, `logpage`, `tcg`, `ata`) build CDBs and parse answers
 //! and do no I/O; `proto/tests/module_layers.rs` keeps it so.

@@ -166,7 +166,7 @@ pub fn solid_state_media(p: &LogPage, notes: &mut Vec<String>) -> SolidStateMedi
 
 /// SPC-5 power condition transitions page (0x1A): accumulated transitions per state.
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
-pub struct PowerTransitions {
+pub(crate) struct PowerTransitions {
     /// 0001 accumulated transitions to active.
     pub transitions_to_active: Option<u64>,
     /// 0002 to idle_a.
@@ -182,7 +182,7 @@ pub struct PowerTransitions {
 }
 
 /// Decodes 0x1A.
-pub fn power_transitions(p: &LogPage, notes: &mut Vec<String>) -> PowerTransitions {
+pub(crate) fn power_transitions(p: &LogPage, notes: &mut Vec<String>) -> PowerTransitions {
     let mut t = PowerTransitions::default();
     for prm in &p.params {
         let v = prm.uint();

@@ -323,7 +323,7 @@ pub struct Utilization {
 }
 
 /// Decodes 0x0E/0x01.
-pub fn utilization(p: &LogPage, notes: &mut Vec<String>) -> Utilization {
+pub(crate) fn utilization(p: &LogPage, notes: &mut Vec<String>) -> Utilization {
     let mut u = Utilization::default();
     for prm in &p.params {
         match prm.code {

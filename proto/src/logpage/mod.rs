@@ -46,11 +46,11 @@ pub struct LogParam {
 
 impl LogParam {
     /// DU: disable update (byte 2 bit 7).
-    pub fn du(&self) -> bool {
+    pub(crate) fn du(&self) -> bool {
         self.control & 0x80 != 0
     }
     /// TSD: target save disable (bit 5).
-    pub fn tsd(&self) -> bool {
+    pub(crate) fn tsd(&self) -> bool {
         self.control & 0x20 != 0
     }
     /// ETC: enable threshold comparison (bit 4, obsolete).
@@ -58,11 +58,11 @@ impl LogParam {
         self.control & 0x10 != 0
     }
     /// TMC: threshold met criteria (bits 3-2, obsolete).
-    pub fn tmc(&self) -> u8 {
+    pub(crate) fn tmc(&self) -> u8 {
         (self.control >> 2) & 3
     }
     /// FORMAT AND LINKING (bits 1-0).
-    pub fn format_linking(&self) -> FormatLinking {
+    pub(crate) fn format_linking(&self) -> FormatLinking {
         match self.control & 3 {
             0 => FormatLinking::BoundedDataCounter,
             1 => FormatLinking::AsciiList,
@@ -88,11 +88,11 @@ impl LogParam {
         Bytes::new(&self.raw, "log parameter")
     }
     /// Byte at `off` within the parameter, if present.
-    pub fn u8_at(&self, off: usize) -> Option<u8> {
+    pub(crate) fn u8_at(&self, off: usize) -> Option<u8> {
         self.raw.get(off).copied()
     }
     /// Big-endian integer of `len` bytes at `off`, if present.
-    pub fn be_at(&self, off: usize, len: usize) -> Option<u64> {
+    pub(crate) fn be_at(&self, off: usize, len: usize) -> Option<u64> {
         self.bytes().be_var(off, len).ok()
     }
 }
@@ -276,7 +276,7 @@ pub fn page_name(page: u8, subpage: u8) -> String {
 }
 
 /// True for the vendor-specific page range (SPC-5: 0x30-0x3E).
-pub fn is_vendor(page: u8) -> bool {
+pub(crate) fn is_vendor(page: u8) -> bool {
     (0x30..=0x3e).contains(&page)
 }
 

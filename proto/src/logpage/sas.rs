@@ -108,7 +108,7 @@ pub fn link_rate(r: u8) -> String {
 }
 
 /// A few SPL-4 phy event source names (the counters that matter for link health).
-pub fn phy_event_name(src: u8) -> String {
+pub(crate) fn phy_event_name(src: u8) -> String {
     match src {
         0x00 => "no event".into(),
         0x01 => "invalid word count".into(),

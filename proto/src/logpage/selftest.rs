@@ -46,7 +46,7 @@ pub struct SelfTestResults {
 }
 
 /// SPC-5 SELF-TEST CODE names (SEND DIAGNOSTIC).
-pub fn self_test_name(code: u8) -> &'static str {
+pub(crate) fn self_test_name(code: u8) -> &'static str {
     match code {
         0 => "default",
         1 => "background short",
@@ -59,7 +59,7 @@ pub fn self_test_name(code: u8) -> &'static str {
 }
 
 /// SPC-5 self-test results values.
-pub fn self_test_result(code: u8) -> &'static str {
+pub(crate) fn self_test_result(code: u8) -> &'static str {
     match code {
         0 => "completed without error",
         1 => "aborted by SEND DIAGNOSTIC",
@@ -161,7 +161,7 @@ pub struct BackgroundScan {
 }
 
 /// SBC-4 BMS STATUS values.
-pub fn bms_status(code: u8) -> &'static str {
+pub(crate) fn bms_status(code: u8) -> &'static str {
     match code {
         0 => "no background scans active",
         1 => "background medium scan is active",

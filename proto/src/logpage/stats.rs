@@ -130,7 +130,7 @@ pub fn general_statistics(p: &LogPage, notes: &mut Vec<String>) -> GeneralStatis
 
 /// Parameter 0001 of a group statistics subpage (0x19/0x01-0x1F).
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
-pub struct GroupStatistics {
+pub(crate) struct GroupStatistics {
     /// Subpage = group number.
     pub group: u8,
     /// 4-11.
@@ -164,7 +164,7 @@ pub struct GroupStatistics {
 }
 
 /// Decodes 0x19/0x01-0x1F.
-pub fn group_statistics(p: &LogPage, notes: &mut Vec<String>) -> GroupStatistics {
+pub(crate) fn group_statistics(p: &LogPage, notes: &mut Vec<String>) -> GroupStatistics {
     let mut g = GroupStatistics {
         group: p.subpage_code,
         ..Default::default()
@@ -197,7 +197,7 @@ pub fn group_statistics(p: &LogPage, notes: &mut Vec<String>) -> GroupStatistics
 
 /// SPC-5 cache memory statistics page (0x19/0x20).
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct CacheStatistics {
+pub(crate) struct CacheStatistics {
     /// 0001.
     pub read_cache_memory_hits: Option<u64>,
     /// 0002.
@@ -213,7 +213,7 @@ pub struct CacheStatistics {
 }
 
 /// Decodes 0x19/0x20.
-pub fn cache_statistics(p: &LogPage, notes: &mut Vec<String>) -> CacheStatistics {
+pub(crate) fn cache_statistics(p: &LogPage, notes: &mut Vec<String>) -> CacheStatistics {
     let mut c = CacheStatistics::default();
     for prm in &p.params {
         match prm.code {

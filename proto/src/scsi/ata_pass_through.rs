@@ -13,18 +13,18 @@ use serde::Serialize;
 
 /// ATA PASS-THROUGH(12) operation code.
 #[doc(alias = "SAT_ATA_PASSTHROUGH_12")]
-pub const OPCODE_12: u8 = crate::scsi::opcodes::code::ATA_PASS_THROUGH_12;
+pub(crate) const OPCODE_12: u8 = crate::scsi::opcodes::code::ATA_PASS_THROUGH_12;
 /// ATA PASS-THROUGH(16) operation code.
 #[doc(alias = "SAT_ATA_PASSTHROUGH_16")]
-pub const OPCODE_16: u8 = crate::scsi::opcodes::code::ATA_PASS_THROUGH_16;
+pub(crate) const OPCODE_16: u8 = crate::scsi::opcodes::code::ATA_PASS_THROUGH_16;
 /// Variable-length CDB operation code; ATA PASS-THROUGH(32) is service action 1FF0h.
-pub const OPCODE_32: u8 = 0x7F;
+pub(crate) const OPCODE_32: u8 = 0x7F;
 /// ATA PASS-THROUGH(32) service action.
-pub const SERVICE_ACTION_32: u16 = 0x1FF0;
+pub(crate) const SERVICE_ACTION_32: u16 = 0x1FF0;
 /// ASC/ASCQ 00/1D ATA PASS THROUGH INFORMATION AVAILABLE.
-pub const ASCQ_ATA_INFO: u8 = 0x1D;
+pub(crate) const ASCQ_ATA_INFO: u8 = 0x1D;
 /// Sense descriptor type of the ATA Status Return descriptor.
-pub const DESCRIPTOR_ATA_STATUS_RETURN: u8 = 0x09;
+pub(crate) const DESCRIPTOR_ATA_STATUS_RETURN: u8 = 0x09;
 
 /// SAT-4 Table 196 PROTOCOL field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -415,7 +415,7 @@ pub fn parse_cdb(cdb: &[u8]) -> ParseResult<AtaCommand> {
 /// True when an ATA PASS-THROUGH CDB carries an ATA command that only reads (IDENTIFY, SMART
 /// READ DATA/THRESHOLDS/LOG, SMART RETURN STATUS, READ LOG (DMA) EXT, SANITIZE STATUS EXT
 /// without CLEAR, CHECK POWER MODE): what the safety gate's read-only transport lets through.
-pub fn is_read_only(cdb: &[u8]) -> bool {
+pub(crate) fn is_read_only(cdb: &[u8]) -> bool {
     let Ok(c) = parse_cdb(cdb) else {
         return false;
     };
@@ -473,12 +473,12 @@ pub struct AtaRegisters {
 
 impl AtaRegisters {
     /// ERR set in STATUS, or DF.
-    pub fn is_error(&self) -> bool {
+    pub(crate) fn is_error(&self) -> bool {
         self.status & (status::ERR | status::DF) != 0
     }
 
     /// The typed error, when STATUS says there is one.
-    pub fn error_kind(&self) -> Option<AtaErrorKind> {
+    pub(crate) fn error_kind(&self) -> Option<AtaErrorKind> {
         if !self.is_error() {
             return None;
         }
@@ -513,7 +513,7 @@ pub enum AtaErrorKind {
 
 impl AtaErrorKind {
     /// Classifies STATUS and ERROR.
-    pub fn from_registers(status: u8, error: u8) -> AtaErrorKind {
+    pub(crate) fn from_registers(status: u8, error: u8) -> AtaErrorKind {
         use error_bits::*;
         if status & self::status::DF != 0 {
             AtaErrorKind::DeviceFault
@@ -603,7 +603,7 @@ pub fn parse_registers(sense: &[u8]) -> Option<AtaRegisters> {
 
 /// The 14 bytes of a type 09h descriptor (SAT-4 Table 210): 2 EXTEND (bit 0), 3 ERROR, 4-5
 /// COUNT (15:8, 7:0), 6-11 LBA pairs (31:24 7:0, 39:32 15:8, 47:40 23:16), 12 DEVICE, 13 STATUS.
-pub fn decode_descriptor(d: &[u8]) -> AtaRegisters {
+pub(crate) fn decode_descriptor(d: &[u8]) -> AtaRegisters {
     let g = |i: usize| u64::from(d.get(i).copied().unwrap_or(0));
     AtaRegisters {
         extend: g(2) & 1 != 0,

@@ -25,7 +25,7 @@ mod tests;
 macro_rules! cdb_builder {
     (
         $(#[$meta:meta])*
-        pub struct $name:ident {
+        $vis:vis struct $name:ident {
             $( $(#[$rmeta:meta])* $rfield:ident : $rty:ty ),* $(,)?
             ;;
             $( $(#[$ometa:meta])* $ofield:ident : $oty:ty = $odef:expr ),* $(,)?
@@ -34,16 +34,16 @@ macro_rules! cdb_builder {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         #[non_exhaustive]
-        pub struct $name {
-            $( $(#[$rmeta])* pub $rfield: $rty, )*
-            $( $(#[$ometa])* pub $ofield: $oty, )*
+        $vis struct $name {
+            $( $(#[$rmeta])* $vis $rfield: $rty, )*
+            $( $(#[$ometa])* $vis $ofield: $oty, )*
         }
 
         impl $name {
             /// The command with its required fields; every other field at its default.
             #[allow(clippy::new_without_default)]
             #[must_use]
-            pub fn new($( $rfield: $rty ),*) -> Self {
+            $vis fn new($( $rfield: $rty ),*) -> Self {
                 $name {
                     $( $rfield, )*
                     $( $ofield: $odef, )*
@@ -55,7 +55,8 @@ macro_rules! cdb_builder {
                 #[doc = ""]
                 #[doc = concat!("Default: `", stringify!($odef), "`.")]
                 #[must_use]
-                pub fn $ofield(mut self, $ofield: $oty) -> Self {
+                #[allow(dead_code)] // a crate-private builder need not use every setter
+                $vis fn $ofield(mut self, $ofield: $oty) -> Self {
                     self.$ofield = $ofield;
                     self
                 }

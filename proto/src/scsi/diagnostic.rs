@@ -5,9 +5,7 @@
 //! [`crate::ses`].
 
 /// RECEIVE DIAGNOSTIC RESULTS operation code.
-pub const RECEIVE_OPCODE: u8 = 0x1c;
-/// SEND DIAGNOSTIC operation code.
-pub const SEND_OPCODE: u8 = 0x1d;
+pub(crate) const RECEIVE_OPCODE: u8 = 0x1c;
 
 crate::scsi::cdb::cdb_builder! {
     /// SPC-6 6.33 RECEIVE DIAGNOSTIC RESULTS CDB (6 bytes). With PCV=0 the device returns the

@@ -50,7 +50,7 @@ impl ProtectionType {
 
     /// `(FMTPINFO, PROTECTION FIELD USAGE)` per SBC-4 Table 41 (protocols.md §C.3):
     /// type 0 = 00b/000b, type 1 = 10b/000b, type 2 = 11b/000b, type 3 = 11b/001b.
-    pub fn fmtpinfo_pfu(self) -> (u8, u8) {
+    pub(crate) fn fmtpinfo_pfu(self) -> (u8, u8) {
         match self {
             ProtectionType::Type0 => (0b00, 0b000),
             ProtectionType::Type1 => (0b10, 0b000),
@@ -85,7 +85,7 @@ crate::scsi::cdb::cdb_builder! {
     /// makes the CDB and its parameter list together.
     #[doc(alias = "sg_ll_format_unit")]
     #[derive(Serialize)]
-    pub struct FormatUnitCdb {
+    pub(crate) struct FormatUnitCdb {
         ;;
         /// FMTPINFO, byte 1 bits 7-6.
         fmtpinfo: u8 = 0,
@@ -104,12 +104,12 @@ crate::scsi::cdb::cdb_builder! {
 
 impl FormatUnitCdb {
     /// FORMAT UNIT operation code.
-    pub const OPCODE: u8 = OPCODE;
+    pub(crate) const OPCODE: u8 = OPCODE;
 
     /// The 6 CDB bytes.
-    pub fn build(&self) -> [u8; 6] {
+    pub(crate) fn build(&self) -> [u8; 6] {
         let mut c = [0u8; 6];
-        c[0] = OPCODE;
+        c[0] = Self::OPCODE;
         c[1] = ((self.fmtpinfo & 0x3) << 6)
             | (u8::from(self.longlist) << 5)
             | (u8::from(self.fmtdata) << 4)
@@ -120,7 +120,8 @@ impl FormatUnitCdb {
     }
 
     /// Decodes a FORMAT UNIT CDB (for dry-run listings and tests).
-    pub fn parse(cdb: &[u8]) -> ParseResult<FormatUnitCdb> {
+    #[cfg(test)]
+    pub(crate) fn parse(cdb: &[u8]) -> ParseResult<FormatUnitCdb> {
         let b = Bytes::new(cdb, "FORMAT UNIT CDB");
         b.need(6)?;
         if b.u8(0)? != OPCODE {
@@ -192,7 +193,7 @@ impl FormatWithPresetCdb {
 
 /// Initialization pattern descriptor (SBC-4 5.3.2.6; protocols.md §C.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct InitializationPattern {
+pub(crate) struct InitializationPattern {
     /// SI: security initialize (overwrite all areas, reallocated ones included).
     pub security_initialize: bool,
     /// Pattern type (0 default, 1 repeat the pattern).
@@ -203,7 +204,7 @@ pub struct InitializationPattern {
 
 /// FORMAT UNIT parameter list header fields (SBC-4 5.3.2.2; protocols.md §C.2).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
-pub struct FormatParameters {
+pub(crate) struct FormatParameters {
     /// PROTECTION FIELD USAGE, byte 0 bits 2-0.
     pub pfu: u8,
     /// FOV: the following option bits are valid.
@@ -225,7 +226,7 @@ pub struct FormatParameters {
 impl FormatParameters {
     /// The parameter list bytes: 4-byte short header, or 8-byte long header when `longlist`,
     /// then the initialization pattern descriptor. No defect list is ever sent.
-    pub fn to_bytes(&self, longlist: bool) -> Result<Vec<u8>> {
+    pub(crate) fn to_bytes(&self, longlist: bool) -> Result<Vec<u8>> {
         if !self.fov && (self.dpry || self.dcrt || self.stpf || self.init_pattern.is_some()) {
             // SBC-4 5.3.2.2: with FOV=0 these bits must be zero (else 26/00).
             return Err(Invalid::FormatNeedsFov.into());

@@ -163,7 +163,7 @@ pub fn version_name(v: u8) -> &'static str {
 }
 
 /// Minimum standard INQUIRY length (SPC-6 6.7.2: "shall contain at least 36 bytes").
-pub const MIN_LEN: usize = 36;
+pub(crate) const MIN_LEN: usize = 36;
 
 /// Parses standard INQUIRY data strictly: the 36 mandatory bytes and an ADDITIONAL LENGTH of
 /// at least 31 (SPC-6 6.7.2), else an error; optional fields are decoded only as far as both

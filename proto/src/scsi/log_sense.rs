@@ -10,7 +10,7 @@ use serde::Serialize;
 pub const OPCODE: u8 = crate::scsi::opcodes::code::LOG_SENSE;
 
 /// Largest allocation length the 16-bit field can carry.
-pub const MAX_ALLOCATION: usize = 0xFFFF;
+pub(crate) const MAX_ALLOCATION: usize = 0xFFFF;
 
 /// SPC-5 6.6 table "Page control (PC) field": which set of values to return.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -55,7 +55,7 @@ crate::scsi::cdb::cdb_builder! {
     /// SPC-5 6.6 LOG SENSE CDB (10 bytes). PC defaults to cumulative values (01b), what
     /// sg_logs and smartctl read.
     #[doc(alias = "sg_ll_log_sense_v2")]
-    pub struct LogSenseCdb {
+    pub(crate) struct LogSenseCdb {
         /// PAGE CODE, byte 2 bits 5-0.
         page_code: u8,
         /// ALLOCATION LENGTH, bytes 7-8.
@@ -76,14 +76,14 @@ crate::scsi::cdb::cdb_builder! {
 
 impl LogSenseCdb {
     /// LOG SENSE operation code.
-    pub const OPCODE: u8 = OPCODE;
+    pub(crate) const OPCODE: u8 = OPCODE;
 
     /// The 10 CDB bytes.
-    pub fn build(&self) -> [u8; 10] {
+    pub(crate) fn build(&self) -> [u8; 10] {
         let pp = self.parameter_pointer.to_be_bytes();
         let al = self.alloc_len.to_be_bytes();
         [
-            OPCODE,
+            Self::OPCODE,
             (u8::from(self.ppc) << 1) | u8::from(self.sp),
             (self.pc.bits() << 6) | (self.page_code & 0x3f),
             self.subpage_code,
@@ -99,7 +99,7 @@ impl LogSenseCdb {
 
 /// Length to request for a page whose header announced `page_length`: header + page, rounded
 /// up to even (some HBAs mishandle odd transfers, sg_logs does the same), capped at 65535.
-pub fn full_request_len(page_length: u16) -> usize {
+pub(crate) fn full_request_len(page_length: u16) -> usize {
     let n = usize::from(page_length) + 4;
     (n + (n & 1)).min(MAX_ALLOCATION)
 }

@@ -39,7 +39,7 @@ pub mod start_stop;
 pub mod ata_pass_through;
 
 /// Whether `cdb` may change the drive's state, by the opcode table ([`opcodes`]) and, for ATA
-/// PASS-THROUGH, the ATA command inside ([`ata_pass_through::is_read_only`]). Unknown
+/// PASS-THROUGH, the ATA command inside (`ata_pass_through::is_read_only`). Unknown
 /// opcodes (and empty CDBs) may.
 pub fn changes_state(cdb: &[u8]) -> bool {
     match opcodes::lookup(cdb).map(|o| o.changes) {

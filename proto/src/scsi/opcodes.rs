@@ -148,9 +148,9 @@ use TimeoutClass::{Io, Long, Quick};
 /// Operation codes sgctl's CDB builders use (the entries below hold the rest).
 pub mod code {
     /// TEST UNIT READY.
-    pub const TEST_UNIT_READY: u8 = 0x00;
+    pub(crate) const TEST_UNIT_READY: u8 = 0x00;
     /// REQUEST SENSE.
-    pub const REQUEST_SENSE: u8 = 0x03;
+    pub(crate) const REQUEST_SENSE: u8 = 0x03;
     /// FORMAT UNIT.
     pub const FORMAT_UNIT: u8 = 0x04;
     /// INQUIRY.
@@ -158,13 +158,13 @@ pub mod code {
     /// FORMAT WITH PRESET.
     pub const FORMAT_WITH_PRESET: u8 = 0x38;
     /// SEND DIAGNOSTIC.
-    pub const SEND_DIAGNOSTIC: u8 = 0x1d;
+    pub(crate) const SEND_DIAGNOSTIC: u8 = 0x1d;
     /// MODE SELECT(6).
     pub const MODE_SELECT_6: u8 = 0x15;
     /// MODE SENSE(6).
-    pub const MODE_SENSE_6: u8 = 0x1a;
+    pub(crate) const MODE_SENSE_6: u8 = 0x1a;
     /// READ CAPACITY(10).
-    pub const READ_CAPACITY_10: u8 = 0x25;
+    pub(crate) const READ_CAPACITY_10: u8 = 0x25;
     /// READ(10).
     pub const READ_10: u8 = 0x28;
     /// WRITE(10).
@@ -172,44 +172,44 @@ pub mod code {
     /// SANITIZE.
     pub const SANITIZE: u8 = 0x48;
     /// LOG SELECT.
-    pub const LOG_SELECT: u8 = 0x4c;
+    pub(crate) const LOG_SELECT: u8 = 0x4c;
     /// LOG SENSE.
-    pub const LOG_SENSE: u8 = 0x4d;
+    pub(crate) const LOG_SENSE: u8 = 0x4d;
     /// MODE SELECT(10).
-    pub const MODE_SELECT_10: u8 = 0x55;
+    pub(crate) const MODE_SELECT_10: u8 = 0x55;
     /// MODE SENSE(10).
-    pub const MODE_SENSE_10: u8 = 0x5a;
+    pub(crate) const MODE_SENSE_10: u8 = 0x5a;
     /// PERSISTENT RESERVE IN.
-    pub const PERSISTENT_RESERVE_IN: u8 = 0x5e;
+    pub(crate) const PERSISTENT_RESERVE_IN: u8 = 0x5e;
     /// PERSISTENT RESERVE OUT.
     pub const PERSISTENT_RESERVE_OUT: u8 = 0x5f;
     /// ATA PASS-THROUGH(16).
-    pub const ATA_PASS_THROUGH_16: u8 = 0x85;
+    pub(crate) const ATA_PASS_THROUGH_16: u8 = 0x85;
     /// READ(16).
     pub const READ_16: u8 = 0x88;
     /// WRITE(16).
     pub const WRITE_16: u8 = 0x8a;
     /// SERVICE ACTION IN(16) (READ CAPACITY(16) is service action 0x10).
-    pub const SERVICE_ACTION_IN_16: u8 = 0x9e;
+    pub(crate) const SERVICE_ACTION_IN_16: u8 = 0x9e;
     /// READ CAPACITY(16) service action.
     pub const SA_READ_CAPACITY_16: u16 = 0x10;
     /// REPORT LUNS.
-    pub const REPORT_LUNS: u8 = 0xa0;
+    pub(crate) const REPORT_LUNS: u8 = 0xa0;
     /// ATA PASS-THROUGH(12).
-    pub const ATA_PASS_THROUGH_12: u8 = 0xa1;
+    pub(crate) const ATA_PASS_THROUGH_12: u8 = 0xa1;
     /// SECURITY PROTOCOL IN.
-    pub const SECURITY_PROTOCOL_IN: u8 = 0xa2;
+    pub(crate) const SECURITY_PROTOCOL_IN: u8 = 0xa2;
     /// MAINTENANCE IN (REPORT SUPPORTED OPERATION CODES is service action 0x0c).
-    pub const MAINTENANCE_IN: u8 = 0xa3;
+    pub(crate) const MAINTENANCE_IN: u8 = 0xa3;
     /// REPORT SUPPORTED OPERATION CODES service action.
-    pub const SA_REPORT_SUPPORTED_OPCODES: u16 = 0x0c;
+    pub(crate) const SA_REPORT_SUPPORTED_OPCODES: u16 = 0x0c;
     /// SECURITY PROTOCOL OUT.
-    pub const SECURITY_PROTOCOL_OUT: u8 = 0xb5;
+    pub(crate) const SECURITY_PROTOCOL_OUT: u8 = 0xb5;
 }
 
 /// The table, ordered by (code, service action); an opcode's service-action entries come
 /// before its entry as a whole (`sa: None`), which covers the service actions not listed.
-pub static OPCODES: &[Opcode] = &[
+pub(crate) static OPCODES: &[Opcode] = &[
     op(0x00, None, "Test Unit Ready", NoData, No, Quick),
     op(0x01, None, "Rezero Unit", NoData, Yes, Long),
     op(0x03, None, "Request Sense", In, No, Quick),

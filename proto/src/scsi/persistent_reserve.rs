@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 /// PERSISTENT RESERVE IN operation code.
-pub const OPCODE_IN: u8 = crate::scsi::opcodes::code::PERSISTENT_RESERVE_IN;
+pub(crate) const OPCODE_IN: u8 = crate::scsi::opcodes::code::PERSISTENT_RESERVE_IN;
 
 /// Service actions of PERSISTENT RESERVE IN.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,9 +10,9 @@ use zerocopy::byteorder::big_endian::{U16, U32, U64};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 /// READ CAPACITY (10) operation code.
-pub const OPCODE_10: u8 = crate::scsi::opcodes::code::READ_CAPACITY_10;
+pub(crate) const OPCODE_10: u8 = crate::scsi::opcodes::code::READ_CAPACITY_10;
 /// SERVICE ACTION IN (16) operation code.
-pub const OPCODE_16: u8 = crate::scsi::opcodes::code::SERVICE_ACTION_IN_16;
+pub(crate) const OPCODE_16: u8 = crate::scsi::opcodes::code::SERVICE_ACTION_IN_16;
 /// READ CAPACITY (16) service action.
 pub const SA_READ_CAPACITY_16: u8 = 0x10;
 /// Length of READ CAPACITY (16) parameter data.

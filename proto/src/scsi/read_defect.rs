@@ -13,9 +13,9 @@ use crate::bytes::{ParseError, ParseResult};
 use serde::Serialize;
 
 /// READ DEFECT DATA(10) operation code.
-pub const OPCODE_10: u8 = 0x37;
+pub(crate) const OPCODE_10: u8 = 0x37;
 /// READ DEFECT DATA(12) operation code.
-pub const OPCODE_12: u8 = 0xB7;
+pub(crate) const OPCODE_12: u8 = 0xB7;
 
 /// Address descriptor format (SBC-5 Table "Address descriptor formats").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -69,7 +69,7 @@ impl DefectFormat {
     }
 
     /// Bytes per address descriptor; None for the reserved code.
-    pub fn descriptor_len(self) -> Option<usize> {
+    pub(crate) fn descriptor_len(self) -> Option<usize> {
         match self {
             DefectFormat::ShortBlock | DefectFormat::Vendor => Some(4),
             DefectFormat::Reserved => None,
@@ -218,7 +218,7 @@ pub struct DefectList {
 }
 
 /// Header length of the (10) or (12) answer.
-pub fn header_len(twelve: bool) -> usize {
+pub(crate) fn header_len(twelve: bool) -> usize {
     if twelve {
         8
     } else {

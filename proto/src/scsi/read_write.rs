@@ -17,9 +17,9 @@ pub const WRITE_16: u8 = 0x8A;
 /// VARIABLE LENGTH CDB operation code (READ(32)/WRITE(32) and other 32-byte commands).
 pub const VARIABLE_LENGTH: u8 = 0x7F;
 /// READ(32) service action.
-pub const READ_32_SA: u16 = 0x0009;
+pub(crate) const READ_32_SA: u16 = 0x0009;
 /// WRITE(32) service action.
-pub const WRITE_32_SA: u16 = 0x000B;
+pub(crate) const WRITE_32_SA: u16 = 0x000B;
 
 /// Byte 1 of (10)/(16), byte 10 of (32): RDPROTECT/WRPROTECT (7-5), DPO (4), FUA (3).
 fn protect_byte(protect: u8, dpo: bool, fua: bool) -> u8 {

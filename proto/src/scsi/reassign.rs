@@ -11,7 +11,7 @@ pub const OPCODE: u8 = 0x07;
 
 /// The most LBAs one command carries here (a 4-byte LONGLIST length would allow more; a
 /// drive's spare pool is far smaller).
-pub const MAX_LBAS: usize = 65_536;
+pub(crate) const MAX_LBAS: usize = 65_536;
 
 /// The CDB and parameter list for `lbas`: 4-byte descriptors unless an LBA needs more than
 /// 32 bits (LONGLBA), the 2-byte length unless the list is longer than 65535 bytes

@@ -106,7 +106,7 @@ pub struct ReportLuns {
 }
 
 /// Decodes one 8-byte LUN (SAM-6 4.7).
-pub fn decode_lun(b: [u8; 8]) -> Lun {
+pub(crate) fn decode_lun(b: [u8; 8]) -> Lun {
     // Linux scsilun_to_int: the first two levels, swapped into an integer.
     let mut linux = 0u64;
     for i in (0..8).step_by(2) {

@@ -10,7 +10,7 @@ use serde::Serialize;
 /// MAINTENANCE IN operation code.
 pub const OPCODE: u8 = crate::scsi::opcodes::code::MAINTENANCE_IN;
 /// REPORT SUPPORTED OPERATION CODES service action.
-pub const SERVICE_ACTION: u8 = super::opcodes::code::SA_REPORT_SUPPORTED_OPCODES as u8;
+pub(crate) const SERVICE_ACTION: u8 = super::opcodes::code::SA_REPORT_SUPPORTED_OPCODES as u8;
 
 /// REPORTING OPTIONS field (CDB byte 2 bits 2-0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

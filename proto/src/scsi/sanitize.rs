@@ -4,6 +4,7 @@
 //! `src/sg_sanitize.c`, Seagate SCSI Commands Reference Manual Rev J pp. 200–203, T10 reflector
 //! 2015-01 on AUSE).
 
+#[cfg(test)]
 use crate::bytes::{Bytes, ParseError, ParseResult};
 use crate::error::{Invalid, Result};
 use serde::Serialize;
@@ -103,7 +104,8 @@ impl SanitizeCdb {
     }
 
     /// Decodes a SANITIZE CDB.
-    pub fn parse(cdb: &[u8]) -> ParseResult<SanitizeCdb> {
+    #[cfg(test)]
+    pub(crate) fn parse(cdb: &[u8]) -> ParseResult<SanitizeCdb> {
         let b = Bytes::new(cdb, "SANITIZE CDB");
         b.need(10)?;
         if b.u8(0)? != OPCODE {

@@ -15,17 +15,17 @@ use serde::Serialize;
 
 /// Operation code of SECURITY PROTOCOL IN.
 #[doc(alias = "SECURITY_PROTOCOL_IN")]
-pub const OPCODE_IN: u8 = crate::scsi::opcodes::code::SECURITY_PROTOCOL_IN;
+pub(crate) const OPCODE_IN: u8 = crate::scsi::opcodes::code::SECURITY_PROTOCOL_IN;
 /// Operation code of SECURITY PROTOCOL OUT.
 #[doc(alias = "SECURITY_PROTOCOL_OUT")]
-pub const OPCODE_OUT: u8 = crate::scsi::opcodes::code::SECURITY_PROTOCOL_OUT;
+pub(crate) const OPCODE_OUT: u8 = crate::scsi::opcodes::code::SECURITY_PROTOCOL_OUT;
 
 /// Security protocol 0x00: security protocol information (SPC-5 7.7.1).
-pub const PROTOCOL_INFO: u8 = 0x00;
+pub(crate) const PROTOCOL_INFO: u8 = 0x00;
 /// Security protocol 0x01: TCG ComPacket exchange (IF-SEND / IF-RECV).
 pub const PROTOCOL_TCG: u8 = 0x01;
 /// Security protocol 0x02: TCG ComID management.
-pub const PROTOCOL_TCG_COMID: u8 = 0x02;
+pub(crate) const PROTOCOL_TCG_COMID: u8 = 0x02;
 
 /// Transfer unit for TCG buffers.
 pub const BLOCK: usize = 512;
@@ -42,7 +42,7 @@ pub enum Inc512 {
 }
 
 /// Rounds `n` up to a multiple of 512 (at least 512).
-pub fn pad_len(n: usize) -> usize {
+pub(crate) fn pad_len(n: usize) -> usize {
     n.max(1).div_ceil(BLOCK) * BLOCK
 }
 

@@ -26,7 +26,7 @@ use crate::error::{Invalid, Result};
 /// WRITE BUFFER operation code.
 pub const OPCODE: u8 = 0x3B;
 /// READ BUFFER(10) operation code.
-pub const OPCODE_READ_BUFFER: u8 = 0x3C;
+pub(crate) const OPCODE_READ_BUFFER: u8 = 0x3C;
 /// The largest BUFFER OFFSET or PARAMETER LIST LENGTH (24 bits).
 pub const MAX_24: u32 = 0x00FF_FFFF;
 /// READ BUFFER mode 03h: descriptor.
@@ -341,7 +341,7 @@ pub mod sim_image {
     }
 
     /// CRC-32 (reflected, polynomial EDB88320h, initial and final XOR FFFFFFFFh).
-    pub fn crc32(data: &[u8]) -> u32 {
+    pub(crate) fn crc32(data: &[u8]) -> u32 {
         let mut c = 0xFFFF_FFFFu32;
         for &b in data {
             c ^= u32::from(b);

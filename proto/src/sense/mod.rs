@@ -47,7 +47,7 @@ pub enum SenseKey {
 
 impl SenseKey {
     /// Decodes the low nibble.
-    pub fn from_u8(v: u8) -> SenseKey {
+    pub(crate) fn from_u8(v: u8) -> SenseKey {
         use SenseKey::*;
         match v & 0x0f {
             0x0 => NoSense,

@@ -83,7 +83,7 @@ impl Config {
     }
 
     /// Total number of elements (overall elements not counted).
-    pub fn element_count(&self) -> u32 {
+    pub(crate) fn element_count(&self) -> u32 {
         self.types
             .iter()
             .map(|t| u32::from(t.possible_elements))
@@ -92,7 +92,7 @@ impl Config {
 
     /// Number of status/control elements a page laid out by this configuration holds: one
     /// overall element per header plus the elements.
-    pub fn slots_with_overall(&self) -> usize {
+    pub(crate) fn slots_with_overall(&self) -> usize {
         self.types.len() + self.element_count() as usize
     }
 

@@ -58,27 +58,27 @@ pub mod element_type {
     /// Device Slot.
     pub const DEVICE_SLOT: u8 = 0x01;
     /// Power Supply.
-    pub const POWER_SUPPLY: u8 = 0x02;
+    pub(crate) const POWER_SUPPLY: u8 = 0x02;
     /// Cooling.
-    pub const COOLING: u8 = 0x03;
+    pub(crate) const COOLING: u8 = 0x03;
     /// Temperature Sensor.
     pub const TEMPERATURE: u8 = 0x04;
     /// Enclosure Services Controller Electronics.
-    pub const ESCE: u8 = 0x07;
+    pub(crate) const ESCE: u8 = 0x07;
     /// Enclosure.
-    pub const ENCLOSURE: u8 = 0x0e;
+    pub(crate) const ENCLOSURE: u8 = 0x0e;
     /// SCSI Target Port.
-    pub const SCSI_TARGET_PORT: u8 = 0x14;
+    pub(crate) const SCSI_TARGET_PORT: u8 = 0x14;
     /// SCSI Initiator Port.
-    pub const SCSI_INITIATOR_PORT: u8 = 0x15;
+    pub(crate) const SCSI_INITIATOR_PORT: u8 = 0x15;
     /// Array Device Slot.
     pub const ARRAY_DEVICE_SLOT: u8 = 0x17;
     /// SAS Expander.
-    pub const SAS_EXPANDER: u8 = 0x18;
+    pub(crate) const SAS_EXPANDER: u8 = 0x18;
 }
 
 /// SES-4 7.1 (table "Element type codes"): the name of an element type, as sg_ses prints it.
-pub fn element_type_name(t: u8) -> String {
+pub(crate) fn element_type_name(t: u8) -> String {
     let n = match t {
         0x00 => "Unspecified",
         0x01 => "Device slot",

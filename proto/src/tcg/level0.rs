@@ -12,7 +12,7 @@ use serde::Serialize;
 /// ComID on which Level 0 discovery is read.
 pub const COMID: u16 = 0x0001;
 /// Buffer size used for discovery (go-tcg uses 2048).
-pub const ALLOC: usize = 2048;
+pub(crate) const ALLOC: usize = 2048;
 
 /// A decoded Level 0 response.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

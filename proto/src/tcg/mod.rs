@@ -12,7 +12,7 @@ pub mod level0;
 pub mod method;
 pub mod opal;
 pub mod packet;
-pub mod pin;
+pub(crate) mod pin;
 pub mod session;
 pub mod status;
 pub mod token;

@@ -20,7 +20,7 @@ pub enum Dialect {
 }
 
 /// Host properties we announce (sedutil's values [SEDU-ISS #474]).
-pub const HOST_PROPERTIES: [(&str, u64); 6] = [
+pub(crate) const HOST_PROPERTIES: [(&str, u64); 6] = [
     ("MaxComPacketSize", 2048),
     ("MaxPacketSize", 2028),
     ("MaxIndTokenSize", 1992),
@@ -30,10 +30,10 @@ pub const HOST_PROPERTIES: [(&str, u64); 6] = [
 ];
 
 /// Empty (no outstanding data) answers tolerated before a call counts as dropped.
-pub const EMPTY_POLLS: u32 = 10;
+pub(crate) const EMPTY_POLLS: u32 = 10;
 
 /// Host session number we use first (sedutil uses 105).
-pub const FIRST_HSN: u32 = 105;
+pub(crate) const FIRST_HSN: u32 = 105;
 
 /// The Properties call payload (protocols.md §F.7): Enterprise names the parameter
 /// `"HostProperties"`, Opal uses the number 0.
@@ -94,7 +94,7 @@ impl Properties {
 }
 
 /// The (name, value) pairs of a Properties list.
-pub fn prop_list(v: &Value) -> Vec<(String, u64)> {
+pub(crate) fn prop_list(v: &Value) -> Vec<(String, u64)> {
     v.as_list()
         .unwrap_or(&[])
         .iter()
@@ -111,7 +111,7 @@ pub fn prop_list(v: &Value) -> Vec<(String, u64)> {
 }
 
 /// What a wrong PIN left: the tries used and left where the drive reports them.
-pub fn tries_note(counter: Option<(u64, u64)>) -> String {
+pub(crate) fn tries_note(counter: Option<(u64, u64)>) -> String {
     match counter {
         Some((0, _)) => " (C_PIN TryLimit 0: no try limit)".into(),
         Some((limit, tries)) if tries >= limit => format!(
@@ -130,10 +130,10 @@ pub fn tries_note(counter: Option<(u64, u64)>) -> String {
 }
 
 /// First and last column of a Get: (Enterprise name, Opal number) each.
-pub type ColumnRange<'a> = ((&'a str, u64), (&'a str, u64));
+pub(crate) type ColumnRange<'a> = ((&'a str, u64), (&'a str, u64));
 
 /// Names an authority for messages.
-pub fn authority_name(u: Uid) -> String {
+pub(crate) fn authority_name(u: Uid) -> String {
     if let Some(n) = uid::bandmaster_number(u) {
         return format!("BandMaster{n}");
     }

@@ -17,27 +17,27 @@ use serde::Serialize;
 use std::fmt;
 
 /// Control tokens.
-pub mod ctl {
+pub(crate) mod ctl {
     /// StartList
-    pub const START_LIST: u8 = 0xF0;
+    pub(crate) const START_LIST: u8 = 0xF0;
     /// EndList
-    pub const END_LIST: u8 = 0xF1;
+    pub(crate) const END_LIST: u8 = 0xF1;
     /// StartName
-    pub const START_NAME: u8 = 0xF2;
+    pub(crate) const START_NAME: u8 = 0xF2;
     /// EndName
-    pub const END_NAME: u8 = 0xF3;
+    pub(crate) const END_NAME: u8 = 0xF3;
     /// Call
-    pub const CALL: u8 = 0xF8;
+    pub(crate) const CALL: u8 = 0xF8;
     /// EndOfData
-    pub const END_OF_DATA: u8 = 0xF9;
+    pub(crate) const END_OF_DATA: u8 = 0xF9;
     /// EndOfSession
-    pub const END_OF_SESSION: u8 = 0xFA;
+    pub(crate) const END_OF_SESSION: u8 = 0xFA;
     /// StartTransaction
-    pub const START_TRANSACTION: u8 = 0xFB;
+    pub(crate) const START_TRANSACTION: u8 = 0xFB;
     /// EndTransaction
-    pub const END_TRANSACTION: u8 = 0xFC;
+    pub(crate) const END_TRANSACTION: u8 = 0xFC;
     /// Empty (ignored)
-    pub const EMPTY: u8 = 0xFF;
+    pub(crate) const EMPTY: u8 = 0xFF;
 }
 
 /// One token of the stream.
@@ -98,28 +98,28 @@ impl Encoder {
     }
 
     /// A control token.
-    pub fn ctl(&mut self, t: u8) -> &mut Self {
+    pub(crate) fn ctl(&mut self, t: u8) -> &mut Self {
         self.buf.push(t);
         self
     }
 
     /// StartList.
-    pub fn start_list(&mut self) -> &mut Self {
+    pub(crate) fn start_list(&mut self) -> &mut Self {
         self.ctl(ctl::START_LIST)
     }
 
     /// EndList.
-    pub fn end_list(&mut self) -> &mut Self {
+    pub(crate) fn end_list(&mut self) -> &mut Self {
         self.ctl(ctl::END_LIST)
     }
 
     /// StartName.
-    pub fn start_name(&mut self) -> &mut Self {
+    pub(crate) fn start_name(&mut self) -> &mut Self {
         self.ctl(ctl::START_NAME)
     }
 
     /// EndName.
-    pub fn end_name(&mut self) -> &mut Self {
+    pub(crate) fn end_name(&mut self) -> &mut Self {
         self.ctl(ctl::END_NAME)
     }
 
@@ -197,12 +197,12 @@ impl Encoder {
     }
 
     /// `F2 "name" <uint value> F3`.
-    pub fn named_str_uint(&mut self, name: &str, v: u64) -> &mut Self {
+    pub(crate) fn named_str_uint(&mut self, name: &str, v: u64) -> &mut Self {
         self.start_name().bytes(name.as_bytes()).uint(v).end_name()
     }
 
     /// `F2 "name" <bytes> F3`.
-    pub fn named_str_bytes(&mut self, name: &str, v: &[u8]) -> &mut Self {
+    pub(crate) fn named_str_bytes(&mut self, name: &str, v: &[u8]) -> &mut Self {
         self.start_name().bytes(name.as_bytes()).bytes(v).end_name()
     }
 }
@@ -371,7 +371,7 @@ impl Value {
 
     /// True if this is a name matching `s` (byte string) or `n` (uint) — Enterprise uses
     /// strings, Opal numbers; accept both (protocols.md §F.9).
-    pub fn name_is(&self, s: &str, n: Option<u64>) -> bool {
+    pub(crate) fn name_is(&self, s: &str, n: Option<u64>) -> bool {
         match self {
             Value::Bytes(b) => b.as_slice() == s.as_bytes(),
             Value::Uint(v) => n == Some(*v),
@@ -450,10 +450,10 @@ pub enum Item {
 }
 
 /// Deepest list nesting accepted from a device.
-pub const MAX_DEPTH: usize = 32;
+pub(crate) const MAX_DEPTH: usize = 32;
 
 /// Parses a token stream into top-level items. Unbalanced lists or names, and nesting deeper
-/// than [`MAX_DEPTH`], are errors.
+/// than `MAX_DEPTH`, are errors.
 pub fn parse(buf: &[u8]) -> Result<Vec<Item>, TcgError> {
     let toks = tokenize(buf)?;
     let mut it = toks.into_iter().peekable();

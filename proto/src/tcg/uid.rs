@@ -65,7 +65,7 @@ pub const SMUID: Uid = Uid::from_u64(0x0000_0000_0000_00FF);
 /// Admin SP: row `00 00 02 05 00 00 00 01` of the SP table (\[Ent\] Admin SP SP table).
 pub const ADMIN_SP: Uid = Uid::from_u64(0x0000_0205_0000_0001);
 /// Locking SP (Opal): SP table row (\[Opal\] Admin SP SP table).
-pub const LOCKING_SP_OPAL: Uid = Uid::from_u64(0x0000_0205_0000_0002);
+pub(crate) const LOCKING_SP_OPAL: Uid = Uid::from_u64(0x0000_0205_0000_0002);
 /// Locking SP (Enterprise): SP table row `00 00 02 05 00 01 00 01` (\[Ent\] Admin SP SP table).
 pub const LOCKING_SP_ENTERPRISE: Uid = Uid::from_u64(0x0000_0205_0001_0001);
 
@@ -91,7 +91,7 @@ pub const AUTH_MSID: Uid = Uid::from_u64(0x0000_0009_0000_8402);
 /// Authority PSID (\[PSID\] Admin SP Authority table addition; credential [`C_PIN_PSID`]).
 pub const AUTH_PSID: Uid = Uid::from_u64(0x0000_0009_0001_FF01);
 /// Opal Admin1 of the Locking SP (\[Opal\] Locking SP Authority table).
-pub const AUTH_OPAL_ADMIN1: Uid = Uid::from_u64(0x0000_0009_0001_0001);
+pub(crate) const AUTH_OPAL_ADMIN1: Uid = Uid::from_u64(0x0000_0009_0001_0001);
 /// Enterprise EraseMaster (\[Ent\] Locking SP Authority table; credential
 /// [`C_PIN_ERASEMASTER`]).
 pub const AUTH_ERASEMASTER: Uid = Uid::from_u64(0x0000_0009_0000_8401);
@@ -113,7 +113,7 @@ pub const C_PIN_SID: Uid = Uid::from_u64(0x0000_000B_0000_0001);
 /// C_PIN_PSID (\[PSID\] Admin SP C_PIN table addition).
 pub const C_PIN_PSID: Uid = Uid::from_u64(0x0000_000B_0001_FF01);
 /// C_PIN_Admin1 of the Opal Locking SP (\[Opal\] Locking SP C_PIN table).
-pub const C_PIN_ADMIN1: Uid = Uid::from_u64(0x0000_000B_0001_0001);
+pub(crate) const C_PIN_ADMIN1: Uid = Uid::from_u64(0x0000_000B_0001_0001);
 /// C_PIN_EraseMaster (\[Ent\] Locking SP C_PIN table).
 pub const C_PIN_ERASEMASTER: Uid = Uid::from_u64(0x0000_000B_0000_8401);
 
@@ -123,12 +123,12 @@ pub const fn c_pin_bandmaster(n: u16) -> Uid {
 }
 
 /// Highest BandMaster / band number the UID layout can express (`80 01`..`83 FF`).
-pub const MAX_BAND_NUMBER: u16 = 0x3FF;
+pub(crate) const MAX_BAND_NUMBER: u16 = 0x3FF;
 
 /// The explicit authority ↔ C_PIN table (\[Ent\] Admin SP and Locking SP C_PIN tables: each
 /// C_PIN row's "UID" column next to the authority whose credential it is). BandMasters are
 /// the parametric rows of the Locking SP tables, handled by [`c_pin_of`].
-pub const AUTHORITY_C_PIN: &[(Uid, Uid, Uid)] = &[
+pub(crate) const AUTHORITY_C_PIN: &[(Uid, Uid, Uid)] = &[
     // (authority, its C_PIN row, SP holding both)
     (AUTH_SID, C_PIN_SID, ADMIN_SP),
     (AUTH_MSID, C_PIN_MSID, ADMIN_SP),
@@ -137,7 +137,7 @@ pub const AUTHORITY_C_PIN: &[(Uid, Uid, Uid)] = &[
     (AUTH_OPAL_ADMIN1, C_PIN_ADMIN1, LOCKING_SP_OPAL),
 ];
 
-/// The C_PIN row holding `authority`'s credential, from [`AUTHORITY_C_PIN`] (or the
+/// The C_PIN row holding `authority`'s credential, from `AUTHORITY_C_PIN` (or the
 /// BandMaster rows); `None` for authorities without a C_PIN row (Anybody, the classes).
 pub fn c_pin_of(authority: Uid) -> Option<Uid> {
     if let Some(n) = bandmaster_number(authority) {

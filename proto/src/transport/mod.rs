@@ -64,7 +64,7 @@ pub mod status {
     /// RESERVATION CONFLICT
     pub const RESERVATION_CONFLICT: u8 = 0x18;
     /// COMMAND TERMINATED (obsolete)
-    pub const COMMAND_TERMINATED: u8 = 0x22;
+    pub(crate) const COMMAND_TERMINATED: u8 = 0x22;
     /// TASK SET FULL
     pub const TASK_SET_FULL: u8 = 0x28;
     /// ACA ACTIVE
@@ -134,7 +134,7 @@ impl<T: Transport + ?Sized> Transport for Box<T> {
 
 /// The host byte's decoding lives beside the error that carries it ([`crate::error`] does not
 /// depend on this module).
-pub use crate::error::HostStatus;
+pub(crate) use crate::error::HostStatus;
 
 /// Turns a completion into success or a typed error, in the order sg3_utils uses
 /// (docs/protocols.md §A.5): host byte, legacy driver byte, CHECK CONDITION, other status.

@@ -18,10 +18,10 @@ use std::time::{Duration, Instant};
 
 /// Sense buffer we offer the kernel: SPC-5 4.4.1 caps sense data at 252 bytes (the kernel
 /// itself keeps 96, SCSI_SENSE_BUFFERSIZE, and copies `min(mx_sb_len, sense_len)`).
-pub const MAX_SENSE: usize = 252;
+pub(crate) const MAX_SENSE: usize = 252;
 
 /// Major number of the sg character driver (Documentation/admin-guide/devices.txt).
-pub const SG_MAJOR: u32 = 21;
+pub(crate) const SG_MAJOR: u32 = 21;
 
 /// What kind of node a path is, decided before opening it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +75,7 @@ pub fn classify(path: &str) -> Result<NodeKind> {
 }
 
 /// A hint for the admin, per operation and errno (docs/protocols.md §A.3, sg3_utils `sg_pt_linux.c`).
-pub fn errno_hint(op: &str, errno: Errno) -> Option<&'static str> {
+pub(crate) fn errno_hint(op: &str, errno: Errno) -> Option<&'static str> {
     let open = op == "open";
     Some(match errno {
         Errno::ENOENT if open => "no such device node",
@@ -125,7 +125,7 @@ fn io_open_error(path: &str, e: &std::io::Error) -> Error {
 
 /// Opens a device node like sg3_utils: `O_RDWR|O_NONBLOCK`, falling back to `O_RDONLY` (still
 /// non-blocking) on EACCES/EROFS. Returns the file and whether it is read-only.
-pub fn open_node(path: &str) -> Result<(File, bool)> {
+pub(crate) fn open_node(path: &str) -> Result<(File, bool)> {
     let try_open = |write: bool| {
         OpenOptions::new()
             .read(true)
@@ -148,7 +148,7 @@ pub fn open_node(path: &str) -> Result<(File, bool)> {
 
 /// Asks the driver for its SG version (SG_GET_VERSION_NUM). Any failure, or a version below
 /// 3.0, means the node does not speak SG_IO v3: [`Error::NotScsi`].
-pub fn sg_version(file: &File, path: &str) -> Result<i32> {
+pub(crate) fn sg_version(file: &File, path: &str) -> Result<i32> {
     let mut v: libc::c_int = 0;
     // SAFETY: `file` is an open descriptor for the duration of the call and `v` is a valid,
     // writable c_int, which is all SG_GET_VERSION_NUM writes.
@@ -355,11 +355,11 @@ impl SgIo {
 /// run then. Not blockable, hence not covered: SIGKILL (ends the process, no restart) and
 /// SIGSTOP (a restart is possible; nothing a process can do about it). Synchronous fault
 /// signals stay unblocked.
-pub struct SignalsBlocked(Option<nix::sys::signal::SigSet>);
+pub(crate) struct SignalsBlocked(Option<nix::sys::signal::SigSet>);
 
 impl SignalsBlocked {
     /// Blocks every blockable asynchronous signal; restores the old mask on drop.
-    pub fn new() -> SignalsBlocked {
+    pub(crate) fn new() -> SignalsBlocked {
         use nix::sys::signal::{pthread_sigmask, SigSet, SigmaskHow, Signal};
         let mut set = SigSet::all();
         for s in [

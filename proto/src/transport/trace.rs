@@ -13,11 +13,11 @@ use std::io::Write;
 use std::time::Duration;
 
 /// Bytes of data dumped at `-vv`; `-vvv` dumps everything.
-pub const DUMP_LIMIT: usize = 1024;
+pub(crate) const DUMP_LIMIT: usize = 1024;
 
 /// Name of the command in `cdb` (the one opcode table, [`crate::scsi::opcodes`]), or "" when
 /// the table does not know it.
-pub fn opcode_name(cdb: &[u8]) -> &'static str {
+pub(crate) fn opcode_name(cdb: &[u8]) -> &'static str {
     crate::scsi::opcodes::name(cdb).unwrap_or("")
 }
 

@@ -39,7 +39,7 @@ const MEAN_TRANSFER: u64 = 32 << 10;
 
 /// What a drive's history implies.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Aging {
+pub(crate) struct Aging {
     /// Average erase count per flash block.
     pub wear_pe: f64,
     /// NAND bytes programmed.
@@ -55,20 +55,20 @@ pub struct Aging {
 }
 
 /// Lifetime write amplification at spare fraction `op` (step 2).
-pub fn lifetime_wa(op: f64) -> f64 {
+pub(crate) fn lifetime_wa(op: f64) -> f64 {
     let rho = op.max(0.01);
     let random = (1.0 + rho) / (2.0 * rho);
     1.0 + RANDOM_SHARE * (random.max(1.0) - 1.0)
 }
 
 /// Rated drive writes per day implied by the flash (step 3's rated write rate).
-pub fn rated_dwpd(pe_cycles: u32, op: f64) -> f64 {
+pub(crate) fn rated_dwpd(pe_cycles: u32, op: f64) -> f64 {
     f64::from(pe_cycles) * (1.0 + op) / lifetime_wa(op) / (WARRANTY_HOURS / 24.0)
 }
 
 /// The history of a drive of `p` with `capacity` user bytes whose blocks have been erased
 /// `wear_pe` times on average; `hours` if the profile states them.
-pub fn derive(p: &Profile, capacity: u64, wear_pe: f64, hours: Option<f64>) -> Aging {
+pub(crate) fn derive(p: &Profile, capacity: u64, wear_pe: f64, hours: Option<f64>) -> Aging {
     let (op, pe) = p
         .media()
         .map_or((0.28, 3000), |m| (m.op_fraction, m.geometry.pe_cycles));
@@ -93,7 +93,7 @@ pub fn derive(p: &Profile, capacity: u64, wear_pe: f64, hours: Option<f64>) -> A
 
 /// The erase count at which the host has written the whole capacity once (`used=1`: every
 /// block holds old data), at the lifetime write amplification.
-pub fn one_fill_pe(p: &Profile) -> f64 {
+pub(crate) fn one_fill_pe(p: &Profile) -> f64 {
     let op = p.media().map_or(0.28, |m| m.op_fraction);
     lifetime_wa(op) / (1.0 + op) * (1.0 + 1e-9)
 }
@@ -101,7 +101,7 @@ pub fn one_fill_pe(p: &Profile) -> f64 {
 impl Drive {
     /// Brings the counters up to what `a` implies; never lowers one (a drive opened again
     /// with the same `wear=` keeps what it did since).
-    pub fn age_to(&mut self, a: &Aging) {
+    pub(crate) fn age_to(&mut self, a: &Aging) {
         let s = &mut self.stats;
         self.wear_pe = self.wear_pe.max(a.wear_pe);
         s.nand_bytes_written = s.nand_bytes_written.max(a.nand_bytes);

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 
 /// State-file format version.
-pub const STATE_VERSION: u32 = 1;
+pub(crate) const STATE_VERSION: u32 = 1;
 
 /// A block length/count set by MODE SELECT, applied by the next FORMAT UNIT.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,7 +111,7 @@ impl LongOp {
     }
 
     /// Drive time at which it completes.
-    pub fn end_ns(&self) -> u64 {
+    pub(crate) fn end_ns(&self) -> u64 {
         match self {
             LongOp::Format {
                 start_ns, dur_ns, ..
@@ -123,7 +123,7 @@ impl LongOp {
     }
 
     /// The NOT READY sense reported while it runs.
-    pub fn not_ready(&self, now: u64) -> SimSense {
+    pub(crate) fn not_ready(&self, now: u64) -> SimSense {
         match self {
             LongOp::Format { .. } => SimSense::progress(0x04, 0x04, self.progress(now)),
             LongOp::Sanitize { .. } => SimSense::progress(0x04, 0x1B, self.progress(now)),
@@ -354,9 +354,9 @@ pub enum PowerState {
 }
 
 /// Short self-test duration, seconds.
-pub const SHORT_SELF_TEST_SECS: u64 = 30;
+pub(crate) const SHORT_SELF_TEST_SECS: u64 = 30;
 /// Extended self-test duration, seconds (VPD 0x86 and the Control mode page say 2 minutes).
-pub const EXTENDED_SELF_TEST_SECS: u64 = 120;
+pub(crate) const EXTENDED_SELF_TEST_SECS: u64 = 120;
 
 /// Injected faults that persist until used up or cleared.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -609,12 +609,12 @@ impl Drive {
     /// them from its over-provisioning, whose page map could hold more, but the reallocation
     /// table is sized by the firmware). When they are used up REASSIGN BLOCKS fails with
     /// 04/32/00 NO DEFECT SPARE LOCATION AVAILABLE.
-    pub fn spare_locations(&self) -> u64 {
+    pub(crate) fn spare_locations(&self) -> u64 {
         (self.capacity_bytes >> 19).max(8)
     }
 
     /// Spare locations still free.
-    pub fn spares_left(&self) -> u64 {
+    pub(crate) fn spares_left(&self) -> u64 {
         self.spare_locations().saturating_sub(self.spares_used)
     }
 
@@ -628,7 +628,7 @@ impl Drive {
     /// A write of `blocks` blocks at `lba` succeeded: each of them that failed to read is
     /// reallocated (SBC-4 4.14 automatic write reallocation, AWRE=1) and joins the grown
     /// defect list.
-    pub fn heal_written(&mut self, lba: u64, blocks: u64) {
+    pub(crate) fn heal_written(&mut self, lba: u64, blocks: u64) {
         let healed: Vec<u64> = self
             .faults
             .medium_errors
@@ -642,12 +642,12 @@ impl Drive {
     }
 
     /// Largest number of blocks of `lb_len` bytes the medium holds.
-    pub fn max_blocks(&self, lb_len: u32) -> u64 {
+    pub(crate) fn max_blocks(&self, lb_len: u32) -> u64 {
         self.capacity_bytes / u64::from(lb_len.max(1))
     }
 
     /// Queues a unit attention on `port` (1 or 2); 0 = all ports.
-    pub fn add_ua(&mut self, port: u16, asc: u8, ascq: u8) {
+    pub(crate) fn add_ua(&mut self, port: u16, asc: u8, ascq: u8) {
         for (i, q) in self.ua.iter_mut().enumerate() {
             if port == 0 || usize::from(port) == i + 1 {
                 if q.len() >= 8 {
@@ -714,7 +714,7 @@ impl Drive {
     }
 
     /// Adds a self-test result (most recent first, 20 kept).
-    pub fn log_self_test(&mut self, r: SelfTestResult) {
+    pub(crate) fn log_self_test(&mut self, r: SelfTestResult) {
         self.self_tests.insert(0, r);
         self.self_tests.truncate(20);
     }
@@ -881,7 +881,7 @@ impl Drive {
 
     /// A command that needs the medium: an idle or standby drive goes back to active and the
     /// power condition timers start again (SBC-5 4.19).
-    pub fn medium_access(&mut self) {
+    pub(crate) fn medium_access(&mut self) {
         if self.power != PowerState::Stopped {
             self.power = PowerState::Active;
         }
@@ -889,7 +889,7 @@ impl Drive {
     }
 
     /// Records recent activity for the temperature model: busy for `busy_ns` at `now`.
-    pub fn note_activity(&mut self, busy_ns: u64) {
+    pub(crate) fn note_activity(&mut self, busy_ns: u64) {
         const TAU_NS: f64 = 60e9;
         let dt = self.now_ns.saturating_sub(self.activity_ns) as f64;
         self.activity = self.activity * (-dt / TAU_NS).exp() + busy_ns as f64 / TAU_NS;
@@ -908,7 +908,7 @@ impl Drive {
     /// The informational exception condition, if any (SPC-5 5.x; log page 0x2F parameter 0):
     /// TEST=1 false failure 5D/FF; endurance limit reached 5D/73; temperature at or above the
     /// reference temperature 0B/01. DEXCPT=1 disables reporting (not the log page).
-    pub fn ie_condition(&self, p: &Profile) -> Option<(u8, u8)> {
+    pub(crate) fn ie_condition(&self, p: &Profile) -> Option<(u8, u8)> {
         if self.mode.test {
             Some((0x5D, 0xFF))
         } else if self.endurance_used(p) >= 100 {

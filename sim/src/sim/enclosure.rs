@@ -3,7 +3,7 @@
 //!
 //! Slot `k` (0-based) holds the drive `sim:PROFILE?serial=E<id>S<kk>` (two digits): its two
 //! phy descriptors in the Additional Element Status page carry that drive's port A and port B
-//! SAS addresses ([`Drive::new`]'s `port_sas`, the addresses the drive reports in VPD 0x83 and
+//! SAS addresses (`Drive::new`'s `port_sas`, the addresses the drive reports in VPD 0x83 and
 //! 0x88), attached to the enclosure's expanders A and B, so a slot can be tied to the drive
 //! opened on its own. Options: `slots=N` (1..=64, default 12), `id=N` (1..=255, default 1:
 //! the enclosure logical identifier and the serials), `drive=PROFILE` (default the first
@@ -38,7 +38,7 @@ use std::time::Duration;
 pub const PROFILE: &str = "enclosure";
 
 /// Largest `slots=`.
-pub const MAX_SLOTS: usize = 64;
+pub(crate) const MAX_SLOTS: usize = 64;
 
 /// The enclosure's generation code (its configuration never changes).
 const GENERATION: u32 = 1;
@@ -87,7 +87,7 @@ fn bad(spec: &str, reason: impl Into<String>) -> Error {
 }
 
 /// The serial of the drive in slot `k` of enclosure `id`.
-pub fn slot_serial(id: u8, k: usize) -> String {
+pub(crate) fn slot_serial(id: u8, k: usize) -> String {
     format!("E{id}S{k:02}")
 }
 
@@ -207,7 +207,7 @@ impl Enclosure {
     }
 
     /// Expander A (`0`) or B (`1`)'s SAS address.
-    pub fn expander_sas(&self, which: u8) -> u64 {
+    pub(crate) fn expander_sas(&self, which: u8) -> u64 {
         self.logical_identifier() | 0x8f | (u64::from(which & 1) << 4)
     }
 
@@ -361,7 +361,7 @@ impl Enclosure {
     /// device slot number = slot) two phy descriptors, port A attached to expander A and port
     /// B to expander B; per expander (descriptor type 01b) its SAS address and one expander
     /// phy per slot (other element index = the slot).
-    pub fn addl_status_page(&self) -> Vec<u8> {
+    pub(crate) fn addl_status_page(&self) -> Vec<u8> {
         let mut b = GENERATION.to_be_bytes().to_vec();
         for (k, s) in self.slots.iter().enumerate() {
             let mut psi = vec![2, 0x00, 0, k as u8];
@@ -403,7 +403,7 @@ impl Enclosure {
     }
 
     /// The diagnostic page `code`, if the enclosure has it.
-    pub fn diag_page(&self, code: u8) -> Option<Vec<u8>> {
+    pub(crate) fn diag_page(&self, code: u8) -> Option<Vec<u8>> {
         Some(match code {
             0x00 => Self::page(0x00, 0, vec![0x00, 0x01, 0x02, 0x07, 0x0a]),
             0x01 => self.config_page(),

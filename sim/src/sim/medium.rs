@@ -11,15 +11,15 @@
 //! its tables would dwarf the sparse state file.
 
 use crate::sim::drive::Drive;
-use crate::sim::media::{profiles, Ftl, Stats, UNIT_BYTES};
+use crate::sim::media::{profiles, Ftl, UNIT_BYTES};
 use crate::sim::profile::Profile;
 
 /// Largest FTL built, bytes of user capacity.
-pub const MEDIA_MAX_BYTES: u64 = 1 << 30;
+pub(crate) const MEDIA_MAX_BYTES: u64 = 1 << 30;
 /// Smallest FTL built.
-pub const MEDIA_MIN_BYTES: u64 = 64 << 20;
+pub(crate) const MEDIA_MIN_BYTES: u64 = 64 << 20;
 /// Service time when no media model could be built, ns.
-pub const FALLBACK_NS: u64 = 50_000;
+pub(crate) const FALLBACK_NS: u64 = 50_000;
 
 /// Work the drive state asks the media model to do when a long operation completes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -32,7 +32,7 @@ pub enum MediaOp {
 
 /// The FTL of an open drive and the counters already accounted.
 #[derive(Default)]
-pub struct Medium {
+pub(crate) struct Medium {
     ftl: Option<Ftl>,
     tried: bool,
     last_nand: u64,
@@ -116,7 +116,14 @@ impl Medium {
     }
 
     /// Read service time (ns) for `blocks` at `lba`, submitted at `now`.
-    pub fn read(&mut self, p: &Profile, d: &mut Drive, lba: u64, blocks: u64, now: u64) -> u64 {
+    pub(crate) fn read(
+        &mut self,
+        p: &Profile,
+        d: &mut Drive,
+        lba: u64,
+        blocks: u64,
+        now: u64,
+    ) -> u64 {
         let t = match self.ftl(p, d) {
             Some(f) => {
                 let (l, n) = Self::fold(f, lba, blocks);
@@ -131,7 +138,14 @@ impl Medium {
     }
 
     /// Write service time (ns).
-    pub fn write(&mut self, p: &Profile, d: &mut Drive, lba: u64, blocks: u64, now: u64) -> u64 {
+    pub(crate) fn write(
+        &mut self,
+        p: &Profile,
+        d: &mut Drive,
+        lba: u64,
+        blocks: u64,
+        now: u64,
+    ) -> u64 {
         let t = match self.ftl(p, d) {
             Some(f) => {
                 let (l, n) = Self::fold(f, lba, blocks);
@@ -146,7 +160,14 @@ impl Medium {
     }
 
     /// UNMAP service time (ns).
-    pub fn trim(&mut self, p: &Profile, d: &mut Drive, lba: u64, blocks: u64, now: u64) -> u64 {
+    pub(crate) fn trim(
+        &mut self,
+        p: &Profile,
+        d: &mut Drive,
+        lba: u64,
+        blocks: u64,
+        now: u64,
+    ) -> u64 {
         let t = match self.ftl(p, d) {
             Some(f) => {
                 let (l, n) = Self::fold(f, lba, blocks);
@@ -161,7 +182,7 @@ impl Medium {
     }
 
     /// Applies the media work of completed long operations.
-    pub fn apply(&mut self, p: &Profile, d: &mut Drive) {
+    pub(crate) fn apply(&mut self, p: &Profile, d: &mut Drive) {
         let ops = std::mem::take(&mut d.media_ops);
         // The erases are the operation's own work: they start with it (a FORMAT UNIT or
         // SANITIZE is reported complete once its media work is done, so a drive that finished
@@ -180,11 +201,6 @@ impl Medium {
             }
             self.account(d);
         }
-    }
-
-    /// Media statistics of the FTL of this open drive, if built.
-    pub fn stats(&mut self, p: &Profile, d: &Drive) -> Option<Stats> {
-        self.ftl(p, d).map(|f| f.stats())
     }
 }
 

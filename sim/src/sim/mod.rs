@@ -4,12 +4,12 @@
 //! the same byte boundary as SG_IO (protocols.md §G.1): every command is decoded from the CDB
 //! and data-out bytes and answered with status, sense and data-in bytes.
 //!
-//! Layout: [`profile`] (drive models as data), [`drive`] (the persisted state and its
-//! time-driven behaviour), [`target`] (CDB dispatch and the checks every command goes
-//! through), [`cmd`] (one file per command family), [`store`] (sparse user data), [`sense`]
+//! Layout: [`profile`] (drive models as data), `drive` (the persisted state and its
+//! time-driven behaviour), `target` (CDB dispatch and the checks every command goes
+//! through), [`cmd`] (one file per command family), `store` (sparse user data), [`sense`]
 //! (sense rendering), [`media`] (NAND, FTL, garbage collection, timing), [`enclosure`] (the
 //! virtual enclosure services device, `sim:enclosure`),
-//! [`medium`] (the target's link to it: service times, wear), [`tcg`] (SECURITY PROTOCOL
+//! `medium` (the target's link to it: service times, wear), [`tcg`] (SECURITY PROTOCOL
 //! IN/OUT).
 //!
 //! Options: `state=FILE` (persist the drive as JSON between invocations), `serial=`,
@@ -23,18 +23,18 @@
 //! takes it), `fail_microcode=K` (the K-th WRITE BUFFER of a microcode download is cut short), `microcode_modes=5+7` (Extended INQUIRY lists only these download modes; `none`: no mode), `tcg_sp_busy=N` (StartSession answers SP_BUSY N times),
 //! `tcg_session_timeout=1` (the TPer closes the next session mid-call).
 
-pub mod aging;
+pub(crate) mod aging;
 pub mod ata;
 pub mod cmd;
-pub mod drive;
+pub(crate) mod drive;
 pub mod enclosure;
 pub mod media;
-pub mod medium;
+pub(crate) mod medium;
 pub mod profile;
 pub mod sense;
-pub mod state_check;
-pub mod store;
-pub mod target;
+pub(crate) mod state_check;
+pub(crate) mod store;
+pub(crate) mod target;
 pub mod tcg;
 
 use crate::error::{Error, Result};
@@ -138,14 +138,14 @@ const TRACE_MAX: usize = 4096;
 
 /// One traced CDB (at most 32 bytes; longer ones are cut).
 #[derive(Clone, Copy)]
-pub struct TracedCdb {
+pub(crate) struct TracedCdb {
     len: u8,
     bytes: [u8; 32],
 }
 
 impl TracedCdb {
     /// Keeps the first 32 bytes of `cdb`.
-    pub fn new(cdb: &[u8]) -> TracedCdb {
+    pub(crate) fn new(cdb: &[u8]) -> TracedCdb {
         let n = cdb.len().min(32);
         let mut bytes = [0u8; 32];
         bytes[..n].copy_from_slice(&cdb[..n]);
@@ -156,12 +156,12 @@ impl TracedCdb {
     }
 
     /// The CDB.
-    pub fn as_slice(&self) -> &[u8] {
+    pub(crate) fn as_slice(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
     }
 }
 /// The emulated HBA's largest transfer (`max_hw_sectors_kb` = 32768).
-pub const MAX_HW_BYTES: usize = 32 << 20;
+pub(crate) const MAX_HW_BYTES: usize = 32 << 20;
 /// How often a state-file drive in use is written back.
 const SAVE_EVERY: Duration = Duration::from_secs(5);
 
@@ -212,7 +212,7 @@ fn lock_state(spec: &str, path: &std::path::Path) -> Result<nix::fcntl::Flock<st
 /// as `state=` is followed deliberately (the drive is saved into its target, the link stays)
 /// when the link belongs to the caller or root; a link of another user's, or one to a missing
 /// file, is refused. A file that does not exist yet is named through its canonical directory.
-pub fn state_path(spec: &str, path: &std::path::Path) -> Result<PathBuf> {
+pub(crate) fn state_path(spec: &str, path: &std::path::Path) -> Result<PathBuf> {
     use std::os::unix::fs::MetadataExt;
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => {

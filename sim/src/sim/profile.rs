@@ -115,7 +115,7 @@ impl Profile {
 
     /// SANITIZE OVERWRITE duration for one pass, seconds: the nominal capacity at the
     /// datasheet sequential write rate (independent of the scaled capacity).
-    pub fn overwrite_pass_secs(&self) -> u64 {
+    pub(crate) fn overwrite_pass_secs(&self) -> u64 {
         let mbs = self
             .media()
             .and_then(|m| m.reference.seq_write_mb_s)

@@ -4,27 +4,27 @@
 use serde::{Deserialize, Serialize};
 
 /// Sense keys used by the model (SPC-5 Table 49).
-pub mod key {
+pub(crate) mod key {
     /// NO SENSE
-    pub const NO_SENSE: u8 = 0x0;
+    pub(crate) const NO_SENSE: u8 = 0x0;
     /// RECOVERED ERROR
-    pub const RECOVERED_ERROR: u8 = 0x1;
+    pub(crate) const RECOVERED_ERROR: u8 = 0x1;
     /// NOT READY
-    pub const NOT_READY: u8 = 0x2;
+    pub(crate) const NOT_READY: u8 = 0x2;
     /// MEDIUM ERROR
-    pub const MEDIUM_ERROR: u8 = 0x3;
+    pub(crate) const MEDIUM_ERROR: u8 = 0x3;
     /// HARDWARE ERROR
-    pub const HARDWARE_ERROR: u8 = 0x4;
+    pub(crate) const HARDWARE_ERROR: u8 = 0x4;
     /// ILLEGAL REQUEST
-    pub const ILLEGAL_REQUEST: u8 = 0x5;
+    pub(crate) const ILLEGAL_REQUEST: u8 = 0x5;
     /// UNIT ATTENTION
-    pub const UNIT_ATTENTION: u8 = 0x6;
+    pub(crate) const UNIT_ATTENTION: u8 = 0x6;
     /// DATA PROTECT
-    pub const DATA_PROTECT: u8 = 0x7;
+    pub(crate) const DATA_PROTECT: u8 = 0x7;
     /// ABORTED COMMAND
-    pub const ABORTED_COMMAND: u8 = 0xB;
+    pub(crate) const ABORTED_COMMAND: u8 = 0xB;
     /// MISCOMPARE
-    pub const MISCOMPARE: u8 = 0xE;
+    pub(crate) const MISCOMPARE: u8 = 0xE;
 }
 
 /// One sense record. `sks` holds the three sense-key-specific bytes with SKSV already set.
@@ -67,27 +67,27 @@ impl SimSense {
     }
 
     /// ILLEGAL REQUEST 20/00 INVALID COMMAND OPERATION CODE, field pointer at CDB byte 0.
-    pub fn invalid_opcode() -> SimSense {
+    pub(crate) fn invalid_opcode() -> SimSense {
         Self::new(key::ILLEGAL_REQUEST, 0x20, 0x00).with_field(true, 0, None)
     }
 
     /// ILLEGAL REQUEST 24/00 INVALID FIELD IN CDB, pointing at `byte` (and `bit` if known).
-    pub fn invalid_cdb(byte: u16, bit: Option<u8>) -> SimSense {
+    pub(crate) fn invalid_cdb(byte: u16, bit: Option<u8>) -> SimSense {
         Self::new(key::ILLEGAL_REQUEST, 0x24, 0x00).with_field(true, byte, bit)
     }
 
     /// ILLEGAL REQUEST 26/00 INVALID FIELD IN PARAMETER LIST, pointing at parameter `byte`.
-    pub fn invalid_param(byte: u16, bit: Option<u8>) -> SimSense {
+    pub(crate) fn invalid_param(byte: u16, bit: Option<u8>) -> SimSense {
         Self::new(key::ILLEGAL_REQUEST, 0x26, 0x00).with_field(false, byte, bit)
     }
 
     /// ILLEGAL REQUEST 1A/00 PARAMETER LIST LENGTH ERROR, pointing at the CDB length field.
-    pub fn param_list_length(cdb_byte: u16) -> SimSense {
+    pub(crate) fn param_list_length(cdb_byte: u16) -> SimSense {
         Self::new(key::ILLEGAL_REQUEST, 0x1A, 0x00).with_field(true, cdb_byte, None)
     }
 
     /// ILLEGAL REQUEST 21/00 LOGICAL BLOCK ADDRESS OUT OF RANGE.
-    pub fn lba_out_of_range() -> SimSense {
+    pub(crate) fn lba_out_of_range() -> SimSense {
         Self::new(key::ILLEGAL_REQUEST, 0x21, 0x00)
     }
 
@@ -101,7 +101,7 @@ impl SimSense {
     }
 
     /// Adds a field pointer (SPC-5 4.4.2.4.2): C/D bit 6, BPV bit 3, bit pointer bits 2-0.
-    pub fn with_field(mut self, cd: bool, byte: u16, bit: Option<u8>) -> SimSense {
+    pub(crate) fn with_field(mut self, cd: bool, byte: u16, bit: Option<u8>) -> SimSense {
         let mut b0 = 0x80u8;
         if cd {
             b0 |= 0x40;
@@ -115,13 +115,13 @@ impl SimSense {
     }
 
     /// Adds the INFORMATION field.
-    pub fn with_info(mut self, info: u64) -> SimSense {
+    pub(crate) fn with_info(mut self, info: u64) -> SimSense {
         self.info = Some(info);
         self
     }
 
     /// Adds the COMMAND-SPECIFIC INFORMATION field.
-    pub fn with_csi(mut self, csi: u64) -> SimSense {
+    pub(crate) fn with_csi(mut self, csi: u64) -> SimSense {
         self.csi = Some(csi);
         self
     }
@@ -143,7 +143,7 @@ impl SimSense {
 
     /// Fixed format, 18 bytes (SPC-5 4.4.3; protocols.md §B.1). An INFORMATION value that does
     /// not fit 32 bits is reported with VALID=0, as SPC-5 requires.
-    pub fn render_fixed(&self) -> Vec<u8> {
+    pub(crate) fn render_fixed(&self) -> Vec<u8> {
         let mut s = vec![0u8; 18];
         s[0] = if self.deferred { 0x71 } else { 0x70 };
         s[2] = self.key & 0x0f;
@@ -171,7 +171,7 @@ impl SimSense {
     /// descriptor (type 0x00, length 0x0A), a command-specific information descriptor (type
     /// 0x01, length 0x0A) and a sense-key-specific descriptor (type 0x02, length 0x06) when
     /// present.
-    pub fn render_descriptor(&self) -> Vec<u8> {
+    pub(crate) fn render_descriptor(&self) -> Vec<u8> {
         let mut s = vec![0u8; 8];
         s[0] = if self.deferred { 0x73 } else { 0x72 };
         s[1] = self.key & 0x0f;

@@ -12,23 +12,23 @@ use crate::sim::store::Problems;
 use crate::sim::tcg::tper::MAX_RANGES;
 
 /// Largest user capacity of a virtual drive, bytes (1 PiB, as `capacity_gib=` allows).
-pub const MAX_CAPACITY_BYTES: u64 = 1 << 50;
+pub(crate) const MAX_CAPACITY_BYTES: u64 = 1 << 50;
 /// Latest drive clock a state file may hold, ns (2^62 ns ≈ 146 years of power-on time): the
 /// clock then has more than 400 years to go before `u64::MAX`, so adding service times,
 /// long-operation durations or a benchmark's run to it never saturates.
-pub const MAX_CLOCK_NS: u64 = 1 << 62;
+pub(crate) const MAX_CLOCK_NS: u64 = 1 << 62;
 /// Longest long operation (FORMAT UNIT, SANITIZE, self-test) a state file may hold, ns (a
 /// year).
-pub const MAX_OP_NS: u64 = 365 * 24 * 3600 * 1_000_000_000;
+pub(crate) const MAX_OP_NS: u64 = 365 * 24 * 3600 * 1_000_000_000;
 /// Media operations a state file may queue (each erases the whole flash model once).
-pub const MAX_MEDIA_OPS: usize = 64;
+pub(crate) const MAX_MEDIA_OPS: usize = 64;
 /// Most overwrite passes of a SANITIZE (SBC-4 5.30.2: OVERWRITE COUNT is 5 bits).
-pub const MAX_OVERWRITE_PASSES: u32 = 31;
+pub(crate) const MAX_OVERWRITE_PASSES: u32 = 31;
 /// Largest average erase count (and recent-activity figure) a state file may hold.
-pub const MAX_WEAR: f64 = 1e9;
+pub(crate) const MAX_WEAR: f64 = 1e9;
 
 /// Every problem of a decoded state file, checked against profile `p`; `Ok` when none.
-pub fn check(d: &Drive, p: &Profile) -> Result<(), String> {
+pub(crate) fn check(d: &Drive, p: &Profile) -> Result<(), String> {
     let mut bad = Problems::default();
     bad.check(d.version != STATE_VERSION, || {
         format!("version {} (this sgctl reads {STATE_VERSION})", d.version)

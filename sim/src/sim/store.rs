@@ -14,13 +14,13 @@ use std::ops::Bound;
 use std::sync::Arc;
 
 /// Largest logical block length a store holds (bytes of user data per block).
-pub const MAX_BLOCK_LEN: u32 = 65536;
+pub(crate) const MAX_BLOCK_LEN: u32 = 65536;
 /// Problems listed in one decode error (the rest are counted).
 const MAX_PROBLEMS: usize = 20;
 
 /// Contents of every block of a stored run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Block {
+pub(crate) enum Block {
     /// Every byte equals this value.
     Fill(u8),
     /// Arbitrary data (exactly one logical block), shared by every block of the run.
@@ -51,7 +51,7 @@ struct Run {
 /// What blocks that are not in the map read as.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case", tag = "kind")]
-pub enum Background {
+pub(crate) enum Background {
     /// Zeros (unmapped with LBPRZ=1, or freshly formatted).
     #[default]
     Zero,
@@ -127,7 +127,7 @@ fn one() -> u64 {
 }
 
 /// Lower-case hex of `b`.
-pub fn to_hex(b: &[u8]) -> String {
+pub(crate) fn to_hex(b: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut v = Vec::with_capacity(b.len() * 2);
     for &x in b {
@@ -140,7 +140,7 @@ pub fn to_hex(b: &[u8]) -> String {
 
 /// Decodes hex; invalid digits decode as zero nibbles (for strings this program wrote; the
 /// decoder of a state file uses [`parse_hex`]).
-pub fn from_hex(s: &str) -> Vec<u8> {
+pub(crate) fn from_hex(s: &str) -> Vec<u8> {
     s.as_bytes()
         .chunks(2)
         .map(|p| (nibble(p[0]).unwrap_or(0) << 4) | p.get(1).and_then(|&c| nibble(c)).unwrap_or(0))
@@ -157,7 +157,7 @@ fn nibble(c: u8) -> Option<u8> {
 }
 
 /// Strict hex: an even number of hex digits, nothing else.
-pub fn parse_hex(s: &str) -> Option<Vec<u8>> {
+pub(crate) fn parse_hex(s: &str) -> Option<Vec<u8>> {
     if s.len() % 2 != 0 {
         return None;
     }
@@ -169,14 +169,14 @@ pub fn parse_hex(s: &str) -> Option<Vec<u8>> {
 
 /// What is wrong with a decoded input: the first `MAX_PROBLEMS` messages and a count.
 #[derive(Debug, Default)]
-pub struct Problems {
+pub(crate) struct Problems {
     list: Vec<String>,
     more: usize,
 }
 
 impl Problems {
     /// Notes one problem.
-    pub fn push(&mut self, p: impl Into<String>) {
+    pub(crate) fn push(&mut self, p: impl Into<String>) {
         if self.list.len() < MAX_PROBLEMS {
             self.list.push(p.into());
         } else {
@@ -185,19 +185,19 @@ impl Problems {
     }
 
     /// Notes a problem when `bad`.
-    pub fn check(&mut self, bad: bool, p: impl FnOnce() -> String) {
+    pub(crate) fn check(&mut self, bad: bool, p: impl FnOnce() -> String) {
         if bad {
             self.push(p());
         }
     }
 
     /// No problem noted.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
 
     /// `Ok(())`, or every problem in one line.
-    pub fn into_result(self) -> Result<(), String> {
+    pub(crate) fn into_result(self) -> Result<(), String> {
         if self.list.is_empty() {
             return Ok(());
         }
@@ -410,7 +410,7 @@ impl Store {
 
     /// One past the last LBA holding data, host protection information or an unmapped range
     /// (0 when none): the state-file check compares it with the drive's capacity.
-    pub fn end_lba(&self) -> u64 {
+    pub(crate) fn end_lba(&self) -> u64 {
         let runs = self
             .runs
             .iter()
@@ -435,7 +435,7 @@ impl Store {
     }
 
     /// Every block reads as `pattern` repeated (SANITIZE OVERWRITE).
-    pub fn fill_pattern(&mut self, pattern: &[u8]) {
+    pub(crate) fn fill_pattern(&mut self, pattern: &[u8]) {
         self.runs.clear();
         self.pi.clear();
         self.zero_ranges.clear();
@@ -451,14 +451,14 @@ impl Store {
     /// After a cryptographic erase: a background pattern (SANITIZE OVERWRITE) was written
     /// through the old key as well; it is not enumerable, so it reads as zeros afterwards (as
     /// if the FTL had nothing mapped there).
-    pub fn drop_background(&mut self) {
+    pub(crate) fn drop_background(&mut self) {
         self.background = Background::Zero;
         self.zero_ranges.clear();
     }
 
     /// Marks every unwritten block as holding old user data written under key generation
     /// `generation` (a used drive).
-    pub fn fill_user_data(&mut self, generation: u64) {
+    pub(crate) fn fill_user_data(&mut self, generation: u64) {
         self.zero_ranges.clear();
         self.background = Background::UserData { generation };
     }
@@ -474,7 +474,7 @@ impl Store {
 
     /// Reads block `lba` into `out` (`out.len() == lb_len`); `gen` is the drive's current
     /// media key generation for the LBA.
-    pub fn read_into(&self, lba: u64, out: &mut [u8], gen: u64) {
+    pub(crate) fn read_into(&self, lba: u64, out: &mut [u8], gen: u64) {
         match self.run_at(lba).map(|(_, r)| r) {
             // The old ciphertext decrypted under the current key: it depends on both keys, so
             // each further crypto erase changes it again.
@@ -521,7 +521,7 @@ impl Store {
     }
 
     /// True if the block holds written (or scrambled) data rather than the background.
-    pub fn is_written(&self, lba: u64) -> bool {
+    pub(crate) fn is_written(&self, lba: u64) -> bool {
         self.run_at(lba).is_some()
     }
 
@@ -532,7 +532,7 @@ impl Store {
 
     /// Writes `data` (one block) to each of the `n` blocks from `lba` under media key
     /// generation `gen`: one run, however long.
-    pub fn write_run(&mut self, lba: u64, n: u64, data: &[u8], gen: u64) {
+    pub(crate) fn write_run(&mut self, lba: u64, n: u64, data: &[u8], gen: u64) {
         let end = lba.saturating_add(n);
         if end == lba {
             return;
@@ -656,7 +656,7 @@ impl Store {
 
     /// Keeps the protection information the host sent with block `lba` (after
     /// [`Store::write`]); `None` = what the device server generates.
-    pub fn set_pi(&mut self, lba: u64, pi: Option<[u8; 8]>) {
+    pub(crate) fn set_pi(&mut self, lba: u64, pi: Option<[u8; 8]>) {
         match pi {
             Some(t) => {
                 self.pi.insert(lba, t);
@@ -671,7 +671,7 @@ impl Store {
     /// or host protection information (the others read as the background, whose protection
     /// information is all FFh), in order and merged: as many as the store holds there, not
     /// one entry per block.
-    pub fn written_ranges(&self, lba: u64, count: u64) -> Vec<(u64, u64)> {
+    pub(crate) fn written_ranges(&self, lba: u64, count: u64) -> Vec<(u64, u64)> {
         let end = lba.saturating_add(count);
         let mut v: Vec<(u64, u64)> = Vec::new();
         if end == lba {
@@ -710,7 +710,7 @@ impl Store {
 
     /// The run of blocks from `lba` (before `end`) sharing `lba`'s mapped state, at most
     /// `max` long: (mapped, length).
-    pub fn provisioning_run(&self, lba: u64, end: u64, max: u64) -> (bool, u64) {
+    pub(crate) fn provisioning_run(&self, lba: u64, end: u64, max: u64) -> (bool, u64) {
         let mapped = self.mapped(lba);
         let limit = end.min(lba.saturating_add(max)).max(lba);
         if self.background == Background::Zero {

@@ -306,7 +306,7 @@ fn dispatch(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 
 /// 31/03 in sanitize failure mode, 31/00 with a corrupt format (MEDIUM ERROR; protocols.md
 /// §C.7, §D.5).
-pub fn medium_state(ctx: &CmdCtx<'_>) -> Result<(), SimSense> {
+pub(crate) fn medium_state(ctx: &CmdCtx<'_>) -> Result<(), SimSense> {
     if ctx.sh.d.sanitize_failed.is_some() {
         return Err(SimSense::new(key::MEDIUM_ERROR, 0x31, 0x03));
     }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 /// One port of a server that is gone.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StalePort {
+pub(crate) struct StalePort {
     /// Relative target port (from the `-p<port>` of its `dev_config`).
     pub relative_port: u16,
     /// Backstore directory name (`sgctl1234_p1`).
@@ -35,7 +35,7 @@ pub struct StalePort {
 
 /// What a killed server left: one HBA, a backstore and a tcm_loop target per port.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stale {
+pub(crate) struct Stale {
     /// `core/user_<hba>`.
     pub hba: u32,
     /// By relative port.
@@ -78,7 +78,7 @@ fn target_of(root: &Path, backstore: &Path) -> Option<String> {
 /// Finds the objects a killed server of the drive `dev_config` (`sgctl/<profile>`) left for
 /// each of `ports`: every port's backstore in one `user_<hba>`, its uio held by nobody, its
 /// LUN linked. `None` when there is no such set (a fresh start) or any part of it is in use.
-pub fn find(
+pub(crate) fn find(
     root: &Path,
     sys_uio: &Path,
     proc_root: &Path,
@@ -150,7 +150,7 @@ fn write(p: &Path, v: &str) -> Result<()> {
 
 /// Blocks the backstore's device, resets its ring (in-flight commands complete with BUSY) and
 /// unblocks it. Fails when the kernel has no `action/reset_ring` (before Linux 4.20).
-pub fn reset_ring(backstore: &Path) -> Result<()> {
+pub(crate) fn reset_ring(backstore: &Path) -> Result<()> {
     let action = backstore.join("action");
     if !action.join("reset_ring").exists() {
         return Err(Error::Unsupported(format!(
@@ -172,7 +172,7 @@ pub fn reset_ring(backstore: &Path) -> Result<()> {
 
 /// Records the backstore side of `stale` for teardown, as [`super::configfs::Backstore::create`]
 /// would have.
-pub fn undo_backstores(root: &Path, stale: &Stale, undo: &mut Undo) {
+pub(crate) fn undo_backstores(root: &Path, stale: &Stale, undo: &mut Undo) {
     undo.push(UndoStep::Rmdir(
         root.join(format!("core/user_{}", stale.hba)),
     ));
@@ -183,7 +183,7 @@ pub fn undo_backstores(root: &Path, stale: &Stale, undo: &mut Undo) {
 
 /// Records the fabric side of one port for teardown, as
 /// [`super::configfs::LoopTarget::create`] would have.
-pub fn undo_target(root: &Path, wwn: &str, undo: &mut Undo) {
+pub(crate) fn undo_target(root: &Path, wwn: &str, undo: &mut Undo) {
     let target = root.join(format!("loopback/{wwn}"));
     let tpg = target.join("tpgt_1");
     let lun = tpg.join("lun/lun_0");

@@ -3,7 +3,7 @@
 //! tcm_loop target `loopback/naa.<wwn>/tpgt_1` whose nexus is created **before** its LUN (else
 //! the kernel logs "TCM_Loop I_T Nexus does not exist"), LUN 0 linking the backstore.
 //!
-//! Everything created is recorded in an [`Undo`] list and removed in reverse order; the fabric
+//! Everything created is recorded in an `Undo` list and removed in reverse order; the fabric
 //! side (LUNs, nexus, targets) and the backstores are separate lists because removing a LUN makes
 //! the kernel send commands (SYNCHRONIZE CACHE from sd) that must still be answered, so the
 //! ring threads keep running until the fabric is gone.
@@ -17,7 +17,7 @@ pub const TARGET_ROOT: &str = "/sys/kernel/config/target";
 
 /// One step to reverse.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum UndoStep {
+pub(crate) enum UndoStep {
     /// `rmdir` a directory we made.
     Rmdir(PathBuf),
     /// Remove a symlink we made.
@@ -28,23 +28,24 @@ pub enum UndoStep {
 
 /// Steps to reverse, last first.
 #[derive(Debug, Default)]
-pub struct Undo {
+pub(crate) struct Undo {
     steps: Vec<UndoStep>,
 }
 
 impl Undo {
     /// Records a step.
-    pub fn push(&mut self, s: UndoStep) {
+    pub(crate) fn push(&mut self, s: UndoStep) {
         self.steps.push(s);
     }
 
     /// The recorded steps, in creation order.
-    pub fn steps(&self) -> &[UndoStep] {
+    #[cfg(test)]
+    pub(crate) fn steps(&self) -> &[UndoStep] {
         &self.steps
     }
 
     /// Reverses everything, continuing past failures; returns the failures as messages.
-    pub fn run(&mut self) -> Vec<String> {
+    pub(crate) fn run(&mut self) -> Vec<String> {
         let mut errors = vec![];
         while let Some(s) = self.steps.pop() {
             let r = match &s {
@@ -86,7 +87,7 @@ fn write_attr(p: &Path, value: &str) -> Result<()> {
 }
 
 /// Loads the LIO modules and mounts configfs (each step only if LIO is not visible yet).
-pub fn load_lio(root: &Path) {
+pub(crate) fn load_lio(root: &Path) {
     if root.join("core").is_dir() {
         return;
     }
@@ -112,7 +113,7 @@ pub fn load_lio(root: &Path) {
 }
 
 /// Checks LIO's configfs tree is there.
-pub fn check_lio(root: &Path) -> Result<()> {
+pub(crate) fn check_lio(root: &Path) -> Result<()> {
     if !root.join("core").is_dir() {
         return Err(Error::Unsupported(format!(
             "LIO is not available ({} missing): needs the target_core_user and tcm_loop modules \
@@ -124,7 +125,7 @@ pub fn check_lio(root: &Path) -> Result<()> {
 }
 
 /// The smallest `user_N` HBA index not in use.
-pub fn free_hba(root: &Path) -> u32 {
+pub(crate) fn free_hba(root: &Path) -> u32 {
     (0..u32::MAX)
         .find(|n| !root.join(format!("core/user_{n}")).exists())
         .unwrap_or(0)
@@ -132,7 +133,7 @@ pub fn free_hba(root: &Path) -> u32 {
 
 /// A user backstore to create.
 #[derive(Debug, Clone)]
-pub struct Backstore {
+pub(crate) struct Backstore {
     /// HBA index (`core/user_<hba>`).
     pub hba: u32,
     /// Device directory name.
@@ -147,12 +148,12 @@ pub struct Backstore {
 
 impl Backstore {
     /// `core/user_<hba>/<dev>`.
-    pub fn path(&self, root: &Path) -> PathBuf {
+    pub(crate) fn path(&self, root: &Path) -> PathBuf {
         root.join(format!("core/user_{}/{}", self.hba, self.dev))
     }
 
     /// The `control` string (target_core_user.c `tcmu_set_configfs_dev_params` tokens).
-    pub fn control(&self) -> String {
+    pub(crate) fn control(&self) -> String {
         format!(
             "dev_config={},dev_size={},hw_block_size={}",
             self.dev_config, self.dev_size, self.block_size
@@ -160,7 +161,7 @@ impl Backstore {
     }
 
     /// Creates and enables it; a `/dev/uioN` appears.
-    pub fn create(&self, root: &Path, undo: &mut Undo) -> Result<()> {
+    pub(crate) fn create(&self, root: &Path, undo: &mut Undo) -> Result<()> {
         mkdir_shared(&root.join(format!("core/user_{}", self.hba)), undo)?;
         let dir = self.path(root);
         mkdir(&dir, undo)?;
@@ -190,7 +191,7 @@ impl Backstore {
 
 /// A tcm_loop target port exposing one backstore as LUN 0.
 #[derive(Debug, Clone)]
-pub struct LoopTarget {
+pub(crate) struct LoopTarget {
     /// Target WWN (`naa.` + 16 hex digits): one SCSI host per WWN.
     pub wwn: String,
     /// Initiator port name for the nexus.
@@ -199,12 +200,12 @@ pub struct LoopTarget {
 
 impl LoopTarget {
     /// `loopback/<wwn>/tpgt_1`.
-    pub fn tpg(&self, root: &Path) -> PathBuf {
+    pub(crate) fn tpg(&self, root: &Path) -> PathBuf {
         root.join(format!("loopback/{}/tpgt_1", self.wwn))
     }
 
     /// Creates target, TPG, nexus, then LUN 0 linked to `backstore`.
-    pub fn create(&self, root: &Path, backstore: &Path, undo: &mut Undo) -> Result<()> {
+    pub(crate) fn create(&self, root: &Path, backstore: &Path, undo: &mut Undo) -> Result<()> {
         mkdir_shared(&root.join("loopback"), undo)?;
         mkdir(&root.join(format!("loopback/{}", self.wwn)), undo)?;
         let tpg = self.tpg(root);
@@ -221,7 +222,7 @@ impl LoopTarget {
     }
 
     /// `H:C:T` of the SCSI host tcm_loop made, from the TPG's `address` attribute.
-    pub fn address(&self, root: &Path) -> Option<String> {
+    pub(crate) fn address(&self, root: &Path) -> Option<String> {
         std::fs::read_to_string(self.tpg(root).join("address"))
             .ok()
             .map(|s| s.trim().to_string())
@@ -231,7 +232,7 @@ impl LoopTarget {
 
 /// `naa.` names for tcm_loop: IEEE OUI 00-14-05 (the one LIO uses, "naa.5001405...") with a
 /// 36-bit serial from `seed`, so separate runs do not collide.
-pub fn naa_name(seed: u64) -> String {
+pub(crate) fn naa_name(seed: u64) -> String {
     format!("naa.5001405{:09x}", seed & 0xf_ffff_ffff)
 }
 

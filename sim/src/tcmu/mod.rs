@@ -6,11 +6,11 @@
 //! that port's [`Transport`] handle onto one shared model; one tcm_loop target per port, so the
 //! kernel sees one LU on two SCSI hosts. Layers:
 //! - [`ring`]: the command ring layout and the loop answering entries (pure, unit-tested),
-//! - [`uio`]: the `/dev/uioN` mapping (the only unsafe code here),
+//! - `uio`: the `/dev/uioN` mapping (the only unsafe code here),
 //! - [`configfs`]: creating and removing the LIO objects,
-//! - [`adopt`]: taking over the objects a killed server left (same uio, ring reset).
+//! - `adopt`: taking over the objects a killed server left (same uio, ring reset).
 
-pub mod adopt;
+pub(crate) mod adopt;
 pub mod configfs;
 pub mod ring;
 pub mod uio;
@@ -135,7 +135,7 @@ struct Running {
 /// VM benchmark (fio 4K randread QD32 against rd_mcp, QEMU TCG, 6 interleaved rounds each) a
 /// 50 µs spin gave a median 0.54× of rd_mcp against 0.55× without it, and 200 µs 0.48×: the
 /// spinning vCPU is the one the guest's kernel and fio need (docs/sim.md).
-pub const SPIN: Duration = Duration::ZERO;
+pub(crate) const SPIN: Duration = Duration::ZERO;
 
 fn spin_budget() -> Duration {
     budget_from(std::env::var("SGCTL_TCMU_SPIN_US").ok().as_deref())

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 /// Finds the uio device whose `name` is `tcm-user/<hba>/<dev>/<subtype>/<cfg>` for this
 /// backstore (target_core_user.c `tcmu_configure_device`). Returns `uioN`.
-pub fn find_uio(sysfs_uio: &Path, hba: u32, dev: &str) -> Option<String> {
+pub(crate) fn find_uio(sysfs_uio: &Path, hba: u32, dev: &str) -> Option<String> {
     let prefix = format!("tcm-user/{hba}/{dev}/");
     let entries = std::fs::read_dir(sysfs_uio).ok()?;
     for e in entries.flatten() {
@@ -43,7 +43,7 @@ pub fn parse_map_size(s: &str) -> Option<usize> {
 }
 
 /// An open and mapped `/dev/uioN`.
-pub struct Uio {
+pub(crate) struct Uio {
     file: File,
     base: NonNull<c_void>,
     len: usize,
@@ -59,7 +59,7 @@ unsafe impl Send for Uio {}
 impl Uio {
     /// Opens `/dev/<name>` and maps region 0 with the size from
     /// `/sys/class/uio/<name>/maps/map0/size`.
-    pub fn open(dev_dir: &Path, sysfs_uio: &Path, name: &str) -> Result<Uio> {
+    pub(crate) fn open(dev_dir: &Path, sysfs_uio: &Path, name: &str) -> Result<Uio> {
         let size_path = sysfs_uio.join(name).join("maps/map0/size");
         let size_text = std::fs::read_to_string(&size_path)
             .map_err(|e| Error::io(size_path.display().to_string(), e))?;
@@ -106,7 +106,7 @@ impl Uio {
 
     /// Waits up to `timeout` for the kernel to signal new entries; consumes the event count.
     /// Returns true if there was an event (callers process the ring either way).
-    pub fn wait(&mut self, timeout: Duration) -> Result<bool> {
+    pub(crate) fn wait(&mut self, timeout: Duration) -> Result<bool> {
         // ppoll: nanosecond timeouts, so answers due in tens of microseconds are not rounded
         // up to a millisecond.
         let mut fds = [PollFd::new(self.file.as_fd(), PollFlags::POLLIN)];
@@ -131,7 +131,7 @@ impl Uio {
     }
 
     /// Tells the kernel the tail moved (target_core_user.c `tcmu_irqcontrol`).
-    pub fn notify(&mut self) -> Result<()> {
+    pub(crate) fn notify(&mut self) -> Result<()> {
         self.file
             .write_all(&0u32.to_ne_bytes())
             .map_err(|e| Error::io(format!("write /dev/{}", self.name), e))

@@ -146,7 +146,7 @@ pub fn workload_of(v: &Value) -> Vec<(&'static str, String)> {
 }
 
 /// The settings in which the reports' workloads differ: `rw: [1] randread, [2] randwrite`.
-pub fn workload_differences(reports: &[Loaded]) -> Vec<String> {
+pub(crate) fn workload_differences(reports: &[Loaded]) -> Vec<String> {
     let ws: Vec<Vec<(&'static str, String)>> =
         reports.iter().map(|r| workload_of(&r.value)).collect();
     let mut out = Vec::new();

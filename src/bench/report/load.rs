@@ -11,7 +11,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Largest report accepted (a long WSAT with every series is a few MB; this bounds memory).
-pub const MAX_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_BYTES: u64 = 256 << 20;
 
 /// What wrote the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,7 +96,7 @@ impl Loaded {
 
 /// `VENDOR MODEL (serial SERIAL)` from a report's header (the address only when the header
 /// names no drive).
-pub fn drive_of(v: &Value) -> String {
+pub(crate) fn drive_of(v: &Value) -> String {
     let h = &v["header"];
     let g = |k: &str| h[k].as_str().unwrap_or("").trim().to_string();
     let model = [g("vendor"), g("model")]

@@ -254,7 +254,7 @@ impl Report {
     }
 
     /// Refuses to resume on another drive: serial, WWN and model must match.
-    pub fn check_same_drive(&self, h: &Header) -> Result<()> {
+    pub(crate) fn check_same_drive(&self, h: &Header) -> Result<()> {
         let a = &self.header;
         let same = a.serial == h.serial && a.wwn == h.wwn && a.model == h.model;
         if same {
@@ -281,7 +281,7 @@ impl Report {
     }
 
     /// The test entry named `name`, created if missing.
-    pub fn test_mut(&mut self, name: &str) -> &mut TestReport {
+    pub(crate) fn test_mut(&mut self, name: &str) -> &mut TestReport {
         if let Some(i) = self.tests.iter().position(|t| t.test == name) {
             return &mut self.tests[i];
         }
@@ -296,7 +296,7 @@ impl Report {
 
 impl TestReport {
     /// The stage named `name`, created if missing.
-    pub fn stage_mut(&mut self, name: &str) -> &mut Stage {
+    pub(crate) fn stage_mut(&mut self, name: &str) -> &mut Stage {
         if let Some(i) = self.stages.iter().position(|s| s.name == name) {
             return &mut self.stages[i];
         }

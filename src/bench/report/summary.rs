@@ -38,7 +38,7 @@ pub struct Figure {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ci95: Option<f64>,
     /// A percentile the report's I/O count does not support
-    /// ([`crate::bench::suite::confidence::percentile_supported`]).
+    /// (`crate::bench::suite::confidence::percentile_supported`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub insufficient_samples: bool,
 }
@@ -587,7 +587,7 @@ fn wce(v: &Value) -> &'static str {
 
 /// The (TC, QD) pairs a test measured at, from its cells' stimuli, in order of first use;
 /// preconditioning stages (`wipc*`, `prewrite-*`, HIR's `precondition`) left out.
-pub fn test_tc_qd(t: &Value) -> Vec<(u64, u64)> {
+pub(crate) fn test_tc_qd(t: &Value) -> Vec<(u64, u64)> {
     let mut v: Vec<(u64, u64)> = Vec::new();
     for stg in arr(&t["stages"]) {
         let name = st(&stg["name"]);
@@ -612,7 +612,7 @@ pub fn test_tc_qd(t: &Value) -> Vec<(u64, u64)> {
 }
 
 /// `TC1 × QD1 (TOIO 1)`, or for a sweep `36 TC × QD points, TOIO 1–1024`.
-pub fn tc_qd_text(pairs: &[(u64, u64)]) -> String {
+pub(crate) fn tc_qd_text(pairs: &[(u64, u64)]) -> String {
     match pairs {
         [] => "–".into(),
         [(tc, qd)] => format!("TC{tc} × QD{qd} (TOIO {})", tc.saturating_mul(*qd)),
@@ -631,7 +631,7 @@ pub fn tc_qd_text(pairs: &[(u64, u64)]) -> String {
 /// The TC × QD each test ran at (the settings' `tc`/`qd` apply only to the tests that
 /// leave them to the operator; LAT is TC1 × QD1 whatever they say). Before any test ran:
 /// the settings as asked.
-pub fn tc_qd_line(r: &Value) -> String {
+pub(crate) fn tc_qd_line(r: &Value) -> String {
     let per: Vec<String> = arr(&r["tests"])
         .iter()
         .filter_map(|t| {

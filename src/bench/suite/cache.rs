@@ -10,7 +10,7 @@ use crate::transport::{self, DataBuf, Transport, DEFAULT_TIMEOUT};
 use serde::{Deserialize, Serialize};
 
 /// Caching mode page code.
-pub const CACHING_PAGE: u8 = 0x08;
+pub(crate) const CACHING_PAGE: u8 = 0x08;
 /// WCE: byte 2 bit 2 of the page.
 const WCE: u8 = 0x04;
 
@@ -36,7 +36,7 @@ pub struct WriteCache {
 }
 
 /// The Caching page (header included, PS as returned) from MODE SENSE(10) with DBD=1.
-pub fn read_page(t: &mut dyn Transport, pc: PageControl) -> Result<Vec<u8>> {
+pub(crate) fn read_page(t: &mut dyn Transport, pc: PageControl) -> Result<Vec<u8>> {
     let cdb = mode::ModeSense10Cdb::new(CACHING_PAGE, 252)
         .pc(pc)
         .dbd(true)
@@ -53,7 +53,7 @@ pub fn read_page(t: &mut dyn Transport, pc: PageControl) -> Result<Vec<u8>> {
 }
 
 /// WCE bit of a page's bytes.
-pub fn wce_of(page: &[u8]) -> Option<bool> {
+pub(crate) fn wce_of(page: &[u8]) -> Option<bool> {
     page.get(2).map(|b| b & WCE != 0)
 }
 
@@ -85,7 +85,7 @@ fn set(t: &mut dyn Transport, page: &[u8], wce: bool) -> Result<bool> {
 /// `Some(true)`: enabled, PTS-C; `None`: leave it) and records what it found. A drive
 /// without a Caching page or with a fixed WCE is recorded (the report says so) and the run
 /// goes on; a MODE SELECT that succeeds but reads back wrong is an error.
-pub fn prepare(t: &mut dyn Transport, want: Option<bool>) -> Result<WriteCache> {
+pub(crate) fn prepare(t: &mut dyn Transport, want: Option<bool>) -> Result<WriteCache> {
     let mut wc = WriteCache {
         required: match want {
             Some(false) => "disabled".into(),
@@ -140,7 +140,7 @@ pub fn prepare(t: &mut dyn Transport, want: Option<bool>) -> Result<WriteCache> 
 }
 
 /// Restores WCE to its value before [`prepare`] if it was changed; records the read-back.
-pub fn restore(t: &mut dyn Transport, wc: &mut WriteCache) -> Result<()> {
+pub(crate) fn restore(t: &mut dyn Transport, wc: &mut WriteCache) -> Result<()> {
     if wc.restored {
         return Ok(());
     }

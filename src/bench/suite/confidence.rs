@@ -20,7 +20,7 @@
 //! [`quantile_rank_interval`] computes that interval; [`percentile_supported`] is the rule.
 
 /// Samples that must lie beyond a reported percentile.
-pub const MIN_TAIL: f64 = 10.0;
+pub(crate) const MIN_TAIL: f64 = 10.0;
 
 /// `1 − p/100`, rounded to 1e-11 so 99.999 gives exactly 1e-5.
 fn tail_fraction(p_pct: f64) -> f64 {
@@ -28,7 +28,7 @@ fn tail_fraction(p_pct: f64) -> f64 {
 }
 
 /// The fewest samples for which the `p_pct`-th percentile is reported (`u64::MAX` for 100).
-pub fn min_samples(p_pct: f64) -> u64 {
+pub(crate) fn min_samples(p_pct: f64) -> u64 {
     let q = tail_fraction(p_pct);
     if q <= 0.0 {
         return u64::MAX;
@@ -42,12 +42,13 @@ pub fn min_samples(p_pct: f64) -> u64 {
 }
 
 /// The rule: `n × (1 − p/100) ≥` [`MIN_TAIL`].
-pub fn percentile_supported(p_pct: f64, n: u64) -> bool {
+pub(crate) fn percentile_supported(p_pct: f64, n: u64) -> bool {
     n >= min_samples(p_pct)
 }
 
 /// The text a report prints instead of an unsupported percentile.
-pub fn insufficient(p_pct: f64, n: u64) -> String {
+#[cfg(test)]
+pub(crate) fn insufficient(p_pct: f64, n: u64) -> String {
     format!(
         "insufficient samples (n = {n}; the {p_pct}th percentile needs ≥ {})",
         min_samples(p_pct)
@@ -57,7 +58,7 @@ pub fn insufficient(p_pct: f64, n: u64) -> String {
 /// The ranks (1-based, ascending) of the order statistics bounding the 95 % distribution-free
 /// confidence interval of the `p_pct`-th percentile of `n` samples (Conover §3.2, normal
 /// approximation of the binomial): `None` when either end falls outside `1..=n`.
-pub fn quantile_rank_interval(p_pct: f64, n: u64) -> Option<(u64, u64)> {
+pub(crate) fn quantile_rank_interval(p_pct: f64, n: u64) -> Option<(u64, u64)> {
     if n == 0 {
         return None;
     }
@@ -72,7 +73,7 @@ pub fn quantile_rank_interval(p_pct: f64, n: u64) -> Option<(u64, u64)> {
 
 /// The value of the sample at `rank` (1-based, ascending) of a histogram
 /// `[(upper edge, count), ...]` in ascending order: the upper edge of its bucket.
-pub fn value_at_rank(hist: &[(f64, u64)], rank: u64) -> Option<f64> {
+pub(crate) fn value_at_rank(hist: &[(f64, u64)], rank: u64) -> Option<f64> {
     let mut seen = 0u64;
     for (up, c) in hist {
         seen = seen.saturating_add(*c);
@@ -85,14 +86,14 @@ pub fn value_at_rank(hist: &[(f64, u64)], rank: u64) -> Option<f64> {
 
 /// The 95 % confidence interval `(low, high)` of the `p_pct`-th percentile read from a
 /// latency histogram (bucket upper edges; the intervals are as coarse as the buckets).
-pub fn percentile_interval(hist: &[(f64, u64)], p_pct: f64) -> Option<(f64, f64)> {
+pub(crate) fn percentile_interval(hist: &[(f64, u64)], p_pct: f64) -> Option<(f64, f64)> {
     let n = hist.iter().fold(0u64, |a, b| a.saturating_add(b.1));
     let (lo, hi) = quantile_rank_interval(p_pct, n)?;
     Some((value_at_rank(hist, lo)?, value_at_rank(hist, hi)?))
 }
 
 /// Student's t, two-sided 95 % (0.975 quantile), for `df` degrees of freedom.
-pub fn t95(df: usize) -> Option<f64> {
+pub(crate) fn t95(df: usize) -> Option<f64> {
     const T: [f64; 30] = [
         12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
         2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
@@ -108,7 +109,7 @@ pub fn t95(df: usize) -> Option<f64> {
 
 /// Mean and the half-width of its 95 % confidence interval (Student's t) of repeated,
 /// independent measurements; `None` for fewer than two or non-finite values.
-pub fn mean_ci95(xs: &[f64]) -> Option<(f64, f64)> {
+pub(crate) fn mean_ci95(xs: &[f64]) -> Option<(f64, f64)> {
     let n = xs.len();
     if n < 2 || xs.iter().any(|x| !x.is_finite()) {
         return None;
@@ -122,7 +123,7 @@ pub fn mean_ci95(xs: &[f64]) -> Option<(f64, f64)> {
 /// of a run cut into `batches` consecutive batches, the interval of the mean of their means.
 /// Per-interval samples are correlated; means of long batches nearly are not. `None` with
 /// fewer than `2 × batches` samples.
-pub fn batch_means_ci95(series: &[f64], batches: usize) -> Option<(f64, f64)> {
+pub(crate) fn batch_means_ci95(series: &[f64], batches: usize) -> Option<(f64, f64)> {
     if batches < 2 || series.len() < 2 * batches {
         return None;
     }

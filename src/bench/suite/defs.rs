@@ -91,7 +91,7 @@ impl Stimulus {
 }
 
 /// "1024k", "4k", "0.5k".
-pub fn bs_label(bs: u32) -> String {
+pub(crate) fn bs_label(bs: u32) -> String {
     if bs.is_multiple_of(K) {
         format!("{}k", bs / K)
     } else {
@@ -100,7 +100,7 @@ pub fn bs_label(bs: u32) -> String {
 }
 
 /// One minute, the PTS unit of a cell.
-pub const MINUTE: f64 = 60.0;
+pub(crate) const MINUTE: f64 = 60.0;
 
 /// The PTS tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
@@ -158,23 +158,23 @@ impl TestId {
 }
 
 /// IOPS test R/W mixes, read percent (outer loop).
-pub const IOPS_MIXES: [u8; 7] = [100, 95, 65, 50, 35, 5, 0];
+pub(crate) const IOPS_MIXES: [u8; 7] = [100, 95, 65, 50, 35, 5, 0];
 /// IOPS test block sizes (inner loop).
-pub const IOPS_BLOCK_SIZES: [u32; 8] =
+pub(crate) const IOPS_BLOCK_SIZES: [u32; 8] =
     [1024 * K, 128 * K, 64 * K, 32 * K, 16 * K, 8 * K, 4 * K, 512];
 
 /// The mix label of a read percentage: `65/35`.
-pub fn mix_label(read_pct: u8) -> String {
+pub(crate) fn mix_label(read_pct: u8) -> String {
     format!("{}/{}", read_pct, 100 - read_pct)
 }
 
 /// WIPC: 2 × capacity of sequential writes at `bs` (128 KiB, or the TP test's own size).
-pub fn wipc(bs: u32) -> Stimulus {
+pub(crate) fn wipc(bs: u32) -> Stimulus {
     Stimulus::new("wipc", Access::Sequential, 0, bs, Amount::Capacities(2.0))
 }
 
 /// One IOPS round: 56 cells, 1 min each, outer loop mixes, inner loop block sizes.
-pub fn iops_round() -> Vec<Stimulus> {
+pub(crate) fn iops_round() -> Vec<Stimulus> {
     let mut v = Vec::with_capacity(56);
     for mix in IOPS_MIXES {
         for bs in IOPS_BLOCK_SIZES {
@@ -191,13 +191,13 @@ pub fn iops_round() -> Vec<Stimulus> {
 }
 
 /// The IOPS test's tracking cell: RND 4 KiB 100 % write.
-pub const IOPS_TRACK: &str = "0/100-4k";
+pub(crate) const IOPS_TRACK: &str = "0/100-4k";
 
 /// TP block sizes (PTS-E: each run separately; PTS-C only 1024 KiB).
-pub const TP_BLOCK_SIZES: [u32; 2] = [128 * K, 1024 * K];
+pub(crate) const TP_BLOCK_SIZES: [u32; 2] = [128 * K, 1024 * K];
 
 /// One TP round at `bs`: SEQ 100 % read 1 min, then SEQ 100 % write 1 min.
-pub fn tp_round(bs: u32) -> Vec<Stimulus> {
+pub(crate) fn tp_round(bs: u32) -> Vec<Stimulus> {
     vec![
         Stimulus::new(
             format!("100/0-{}", bs_label(bs)),
@@ -217,12 +217,12 @@ pub fn tp_round(bs: u32) -> Vec<Stimulus> {
 }
 
 /// LAT block sizes and mixes (TC1/QD1).
-pub const LAT_BLOCK_SIZES: [u32; 3] = [8 * K, 4 * K, 512];
+pub(crate) const LAT_BLOCK_SIZES: [u32; 3] = [8 * K, 4 * K, 512];
 /// LAT mixes.
-pub const LAT_MIXES: [u8; 3] = [100, 65, 0];
+pub(crate) const LAT_MIXES: [u8; 3] = [100, 65, 0];
 
 /// One LAT round: 9 cells at TC1/QD1, 1 min each.
-pub fn lat_round() -> Vec<Stimulus> {
+pub(crate) fn lat_round() -> Vec<Stimulus> {
     let mut v = Vec::new();
     for mix in LAT_MIXES {
         for bs in LAT_BLOCK_SIZES {
@@ -242,10 +242,10 @@ pub fn lat_round() -> Vec<Stimulus> {
 }
 
 /// LAT tracking cell (its mean response time, ART).
-pub const LAT_TRACK: &str = "0/100-4k";
+pub(crate) const LAT_TRACK: &str = "0/100-4k";
 
 /// WSAT: one 1-minute sample of RND 4 KiB writes.
-pub fn wsat_sample() -> Stimulus {
+pub(crate) fn wsat_sample() -> Stimulus {
     Stimulus::new(
         "0/100-4k",
         Access::Random,
@@ -255,25 +255,25 @@ pub fn wsat_sample() -> Stimulus {
     )
 }
 /// WSAT stops at this many capacities written ...
-pub const WSAT_CAPACITIES: f64 = 4.0;
+pub(crate) const WSAT_CAPACITIES: f64 = 4.0;
 /// ... or after this many drive seconds (24 h).
-pub const WSAT_MAX_SECONDS: f64 = 24.0 * 3600.0;
+pub(crate) const WSAT_MAX_SECONDS: f64 = 24.0 * 3600.0;
 
 /// HIR: steady-state preconditioning round of RND 4 KiB writes (1 min, tracked).
-pub fn hir_precondition_round() -> Vec<Stimulus> {
+pub(crate) fn hir_precondition_round() -> Vec<Stimulus> {
     vec![wsat_sample()]
 }
 /// HIR wait states, seconds of idle after each 5-s write burst.
-pub const HIR_WAITS: [f64; 5] = [5.0, 10.0, 15.0, 25.0, 50.0];
+pub(crate) const HIR_WAITS: [f64; 5] = [5.0, 10.0, 15.0, 25.0, 50.0];
 /// HIR bursts per wait state.
-pub const HIR_SEGMENTS: u32 = 360;
+pub(crate) const HIR_SEGMENTS: u32 = 360;
 /// HIR burst length, seconds.
-pub const HIR_BURST: f64 = 5.0;
+pub(crate) const HIR_BURST: f64 = 5.0;
 /// HIR return-to-baseline after each wait state: continuous RND 4 KiB W, seconds.
-pub const HIR_BASELINE: f64 = 1800.0;
+pub(crate) const HIR_BASELINE: f64 = 1800.0;
 
 /// HIR burst stimulus.
-pub fn hir_burst() -> Stimulus {
+pub(crate) fn hir_burst() -> Stimulus {
     Stimulus::new(
         "burst",
         Access::Random,
@@ -285,7 +285,7 @@ pub fn hir_burst() -> Stimulus {
 
 /// XSR segments (TC1/QD32): SEQ 1024 KiB W 8 h → RND 8 KiB W 6 h → SEQ 1024 KiB W 8 h,
 /// sampled each minute.
-pub fn xsr_segments() -> Vec<(Stimulus, f64)> {
+pub(crate) fn xsr_segments() -> Vec<(Stimulus, f64)> {
     let seq = |l: &str| {
         Stimulus::new(l, Access::Sequential, 0, 1024 * K, Amount::Seconds(MINUTE)).at(1, 32)
     };
@@ -307,20 +307,20 @@ pub fn xsr_segments() -> Vec<(Stimulus, f64)> {
 }
 
 /// TC values of the DIRTH/ECW sweep (outer loop).
-pub const SWEEP_TC: [u32; 7] = [32, 16, 8, 6, 4, 2, 1];
+pub(crate) const SWEEP_TC: [u32; 7] = [32, 16, 8, 6, 4, 2, 1];
 /// QD values of the sweep (inner loop).
-pub const SWEEP_QD: [u32; 7] = [32, 16, 8, 6, 4, 2, 1];
+pub(crate) const SWEEP_QD: [u32; 7] = [32, 16, 8, 6, 4, 2, 1];
 /// DIRTH/ECW: MaxIOPS is the highest-IOPS cell whose ART stays below this (µs).
-pub const DIRTH_ART_LIMIT_US: f64 = 5000.0;
+pub(crate) const DIRTH_ART_LIMIT_US: f64 = 5000.0;
 /// Pre-write before each sweep round, seconds (TC32/QD32).
-pub const SWEEP_PREWRITE: f64 = 300.0;
+pub(crate) const SWEEP_PREWRITE: f64 = 300.0;
 /// Pre-write before each MaxIOPS/MidIOPS/MinIOPS capture, seconds.
-pub const CAPTURE_PREWRITE: f64 = 3600.0;
+pub(crate) const CAPTURE_PREWRITE: f64 = 3600.0;
 /// Response-time histogram capture, seconds.
-pub const CAPTURE_SECONDS: f64 = 600.0;
+pub(crate) const CAPTURE_SECONDS: f64 = 600.0;
 
 /// The JEDEC JESD219 enterprise block-size split (bytes, weight %).
-pub const JESD219_BSSPLIT: [(u32, u32); 12] = [
+pub(crate) const JESD219_BSSPLIT: [(u32, u32); 12] = [
     (512, 4),
     (1024, 1),
     (1536, 1),
@@ -336,10 +336,10 @@ pub const JESD219_BSSPLIT: [(u32, u32); 12] = [
 ];
 /// JESD219 access zones: 50 % of I/O to the first 5 % of LBAs, 30 % to the next 15 %,
 /// 20 % to the remaining 80 %.
-pub const JESD219_ZONES: [(f64, f64); 3] = [(50.0, 5.0), (30.0, 15.0), (20.0, 80.0)];
+pub(crate) const JESD219_ZONES: [(f64, f64); 3] = [(50.0, 5.0), (30.0, 15.0), (20.0, 80.0)];
 
 /// The sweep's base stimulus: DIRTH is RND 4 KiB 100 % W; ECW is the JESD219 mix (40/60).
-pub fn sweep_base(test: TestId) -> Stimulus {
+pub(crate) fn sweep_base(test: TestId) -> Stimulus {
     match test {
         TestId::Ecw => Stimulus {
             label: "jesd219".into(),
@@ -362,7 +362,7 @@ pub fn sweep_base(test: TestId) -> Stimulus {
 }
 
 /// One sweep round: a 5-min TC32/QD32 pre-write, then 49 TC × QD cells of 1 min.
-pub fn sweep_round(test: TestId) -> Vec<Stimulus> {
+pub(crate) fn sweep_round(test: TestId) -> Vec<Stimulus> {
     let base = sweep_base(test);
     let mut pre = base.clone().at(32, 32);
     pre.label = "prewrite".into();
@@ -379,23 +379,23 @@ pub fn sweep_round(test: TestId) -> Vec<Stimulus> {
 }
 
 /// The sweep's tracking cell.
-pub const SWEEP_TRACK: &str = "tc32-qd32";
+pub(crate) const SWEEP_TRACK: &str = "tc32-qd32";
 
 /// Drops block sizes the drive cannot address (smaller than, or not a multiple of, its
 /// logical block) from a split; returns the dropped sizes (a 4Kn drive cannot do JESD219's
 /// sub-4K sizes: the report says so).
-pub fn fit_split(bs: &[(u32, u32)], block_len: u32) -> (Vec<(u32, u32)>, Vec<u32>) {
+pub(crate) fn fit_split(bs: &[(u32, u32)], block_len: u32) -> (Vec<(u32, u32)>, Vec<u32>) {
     let bl = block_len.max(1);
     let (keep, drop): (Vec<_>, Vec<_>) = bs.iter().partition(|(b, _)| *b >= bl && b % bl == 0);
     (keep, drop.into_iter().map(|d| d.0).collect())
 }
 
 /// A server profile: name, read %, block-size split (bytes, weight).
-pub type ServerProfile = (&'static str, u8, Vec<(u32, u32)>);
+pub(crate) type ServerProfile = (&'static str, u8, Vec<(u32, u32)>);
 
 /// Review (The SSD Review / Tom's IT Pro) server profiles: (name, read %,
 /// block-size split).
-pub fn review_profiles() -> Vec<ServerProfile> {
+pub(crate) fn review_profiles() -> Vec<ServerProfile> {
     let file_server = vec![
         (512, 10),
         (1024, 5),
@@ -421,7 +421,7 @@ pub fn review_profiles() -> Vec<ServerProfile> {
 }
 
 /// Review QD sweep.
-pub const REVIEW_QDS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+pub(crate) const REVIEW_QDS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
 #[cfg(test)]
 mod tests {

@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 
 /// Shortest stimulus run, drive seconds: on a drive scaled far down (capacity_gib=0.06) a
 /// 5-second HIR burst would otherwise last a fraction of a millisecond — a few dozen I/Os.
-pub const MIN_CELL_S: f64 = 0.01;
+pub(crate) const MIN_CELL_S: f64 = 0.01;
 
 /// Drive seconds a stimulus of `full_scale_s` runs at `time_scale` (never below
 /// [`MIN_CELL_S`], unless the stimulus itself is shorter).
-pub fn scaled_seconds(full_scale_s: f64, time_scale: f64) -> f64 {
+pub(crate) fn scaled_seconds(full_scale_s: f64, time_scale: f64) -> f64 {
     (full_scale_s * time_scale).max(MIN_CELL_S.min(full_scale_s))
 }
 

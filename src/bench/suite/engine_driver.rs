@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use std::time::Duration;
 
 /// The engine as the suites see it.
-pub struct EngineDriver {
+pub(crate) struct EngineDriver {
     engine: Box<dyn Engine>,
     idle: Box<dyn FnMut(f64) + Send>,
     seed: u64,
@@ -22,7 +22,7 @@ pub struct EngineDriver {
 
 impl EngineDriver {
     /// Wraps an engine; `idle(seconds)` leaves the drive alone for that long.
-    pub fn new(engine: Box<dyn Engine>, idle: Box<dyn FnMut(f64) + Send>) -> EngineDriver {
+    pub(crate) fn new(engine: Box<dyn Engine>, idle: Box<dyn FnMut(f64) + Send>) -> EngineDriver {
         EngineDriver {
             engine,
             idle,
@@ -33,7 +33,7 @@ impl EngineDriver {
 }
 
 /// The engine workload for a stimulus under the run's settings.
-pub fn workload(s: &Stimulus, r: &RunSettings, seed: u64) -> Result<Workload> {
+pub(crate) fn workload(s: &Stimulus, r: &RunSettings, seed: u64) -> Result<Workload> {
     let rw = match (s.access, s.read_pct) {
         (Access::Sequential, 100) => Rw::Read,
         (Access::Sequential, 0) => Rw::Write,
@@ -91,14 +91,14 @@ fn pct(r: &RunResult, p: f64) -> f64 {
 /// scale (2 × 800 GB at ~400 MB/s is ~4,000 drive seconds, 400,000 intervals of 10 ms) made a
 /// report of hundreds of MB and several GB of memory as JSON values. Longer runs keep their
 /// points merged in groups ([`coarsen`]); a chart of a cell has no use for more.
-pub const MAX_INTERVALS: usize = 2000;
+pub(crate) const MAX_INTERVALS: usize = 2000;
 
 /// `v` with consecutive points merged in groups so that at most `max` remain: a merged point
 /// ends where its last one ends; its rates (IOPS, MB/s) are the means of the group's (the
 /// intervals are of equal length), its mean latency is weighted by the I/Os of each point, its
 /// 99th percentile and maximum are the largest of the group's (an upper bound: the group's own
 /// percentile is not known from the points), its errors the sum.
-pub fn coarsen(v: Vec<Interval>, max: usize) -> Vec<Interval> {
+pub(crate) fn coarsen(v: Vec<Interval>, max: usize) -> Vec<Interval> {
     let max = max.max(1);
     if v.len() <= max {
         return v;
@@ -129,7 +129,7 @@ pub fn coarsen(v: Vec<Interval>, max: usize) -> Vec<Interval> {
 }
 
 /// The suites' figures of an engine result (its time series at most [`MAX_INTERVALS`] points).
-pub fn measurement(mut r: RunResult) -> Measurement {
+pub(crate) fn measurement(mut r: RunResult) -> Measurement {
     r.intervals = coarsen(std::mem::take(&mut r.intervals), MAX_INTERVALS);
     let r = &r;
     let (ri, rm, rl) = r

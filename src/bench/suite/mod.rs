@@ -3,21 +3,21 @@
 //!
 //! * [`steady`] — the PTS steady-state test (5-round window, 20 % data / 10 % slope excursion).
 //! * [`defs`] — the tests as data (cells, block sizes, mixes, durations).
-//! * [`driver`] — what the suites need from an engine; [`engine_driver`] adapts the engine.
+//! * `driver` — what the suites need from an engine; `engine_driver` adapts the engine.
 //! * [`runner`] — stages, the round loop, progress with ETA, resume.
-//! * [`pts`], [`review`] — the tests.
-//! * [`cache`] — WCE off per PTS-E, read back, restored.
+//! * `pts`, [`review`] — the tests.
+//! * `cache` — WCE off per PTS-E, read back, restored.
 //! * [`purge`] — purge through the `sgctl sanitize`/`format` jobs.
 //! * [`session`] — a `bench pts|review` run below the CLI: gate, audit, engine, write cache, report.
 //! * `report.json` (versioned, docs/bench-report.md) is [`crate::bench::report::suite`].
-//! * [`confidence`] — when a percentile means something, intervals of repeated measurements.
+//! * `confidence` — when a percentile means something, intervals of repeated measurements.
 
-pub mod cache;
-pub mod confidence;
+pub(crate) mod cache;
+pub(crate) mod confidence;
 pub mod defs;
-pub mod driver;
-pub mod engine_driver;
-pub mod pts;
+pub(crate) mod driver;
+pub(crate) mod engine_driver;
+pub(crate) mod pts;
 pub mod purge;
 pub mod review;
 pub mod runner;

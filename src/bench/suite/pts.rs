@@ -9,7 +9,7 @@ use crate::error::Result;
 use serde_json::{json, Value};
 
 /// Runs one PTS test (its stages that are not yet done) and fills its results.
-pub fn run(s: &mut Suite<'_>, t: TestId) -> Result<()> {
+pub(crate) fn run(s: &mut Suite<'_>, t: TestId) -> Result<()> {
     let name = t.name();
     s.report.test_mut(name).state = "running".into();
     match t {
@@ -189,7 +189,7 @@ fn sweep(s: &mut Suite<'_>, t: TestId) -> Result<()> {
 }
 
 /// Rounds of a stage inside its steady-state window (or the last 5 if not reached).
-pub fn window_rounds<'r>(tr: &'r TestReport, stage: &str) -> Vec<&'r Round> {
+pub(crate) fn window_rounds<'r>(tr: &'r TestReport, stage: &str) -> Vec<&'r Round> {
     let Some(st) = tr.stage(stage) else {
         return vec![];
     };
@@ -208,7 +208,7 @@ pub fn window_rounds<'r>(tr: &'r TestReport, stage: &str) -> Vec<&'r Round> {
 
 /// Half-width of the 95 % confidence interval of the mean of `f` over the cell `label` in
 /// `rounds` (the rounds are repetitions; [`super::confidence::mean_ci95`]).
-pub fn ci95(
+pub(crate) fn ci95(
     rounds: &[&Round],
     label: &str,
     f: impl Fn(&super::driver::Measurement) -> f64,
@@ -223,7 +223,7 @@ pub fn ci95(
 
 /// The fewest I/Os of the cell `label` in one of `rounds` (each round's percentile comes
 /// from that many).
-pub fn min_ios(rounds: &[&Round], label: &str) -> Option<u64> {
+pub(crate) fn min_ios(rounds: &[&Round], label: &str) -> Option<u64> {
     rounds
         .iter()
         .filter_map(|r| r.cell(label))
@@ -232,7 +232,11 @@ pub fn min_ios(rounds: &[&Round], label: &str) -> Option<u64> {
 }
 
 /// Average of `f` over the cell `label` in `rounds`.
-pub fn avg(rounds: &[&Round], label: &str, f: impl Fn(&super::driver::Measurement) -> f64) -> f64 {
+pub(crate) fn avg(
+    rounds: &[&Round],
+    label: &str,
+    f: impl Fn(&super::driver::Measurement) -> f64,
+) -> f64 {
     let v: Vec<f64> = rounds
         .iter()
         .filter_map(|r| r.cell(label))
@@ -272,7 +276,7 @@ fn sweep_table(tr: &TestReport) -> Vec<(u32, u32, f64, f64)> {
 
 /// MaxIOPS: highest IOPS with ART below 5 ms; MinIOPS: TC1/QD1; MidIOPS: the cell whose IOPS
 /// is closest to the middle of the two.
-pub fn pick_points(table: &[(u32, u32, f64, f64)]) -> Vec<(&'static str, u32, u32)> {
+pub(crate) fn pick_points(table: &[(u32, u32, f64, f64)]) -> Vec<(&'static str, u32, u32)> {
     let ok = |x: &&(u32, u32, f64, f64)| x.2.is_finite() && x.3.is_finite();
     let max = table
         .iter()
@@ -295,7 +299,7 @@ pub fn pick_points(table: &[(u32, u32, f64, f64)]) -> Vec<(&'static str, u32, u3
 }
 
 /// The results tables of a test, computed from its stages (docs/bench-report.md).
-pub fn results(t: TestId, tr: &TestReport) -> Value {
+pub(crate) fn results(t: TestId, tr: &TestReport) -> Value {
     match t {
         TestId::Iops => {
             let w = window_rounds(tr, "wdpc");

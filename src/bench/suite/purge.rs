@@ -79,7 +79,7 @@ pub struct PurgeRecord {
 
 /// `--purge auto` of a benchmark: the method that returns flash to its fresh-out-of-box
 /// state first.
-pub const BENCH_AUTO_ORDER: [PurgeMethod; 4] = [
+pub(crate) const BENCH_AUTO_ORDER: [PurgeMethod; 4] = [
     PurgeMethod::Block,
     PurgeMethod::Crypto,
     PurgeMethod::Overwrite,
@@ -147,7 +147,7 @@ pub fn resolve(t: &mut dyn Transport, want: PurgeMethod) -> Result<PurgeMethod> 
 }
 
 /// The record of a run without purge.
-pub fn not_purged(requested: PurgeMethod, why: &str) -> PurgeRecord {
+pub(crate) fn not_purged(requested: PurgeMethod, why: &str) -> PurgeRecord {
     PurgeRecord {
         requested: requested.name().into(),
         status: format!("NOT PURGED ({why})"),
@@ -313,7 +313,9 @@ fn execute_job(
 }
 
 /// The protection type a drive is formatted with now (READ CAPACITY(16) PROT_EN/P_TYPE).
-pub fn protection_of(cap: &query::Capacity) -> Result<crate::scsi::format_unit::ProtectionType> {
+pub(crate) fn protection_of(
+    cap: &query::Capacity,
+) -> Result<crate::scsi::format_unit::ProtectionType> {
     let n = if cap.prot_en { cap.p_type + 1 } else { 0 };
     crate::scsi::format_unit::ProtectionType::from_number(n)
 }

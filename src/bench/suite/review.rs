@@ -17,14 +17,14 @@ pub const PARTS: [&str; 5] = ["write_cliff", "qd_sweep", "basics", "profiles", "
 /// One sample per second of drive time in the write cliff (scaled like everything else).
 pub const CLIFF_LOG_S: f64 = 1.0;
 /// Each write-cliff round writes this fraction of the ActiveRange.
-pub const CLIFF_ROUND_CAPACITY: f64 = 0.25;
+pub(crate) const CLIFF_ROUND_CAPACITY: f64 = 0.25;
 /// Write-cliff rounds before a steady-state window may count: 2 × capacity written from FOB
 /// (the reviews' two drive fills; a flat window of fresh-drive rounds is not steady state).
-pub const CLIFF_MIN_ROUNDS: u32 = 8;
+pub(crate) const CLIFF_MIN_ROUNDS: u32 = 8;
 /// QD-sweep cell length (the reviews' 5 minutes).
-pub const SWEEP_SECONDS: f64 = 300.0;
+pub(crate) const SWEEP_SECONDS: f64 = 300.0;
 /// QD at which the reviews quote FOB and SS IOPS.
-pub const REVIEW_QD: u32 = 32;
+pub(crate) const REVIEW_QD: u32 = 32;
 
 fn rnd(label: &str, read_pct: u8, bs: u32, qd: u32, secs: f64) -> Stimulus {
     Stimulus {
@@ -162,7 +162,7 @@ fn op(s: &mut Suite<'_>, op_extra_pct: f64) -> Result<()> {
 }
 
 /// Returns the drive to full capacity if the OP experiment left it smaller (idempotent).
-pub fn restore_capacity(s: &mut Suite<'_>) -> Result<()> {
+pub(crate) fn restore_capacity(s: &mut Suite<'_>) -> Result<()> {
     let part = "op";
     let formatted = s.stage_done(part, "format-op");
     if !formatted || s.stage_done(part, "restore") {

@@ -1,4 +1,4 @@
-//! The round loop, generic over [`Driver`] (the engine) and [`Control`] (purge, format): stages
+//! The round loop, generic over `Driver` (the engine) and [`Control`] (purge, format): stages
 //! that survive Ctrl-C and resume, the steady-state loop, progress with ETA on stderr, and the
 //! report saved after every completed round.
 
@@ -38,7 +38,7 @@ pub fn is_interrupted(e: &Error) -> bool {
 
 /// The tracking variable of a stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Metric {
+pub(crate) enum Metric {
     /// I/O per second.
     Iops,
     /// Write MB/s.
@@ -49,7 +49,7 @@ pub enum Metric {
 
 impl Metric {
     /// The value of a measurement.
-    pub fn of(self, m: &Measurement) -> f64 {
+    pub(crate) fn of(self, m: &Measurement) -> f64 {
         match self {
             Metric::Iops => m.iops,
             Metric::WriteMbps => m.write_mbps,
@@ -67,7 +67,7 @@ impl Metric {
 
 /// When a series stage ends.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Until {
+pub(crate) struct Until {
     /// After this many samples.
     pub samples: Option<u32>,
     /// After this many bytes written in the stage.
@@ -280,7 +280,7 @@ impl<'a> Suite<'a> {
     }
 
     /// Whether a stage of a test is complete.
-    pub fn stage_done(&mut self, test: &str, stage: &str) -> bool {
+    pub(crate) fn stage_done(&mut self, test: &str, stage: &str) -> bool {
         self.report
             .test_mut(test)
             .stage(stage)
@@ -312,7 +312,7 @@ impl<'a> Suite<'a> {
     }
 
     /// The purge stage (skipped when done; `--purge none` records NOT PURGED).
-    pub fn purge_stage(&mut self, test: &str, stage: &str) -> Result<()> {
+    pub(crate) fn purge_stage(&mut self, test: &str, stage: &str) -> Result<()> {
         if self.stage_done(test, stage) {
             return Ok(());
         }
@@ -333,7 +333,7 @@ impl<'a> Suite<'a> {
     }
 
     /// A stage of one stimulus (WIPC, a capture): skipped when done.
-    pub fn single_stage(&mut self, test: &str, stage: &str, s: &Stimulus) -> Result<Cell> {
+    pub(crate) fn single_stage(&mut self, test: &str, stage: &str, s: &Stimulus) -> Result<Cell> {
         if let Some(c) = self
             .report
             .test_mut(test)
@@ -364,7 +364,7 @@ impl<'a> Suite<'a> {
     /// WDPC in rounds until steady state on `track` (cell label) / `metric`, at most
     /// `max_rounds`. Resumes after the last completed round. `round_of(r)` gives round r's
     /// cells (1-based).
-    pub fn rounds_stage(
+    pub(crate) fn rounds_stage(
         &mut self,
         test: &str,
         stage: &str,
@@ -472,7 +472,7 @@ impl<'a> Suite<'a> {
     /// A series of samples of one stimulus (WSAT, XSR segments, HIR bursts and baselines)
     /// until `until`; `between` runs after each sample (HIR idle). Resumes after the last
     /// saved sample.
-    pub fn series_stage(
+    pub(crate) fn series_stage(
         &mut self,
         test: &str,
         stage: &str,
@@ -544,7 +544,7 @@ impl<'a> Suite<'a> {
 
 /// Keeps only the per-interval series of the engine's result (series samples: the figures
 /// are in the measurement; thousands of full results would make the report huge).
-pub fn keep_intervals_only(m: &mut Measurement) {
+pub(crate) fn keep_intervals_only(m: &mut Measurement) {
     let iv = m.run.get("intervals").cloned();
     m.run = match iv {
         Some(v) => serde_json::json!({ "intervals": v }),
@@ -553,7 +553,7 @@ pub fn keep_intervals_only(m: &mut Measurement) {
 }
 
 /// Drops the engine's histogram and per-interval series from a measurement (kept: figures).
-pub fn strip_histogram(m: &mut Measurement) {
+pub(crate) fn strip_histogram(m: &mut Measurement) {
     if let Some(o) = m.run.as_object_mut() {
         o.remove("histogram");
     }

@@ -22,11 +22,11 @@ use crate::bench::stats::least_squares;
 use serde::{Deserialize, Serialize};
 
 /// Rounds in the measurement window.
-pub const WINDOW: usize = 5;
+pub(crate) const WINDOW: usize = 5;
 /// Largest data excursion, as a fraction of the window average.
-pub const MAX_DATA_EXCURSION: f64 = 0.20;
+pub(crate) const MAX_DATA_EXCURSION: f64 = 0.20;
 /// Largest slope excursion, as a fraction of the window average.
-pub const MAX_SLOPE_EXCURSION: f64 = 0.10;
+pub(crate) const MAX_SLOPE_EXCURSION: f64 = 0.10;
 /// Default cap on rounds.
 pub const DEFAULT_MAX_ROUNDS: u32 = 25;
 
@@ -66,7 +66,7 @@ pub struct Window {
 
 /// Evaluates the window formed by `values` taken as rounds `first_round`, `first_round + 1`,
 /// ... `None` unless there are exactly [`WINDOW`] finite values.
-pub fn evaluate(first_round: u32, values: &[f64]) -> Option<Window> {
+pub(crate) fn evaluate(first_round: u32, values: &[f64]) -> Option<Window> {
     if values.len() != WINDOW || values.iter().any(|v| !v.is_finite()) {
         return None;
     }
@@ -107,7 +107,7 @@ pub fn evaluate(first_round: u32, values: &[f64]) -> Option<Window> {
 
 /// What the round loop should do after a round.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Fewer than 5 rounds, or not steady and rounds remain.
     Continue(Option<Window>),
     /// Steady state in this window.
@@ -120,7 +120,7 @@ pub enum Verdict {
 
 /// Tracks one variable round by round.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Tracker {
+pub(crate) struct Tracker {
     /// Values per round, round 1 first.
     pub values: Vec<f64>,
     /// Cap on rounds.
@@ -133,7 +133,7 @@ pub struct Tracker {
 
 impl Tracker {
     /// A tracker with a cap (at least 1).
-    pub fn new(max_rounds: u32) -> Tracker {
+    pub(crate) fn new(max_rounds: u32) -> Tracker {
         Tracker {
             values: Vec::new(),
             max_rounds: max_rounds.max(1),
@@ -142,7 +142,7 @@ impl Tracker {
     }
 
     /// The window over the last 5 rounds, if there are 5.
-    pub fn last_window(&self) -> Option<Window> {
+    pub(crate) fn last_window(&self) -> Option<Window> {
         let n = self.values.len();
         if n < WINDOW {
             return None;
@@ -151,7 +151,7 @@ impl Tracker {
     }
 
     /// Judges the rounds so far (after [`Tracker::push`] or after a resume).
-    pub fn verdict(&self) -> Verdict {
+    pub(crate) fn verdict(&self) -> Verdict {
         let w = self.last_window();
         let capped = self.values.len() as u32 >= self.max_rounds;
         match w {
@@ -165,7 +165,7 @@ impl Tracker {
     }
 
     /// Adds a round's value and judges.
-    pub fn push(&mut self, v: f64) -> Verdict {
+    pub(crate) fn push(&mut self, v: f64) -> Verdict {
         self.values.push(v);
         self.verdict()
     }

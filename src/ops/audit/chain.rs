@@ -49,7 +49,7 @@ pub fn chained_line(prev_line: Option<&[u8]>, record: &Value) -> Result<Vec<u8>>
 }
 
 /// [`chained_line`] given the previous line's SHA-256 (hex) rather than its bytes.
-pub fn chained_line_after(prev_sha256: Option<String>, record: &Value) -> Result<Vec<u8>> {
+pub(crate) fn chained_line_after(prev_sha256: Option<String>, record: &Value) -> Result<Vec<u8>> {
     let Value::Object(m) = record else {
         return Err(crate::error::Invalid::AuditRecordNotObject.into());
     };
@@ -305,7 +305,7 @@ fn own_bytes(line: &[u8]) -> Option<Vec<u8>> {
 
 /// `text` (one JSON value) without the whitespace outside its strings: the compact form
 /// serde_json writes, from a pretty-printed copy, without parsing any number.
-pub fn compact_text(text: &[u8]) -> Vec<u8> {
+pub(crate) fn compact_text(text: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
     let (mut in_string, mut escaped) = (false, false);
     for &c in text {

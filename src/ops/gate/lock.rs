@@ -3,7 +3,7 @@
 //! LU — through the same node or through the drive's other SAS port — cannot both run.
 //!
 //! The lock is `flock(2)` on `<dir>/<key>.lock` (`dir` = `$SGCTL_LOCK_DIR`, else
-//! [`DEFAULT_LOCK_DIR`]). The kernel drops a flock when its file is closed, so the lock goes
+//! `DEFAULT_LOCK_DIR`). The kernel drops a flock when its file is closed, so the lock goes
 //! away on every exit of the holder: normal end, error, panic, Ctrl-C and `kill -9`. The file
 //! holds who took it (pid, job, job id, device, since when) for the refusal message; it is never
 //! deleted (deleting a locked file would let a third process lock a new inode beside it).
@@ -29,9 +29,9 @@ use std::time::SystemTime;
 
 /// Where the lock files live by default (Debian's /run/lock is a tmpfs, mode 1777; sgctl's
 /// directory in it is root's, mode 0755, and checked before each use).
-pub const DEFAULT_LOCK_DIR: &str = "/run/lock/sgctl";
+pub(crate) const DEFAULT_LOCK_DIR: &str = "/run/lock/sgctl";
 /// Environment variable overriding [`DEFAULT_LOCK_DIR`].
-pub const LOCK_DIR_ENV: &str = "SGCTL_LOCK_DIR";
+pub(crate) const LOCK_DIR_ENV: &str = "SGCTL_LOCK_DIR";
 
 /// Who holds a drive's lock (written into the lock file, shown to the second process).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,7 +59,7 @@ pub struct JobLock {
 }
 
 /// The lock directory in use.
-pub fn lock_dir() -> PathBuf {
+pub(crate) fn lock_dir() -> PathBuf {
     std::env::var_os(LOCK_DIR_ENV)
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)

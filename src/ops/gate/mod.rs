@@ -60,7 +60,7 @@ pub fn check_not_in_use(host: &dyn HostView, address: &str) -> Result<Vec<PathIn
 
 /// Refuses a destructive job on a drive another initiator holds a persistent reservation on,
 /// unless `allow` (`--ignore-reservation`); see [`crate::ops::reservations`].
-pub fn check_reservation(t: &mut dyn Transport, address: &str, allow: bool) -> Result<()> {
+pub(crate) fn check_reservation(t: &mut dyn Transport, address: &str, allow: bool) -> Result<()> {
     crate::ops::reservations::check_not_reserved_by_other(t, address, allow)
 }
 /// A job that passed the gate: writes its start and end records.

@@ -29,7 +29,7 @@ pub mod bits {
     /// A device could not be opened.
     pub const OPEN_FAILED: u8 = 1 << 1;
     /// A command failed, a listed page could not be read, or a drive timed out.
-    pub const COMMAND_FAILED: u8 = 1 << 2;
+    pub(crate) const COMMAND_FAILED: u8 = 1 << 2;
     /// A drive is failing: informational exception 5D/xx (failure prediction), temperature at
     /// or above its trip/critical limit, or endurance used at 100% or more.
     pub const FAILING: u8 = 1 << 3;
@@ -38,7 +38,7 @@ pub mod bits {
     /// The self-test log has failed entries.
     pub const SELF_TEST_ERRORS: u8 = 1 << 5;
     /// Uncorrected read/write/verify errors are non-zero.
-    pub const ERROR_COUNTERS: u8 = 1 << 6;
+    pub(crate) const ERROR_COUNTERS: u8 = 1 << 6;
     /// A warning: informational exception 0B/xx or temperature over the operating limit.
     pub const WARNING: u8 = 1 << 7;
 }
@@ -152,7 +152,7 @@ pub struct ErrorCounts {
 
 impl ErrorCounts {
     /// Sum of the uncorrected counters present.
-    pub fn total_uncorrected(&self) -> Option<u64> {
+    pub(crate) fn total_uncorrected(&self) -> Option<u64> {
         let v = [
             self.read_uncorrected,
             self.write_uncorrected,
@@ -500,7 +500,7 @@ fn find(pages: &[LogPage], pg: u8, sub: u8) -> Option<&LogPage> {
 }
 
 /// Derives the report fields from decoded pages (pure; unit-tested with fixtures).
-pub fn fill_from_pages(
+pub(crate) fn fill_from_pages(
     h: &mut DriveHealth,
     pages: &[LogPage],
     capacity: Option<(u64, u32)>,
@@ -655,7 +655,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 /// UTC date `days` days after `now`.
-pub fn date_after(now: SystemTime, days: f64) -> String {
+pub(crate) fn date_after(now: SystemTime, days: f64) -> String {
     let secs = now
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -666,7 +666,7 @@ pub fn date_after(now: SystemTime, days: f64) -> String {
 }
 
 /// Computes drive writes per day and the wear-out projection from the observed rate.
-pub fn project(e: &mut Endurance, now: SystemTime) {
+pub(crate) fn project(e: &mut Endurance, now: SystemTime) {
     let poh = e.power_on_hours.filter(|h| *h > 0.0);
     if let (Some(w), Some(cap), Some(h)) = (e.bytes_written, e.capacity_bytes, poh) {
         if cap > 0 {

@@ -25,7 +25,7 @@ pub struct PageError {
 
 /// True when the drive rejected the request as unsupported (ILLEGAL REQUEST), which for an
 /// optional page means "not there" rather than "broken".
-pub fn is_unsupported(e: &Error) -> bool {
+pub(crate) fn is_unsupported(e: &Error) -> bool {
     e.sense().is_some_and(|s| s.key == SenseKey::IllegalRequest)
 }
 
@@ -108,9 +108,9 @@ pub fn read_all(t: &mut dyn Transport, pc: PageControl) -> Result<AllPages> {
 }
 
 /// Who the drive is: the one identity ([`crate::ops::query::Query::identity`]).
-pub use crate::ops::query::Identity;
+pub(crate) use crate::ops::query::Identity;
 
-/// Reads the identity with the one policy ([`crate::discover::ident::read`]): INQUIRY must
+/// Reads the identity with the one policy (`crate::discover::ident::read`): INQUIRY must
 /// work, a missing or failing VPD page leaves its field empty.
 pub fn identity(t: &mut dyn Transport) -> Result<Identity> {
     crate::discover::ident::read(t)

@@ -101,7 +101,7 @@ pub struct Rule {
 
 impl Rule {
     /// True when `value` breaks the rule.
-    pub fn breached_by(&self, value: f64) -> bool {
+    pub(crate) fn breached_by(&self, value: f64) -> bool {
         match self.bound {
             Bound::Max => value > self.limit,
             Bound::Min => value < self.limit,

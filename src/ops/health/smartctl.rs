@@ -93,7 +93,7 @@ fn page(h: &DriveHealth, pg: u8, sub: u8) -> Option<&LogPage> {
 
 /// True when the drive was read through its ATA side (SATA behind a SATL): smartctl's `sat`
 /// device type and ATA layout.
-pub fn is_ata(h: &DriveHealth) -> bool {
+pub(crate) fn is_ata(h: &DriveHealth) -> bool {
     h.source.ata_identify.is_some()
 }
 

@@ -16,11 +16,11 @@ use crate::transport::Transport;
 
 /// Environment variable holding the ATA user password SECURITY ERASE UNIT sets (a secret:
 /// never in argv, logs or records). Without it, [`asz::DEFAULT_PASSWORD`] is used.
-pub const PASSWORD_ENV: &str = "SGCTL_ATA_PASSWORD";
+pub(crate) const PASSWORD_ENV: &str = "SGCTL_ATA_PASSWORD";
 
 /// One ATA purge of one drive.
 #[derive(Debug, Clone)]
-pub struct AtaEraseJob {
+pub(crate) struct AtaEraseJob {
     /// The method asked for (None = strongest usable).
     pub want: Option<AtaMethod>,
     /// How the erased blocks are read back (the same plans as SANITIZE: quick, N blocks,
@@ -36,7 +36,7 @@ pub struct AtaEraseJob {
 
 impl AtaEraseJob {
     /// A job for `want` (None = auto), validated as `validate` says.
-    pub fn new(want: Option<AtaMethod>, validate: Plan, seed: u64) -> AtaEraseJob {
+    pub(crate) fn new(want: Option<AtaMethod>, validate: Plan, seed: u64) -> AtaEraseJob {
         AtaEraseJob {
             want,
             validate,

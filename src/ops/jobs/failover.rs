@@ -34,10 +34,10 @@ pub struct PathSwitch {
 }
 
 /// Opens another path of the drive by its address.
-pub type PathOpener<'a> = dyn FnMut(&str) -> Result<Box<dyn Transport>> + Send + 'a;
+pub(crate) type PathOpener<'a> = dyn FnMut(&str) -> Result<Box<dyn Transport>> + Send + 'a;
 
 /// Why a command's result means the path is gone, or `None` when it does not.
-pub fn path_gone(r: &Result<Completion>) -> Option<String> {
+pub(crate) fn path_gone(r: &Result<Completion>) -> Option<String> {
     match r {
         Err(
             e @ Error::Os {
@@ -51,7 +51,7 @@ pub fn path_gone(r: &Result<Completion>) -> Option<String> {
 }
 
 /// The addresses (`/dev/sgN`) of the drive's paths other than `address`, in the gate's order.
-pub fn alternates(gate: &Cleared, address: &str) -> Vec<String> {
+pub(crate) fn alternates(gate: &Cleared, address: &str) -> Vec<String> {
     let dev = |n: &Option<String>| n.as_ref().map(|n| format!("/dev/{n}"));
     gate.paths
         .iter()
@@ -63,7 +63,7 @@ pub fn alternates(gate: &Cleared, address: &str) -> Vec<String> {
 }
 
 /// A transport that moves to another path of the same LU when its path goes away.
-pub struct Failover<'a> {
+pub(crate) struct Failover<'a> {
     cur: Box<dyn Transport>,
     alternates: VecDeque<String>,
     open: Box<PathOpener<'a>>,
@@ -73,7 +73,7 @@ pub struct Failover<'a> {
 impl<'a> Failover<'a> {
     /// Talks through `t`; `alternates` are the other paths of its LU, opened with `open` when
     /// needed.
-    pub fn new(
+    pub(crate) fn new(
         t: Box<dyn Transport>,
         alternates: Vec<String>,
         open: Box<PathOpener<'a>>,
@@ -87,7 +87,7 @@ impl<'a> Failover<'a> {
     }
 
     /// The switches made so far.
-    pub fn switches(&self) -> &[PathSwitch] {
+    pub(crate) fn switches(&self) -> &[PathSwitch] {
         &self.switches
     }
 

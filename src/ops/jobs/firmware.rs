@@ -35,7 +35,7 @@ use std::time::Duration;
 pub const MAX_IMAGE_BYTES: u64 = 32 << 20;
 /// Segment size when neither `--chunk` nor a smaller buffer says otherwise (sg_write_buffer
 /// sends the whole image unless told `--bpw`; 64 KiB segments fit every HBA's transfer limit).
-pub const DEFAULT_CHUNK: u32 = 64 << 10;
+pub(crate) const DEFAULT_CHUNK: u32 = 64 << 10;
 /// Time one WRITE BUFFER may take (saving microcode to flash; sg_write_buffer allows 300 s
 /// for the activating command).
 const WRITE_BUFFER_TIMEOUT: Duration = Duration::from_secs(300);

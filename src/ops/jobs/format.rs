@@ -97,7 +97,7 @@ impl FormatJob {
     }
 
     /// [`FormatJob::new`] as a `Box<dyn Job>` (what the runner and `sgctl bench` take).
-    pub fn boxed(opts: FormatOptions) -> Box<dyn Job> {
+    pub(crate) fn boxed(opts: FormatOptions) -> Box<dyn Job> {
         Box::new(FormatJob::new(opts))
     }
 }

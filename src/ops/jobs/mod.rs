@@ -8,7 +8,7 @@
 //! [`JobRecord`] per drive, the certificate when asked for, and an overall exit status.
 //!
 //! The jobs: [`format::FormatJob`], [`sanitize::SanitizeJob`] (with its ATA and TCG
-//! fallbacks), [`ata::AtaEraseJob`], [`tcg::TcgEraseJob`], [`tcg::TcgRevertJob`],
+//! fallbacks), `ata::AtaEraseJob`, [`tcg::TcgEraseJob`], [`tcg::TcgRevertJob`],
 //! [`firmware::FirmwareJob`] (a microcode download, not an erase). The
 //! benchmark's purge (`src/bench/suite/purge.rs`) runs the same jobs with its own gate token;
 //! DESIGN.md shows how another module runs one through [`run_unattended`].
@@ -17,7 +17,7 @@
 //! JSON Lines.
 
 pub mod ata;
-pub mod failover;
+pub(crate) mod failover;
 pub mod firmware;
 pub mod format;
 pub mod sanitize;
@@ -218,7 +218,7 @@ pub struct RunSummary {
     pub dry_run: bool,
     /// One record per address, in the order given.
     pub records: Vec<JobRecord>,
-    /// Overall exit status ([`overall_exit`]).
+    /// Overall exit status (`overall_exit`).
     pub exit: u8,
     /// The audit log the start and end records went to.
     pub audit_log: PathBuf,
@@ -234,7 +234,7 @@ pub struct RunSummary {
 impl RunSummary {
     /// Each record as a JSON value (`serde_json::to_value`), in order: the certificate's own
     /// when one was written (taken, not copied), else made now on all cores
-    /// ([`crate::ops::par`]). For a report of the run.
+    /// (`crate::ops::par`). For a report of the run.
     pub fn record_values(&mut self) -> Vec<Value> {
         if self.values.len() == self.records.len() {
             return std::mem::take(&mut self.values);
@@ -246,7 +246,7 @@ impl RunSummary {
 }
 
 /// Overall exit status: 0 all good; 8 some failed; all failed → the first failure's code.
-pub fn overall_exit(codes: &[u8]) -> u8 {
+pub(crate) fn overall_exit(codes: &[u8]) -> u8 {
     let failed: Vec<u8> = codes.iter().copied().filter(|c| *c != exit::OK).collect();
     if failed.is_empty() {
         exit::OK
@@ -777,7 +777,7 @@ pub fn run(
 
 /// The files of a run that no output may name: its audit log, its signing key and the state
 /// files of its virtual drives (`("audit log", path)`, ...).
-pub fn job_inputs(opts: &JobOptions, addresses: &[String]) -> Vec<(&'static str, PathBuf)> {
+pub(crate) fn job_inputs(opts: &JobOptions, addresses: &[String]) -> Vec<(&'static str, PathBuf)> {
     let mut v = vec![(
         "audit log",
         AuditLog::resolve(opts.audit_log.as_deref())
@@ -808,7 +808,7 @@ pub fn job_inputs(opts: &JobOptions, addresses: &[String]) -> Vec<(&'static str,
 
 /// Every file a run writes besides its audit log: the certificate (`FILE`, `FILE.txt`,
 /// `FILE.html`). A new kind of output is added here, so [`preflight_outputs`] checks it.
-pub fn job_outputs(opts: &JobOptions) -> Vec<PathBuf> {
+pub(crate) fn job_outputs(opts: &JobOptions) -> Vec<PathBuf> {
     opts.certificate
         .as_deref()
         .map(crate::ops::record::certificate_paths)
@@ -820,7 +820,11 @@ pub fn job_outputs(opts: &JobOptions) -> Vec<PathBuf> {
 /// name is free (or [`JobOptions::force`]), and no output names one of the run's inputs
 /// ([`job_inputs`]) or another output. A refusal ([`crate::files::preflight_output`]) ends the
 /// run with exit 6 and nothing sent to any drive.
-pub fn preflight_outputs(opts: &JobOptions, addresses: &[String], extra: &[PathBuf]) -> Result<()> {
+pub(crate) fn preflight_outputs(
+    opts: &JobOptions,
+    addresses: &[String],
+    extra: &[PathBuf],
+) -> Result<()> {
     let inputs = job_inputs(opts, addresses);
     let mut outputs = job_outputs(opts);
     // Several drives: the batch manifest beside the certificate too.

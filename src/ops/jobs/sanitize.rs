@@ -1,5 +1,5 @@
 //! SANITIZE as a [`Job`], with the fallbacks of `Method::Auto`: a SATA drive behind a SATL
-//! gets an [`AtaEraseJob`], a TCG Enterprise drive without SANITIZE a [`TcgEraseJob`] of
+//! gets an `AtaEraseJob`, a TCG Enterprise drive without SANITIZE a [`TcgEraseJob`] of
 //! every band.
 
 use super::ata::AtaEraseJob;
@@ -42,7 +42,7 @@ impl SanitizeJob {
     }
 
     /// [`SanitizeJob::new`] as a `Box<dyn Job>` (what the runner and `sgctl bench` take).
-    pub fn boxed(opts: SanitizeOptions, seed: u64) -> Box<dyn Job> {
+    pub(crate) fn boxed(opts: SanitizeOptions, seed: u64) -> Box<dyn Job> {
         Box::new(SanitizeJob::new(opts, seed))
     }
 

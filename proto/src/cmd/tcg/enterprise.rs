@@ -38,7 +38,7 @@ pub fn read_msid(t: &mut Tper<'_>) -> Result<Pin, TcgError> {
 }
 
 /// Changes the PIN of `who` on `sp`, authenticating with `current`.
-pub fn set_pin(
+pub(crate) fn set_pin(
     t: &mut Tper<'_>,
     sp: Uid,
     who: Uid,
@@ -128,7 +128,7 @@ pub fn erasemaster_session<'s, 't>(
 
 /// Enables BandMaster authorities (Authority row column "Enabled" = TRUE) as EraseMaster
 /// [SEDU `setBandsEnabled`].
-pub fn enable_bandmasters(
+pub(crate) fn enable_bandmasters(
     t: &mut Tper<'_>,
     erasemaster_pin: &Pin,
     bands: std::ops::RangeInclusive<u16>,

@@ -452,7 +452,7 @@ impl Session<'_, '_> {
 
     /// Authenticates `who` with `pin`. Enterprise: `ThisSP.Authenticate(who, Challenge=pin)`
     /// whose result is a boolean with SUCCESS status (check it! [SEDU-ISS #474]).
-    pub fn authenticate(&mut self, who: Uid, pin: &Pin) -> Result<(), TcgError> {
+    pub(crate) fn authenticate(&mut self, who: Uid, pin: &Pin) -> Result<(), TcgError> {
         let mut e = Encoder::new();
         e.uid(who);
         let m = match self.tper.dialect {

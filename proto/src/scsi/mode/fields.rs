@@ -62,7 +62,7 @@ const fn np(
 
 /// The one table of mode page names (`modes --page`, `--get`/`--set PAGE.FIELD`): sdparm's
 /// abbreviation, sgctl's name and other spellings. Pages with named fields are those
-/// [`FIELDS`] lists.
+/// `FIELDS` lists.
 pub const PAGES: &[NamedPage] = &[
     np(
         0x01,
@@ -95,7 +95,7 @@ pub const PAGES: &[NamedPage] = &[
 ];
 
 /// A page by name: abbreviation, name or alias, case-insensitive.
-pub fn named_page(s: &str) -> Option<&'static NamedPage> {
+pub(crate) fn named_page(s: &str) -> Option<&'static NamedPage> {
     let l = s.trim().to_ascii_lowercase();
     PAGES
         .iter()
@@ -154,7 +154,7 @@ const fn f(
 }
 
 /// The named fields.
-pub const FIELDS: &[Field] = &[
+pub(crate) const FIELDS: &[Field] = &[
     // SBC-5 Read-Write Error Recovery (01h).
     f(
         0x01,
@@ -305,7 +305,7 @@ pub const FIELDS: &[Field] = &[
 
 /// Finds a page by sdparm abbreviation, sgctl name, alias or number (`0x1c`, `28`);
 /// case-insensitive.
-pub fn find_page(s: &str) -> Option<(u8, u8)> {
+pub(crate) fn find_page(s: &str) -> Option<(u8, u8)> {
     if let Some(p) = named_page(s) {
         return Some((p.page, p.subpage));
     }

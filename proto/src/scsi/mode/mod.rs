@@ -19,13 +19,13 @@ use serde::Serialize;
 pub use pages::*;
 
 /// MODE SENSE (6) operation code.
-pub const OPCODE_SENSE_6: u8 = crate::scsi::opcodes::code::MODE_SENSE_6;
+pub(crate) const OPCODE_SENSE_6: u8 = crate::scsi::opcodes::code::MODE_SENSE_6;
 /// MODE SENSE (10) operation code.
-pub const OPCODE_SENSE_10: u8 = crate::scsi::opcodes::code::MODE_SENSE_10;
+pub(crate) const OPCODE_SENSE_10: u8 = crate::scsi::opcodes::code::MODE_SENSE_10;
 /// MODE SELECT (6) operation code.
 pub const OPCODE_SELECT_6: u8 = crate::scsi::opcodes::code::MODE_SELECT_6;
 /// MODE SELECT (10) operation code.
-pub const OPCODE_SELECT_10: u8 = crate::scsi::opcodes::code::MODE_SELECT_10;
+pub(crate) const OPCODE_SELECT_10: u8 = crate::scsi::opcodes::code::MODE_SELECT_10;
 /// Page code asking for all pages.
 pub const ALL_PAGES: u8 = 0x3f;
 /// Subpage code asking for all subpages.

@@ -212,7 +212,7 @@ fn bad(reason: String) -> ParseError {
 }
 
 /// Parses a list of designation descriptors filling `b` exactly; any inconsistency is an
-/// error (see [`decode_list`] for the best-effort form).
+/// error (see `decode_list` for the best-effort form).
 pub fn parse_list(b: &Bytes<'_>) -> ParseResult<Vec<Designation>> {
     let mut problems = Vec::new();
     let v = decode_list(b, &mut problems);
@@ -226,7 +226,7 @@ pub fn parse_list(b: &Bytes<'_>) -> ParseResult<Vec<Designation>> {
 /// descriptor whose length overruns the list ends the list (everything before it is kept); a
 /// descriptor whose length does not fit its type is kept as [`Designator::Malformed`]. Each
 /// inconsistency is added to `problems`.
-pub fn decode_list(b: &Bytes<'_>, problems: &mut Vec<String>) -> Vec<Designation> {
+pub(crate) fn decode_list(b: &Bytes<'_>, problems: &mut Vec<String>) -> Vec<Designation> {
     let mut out = Vec::new();
     let mut off = 0;
     while off < b.len() {

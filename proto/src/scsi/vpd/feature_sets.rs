@@ -21,7 +21,7 @@ pub struct FeatureSet {
 }
 
 /// The name of a feature set code, as sg_vpd prints it.
-pub fn feature_set_name(code: u16) -> String {
+pub(crate) fn feature_set_name(code: u16) -> String {
     let known = match code {
         0x0001 => "Discovery 2016",
         0x0101 => "SBC Base 2016",

@@ -34,7 +34,7 @@ pub mod power_condition;
 pub mod power_consumption;
 pub mod protocol_specific;
 pub mod referrals;
-pub mod scsi_ports;
+pub(crate) mod scsi_ports;
 pub mod serial;
 pub mod software_interface;
 pub mod ssc;
@@ -99,7 +99,7 @@ pub const SSC_PAGES: &[(u8, &str, &str)] = &[
 ];
 
 /// Whether a peripheral device type reads B0h–B5h as the SSC pages (tape, medium changer).
-pub fn is_ssc(peripheral_device_type: u8) -> bool {
+pub(crate) fn is_ssc(peripheral_device_type: u8) -> bool {
     matches!(peripheral_device_type, 0x01 | 0x08)
 }
 
@@ -176,7 +176,7 @@ pub fn body<'a>(
 }
 
 /// Runs a best-effort page decoder strictly: any problem is an error.
-pub fn strict<T>(
+pub(crate) fn strict<T>(
     what: &'static str,
     f: impl FnOnce(&mut Vec<String>) -> ParseResult<T>,
 ) -> ParseResult<T> {

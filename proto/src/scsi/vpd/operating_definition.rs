@@ -26,7 +26,7 @@ pub struct AsciiOperatingDefinition {
 }
 
 /// Decodes page 0x81 (5 bytes are mandatory).
-pub fn decode_81(
+pub(crate) fn decode_81(
     buf: &[u8],
     problems: &mut Vec<String>,
 ) -> ParseResult<ImplementedOperatingDefinition> {
@@ -47,7 +47,10 @@ pub fn decode_81(
 
 /// Decodes page 0x82 (5 bytes are mandatory); an ASCII LENGTH past the page is cut to the
 /// bytes present, with a problem.
-pub fn decode_82(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<AsciiOperatingDefinition> {
+pub(crate) fn decode_82(
+    buf: &[u8],
+    problems: &mut Vec<String>,
+) -> ParseResult<AsciiOperatingDefinition> {
     let what = "ASCII implemented operating definition VPD page";
     let (_, b) = super::body(buf, 0x82, what, problems)?;
     b.need(5)?;

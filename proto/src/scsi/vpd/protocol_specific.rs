@@ -99,7 +99,7 @@ fn walk<'a>(
 }
 
 /// Decodes page 0x90.
-pub fn decode_lu(
+pub(crate) fn decode_lu(
     buf: &[u8],
     problems: &mut Vec<String>,
 ) -> ParseResult<ProtocolSpecificLuInformation> {
@@ -130,7 +130,7 @@ pub fn decode_lu(
 }
 
 /// Decodes page 0x91; a SAS phy list that is not a multiple of 4 bytes is a problem.
-pub fn decode_port(
+pub(crate) fn decode_port(
     buf: &[u8],
     problems: &mut Vec<String>,
 ) -> ParseResult<ProtocolSpecificPortInformation> {

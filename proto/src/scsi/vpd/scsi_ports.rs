@@ -24,16 +24,11 @@ pub struct ScsiPorts {
     pub ports: Vec<ScsiPort>,
 }
 
-/// Parses page 0x88 (strict: any inconsistency is an error).
-pub fn parse(buf: &[u8]) -> ParseResult<ScsiPorts> {
-    super::strict(WHAT, |p| decode(buf, p))
-}
-
 const WHAT: &str = "SCSI ports VPD page";
 
 /// Decodes page 0x88 as far as the bytes go: a port descriptor that overruns the page ends the
 /// list, with a problem; the ports before it are kept.
-pub fn decode(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<ScsiPorts> {
+pub(crate) fn decode(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<ScsiPorts> {
     let (_, b) = super::body(buf, 0x88, WHAT, problems)?;
     let mut ports = Vec::new();
     let mut off = 4;

@@ -69,7 +69,7 @@ pub struct LogicalBlockProtection {
 }
 
 /// B0h.
-pub fn decode_b0(
+pub(crate) fn decode_b0(
     buf: &[u8],
     problems: &mut Vec<String>,
 ) -> ParseResult<SequentialAccessCapabilities> {
@@ -84,7 +84,7 @@ pub fn decode_b0(
 }
 
 /// B1h or B3h.
-pub fn decode_serial(
+pub(crate) fn decode_serial(
     buf: &[u8],
     code: u8,
     problems: &mut Vec<String>,
@@ -99,7 +99,10 @@ pub fn decode_serial(
 }
 
 /// B2h (12 bytes are mandatory).
-pub fn decode_b2(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<TapeAlertSupportedFlags> {
+pub(crate) fn decode_b2(
+    buf: &[u8],
+    problems: &mut Vec<String>,
+) -> ParseResult<TapeAlertSupportedFlags> {
     let (_, b) = super::body(buf, 0xb2, "TapeAlert supported flags VPD page", problems)?;
     b.need(12)?;
     let bytes = b.slice(4, 8)?;
@@ -116,7 +119,7 @@ pub fn decode_b2(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<TapeAler
 }
 
 /// B4h.
-pub fn decode_b4(
+pub(crate) fn decode_b4(
     buf: &[u8],
     problems: &mut Vec<String>,
 ) -> ParseResult<DataTransferElementAddress> {
@@ -128,7 +131,10 @@ pub fn decode_b4(
 }
 
 /// B5h (8 bytes are mandatory): a descriptor that overruns the page ends the list.
-pub fn decode_b5(buf: &[u8], problems: &mut Vec<String>) -> ParseResult<LogicalBlockProtection> {
+pub(crate) fn decode_b5(
+    buf: &[u8],
+    problems: &mut Vec<String>,
+) -> ParseResult<LogicalBlockProtection> {
     let (_, b) = super::body(buf, 0xb5, "Logical block protection VPD page", problems)?;
     b.need(8)?;
     let mut methods = Vec::new();

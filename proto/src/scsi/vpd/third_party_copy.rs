@@ -150,7 +150,7 @@ pub fn type_name(t: u16) -> &'static str {
 
 /// The segment descriptor type codes (SPC-6 table "Segment descriptor type codes") and CSCD
 /// descriptor type codes (table "CSCD descriptor type codes"), worded as sg_vpd words them.
-pub fn descriptor_code_name(code: u8) -> Option<&'static str> {
+pub(crate) fn descriptor_code_name(code: u8) -> Option<&'static str> {
     Some(match code {
         0x00 => "block -> stream",
         0x01 => "stream -> block",
@@ -199,7 +199,7 @@ pub fn descriptor_code_name(code: u8) -> Option<&'static str> {
 
 /// The CSCD descriptor IDs above 07FFh that name something (SPC-6 table "CSCD descriptor
 /// ID values").
-pub fn cscd_id_name(id: u16) -> Option<&'static str> {
+pub(crate) fn cscd_id_name(id: u16) -> Option<&'static str> {
     Some(match id {
         0xc000 => "copy src or dst null LU, pdt=0",
         0xc001 => "copy src or dst null LU, pdt=1",
@@ -210,7 +210,7 @@ pub fn cscd_id_name(id: u16) -> Option<&'static str> {
 }
 
 /// The ROD type codes (SPC-6 table "ROD type codes").
-pub fn rod_type_name(t: u32) -> Option<&'static str> {
+pub(crate) fn rod_type_name(t: u32) -> Option<&'static str> {
     Some(match t {
         0x0000_0000 => "copy manager internal",
         0x0001_0000 => "access upon reference",
@@ -238,7 +238,7 @@ pub fn command_name(code: u8) -> String {
 
 /// The name of a command with a service action: the opcode table's entry for it, else the
 /// command's name and the code.
-pub fn service_action_name(code: u8, sa: u8) -> String {
+pub(crate) fn service_action_name(code: u8, sa: u8) -> String {
     match super::super::opcodes::find(code, Some(u16::from(sa))) {
         Some(o) if o.sa == Some(u16::from(sa)) => o.name.to_string(),
         _ => format!("{} service action=0x{sa:x}", command_name(code)),

@@ -188,7 +188,7 @@ pub fn directory() -> Vec<u8> {
 }
 
 /// SMART log directory (SMART READ LOG 00h): only the SMART self-test log (06h).
-pub fn smart_directory() -> Vec<u8> {
+pub(crate) fn smart_directory() -> Vec<u8> {
     let mut b = vec![0u8; 512];
     b[0] = 1;
     b[2 * usize::from(address::SMART_SELF_TEST)] = 1;
@@ -196,7 +196,7 @@ pub fn smart_directory() -> Vec<u8> {
 }
 
 /// Device Statistics pages this drive supports.
-pub const STAT_PAGES: &[u8] = &[0, 1, 4, 5, 6, 7];
+pub(crate) const STAT_PAGES: &[u8] = &[0, 1, 4, 5, 6, 7];
 
 fn stat(b: &mut [u8], off: usize, v: u64) {
     let v = v & 0xFFFF_FFFF_FFFF;
@@ -259,7 +259,7 @@ pub fn device_statistics(p: &Profile, d: &Drive, page: u8) -> Option<Vec<u8>> {
 
 /// Extended SMART self-test log (07h), from the drive's self-test results (SEND DIAGNOSTIC
 /// through the SATL, or SMART EXECUTE OFF-LINE IMMEDIATE).
-pub fn ext_self_test(d: &Drive) -> Vec<u8> {
+pub(crate) fn ext_self_test(d: &Drive) -> Vec<u8> {
     // d.self_tests is most recent first; the log wants oldest first.
     let entries: Vec<(u8, u8, u16, u64)> = d
         .self_tests
@@ -288,7 +288,7 @@ pub fn ext_self_test(d: &Drive) -> Vec<u8> {
 }
 
 /// SMART self-test log (06h): same entries in the 24-byte SMART layout.
-pub fn smart_self_test(d: &Drive) -> Vec<u8> {
+pub(crate) fn smart_self_test(d: &Drive) -> Vec<u8> {
     let mut b = vec![0u8; 512];
     b[0] = 1;
     let list: Vec<_> = d.self_tests.iter().rev().collect();
@@ -312,7 +312,7 @@ pub fn smart_self_test(d: &Drive) -> Vec<u8> {
 }
 
 /// NCQ Command Error log (10h): nothing recorded (NQ=1 per ACS-4 when no NCQ error).
-pub fn ncq_error() -> Vec<u8> {
+pub(crate) fn ncq_error() -> Vec<u8> {
     let mut b = vec![0u8; 512];
     b[0] = 0x80;
     let sum = b[..511].iter().fold(0u8, |a, x| a.wrapping_add(*x));
@@ -321,7 +321,7 @@ pub fn ncq_error() -> Vec<u8> {
 }
 
 /// Current Device Internal Status log (24h) page 0: header only, no data areas.
-pub fn internal_status(p: &Profile) -> Vec<u8> {
+pub(crate) fn internal_status(p: &Profile) -> Vec<u8> {
     let mut b = vec![0u8; 512];
     b[0] = 0x24;
     b[4..8].copy_from_slice(&p.oui.to_le_bytes());

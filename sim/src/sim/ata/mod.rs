@@ -12,7 +12,7 @@ pub mod data;
 use serde::{Deserialize, Serialize};
 
 /// Password attempts before SECURITY UNLOCK / ERASE UNIT stop trying (ACS-4: 5).
-pub const MAX_ATTEMPTS: u8 = 5;
+pub(crate) const MAX_ATTEMPTS: u8 = 5;
 
 /// Persisted ATA state.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,14 +74,14 @@ impl AtaState {
     }
 
     /// Records a temperature reading.
-    pub fn note_temperature(&mut self, t: u8) {
+    pub(crate) fn note_temperature(&mut self, t: u8) {
         self.max_temp_c = Some(self.max_temp_c.map_or(t, |m| m.max(t)));
         self.min_temp_c = Some(self.min_temp_c.map_or(t, |m| m.min(t)));
     }
 }
 
 /// A 32-byte password field from a SECURITY data block (words 1-16).
-pub fn password_of(block: &[u8]) -> Vec<u8> {
+pub(crate) fn password_of(block: &[u8]) -> Vec<u8> {
     let mut p = vec![0u8; 32];
     if let Some(pw) = block.get(2..) {
         let n = pw.len().min(32);

@@ -8,13 +8,13 @@ use super::{alloc, CmdCtx};
 use crate::sim::sense::SimSense;
 
 /// The target port group of relative target port `port` (1 and 2 → groups 1 and 2).
-pub fn group_of(port: u16) -> u16 {
+pub(crate) fn group_of(port: u16) -> u16 {
     port.clamp(1, 2)
 }
 
 /// REPORT TARGET PORT GROUPS: byte 1 bits 7-5 PARAMETER DATA FORMAT (000b length only, 001b
 /// extended header), bytes 6-9 allocation length.
-pub fn report_target_port_groups(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn report_target_port_groups(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let format = ctx.cdb[1] >> 5;
     if format > 1 {
         return Err(SimSense::invalid_cdb(1, Some(7)));

@@ -6,7 +6,7 @@ use crate::sim::sense::SimSense;
 
 /// READ CAPACITY(10): bytes 2-5 LOGICAL BLOCK ADDRESS and byte 8 bit 0 PMI (both obsolete;
 /// LBA must be 0 when PMI=0, SBC-3 5.15). Data: last LBA (0xFFFFFFFF = use (16)), block length.
-pub fn read_capacity10(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn read_capacity10(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let pmi = ctx.cdb[8] & 0x01 != 0;
     if !pmi && ctx.be(2, 4) != 0 {
         return Err(SimSense::invalid_cdb(2, None));
@@ -22,7 +22,7 @@ pub fn read_capacity10(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 /// READ CAPACITY(16) (SERVICE ACTION IN(16) SA 0x10): bytes 10-13 allocation length,
 /// byte 14 bit 0 PMI. Data (32 bytes): 0-7 last LBA, 8-11 logical block length, 12 P_TYPE
 /// (bits 3-1) PROT_EN (bit 0), 13 P_I_EXPONENT (7-4) LBPPBE (3-0), 14 LBPME (7) LBPRZ (6).
-pub fn read_capacity16(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn read_capacity16(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let pmi = ctx.cdb[14] & 0x01 != 0;
     if !pmi && ctx.be(2, 8) != 0 {
         return Err(SimSense::invalid_cdb(2, None));
@@ -50,7 +50,7 @@ pub fn read_capacity16(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 /// NUMBER OF LOGICAL BLOCKS, 12 bits 3-0 PROVISIONING STATUS (0 mapped, 1 deallocated).
 /// Mapped = the sparse store holds something for the block (written data, or a used drive's
 /// old data); unmapped, formatted or sanitized blocks are deallocated.
-pub fn get_lba_status(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn get_lba_status(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let start = ctx.be(2, 8);
     let alloc_len = ctx.be(10, 4);
     let d = &ctx.sh.d;

@@ -39,7 +39,7 @@ fn descriptors(ctx: &CmdCtx<'_>, req: u8) -> (u8, Vec<u8>) {
 
 /// READ DEFECT DATA(10): byte 2 REQ_PLIST (4), REQ_GLIST (3), DEFECT LIST FORMAT (2-0);
 /// 7-8 ALLOCATION LENGTH. Header: 1 flags, 2-3 DEFECT LIST LENGTH.
-pub fn read_defect_data10(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn read_defect_data10(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let (flags, list) = descriptors(ctx, ctx.cdb[2]);
     let mut r = vec![0, flags, 0, 0];
     // A list longer than the 16-bit field is truncated to whole descriptors.
@@ -53,7 +53,7 @@ pub fn read_defect_data10(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 /// READ DEFECT DATA(12): byte 1 REQ_PLIST (4), REQ_GLIST (3), DEFECT LIST FORMAT (2-0);
 /// 2-5 ADDRESS DESCRIPTOR INDEX; 6-9 ALLOCATION LENGTH. Header: 1 flags, 2-3 GENERATION
 /// CODE, 4-7 DEFECT LIST LENGTH (of the descriptors from the index on).
-pub fn read_defect_data12(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn read_defect_data12(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let (flags, list) = descriptors(ctx, ctx.cdb[1]);
     let step = if flags & 0x07 == SHORT_BLOCK { 4 } else { 8 };
     let index = usize::try_from(ctx.be(2, 4)).unwrap_or(usize::MAX);

@@ -9,7 +9,7 @@ use crate::sim::profile::Profile;
 use crate::sim::sense::SimSense;
 
 /// RSOC timeouts: the extended self-test in the foreground.
-pub fn timeouts(_: &Profile) -> (u32, u32) {
+pub(crate) fn timeouts(_: &Profile) -> (u32, u32) {
     (
         EXTENDED_SELF_TEST_SECS as u32,
         3 * EXTENDED_SELF_TEST_SECS as u32,
@@ -18,7 +18,7 @@ pub fn timeouts(_: &Profile) -> (u32, u32) {
 
 /// SEND DIAGNOSTIC: byte 1 SELF-TEST CODE (7-5), PF (4), SELFTEST (2), DEVOFFL (1),
 /// UNITOFFL (0); bytes 3-4 PARAMETER LIST LENGTH.
-pub fn send_diagnostic(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn send_diagnostic(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let code = ctx.cdb[1] >> 5;
     let selftest = ctx.cdb[1] & 0x04 != 0;
     let len = ctx.be(3, 2);

@@ -6,7 +6,7 @@
 //! - modes 05h (the whole image in one command, offset 0), 07h, 0Dh and 0Eh (segments at
 //!   offsets); 0Fh activates what 0Dh/0Eh saved. Any other mode: ILLEGAL REQUEST 24/00 on
 //!   byte 1. Buffer ID 0 only (24/00 on byte 2);
-//! - the microcode buffer holds [`CAPACITY`] bytes, offsets are multiples of 2^[`OFFSET_BOUNDARY`]
+//! - the microcode buffer holds [`CAPACITY`] bytes, offsets are multiples of 2^`OFFSET_BOUNDARY`
 //!   (READ BUFFER descriptor mode reports both): an offset off the boundary or beyond the
 //!   buffer is 24/00 on byte 3, a segment running past the buffer 24/00 on byte 6;
 //! - a download starts at offset 0 and its segments come in order (each at the offset the
@@ -30,7 +30,7 @@ use sgctl_proto::scsi::write_buffer::sim_image;
 /// Microcode buffer capacity, bytes (READ BUFFER descriptor BUFFER CAPACITY).
 pub const CAPACITY: u32 = 1 << 20;
 /// OFFSET BOUNDARY: offsets are multiples of 2^9 = 512 bytes.
-pub const OFFSET_BOUNDARY: u8 = 9;
+pub(crate) const OFFSET_BOUNDARY: u8 = 9;
 const DID_ERROR: u16 = 0x07;
 
 /// The drive's microcode: what runs, what waits for activation, the download in progress.
@@ -180,7 +180,7 @@ pub fn write_buffer(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 }
 
 /// READ BUFFER(10) (3Ch): descriptor mode (03h) of buffer 0 only.
-pub fn read_buffer(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn read_buffer(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     if ctx.cdb[1] & 0x1F != 0x03 {
         return Err(SimSense::invalid_cdb(1, Some(4)));
     }

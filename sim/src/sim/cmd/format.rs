@@ -197,7 +197,7 @@ pub fn format_unit(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 /// IDENTIFIER, one of the profile's presets (VPD 0xB8), else ILLEGAL REQUEST 24/00 on byte 2.
 /// The drive formats to the preset's block length and protection type; its capacity is the
 /// preset's DESIGNED LAST LBA + 1, which on this drive is also the largest (FMTMAXLBA).
-pub fn format_with_preset(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn format_with_preset(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let p = ctx.sh.profile;
     let immed = ctx.cdb[1] & 0x80 != 0;
     let id = super::be(ctx.cdb, 2, 4);

@@ -15,7 +15,7 @@ const BINARY: u8 = 0x03;
 const ASCII: u8 = 0x01;
 
 /// Log pages (subpage 0) the profile supports, ascending.
-pub fn log_pages(p: &Profile) -> Vec<u8> {
+pub(crate) fn log_pages(p: &Profile) -> Vec<u8> {
     if p.sata {
         // SAT-4 10.3: supported pages, self-test results, informational exceptions, plus
         // temperature and solid state media from the ATA device statistics.

@@ -7,7 +7,7 @@ use crate::sim::sense::{key, SimSense};
 use crate::sim::tcg;
 
 /// SPC-5 6.47 TEST UNIT READY: the common checks (UA, NOT READY, 31/xx) are all it does.
-pub fn test_unit_ready(_ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn test_unit_ready(_ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     Ok(Vec::new())
 }
 
@@ -17,7 +17,7 @@ pub fn test_unit_ready(_ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 /// else the medium state (31/03, 31/00), else the low power condition (NO SENSE 5E/xx, by
 /// command or by a Power Condition timer), else NO SENSE. Status is GOOD in every case.
 /// Byte 1 bit 0 DESC selects descriptor format; byte 4 is the allocation length.
-pub fn request_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn request_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let desc = ctx.cdb[1] & 0x01 != 0;
     let alloc_len = ctx.be(4, 1);
     let d = &mut ctx.sh.d;
@@ -75,7 +75,7 @@ pub fn request_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 
 /// SPC-5 6.33 REPORT LUNS: one LUN (0). SELECT REPORT 0x00/0x01/0x02 accepted; allocation
 /// length below 16 is 24/00.
-pub fn report_luns(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn report_luns(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let select = ctx.cdb[2];
     if select > 0x02 {
         return Err(SimSense::invalid_cdb(2, None));
@@ -92,7 +92,7 @@ pub fn report_luns(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 /// SPC-5 6.35 REPORT SUPPORTED OPERATION CODES (MAINTENANCE IN, SA 0x0C). Byte 2 bit 7
 /// RCTD, bits 2-0 REPORTING OPTIONS; byte 3 requested opcode; 4-5 requested SA;
 /// 6-9 allocation length (protocols.md §D.4).
-pub fn report_supported_operation_codes(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn report_supported_operation_codes(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let p = ctx.sh.profile;
     let rctd = ctx.cdb[2] & 0x80 != 0;
     let option = ctx.cdb[2] & 0x07;
@@ -176,7 +176,7 @@ fn security_len(ctx: &CmdCtx<'_>) -> u64 {
 }
 
 /// SPC-5 6.40 SECURITY PROTOCOL IN → sim/src/sim/tcg.
-pub fn security_protocol_in(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn security_protocol_in(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let protocol = ctx.cdb[1];
     let sps = ctx.be(2, 2) as u16;
     let len = security_len(ctx);
@@ -190,7 +190,7 @@ pub fn security_protocol_in(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 }
 
 /// SPC-5 6.41 SECURITY PROTOCOL OUT → sim/src/sim/tcg.
-pub fn security_protocol_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn security_protocol_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let protocol = ctx.cdb[1];
     let sps = ctx.be(2, 2) as u16;
     let len = usize::try_from(security_len(ctx)).unwrap_or(usize::MAX);
@@ -211,7 +211,7 @@ pub fn security_protocol_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> 
 /// 7 LU_CONTROL, Ah FORCE_IDLE_0, Bh FORCE_STANDBY_0), bit 2 NO_FLUSH, bit 1 LOEJ, bit 0 START.
 /// ACTIVE, IDLE and STANDBY take the control of the power condition from the Power Condition
 /// mode page's timers; LU_CONTROL gives it back ([`crate::sim::drive::Drive::power_condition`]).
-pub fn start_stop_unit(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn start_stop_unit(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let pc = ctx.cdb[4] >> 4;
     let modifier = ctx.cdb[3] & 0x0F;
     let start = ctx.cdb[4] & 0x01 != 0;

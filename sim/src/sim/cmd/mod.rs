@@ -2,24 +2,24 @@
 //! CDB length, CDB usage map (REPORT SUPPORTED OPERATION CODES reports it and the target
 //! rejects any bit outside it), timeouts, processing flags and handler.
 
-pub mod alua;
+pub(crate) mod alua;
 pub mod ata;
-pub mod capacity;
-pub mod defect;
-pub mod diag;
+pub(crate) mod capacity;
+pub(crate) mod defect;
+pub(crate) mod diag;
 pub mod firmware;
 pub mod format;
 pub mod inquiry;
 pub mod log;
-pub mod misc;
+pub(crate) mod misc;
 pub mod mode;
-pub mod pi;
-pub mod pr;
+pub(crate) mod pi;
+pub(crate) mod pr;
 pub mod reassign;
 pub mod rw;
 pub mod sanitize;
-pub mod verify;
-pub mod write_same;
+pub(crate) mod verify;
+pub(crate) mod write_same;
 
 use crate::sim::profile::Profile;
 use crate::sim::sense::SimSense;
@@ -71,7 +71,7 @@ impl CmdCtx<'_> {
 
     /// The parameter list of `len` bytes the CDB announces. Bytes the initiator did not send
     /// read as zero (the transfer ended early).
-    pub fn param_list(&self, len: usize) -> Vec<u8> {
+    pub(crate) fn param_list(&self, len: usize) -> Vec<u8> {
         let mut v = vec![0u8; len];
         let n = len.min(self.out.len());
         v[..n].copy_from_slice(&self.out[..n]);
@@ -80,7 +80,7 @@ impl CmdCtx<'_> {
 
     /// The initiator sent fewer data-out bytes than the CDB announced: the SAS transfer
     /// cannot complete, the HBA reports DID_ERROR (K-status 0x07).
-    pub fn short_data_out(&self, needed: usize) -> bool {
+    pub(crate) fn short_data_out(&self, needed: usize) -> bool {
         self.out.len() < needed
     }
 }

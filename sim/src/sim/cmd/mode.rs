@@ -196,7 +196,7 @@ fn apply(page: u8, v: &[u8], m: &mut ModeValues) {
 
 /// MODE SENSE(6) 0x1A / (10) 0x5A. (6): byte 1 bit 3 DBD, 2 PC (7-6) + PAGE CODE, 3 SUBPAGE,
 /// 4 allocation length. (10): byte 1 bit 4 LLBAA, bit 3 DBD, 7-8 allocation length.
-pub fn mode_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn mode_sense(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let ten = ctx.cdb[0] == 0x5A;
     let dbd = ctx.cdb[1] & 0x08 != 0;
     let llbaa = ten && ctx.cdb[1] & 0x10 != 0;

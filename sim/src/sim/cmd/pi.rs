@@ -12,7 +12,7 @@ use crate::sim::sense::{key, SimSense};
 /// field", "VRPROTECT field": 001b and 101b check all three, 010b all but the guard, 011b
 /// none, 100b only the guard; 000b transfers no protection information).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Checks {
+pub(crate) struct Checks {
     /// LOGICAL BLOCK GUARD.
     pub guard: bool,
     /// LOGICAL BLOCK APPLICATION TAG (only where the CDB carries an expected tag: 32-byte
@@ -25,7 +25,7 @@ pub struct Checks {
 
 impl Checks {
     /// The checks for a protect field value (1..=5; 0 and the reserved 6, 7 check nothing).
-    pub fn for_protect(protect: u8) -> Checks {
+    pub(crate) fn for_protect(protect: u8) -> Checks {
         match protect {
             1 | 5 => Checks {
                 guard: true,
@@ -58,7 +58,7 @@ impl Checks {
     /// on type 2, when the CDB carries the EXPECTED INITIAL LOGICAL BLOCK REFERENCE TAG
     /// (32-byte CDBs: otherwise the device server has no knowledge of it); the application
     /// tag only where the CDB carries the expected tag and mask (32-byte CDBs).
-    pub fn unprotected_read(prot_type: u8, cdb32: bool) -> Checks {
+    pub(crate) fn unprotected_read(prot_type: u8, cdb32: bool) -> Checks {
         Checks {
             guard: prot_type != 0,
             app: prot_type != 0 && cdb32,
@@ -69,7 +69,7 @@ impl Checks {
 
 /// What the CDB expects of the tags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Expected {
+pub(crate) struct Expected {
     /// Type 2 (32-byte CDBs): EXPECTED INITIAL LOGICAL BLOCK REFERENCE TAG, incremented per
     /// block. `None`: the reference tag is the LBA's low 32 bits (type 1).
     pub initial_ref: Option<u32>,
@@ -80,7 +80,7 @@ pub struct Expected {
 
 impl Expected {
     /// The reference tag expected for the `i`-th block of a transfer starting at `lba`.
-    pub fn ref_tag(&self, lba: u64, i: u64) -> u32 {
+    pub(crate) fn ref_tag(&self, lba: u64, i: u64) -> u32 {
         match self.initial_ref {
             Some(r) => r.wrapping_add(i as u32),
             None => lba.wrapping_add(i) as u32,
@@ -92,7 +92,7 @@ impl Expected {
 /// the host sent, else what the device server generated when it wrote the block, else (a
 /// block never written since FORMAT UNIT) all FFh (SBC-4 4.22.2: FORMAT UNIT initialises
 /// the protection information to FFh).
-pub fn stored(d: &Drive, lba: u64, user: &[u8]) -> [u8; 8] {
+pub(crate) fn stored(d: &Drive, lba: u64, user: &[u8]) -> [u8; 8] {
     if let Some(t) = d.store.pi(lba) {
         return t;
     }
@@ -104,7 +104,7 @@ pub fn stored(d: &Drive, lba: u64, user: &[u8]) -> [u8; 8] {
 
 /// What the device server generates for a block written without protection information:
 /// guard = CRC of the data, application tag 0, reference tag `ref_tag` (type 3: FFFFFFFFh).
-pub fn generated(prot_type: u8, ref_tag: u32, user: &[u8]) -> [u8; 8] {
+pub(crate) fn generated(prot_type: u8, ref_tag: u32, user: &[u8]) -> [u8; 8] {
     let mut pi = [0u8; 8];
     pi[0..2].copy_from_slice(&crc16_t10dif(user).to_be_bytes());
     let rt = if prot_type == 3 { u32::MAX } else { ref_tag };
@@ -115,7 +115,7 @@ pub fn generated(prot_type: u8, ref_tag: u32, user: &[u8]) -> [u8; 8] {
 /// Checks one block's protection information (`pi`, sent by the host or read from the
 /// medium). An application tag of FFFFh (type 3: and a reference tag of FFFFFFFFh) disables
 /// checking of that block (SBC-4 4.22.4).
-pub fn check_block(
+pub(crate) fn check_block(
     prot_type: u8,
     checks: Checks,
     expect: &Expected,

@@ -14,22 +14,23 @@ use crate::sim::sense::{key, SimSense};
 use serde::{Deserialize, Serialize};
 
 /// RESERVATION CONFLICT status (SAM-5 5.3.1).
-pub const RESERVATION_CONFLICT: u8 = 0x18;
+pub(crate) const RESERVATION_CONFLICT: u8 = 0x18;
 
 /// Reservation types (SPC-5 table "Persistent reservation type codes").
-pub mod rtype {
+pub(crate) mod rtype {
     /// Write Exclusive.
-    pub const WE: u8 = 1;
-    /// Exclusive Access.
-    pub const EA: u8 = 3;
+    pub(crate) const WE: u8 = 1;
+    /// Exclusive Access (no handler branches on it: the table is SPC-5's, complete).
+    #[allow(dead_code)]
+    pub(crate) const EA: u8 = 3;
     /// Write Exclusive – Registrants Only.
-    pub const WE_RO: u8 = 5;
+    pub(crate) const WE_RO: u8 = 5;
     /// Exclusive Access – Registrants Only.
-    pub const EA_RO: u8 = 6;
+    pub(crate) const EA_RO: u8 = 6;
     /// Write Exclusive – All Registrants.
-    pub const WE_AR: u8 = 7;
+    pub(crate) const WE_AR: u8 = 7;
     /// Exclusive Access – All Registrants.
-    pub const EA_AR: u8 = 8;
+    pub(crate) const EA_AR: u8 = 8;
 }
 
 /// The persistent reservation state of the logical unit.
@@ -48,7 +49,7 @@ pub struct PrState {
 
 impl PrState {
     /// The key registered for `port`.
-    pub fn key_of(&self, port: u16) -> Option<u64> {
+    pub(crate) fn key_of(&self, port: u16) -> Option<u64> {
         self.registrations.iter().find(|r| r.0 == port).map(|r| r.1)
     }
 
@@ -57,7 +58,7 @@ impl PrState {
     }
 
     /// Whether `port` holds the reservation (every registrant does for all-registrants types).
-    pub fn is_holder(&self, port: u16) -> bool {
+    pub(crate) fn is_holder(&self, port: u16) -> bool {
         match self.reservation {
             Some((_, t)) if Self::all_registrants(t) => self.key_of(port).is_some(),
             Some((h, _)) => h == port,
@@ -78,7 +79,7 @@ impl PrState {
     }
 
     /// What a power cycle leaves: everything with APTPL, nothing without.
-    pub fn after_power_cycle(&self) -> PrState {
+    pub(crate) fn after_power_cycle(&self) -> PrState {
         if self.aptpl {
             self.clone()
         } else {
@@ -96,7 +97,7 @@ fn conflict(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 }
 
 /// PERSISTENT RESERVE IN (5Eh): service action in byte 1, allocation length bytes 7-8.
-pub fn pr_in(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn pr_in(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let sa = ctx.cdb[1] & 0x1F;
     let alloc_len = ctx.be(7, 2);
     let pr = &ctx.sh.d.pr;
@@ -169,7 +170,7 @@ pub fn pr_in(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 
 /// The SAS TransportID (SPC-5 7.6.4.6, protocol 6) of the initiator on `port`'s path: the
 /// model does not learn initiator addresses, so each path has a fixed one.
-pub fn transport_id(port: u16) -> Vec<u8> {
+pub(crate) fn transport_id(port: u16) -> Vec<u8> {
     let mut t = vec![0x06, 0, 0, 0];
     t.extend_from_slice(&initiator_sas_address(port).to_be_bytes());
     t.resize(24, 0);
@@ -177,13 +178,13 @@ pub fn transport_id(port: u16) -> Vec<u8> {
 }
 
 /// The initiator SAS address the model reports for the path through `port`.
-pub fn initiator_sas_address(port: u16) -> u64 {
+pub(crate) fn initiator_sas_address(port: u16) -> u64 {
     0x5000_c500_dead_0000 | u64::from(port)
 }
 
 /// PERSISTENT RESERVE OUT (5Fh): service action byte 1, scope/type byte 2, parameter list
 /// length bytes 5-8 (24: the basic parameter list).
-pub fn pr_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn pr_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let sa = ctx.cdb[1] & 0x1F;
     let scope = ctx.cdb[2] >> 4;
     let t = ctx.cdb[2] & 0x0F;
@@ -343,7 +344,7 @@ pub fn pr_out(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 /// the holder (and, for registrants-only / all-registrants types, every registrant) may do
 /// anything; others may read under the Write Exclusive types, and only the always-allowed
 /// commands run under the Exclusive Access types.
-pub fn conflicts(ctx: &CmdCtx<'_>) -> bool {
+pub(crate) fn conflicts(ctx: &CmdCtx<'_>) -> bool {
     let pr = &ctx.sh.d.pr;
     let Some((_, t)) = pr.reservation else {
         return false;

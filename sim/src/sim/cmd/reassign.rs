@@ -1,6 +1,6 @@
 //! SBC-4 REASSIGN BLOCKS (opcode 07h): the host names defective LBAs and the drive moves each
 //! to a spare location, recording it in the grown defect list (GLIST) that READ DEFECT DATA
-//! reports (see [`super::defect`]).
+//! reports (see `super::defect`).
 //!
 //! CDB: byte 1 bit 1 LONGLBA (the defective LBA list holds 8-byte LBAs, else 4-byte), bit 0
 //! LONGLIST (the parameter list header is a 4-byte DEFECT LIST LENGTH, else bytes 0-1 are
@@ -61,7 +61,7 @@ fn parse_list(out: &[u8], longlba: bool, longlist: bool) -> Result<Vec<u64>, Sim
 
 /// REASSIGN BLOCKS.
 #[doc(alias = "sg_reassign")]
-pub fn reassign_blocks(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn reassign_blocks(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let longlba = ctx.cdb[1] & 0x02 != 0;
     let longlist = ctx.cdb[1] & 0x01 != 0;
     let lbas = parse_list(ctx.out, longlba, longlist)?;

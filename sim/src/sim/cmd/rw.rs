@@ -1,6 +1,6 @@
 //! SBC-4 READ(10/16/32), WRITE(10/16/32), SYNCHRONIZE CACHE(10/16), UNMAP: user data kept
 //! in the sparse store, T10 PI (types 1 and 3 through 10/16-byte CDBs, type 2 through the
-//! 32-byte CDBs; see [`super::pi`]), injected medium errors, locked SED bands.
+//! 32-byte CDBs; see `super::pi`), injected medium errors, locked SED bands.
 
 use super::{alloc, pi, CmdCtx};
 use crate::sim::sense::{key, SimSense};
@@ -301,7 +301,7 @@ pub fn write(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
 
 /// SYNCHRONIZE CACHE(10/16): byte 1 bit 1 IMMED; LBA and NUMBER OF LOGICAL BLOCKS (0 = to
 /// the end) must lie within the medium. The cache is power-loss protected, so nothing to do.
-pub fn synchronize_cache(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn synchronize_cache(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let x = decode(ctx)?;
     let d = &ctx.sh.d;
     if x.lba.checked_add(x.blocks).is_none_or(|e| e > d.num_blocks) || x.lba >= d.num_blocks {

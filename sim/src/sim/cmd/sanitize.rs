@@ -10,18 +10,18 @@ use crate::sim::sense::SimSense;
 const DID_ERROR: u16 = 0x07;
 
 /// RSOC timeouts for OVERWRITE: one pass of the nominal capacity; recommended allows 31.
-pub fn timeouts_overwrite(p: &Profile) -> (u32, u32) {
+pub(crate) fn timeouts_overwrite(p: &Profile) -> (u32, u32) {
     let pass = p.overwrite_pass_secs().min(u64::from(u32::MAX / 32)) as u32;
     (pass, pass.saturating_mul(31).saturating_add(60))
 }
 
 /// RSOC timeouts for BLOCK ERASE.
-pub fn timeouts_block_erase(p: &Profile) -> (u32, u32) {
+pub(crate) fn timeouts_block_erase(p: &Profile) -> (u32, u32) {
     (p.block_erase_secs, p.block_erase_secs.saturating_mul(3))
 }
 
 /// RSOC timeouts for CRYPTOGRAPHIC ERASE.
-pub fn timeouts_crypto_erase(p: &Profile) -> (u32, u32) {
+pub(crate) fn timeouts_crypto_erase(p: &Profile) -> (u32, u32) {
     (
         p.crypto_erase_secs,
         p.crypto_erase_secs.saturating_mul(3).max(30),

@@ -15,7 +15,7 @@ use crate::sim::sense::{key, SimSense};
 const MAX_TRANSFER_BYTES: u64 = 8 << 20;
 
 /// VERIFY(10/16/32).
-pub fn verify(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn verify(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let x = decode(ctx)?;
     let bytchk = (ctx.cdb[usize::from(x.flags_off)] >> 1) & 0x03;
     if bytchk == 0b10 {

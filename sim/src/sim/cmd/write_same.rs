@@ -11,10 +11,10 @@ use super::{pi, CmdCtx};
 use crate::sim::sense::SimSense;
 
 /// MAXIMUM WRITE SAME LENGTH of VPD 0xB0 (blocks).
-pub const MAX_WRITE_SAME_BLOCKS: u64 = 0x0004_0000;
+pub(crate) const MAX_WRITE_SAME_BLOCKS: u64 = 0x0004_0000;
 
 /// WRITE SAME(10/16/32).
-pub fn write_same(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
+pub(crate) fn write_same(ctx: &mut CmdCtx<'_>) -> Result<Vec<u8>, SimSense> {
     let x = decode(ctx)?;
     let flags = ctx.cdb[usize::from(x.flags_off)];
     let unmap = flags & 0x08 != 0;

@@ -147,7 +147,7 @@ pub struct Io {
 
 /// Runs `n` commands from `next` with `qd` outstanding, starting at `*now`; advances `*now`
 /// to the last completion.
-pub fn run_qd(
+pub(crate) fn run_qd(
     ftl: &mut Ftl,
     now: &mut u64,
     qd: u32,

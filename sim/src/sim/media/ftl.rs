@@ -26,11 +26,11 @@ const NONE: u32 = u32::MAX;
 /// Seed of the read-time and pipeline-latency draws.
 const READ_SEED: u64 = 0x5EED_0F0F_7EAD_0001;
 /// Share of host page reads that need one read-retry step on an unworn block.
-pub const READ_RETRY_FRESH: f64 = 0.01;
+pub(crate) const READ_RETRY_FRESH: f64 = 0.01;
 /// The same at the block's rated P/E cycles.
-pub const READ_RETRY_WORN: f64 = 0.10;
+pub(crate) const READ_RETRY_WORN: f64 = 0.10;
 /// Relative spread (±) of the fixed command latency.
-pub const PIPELINE_SPREAD: f64 = 0.10;
+pub(crate) const PIPELINE_SPREAD: f64 = 0.10;
 
 /// Per-die allocation and timing state.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -128,7 +128,7 @@ impl Ftl {
     }
 
     /// An erased drive exposing exactly `user_units` 4 KiB units on `geometry`.
-    pub fn with_user_units(
+    pub(crate) fn with_user_units(
         geometry: Geometry,
         timing: Timing,
         user_units: u64,
@@ -211,7 +211,7 @@ impl Ftl {
     }
 
     /// User capacity in 4 KiB units.
-    pub fn user_units(&self) -> u64 {
+    pub(crate) fn user_units(&self) -> u64 {
         self.user_units
     }
 
@@ -222,7 +222,7 @@ impl Ftl {
 
     /// Sets the logical block length (after FORMAT UNIT). Existing mappings are kept; callers
     /// that change the format normally [`trim`](Self::trim) or [`erase_all`](Self::erase_all).
-    pub fn set_block_len(&mut self, block_len: u32) -> Result<(), MediaError> {
+    pub(crate) fn set_block_len(&mut self, block_len: u32) -> Result<(), MediaError> {
         if block_len == 0 {
             return Err(MediaError::BadGeometry("block length must be > 0".into()));
         }
@@ -236,7 +236,7 @@ impl Ftl {
     }
 
     /// Sets every block's erase count (a used, pre-worn drive).
-    pub fn set_wear(&mut self, erases_per_block: u32) {
+    pub(crate) fn set_wear(&mut self, erases_per_block: u32) {
         self.erase_count.fill(erases_per_block);
     }
 
@@ -249,7 +249,7 @@ impl Ftl {
     }
 
     /// Mapped (valid) 4 KiB units.
-    pub fn mapped_units(&self) -> u64 {
+    pub(crate) fn mapped_units(&self) -> u64 {
         self.valid.iter().map(|&v| u64::from(v)).sum()
     }
 
@@ -611,7 +611,7 @@ impl Ftl {
 
     /// Writes `blocks` logical blocks at `lba`, submitted at virtual time `now` (ns).
     /// Partial 4 KiB units are written whole (read-modify-write inside the controller).
-    pub fn submit_write(
+    pub(crate) fn submit_write(
         &mut self,
         lba: u64,
         blocks: u32,
@@ -665,7 +665,7 @@ impl Ftl {
 
     /// Reads `blocks` logical blocks at `lba`, submitted at virtual time `now` (ns). Unmapped
     /// units are answered by the controller without touching flash.
-    pub fn submit_read(
+    pub(crate) fn submit_read(
         &mut self,
         lba: u64,
         blocks: u32,
@@ -727,7 +727,7 @@ impl Ftl {
     }
 
     /// Unmaps the whole user capacity (FORMAT UNIT without overwrite, full UNMAP).
-    pub fn trim_all(&mut self, now: u64) -> Completion {
+    pub(crate) fn trim_all(&mut self, now: u64) -> Completion {
         for u in 0..self.user_units {
             self.invalidate(u);
         }
@@ -740,7 +740,7 @@ impl Ftl {
 
     /// SANITIZE BLOCK ERASE: erases every block (each gains one erase), drops all mappings and
     /// the write buffer. Dies erase in parallel; returns when the last die is done.
-    pub fn erase_all(&mut self, now: u64) -> Completion {
+    pub(crate) fn erase_all(&mut self, now: u64) -> Completion {
         let bpd = self.geo.blocks_per_die;
         let erase = self.erase_ns();
         self.l2p.fill(NONE);
@@ -781,7 +781,7 @@ impl Ftl {
 
     /// When every resource is idle (pending garbage-collection work not counted: like the
     /// MK4001GRZB, this model collects garbage only while the host writes).
-    pub fn idle_at(&self) -> u64 {
+    pub(crate) fn idle_at(&self) -> u64 {
         let dies = self.dies.iter().map(|d| d.busy_until.max(d.read_free));
         let chans = self.chan_free.iter().chain(&self.chan_read_free).copied();
         let released = self.releases.iter().map(|r| r.0 .0);
@@ -793,7 +793,7 @@ impl Ftl {
     /// NAND bytes written and block erases so far, in O(1) (every command's wear accounting;
     /// [`Ftl::stats`] walks every block). Each erase adds one to one block's erase count, so
     /// `block_erases / blocks` moves exactly as `erase_count_avg` does after [`Ftl::set_wear`].
-    pub fn wear_tally(&self) -> (u64, u64) {
+    pub(crate) fn wear_tally(&self) -> (u64, u64) {
         (
             self.counters.nand_write_units * UNIT_BYTES,
             self.counters.block_erases,
@@ -801,12 +801,12 @@ impl Ftl {
     }
 
     /// Rated program/erase cycles of the flash.
-    pub fn pe_cycles(&self) -> u32 {
+    pub(crate) fn pe_cycles(&self) -> u32 {
         self.geo.pe_cycles
     }
 
     /// Erase blocks of the flash.
-    pub fn erase_blocks(&self) -> usize {
+    pub(crate) fn erase_blocks(&self) -> usize {
         self.erase_count.len()
     }
 

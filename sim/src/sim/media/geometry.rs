@@ -14,10 +14,10 @@ pub const MIN_BLOCKS_PER_DIE: u32 = 128;
 
 /// Garbage collection keeps at least this many erased blocks per die for itself: it runs before
 /// a host write would take the die's free-block count below this.
-pub const GC_FREE_LOW: u32 = 2;
+pub(crate) const GC_FREE_LOW: u32 = 2;
 
 /// Fewest pages per block a scaled-down geometry may use.
-pub const MIN_PAGES_PER_BLOCK: u32 = 8;
+pub(crate) const MIN_PAGES_PER_BLOCK: u32 = 8;
 
 /// Physical layout of the NAND array.
 ///
@@ -44,7 +44,7 @@ pub struct Geometry {
     /// Rated program/erase cycles per block (endurance).
     pub pe_cycles: u32,
     /// Bits stored per cell (1 SLC, 2 MLC): the pages of one word line sense with different
-    /// numbers of read references, so their read times differ ([`Geometry::read_ns`]).
+    /// numbers of read references, so their read times differ (`Geometry::read_ns`).
     #[serde(default = "mlc")]
     pub bits_per_cell: u8,
 }
@@ -64,7 +64,7 @@ impl Geometry {
     /// precharge, transfer to the page register: a quarter of `t_read`) plus one step per
     /// reference, scaled so the mean over the pages is `t_read`: an MLC lower page reads in
     /// 0.75 × `t_read` and an upper page in 1.25 ×; SLC pages all in `t_read`.
-    pub fn read_ns(&self, t_read: u64, page: u32) -> u64 {
+    pub(crate) fn read_ns(&self, t_read: u64, page: u32) -> u64 {
         let n = u32::from(self.bits_per_cell.clamp(1, 4));
         if n == 1 {
             return t_read;
@@ -77,17 +77,17 @@ impl Geometry {
     }
 
     /// Number of dies.
-    pub fn dies(&self) -> u32 {
+    pub(crate) fn dies(&self) -> u32 {
         self.channels * self.dies_per_channel
     }
 
     /// Mapping units in one program unit (a page in every plane of a die).
-    pub fn units_per_program(&self) -> u32 {
+    pub(crate) fn units_per_program(&self) -> u32 {
         (self.page_bytes / UNIT_BYTES as u32) * self.planes_per_die
     }
 
     /// Mapping units in one block.
-    pub fn units_per_block(&self) -> u32 {
+    pub(crate) fn units_per_block(&self) -> u32 {
         self.units_per_program() * self.pages_per_block
     }
 
@@ -97,12 +97,12 @@ impl Geometry {
     }
 
     /// Raw capacity in mapping units (user capacity + over-provisioning).
-    pub fn raw_units(&self) -> u64 {
+    pub(crate) fn raw_units(&self) -> u64 {
         self.blocks() as u64 * self.units_per_block() as u64
     }
 
     /// Raw capacity in bytes.
-    pub fn raw_bytes(&self) -> u64 {
+    pub(crate) fn raw_bytes(&self) -> u64 {
         self.raw_units() * UNIT_BYTES
     }
 
@@ -139,7 +139,7 @@ impl Geometry {
     /// kept; only the block count changes. When that would leave fewer than
     /// [`MIN_BLOCKS_PER_DIE`] blocks per die, blocks are made smaller (fewer pages; the erase
     /// time scales with them) so that a small simulated drive behaves like the full-size one.
-    pub fn for_user_units(
+    pub(crate) fn for_user_units(
         &self,
         user_units: u64,
         op_fraction: f64,
@@ -212,7 +212,7 @@ pub struct Timing {
 
 impl Timing {
     /// Nanoseconds to move `bytes` at `rate` bytes/s (at least 1 ns for non-empty transfers).
-    pub fn xfer_ns(bytes: u64, rate: u64) -> u64 {
+    pub(crate) fn xfer_ns(bytes: u64, rate: u64) -> u64 {
         if bytes == 0 || rate == 0 {
             return 0;
         }

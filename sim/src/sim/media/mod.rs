@@ -4,10 +4,10 @@
 //! # Contract (for the SCSI target model in `sim/src/sim/`)
 //!
 //! * Build a drive with [`profiles::by_name`]`(name)?.build(user_bytes)` (capacity scaled as the
-//!   `sim:` options say) or [`Ftl::new`]`(geometry, timing, op_fraction)`. Names:
+//!   `sim:` options say) or `Ftl::new``(geometry, timing, op_fraction)`. Names:
 //!   `px02smf080`, `px03snf080`, `mk4001grzb`, `hk4e`, `exarray`, `exarraylock`.
-//! * LBAs are in units of [`Ftl::block_len`] (default 512; call [`Ftl::set_block_len`] after
-//!   FORMAT UNIT changes it). The FTL maps 4 KiB units; [`Ftl::lba_count`] is the capacity.
+//! * LBAs are in units of `Ftl::block_len` (default 512; call `Ftl::set_block_len` after
+//!   FORMAT UNIT changes it). The FTL maps 4 KiB units; `Ftl::lba_count` is the capacity.
 //!   Out-of-range requests return [`MediaError::OutOfRange`] (map it to ILLEGAL REQUEST
 //!   21/00 LBA OUT OF RANGE); nothing here panics on host input.
 //! * Time is a virtual clock in nanoseconds (`u64`). Every call takes the submission time
@@ -15,27 +15,27 @@
 //!   given everything queued before it (controller, host link, channels, dies, write buffer,
 //!   garbage collection). Calls must be made in non-decreasing `now` order; a command's
 //!   latency is `done_at - now`. A real-time front end sleeps until `done_at`.
-//!   - [`Ftl::submit_write`]`(lba, blocks, now)`: WRITE(10/16). Completes when the data is in
+//!   - `Ftl::submit_write``(lba, blocks, now)`: WRITE(10/16). Completes when the data is in
 //!     the power-loss-protected write buffer; may trigger garbage collection.
-//!   - [`Ftl::submit_read`]`(lba, blocks, now)`: READ(10/16).
-//!   - [`Ftl::trim`]`(lba, blocks, now)` / [`Ftl::trim_all`]: UNMAP (whole 4 KiB units only).
-//!   - [`Ftl::erase_all`]`(now)`: SANITIZE BLOCK ERASE (every block gains one erase; all data
+//!   - `Ftl::submit_read``(lba, blocks, now)`: READ(10/16).
+//!   - `Ftl::trim``(lba, blocks, now)` / `Ftl::trim_all`: UNMAP (whole 4 KiB units only).
+//!   - `Ftl::erase_all``(now)`: SANITIZE BLOCK ERASE (every block gains one erase; all data
 //!     unmapped). Its `done_at` is the erase duration for IMMED progress reporting.
-//!   - [`Ftl::is_mapped`]`(lba)`: whether the LBA holds written data (LBPRZ reads, GET LBA STATUS).
+//!   - `Ftl::is_mapped``(lba)`: whether the LBA holds written data (LBPRZ reads, GET LBA STATUS).
 //! * The FTL keeps no user data: the target model stores the bytes; this model only decides
 //!   where they live and how long it takes.
-//! * [`Ftl::stats`] gives the counters for LOG SENSE: host bytes written/read (pages 0x02/0x03
+//! * `Ftl::stats` gives the counters for LOG SENSE: host bytes written/read (pages 0x02/0x03
 //!   "total bytes processed"), NAND bytes written, write amplification, erase counts
 //!   min/avg/max and [`Stats::percentage_used_endurance`] (page 0x11 parameter 0001; clamp to
-//!   255 for the one-byte field). [`Ftl::set_wear`] pre-ages a drive (ex-array profile).
-//! * [`Ftl`] is `Serialize`/`Deserialize`, so a state file can carry it.
+//!   255 for the one-byte field). `Ftl::set_wear` pre-ages a drive (ex-array profile).
+//! * `Ftl` is `Serialize`/`Deserialize`, so a state file can carry it.
 
 pub mod bench;
-pub mod ftl;
-pub mod geometry;
+pub(crate) mod ftl;
+pub(crate) mod geometry;
 pub mod profiles;
 
-pub use ftl::Ftl;
+pub(crate) use ftl::Ftl;
 pub use geometry::{Geometry, Timing, MIN_BLOCKS_PER_DIE, UNIT_BYTES};
 pub use profiles::MediaProfile;
 

@@ -51,7 +51,7 @@ pub struct MediaProfile {
 
 impl MediaProfile {
     /// An erased drive of this profile with `user_bytes` of user capacity (scaled down from the
-    /// real drive; geometry and timing per die are unchanged, see [`Geometry::for_user_units`]).
+    /// real drive; geometry and timing per die are unchanged, see `Geometry::for_user_units`).
     pub fn build(&self, user_bytes: u64) -> Result<Ftl, MediaError> {
         self.build_with_op(user_bytes, self.op_fraction)
     }
@@ -60,7 +60,11 @@ impl MediaProfile {
     /// over-provisioning, but only `user_bytes × (1 − extra)` exposed to the host: the same flash
     /// with `extra` of the capacity given up as additional spare (what resizing the drive with
     /// FORMAT UNIT or leaving an unused, trimmed range does).
-    pub fn build_with_extra_op(&self, user_bytes: u64, extra: f64) -> Result<Ftl, MediaError> {
+    pub(crate) fn build_with_extra_op(
+        &self,
+        user_bytes: u64,
+        extra: f64,
+    ) -> Result<Ftl, MediaError> {
         if !(0.0..0.9).contains(&extra) {
             return Err(MediaError::BadGeometry(format!(
                 "extra over-provisioning {extra} out of range 0..0.9"

@@ -8,7 +8,7 @@
 //! * [`security_in`] / [`security_out`] get the CDB's SECURITY PROTOCOL, SECURITY PROTOCOL
 //!   SPECIFIC and the allocation length / parameter data (INC_512 already applied by the
 //!   target) and return the response bytes or the sense to report;
-//! * the target calls [`SedState::power_cycle`], [`SedState::check_access`] before every media
+//! * the target calls [`SedState::power_cycle`], `SedState::check_access` before every media
 //!   access, [`SedState::crypto_erase`] for SANITIZE CRYPTOGRAPHIC ERASE, and stores
 //!   [`SedState::key_generation`] with every written block: a block whose generation no longer
 //!   matches reads as ciphertext under the wrong key (pseudo-random bytes).
@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use sgctl_proto::tcg::level0::{LockingFlags, TperFlags};
 use tper::{Reject, Tper};
 
-pub use tper::{BASE_COMID, NUM_COMIDS};
+pub(crate) use tper::{BASE_COMID, NUM_COMIDS};
 
 /// Security state of the drive.
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
@@ -65,7 +65,7 @@ impl SedState {
 
     /// May the host read (`write`=false) or write `count` blocks from `lba`? A locked band
     /// gives DATA PROTECT 74/71 LOGICAL UNIT ACCESS NOT AUTHORIZED (protocols.md §F.12).
-    pub fn check_access(&self, lba: u64, count: u64, write: bool) -> Result<(), SimSense> {
+    pub(crate) fn check_access(&self, lba: u64, count: u64, write: bool) -> Result<(), SimSense> {
         match &self.tper {
             Some(t) if t.locked_for(lba, count, write) => {
                 Err(SimSense::new(key::DATA_PROTECT, 0x74, 0x71))
@@ -78,7 +78,7 @@ impl SedState {
     /// ACCESS RIGHTS, what array-locked SEDs answer (Drive-Trust-Alliance/sedutil#513: array
     /// firmware blocks FORMAT/SANITIZE with DATA PROTECT "Access denied"; openSeaChest maps 7/20/02 to "make
     /// sure security has unlocked"). A PSID revert or unlocking every band clears it.
-    pub fn check_destructive(&self) -> Result<(), SimSense> {
+    pub(crate) fn check_destructive(&self) -> Result<(), SimSense> {
         if self.any_locked() {
             return Err(SimSense::new(key::DATA_PROTECT, 0x20, 0x02));
         }

@@ -35,27 +35,27 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Enterprise SSC base ComID (as the ST4000NM0043 in protocols.md §F.2).
-pub const BASE_COMID: u16 = 0x07FE;
+pub(crate) const BASE_COMID: u16 = 0x07FE;
 /// Number of ComIDs.
-pub const NUM_COMIDS: u16 = 2;
+pub(crate) const NUM_COMIDS: u16 = 2;
 /// MaxRanges reported in LockingInfo (bands 1..=15 besides the global band 0).
-pub const MAX_RANGES: u16 = 15;
+pub(crate) const MAX_RANGES: u16 = 15;
 /// TryLimit of SID, EraseMaster and BandMasters.
 pub const TRY_LIMIT: u32 = 5;
 /// Largest response the TPer sends in one IF-RECV (its MaxComPacketSize).
-pub const MAX_COMPACKET: usize = 2048;
+pub(crate) const MAX_COMPACKET: usize = 2048;
 /// MaxSessions in Properties: at most this many sessions at once (then
 /// NO_SESSIONS_AVAILABLE); a second session to an SP with a write session open is SP_BUSY.
-pub const MAX_SESSIONS: usize = 2;
+pub(crate) const MAX_SESSIONS: usize = 2;
 /// DefSessionTimeout (ms): sessions that ask for no SessionTimeout expire after this long
 /// without a method.
-pub const DEF_SESSION_TIMEOUT_MS: u64 = 30_000;
+pub(crate) const DEF_SESSION_TIMEOUT_MS: u64 = 30_000;
 /// MinSessionTimeout (ms) reported in Properties; a smaller SessionTimeout is refused.
-pub const MIN_SESSION_TIMEOUT_MS: u64 = 1_000;
+pub(crate) const MIN_SESSION_TIMEOUT_MS: u64 = 1_000;
 /// MaxSessionTimeout (ms) reported in Properties; a larger SessionTimeout is refused.
-pub const MAX_SESSION_TIMEOUT_MS: u64 = 600_000;
+pub(crate) const MAX_SESSION_TIMEOUT_MS: u64 = 600_000;
 /// Largest `ThisSP.Random` Count (bytes) answered in one call.
-pub const MAX_RANDOM: u64 = 256;
+pub(crate) const MAX_RANDOM: u64 = 256;
 
 /// Why an IF-SEND / IF-RECV is rejected at the SCSI level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +127,7 @@ pub struct OpenSession {
     /// SessionTimeout in force (ms of inactivity).
     #[serde(default)]
     pub timeout_ms: u64,
-    /// Wall-clock deadline (ms since the epoch, [`Tper::now_ms`]); 0 = none.
+    /// Wall-clock deadline (ms since the epoch, `Tper::now_ms`); 0 = none.
     #[serde(default)]
     pub deadline_ms: u64,
 }
@@ -265,7 +265,7 @@ impl Tper {
     }
 
     /// The band an LBA belongs to (bands 1.. with a non-zero length, else band 0).
-    pub fn band_of(&self, lba: u64) -> u16 {
+    pub(crate) fn band_of(&self, lba: u64) -> u16 {
         for (n, b) in self.bands.iter().enumerate().skip(1) {
             if b.range_length > 0 && lba >= b.range_start && lba - b.range_start < b.range_length {
                 return n as u16;
@@ -337,7 +337,7 @@ impl Tper {
     }
 
     /// The TPer's clock: wall time in ms plus [`Tper::clock_skew_ms`].
-    pub fn now_ms(&self) -> u64 {
+    pub(crate) fn now_ms(&self) -> u64 {
         let t = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as u64);
@@ -346,7 +346,7 @@ impl Tper {
 
     /// Ends sessions whose SessionTimeout elapsed without a method (Core: the TPer aborts a
     /// session that times out; its resources become available again).
-    pub fn expire_sessions(&mut self) {
+    pub(crate) fn expire_sessions(&mut self) {
         let now = self.now_ms();
         self.sessions
             .retain(|s| s.deadline_ms == 0 || now < s.deadline_ms);

@@ -75,7 +75,7 @@ pub(super) fn rd_u64(m: &dyn RingMem, off: usize) -> Option<u64> {
 
 /// The fixed part of the mailbox, checked against the mapping.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Mailbox {
+pub(crate) struct Mailbox {
     /// `flags` (TCMU_MAILBOX_FLAG_CAP_*).
     pub flags: u16,
     /// Offset of the command ring.
@@ -86,7 +86,7 @@ pub struct Mailbox {
 
 impl Mailbox {
     /// Reads and validates the mailbox (version 2, ring inside the mapping, after the mailbox).
-    pub fn read(m: &dyn RingMem) -> Result<Mailbox, RingError> {
+    pub(crate) fn read(m: &dyn RingMem) -> Result<Mailbox, RingError> {
         let bad = |s: String| RingError::BadMailbox(s);
         let version =
             rd_u16(m, MB_VERSION).ok_or_else(|| bad(format!("mapping of {} bytes", m.len())))?;

@@ -8,14 +8,14 @@
 //! `cmd_head`; we answer each entry in place and move `cmd_tail` (modulo `cmdr_size`). All
 //! structures are `__attribute__((packed))`, so fields are read byte-wise here, never through
 //! Rust references to the mapping. The memory is reached only through [`RingMem`], which the
-//! mmap in [`super::uio`] and a plain `Vec<u8>` in tests implement.
-//! The pieces: [`layout`] restates the UAPI offsets and flags, [`mem`] reads and writes the
-//! shared area (the mailbox, one entry at a time) through [`RingMem`], and [`server`] is the
+//! mmap in `super::uio` and a plain `Vec<u8>` in tests implement.
+//! The pieces: `layout` restates the UAPI offsets and flags, `mem` reads and writes the
+//! shared area (the mailbox, one entry at a time) through [`RingMem`], and `server` is the
 //! loop that answers entries from a [`Transport`](crate::transport::Transport).
 
-pub mod layout;
-pub mod mem;
-pub mod server;
+pub(crate) mod layout;
+pub(crate) mod mem;
+pub(crate) mod server;
 
 pub use layout::*;
 pub use mem::*;
@@ -33,7 +33,7 @@ pub mod testing {
     /// kernel's `__u32` fields are. Contents are whatever the caller puts there: a test lays
     /// out a valid ring, a fuzz target arbitrary bytes.
     /// A mapping too short for the mailbox reads `cmd_head`/`cmd_tail` as 0 (and
-    /// [`super::Mailbox::read`] refuses it).
+    /// `super::Mailbox::read` refuses it).
     #[derive(Debug, Clone, Default)]
     pub struct VecMem(pub Vec<u8>);
 

@@ -50,7 +50,7 @@ impl Tmr {
 }
 
 /// Called for each TMR notification.
-pub type TmrHandler = Box<dyn FnMut(&Tmr) + Send>;
+pub(crate) type TmrHandler = Box<dyn FnMut(&Tmr) + Send>;
 
 /// Counters for one ring.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -95,7 +95,7 @@ pub type QueuedExec =
 
 /// After this long with nothing in flight and no new entry, the ring is idle: the closed loop
 /// of [`RingServer::queued`] starts again at the latest modeled completion.
-pub const IDLE_RESET: Duration = Duration::from_millis(20);
+pub(crate) const IDLE_RESET: Duration = Duration::from_millis(20);
 
 /// Answers entries from a ring with one transport (one target port).
 pub struct RingServer<T: Transport> {
@@ -148,7 +148,7 @@ pub struct RingServer<T: Transport> {
 }
 
 /// How early an answer may be written to batch it with others (see [`RingServer::process`]).
-pub const ANSWER_SLACK: Duration = Duration::from_micros(50);
+pub(crate) const ANSWER_SLACK: Duration = Duration::from_micros(50);
 
 /// A command's answer, due at `due`.
 struct Pending {
@@ -164,7 +164,7 @@ struct Pending {
 
 /// Longest CDB a command entry may carry (SG_IO's limit too: SPC-5's 32-byte variable-length
 /// CDBs are the longest any model command uses).
-pub const MAX_CDB: usize = 32;
+pub(crate) const MAX_CDB: usize = 32;
 
 /// A command entry read from the ring, before it is executed; its data iovecs are in
 /// [`RingServer`]'s scratch list.
@@ -222,12 +222,12 @@ impl<T: Transport> RingServer<T> {
 
     /// Whether the kernel has queued entries this server has not read (`cmd_head` is not
     /// where the last pass stopped); true before the first pass.
-    pub fn has_new(&self, m: &dyn RingMem) -> bool {
+    pub(crate) fn has_new(&self, m: &dyn RingMem) -> bool {
         self.next.is_none_or(|n| m.load_head() as usize != n)
     }
 
     /// When the earliest unanswered command is due.
-    pub fn next_due(&self) -> Option<Instant> {
+    pub(crate) fn next_due(&self) -> Option<Instant> {
         self.pending.iter().map(|p| p.due).min()
     }
 
@@ -600,7 +600,7 @@ fn vec_suffix_min(due: &[Pending]) -> Vec<u64> {
 /// The answer to give the kernel for a model completion. TCMU can return only a SCSI status
 /// and sense, so a host byte from the model (fault injection) becomes ABORTED COMMAND, which
 /// initiators retry, as a transport hiccup would be.
-pub fn completion_to_answer(c: &Completion) -> (u8, Vec<u8>) {
+pub(crate) fn completion_to_answer(c: &Completion) -> (u8, Vec<u8>) {
     if c.host_status != 0 {
         return (
             status::CHECK_CONDITION,
