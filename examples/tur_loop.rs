@@ -21,7 +21,7 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(e.exit_code());
         }
     };
-    let cdb = [0u8; 6]; // SPC-6 6.47 TEST UNIT READY
+    let cdb = sgctl::scsi::tur::TestUnitReadyCdb::new().build(); // SPC-6 6.47
     let start = Instant::now();
     for i in 0..n {
         if let Err(e) = sgctl::cmd::run_none(&mut *t, &cdb, Duration::from_secs(30)) {

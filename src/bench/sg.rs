@@ -14,7 +14,7 @@ use super::engine::{
 };
 use super::stats::{Interval, RunResult};
 use super::workload::Workload;
-use crate::scsi::read_write::{self, RwFlags};
+use crate::scsi::read_write;
 use crate::transport::queue::{SgQueue, Xfer, SG_MAX_QUEUE};
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
@@ -192,20 +192,19 @@ fn job(
             let io = core.prepare(&req, buf, t);
             let lba = req.offset / bl;
             let blocks = (u64::from(req.len) / bl) as u32;
-            let f = RwFlags::default();
             let mut cdb = [0u8; 32];
             let cdb_len = if prot_type == 2 {
                 cdb = if req.write {
-                    read_write::write32(lba, blocks, f)
+                    read_write::Write32Cdb::new(lba, blocks).build()
                 } else {
-                    read_write::read32(lba, blocks, f)
+                    read_write::Read32Cdb::new(lba, blocks).build()
                 };
                 32
             } else {
                 let c = if req.write {
-                    read_write::write16(lba, blocks, f)
+                    read_write::Write16Cdb::new(lba, blocks).build()
                 } else {
-                    read_write::read16(lba, blocks, f)
+                    read_write::Read16Cdb::new(lba, blocks).build()
                 };
                 cdb[..16].copy_from_slice(&c);
                 16

@@ -12,7 +12,7 @@ use super::engine::{
 };
 use super::stats::{Interval, IntervalMerger, RunResult};
 use super::workload::{DataPattern, Workload};
-use crate::scsi::read_write::{self, RwFlags};
+use crate::scsi::read_write;
 use crate::sim::SimDevice;
 use crate::transport::DataBuf;
 use std::cmp::Reverse;
@@ -246,13 +246,12 @@ impl SimEngine {
             slot.buf[..len].fill(PLAIN_FILL);
         }
         let blocks = (u64::from(req.len) / bl) as u32;
-        let f = RwFlags::default();
         let r = if req.write {
-            let cdb = read_write::write16(lba, blocks, f);
+            let cdb = read_write::Write16Cdb::new(lba, blocks).build();
             self.dev
                 .execute_queued(&cdb, DataBuf::Out(&slot.buf[..len]), TIMEOUT, t0 + t)
         } else {
-            let cdb = read_write::read16(lba, blocks, f);
+            let cdb = read_write::Read16Cdb::new(lba, blocks).build();
             self.dev
                 .execute_queued(&cdb, DataBuf::In(&mut slot.buf[..len]), TIMEOUT, t0 + t)
         };

@@ -6,7 +6,9 @@ use super::{Ctx, Report};
 use serde::Serialize;
 use sgctl::cmd::run_query;
 use sgctl::error::Error;
-use sgctl::scsi::read_defect::{self, Defect, DefectFormat, DefectList, Request};
+use sgctl::scsi::read_defect::{
+    self, Defect, DefectFormat, DefectList, ReadDefectData10Cdb, ReadDefectData12Cdb,
+};
 use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
 use std::fmt::Write as _;
 
@@ -93,16 +95,23 @@ pub(crate) fn run(ctx: &mut Ctx, args: DefectsArgs) -> anyhow::Result<Report> {
     } else {
         (false, true, "grown")
     };
-    let req = Request {
-        primary,
-        grown,
-        format,
+    let cdb10 = |alloc| {
+        ReadDefectData10Cdb::new(format, alloc)
+            .plist(primary)
+            .glist(grown)
+            .build()
+    };
+    let cdb12 = |alloc| {
+        ReadDefectData12Cdb::new(format, alloc)
+            .plist(primary)
+            .glist(grown)
+            .build()
     };
     let dev = args.device.as_str();
     let mut t =
         sgctl::device::open(dev, sgctl::device::OpenOptions::traced(ctx.verbose))?.transport;
     // Header first: the length the device has.
-    let head = query(t.as_mut(), &read_defect::cdb10(req, 4), 4)?;
+    let head = query(t.as_mut(), &cdb10(4), 4)?;
     let len = read_defect::list_length(&head, false).ok_or_else(|| {
         Error::Parse(sgctl::bytes::ParseError::new(
             "READ DEFECT DATA",
@@ -113,27 +122,13 @@ pub(crate) fn run(ctx: &mut Ctx, args: DefectsArgs) -> anyhow::Result<Report> {
         (head, false)
     } else if len + 4 <= 0xFFFF {
         let alloc = (len + 4) as u16;
-        (
-            query(
-                t.as_mut(),
-                &read_defect::cdb10(req, alloc),
-                usize::from(alloc),
-            )?,
-            false,
-        )
+        (query(t.as_mut(), &cdb10(alloc), usize::from(alloc))?, false)
     } else {
         // (10)'s 16-bit length may be the list's length cut (or saturated): ask (12).
-        let h12 = query(t.as_mut(), &read_defect::cdb12(req, 0, 8), 8)?;
+        let h12 = query(t.as_mut(), &cdb12(8), 8)?;
         let l12 = read_defect::list_length(&h12, true).unwrap_or(0);
         let alloc = u32::try_from(l12 + 8).unwrap_or(u32::MAX).min(MAX_LIST + 8);
-        (
-            query(
-                t.as_mut(),
-                &read_defect::cdb12(req, 0, alloc),
-                alloc as usize,
-            )?,
-            true,
-        )
+        (query(t.as_mut(), &cdb12(alloc), alloc as usize)?, true)
     };
     let mut list = read_defect::parse(&buf, twelve)?;
     if args.count {

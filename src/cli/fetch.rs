@@ -31,11 +31,11 @@ pub(crate) fn unsupported(e: Error, what: &str) -> Error {
 /// Standard INQUIRY: 36 bytes, then again with the full ADDITIONAL LENGTH.
 pub(crate) fn standard_inquiry(t: &mut dyn Transport) -> Result<Vec<u8>> {
     use sgctl::scsi::inquiry;
-    let first = data_in(t, &inquiry::cdb(false, 0, 36), 36)?;
+    let first = data_in(t, &inquiry::InquiryCdb::new(36).build(), 36)?;
     let want = first.get(4).map(|l| usize::from(*l) + 5).unwrap_or(0);
     if want > first.len() {
         let len = u16::try_from(want).unwrap_or(255);
-        return data_in(t, &inquiry::cdb(false, 0, len), usize::from(len));
+        return data_in(t, &inquiry::InquiryCdb::new(len).build(), usize::from(len));
     }
     Ok(first)
 }
@@ -44,8 +44,15 @@ pub(crate) fn standard_inquiry(t: &mut dyn Transport) -> Result<Vec<u8>> {
 pub(crate) fn vpd(t: &mut dyn Transport, page: u8) -> Result<Vec<u8>> {
     use sgctl::scsi::vpd;
     let what = format!("VPD page 0x{page:02x} ({})", vpd::page_name(page));
-    let first = data_in(t, &vpd::cdb(page, 252), 252)
-        .map_err(|e| unsupported(e, &format!("{what} is not supported by the device")))?;
+    let first = data_in(
+        t,
+        &sgctl::scsi::inquiry::InquiryCdb::new(252)
+            .evpd(true)
+            .page_code(page)
+            .build(),
+        252,
+    )
+    .map_err(|e| unsupported(e, &format!("{what} is not supported by the device")))?;
     let h = vpd::header(&first, "VPD page")?;
     if h.page_code != page {
         return Err(Error::Unsupported(format!(
@@ -56,7 +63,14 @@ pub(crate) fn vpd(t: &mut dyn Transport, page: u8) -> Result<Vec<u8>> {
     let want = usize::from(h.page_length) + 4;
     if want > first.len() && first.len() == 252 {
         let len = u16::try_from(want).unwrap_or(u16::MAX);
-        return data_in(t, &vpd::cdb(page, len), usize::from(len));
+        return data_in(
+            t,
+            &sgctl::scsi::inquiry::InquiryCdb::new(len)
+                .evpd(true)
+                .page_code(page)
+                .build(),
+            usize::from(len),
+        );
     }
     Ok(first)
 }

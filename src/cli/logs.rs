@@ -6,7 +6,7 @@ use serde::Serialize;
 use sgctl::logpage::{self, text, DecodedPage};
 use sgctl::ops::gate;
 use sgctl::ops::health::read::{self, PageError};
-use sgctl::scsi::log_select::LogSelect;
+use sgctl::scsi::log_select::LogSelectCdb;
 use sgctl::scsi::log_sense::PageControl;
 use std::path::PathBuf;
 
@@ -220,12 +220,11 @@ fn reset(
 ) -> anyhow::Result<Report> {
     let dev = args.device.as_deref().unwrap_or_default();
     let (pg, sub) = page.unwrap_or((0, 0));
-    let cmd = LogSelect {
-        page: pg,
-        subpage: sub,
-        ..LogSelect::reset_all(pc)
-    };
-    let cdb = cmd.cdb();
+    let cmd = LogSelectCdb::new(pc)
+        .pcr(true)
+        .page_code(pg)
+        .subpage_code(sub);
+    let cdb = cmd.build();
     let planned = gate::PlannedCommand::new("LOG SELECT (PCR=1)", &cdb, &[]);
     let id = read::identity(t)?;
     if args.dry_run {

@@ -25,7 +25,9 @@ pub(crate) fn run(ctx: &mut Ctx, args: LunsArgs) -> anyhow::Result<Report> {
     let mut alloc: u32 = 8192;
     let mut raw = fetch::data_in(
         t.as_mut(),
-        &report_luns::cdb(args.select, alloc),
+        &report_luns::ReportLunsCdb::new(alloc)
+            .select_report(args.select)
+            .build(),
         alloc as usize,
     )
     .map_err(|e| fetch::unsupported(e, "REPORT LUNS is not supported by the device"))?;
@@ -37,7 +39,9 @@ pub(crate) fn run(ctx: &mut Ctx, args: LunsArgs) -> anyhow::Result<Report> {
         alloc = want.min(0x10_0000);
         raw = fetch::data_in(
             t.as_mut(),
-            &report_luns::cdb(args.select, alloc),
+            &report_luns::ReportLunsCdb::new(alloc)
+                .select_report(args.select)
+                .build(),
             alloc as usize,
         )?;
     }

@@ -169,11 +169,20 @@ fn sense(
 ) -> sgctl::Result<(Vec<u8>, HeaderKind)> {
     let what = format!("mode page 0x{page:02x},0x{sub:02x} is not supported by the device");
     if args.six {
-        let cdb = mode::cdb_sense6(args.dbd, pc, page, sub, 252);
+        let cdb = mode::ModeSense6Cdb::new(page, 252)
+            .subpage_code(sub)
+            .pc(pc)
+            .dbd(args.dbd)
+            .build();
         let r = fetch::data_in(t, &cdb, 252).map_err(|e| fetch::unsupported(e, &what))?;
         return Ok((r, HeaderKind::Six));
     }
-    let cdb = mode::cdb_sense10(args.llbaa, args.dbd, pc, page, sub, 4096);
+    let cdb = mode::ModeSense10Cdb::new(page, 4096)
+        .subpage_code(sub)
+        .pc(pc)
+        .dbd(args.dbd)
+        .llbaa(args.llbaa)
+        .build();
     let r = fetch::data_in(t, &cdb, 4096).map_err(|e| fetch::unsupported(e, &what))?;
     let want = r
         .get(..2)
@@ -181,7 +190,12 @@ fn sense(
         .unwrap_or(0);
     if want > 4096 {
         let alloc = u16::try_from(want).unwrap_or(u16::MAX);
-        let cdb = mode::cdb_sense10(args.llbaa, args.dbd, pc, page, sub, alloc);
+        let cdb = mode::ModeSense10Cdb::new(page, alloc)
+            .subpage_code(sub)
+            .pc(pc)
+            .dbd(args.dbd)
+            .llbaa(args.llbaa)
+            .build();
         return Ok((
             fetch::data_in(t, &cdb, usize::from(alloc))?,
             HeaderKind::Ten,

@@ -40,14 +40,18 @@ pub(crate) fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
         None => {
             let alloc: u32 = 8192;
             let mut rctd = args.timeouts;
-            let cdb = rsoc::cdb(ReportingOptions::All, rctd, alloc);
+            let cdb = rsoc::ReportSupportedOpcodesCdb::new(alloc)
+                .rctd(rctd)
+                .build();
             let mut first =
                 fetch::data_in(t.as_mut(), &cdb, 8192).map_err(|e| fetch::unsupported(e, what));
             if rctd && matches!(first, Err(Error::Unsupported(_))) {
                 // Some devices implement RSOC but not RCTD: list the commands without timeouts.
                 ctx.warn("the device rejected RCTD=1; command timeouts are not reported");
                 rctd = false;
-                let cdb = rsoc::cdb(ReportingOptions::All, rctd, alloc);
+                let cdb = rsoc::ReportSupportedOpcodesCdb::new(alloc)
+                    .rctd(rctd)
+                    .build();
                 first =
                     fetch::data_in(t.as_mut(), &cdb, 8192).map_err(|e| fetch::unsupported(e, what));
             }
@@ -58,7 +62,9 @@ pub(crate) fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
                 .unwrap_or(0);
             if want > alloc {
                 let alloc = want.min(0x10_0000);
-                let cdb = rsoc::cdb(ReportingOptions::All, rctd, alloc);
+                let cdb = rsoc::ReportSupportedOpcodesCdb::new(alloc)
+                    .rctd(rctd)
+                    .build();
                 raw = fetch::data_in(t.as_mut(), &cdb, alloc as usize)?;
             }
             if ctx.hex {
@@ -74,7 +80,10 @@ pub(crate) fn run(ctx: &mut Ctx, args: OpcodesArgs) -> anyhow::Result<Report> {
                 Some(sa) => ReportingOptions::OpCodeSa(op, sa),
                 None => ReportingOptions::OpCode(op),
             };
-            let cdb = rsoc::cdb(opts, args.timeouts, 512);
+            let cdb = rsoc::ReportSupportedOpcodesCdb::new(512)
+                .options(opts)
+                .rctd(args.timeouts)
+                .build();
             let raw =
                 fetch::data_in(t.as_mut(), &cdb, 512).map_err(|e| fetch::unsupported(e, what))?;
             if ctx.hex {

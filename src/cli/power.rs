@@ -6,7 +6,7 @@ use serde::Serialize;
 use sgctl::cmd::{run_none, run_query};
 use sgctl::ops::gate;
 use sgctl::scsi::request_sense;
-use sgctl::scsi::start_stop::{cdb, power_state_from_sense, PowerRequest};
+use sgctl::scsi::start_stop::{power_state_from_sense, PowerRequest, StartStopUnitCdb};
 use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -91,7 +91,7 @@ fn state(t: &mut dyn Transport) -> sgctl::Result<State> {
     let mut buf = vec![0u8; usize::from(request_sense::ALLOCATION)];
     let n = run_query(
         t,
-        &request_sense::cdb(false, request_sense::ALLOCATION),
+        &request_sense::RequestSenseCdb::new(request_sense::ALLOCATION).build(),
         &mut buf,
         DEFAULT_TIMEOUT,
     )?;
@@ -163,7 +163,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: PowerArgs) -> anyhow::Result<Report> {
         let text = format!("{dev}: {}\n", st.power_condition);
         return Ok(Report::new(Some(dev), &st, text));
     };
-    let c = cdb(req, args.immed);
+    let c = StartStopUnitCdb::new(req).immed(args.immed).build();
     let planned = gate::PlannedCommand::new("START STOP UNIT", &c, &[]);
     let id = sgctl::ops::query::identity(t.as_mut())?;
     let name = gate::DriveName {

@@ -28,7 +28,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: ReadcapArgs) -> anyhow::Result<Report> {
     .transport;
     let dev = Some(args.device.as_str());
     if !args.ten {
-        match fetch::data_in(t.as_mut(), &rc::cdb16(32), 32) {
+        match fetch::data_in(t.as_mut(), &rc::ReadCapacity16Cdb::new(32).build(), 32) {
             Ok(raw) => {
                 if ctx.hex {
                     return Ok(fetch::hex_report(dev, &raw));
@@ -47,7 +47,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: ReadcapArgs) -> anyhow::Result<Report> {
             }
         }
     }
-    let raw = fetch::data_in(t.as_mut(), &rc::cdb10(), 8)?;
+    let raw = fetch::data_in(t.as_mut(), &rc::ReadCapacity10Cdb::new().build(), 8)?;
     if ctx.hex {
         return Ok(fetch::hex_report(dev, &raw));
     }

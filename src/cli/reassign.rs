@@ -7,7 +7,7 @@ use serde::Serialize;
 use sgctl::cmd::{run_out, run_query};
 use sgctl::error::Error;
 use sgctl::ops::gate;
-use sgctl::scsi::read_defect::{self, DefectFormat, Request};
+use sgctl::scsi::read_defect::{self, DefectFormat, ReadDefectData10Cdb};
 use sgctl::scsi::reassign;
 use sgctl::transport::{Transport, DEFAULT_TIMEOUT};
 use std::path::PathBuf;
@@ -76,13 +76,11 @@ struct Out {
 /// The grown defect list's entry count (READ DEFECT DATA(10) header), `None` when the drive
 /// does not answer it.
 fn grown_count(t: &mut dyn Transport) -> Option<u64> {
-    let req = Request {
-        primary: false,
-        grown: true,
-        format: DefectFormat::LongBlock,
-    };
+    let cdb = ReadDefectData10Cdb::new(DefectFormat::LongBlock, 4)
+        .glist(true)
+        .build();
     let mut buf = [0u8; 4];
-    let n = run_query(t, &read_defect::cdb10(req, 4), &mut buf, DEFAULT_TIMEOUT).ok()?;
+    let n = run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT).ok()?;
     read_defect::parse(&buf[..n.min(4)], false)
         .ok()
         .map(|l| l.count)

@@ -548,12 +548,11 @@ mod tests {
         let dev = sgctl::sim::open("px02smf080?serial=NOSAN1&capacity_gib=1").unwrap();
         let rw = |d: &mut dyn Transport, write: bool| -> Vec<u8> {
             let mut buf = vec![0x5Au8; 512];
-            let f = sgctl::scsi::read_write::RwFlags::default();
             let c = if write {
-                let cdb = sgctl::scsi::read_write::write16(10, 1, f);
+                let cdb = sgctl::scsi::read_write::Write16Cdb::new(10, 1).build();
                 d.execute(&cdb, DataBuf::Out(&buf), std::time::Duration::from_secs(5))
             } else {
-                let cdb = sgctl::scsi::read_write::read16(10, 1, f);
+                let cdb = sgctl::scsi::read_write::Read16Cdb::new(10, 1).build();
                 d.execute(
                     &cdb,
                     DataBuf::In(&mut buf),

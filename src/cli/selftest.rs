@@ -6,7 +6,7 @@ use serde::Serialize;
 use sgctl::logpage::selftest::SelfTestEntry;
 use sgctl::ops::gate;
 use sgctl::ops::selftest::{self, Status};
-use sgctl::scsi::send_diagnostic::{self_test_cdb, SelfTest};
+use sgctl::scsi::send_diagnostic::{SelfTest, SendDiagnosticCdb};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -141,7 +141,7 @@ fn start(
     prompter: &mut dyn gate::Prompter,
 ) -> anyhow::Result<Report> {
     let dev = args.device.as_str();
-    let cdb = self_test_cdb(test);
+    let cdb = SendDiagnosticCdb::new().self_test_code(test.code()).build();
     let planned = gate::PlannedCommand::new("SEND DIAGNOSTIC", &cdb, &[]);
     let before = selftest::status(t)?;
     if test != SelfTest::AbortBackground {

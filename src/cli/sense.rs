@@ -26,7 +26,9 @@ pub(crate) fn run(ctx: &mut Ctx, args: SenseArgs) -> anyhow::Result<Report> {
     let alloc = request_sense::ALLOCATION;
     let raw = fetch::data_in(
         t.as_mut(),
-        &request_sense::cdb(args.desc, alloc),
+        &request_sense::RequestSenseCdb::new(alloc)
+            .desc(args.desc)
+            .build(),
         usize::from(alloc),
     )?;
     let dev = Some(args.device.as_str());

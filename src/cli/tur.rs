@@ -29,7 +29,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: TurArgs) -> anyhow::Result<Report> {
         sgctl::device::OpenOptions::traced(ctx.verbose),
     )?
     .transport;
-    let cdb = tur::cdb();
+    let cdb = tur::TestUnitReadyCdb::new().build();
     let dev = Some(args.device.as_str());
     match run_none(t.as_mut(), &cdb, DEFAULT_TIMEOUT) {
         Ok(()) => Ok(Report::new(

@@ -24,7 +24,10 @@ pub(crate) fn read_page(
 ) -> crate::Result<Vec<u8>> {
     let mut buf = vec![0u8; 0xffff];
     let c = t.execute(
-        &diagnostic::receive_cdb(Some(code), 0xffff),
+        &diagnostic::ReceiveDiagnosticResultsCdb::new(0xffff)
+            .pcv(true)
+            .page_code(code)
+            .build(),
         DataBuf::In(&mut buf),
         timeout,
     )?;

@@ -252,13 +252,10 @@ fn plan_preset(t: &mut dyn Transport, id: u32) -> Result<FormatPlan> {
     } else {
         0
     };
-    let format_cdb = crate::scsi::format_unit::FormatWithPresetCdb {
-        immed: true,
-        fmtmaxlba: false,
-        preset_id: id,
-    }
-    .cdb()
-    .to_vec();
+    let format_cdb = crate::scsi::format_unit::FormatWithPresetCdb::new(id)
+        .immed(true)
+        .build()
+        .to_vec();
     Ok(FormatPlan {
         before,
         descriptor_blocks: None,

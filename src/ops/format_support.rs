@@ -161,7 +161,10 @@ pub fn read(t: &mut dyn Transport) -> Result<FormatSupport> {
 /// RCTD=1. A drive without RSOC (ILLEGAL REQUEST) gives [`Support::Unknown`].
 fn rsoc_format_unit(t: &mut dyn Transport) -> Result<(Support, Option<u32>)> {
     use crate::scsi::rsoc;
-    let cdb = rsoc::cdb(rsoc::ReportingOptions::OpCode(0x04), true, 64);
+    let cdb = rsoc::ReportSupportedOpcodesCdb::new(64)
+        .options(rsoc::ReportingOptions::OpCode(0x04))
+        .rctd(true)
+        .build();
     let mut buf = [0u8; 64];
     let n = match run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT) {
         Ok(n) => n,

@@ -61,7 +61,11 @@ fn hex_ser<S: serde::Serializer>(b: &[u8], s: S) -> std::result::Result<S::Ok, S
 
 /// Reads one page with MODE SENSE(10) (DBD=1): the page's bytes, header included.
 pub fn read_page(t: &mut dyn Transport, page: u8, sub: u8, pc: PageControl) -> Result<Vec<u8>> {
-    let cdb = mode::cdb_sense10(false, true, pc, page, sub, 4096);
+    let cdb = mode::ModeSense10Cdb::new(page, 4096)
+        .subpage_code(sub)
+        .pc(pc)
+        .dbd(true)
+        .build();
     let mut buf = vec![0u8; 4096];
     let n = run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT).map_err(|e| {
         if is_unsupported(&e) {
@@ -158,7 +162,11 @@ pub fn plan(t: &mut dyn Transport, changes: &[Change], save: bool) -> Result<Vec
             label,
             unchanged: new == cur,
             changes: fc,
-            cdb: mode::cdb_select10(true, save, len).to_vec(),
+            cdb: mode::ModeSelect10Cdb::new(len)
+                .pf(true)
+                .sp(save)
+                .build()
+                .to_vec(),
             parameter_list: list,
         });
     }

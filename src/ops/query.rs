@@ -100,7 +100,15 @@ pub fn identity(t: &mut dyn Transport) -> Result<Identity> {
 /// Fetches a VPD page (EVPD=1), trimmed to its PAGE LENGTH.
 pub fn vpd(t: &mut dyn Transport, page: u8) -> Result<Vec<u8>> {
     let mut buf = vec![0u8; 512];
-    let n = run_query(t, &vpdmod::cdb(page, 512), &mut buf, DEFAULT_TIMEOUT)?;
+    let n = run_query(
+        t,
+        &inquiry::InquiryCdb::new(512)
+            .evpd(true)
+            .page_code(page)
+            .build(),
+        &mut buf,
+        DEFAULT_TIMEOUT,
+    )?;
     let (_, b) = vpdmod::page(&buf[..n.min(buf.len())], page, "VPD page")?;
     Ok(b.as_slice().to_vec())
 }
@@ -159,7 +167,7 @@ pub(crate) struct ModeData {
 
 /// MODE SENSE(10) of `page` with DBD=0, LLBAA=1 (docs/protocols.md §C.5 step 1).
 pub(crate) fn mode_sense10(t: &mut dyn Transport, page: u8) -> Result<ModeData> {
-    let cdb = mode::cdb_sense10(true, false, mode::PageControl::Current, page, 0, 256);
+    let cdb = mode::ModeSense10Cdb::new(page, 256).llbaa(true).build();
     let mut buf = vec![0u8; 256];
     let n = run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT)?;
     let m = mode::parse(&buf[..n.min(buf.len())], mode::HeaderKind::Ten)?;
@@ -199,14 +207,18 @@ pub(crate) fn mode_select10_cdb(sp: bool, len: usize) -> Result<[u8; 10]> {
         what: "MODE SELECT list",
         len,
     })?;
-    Ok(mode::cdb_select10(true, sp, l))
+    Ok(mode::ModeSelect10Cdb::new(l).pf(true).sp(sp).build())
 }
 
 /// REQUEST SENSE (SPC-5 6.39) with fixed format; `Ok(None)` when no sense is pending
 /// (GOOD with NO SENSE 00/00 and no progress).
 pub fn request_sense(t: &mut dyn Transport) -> Result<Option<Sense>> {
     let mut buf = [0u8; 252];
-    let c = t.execute(&rs::cdb(false, 252), DataBuf::In(&mut buf), DEFAULT_TIMEOUT)?;
+    let c = t.execute(
+        &rs::RequestSenseCdb::new(252).build(),
+        DataBuf::In(&mut buf),
+        DEFAULT_TIMEOUT,
+    )?;
     // A CHECK CONDITION on REQUEST SENSE itself carries its own sense: report it as the error.
     transport::check(&c)?;
     let n = c.transferred(buf.len());
@@ -246,7 +258,10 @@ pub(crate) fn rsoc_one(
     opcode: u8,
     sa: u16,
 ) -> Result<(Support, Option<u32>)> {
-    let cdb = rsoc::cdb(rsoc::ReportingOptions::OpCodeSa(opcode, sa), true, 64);
+    let cdb = rsoc::ReportSupportedOpcodesCdb::new(64)
+        .options(rsoc::ReportingOptions::OpCodeSa(opcode, sa))
+        .rctd(true)
+        .build();
     let mut buf = [0u8; 64];
     let n = match run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT) {
         Ok(n) => n,

@@ -50,7 +50,12 @@ impl Reservations {
 
 fn pr_in(t: &mut dyn Transport, sa: InServiceAction) -> Result<Vec<u8>> {
     let mut buf = vec![0u8; 8192];
-    let n = run_query(t, &pr::cdb_in(sa, 8192), &mut buf, DEFAULT_TIMEOUT)?;
+    let n = run_query(
+        t,
+        &pr::PersistentReserveInCdb::new(sa, 8192).build(),
+        &mut buf,
+        DEFAULT_TIMEOUT,
+    )?;
     buf.truncate(n);
     Ok(buf)
 }

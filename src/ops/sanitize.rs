@@ -11,7 +11,7 @@ use crate::ops::poll::{self, Ended, PollConfig, PollEnd, Trail};
 use crate::ops::query::{self, Capacity, Support};
 use crate::ops::record::{Category, Sample, SampleOutcome, Verification, VerifyResult};
 use crate::ops::validate::{self, Plan, Validation};
-use crate::scsi::read_write::{read16, RwFlags};
+use crate::scsi::read_write::Read16Cdb;
 use crate::scsi::sanitize::{self as cdb, OverwriteParameters, ServiceAction};
 use crate::sense::SenseKey;
 use crate::transport::{DataBuf, Transport, DEFAULT_TIMEOUT};
@@ -312,7 +312,11 @@ pub fn plan(t: &mut dyn Transport, o: &SanitizeOptions, seed: u64) -> Result<San
             .map(|m| m.block_len)
             .unwrap_or(512),
     };
-    let (c, p) = cdb::build(sa, true, o.ause, o.znr, ow.as_ref().map(|p| (p, lb)))?;
+    let (c, p) = cdb::SanitizeCdb::new(sa)
+        .immed(true)
+        .ause(o.ause)
+        .znr(o.znr)
+        .build_with_list(ow.as_ref().map(|p| (p, lb)))?;
     let extents: Vec<(u64, u64)> = capacity.map(|c| vec![(0, c.blocks())]).unwrap_or_default();
     let sample = validate::lbas(vplan, &extents, seed);
     let validation = (sa != ServiceAction::ExitFailureMode).then(|| {
@@ -374,7 +378,7 @@ pub fn plan(t: &mut dyn Transport, o: &SanitizeOptions, seed: u64) -> Result<San
 fn read_block(t: &mut dyn Transport, lba: u64, lb: u32) -> Result<Vec<u8>> {
     let mut buf = vec![0u8; lb as usize];
     let c = t.execute(
-        &read16(lba, 1, RwFlags::default()),
+        &Read16Cdb::new(lba, 1).build(),
         DataBuf::In(&mut buf),
         DEFAULT_TIMEOUT,
     )?;

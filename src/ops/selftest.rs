@@ -10,7 +10,7 @@ use crate::logpage::selftest::{self, SelfTestEntry, SelfTestResults};
 use crate::ops::gate::Cleared;
 use crate::ops::health::read::{is_unsupported, read_page};
 use crate::scsi::log_sense::PageControl;
-use crate::scsi::send_diagnostic::{self_test_cdb, SelfTest};
+use crate::scsi::send_diagnostic::{SelfTest, SendDiagnosticCdb};
 use crate::scsi::{request_sense, vpd};
 use crate::sense::Sense;
 use crate::transport::{Transport, DEFAULT_TIMEOUT};
@@ -64,7 +64,7 @@ pub fn status(t: &mut dyn Transport) -> Result<Status> {
     let mut buf = vec![0u8; usize::from(request_sense::ALLOCATION)];
     match run_query(
         t,
-        &request_sense::cdb(false, request_sense::ALLOCATION),
+        &request_sense::RequestSenseCdb::new(request_sense::ALLOCATION).build(),
         &mut buf,
         DEFAULT_TIMEOUT,
     ) {
@@ -141,7 +141,11 @@ pub fn send(
     test: SelfTest,
     timeout: Duration,
 ) -> Result<()> {
-    match run_none(t, &self_test_cdb(test), timeout) {
+    match run_none(
+        t,
+        &SendDiagnosticCdb::new().self_test_code(test.code()).build(),
+        timeout,
+    ) {
         Err(e) if is_unsupported(&e) => {
             let what = e
                 .sense()

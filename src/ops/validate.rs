@@ -269,7 +269,7 @@ pub(crate) fn full_read(
     progress: &mut dyn FnMut(Option<f64>),
     stop: &dyn Fn() -> bool,
 ) -> Option<(u64, u64, u64)> {
-    use crate::scsi::read_write::{read16, RwFlags};
+    use crate::scsi::read_write::Read16Cdb;
     use crate::transport::{DataBuf, DEFAULT_TIMEOUT};
     let bl = u64::from(block_len.max(1));
     let chunk = (1u64 << 20) / bl;
@@ -288,7 +288,7 @@ pub(crate) fn full_read(
             let ok = u32::try_from(n).ok().and_then(|n32| {
                 let c = t
                     .execute(
-                        &read16(s + off, n32, RwFlags::default()),
+                        &Read16Cdb::new(s + off, n32).build(),
                         DataBuf::In(b),
                         DEFAULT_TIMEOUT,
                     )

@@ -355,7 +355,7 @@ fn verify_catches_a_corrupted_block_with_its_lba() {
 #[test]
 fn sim_engine_advances_the_clock_and_stores_plain_writes_compactly() {
     use sgctl::bench::Engine;
-    use sgctl::scsi::read_write::{self, RwFlags};
+    use sgctl::scsi::read_write;
     use sgctl::transport::{DataBuf, Transport};
     let mut e = bench::sim::SimEngine::open(DRIVE, true).unwrap();
     let clock = e.device().clock();
@@ -378,7 +378,7 @@ fn sim_engine_advances_the_clock_and_stores_plain_writes_compactly() {
     let read_block = |e: &mut bench::sim::SimEngine, lba: u64| {
         let mut buf = vec![0u8; 512];
         let mut dev = e.device().port(1);
-        let cdb = read_write::read16(lba, 1, RwFlags::default());
+        let cdb = read_write::Read16Cdb::new(lba, 1).build();
         let c = dev
             .execute(&cdb, DataBuf::In(&mut buf), Duration::from_secs(5))
             .unwrap();

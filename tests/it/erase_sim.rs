@@ -7,7 +7,7 @@ use crate::util::SimDrive;
 use serde_json::Value;
 use sgctl::ops::poll::Trail;
 use sgctl::ops::{format, sanitize};
-use sgctl::scsi::read_write::{read16, write16, RwFlags};
+use sgctl::scsi::read_write::{Read16Cdb, Write16Cdb};
 use sgctl::transport::{check, DataBuf, Transport};
 use std::time::Duration;
 
@@ -44,7 +44,7 @@ fn block(t: &mut dyn Transport, lba: u64) -> Vec<u8> {
     let mut b = vec![0u8; 512];
     let c = t
         .execute(
-            &read16(lba, 1, RwFlags::default()),
+            &Read16Cdb::new(lba, 1).build(),
             DataBuf::In(&mut b),
             Duration::from_secs(5),
         )
@@ -59,7 +59,7 @@ fn write_marker(t: &mut dyn Transport, lba: u64) {
         .collect();
     let c = t
         .execute(
-            &write16(lba, 1, RwFlags::default()),
+            &Write16Cdb::new(lba, 1).build(),
             DataBuf::Out(&data),
             Duration::from_secs(5),
         )

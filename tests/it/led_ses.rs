@@ -17,7 +17,10 @@ fn page(t: &mut dyn Transport, code: u8) -> Vec<u8> {
     let mut buf = vec![0u8; 0xffff];
     let c = t
         .execute(
-            &diagnostic::receive_cdb(Some(code), 0xffff),
+            &diagnostic::ReceiveDiagnosticResultsCdb::new(0xffff)
+                .pcv(true)
+                .page_code(code)
+                .build(),
             DataBuf::In(&mut buf),
             T,
         )

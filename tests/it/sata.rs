@@ -9,7 +9,7 @@ use sgctl::ata::{self, SecurityBlock};
 use sgctl::cmd::run_out;
 use sgctl::ops::health;
 use sgctl::scsi::ata_pass_through::{parse_registers, AtaCommand, CdbSize, Protocol};
-use sgctl::scsi::read_write::{read16, write16, RwFlags};
+use sgctl::scsi::read_write::{Read16Cdb, Write16Cdb};
 use sgctl::transport::{check, DataBuf, Transport, DEFAULT_TIMEOUT};
 use sgctl::Error;
 use std::time::{Duration, SystemTime};
@@ -29,7 +29,7 @@ fn write_marker(t: &mut dyn Transport, lba: u64) {
         .collect();
     let c = t
         .execute(
-            &write16(lba, 1, RwFlags::default()),
+            &Write16Cdb::new(lba, 1).build(),
             DataBuf::Out(&data),
             DEFAULT_TIMEOUT,
         )
@@ -41,7 +41,7 @@ fn read_block(t: &mut dyn Transport, lba: u64) -> Vec<u8> {
     let mut b = vec![0u8; 512];
     let c = t
         .execute(
-            &read16(lba, 1, RwFlags::default()),
+            &Read16Cdb::new(lba, 1).build(),
             DataBuf::In(&mut b),
             DEFAULT_TIMEOUT,
         )
@@ -217,7 +217,7 @@ fn ata_sanitize_progress_survives_power_cycle() {
     // SCSI commands see NOT READY 04/1B meanwhile; IDENTIFY still works.
     let c = d
         .execute(
-            &read16(0, 1, RwFlags::default()),
+            &Read16Cdb::new(0, 1).build(),
             DataBuf::In(&mut [0u8; 512]),
             DEFAULT_TIMEOUT,
         )

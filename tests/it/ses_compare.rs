@@ -263,7 +263,10 @@ fn sim_enclosure_pages_agree_with_sg_ses() {
     let mut text = String::new();
     for code in [0u8, 1, 2, 7, 0x0a] {
         let mut buf = vec![0u8; 4096];
-        let cdb = sgctl::scsi::diagnostic::receive_cdb(Some(code), 4096);
+        let cdb = sgctl::scsi::diagnostic::ReceiveDiagnosticResultsCdb::new(4096)
+            .pcv(true)
+            .page_code(code)
+            .build();
         let c = t
             .execute(
                 &cdb,

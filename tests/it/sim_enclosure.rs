@@ -20,7 +20,10 @@ fn page(t: &mut dyn Transport, code: u8) -> Vec<u8> {
     let mut buf = vec![0u8; 0xffff];
     let c = t
         .execute(
-            &diagnostic::receive_cdb(Some(code), 0xffff),
+            &diagnostic::ReceiveDiagnosticResultsCdb::new(0xffff)
+                .pcv(true)
+                .page_code(code)
+                .build(),
             DataBuf::In(&mut buf),
             T,
         )
@@ -32,7 +35,10 @@ fn page(t: &mut dyn Transport, code: u8) -> Vec<u8> {
 
 fn send(t: &mut dyn Transport, p: &[u8]) -> sgctl::Result<()> {
     let c = t.execute(
-        &diagnostic::send_page_cdb(p.len() as u16),
+        &sgctl::scsi::send_diagnostic::SendDiagnosticCdb::new()
+            .pf(true)
+            .parameter_list_length(p.len() as u16)
+            .build(),
         DataBuf::Out(p),
         T,
     )?;
@@ -96,7 +102,10 @@ fn enclosure_pages_describe_twelve_slots_of_virtual_drives() {
     for (port, ph) in phys.iter().enumerate() {
         let mut drive = open(&format!("sim:px02smf080?serial=E1S03&port={}", port + 1));
         let mut vpd = vec![0u8; 512];
-        let cdb = sgctl::scsi::vpd::cdb(0x83, 512);
+        let cdb = sgctl::scsi::inquiry::InquiryCdb::new(512)
+            .evpd(true)
+            .page_code(0x83)
+            .build();
         let cmp = drive.execute(&cdb, DataBuf::In(&mut vpd), T).unwrap();
         check(&cmp).unwrap();
         let addr = u64::from_str_radix(ph.sas_address.trim_start_matches("0x"), 16).unwrap();
@@ -246,7 +255,14 @@ fn serials_put_named_drives_in_the_first_slots() {
         let mut drive = open(&format!("sim:px02smf080?serial={serial}&port=1"));
         let mut vpd = vec![0u8; 512];
         let cmp = drive
-            .execute(&sgctl::scsi::vpd::cdb(0x83, 512), DataBuf::In(&mut vpd), T)
+            .execute(
+                &sgctl::scsi::inquiry::InquiryCdb::new(512)
+                    .evpd(true)
+                    .page_code(0x83)
+                    .build(),
+                DataBuf::In(&mut vpd),
+                T,
+            )
             .unwrap();
         check(&cmp).unwrap();
         let addr = u64::from_str_radix(phys[0].sas_address.trim_start_matches("0x"), 16).unwrap();

@@ -37,19 +37,37 @@ fn supported_log_pages(d: &mut SimDevice) -> Vec<u8> {
 fn every_vpd_page_decodes_with_the_shared_parsers() {
     for p in PROFILES {
         let mut d = open(&spec(p));
-        let (_, std) = din(&mut d, &inquiry::cdb(false, 0, 96), 96);
+        let (_, std) = din(&mut d, &inquiry::InquiryCdb::new(96).build(), 96);
         let s = inquiry::parse(&std).unwrap();
         assert_eq!(
             s.product_identification.trim(),
             sgctl::sim::profile::find(p).unwrap().product
         );
-        let (_, list) = din(&mut d, &vpd::cdb(0, 255), 255);
+        let (_, list) = din(
+            &mut d,
+            &sgctl::scsi::inquiry::InquiryCdb::new(255)
+                .evpd(true)
+                .page_code(0)
+                .build(),
+            255,
+        );
         for &page in &list[4..] {
-            let (c, b) = din(&mut d, &vpd::cdb(page, 0xFFFF), 0xFFFF);
+            let (c, b) = din(
+                &mut d,
+                &sgctl::scsi::inquiry::InquiryCdb::new(0xFFFF)
+                    .evpd(true)
+                    .page_code(page)
+                    .build(),
+                0xFFFF,
+            );
             good(&c);
             vpd::decode(&b).unwrap_or_else(|e| panic!("{p} VPD {page:#x}: {e}"));
         }
-        let (_, rc) = din(&mut d, &read_capacity::cdb16(32), 32);
+        let (_, rc) = din(
+            &mut d,
+            &read_capacity::ReadCapacity16Cdb::new(32).build(),
+            32,
+        );
         let rc = read_capacity::parse16(&rc).unwrap();
         assert_eq!(rc.lba_count, 8192); // capacity_blocks counts the profile's own block length
     }
@@ -78,11 +96,15 @@ fn mode_pages_decode_and_select_changes_them() {
     let mut d = open(&spec("px02smf080"));
     for (cdb, kind) in [
         (
-            mode::cdb_sense6(false, mode::PageControl::Current, 0x3F, 0, 255).to_vec(),
+            mode::ModeSense6Cdb::new(0x3F, 255).build().to_vec(),
             mode::HeaderKind::Six,
         ),
         (
-            mode::cdb_sense10(true, false, mode::PageControl::Changeable, 0x3F, 0, 1024).to_vec(),
+            mode::ModeSense10Cdb::new(0x3F, 1024)
+                .pc(mode::PageControl::Changeable)
+                .llbaa(true)
+                .build()
+                .to_vec(),
             mode::HeaderKind::Ten,
         ),
     ] {

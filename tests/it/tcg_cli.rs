@@ -2,7 +2,7 @@
 //! per command as an admin would run them), plus in-process checks of the data path
 //! (DATA PROTECT on locked bands, new key after erase) through the same SimDevice.
 
-use sgctl::scsi::read_write::{read16, write16, RwFlags};
+use sgctl::scsi::read_write::{Read16Cdb, Write16Cdb};
 use sgctl::sense::{Sense, SenseKey};
 use sgctl::sim::tcg::tper::psid_for;
 use sgctl::transport::{check, DataBuf, Transport};
@@ -123,7 +123,7 @@ fn read_once(d: &mut dyn Transport, lba: u64) -> Result<Vec<u8>, Sense> {
     let mut buf = vec![0u8; 512];
     let c = d
         .execute(
-            &read16(lba, 1, RwFlags::default()),
+            &Read16Cdb::new(lba, 1).build(),
             DataBuf::In(&mut buf),
             Duration::from_secs(5),
         )
@@ -138,7 +138,7 @@ fn write_block(d: &mut dyn Transport, lba: u64, fill: u8) -> Result<(), Sense> {
     let buf = vec![fill; 512];
     let c = d
         .execute(
-            &write16(lba, 1, RwFlags::default()),
+            &Write16Cdb::new(lba, 1).build(),
             DataBuf::Out(&buf),
             Duration::from_secs(5),
         )

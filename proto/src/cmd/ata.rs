@@ -117,7 +117,10 @@ pub fn is_behind_satl(t: &mut dyn Transport, vendor: Option<&str>) -> bool {
     let mut v = vec![0u8; 64];
     crate::cmd::run_query(
         t,
-        &crate::scsi::vpd::cdb(0x89, 64),
+        &crate::scsi::inquiry::InquiryCdb::new(64)
+            .evpd(true)
+            .page_code(0x89)
+            .build(),
         &mut v,
         crate::transport::DEFAULT_TIMEOUT,
     )

@@ -4,7 +4,7 @@
 
 use super::{query, run_query};
 use crate::error::Result;
-use crate::scsi::{inquiry, read_capacity, vpd};
+use crate::scsi::{inquiry, read_capacity};
 use crate::transport::Transport;
 use std::time::Duration;
 
@@ -13,7 +13,12 @@ const VPD_MAX: u16 = 0xfffc;
 
 /// Standard INQUIRY with `alloc` bytes asked.
 pub fn standard(t: &mut dyn Transport, alloc: u16, timeout: Duration) -> Result<Vec<u8>> {
-    query(t, &inquiry::cdb(false, 0, alloc), alloc.into(), timeout)
+    query(
+        t,
+        &inquiry::InquiryCdb::new(alloc).build(),
+        alloc.into(),
+        timeout,
+    )
 }
 
 /// VPD page `page` (EVPD=1), asked first with `alloc` bytes; a page whose PAGE LENGTH says it
@@ -23,7 +28,15 @@ pub fn standard(t: &mut dyn Transport, alloc: u16, timeout: Duration) -> Result<
 pub fn vpd_page(t: &mut dyn Transport, page: u8, alloc: u16, timeout: Duration) -> Result<Vec<u8>> {
     let mut alloc = alloc;
     loop {
-        let b = query(t, &vpd::cdb(page, alloc), alloc.into(), timeout)?;
+        let b = query(
+            t,
+            &inquiry::InquiryCdb::new(alloc)
+                .evpd(true)
+                .page_code(page)
+                .build(),
+            alloc.into(),
+            timeout,
+        )?;
         let want = b
             .get(2..4)
             .map(|l| usize::from(u16::from_be_bytes([l[0], l[1]])) + 4);
@@ -39,7 +52,12 @@ pub fn vpd_page(t: &mut dyn Transport, page: u8, alloc: u16, timeout: Duration) 
 /// READ CAPACITY(16) with a 32-byte allocation: the bytes transferred.
 pub fn read_capacity16(t: &mut dyn Transport, timeout: Duration) -> Result<Vec<u8>> {
     let mut buf = vec![0u8; 32];
-    let n = run_query(t, &read_capacity::cdb16(32), &mut buf, timeout)?;
+    let n = run_query(
+        t,
+        &read_capacity::ReadCapacity16Cdb::new(32).build(),
+        &mut buf,
+        timeout,
+    )?;
     buf.truncate(n.min(32));
     Ok(buf)
 }

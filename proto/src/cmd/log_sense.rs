@@ -5,7 +5,7 @@
 use crate::bytes::ParseError;
 use crate::cmd::run_query;
 use crate::error::{Error, Result};
-use crate::scsi::log_sense::{full_request_len, LogSense, PageControl, MAX_ALLOCATION};
+use crate::scsi::log_sense::{full_request_len, LogSenseCdb, PageControl, MAX_ALLOCATION};
 use crate::transport::{Transport, DEFAULT_TIMEOUT};
 
 /// One fetched page: the bytes the device returned and notes about how the fetch went.
@@ -30,13 +30,12 @@ pub fn fetch(
     pc: PageControl,
     parameter_pointer: u16,
 ) -> Result<Fetched> {
-    let mut req = LogSense {
-        pc,
-        parameter_pointer,
-        ..LogSense::new(page, subpage, 4)
-    };
+    let mut req = LogSenseCdb::new(page, 4)
+        .subpage_code(subpage)
+        .pc(pc)
+        .parameter_pointer(parameter_pointer);
     let mut head = [0u8; 4];
-    let got = run_query(t, &req.cdb(), &mut head, DEFAULT_TIMEOUT)?;
+    let got = run_query(t, &req.build(), &mut head, DEFAULT_TIMEOUT)?;
     if got < 4 {
         return Err(Error::Parse(ParseError::new(
             "log page header",
@@ -47,9 +46,9 @@ pub fn fetch(
     let mut want = full_request_len(u16::from_be_bytes([head[2], head[3]]));
     let mut notes = Vec::new();
     for _attempt in 0..2 {
-        req.allocation_length = u16::try_from(want).unwrap_or(u16::MAX);
+        req.alloc_len = u16::try_from(want).unwrap_or(u16::MAX);
         let mut buf = vec![0u8; want];
-        let got = run_query(t, &req.cdb(), &mut buf, DEFAULT_TIMEOUT)?.min(want);
+        let got = run_query(t, &req.build(), &mut buf, DEFAULT_TIMEOUT)?.min(want);
         buf.truncate(got);
         if got >= 4 {
             check_identity(&buf, page, subpage)?;

@@ -22,7 +22,15 @@ fn illegal(e: &Error) -> bool {
 /// is empty then.
 pub fn vpd_pages(t: &mut dyn Transport) -> Result<Vec<u8>> {
     let mut buf = vec![0u8; 255];
-    let n = match run_query(t, &vpd::cdb(0x00, 255), &mut buf, DEFAULT_TIMEOUT) {
+    let n = match run_query(
+        t,
+        &crate::scsi::inquiry::InquiryCdb::new(255)
+            .evpd(true)
+            .page_code(0x00)
+            .build(),
+        &mut buf,
+        DEFAULT_TIMEOUT,
+    ) {
         Ok(n) => n,
         Err(e) if illegal(&e) => return Ok(Vec::new()),
         Err(e) => return Err(e),
@@ -41,7 +49,9 @@ pub(crate) fn vpd_listed(t: &mut dyn Transport, page: u8) -> bool {
 /// where the device server looks at the CDB bit); `None` when RSOC does not say.
 pub fn command_usage(t: &mut dyn Transport, opcode: u8) -> Option<Vec<u8>> {
     let mut buf = [0u8; 64];
-    let cdb = rsoc::cdb(rsoc::ReportingOptions::OpCode(opcode), false, 64);
+    let cdb = rsoc::ReportSupportedOpcodesCdb::new(64)
+        .options(rsoc::ReportingOptions::OpCode(opcode))
+        .build();
     let n = run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT).ok()?;
     let one = rsoc::decode_one(&buf[..n.min(buf.len())]).ok()?;
     one.supported().then_some(one.cdb_usage_bytes)
@@ -60,7 +70,15 @@ pub fn command_supported(
         None => rsoc::ReportingOptions::OpCode(opcode),
     };
     let mut buf = [0u8; 64];
-    let n = run_query(t, &rsoc::cdb(opts, false, 64), &mut buf, DEFAULT_TIMEOUT).ok()?;
+    let n = run_query(
+        t,
+        &rsoc::ReportSupportedOpcodesCdb::new(64)
+            .options(opts)
+            .build(),
+        &mut buf,
+        DEFAULT_TIMEOUT,
+    )
+    .ok()?;
     match rsoc::decode_one(&buf[..n.min(buf.len())]).ok()?.support {
         rsoc::Support::Standard | rsoc::Support::Vendor => Some(true),
         rsoc::Support::NotSupported => Some(false),

@@ -4,7 +4,8 @@
 use crate::cmd::run_query;
 use crate::error::Result;
 use crate::scsi::security_protocol::{
-    cdb_in, cdb_out, pad_len, parse_supported_protocols, Inc512, BLOCK, PROTOCOL_INFO,
+    pad_len, parse_supported_protocols, Inc512, SecurityProtocolInCdb, SecurityProtocolOutCdb,
+    BLOCK, PROTOCOL_INFO,
 };
 use crate::transport::{check, DataBuf, Transport};
 use std::time::Duration;
@@ -21,7 +22,9 @@ pub fn security_in(
     inc: Inc512,
 ) -> Result<Vec<u8>> {
     let len = pad_len(alloc);
-    let cdb = cdb_in(protocol, sps, len, inc)?;
+    let cdb = SecurityProtocolInCdb::new(protocol, sps, len)
+        .inc_512(inc)
+        .build()?;
     let mut buf = vec![0u8; len];
     let n = run_query(t, &cdb, &mut buf, TIMEOUT)?;
     buf.truncate(n);
@@ -39,7 +42,9 @@ pub fn security_out(
     let len = pad_len(data.len());
     let mut buf = data.to_vec();
     buf.resize(len, 0);
-    let cdb = cdb_out(protocol, sps, len, inc)?;
+    let cdb = SecurityProtocolOutCdb::new(protocol, sps, len)
+        .inc_512(inc)
+        .build()?;
     let c = t.execute(&cdb, DataBuf::Out(&buf), TIMEOUT)?;
     check(&c)
 }

@@ -168,6 +168,15 @@ pub struct AtaCommand {
 }
 
 impl AtaCommand {
+    /// ATA PASS-THROUGH (12) operation code ([`AtaCommand::cdb12`]).
+    pub const OPCODE_12: u8 = OPCODE_12;
+    /// ATA PASS-THROUGH (16) operation code ([`AtaCommand::cdb16`]).
+    pub const OPCODE_16: u8 = OPCODE_16;
+    /// VARIABLE LENGTH operation code of ATA PASS-THROUGH (32) ([`AtaCommand::cdb32`]).
+    pub const OPCODE_32: u8 = OPCODE_32;
+    /// ATA PASS-THROUGH (32) service action, bytes 8-9.
+    pub const SERVICE_ACTION_32: u16 = SERVICE_ACTION_32;
+
     /// A command with `command` and `protocol`. Data-in/out protocols get T_DIR and
     /// T_LENGTH=COUNT with BYT_BLOK=1 (512-byte blocks), as smartmontools sets them; non-data
     /// commands get T_LENGTH=0 (and T_DIR=1, BYT_BLOK=1, which the SATL ignores).

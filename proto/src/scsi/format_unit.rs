@@ -80,28 +80,36 @@ impl ProtectionType {
     }
 }
 
-/// FORMAT UNIT CDB fields (SBC-4 5.3.1, Table 38; protocols.md §C.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-pub(crate) struct FormatUnitCdb {
-    /// FMTPINFO, byte 1 bits 7-6.
-    pub fmtpinfo: u8,
-    /// LONGLIST, byte 1 bit 5: the parameter list uses the 8-byte header.
-    pub longlist: bool,
-    /// FMTDATA, byte 1 bit 4: a parameter list follows.
-    pub fmtdata: bool,
-    /// CMPLST, byte 1 bit 3: discard the existing grown defect list.
-    pub cmplst: bool,
-    /// DEFECT LIST FORMAT, byte 1 bits 2-0.
-    pub defect_list_format: u8,
-    /// FFMT (fast format), byte 4 bits 1-0 (SBC-4 r10).
-    pub ffmt: u8,
+crate::scsi::cdb::cdb_builder! {
+    /// SBC-4 5.3.1 FORMAT UNIT CDB (6 bytes; Table 38, protocols.md §C.1). [`FormatRequest`]
+    /// makes the CDB and its parameter list together.
+    #[doc(alias = "sg_ll_format_unit")]
+    #[derive(Serialize)]
+    pub(crate) struct FormatUnitCdb {
+        ;;
+        /// FMTPINFO, byte 1 bits 7-6.
+        fmtpinfo: u8 = 0,
+        /// LONGLIST, byte 1 bit 5: the parameter list uses the 8-byte header.
+        longlist: bool = false,
+        /// FMTDATA, byte 1 bit 4: a parameter list follows.
+        fmtdata: bool = false,
+        /// CMPLST, byte 1 bit 3: discard the existing grown defect list.
+        cmplst: bool = false,
+        /// DEFECT LIST FORMAT, byte 1 bits 2-0.
+        defect_list_format: u8 = 0,
+        /// FFMT (fast format), byte 4 bits 1-0 (SBC-4 r10).
+        ffmt: u8 = 0,
+    }
 }
 
 impl FormatUnitCdb {
+    /// FORMAT UNIT operation code.
+    pub(crate) const OPCODE: u8 = OPCODE;
+
     /// The 6 CDB bytes.
-    pub(crate) fn cdb(&self) -> [u8; 6] {
+    pub(crate) fn build(&self) -> [u8; 6] {
         let mut c = [0u8; 6];
-        c[0] = OPCODE;
+        c[0] = Self::OPCODE;
         c[1] = ((self.fmtpinfo & 0x3) << 6)
             | (u8::from(self.longlist) << 5)
             | (u8::from(self.fmtdata) << 4)
@@ -134,23 +142,29 @@ impl FormatUnitCdb {
     }
 }
 
-/// FORMAT WITH PRESET CDB fields (SBC-5 5.9, opcode 38h): the drive formats itself to the
-/// geometry and protection of one of the presets its Format Presets VPD page (0xB8) lists;
-/// there is no parameter list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-pub struct FormatWithPresetCdb {
-    /// IMMED, byte 1 bit 7: return once the CDB is validated.
-    pub immed: bool,
-    /// FMTMAXLBA, byte 1 bit 6: format to the largest capacity instead of the preset's
-    /// DESIGNED LAST LBA.
-    pub fmtmaxlba: bool,
-    /// PRESET IDENTIFIER, bytes 2-5 (big-endian).
-    pub preset_id: u32,
+crate::scsi::cdb::cdb_builder! {
+    /// SBC-5 5.9 FORMAT WITH PRESET CDB (10 bytes): the drive formats itself to the geometry
+    /// and protection of one of the presets its Format Presets VPD page (0xB8) lists; there
+    /// is no parameter list.
+    #[derive(Serialize)]
+    pub struct FormatWithPresetCdb {
+        /// PRESET IDENTIFIER, bytes 2-5 (big-endian).
+        preset_id: u32,
+        ;;
+        /// IMMED, byte 1 bit 7: return once the CDB is validated.
+        immed: bool = false,
+        /// FMTMAXLBA, byte 1 bit 6: format to the largest capacity instead of the preset's
+        /// DESIGNED LAST LBA.
+        fmtmaxlba: bool = false,
+    }
 }
 
 impl FormatWithPresetCdb {
+    /// FORMAT WITH PRESET operation code.
+    pub const OPCODE: u8 = crate::scsi::opcodes::code::FORMAT_WITH_PRESET;
+
     /// The 10 CDB bytes (byte 9 CONTROL zero).
-    pub fn cdb(&self) -> [u8; 10] {
+    pub fn build(&self) -> [u8; 10] {
         let mut c = [0u8; 10];
         c[0] = crate::scsi::opcodes::code::FORMAT_WITH_PRESET;
         c[1] = (u8::from(self.immed) << 7) | (u8::from(self.fmtmaxlba) << 6);
@@ -283,21 +297,19 @@ impl FormatRequest {
         }
         let (fmtpinfo, pfu) = self.protection.fmtpinfo_pfu();
         let longlist = self.pi_exponent != 0;
-        let cdb = FormatUnitCdb {
-            fmtpinfo,
-            longlist,
-            fmtdata: true,
-            cmplst: !self.fast,
-            defect_list_format: 0,
-            ffmt: u8::from(self.fast),
-        };
+        let cdb = FormatUnitCdb::new()
+            .fmtpinfo(fmtpinfo)
+            .longlist(longlist)
+            .fmtdata(true)
+            .cmplst(!self.fast)
+            .ffmt(u8::from(self.fast));
         let params = FormatParameters {
             pfu,
             immed: self.immed,
             protection_interval_exponent: self.pi_exponent,
             ..FormatParameters::default()
         };
-        Ok((cdb.cdb(), params.to_bytes(longlist)?))
+        Ok((cdb.build(), params.to_bytes(longlist)?))
     }
 }
 
@@ -309,23 +321,15 @@ mod tests {
     /// PRESET IDENTIFIER bytes 2-5, CONTROL byte 9.
     #[test]
     fn format_with_preset_cdb_layout() {
-        let c = FormatWithPresetCdb {
-            immed: true,
-            fmtmaxlba: false,
-            preset_id: 0x0102_0304,
-        };
-        assert_eq!(c.cdb(), [0x38, 0x80, 1, 2, 3, 4, 0, 0, 0, 0]);
-        let m = FormatWithPresetCdb {
-            immed: false,
-            fmtmaxlba: true,
-            preset_id: 2,
-        };
-        assert_eq!(m.cdb(), [0x38, 0x40, 0, 0, 0, 2, 0, 0, 0, 0]);
-        assert_eq!(FormatWithPresetCdb::parse(&c.cdb()).unwrap(), c);
-        assert_eq!(FormatWithPresetCdb::parse(&m.cdb()).unwrap(), m);
+        let c = FormatWithPresetCdb::new(0x0102_0304).immed(true);
+        assert_eq!(c.build(), [0x38, 0x80, 1, 2, 3, 4, 0, 0, 0, 0]);
+        let m = FormatWithPresetCdb::new(2).fmtmaxlba(true);
+        assert_eq!(m.build(), [0x38, 0x40, 0, 0, 0, 2, 0, 0, 0, 0]);
+        assert_eq!(FormatWithPresetCdb::parse(&c.build()).unwrap(), c);
+        assert_eq!(FormatWithPresetCdb::parse(&m.build()).unwrap(), m);
         assert!(FormatWithPresetCdb::parse(&[0x38, 0x80, 0, 0, 0, 1]).is_err());
         assert!(FormatWithPresetCdb::parse(&[0x04, 0, 0, 0, 0, 1, 0, 0, 0, 0]).is_err());
-        assert!(crate::scsi::changes_state(&c.cdb()));
+        assert!(crate::scsi::changes_state(&c.build()));
     }
 
     /// Seagate ST1000NM0033 product manual §9.8 [SGT-PM]: type-1 format is CDB
@@ -333,12 +337,8 @@ mod tests {
     #[test]
     fn seagate_type1_example() {
         let (fmtpinfo, pfu) = ProtectionType::Type1.fmtpinfo_pfu();
-        let cdb = FormatUnitCdb {
-            fmtpinfo,
-            fmtdata: true,
-            ..Default::default()
-        };
-        assert_eq!(cdb.cdb(), [0x04, 0x90, 0, 0, 0, 0]);
+        let cdb = FormatUnitCdb::new().fmtpinfo(fmtpinfo).fmtdata(true);
+        assert_eq!(cdb.build(), [0x04, 0x90, 0, 0, 0, 0]);
         let p = FormatParameters {
             pfu,
             fov: true,
@@ -352,12 +352,8 @@ mod tests {
     #[test]
     fn seagate_type2_example() {
         let (fmtpinfo, pfu) = ProtectionType::Type2.fmtpinfo_pfu();
-        let cdb = FormatUnitCdb {
-            fmtpinfo,
-            fmtdata: true,
-            ..Default::default()
-        };
-        assert_eq!(cdb.cdb(), [0x04, 0xD0, 0, 0, 0, 0]);
+        let cdb = FormatUnitCdb::new().fmtpinfo(fmtpinfo).fmtdata(true);
+        assert_eq!(cdb.build(), [0x04, 0xD0, 0, 0, 0, 0]);
         assert_eq!(pfu, 0);
     }
 

@@ -10,11 +10,29 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 /// INQUIRY operation code.
 pub const OPCODE: u8 = crate::scsi::opcodes::code::INQUIRY;
 
-/// SPC-6 6.7.1 INQUIRY CDB: byte 1 bit 0 EVPD, byte 2 page code, bytes 3–4 allocation length.
-#[doc(alias = "sg_ll_inquiry")]
-pub fn cdb(evpd: bool, page_code: u8, alloc: u16) -> [u8; 6] {
-    let a = alloc.to_be_bytes();
-    [OPCODE, u8::from(evpd), page_code, a[0], a[1], 0]
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-6 6.7.1 INQUIRY CDB (6 bytes).
+    #[doc(alias = "sg_ll_inquiry")]
+    pub struct InquiryCdb {
+        /// ALLOCATION LENGTH, bytes 3–4.
+        alloc_len: u16,
+        ;;
+        /// EVPD, byte 1 bit 0: return the VPD page named by PAGE CODE.
+        evpd: bool = false,
+        /// PAGE CODE, byte 2 (0 unless EVPD is set).
+        page_code: u8 = 0,
+    }
+}
+
+impl InquiryCdb {
+    /// INQUIRY operation code.
+    pub const OPCODE: u8 = OPCODE;
+
+    /// The 6 CDB bytes.
+    pub fn build(&self) -> [u8; 6] {
+        let a = self.alloc_len.to_be_bytes();
+        [OPCODE, u8::from(self.evpd), self.page_code, a[0], a[1], 0]
+    }
 }
 
 /// The fixed first 36 bytes of standard INQUIRY data (SPC-6 Table 148).
@@ -268,8 +286,11 @@ mod tests {
 
     #[test]
     fn cdb_bytes() {
-        assert_eq!(cdb(false, 0, 36), [0x12, 0, 0, 0, 36, 0]);
-        assert_eq!(cdb(true, 0x83, 0x1000), [0x12, 1, 0x83, 0x10, 0, 0]);
+        assert_eq!(InquiryCdb::new(36).build(), [0x12, 0, 0, 0, 36, 0]);
+        assert_eq!(
+            InquiryCdb::new(0x1000).evpd(true).page_code(0x83).build(),
+            [0x12, 1, 0x83, 0x10, 0, 0]
+        );
     }
 
     #[test]

@@ -11,44 +11,39 @@ use crate::scsi::log_sense::PageControl;
 /// LOG SELECT operation code.
 pub const OPCODE: u8 = crate::scsi::opcodes::code::LOG_SELECT;
 
-/// The fields of a LOG SELECT CDB.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LogSelect {
-    /// PCR: parameter code reset.
-    pub pcr: bool,
-    /// SP: save parameters.
-    pub sp: bool,
-    /// Page control.
-    pub pc: PageControl,
-    /// Page code (0 with subpage 0 = all pages, SPC-5 6.5).
-    pub page: u8,
-    /// Subpage code.
-    pub subpage: u8,
-    /// Parameter list length (0 for a reset).
-    pub parameter_list_length: u16,
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-5 6.5 LOG SELECT CDB (10 bytes). A reset of every page's values of one kind is
+    /// `LogSelectCdb::new(pc).pcr(true)` (page 0, subpage 0, no parameter list).
+    #[doc(alias = "sg_ll_log_select")]
+    pub struct LogSelectCdb {
+        /// PC, byte 2 bits 7-6: which values.
+        pc: PageControl,
+        ;;
+        /// PCR, byte 1 bit 1: parameter code reset.
+        pcr: bool = false,
+        /// SP, byte 1 bit 0: save parameters.
+        sp: bool = false,
+        /// PAGE CODE, byte 2 bits 5-0 (0 with subpage 0 = all pages, SPC-5 6.5).
+        page_code: u8 = 0,
+        /// SUBPAGE CODE, byte 3.
+        subpage_code: u8 = 0,
+        /// PARAMETER LIST LENGTH, bytes 7-8 (0 for a reset).
+        parameter_list_length: u16 = 0,
+    }
 }
 
-impl LogSelect {
-    /// PCR=1 reset of the cumulative values of every page (page 0, subpage 0, no parameter list).
-    pub fn reset_all(pc: PageControl) -> LogSelect {
-        LogSelect {
-            pcr: true,
-            sp: false,
-            pc,
-            page: 0,
-            subpage: 0,
-            parameter_list_length: 0,
-        }
-    }
+impl LogSelectCdb {
+    /// LOG SELECT operation code.
+    pub const OPCODE: u8 = OPCODE;
 
-    /// SPC-5 6.5 LOG SELECT CDB (10 bytes).
-    pub fn cdb(&self) -> [u8; 10] {
+    /// The 10 CDB bytes.
+    pub fn build(&self) -> [u8; 10] {
         let pl = self.parameter_list_length.to_be_bytes();
         [
             OPCODE,
             (u8::from(self.pcr) << 1) | u8::from(self.sp),
-            (self.pc.bits() << 6) | (self.page & 0x3f),
-            self.subpage,
+            (self.pc.bits() << 6) | (self.page_code & 0x3f),
+            self.subpage_code,
             0,
             0,
             0,
@@ -67,17 +62,13 @@ mod tests {
     fn reset_cdb() {
         // sg_logs --reset (PCR=1, PC=1 cumulative, all pages): 4c 02 40 00 00 00 00 00 00 00
         assert_eq!(
-            LogSelect::reset_all(PageControl::Cumulative).cdb(),
+            LogSelectCdb::new(PageControl::Cumulative).pcr(true).build(),
             [0x4c, 0x02, 0x40, 0, 0, 0, 0, 0, 0, 0]
         );
-        let c = LogSelect {
-            pcr: false,
-            sp: true,
-            pc: PageControl::DefaultCumulative,
-            page: 0x0f,
-            subpage: 0,
-            parameter_list_length: 0x0104,
-        };
-        assert_eq!(c.cdb(), [0x4c, 0x01, 0xcf, 0, 0, 0, 0, 0x01, 0x04, 0]);
+        let c = LogSelectCdb::new(PageControl::DefaultCumulative)
+            .sp(true)
+            .page_code(0x0f)
+            .parameter_list_length(0x0104);
+        assert_eq!(c.build(), [0x4c, 0x01, 0xcf, 0, 0, 0, 0, 0x01, 0x04, 0]);
     }
 }

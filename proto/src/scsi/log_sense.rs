@@ -51,48 +51,42 @@ impl PageControl {
     }
 }
 
-/// The fields of a LOG SENSE CDB.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct LogSense {
-    /// Page code (6 bits).
-    pub page: u8,
-    /// Subpage code.
-    pub subpage: u8,
-    /// Page control.
-    pub pc: PageControl,
-    /// First parameter code to return.
-    pub parameter_pointer: u16,
-    /// Allocation length.
-    pub allocation_length: u16,
-    /// SP: save parameters after returning them (byte 1 bit 0).
-    pub sp: bool,
-    /// PPC: parameter pointer control (byte 1 bit 1, obsolete in SPC-5).
-    pub ppc: bool,
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-5 6.6 LOG SENSE CDB (10 bytes). PC defaults to cumulative values (01b), what
+    /// sg_logs and smartctl read.
+    #[doc(alias = "sg_ll_log_sense_v2")]
+    pub(crate) struct LogSenseCdb {
+        /// PAGE CODE, byte 2 bits 5-0.
+        page_code: u8,
+        /// ALLOCATION LENGTH, bytes 7-8.
+        alloc_len: u16,
+        ;;
+        /// SUBPAGE CODE, byte 3.
+        subpage_code: u8 = 0,
+        /// PC, byte 2 bits 7-6.
+        pc: PageControl = PageControl::Cumulative,
+        /// PARAMETER POINTER, bytes 5-6: the first parameter code to return.
+        parameter_pointer: u16 = 0,
+        /// SP, byte 1 bit 0: save parameters after returning them.
+        sp: bool = false,
+        /// PPC, byte 1 bit 1: parameter pointer control (obsolete in SPC-5).
+        ppc: bool = false,
+    }
 }
 
-impl LogSense {
-    /// Cumulative values of `page`/`subpage`, from the first parameter.
-    pub(crate) fn new(page: u8, subpage: u8, allocation_length: u16) -> LogSense {
-        LogSense {
-            page,
-            subpage,
-            pc: PageControl::Cumulative,
-            parameter_pointer: 0,
-            allocation_length,
-            sp: false,
-            ppc: false,
-        }
-    }
+impl LogSenseCdb {
+    /// LOG SENSE operation code.
+    pub(crate) const OPCODE: u8 = OPCODE;
 
-    /// SPC-5 6.6 LOG SENSE CDB (10 bytes).
-    pub(crate) fn cdb(&self) -> [u8; 10] {
+    /// The 10 CDB bytes.
+    pub(crate) fn build(&self) -> [u8; 10] {
         let pp = self.parameter_pointer.to_be_bytes();
-        let al = self.allocation_length.to_be_bytes();
+        let al = self.alloc_len.to_be_bytes();
         [
-            OPCODE,
+            Self::OPCODE,
             (u8::from(self.ppc) << 1) | u8::from(self.sp),
-            (self.pc.bits() << 6) | (self.page & 0x3f),
-            self.subpage,
+            (self.pc.bits() << 6) | (self.page_code & 0x3f),
+            self.subpage_code,
             0,
             pp[0],
             pp[1],
@@ -117,25 +111,20 @@ mod tests {
     #[test]
     fn cdb_bytes() {
         // sg_logs -p 0x2f (PC=1): 4d 00 6f 00 00 00 00 <len> 00
-        let c = LogSense::new(0x2f, 0, 0x0400).cdb();
+        let c = LogSenseCdb::new(0x2f, 0x0400).build();
         assert_eq!(c, [0x4d, 0, 0x6f, 0, 0, 0, 0, 0x04, 0, 0]);
         // Captured CDB from a real drive (libscsicmd collect_raw_data): page 0x0D, alloc 0x4000.
-        let c = LogSense {
-            pc: PageControl::Cumulative,
-            ..LogSense::new(0x0d, 0, 0x4000)
-        }
-        .cdb();
+        let c = LogSenseCdb::new(0x0d, 0x4000)
+            .pc(PageControl::Cumulative)
+            .build();
         assert_eq!(c, [0x4d, 0x00, 0x4d, 0x00, 0, 0, 0, 0x40, 0x00, 0x00]);
-        let c = LogSense {
-            page: 0x18,
-            subpage: 0x01,
-            pc: PageControl::DefaultThreshold,
-            parameter_pointer: 0x1234,
-            allocation_length: 0xfffe,
-            sp: true,
-            ppc: true,
-        }
-        .cdb();
+        let c = LogSenseCdb::new(0x18, 0xfffe)
+            .subpage_code(0x01)
+            .pc(PageControl::DefaultThreshold)
+            .parameter_pointer(0x1234)
+            .sp(true)
+            .ppc(true)
+            .build();
         assert_eq!(c, [0x4d, 0x03, 0x98, 0x01, 0, 0x12, 0x34, 0xff, 0xfe, 0]);
     }
 

@@ -1,5 +1,8 @@
 //! SCSI commands: one command per file, each a pure CDB builder plus response parser.
 
+// --- the builder shape every CDB below follows ---
+pub mod cdb;
+
 // --- foundation: identification and query commands ---
 pub mod inquiry;
 pub mod mode;

@@ -21,11 +21,38 @@ pub enum InServiceAction {
     ReadFullStatus = 0x03,
 }
 
-/// PERSISTENT RESERVE IN CDB (10 bytes): service action in byte 1, allocation length 7-8.
-#[doc(alias = "sg_persist")]
-pub fn cdb_in(sa: InServiceAction, alloc_len: u16) -> [u8; 10] {
-    let a = alloc_len.to_be_bytes();
-    [OPCODE_IN, sa as u8, 0, 0, 0, 0, 0, a[0], a[1], 0]
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-5 6.16.1 PERSISTENT RESERVE IN CDB (10 bytes).
+    #[doc(alias = "sg_persist")]
+    pub struct PersistentReserveInCdb {
+        /// SERVICE ACTION, byte 1 bits 4-0.
+        service_action: InServiceAction,
+        /// ALLOCATION LENGTH, bytes 7-8.
+        alloc_len: u16,
+        ;;
+    }
+}
+
+impl PersistentReserveInCdb {
+    /// PERSISTENT RESERVE IN operation code.
+    pub const OPCODE: u8 = OPCODE_IN;
+
+    /// The 10 CDB bytes.
+    pub fn build(&self) -> [u8; 10] {
+        let a = self.alloc_len.to_be_bytes();
+        [
+            OPCODE_IN,
+            self.service_action as u8,
+            0,
+            0,
+            0,
+            0,
+            0,
+            a[0],
+            a[1],
+            0,
+        ]
+    }
 }
 
 /// The name of a persistent reservation type code (SPC-5 table "Persistent reservation type
@@ -147,7 +174,7 @@ mod tests {
     #[test]
     fn cdb_bytes() {
         assert_eq!(
-            cdb_in(InServiceAction::ReadFullStatus, 0x1000),
+            PersistentReserveInCdb::new(InServiceAction::ReadFullStatus, 0x1000).build(),
             [0x5E, 3, 0, 0, 0, 0, 0, 0x10, 0, 0]
         );
     }

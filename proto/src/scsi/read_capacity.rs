@@ -18,35 +18,62 @@ pub const SA_READ_CAPACITY_16: u8 = 0x10;
 /// Length of READ CAPACITY (16) parameter data.
 pub const LEN_16: usize = 32;
 
-/// SBC-4 5.20.1 READ CAPACITY (10) CDB (LBA and PMI are obsolete and left zero).
-#[doc(alias = "sg_ll_readcap_10")]
-pub fn cdb10() -> [u8; 10] {
-    [OPCODE_10, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+crate::scsi::cdb::cdb_builder! {
+    /// SBC-4 5.20.1 READ CAPACITY (10) CDB (10 bytes; LBA and PMI are obsolete and left zero).
+    #[doc(alias = "sg_ll_readcap_10")]
+    pub struct ReadCapacity10Cdb {
+        ;;
+    }
 }
 
-/// SBC-4 5.21.1 READ CAPACITY (16) CDB: byte 1 service action 0x10, bytes 10–13 allocation
-/// length.
-#[doc(alias = "sg_ll_readcap_16")]
-pub fn cdb16(alloc: u32) -> [u8; 16] {
-    let a = alloc.to_be_bytes();
-    [
-        OPCODE_16,
-        SA_READ_CAPACITY_16,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        a[0],
-        a[1],
-        a[2],
-        a[3],
-        0,
-        0,
-    ]
+impl ReadCapacity10Cdb {
+    /// READ CAPACITY (10) operation code.
+    pub const OPCODE: u8 = OPCODE_10;
+
+    /// The 10 CDB bytes.
+    pub fn build(&self) -> [u8; 10] {
+        [OPCODE_10, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    }
+}
+
+crate::scsi::cdb::cdb_builder! {
+    /// SBC-4 5.21.1 READ CAPACITY (16) CDB (SERVICE ACTION IN (16), 16 bytes).
+    #[doc(alias = "sg_ll_readcap_16")]
+    pub struct ReadCapacity16Cdb {
+        /// ALLOCATION LENGTH, bytes 10–13 ([`LEN_16`] for the whole parameter data).
+        alloc_len: u32,
+        ;;
+    }
+}
+
+impl ReadCapacity16Cdb {
+    /// SERVICE ACTION IN (16) operation code.
+    pub const OPCODE: u8 = OPCODE_16;
+    /// READ CAPACITY (16) service action, byte 1 bits 4-0.
+    pub const SERVICE_ACTION: u8 = SA_READ_CAPACITY_16;
+
+    /// The 16 CDB bytes.
+    pub fn build(&self) -> [u8; 16] {
+        let a = self.alloc_len.to_be_bytes();
+        [
+            OPCODE_16,
+            SA_READ_CAPACITY_16,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            a[0],
+            a[1],
+            a[2],
+            a[3],
+            0,
+            0,
+        ]
+    }
 }
 
 #[derive(FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
@@ -172,9 +199,12 @@ mod tests {
 
     #[test]
     fn cdbs() {
-        assert_eq!(cdb10(), [0x25, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(
-            cdb16(32),
+            ReadCapacity10Cdb::new().build(),
+            [0x25, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            ReadCapacity16Cdb::new(32).build(),
             [0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0]
         );
     }

@@ -92,48 +92,78 @@ impl DefectFormat {
     }
 }
 
-/// Which lists to ask for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Request {
-    /// REQ_PLIST.
-    pub primary: bool,
-    /// REQ_GLIST.
-    pub grown: bool,
-    /// DEFECT LIST FORMAT asked for.
-    pub format: DefectFormat,
+fn list_flags(plist: bool, glist: bool, format: DefectFormat) -> u8 {
+    (u8::from(plist) << 4) | (u8::from(glist) << 3) | format.code()
 }
 
-impl Request {
-    fn flags(&self) -> u8 {
-        (u8::from(self.primary) << 4) | (u8::from(self.grown) << 3) | self.format.code()
+crate::scsi::cdb::cdb_builder! {
+    /// SBC-5 5.20 READ DEFECT DATA (10) CDB (10 bytes).
+    #[doc(alias = "sg_ll_read_defect10")]
+    pub struct ReadDefectData10Cdb {
+        /// DEFECT LIST FORMAT asked for, byte 2 bits 2-0.
+        format: DefectFormat,
+        /// ALLOCATION LENGTH, bytes 7-8.
+        alloc_len: u16,
+        ;;
+        /// REQ_PLIST, byte 2 bit 4: the primary (factory) list.
+        plist: bool = false,
+        /// REQ_GLIST, byte 2 bit 3: the grown list.
+        glist: bool = false,
     }
 }
 
-/// READ DEFECT DATA(10) CDB.
-#[doc(alias = "sg_ll_read_defect10")]
-pub fn cdb10(r: Request, alloc: u16) -> [u8; 10] {
-    let a = alloc.to_be_bytes();
-    [OPCODE_10, 0, r.flags(), 0, 0, 0, 0, a[0], a[1], 0]
+impl ReadDefectData10Cdb {
+    /// READ DEFECT DATA (10) operation code.
+    pub const OPCODE: u8 = OPCODE_10;
+
+    /// The 10 CDB bytes.
+    pub fn build(&self) -> [u8; 10] {
+        let a = self.alloc_len.to_be_bytes();
+        let f = list_flags(self.plist, self.glist, self.format);
+        [OPCODE_10, 0, f, 0, 0, 0, 0, a[0], a[1], 0]
+    }
 }
 
-/// READ DEFECT DATA(12) CDB (ADDRESS DESCRIPTOR INDEX `index`).
-pub fn cdb12(r: Request, index: u32, alloc: u32) -> [u8; 12] {
-    let i = index.to_be_bytes();
-    let a = alloc.to_be_bytes();
-    [
-        OPCODE_12,
-        r.flags(),
-        i[0],
-        i[1],
-        i[2],
-        i[3],
-        a[0],
-        a[1],
-        a[2],
-        a[3],
-        0,
-        0,
-    ]
+crate::scsi::cdb::cdb_builder! {
+    /// SBC-5 5.21 READ DEFECT DATA (12) CDB (12 bytes).
+    pub struct ReadDefectData12Cdb {
+        /// DEFECT LIST FORMAT asked for, byte 1 bits 2-0.
+        format: DefectFormat,
+        /// ALLOCATION LENGTH, bytes 6-9.
+        alloc_len: u32,
+        ;;
+        /// REQ_PLIST, byte 1 bit 4: the primary (factory) list.
+        plist: bool = false,
+        /// REQ_GLIST, byte 1 bit 3: the grown list.
+        glist: bool = false,
+        /// ADDRESS DESCRIPTOR INDEX, bytes 2-5: the first descriptor to return.
+        address_descriptor_index: u32 = 0,
+    }
+}
+
+impl ReadDefectData12Cdb {
+    /// READ DEFECT DATA (12) operation code.
+    pub const OPCODE: u8 = OPCODE_12;
+
+    /// The 12 CDB bytes.
+    pub fn build(&self) -> [u8; 12] {
+        let i = self.address_descriptor_index.to_be_bytes();
+        let a = self.alloc_len.to_be_bytes();
+        [
+            OPCODE_12,
+            list_flags(self.plist, self.glist, self.format),
+            i[0],
+            i[1],
+            i[2],
+            i[3],
+            a[0],
+            a[1],
+            a[2],
+            a[3],
+            0,
+            0,
+        ]
+    }
 }
 
 /// One address descriptor.
@@ -291,20 +321,15 @@ mod tests {
     /// SBC-5 READ DEFECT DATA (10)/(12) CDB tables.
     #[test]
     fn cdbs_from_the_tables() {
-        let g = Request {
-            primary: false,
-            grown: true,
-            format: DefectFormat::LongBlock,
-        };
-        assert_eq!(cdb10(g, 0x200), [0x37, 0, 0x0b, 0, 0, 0, 0, 0x02, 0, 0]);
-        let p = Request {
-            primary: true,
-            grown: false,
-            format: DefectFormat::BytesFromIndex,
-        };
-        assert_eq!(cdb10(p, 4), [0x37, 0, 0x14, 0, 0, 0, 0, 0, 4, 0]);
+        let g = ReadDefectData10Cdb::new(DefectFormat::LongBlock, 0x200).glist(true);
+        assert_eq!(g.build(), [0x37, 0, 0x0b, 0, 0, 0, 0, 0x02, 0, 0]);
+        let p = ReadDefectData10Cdb::new(DefectFormat::BytesFromIndex, 4).plist(true);
+        assert_eq!(p.build(), [0x37, 0, 0x14, 0, 0, 0, 0, 0, 4, 0]);
         assert_eq!(
-            cdb12(g, 5, 0x10000),
+            ReadDefectData12Cdb::new(DefectFormat::LongBlock, 0x10000)
+                .glist(true)
+                .address_descriptor_index(5)
+                .build(),
             [0xb7, 0x0b, 0, 0, 0, 5, 0, 1, 0, 0, 0, 0]
         );
     }

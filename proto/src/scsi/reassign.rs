@@ -42,15 +42,40 @@ pub fn build(lbas: &[u64]) -> Result<([u8; 6], Vec<u8>)> {
             p.extend_from_slice(&(l as u32).to_be_bytes());
         }
     }
-    let cdb = [
-        OPCODE,
-        (u8::from(long_lba) << 1) | u8::from(long_list),
-        0,
-        0,
-        0,
-        0,
-    ];
+    let cdb = ReassignBlocksCdb::new()
+        .longlba(long_lba)
+        .longlist(long_list)
+        .build();
     Ok((cdb, p))
+}
+
+crate::scsi::cdb::cdb_builder! {
+    /// SBC-5 5.33 REASSIGN BLOCKS CDB (6 bytes); [`build`] chooses the bits for a list of LBAs.
+    #[doc(alias = "sg_reassign")]
+    pub struct ReassignBlocksCdb {
+        ;;
+        /// LONGLBA, byte 1 bit 1: 8-byte descriptors.
+        longlba: bool = false,
+        /// LONGLIST, byte 1 bit 0: 4-byte DEFECT LIST LENGTH.
+        longlist: bool = false,
+    }
+}
+
+impl ReassignBlocksCdb {
+    /// REASSIGN BLOCKS operation code.
+    pub const OPCODE: u8 = OPCODE;
+
+    /// The 6 CDB bytes.
+    pub fn build(&self) -> [u8; 6] {
+        [
+            OPCODE,
+            (u8::from(self.longlba) << 1) | u8::from(self.longlist),
+            0,
+            0,
+            0,
+            0,
+        ]
+    }
 }
 
 #[cfg(test)]

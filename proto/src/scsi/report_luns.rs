@@ -10,25 +10,40 @@ use serde::Serialize;
 /// REPORT LUNS operation code.
 pub const OPCODE: u8 = crate::scsi::opcodes::code::REPORT_LUNS;
 
-/// SPC-6 6.35.1 REPORT LUNS CDB: byte 2 SELECT REPORT (0 all addressable LUs, 1 well-known
-/// LUs, 2 all), bytes 6–9 allocation length.
-#[doc(alias = "sg_ll_report_luns")]
-pub fn cdb(select_report: u8, alloc: u32) -> [u8; 12] {
-    let a = alloc.to_be_bytes();
-    [
-        OPCODE,
-        0,
-        select_report,
-        0,
-        0,
-        0,
-        a[0],
-        a[1],
-        a[2],
-        a[3],
-        0,
-        0,
-    ]
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-6 6.35.1 REPORT LUNS CDB (12 bytes).
+    #[doc(alias = "sg_ll_report_luns")]
+    pub struct ReportLunsCdb {
+        /// ALLOCATION LENGTH, bytes 6–9 (at least 16, SPC-6 6.35.1).
+        alloc_len: u32,
+        ;;
+        /// SELECT REPORT, byte 2: 0 all addressable LUs, 1 well-known LUs, 2 all.
+        select_report: u8 = 0,
+    }
+}
+
+impl ReportLunsCdb {
+    /// REPORT LUNS operation code.
+    pub const OPCODE: u8 = OPCODE;
+
+    /// The 12 CDB bytes.
+    pub fn build(&self) -> [u8; 12] {
+        let a = self.alloc_len.to_be_bytes();
+        [
+            OPCODE,
+            0,
+            self.select_report,
+            0,
+            0,
+            0,
+            a[0],
+            a[1],
+            a[2],
+            a[3],
+            0,
+            0,
+        ]
+    }
 }
 
 /// One level of a hierarchical LUN (SAM-6 4.7.x), decoded by its ADDRESS METHOD.
@@ -168,7 +183,10 @@ mod tests {
 
     #[test]
     fn cdb_bytes() {
-        assert_eq!(cdb(0, 8192), [0xa0, 0, 0, 0, 0, 0, 0, 0, 0x20, 0, 0, 0]);
+        assert_eq!(
+            ReportLunsCdb::new(8192).build(),
+            [0xa0, 0, 0, 0, 0, 0, 0, 0, 0x20, 0, 0, 0]
+        );
     }
 
     #[test]

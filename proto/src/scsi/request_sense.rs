@@ -11,11 +11,26 @@ pub const OPCODE: u8 = crate::scsi::opcodes::code::REQUEST_SENSE;
 /// Allocation length sgctl asks for: 252 bytes is the SPC maximum for sense data.
 pub const ALLOCATION: u8 = 252;
 
-/// SPC-6 6.39 REQUEST SENSE CDB: byte 1 bit 0 DESC (ask for descriptor format), byte 4
-/// allocation length.
-#[doc(alias = "sg_ll_request_sense")]
-pub fn cdb(desc: bool, alloc: u8) -> [u8; 6] {
-    [OPCODE, u8::from(desc), 0, 0, alloc, 0]
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-6 6.39 REQUEST SENSE CDB (6 bytes).
+    #[doc(alias = "sg_ll_request_sense")]
+    pub struct RequestSenseCdb {
+        /// ALLOCATION LENGTH, byte 4 ([`ALLOCATION`] is the SPC maximum).
+        alloc_len: u8,
+        ;;
+        /// DESC, byte 1 bit 0: ask for descriptor-format sense data.
+        desc: bool = false,
+    }
+}
+
+impl RequestSenseCdb {
+    /// REQUEST SENSE operation code.
+    pub const OPCODE: u8 = OPCODE;
+
+    /// The 6 CDB bytes.
+    pub fn build(&self) -> [u8; 6] {
+        [OPCODE, u8::from(self.desc), 0, 0, self.alloc_len, 0]
+    }
 }
 
 /// Parses the REQUEST SENSE parameter data. An all-zero or empty buffer is an error (a device
@@ -34,8 +49,11 @@ mod tests {
 
     #[test]
     fn cdb_bytes() {
-        assert_eq!(cdb(false, 252), [0x03, 0, 0, 0, 0xfc, 0]);
-        assert_eq!(cdb(true, 18), [0x03, 1, 0, 0, 18, 0]);
+        assert_eq!(RequestSenseCdb::new(252).build(), [0x03, 0, 0, 0, 0xfc, 0]);
+        assert_eq!(
+            RequestSenseCdb::new(18).desc(true).build(),
+            [0x03, 1, 0, 0, 18, 0]
+        );
     }
 
     #[test]

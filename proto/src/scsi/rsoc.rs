@@ -25,33 +25,53 @@ pub enum ReportingOptions {
     OpCodeMaybeSa(u8, u16),
 }
 
-/// SPC-6 6.36.1 CDB: byte 1 service action 0x0C; byte 2 bit 7 RCTD (return command timeouts
-/// descriptors), bits 2-0 reporting options; byte 3 requested opcode; bytes 4–5 requested
-/// service action; bytes 6–9 allocation length.
-#[doc(alias = "sg_ll_report_supported_opcodes")]
-pub fn cdb(opts: ReportingOptions, rctd: bool, alloc: u32) -> [u8; 12] {
-    let (ro, op, sa) = match opts {
-        ReportingOptions::All => (0, 0, 0),
-        ReportingOptions::OpCode(o) => (1, o, 0),
-        ReportingOptions::OpCodeSa(o, s) => (2, o, s),
-        ReportingOptions::OpCodeMaybeSa(o, s) => (3, o, s),
-    };
-    let a = alloc.to_be_bytes();
-    let s = sa.to_be_bytes();
-    [
-        OPCODE,
-        SERVICE_ACTION,
-        if rctd { 0x80 } else { 0 } | ro,
-        op,
-        s[0],
-        s[1],
-        a[0],
-        a[1],
-        a[2],
-        a[3],
-        0,
-        0,
-    ]
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-6 6.36.1 REPORT SUPPORTED OPERATION CODES CDB (MAINTENANCE IN, 12 bytes).
+    #[doc(alias = "sg_ll_report_supported_opcodes")]
+    pub struct ReportSupportedOpcodesCdb {
+        /// ALLOCATION LENGTH, bytes 6–9.
+        alloc_len: u32,
+        ;;
+        /// REPORTING OPTIONS, byte 2 bits 2-0, with REQUESTED OPERATION CODE (byte 3) and
+        /// REQUESTED SERVICE ACTION (bytes 4–5).
+        options: ReportingOptions = ReportingOptions::All,
+        /// RCTD, byte 2 bit 7: return command timeouts descriptors.
+        rctd: bool = false,
+    }
+}
+
+impl ReportSupportedOpcodesCdb {
+    /// MAINTENANCE IN operation code.
+    pub const OPCODE: u8 = OPCODE;
+    /// REPORT SUPPORTED OPERATION CODES service action, byte 1 bits 4-0.
+    pub const SERVICE_ACTION: u8 = SERVICE_ACTION;
+
+    /// The 12 CDB bytes.
+    pub fn build(&self) -> [u8; 12] {
+        let (opts, rctd, alloc) = (self.options, self.rctd, self.alloc_len);
+        let (ro, op, sa) = match opts {
+            ReportingOptions::All => (0, 0, 0),
+            ReportingOptions::OpCode(o) => (1, o, 0),
+            ReportingOptions::OpCodeSa(o, s) => (2, o, s),
+            ReportingOptions::OpCodeMaybeSa(o, s) => (3, o, s),
+        };
+        let a = alloc.to_be_bytes();
+        let s = sa.to_be_bytes();
+        [
+            OPCODE,
+            SERVICE_ACTION,
+            if rctd { 0x80 } else { 0 } | ro,
+            op,
+            s[0],
+            s[1],
+            a[0],
+            a[1],
+            a[2],
+            a[3],
+            0,
+            0,
+        ]
+    }
 }
 
 /// SPC-6 6.36.4 command timeouts descriptor.
@@ -293,11 +313,13 @@ mod tests {
     #[test]
     fn cdb_bytes() {
         assert_eq!(
-            cdb(ReportingOptions::All, true, 0x2000),
+            ReportSupportedOpcodesCdb::new(0x2000).rctd(true).build(),
             [0xa3, 0x0c, 0x80, 0, 0, 0, 0, 0, 0x20, 0, 0, 0]
         );
         assert_eq!(
-            cdb(ReportingOptions::OpCodeSa(0x48, 3), false, 512),
+            ReportSupportedOpcodesCdb::new(512)
+                .options(ReportingOptions::OpCodeSa(0x48, 3))
+                .build(),
             [0xa3, 0x0c, 0x02, 0x48, 0, 3, 0, 0, 2, 0, 0, 0]
         );
     }

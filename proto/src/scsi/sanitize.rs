@@ -67,24 +67,32 @@ impl ServiceAction {
     ];
 }
 
-/// SANITIZE CDB fields (SBC-4 5.31.1, Table 169; protocols.md §D.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub(crate) struct SanitizeCdb {
-    /// Service action, byte 1 bits 4-0.
-    pub service_action: ServiceAction,
-    /// IMMED, byte 1 bit 7.
-    pub immed: bool,
-    /// ZNR (zoned: no write-pointer reset), byte 1 bit 6.
-    pub znr: bool,
-    /// AUSE (allow unrestricted sanitize exit), byte 1 bit 5.
-    pub ause: bool,
-    /// PARAMETER LIST LENGTH, bytes 7-8.
-    pub parameter_list_length: u16,
+crate::scsi::cdb::cdb_builder! {
+    /// SBC-4 5.31.1 SANITIZE CDB (10 bytes; Table 169, protocols.md §D.1). [`SanitizeCdb::build_with_list`] makes
+    /// the CDB and its parameter list together.
+    #[doc(alias = "sg_sanitize")]
+    #[derive(Serialize)]
+    pub struct SanitizeCdb {
+        /// SERVICE ACTION, byte 1 bits 4-0.
+        service_action: ServiceAction,
+        ;;
+        /// IMMED, byte 1 bit 7: return once the CDB is validated.
+        immed: bool = false,
+        /// ZNR (zoned: no write-pointer reset), byte 1 bit 6.
+        znr: bool = false,
+        /// AUSE (allow unrestricted sanitize exit), byte 1 bit 5.
+        ause: bool = false,
+        /// PARAMETER LIST LENGTH, bytes 7-8.
+        parameter_list_length: u16 = 0,
+    }
 }
 
 impl SanitizeCdb {
+    /// SANITIZE operation code.
+    pub const OPCODE: u8 = OPCODE;
+
     /// The 10 CDB bytes.
-    pub(crate) fn cdb(&self) -> [u8; 10] {
+    pub fn build(&self) -> [u8; 10] {
         let mut c = [0u8; 10];
         c[0] = OPCODE;
         c[1] = (u8::from(self.immed) << 7)
@@ -162,37 +170,32 @@ impl OverwriteParameters {
     }
 }
 
-/// Builds the `(cdb, parameter list)` pair of one SANITIZE.
-pub fn build(
-    service_action: ServiceAction,
-    immed: bool,
-    ause: bool,
-    znr: bool,
-    overwrite: Option<(&OverwriteParameters, u32)>,
-) -> Result<([u8; 10], Vec<u8>)> {
-    let params = match (service_action, overwrite) {
-        (ServiceAction::Overwrite, Some((p, lb))) => p.to_bytes(lb)?,
-        (ServiceAction::Overwrite, None) => return Err(Invalid::OverwriteNeedsList.into()),
-        (_, Some(_)) => {
-            return Err(Invalid::NoParameterList {
-                action: service_action.name(),
+impl SanitizeCdb {
+    /// The `(cdb, parameter list)` pair of one SANITIZE: OVERWRITE takes its parameter list
+    /// (and a logical block length to check the pattern against), the other service actions
+    /// none; PARAMETER LIST LENGTH is set from the list.
+    pub fn build_with_list(
+        &self,
+        overwrite: Option<(&OverwriteParameters, u32)>,
+    ) -> Result<([u8; 10], Vec<u8>)> {
+        let service_action = self.service_action;
+        let params = match (service_action, overwrite) {
+            (ServiceAction::Overwrite, Some((p, lb))) => p.to_bytes(lb)?,
+            (ServiceAction::Overwrite, None) => return Err(Invalid::OverwriteNeedsList.into()),
+            (_, Some(_)) => {
+                return Err(Invalid::NoParameterList {
+                    action: service_action.name(),
+                }
+                .into())
             }
-            .into())
-        }
-        (_, None) => Vec::new(),
-    };
-    let len = u16::try_from(params.len()).map_err(|_| Invalid::TooLong {
-        what: "SANITIZE parameter list",
-        len: params.len(),
-    })?;
-    let cdb = SanitizeCdb {
-        service_action,
-        immed,
-        znr,
-        ause,
-        parameter_list_length: len,
-    };
-    Ok((cdb.cdb(), params))
+            (_, None) => Vec::new(),
+        };
+        let len = u16::try_from(params.len()).map_err(|_| Invalid::TooLong {
+            what: "SANITIZE parameter list",
+            len: params.len(),
+        })?;
+        Ok((self.parameter_list_length(len).build(), params))
+    }
 }
 
 #[cfg(test)]
@@ -202,7 +205,10 @@ mod tests {
     /// sg_sanitize `--crypto` (IMMED default) [SG3-san]: `48 83 00 00 00 00 00 00 00 00`.
     #[test]
     fn crypto_erase_immed() {
-        let (cdb, p) = build(ServiceAction::CryptoErase, true, false, false, None).unwrap();
+        let (cdb, p) = SanitizeCdb::new(ServiceAction::CryptoErase)
+            .immed(true)
+            .build_with_list(None)
+            .unwrap();
         assert_eq!(cdb, [0x48, 0x83, 0, 0, 0, 0, 0, 0, 0, 0]);
         assert!(p.is_empty());
     }
@@ -210,7 +216,11 @@ mod tests {
     /// Block erase with AUSE: byte 1 = 0x80 | 0x20 | 0x02.
     #[test]
     fn block_erase_ause() {
-        let (cdb, _) = build(ServiceAction::BlockErase, true, true, false, None).unwrap();
+        let (cdb, _) = SanitizeCdb::new(ServiceAction::BlockErase)
+            .immed(true)
+            .ause(true)
+            .build_with_list(None)
+            .unwrap();
         assert_eq!(cdb, [0x48, 0xA2, 0, 0, 0, 0, 0, 0, 0, 0]);
         let d = SanitizeCdb::parse(&cdb).unwrap();
         assert!(d.ause && d.immed && !d.znr);
@@ -220,7 +230,10 @@ mod tests {
     /// EXIT FAILURE MODE, ZNR set: byte 1 = 0x40 | 0x1F.
     #[test]
     fn exit_failure_mode() {
-        let (cdb, _) = build(ServiceAction::ExitFailureMode, false, false, true, None).unwrap();
+        let (cdb, _) = SanitizeCdb::new(ServiceAction::ExitFailureMode)
+            .znr(true)
+            .build_with_list(None)
+            .unwrap();
         assert_eq!(cdb, [0x48, 0x5F, 0, 0, 0, 0, 0, 0, 0, 0]);
     }
 
@@ -233,14 +246,10 @@ mod tests {
             count: 1,
             pattern: vec![0; 4],
         };
-        let (cdb, list) = build(
-            ServiceAction::Overwrite,
-            true,
-            false,
-            false,
-            Some((&p, 512)),
-        )
-        .unwrap();
+        let (cdb, list) = SanitizeCdb::new(ServiceAction::Overwrite)
+            .immed(true)
+            .build_with_list(Some((&p, 512)))
+            .unwrap();
         assert_eq!(cdb, [0x48, 0x81, 0, 0, 0, 0, 0, 0x00, 0x08, 0]);
         assert_eq!(list, vec![0x01, 0x00, 0x00, 0x04, 0, 0, 0, 0]);
     }
@@ -273,20 +282,19 @@ mod tests {
         assert_eq!(p.to_bytes(512).unwrap().len(), 516);
         p.pattern.clear();
         assert!(p.to_bytes(512).is_err());
-        assert!(build(ServiceAction::Overwrite, true, false, false, None).is_err());
+        assert!(SanitizeCdb::new(ServiceAction::Overwrite)
+            .immed(true)
+            .build_with_list(None)
+            .is_err());
         let q = OverwriteParameters {
             invert: false,
             count: 1,
             pattern: vec![0],
         };
-        assert!(build(
-            ServiceAction::CryptoErase,
-            true,
-            false,
-            false,
-            Some((&q, 512))
-        )
-        .is_err());
+        assert!(SanitizeCdb::new(ServiceAction::CryptoErase)
+            .immed(true)
+            .build_with_list(Some((&q, 512)))
+            .is_err());
     }
 
     #[test]

@@ -68,14 +68,72 @@ fn build(op: u8, protocol: u8, sps: u16, len: usize, inc: Inc512) -> Result<[u8;
     Ok(cdb)
 }
 
-/// SECURITY PROTOCOL IN CDB asking for `alloc` bytes.
-pub fn cdb_in(protocol: u8, sps: u16, alloc: usize, inc: Inc512) -> Result<[u8; 12]> {
-    build(OPCODE_IN, protocol, sps, alloc, inc)
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-5 6.40 SECURITY PROTOCOL IN CDB (12 bytes).
+    #[doc(alias = "sg_ll_sec_prot_in")]
+    pub struct SecurityProtocolInCdb {
+        /// SECURITY PROTOCOL, byte 1.
+        protocol: u8,
+        /// SECURITY PROTOCOL SPECIFIC, bytes 2–3 (the ComID for TCG).
+        sps: u16,
+        /// ALLOCATION LENGTH in bytes; bytes 6–9 carry it in bytes or, with INC_512, in
+        /// 512-byte units (then it must be a multiple of 512).
+        alloc_len: usize,
+        ;;
+        /// INC_512, byte 4 bit 7.
+        inc_512: Inc512 = Inc512::Bytes,
+    }
 }
 
-/// SECURITY PROTOCOL OUT CDB sending `len` bytes.
-pub fn cdb_out(protocol: u8, sps: u16, len: usize, inc: Inc512) -> Result<[u8; 12]> {
-    build(OPCODE_OUT, protocol, sps, len, inc)
+impl SecurityProtocolInCdb {
+    /// SECURITY PROTOCOL IN operation code.
+    pub const OPCODE: u8 = OPCODE_IN;
+
+    /// The 12 CDB bytes; an error when the length does not fit the field (or is not a
+    /// multiple of 512 with INC_512).
+    pub fn build(&self) -> Result<[u8; 12]> {
+        build(
+            OPCODE_IN,
+            self.protocol,
+            self.sps,
+            self.alloc_len,
+            self.inc_512,
+        )
+    }
+}
+
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-5 6.41 SECURITY PROTOCOL OUT CDB (12 bytes).
+    #[doc(alias = "sg_ll_sec_prot_out")]
+    pub struct SecurityProtocolOutCdb {
+        /// SECURITY PROTOCOL, byte 1.
+        protocol: u8,
+        /// SECURITY PROTOCOL SPECIFIC, bytes 2–3 (the ComID for TCG).
+        sps: u16,
+        /// TRANSFER LENGTH in bytes; bytes 6–9 carry it in bytes or, with INC_512, in
+        /// 512-byte units (then it must be a multiple of 512).
+        transfer_len: usize,
+        ;;
+        /// INC_512, byte 4 bit 7.
+        inc_512: Inc512 = Inc512::Bytes,
+    }
+}
+
+impl SecurityProtocolOutCdb {
+    /// SECURITY PROTOCOL OUT operation code.
+    pub const OPCODE: u8 = OPCODE_OUT;
+
+    /// The 12 CDB bytes; an error when the length does not fit the field (or is not a
+    /// multiple of 512 with INC_512).
+    pub fn build(&self) -> Result<[u8; 12]> {
+        build(
+            OPCODE_OUT,
+            self.protocol,
+            self.sps,
+            self.transfer_len,
+            self.inc_512,
+        )
+    }
 }
 
 /// A decoded CDB (used by the simulator and by `-v` traces to recognise the command).
@@ -133,16 +191,28 @@ mod tests {
     fn cdb_bytes() {
         // Level 0 discovery as go-tcg/sedutil send it: proto 1, ComID 1, INC_512, 4 blocks.
         assert_eq!(
-            cdb_in(1, 0x0001, 2048, Inc512::Blocks).unwrap(),
+            SecurityProtocolInCdb::new(1, 0x0001, 2048)
+                .inc_512(Inc512::Blocks)
+                .build()
+                .unwrap(),
             [0xA2, 0x01, 0x00, 0x01, 0x80, 0, 0, 0, 0, 0x04, 0, 0]
         );
         // The kernel's form: byte length.
         assert_eq!(
-            cdb_out(1, 0x07FE, 512, Inc512::Bytes).unwrap(),
+            SecurityProtocolOutCdb::new(1, 0x07FE, 512).build().unwrap(),
             [0xB5, 0x01, 0x07, 0xFE, 0x00, 0, 0, 0, 0x02, 0x00, 0, 0]
         );
-        assert!(cdb_in(1, 1, 100, Inc512::Blocks).is_err());
-        let d = parse_cdb(&cdb_in(2, 0x07FE, 1024, Inc512::Blocks).unwrap()).unwrap();
+        assert!(SecurityProtocolInCdb::new(1, 1, 100)
+            .inc_512(Inc512::Blocks)
+            .build()
+            .is_err());
+        let d = parse_cdb(
+            &SecurityProtocolInCdb::new(2, 0x07FE, 1024)
+                .inc_512(Inc512::Blocks)
+                .build()
+                .unwrap(),
+        )
+        .unwrap();
         assert_eq!(
             (d.is_in, d.protocol, d.sps, d.len_bytes),
             (true, 2, 0x7FE, 1024)

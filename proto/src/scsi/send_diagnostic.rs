@@ -91,18 +91,49 @@ impl SelfTest {
     }
 }
 
-/// SEND DIAGNOSTIC CDB for a self-test: SELF-TEST CODE in byte 1 bits 7-5, PF = 0,
-/// SELFTEST = 0, DEVOFFL = UNITOFFL = 0, no parameter list.
-#[doc(alias = "sg_ll_send_diag")]
-pub fn self_test_cdb(t: SelfTest) -> [u8; 6] {
-    [OPCODE, t.code() << 5, 0, 0, 0, 0]
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-6 6.42 SEND DIAGNOSTIC CDB (6 bytes). A self-test: `.self_test_code(t.code())`;
+    /// the default self-test: `.selftest(true)` (run in the foreground, pass or fail only,
+    /// nothing in the Self-Test Results log page); a diagnostic page such as a SES control
+    /// page: `.pf(true).parameter_list_length(len)`.
+    #[doc(alias = "sg_ll_send_diag")]
+    pub struct SendDiagnosticCdb {
+        ;;
+        /// SELF-TEST CODE, byte 1 bits 7-5 (see [`SelfTest::code`]).
+        self_test_code: u8 = 0,
+        /// PF, byte 1 bit 4: the parameter list is a page as the standards define it.
+        pf: bool = false,
+        /// SELFTEST, byte 1 bit 2: run the default self-test.
+        selftest: bool = false,
+        /// DEVOFFL, byte 1 bit 1.
+        devoffl: bool = false,
+        /// UNITOFFL, byte 1 bit 0.
+        unitoffl: bool = false,
+        /// PARAMETER LIST LENGTH, bytes 3-4.
+        parameter_list_length: u16 = 0,
+    }
 }
 
-/// SEND DIAGNOSTIC CDB for the default self-test (SELFTEST = 1, SELF-TEST CODE 000b); the
-/// device server runs it in the foreground and reports only pass (GOOD) or fail (CHECK
-/// CONDITION), nothing goes to the Self-Test Results log page.
-pub fn default_self_test_cdb() -> [u8; 6] {
-    [OPCODE, 0x04, 0, 0, 0, 0]
+impl SendDiagnosticCdb {
+    /// SEND DIAGNOSTIC operation code.
+    pub const OPCODE: u8 = OPCODE;
+
+    /// The 6 CDB bytes.
+    pub fn build(&self) -> [u8; 6] {
+        let [hi, lo] = self.parameter_list_length.to_be_bytes();
+        [
+            OPCODE,
+            ((self.self_test_code & 0x07) << 5)
+                | (u8::from(self.pf) << 4)
+                | (u8::from(self.selftest) << 2)
+                | (u8::from(self.devoffl) << 1)
+                | u8::from(self.unitoffl),
+            0,
+            hi,
+            lo,
+            0,
+        ]
+    }
 }
 
 #[cfg(test)]
@@ -114,26 +145,39 @@ mod tests {
     #[test]
     fn cdb_bytes_from_the_table() {
         assert_eq!(
-            self_test_cdb(SelfTest::BackgroundShort),
+            SendDiagnosticCdb::new()
+                .self_test_code(SelfTest::BackgroundShort.code())
+                .build(),
             [0x1d, 0x20, 0, 0, 0, 0]
         );
         assert_eq!(
-            self_test_cdb(SelfTest::BackgroundExtended),
+            SendDiagnosticCdb::new()
+                .self_test_code(SelfTest::BackgroundExtended.code())
+                .build(),
             [0x1d, 0x40, 0, 0, 0, 0]
         );
         assert_eq!(
-            self_test_cdb(SelfTest::AbortBackground),
+            SendDiagnosticCdb::new()
+                .self_test_code(SelfTest::AbortBackground.code())
+                .build(),
             [0x1d, 0x80, 0, 0, 0, 0]
         );
         assert_eq!(
-            self_test_cdb(SelfTest::ForegroundShort),
+            SendDiagnosticCdb::new()
+                .self_test_code(SelfTest::ForegroundShort.code())
+                .build(),
             [0x1d, 0xa0, 0, 0, 0, 0]
         );
         assert_eq!(
-            self_test_cdb(SelfTest::ForegroundExtended),
+            SendDiagnosticCdb::new()
+                .self_test_code(SelfTest::ForegroundExtended.code())
+                .build(),
             [0x1d, 0xc0, 0, 0, 0, 0]
         );
-        assert_eq!(default_self_test_cdb(), [0x1d, 0x04, 0, 0, 0, 0]);
+        assert_eq!(
+            SendDiagnosticCdb::new().selftest(true).build(),
+            [0x1d, 0x04, 0, 0, 0, 0]
+        );
     }
 
     #[test]

@@ -58,18 +58,41 @@ impl PowerRequest {
     }
 }
 
-/// START STOP UNIT CDB.
-#[doc(alias = "sg_ll_start_stop_unit")]
-pub fn cdb(r: PowerRequest, immed: bool) -> [u8; 6] {
-    let (pc, m, start) = r.fields();
-    [
-        OPCODE,
-        u8::from(immed),
-        0,
-        m,
-        (pc << 4) | u8::from(start),
-        0,
-    ]
+crate::scsi::cdb::cdb_builder! {
+    /// SBC-5 5.27 START STOP UNIT CDB (6 bytes).
+    #[doc(alias = "sg_ll_start_stop_unit")]
+    pub struct StartStopUnitCdb {
+        /// POWER CONDITION, POWER CONDITION MODIFIER and START (bytes 3-4).
+        request: PowerRequest,
+        ;;
+        /// IMMED, byte 1 bit 0: return before the operation completes.
+        immed: bool = false,
+        /// NO_FLUSH, byte 4 bit 2: do not write the cache before a power condition change.
+        no_flush: bool = false,
+        /// LOEJ, byte 4 bit 1: load/eject the medium with START.
+        loej: bool = false,
+    }
+}
+
+impl StartStopUnitCdb {
+    /// START STOP UNIT operation code.
+    pub const OPCODE: u8 = OPCODE;
+
+    /// The 6 CDB bytes.
+    pub fn build(&self) -> [u8; 6] {
+        let (pc, m, start) = self.request.fields();
+        [
+            OPCODE,
+            u8::from(self.immed),
+            0,
+            m,
+            (pc << 4)
+                | (u8::from(self.no_flush) << 2)
+                | (u8::from(self.loej) << 1)
+                | u8::from(start),
+            0,
+        ]
+    }
 }
 
 /// The power condition REQUEST SENSE reports (SPC-6 ASC 5Eh, and 04/02 for a stopped unit):
@@ -99,16 +122,30 @@ mod tests {
     /// SBC-5 START STOP UNIT CDB table and the POWER CONDITION table.
     #[test]
     fn cdbs_from_the_table() {
-        assert_eq!(cdb(PowerRequest::Start, false), [0x1b, 0, 0, 0, 0x01, 0]);
-        assert_eq!(cdb(PowerRequest::Stop, true), [0x1b, 1, 0, 0, 0x00, 0]);
-        assert_eq!(cdb(PowerRequest::Active, false), [0x1b, 0, 0, 0, 0x10, 0]);
-        assert_eq!(cdb(PowerRequest::Idle(1), false), [0x1b, 0, 0, 1, 0x20, 0]);
         assert_eq!(
-            cdb(PowerRequest::Standby(0), false),
+            StartStopUnitCdb::new(PowerRequest::Start).build(),
+            [0x1b, 0, 0, 0, 0x01, 0]
+        );
+        assert_eq!(
+            StartStopUnitCdb::new(PowerRequest::Stop)
+                .immed(true)
+                .build(),
+            [0x1b, 1, 0, 0, 0x00, 0]
+        );
+        assert_eq!(
+            StartStopUnitCdb::new(PowerRequest::Active).build(),
+            [0x1b, 0, 0, 0, 0x10, 0]
+        );
+        assert_eq!(
+            StartStopUnitCdb::new(PowerRequest::Idle(1)).build(),
+            [0x1b, 0, 0, 1, 0x20, 0]
+        );
+        assert_eq!(
+            StartStopUnitCdb::new(PowerRequest::Standby(0)).build(),
             [0x1b, 0, 0, 0, 0x30, 0]
         );
         assert_eq!(
-            cdb(PowerRequest::LuControl, false),
+            StartStopUnitCdb::new(PowerRequest::LuControl).build(),
             [0x1b, 0, 0, 0, 0x70, 0]
         );
         assert_eq!(

@@ -30,7 +30,7 @@ pub(crate) const OPCODE_READ_BUFFER: u8 = 0x3C;
 /// The largest BUFFER OFFSET or PARAMETER LIST LENGTH (24 bits).
 pub const MAX_24: u32 = 0x00FF_FFFF;
 /// READ BUFFER mode 03h: descriptor.
-pub(crate) const READ_BUFFER_DESCRIPTOR: u8 = 0x03;
+pub const READ_BUFFER_DESCRIPTOR: u8 = 0x03;
 
 /// A download-microcode mode of WRITE BUFFER.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -168,45 +168,85 @@ fn field24(what: &'static str, v: u32) -> Result<[u8; 3]> {
     Ok([b[1], b[2], b[3]])
 }
 
-/// WRITE BUFFER CDB: `mode_specific` (3 bits) and `mode` in byte 1, `buffer_id`, `offset`
-/// and `len` (24 bits each). An offset or length above 24 bits is refused.
-pub fn cdb(
-    mode: Mode,
-    mode_specific: u8,
-    buffer_id: u8,
-    offset: u32,
-    len: u32,
-) -> Result<[u8; 10]> {
-    let o = field24("buffer offset", offset)?;
-    let l = field24("parameter list length", len)?;
-    Ok([
-        OPCODE,
-        ((mode_specific & 0x07) << 5) | mode.code(),
-        buffer_id,
-        o[0],
-        o[1],
-        o[2],
-        l[0],
-        l[1],
-        l[2],
-        0,
-    ])
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-6 6.50 WRITE BUFFER CDB (10 bytes).
+    #[doc(alias = "sg_ll_write_buffer")]
+    pub struct WriteBufferCdb {
+        /// MODE, byte 1 bits 4-0.
+        mode: Mode,
+        /// PARAMETER LIST LENGTH, bytes 6-8 (24 bits).
+        parameter_list_length: u32,
+        ;;
+        /// MODE SPECIFIC, byte 1 bits 7-5 (activation events for mode 0Dh).
+        mode_specific: u8 = 0,
+        /// BUFFER ID, byte 2.
+        buffer_id: u8 = 0,
+        /// BUFFER OFFSET, bytes 3-5 (24 bits).
+        offset: u32 = 0,
+    }
 }
 
-/// READ BUFFER(10) descriptor mode (03h) for `buffer_id`: 4 bytes.
-pub fn read_buffer_descriptor_cdb(buffer_id: u8) -> [u8; 10] {
-    [
-        OPCODE_READ_BUFFER,
-        READ_BUFFER_DESCRIPTOR,
-        buffer_id,
-        0,
-        0,
-        0,
-        0,
-        0,
-        4,
-        0,
-    ]
+impl WriteBufferCdb {
+    /// WRITE BUFFER operation code.
+    pub const OPCODE: u8 = OPCODE;
+
+    /// The 10 CDB bytes; an offset or length above 24 bits is refused.
+    pub fn build(&self) -> Result<[u8; 10]> {
+        let o = field24("buffer offset", self.offset)?;
+        let l = field24("parameter list length", self.parameter_list_length)?;
+        Ok([
+            OPCODE,
+            ((self.mode_specific & 0x07) << 5) | self.mode.code(),
+            self.buffer_id,
+            o[0],
+            o[1],
+            o[2],
+            l[0],
+            l[1],
+            l[2],
+            0,
+        ])
+    }
+}
+
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-6 6.17 READ BUFFER(10) CDB (10 bytes); descriptor mode is
+    /// `ReadBufferCdb::new(READ_BUFFER_DESCRIPTOR, 4)`.
+    #[doc(alias = "sg_ll_read_buffer_10")]
+    pub struct ReadBufferCdb {
+        /// MODE, byte 1 bits 4-0.
+        mode: u8,
+        /// ALLOCATION LENGTH, bytes 6-8 (24 bits).
+        alloc_len: u32,
+        ;;
+        /// BUFFER ID, byte 2.
+        buffer_id: u8 = 0,
+        /// BUFFER OFFSET, bytes 3-5 (24 bits).
+        offset: u32 = 0,
+    }
+}
+
+impl ReadBufferCdb {
+    /// READ BUFFER(10) operation code.
+    pub const OPCODE: u8 = OPCODE_READ_BUFFER;
+
+    /// The 10 CDB bytes; an offset or length above 24 bits is refused.
+    pub fn build(&self) -> Result<[u8; 10]> {
+        let o = field24("buffer offset", self.offset)?;
+        let l = field24("allocation length", self.alloc_len)?;
+        Ok([
+            OPCODE_READ_BUFFER,
+            self.mode & 0x1f,
+            self.buffer_id,
+            o[0],
+            o[1],
+            o[2],
+            l[0],
+            l[1],
+            l[2],
+            0,
+        ])
+    }
 }
 
 /// The READ BUFFER descriptor (SPC-6 Table "Descriptor mode data").
@@ -403,15 +443,18 @@ mod tests {
     #[test]
     fn write_buffer_cdb_layout() {
         assert_eq!(
-            cdb(Mode::OffsetsDefer, 0, 0, 0x01_0000, 0x8000).unwrap(),
+            WriteBufferCdb::new(Mode::OffsetsDefer, 0x8000)
+                .offset(0x01_0000)
+                .build()
+                .unwrap(),
             [0x3B, 0x0E, 0, 0x01, 0x00, 0x00, 0x00, 0x80, 0x00, 0]
         );
         assert_eq!(
-            cdb(Mode::Save, 0, 0, 0, 0x12_3456).unwrap(),
+            WriteBufferCdb::new(Mode::Save, 0x12_3456).build().unwrap(),
             [0x3B, 0x05, 0, 0, 0, 0, 0x12, 0x34, 0x56, 0]
         );
         assert_eq!(
-            cdb(Mode::Activate, 0, 0, 0, 0).unwrap(),
+            WriteBufferCdb::new(Mode::Activate, 0).build().unwrap(),
             [0x3B, 0x0F, 0, 0, 0, 0, 0, 0, 0, 0]
         );
         // Mode 0Dh with PO_ACT and HR_ACT: MODE SPECIFIC 110b.
@@ -421,13 +464,26 @@ mod tests {
             vendor_specific: false,
         };
         assert_eq!(
-            cdb(Mode::OffsetsEventsDefer, ev.bits(), 2, 0x20, 0x10).unwrap()[..3],
+            WriteBufferCdb::new(Mode::OffsetsEventsDefer, 0x10)
+                .mode_specific(ev.bits())
+                .buffer_id(2)
+                .offset(0x20)
+                .build()
+                .unwrap()[..3],
             [0x3B, 0xCD, 2]
         );
-        assert_eq!(cdb(Mode::OffsetsSave, 0, 0, 0, 0).unwrap()[1], 0x07);
+        assert_eq!(
+            WriteBufferCdb::new(Mode::OffsetsSave, 0).build().unwrap()[1],
+            0x07
+        );
         // 24-bit fields.
-        assert!(cdb(Mode::OffsetsSave, 0, 0, MAX_24 + 1, 1).is_err());
-        assert!(cdb(Mode::OffsetsSave, 0, 0, 0, MAX_24 + 1).is_err());
+        assert!(WriteBufferCdb::new(Mode::OffsetsSave, 1)
+            .offset(MAX_24 + 1)
+            .build()
+            .is_err());
+        assert!(WriteBufferCdb::new(Mode::OffsetsSave, MAX_24 + 1)
+            .build()
+            .is_err());
         let op = |c: u8| crate::scsi::opcodes::find(c, None).map(|o| o.name);
         assert_eq!(op(OPCODE), Some("Write buffer"));
         assert_eq!(op(OPCODE_READ_BUFFER), Some("Read buffer(10)"));
@@ -437,7 +493,10 @@ mod tests {
     #[test]
     fn read_buffer_descriptor() {
         assert_eq!(
-            read_buffer_descriptor_cdb(0),
+            ReadBufferCdb::new(READ_BUFFER_DESCRIPTOR, 4)
+                .buffer_id(0)
+                .build()
+                .unwrap(),
             [0x3C, 0x03, 0, 0, 0, 0, 0, 0, 4, 0]
         );
         let d = BufferDescriptor::parse(&[0x09, 0x10, 0x00, 0x00]).unwrap();

@@ -103,7 +103,7 @@ pub struct ServeReport {
 /// Capacity of the model: (bytes, logical block length) from READ CAPACITY(16) (SBC-4 5.21),
 /// decoded by the shared [`crate::scsi::read_capacity`] parser.
 pub fn model_capacity(t: &mut dyn Transport) -> Result<(u64, u32)> {
-    let cdb = read_capacity::cdb16(32);
+    let cdb = read_capacity::ReadCapacity16Cdb::new(32).build();
     let mut buf = [0u8; 32];
     let n = run_query(t, &cdb, &mut buf, Duration::from_secs(30))?;
     let rc = read_capacity::parse16(&buf[..n])?;

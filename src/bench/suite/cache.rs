@@ -37,7 +37,10 @@ pub struct WriteCache {
 
 /// The Caching page (header included, PS as returned) from MODE SENSE(10) with DBD=1.
 pub(crate) fn read_page(t: &mut dyn Transport, pc: PageControl) -> Result<Vec<u8>> {
-    let cdb = mode::cdb_sense10(false, true, pc, CACHING_PAGE, 0, 252);
+    let cdb = mode::ModeSense10Cdb::new(CACHING_PAGE, 252)
+        .pc(pc)
+        .dbd(true)
+        .build();
     let mut buf = vec![0u8; 252];
     let n = run_query(t, &cdb, &mut buf, DEFAULT_TIMEOUT)?;
     let m = mode::parse(&buf[..n.min(buf.len())], HeaderKind::Ten)?;
@@ -60,7 +63,7 @@ fn select(t: &mut dyn Transport, page: &[u8]) -> Result<()> {
         what: "Caching page",
         len: list.len(),
     })?;
-    let cdb = mode::cdb_select10(true, false, len);
+    let cdb = mode::ModeSelect10Cdb::new(len).pf(true).build();
     let c = t.execute(&cdb, DataBuf::Out(&list), DEFAULT_TIMEOUT)?;
     transport::check(&c)
 }

@@ -121,13 +121,23 @@ pub fn identity(t: &mut dyn Transport) -> Result<Identity> {
 pub fn capacity(t: &mut dyn Transport) -> Result<(u64, u32)> {
     use crate::scsi::read_capacity as rc;
     let mut b16 = [0u8; 32];
-    if let Ok(n) = run_query(t, &rc::cdb16(32), &mut b16, DEFAULT_TIMEOUT) {
+    if let Ok(n) = run_query(
+        t,
+        &rc::ReadCapacity16Cdb::new(32).build(),
+        &mut b16,
+        DEFAULT_TIMEOUT,
+    ) {
         if let Ok(c) = rc::parse16(&b16[..n.min(b16.len())]) {
             return Ok((c.lba_count, c.block_len));
         }
     }
     let mut b10 = [0u8; 8];
-    let n = run_query(t, &rc::cdb10(), &mut b10, DEFAULT_TIMEOUT)?;
+    let n = run_query(
+        t,
+        &rc::ReadCapacity10Cdb::new().build(),
+        &mut b10,
+        DEFAULT_TIMEOUT,
+    )?;
     let c = rc::parse10(&b10[..n.min(8)])?;
     let count = c.lba_count.ok_or_else(|| {
         Error::Parse(crate::bytes::ParseError::new(

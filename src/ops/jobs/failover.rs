@@ -192,7 +192,7 @@ mod tests {
     fn a_read_only_command_moves_to_the_other_path() {
         let (mut f, ga, _) = two_paths();
         let mut buf = [0u8; 18];
-        let rs = [0x03, 0, 0, 0, 18, 0];
+        let rs = crate::scsi::request_sense::RequestSenseCdb::new(18).build();
         f.execute(&rs, DataBuf::In(&mut buf), Duration::from_secs(5))
             .unwrap();
         assert!(f.switches().is_empty());
@@ -233,7 +233,7 @@ mod tests {
         let mut buf = [0u8; 18];
         let e = f
             .execute(
-                &[0x03, 0, 0, 0, 18, 0],
+                &crate::scsi::request_sense::RequestSenseCdb::new(18).build(),
                 DataBuf::In(&mut buf),
                 Duration::from_secs(5),
             )
@@ -243,7 +243,7 @@ mod tests {
         // No path left: the next command fails at once.
         assert!(f
             .execute(
-                &[0x03, 0, 0, 0, 18, 0],
+                &crate::scsi::request_sense::RequestSenseCdb::new(18).build(),
                 DataBuf::In(&mut buf),
                 Duration::from_secs(5)
             )

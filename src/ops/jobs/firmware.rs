@@ -114,7 +114,10 @@ fn extended_inquiry(
     let mut buf = vec![0u8; 64];
     let n = run_query(
         t,
-        &crate::scsi::vpd::cdb(0x86, 64),
+        &crate::scsi::inquiry::InquiryCdb::new(64)
+            .evpd(true)
+            .page_code(0x86)
+            .build(),
         &mut buf,
         DEFAULT_TIMEOUT,
     )
@@ -127,7 +130,10 @@ fn descriptor(t: &mut dyn Transport, buffer_id: u8) -> Option<BufferDescriptor> 
     let mut buf = [0u8; 4];
     let n = run_query(
         t,
-        &wb::read_buffer_descriptor_cdb(buffer_id),
+        &wb::ReadBufferCdb::new(wb::READ_BUFFER_DESCRIPTOR, 4)
+            .buffer_id(buffer_id)
+            .build()
+            .ok()?,
         &mut buf,
         DEFAULT_TIMEOUT,
     )
@@ -140,7 +146,7 @@ fn revision_now(t: &mut dyn Transport) -> Option<String> {
     let mut buf = [0u8; 96];
     let n = run_query(
         t,
-        &crate::scsi::inquiry::cdb(false, 0, 96),
+        &crate::scsi::inquiry::InquiryCdb::new(96).build(),
         &mut buf,
         DEFAULT_TIMEOUT,
     )
@@ -161,7 +167,11 @@ fn observe(
 ) -> (bool, Vec<String>) {
     let mut status = Vec::new();
     for i in 0..tries.max(1) {
-        let c = t.execute(&crate::scsi::tur::cdb(), DataBuf::None, DEFAULT_TIMEOUT);
+        let c = t.execute(
+            &crate::scsi::tur::TestUnitReadyCdb::new().build(),
+            DataBuf::None,
+            DEFAULT_TIMEOUT,
+        );
         match c.and_then(|c| transport::check(&c)) {
             Ok(()) => return (true, status),
             Err(Error::Sense(s)) => {
@@ -221,7 +231,7 @@ impl Job for FirmwareJob {
                     "the drive does not list mode 0Fh (activate deferred microcode) in its Extended INQUIRY page; nothing was sent".into(),
                 ));
             }
-            let cdb = wb::cdb(Mode::Activate, 0, 0, 0, 0)?;
+            let cdb = wb::WriteBufferCdb::new(Mode::Activate, 0).build()?;
             rec.set_method(JobMethod::Microcode(Mode::Activate), Category::None);
             self.plan = Some(Plan {
                 mode: Mode::Activate,
@@ -372,7 +382,11 @@ impl Job for FirmwareJob {
         let mut cmds = Vec::with_capacity(segs.len() + 1);
         let n = segs.len();
         for (i, s) in segs.iter().enumerate() {
-            let cdb = wb::cdb(mode, specific, o.buffer_id, s.offset, s.len)?;
+            let cdb = wb::WriteBufferCdb::new(mode, s.len)
+                .mode_specific(specific)
+                .buffer_id(o.buffer_id)
+                .offset(s.offset)
+                .build()?;
             let mut pc = PlannedCommand::new(
                 &format!("WRITE BUFFER {:02X}h {}/{n}", mode.code(), i + 1),
                 &cdb,
@@ -383,7 +397,9 @@ impl Job for FirmwareJob {
             segments.push((cdb, s.offset as usize, s.len as usize));
         }
         let activate = if mode.defers() && o.activate {
-            let cdb = wb::cdb(Mode::Activate, 0, o.buffer_id, 0, 0)?;
+            let cdb = wb::WriteBufferCdb::new(Mode::Activate, 0)
+                .buffer_id(o.buffer_id)
+                .build()?;
             cmds.push(PlannedCommand::new("WRITE BUFFER 0Fh", &cdb, &[]));
             Some(cdb)
         } else {
@@ -716,7 +732,10 @@ mod tests {
     /// attention, was not processed, and goes again (sg_write_buffer stops there, exit 6).
     #[test]
     fn a_segment_answered_with_unit_attention_is_sent_again_once() {
-        let cdb = wb::cdb(Mode::OffsetsSave, 0, 0, 0x400, 0x400).unwrap();
+        let cdb = wb::WriteBufferCdb::new(Mode::OffsetsSave, 0x400)
+            .offset(0x400)
+            .build()
+            .unwrap();
         let mut t = Scripted {
             answers: vec![Some((6, 0x3F, 0x16)), None],
             sent: 0,

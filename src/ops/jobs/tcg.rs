@@ -38,7 +38,9 @@ impl Credential {
 /// The SECURITY PROTOCOL OUT a TCG job sends, for `--dry-run` and the record. The payload
 /// (which carries the credential) is never listed.
 fn planned(t: &Tper<'_>, what: &str) -> Result<PlannedCommand> {
-    let cdb = sp::cdb_out(sp::PROTOCOL_TCG, t.comid, sp::BLOCK, t.inc)?;
+    let cdb = sp::SecurityProtocolOutCdb::new(sp::PROTOCOL_TCG, t.comid, sp::BLOCK)
+        .inc_512(t.inc)
+        .build()?;
     Ok(PlannedCommand::new(
         &format!("SECURITY PROTOCOL OUT ({what}; payload not shown: carries a credential)"),
         &cdb,

@@ -15,7 +15,6 @@
 
 use super::{Led, LedBackend};
 use crate::host::SlotRef;
-use crate::scsi::diagnostic;
 use crate::ses::{self, Detail};
 use crate::transport::{check, DataBuf, Transport};
 use std::cell::RefCell;
@@ -140,7 +139,10 @@ impl LedBackend for SesLed {
         })?;
         let mut t = self.t.borrow_mut();
         let c = t.execute(
-            &diagnostic::send_page_cdb(len),
+            &crate::scsi::send_diagnostic::SendDiagnosticCdb::new()
+                .pf(true)
+                .parameter_list_length(len)
+                .build(),
             DataBuf::Out(&page),
             self.timeout,
         )?;

@@ -45,76 +45,148 @@ pub enum PageControl {
     Saved = 3,
 }
 
-/// SPC-6 6.13 MODE SENSE (6) CDB: byte 1 bit 3 DBD, byte 2 PC and page code, byte 3 subpage,
-/// byte 4 allocation length.
-#[doc(alias = "sg_ll_mode_sense6")]
-pub fn cdb_sense6(dbd: bool, pc: PageControl, page: u8, subpage: u8, alloc: u8) -> [u8; 6] {
-    [
-        OPCODE_SENSE_6,
-        if dbd { 0x08 } else { 0 },
-        (pc as u8) << 6 | (page & 0x3f),
-        subpage,
-        alloc,
-        0,
-    ]
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-6 6.13 MODE SENSE (6) CDB (6 bytes).
+    #[doc(alias = "sg_ll_mode_sense6")]
+    pub struct ModeSense6Cdb {
+        /// PAGE CODE, byte 2 bits 5-0 ([`ALL_PAGES`] for all).
+        page_code: u8,
+        /// ALLOCATION LENGTH, byte 4.
+        alloc_len: u8,
+        ;;
+        /// SUBPAGE CODE, byte 3 ([`ALL_SUBPAGES`] for all).
+        subpage_code: u8 = 0,
+        /// PC, byte 2 bits 7-6.
+        pc: PageControl = PageControl::Current,
+        /// DBD, byte 1 bit 3: no block descriptors.
+        dbd: bool = false,
+    }
 }
 
-/// SPC-6 6.14 MODE SENSE (10) CDB: byte 1 bit 4 LLBAA (long LBA descriptors accepted), bit 3
-/// DBD, byte 2 PC and page code, byte 3 subpage, bytes 7–8 allocation length.
-#[doc(alias = "sg_ll_mode_sense10")]
-pub fn cdb_sense10(
-    llbaa: bool,
-    dbd: bool,
-    pc: PageControl,
-    page: u8,
-    subpage: u8,
-    alloc: u16,
-) -> [u8; 10] {
-    let a = alloc.to_be_bytes();
-    [
-        OPCODE_SENSE_10,
-        if llbaa { 0x10 } else { 0 } | if dbd { 0x08 } else { 0 },
-        (pc as u8) << 6 | (page & 0x3f),
-        subpage,
-        0,
-        0,
-        0,
-        a[0],
-        a[1],
-        0,
-    ]
+impl ModeSense6Cdb {
+    /// MODE SENSE (6) operation code.
+    pub const OPCODE: u8 = OPCODE_SENSE_6;
+
+    /// The 6 CDB bytes.
+    pub fn build(&self) -> [u8; 6] {
+        [
+            OPCODE_SENSE_6,
+            if self.dbd { 0x08 } else { 0 },
+            (self.pc as u8) << 6 | (self.page_code & 0x3f),
+            self.subpage_code,
+            self.alloc_len,
+            0,
+        ]
+    }
 }
 
-/// SPC-6 6.11 MODE SELECT (6) CDB: byte 1 bit 4 PF (page format), bit 0 SP (save pages),
-/// byte 4 parameter list length.
-#[doc(alias = "sg_ll_mode_select6")]
-pub fn cdb_select6(pf: bool, sp: bool, len: u8) -> [u8; 6] {
-    [
-        OPCODE_SELECT_6,
-        if pf { 0x10 } else { 0 } | u8::from(sp),
-        0,
-        0,
-        len,
-        0,
-    ]
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-6 6.14 MODE SENSE (10) CDB (10 bytes).
+    #[doc(alias = "sg_ll_mode_sense10")]
+    pub struct ModeSense10Cdb {
+        /// PAGE CODE, byte 2 bits 5-0 ([`ALL_PAGES`] for all).
+        page_code: u8,
+        /// ALLOCATION LENGTH, bytes 7–8.
+        alloc_len: u16,
+        ;;
+        /// SUBPAGE CODE, byte 3 ([`ALL_SUBPAGES`] for all).
+        subpage_code: u8 = 0,
+        /// PC, byte 2 bits 7-6.
+        pc: PageControl = PageControl::Current,
+        /// DBD, byte 1 bit 3: no block descriptors.
+        dbd: bool = false,
+        /// LLBAA, byte 1 bit 4: long LBA block descriptors accepted.
+        llbaa: bool = false,
+    }
 }
 
-/// SPC-6 6.12 MODE SELECT (10) CDB: byte 1 bit 4 PF, bit 0 SP, bytes 7–8 parameter list length.
-#[doc(alias = "sg_ll_mode_select10")]
-pub fn cdb_select10(pf: bool, sp: bool, len: u16) -> [u8; 10] {
-    let l = len.to_be_bytes();
-    [
-        OPCODE_SELECT_10,
-        if pf { 0x10 } else { 0 } | u8::from(sp),
-        0,
-        0,
-        0,
-        0,
-        0,
-        l[0],
-        l[1],
-        0,
-    ]
+impl ModeSense10Cdb {
+    /// MODE SENSE (10) operation code.
+    pub const OPCODE: u8 = OPCODE_SENSE_10;
+
+    /// The 10 CDB bytes.
+    pub fn build(&self) -> [u8; 10] {
+        let a = self.alloc_len.to_be_bytes();
+        [
+            OPCODE_SENSE_10,
+            if self.llbaa { 0x10 } else { 0 } | if self.dbd { 0x08 } else { 0 },
+            (self.pc as u8) << 6 | (self.page_code & 0x3f),
+            self.subpage_code,
+            0,
+            0,
+            0,
+            a[0],
+            a[1],
+            0,
+        ]
+    }
+}
+
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-6 6.11 MODE SELECT (6) CDB (6 bytes).
+    #[doc(alias = "sg_ll_mode_select6")]
+    pub struct ModeSelect6Cdb {
+        /// PARAMETER LIST LENGTH, byte 4.
+        parameter_list_length: u8,
+        ;;
+        /// PF, byte 1 bit 4: the pages follow the page format.
+        pf: bool = false,
+        /// SP, byte 1 bit 0: save the pages.
+        sp: bool = false,
+    }
+}
+
+impl ModeSelect6Cdb {
+    /// MODE SELECT (6) operation code.
+    pub const OPCODE: u8 = OPCODE_SELECT_6;
+
+    /// The 6 CDB bytes.
+    pub fn build(&self) -> [u8; 6] {
+        [
+            OPCODE_SELECT_6,
+            if self.pf { 0x10 } else { 0 } | u8::from(self.sp),
+            0,
+            0,
+            self.parameter_list_length,
+            0,
+        ]
+    }
+}
+
+crate::scsi::cdb::cdb_builder! {
+    /// SPC-6 6.12 MODE SELECT (10) CDB (10 bytes).
+    #[doc(alias = "sg_ll_mode_select10")]
+    pub struct ModeSelect10Cdb {
+        /// PARAMETER LIST LENGTH, bytes 7–8.
+        parameter_list_length: u16,
+        ;;
+        /// PF, byte 1 bit 4: the pages follow the page format.
+        pf: bool = false,
+        /// SP, byte 1 bit 0: save the pages.
+        sp: bool = false,
+    }
+}
+
+impl ModeSelect10Cdb {
+    /// MODE SELECT (10) operation code.
+    pub const OPCODE: u8 = OPCODE_SELECT_10;
+
+    /// The 10 CDB bytes.
+    pub fn build(&self) -> [u8; 10] {
+        let l = self.parameter_list_length.to_be_bytes();
+        [
+            OPCODE_SELECT_10,
+            if self.pf { 0x10 } else { 0 } | u8::from(self.sp),
+            0,
+            0,
+            0,
+            0,
+            0,
+            l[0],
+            l[1],
+            0,
+        ]
+    }
 }
 
 /// Mode parameter header (SPC-6 7.5.5: 4 bytes for the 6-byte commands, 8 for the 10-byte).
@@ -445,16 +517,22 @@ mod tests {
     #[test]
     fn cdbs() {
         assert_eq!(
-            cdb_sense6(false, PageControl::Current, 0x3f, 0xff, 252),
+            ModeSense6Cdb::new(0x3f, 252).subpage_code(0xff).build(),
             [0x1a, 0, 0x3f, 0xff, 252, 0]
         );
         assert_eq!(
-            cdb_sense10(true, false, PageControl::Changeable, 0x01, 0, 252),
+            ModeSense10Cdb::new(0x01, 252)
+                .pc(PageControl::Changeable)
+                .llbaa(true)
+                .build(),
             [0x5a, 0x10, 0x41, 0, 0, 0, 0, 0, 252, 0]
         );
-        assert_eq!(cdb_select6(true, true, 24), [0x15, 0x11, 0, 0, 24, 0]);
         assert_eq!(
-            cdb_select10(true, false, 0x1c),
+            ModeSelect6Cdb::new(24).pf(true).sp(true).build(),
+            [0x15, 0x11, 0, 0, 24, 0]
+        );
+        assert_eq!(
+            ModeSelect10Cdb::new(0x1c).pf(true).build(),
             [0x55, 0x10, 0, 0, 0, 0, 0, 0, 0x1c, 0]
         );
     }

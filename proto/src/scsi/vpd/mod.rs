@@ -45,11 +45,6 @@ pub mod zoned;
 use crate::bytes::{hex, Bytes, ParseError, ParseResult};
 use serde::Serialize;
 
-/// INQUIRY CDB for a VPD page (SPC-6 6.7.1 with EVPD=1).
-pub fn cdb(page_code: u8, alloc: u16) -> [u8; 6] {
-    crate::scsi::inquiry::cdb(true, page_code, alloc)
-}
-
 /// Page names: (code, sg_vpd acronym, T10 name).
 pub const PAGES: &[(u8, &str, &str)] = &[
     (0x00, "sv", "Supported VPD pages"),
