@@ -567,7 +567,7 @@ pub struct Verification {
     pub note: Option<String>,
 }
 
-/// One change of path during a job ([`crate::ops::jobs::failover`]).
+/// One change of path during a job (`ops::jobs::failover`).
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct PathSwitch {
     /// When.
