@@ -16,14 +16,14 @@ fuzz_target!(|data: &[u8]| {
     let mut v = rest.to_vec();
     v.resize(v.len().max(128 + 1024 + 8192), 0);
     if mode & 1 == 0 {
-        v[MB_VERSION..MB_VERSION + 2].copy_from_slice(&2u16.to_ne_bytes());
+        v[MB_VERSION.range()].copy_from_slice(&2u16.to_ne_bytes());
         v[4..8].copy_from_slice(&128u32.to_ne_bytes());
         v[8..12].copy_from_slice(&1024u32.to_ne_bytes());
-        let head = u32::from_ne_bytes(v[MB_CMD_HEAD..MB_CMD_HEAD + 4].try_into().unwrap());
-        let tail = u32::from_ne_bytes(v[MB_CMD_TAIL..MB_CMD_TAIL + 4].try_into().unwrap());
+        let head = u32::from_ne_bytes(v[MB_CMD_HEAD.range()].try_into().unwrap());
+        let tail = u32::from_ne_bytes(v[MB_CMD_TAIL.range()].try_into().unwrap());
         if mode & 2 == 0 {
-            v[MB_CMD_HEAD..MB_CMD_HEAD + 4].copy_from_slice(&((head % 1024) & !7).to_ne_bytes());
-            v[MB_CMD_TAIL..MB_CMD_TAIL + 4].copy_from_slice(&((tail % 1024) & !7).to_ne_bytes());
+            v[MB_CMD_HEAD.range()].copy_from_slice(&((head % 1024) & !7).to_ne_bytes());
+            v[MB_CMD_TAIL.range()].copy_from_slice(&((tail % 1024) & !7).to_ne_bytes());
         }
     }
     let mut mem = VecMem(v);

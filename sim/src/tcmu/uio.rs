@@ -180,21 +180,21 @@ impl RingMem for Uio {
         // aligned (the mapping is page aligned); the kernel updates it concurrently, hence the
         // volatile read followed by an acquire fence (pairs with the kernel's smp_store_release
         // / wmb before moving cmd_head).
-        let v = unsafe { std::ptr::read_volatile(self.ptr(MB_CMD_HEAD).cast::<u32>()) };
+        let v = unsafe { std::ptr::read_volatile(self.ptr(MB_CMD_HEAD.off()).cast::<u32>()) };
         fence(Ordering::Acquire);
         v
     }
 
     fn load_tail(&self) -> u32 {
         // SAFETY: offset 64 is inside the mapping and 4-byte aligned; only we write it.
-        unsafe { std::ptr::read_volatile(self.ptr(MB_CMD_TAIL).cast::<u32>()) }
+        unsafe { std::ptr::read_volatile(self.ptr(MB_CMD_TAIL.off()).cast::<u32>()) }
     }
 
     fn store_tail(&mut self, v: u32) {
         // Answers written before must be visible before the kernel sees the new tail.
         fence(Ordering::Release);
         // SAFETY: as in load_tail; aligned, in bounds, written only by us.
-        unsafe { std::ptr::write_volatile(self.ptr(MB_CMD_TAIL).cast::<u32>(), v) }
+        unsafe { std::ptr::write_volatile(self.ptr(MB_CMD_TAIL.off()).cast::<u32>(), v) }
     }
 
     fn slice(&self, off: usize, len: usize) -> Option<&[u8]> {

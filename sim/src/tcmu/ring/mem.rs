@@ -63,15 +63,6 @@ pub(super) fn rd<const N: usize>(m: &dyn RingMem, off: usize) -> Option<[u8; N]>
     let mut b = [0u8; N];
     m.read(off, &mut b).then_some(b)
 }
-pub(super) fn rd_u16(m: &dyn RingMem, off: usize) -> Option<u16> {
-    rd::<2>(m, off).map(u16::from_ne_bytes)
-}
-pub(super) fn rd_u32(m: &dyn RingMem, off: usize) -> Option<u32> {
-    rd::<4>(m, off).map(u32::from_ne_bytes)
-}
-pub(super) fn rd_u64(m: &dyn RingMem, off: usize) -> Option<u64> {
-    rd::<8>(m, off).map(u64::from_ne_bytes)
-}
 
 /// The fixed part of the mailbox, checked against the mapping.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,17 +79,18 @@ impl Mailbox {
     /// Reads and validates the mailbox (version 2, ring inside the mapping, after the mailbox).
     pub(crate) fn read(m: &dyn RingMem) -> Result<Mailbox, RingError> {
         let bad = |s: String| RingError::BadMailbox(s);
-        let version =
-            rd_u16(m, MB_VERSION).ok_or_else(|| bad(format!("mapping of {} bytes", m.len())))?;
+        let version = MB_VERSION
+            .get(m, 0)
+            .ok_or_else(|| bad(format!("mapping of {} bytes", m.len())))?;
         if version != MAILBOX_VERSION {
             return Err(bad(format!(
                 "version {version}, this program speaks version {MAILBOX_VERSION}"
             )));
         }
-        let flags = rd_u16(m, MB_FLAGS).unwrap_or(0);
-        let off = rd_u32(m, MB_CMDR_OFF).unwrap_or(0) as usize;
-        let size = rd_u32(m, MB_CMDR_SIZE).unwrap_or(0) as usize;
-        if off < MB_CMD_TAIL + 4 || size < CMD_ENTRY_SIZE || off.saturating_add(size) > m.len() {
+        let flags = MB_FLAGS.get(m, 0).unwrap_or(0);
+        let off = MB_CMDR_OFF.get(m, 0).unwrap_or(0) as usize;
+        let size = MB_CMDR_SIZE.get(m, 0).unwrap_or(0) as usize;
+        if off < MB_CMD_TAIL.end() || size < CMD_ENTRY_SIZE || off.saturating_add(size) > m.len() {
             return Err(bad(format!(
                 "ring at {off} of {size} bytes does not fit a {}-byte mapping",
                 m.len()
@@ -125,7 +117,8 @@ pub(super) fn entry_len_op(
     limit: usize,
 ) -> Result<(usize, u32), RingError> {
     let entry = mb.cmdr_off + at;
-    let len_op = rd_u32(m, entry + HDR_LEN_OP)
+    let len_op = HDR_LEN_OP
+        .get(m, entry)
         .ok_or_else(|| RingError::Corrupt(format!("entry header at {entry}")))?;
     let len = (len_op & !OP_MASK) as usize;
     let queued = (limit + mb.cmdr_size - at) % mb.cmdr_size;
@@ -160,21 +153,26 @@ pub(super) fn read_cmd(
     iovs.clear();
     let data_start = mb.cmdr_off + mb.cmdr_size;
     let field = |what: &str| format!("{what} unreadable");
-    let iov_cnt = rd_u32(m, entry + REQ_IOV_CNT).ok_or_else(|| field("iov_cnt"))? as usize;
-    let bidi = rd_u32(m, entry + REQ_IOV_BIDI_CNT).ok_or_else(|| field("iov_bidi_cnt"))? as usize;
-    let dif = rd_u32(m, entry + REQ_IOV_DIF_CNT).ok_or_else(|| field("iov_dif_cnt"))? as usize;
+    let iov_cnt = REQ_IOV_CNT.get(m, entry).ok_or_else(|| field("iov_cnt"))? as usize;
+    let bidi = REQ_IOV_BIDI_CNT
+        .get(m, entry)
+        .ok_or_else(|| field("iov_bidi_cnt"))? as usize;
+    let dif = REQ_IOV_DIF_CNT
+        .get(m, entry)
+        .ok_or_else(|| field("iov_dif_cnt"))? as usize;
     // The iovec array must lie inside the entry.
     let iov_end = iov_cnt
         .checked_add(bidi)
         .and_then(|n| n.checked_add(dif))
         .and_then(|n| n.checked_mul(IOVEC_SIZE))
-        .and_then(|n| n.checked_add(REQ_IOV));
+        .and_then(|n| n.checked_add(REQ_IOV.off()));
     if iov_end.is_none_or(|e| e > len) {
         return Err(format!(
             "{iov_cnt}+{bidi}+{dif} iovecs do not fit a {len}-byte entry"
         ));
     }
-    let cdb_off = rd_u64(m, entry + REQ_CDB_OFF)
+    let cdb_off = REQ_CDB_OFF
+        .get(m, entry)
         .and_then(|v| usize::try_from(v).ok())
         .ok_or_else(|| field("cdb_off"))?;
     let op =
@@ -193,13 +191,9 @@ pub(super) fn read_cmd(
     }
     let mut total: usize = 0;
     for i in 0..iov_cnt {
-        let at = entry + REQ_IOV + i * IOVEC_SIZE;
-        let base = rd_u64(m, at)
-            .and_then(|v| usize::try_from(v).ok())
-            .ok_or_else(|| field("iov_base"))?;
-        let l = rd_u64(m, at + 8)
-            .and_then(|v| usize::try_from(v).ok())
-            .ok_or_else(|| field("iov_len"))?;
+        let iov = REQ_IOV.get(m, entry, i).ok_or_else(|| field("iovec"))?;
+        let base = usize::try_from(iov.base).map_err(|_| field("iov_base"))?;
+        let l = usize::try_from(iov.len).map_err(|_| field("iov_len"))?;
         // Data lives in the data area, never over the mailbox or the ring.
         if base < data_start || base.checked_add(l).is_none_or(|e| e > m.len()) {
             return Err(format!(
@@ -223,12 +217,12 @@ pub(super) fn read_cmd(
 }
 
 pub(super) fn read_tmr(m: &dyn RingMem, entry: usize, len: usize) -> Tmr {
-    let tmr_type = rd::<1>(m, entry + TMR_TYPE).map(|b| b[0]).unwrap_or(0);
-    let cnt = rd_u32(m, entry + TMR_CMD_CNT).unwrap_or(0) as usize;
+    let tmr_type = TMR_TYPE.get(m, entry).unwrap_or(0);
+    let cnt = TMR_CMD_CNT.get(m, entry).unwrap_or(0) as usize;
     // Only the ids that fit inside the entry.
-    let fit = len.saturating_sub(TMR_CMD_IDS) / 2;
+    let fit = TMR_CMD_IDS.fit(len);
     let cmd_ids = (0..cnt.min(fit))
-        .filter_map(|i| rd_u16(m, entry + TMR_CMD_IDS + 2 * i))
+        .filter_map(|i| TMR_CMD_IDS.get(m, entry, i))
         .collect();
     Tmr { tmr_type, cmd_ids }
 }

@@ -69,13 +69,13 @@ pub mod testing {
             }
         }
         fn load_head(&self) -> u32 {
-            self.u32_at(MB_CMD_HEAD)
+            self.u32_at(MB_CMD_HEAD.off())
         }
         fn load_tail(&self) -> u32 {
-            self.u32_at(MB_CMD_TAIL)
+            self.u32_at(MB_CMD_TAIL.off())
         }
         fn store_tail(&mut self, v: u32) {
-            if let Some(b) = self.0.get_mut(MB_CMD_TAIL..MB_CMD_TAIL + 4) {
+            if let Some(b) = self.0.get_mut(MB_CMD_TAIL.range()) {
                 b.copy_from_slice(&v.to_ne_bytes());
             }
         }

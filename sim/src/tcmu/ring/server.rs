@@ -343,7 +343,7 @@ impl<T: Transport> RingServer<T> {
                     continue;
                 }
             };
-            m.write(entry + HDR_CMD_ID, &p.cmd_id.to_ne_bytes());
+            HDR_CMD_ID.set(m, entry, p.cmd_id);
             self.answer(m, mb, entry, p.status, &p.sense, p.read_len);
             m.store_tail(((tail + len) % mb.cmdr_size) as u32);
             match self.skip_to_command(m, mb) {
@@ -400,7 +400,7 @@ impl<T: Transport> RingServer<T> {
             ));
             return;
         }
-        let cmd_id = rd_u16(m, entry + HDR_CMD_ID).unwrap_or(0);
+        let cmd_id = HDR_CMD_ID.get(m, entry).unwrap_or(0);
         // Virtual-clock service: the slot freed earliest is taken first (closed loop).
         let at = self.queued.is_some().then(|| {
             let at = self
@@ -571,20 +571,20 @@ impl<T: Transport> RingServer<T> {
         let mut s = [0u8; SENSE_BUFFERSIZE];
         let n = sense.len().min(SENSE_BUFFERSIZE);
         s[..n].copy_from_slice(&sense[..n]);
-        m.write(entry + RSP_SCSI_STATUS, &[st]);
-        m.write(entry + RSP_SENSE, &s);
-        let mut uflags = rd::<1>(m, entry + HDR_UFLAGS).map(|b| b[0]).unwrap_or(0);
+        RSP_SCSI_STATUS.set(m, entry, st);
+        RSP_SENSE.set(m, entry, s);
+        let mut uflags = HDR_UFLAGS.get(m, entry).unwrap_or(0);
         uflags &= !(UFLAG_READ_LEN | UFLAG_UNKNOWN_OP);
         match read_len {
             Some(l) if mb.flags & FLAG_CAP_READ_LEN != 0 => {
-                m.write(entry + RSP_READ_LEN, &l.to_ne_bytes());
+                RSP_READ_LEN.set(m, entry, l);
                 uflags |= UFLAG_READ_LEN;
             }
             _ => {
-                m.write(entry + RSP_READ_LEN, &0u32.to_ne_bytes());
+                RSP_READ_LEN.set(m, entry, 0);
             }
         }
-        m.write(entry + HDR_UFLAGS, &[uflags]);
+        HDR_UFLAGS.set(m, entry, uflags);
     }
 }
 

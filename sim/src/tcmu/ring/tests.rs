@@ -26,13 +26,13 @@ impl FakeKernel {
 
     /// A fake kernel with a ring of `ring_size` bytes and `data` bytes of data area.
     pub(crate) fn with_sizes(flags: u16, ring_size: usize, data: usize) -> FakeKernel {
-        let mut v = vec![0u8; RING_OFF + ring_size + data];
-        v[MB_VERSION..MB_VERSION + 2].copy_from_slice(&MAILBOX_VERSION.to_ne_bytes());
-        v[MB_FLAGS..MB_FLAGS + 2].copy_from_slice(&flags.to_ne_bytes());
-        v[MB_CMDR_OFF..MB_CMDR_OFF + 4].copy_from_slice(&(RING_OFF as u32).to_ne_bytes());
-        v[MB_CMDR_SIZE..MB_CMDR_SIZE + 4].copy_from_slice(&(ring_size as u32).to_ne_bytes());
+        let mut mem = VecMem(vec![0u8; RING_OFF + ring_size + data]);
+        MB_VERSION.set(&mut mem, 0, MAILBOX_VERSION);
+        MB_FLAGS.set(&mut mem, 0, flags);
+        MB_CMDR_OFF.set(&mut mem, 0, RING_OFF as u32);
+        MB_CMDR_SIZE.set(&mut mem, 0, ring_size as u32);
         FakeKernel {
-            mem: VecMem(v),
+            mem,
             data_next: RING_OFF + ring_size,
             ring_size,
             cleaned: 0,
@@ -51,7 +51,7 @@ impl FakeKernel {
     }
 
     fn set_head(&mut self, h: usize) {
-        self.mem.0[MB_CMD_HEAD..MB_CMD_HEAD + 4].copy_from_slice(&(h as u32).to_ne_bytes());
+        MB_CMD_HEAD.set(&mut self.mem, 0, h as u32);
     }
 
     /// Queues a raw entry (header + body) at head, padding to the ring end first if needed.
@@ -91,7 +91,7 @@ impl FakeKernel {
         cdb: &[u8],
         iovs: &[(usize, usize)],
     ) -> Option<(usize, u16)> {
-        let len = (REQ_IOV + iovs.len() * IOVEC_SIZE + cdb.len())
+        let len = (REQ_IOV.elem(iovs.len()) + cdb.len())
             .max(CMD_ENTRY_SIZE)
             .div_ceil(8)
             * 8;
@@ -104,7 +104,7 @@ impl FakeKernel {
         self.data_next = saved;
         let id = self.next_id;
         self.next_id = self.next_id.wrapping_add(1).max(1);
-        self.mem.write(at + HDR_CMD_ID, &id.to_ne_bytes());
+        HDR_CMD_ID.set(&mut self.mem, at, id);
         Some((at, id))
     }
 
@@ -116,7 +116,7 @@ impl FakeKernel {
         let mut out = vec![];
         while self.cleaned != tail {
             let at = RING_OFF + self.cleaned;
-            let len_op = u32::from_ne_bytes(self.mem.0[at..at + 4].try_into().unwrap());
+            let len_op = HDR_LEN_OP.get(&self.mem, at).unwrap();
             let (len, op) = ((len_op & !OP_MASK) as usize, len_op & OP_MASK);
             assert!(
                 len >= HDR_SIZE,
@@ -124,12 +124,8 @@ impl FakeKernel {
                 self.cleaned
             );
             if op == OP_CMD {
-                let id = u16::from_ne_bytes(
-                    self.mem.0[at + HDR_CMD_ID..at + HDR_CMD_ID + 2]
-                        .try_into()
-                        .unwrap(),
-                );
-                out.push((id, self.mem.0[at + RSP_SCSI_STATUS]));
+                let id = HDR_CMD_ID.get(&self.mem, at).unwrap();
+                out.push((id, RSP_SCSI_STATUS.get(&self.mem, at).unwrap()));
             }
             self.cleaned = (self.cleaned + len) % self.ring_size;
         }
@@ -167,7 +163,7 @@ impl FakeKernel {
             src = &src[n..];
             iovs.push(off);
         }
-        let base = REQ_IOV + iov_lens.len() * IOVEC_SIZE;
+        let base = REQ_IOV.elem(iov_lens.len());
         let len = (base + cdb.len()).max(CMD_ENTRY_SIZE).div_ceil(8) * 8;
         // Reserve to learn the entry offset, then fill the body.
         let mut head = self.head();
@@ -177,9 +173,10 @@ impl FakeKernel {
         let cdb_off = RING_OFF + head + base;
         let mut body = vec![0u8; len - HDR_SIZE];
         body[0..4].copy_from_slice(&(iov_lens.len() as u32).to_ne_bytes());
-        body[REQ_CDB_OFF - 8..REQ_CDB_OFF].copy_from_slice(&(cdb_off as u64).to_ne_bytes());
+        let cdb_at = REQ_CDB_OFF.range();
+        body[cdb_at.start - 8..cdb_at.end - 8].copy_from_slice(&(cdb_off as u64).to_ne_bytes());
         for (i, (&o, &l)) in iovs.iter().zip(iov_lens).enumerate() {
-            let at = REQ_IOV - 8 + i * IOVEC_SIZE;
+            let at = REQ_IOV.elem(i) - 8;
             body[at..at + 8].copy_from_slice(&(o as u64).to_ne_bytes());
             body[at + 8..at + 16].copy_from_slice(&(l as u64).to_ne_bytes());
         }
@@ -189,19 +186,14 @@ impl FakeKernel {
     }
 
     pub(crate) fn status(&self, entry: usize) -> u8 {
-        self.mem.0[entry + RSP_SCSI_STATUS]
+        RSP_SCSI_STATUS.get(&self.mem, entry).unwrap()
     }
     pub(crate) fn sense(&self, entry: usize) -> &[u8] {
-        &self.mem.0[entry + RSP_SENSE..entry + RSP_SENSE + SENSE_BUFFERSIZE]
+        &self.mem.0[entry + RSP_SENSE.off()..entry + RSP_SENSE.end()]
     }
     pub(crate) fn read_len(&self, entry: usize) -> Option<u32> {
-        (self.mem.0[entry + HDR_UFLAGS] & UFLAG_READ_LEN != 0).then(|| {
-            u32::from_ne_bytes(
-                self.mem.0[entry + RSP_READ_LEN..entry + RSP_READ_LEN + 4]
-                    .try_into()
-                    .unwrap(),
-            )
-        })
+        (HDR_UFLAGS.get(&self.mem, entry).unwrap() & UFLAG_READ_LEN != 0)
+            .then(|| RSP_READ_LEN.get(&self.mem, entry).unwrap())
     }
 }
 
@@ -260,65 +252,83 @@ fn layout_matches_the_uapi_header() {
     use core::mem::{offset_of, size_of};
     use sgctl_sys as sys;
     let l = |v: sys::sgctl_tcmu_layout| v as usize;
-    assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_VERSION), MB_VERSION);
-    assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_FLAGS), MB_FLAGS);
+    assert_eq!(
+        l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_VERSION),
+        MB_VERSION.off()
+    );
+    assert_eq!(
+        l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_FLAGS),
+        MB_FLAGS.off()
+    );
     assert_eq!(
         l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_CMDR_OFF),
-        MB_CMDR_OFF
+        MB_CMDR_OFF.off()
     );
     assert_eq!(
         l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_CMDR_SIZE),
-        MB_CMDR_SIZE
+        MB_CMDR_SIZE.off()
     );
     assert_eq!(
         l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_CMD_HEAD),
-        MB_CMD_HEAD
+        MB_CMD_HEAD.off()
     );
     assert_eq!(
         l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_CMD_TAIL),
-        MB_CMD_TAIL
+        MB_CMD_TAIL.off()
     );
     assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_SIZE), 128);
     assert_eq!(size_of::<sys::tcmu_mailbox>(), 128);
     assert_eq!(size_of::<sys::tcmu_cmd_entry_hdr>(), HDR_SIZE);
-    assert_eq!(offset_of!(sys::tcmu_cmd_entry_hdr, cmd_id), HDR_CMD_ID);
-    assert_eq!(offset_of!(sys::tcmu_cmd_entry_hdr, kflags), HDR_KFLAGS);
-    assert_eq!(offset_of!(sys::tcmu_cmd_entry_hdr, uflags), HDR_UFLAGS);
+    assert_eq!(
+        offset_of!(sys::tcmu_cmd_entry_hdr, cmd_id),
+        HDR_CMD_ID.off()
+    );
+    assert_eq!(
+        offset_of!(sys::tcmu_cmd_entry_hdr, kflags),
+        HDR_KFLAGS.off()
+    );
+    assert_eq!(
+        offset_of!(sys::tcmu_cmd_entry_hdr, uflags),
+        HDR_UFLAGS.off()
+    );
     assert_eq!(
         l(sys::sgctl_tcmu_layout_SGCTL_TCMU_REQ_IOV_CNT),
-        REQ_IOV_CNT
+        REQ_IOV_CNT.off()
     );
     assert_eq!(
         l(sys::sgctl_tcmu_layout_SGCTL_TCMU_REQ_IOV_BIDI_CNT),
-        REQ_IOV_BIDI_CNT
+        REQ_IOV_BIDI_CNT.off()
     );
     assert_eq!(
         l(sys::sgctl_tcmu_layout_SGCTL_TCMU_REQ_IOV_DIF_CNT),
-        REQ_IOV_DIF_CNT
+        REQ_IOV_DIF_CNT.off()
     );
     assert_eq!(
         l(sys::sgctl_tcmu_layout_SGCTL_TCMU_REQ_CDB_OFF),
-        REQ_CDB_OFF
+        REQ_CDB_OFF.off()
     );
-    assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_REQ_IOV), REQ_IOV);
+    assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_REQ_IOV), REQ_IOV.off());
     assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_IOVEC_SIZE), IOVEC_SIZE);
     assert_eq!(
         l(sys::sgctl_tcmu_layout_SGCTL_TCMU_RSP_SCSI_STATUS),
-        RSP_SCSI_STATUS
+        RSP_SCSI_STATUS.off()
     );
     assert_eq!(
         l(sys::sgctl_tcmu_layout_SGCTL_TCMU_RSP_READ_LEN),
-        RSP_READ_LEN
+        RSP_READ_LEN.off()
     );
-    assert_eq!(l(sys::sgctl_tcmu_layout_SGCTL_TCMU_RSP_SENSE), RSP_SENSE);
+    assert_eq!(
+        l(sys::sgctl_tcmu_layout_SGCTL_TCMU_RSP_SENSE),
+        RSP_SENSE.off()
+    );
     assert_eq!(
         l(sys::sgctl_tcmu_layout_SGCTL_TCMU_ENTRY_SIZE),
         CMD_ENTRY_SIZE
     );
     assert_eq!(size_of::<sys::tcmu_cmd_entry>(), CMD_ENTRY_SIZE);
-    assert_eq!(offset_of!(sys::tcmu_tmr_entry, tmr_type), TMR_TYPE);
-    assert_eq!(offset_of!(sys::tcmu_tmr_entry, cmd_cnt), TMR_CMD_CNT);
-    assert_eq!(offset_of!(sys::tcmu_tmr_entry, cmd_ids), TMR_CMD_IDS);
+    assert_eq!(offset_of!(sys::tcmu_tmr_entry, tmr_type), TMR_TYPE.off());
+    assert_eq!(offset_of!(sys::tcmu_tmr_entry, cmd_cnt), TMR_CMD_CNT.off());
+    assert_eq!(offset_of!(sys::tcmu_tmr_entry, cmd_ids), TMR_CMD_IDS.off());
     assert_eq!(u32::from(MAILBOX_VERSION), sys::TCMU_MAILBOX_VERSION);
     assert_eq!(u32::from(FLAG_CAP_OOOC), sys::TCMU_MAILBOX_FLAG_CAP_OOOC);
     assert_eq!(
@@ -340,6 +350,55 @@ fn layout_matches_the_uapi_header() {
             sys::tcmu_opcode_TCMU_OP_TMR
         )
     );
+    // The widths: each typed field reads as many bytes as the header's field holds (the
+    // mailbox is opaque to bindgen for its alignment: its packed fields end where the next
+    // begins).
+    for (f, next) in [
+        (MB_VERSION.end(), sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_FLAGS),
+        (
+            MB_FLAGS.end(),
+            sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_CMDR_OFF,
+        ),
+        (
+            MB_CMDR_OFF.end(),
+            sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_CMDR_SIZE,
+        ),
+        (
+            MB_CMDR_SIZE.end(),
+            sys::sgctl_tcmu_layout_SGCTL_TCMU_MB_CMD_HEAD,
+        ),
+    ] {
+        assert_eq!(f, l(next));
+    }
+    fn width<S, T>(_: fn(&S) -> T) -> usize {
+        size_of::<T>()
+    }
+    assert_eq!(
+        width(|h: &sys::tcmu_cmd_entry_hdr| h.len_op),
+        HDR_LEN_OP.end() - HDR_LEN_OP.off()
+    );
+    assert_eq!(
+        width(|h: &sys::tcmu_cmd_entry_hdr| h.cmd_id),
+        HDR_CMD_ID.end() - HDR_CMD_ID.off()
+    );
+    assert_eq!(
+        width(|h: &sys::tcmu_cmd_entry_hdr| h.kflags),
+        HDR_KFLAGS.end() - HDR_KFLAGS.off()
+    );
+    assert_eq!(
+        width(|h: &sys::tcmu_cmd_entry_hdr| h.uflags),
+        HDR_UFLAGS.end() - HDR_UFLAGS.off()
+    );
+    assert_eq!(
+        width(|t: &sys::tcmu_tmr_entry| t.tmr_type),
+        TMR_TYPE.end() - TMR_TYPE.off()
+    );
+    assert_eq!(
+        width(|t: &sys::tcmu_tmr_entry| t.cmd_cnt),
+        TMR_CMD_CNT.end() - TMR_CMD_CNT.off()
+    );
+    assert_eq!(size_of::<sys::iovec>(), IOVEC_SIZE);
+    assert_eq!(TMR_CMD_IDS.elem(1) - TMR_CMD_IDS.elem(0), size_of::<u16>());
 }
 
 #[test]
@@ -354,7 +413,7 @@ fn mailbox_checks() {
         Err(RingError::BadMailbox(_))
     ));
     let mut bad = FakeKernel::new(0);
-    bad.mem.0[MB_CMDR_SIZE..MB_CMDR_SIZE + 4].copy_from_slice(&u32::MAX.to_ne_bytes());
+    MB_CMDR_SIZE.set(&mut bad.mem, 0, u32::MAX);
     assert!(Mailbox::read(&bad.mem).is_err());
     assert!(Mailbox::read(&VecMem(vec![2, 0])).is_err());
 }
@@ -454,10 +513,10 @@ fn pad_and_wraparound() {
 fn tmr_is_reported_and_skipped() {
     let mut k = FakeKernel::new(FLAG_CAP_TMR);
     let mut body = vec![0u8; 40 - HDR_SIZE];
-    body[TMR_TYPE - 8] = TMR_LUN_RESET;
-    body[TMR_CMD_CNT - 8..TMR_CMD_CNT - 4].copy_from_slice(&2u32.to_ne_bytes());
-    body[TMR_CMD_IDS - 8..TMR_CMD_IDS - 6].copy_from_slice(&7u16.to_ne_bytes());
-    body[TMR_CMD_IDS - 6..TMR_CMD_IDS - 4].copy_from_slice(&9u16.to_ne_bytes());
+    body[TMR_TYPE.off() - 8] = TMR_LUN_RESET;
+    body[TMR_CMD_CNT.off() - 8..TMR_CMD_CNT.end() - 8].copy_from_slice(&2u32.to_ne_bytes());
+    body[TMR_CMD_IDS.elem(0) - 8..TMR_CMD_IDS.elem(1) - 8].copy_from_slice(&7u16.to_ne_bytes());
+    body[TMR_CMD_IDS.elem(1) - 8..TMR_CMD_IDS.elem(2) - 8].copy_from_slice(&9u16.to_ne_bytes());
     k.push_raw(OP_TMR, &body, 40);
     let (e, _) = k.push_cmd(&[0x12, 0, 0, 0, 8, 0], &[8], &[]);
     let seen = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
@@ -479,14 +538,14 @@ fn malformed_commands_get_check_condition() {
     let mut k = FakeKernel::new(FLAG_CAP_READ_LEN);
     // CDB offset outside the mapping.
     let (e1, _) = k.push_cmd(&[0x12, 0, 0, 0, 8, 0], &[8], &[]);
-    k.mem.0[e1 + REQ_CDB_OFF..e1 + REQ_CDB_OFF + 8].copy_from_slice(&u64::MAX.to_ne_bytes());
+    REQ_CDB_OFF.set(&mut k.mem, e1, u64::MAX);
     // An iovec reaching past the mapping.
     let (e2, _) = k.push_cmd(&[0x28, 0, 0, 0, 0, 0, 0, 0, 1, 0], &[8], &[]);
-    let at = e2 + REQ_IOV + 8;
+    let at = e2 + REQ_IOV.elem(0) + 8;
     k.mem.0[at..at + 8].copy_from_slice(&(1u64 << 40).to_ne_bytes());
     // iov_cnt claiming more iovecs than the entry holds.
     let (e3, _) = k.push_cmd(&[0x12, 0, 0, 0, 8, 0], &[8], &[]);
-    k.mem.0[e3 + REQ_IOV_CNT..e3 + REQ_IOV_CNT + 4].copy_from_slice(&u32::MAX.to_ne_bytes());
+    REQ_IOV_CNT.set(&mut k.mem, e3, u32::MAX);
     // The model fails, or reports a host byte TCMU cannot carry.
     let (e4, _) = k.push_cmd(&[0xee, 0, 0, 0, 0, 0], &[], &[]);
     let (e5, _) = k.push_cmd(&[0xed, 0, 0, 0, 0, 0], &[], &[]);
@@ -595,11 +654,7 @@ impl Transport for Timed {
 }
 
 fn cmd_id(k: &FakeKernel, entry: usize) -> u16 {
-    u16::from_ne_bytes(
-        k.mem.0[entry + HDR_CMD_ID..entry + HDR_CMD_ID + 2]
-            .try_into()
-            .unwrap(),
-    )
+    HDR_CMD_ID.get(&k.mem, entry).unwrap()
 }
 
 #[test]
@@ -607,8 +662,8 @@ fn deferred_answers_complete_out_of_order_by_cmd_id() {
     let mut k = FakeKernel::new(0);
     let (slow, _) = k.push_cmd(&[0, 40, 0, 0, 0, 0], &[], &[]);
     let (fast, _) = k.push_cmd(&[0, 0, 0, 0, 0, 0], &[], &[]);
-    k.mem.write(slow + HDR_CMD_ID, &7u16.to_ne_bytes());
-    k.mem.write(fast + HDR_CMD_ID, &9u16.to_ne_bytes());
+    HDR_CMD_ID.set(&mut k.mem, slow, 7);
+    HDR_CMD_ID.set(&mut k.mem, fast, 9);
     let mut s = RingServer::new(Timed);
     s.defer = true;
     // The fast command is answered first, in the slot at the tail (the slow one's entry),
