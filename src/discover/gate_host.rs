@@ -3,6 +3,21 @@
 use crate::error::{Refusal, Result};
 use crate::host::{HostView, InUse, LinuxHost, PathInfo};
 
+/// The paths of the drive at `address` as the gate sees them; a drive no path reaches is
+/// refused.
+fn path_infos(address: &str, paths: &[crate::discover::DrivePath]) -> Result<Vec<PathInfo>> {
+    if paths.is_empty() {
+        return Err(Refusal::NoPath {
+            address: address.into(),
+        }
+        .into());
+    }
+    Ok(paths
+        .iter()
+        .map(crate::discover::DrivePath::to_path_info)
+        .collect())
+}
+
 /// The host as discovery sees it: paths grouped by the LU name each path reports
 /// over SG_IO (`discover::paths_of`), in-use state from the mount table, swaps and holders.
 /// This is what the CLI's destructive commands use; [`LinuxHost`] is the sysfs-only view
@@ -18,18 +33,7 @@ impl HostView for DiscoverHost {
             return Ok(vec![PathInfo::default()]);
         }
         let d = crate::discover::paths_of(address)?;
-        let paths: Vec<PathInfo> = d
-            .paths
-            .iter()
-            .map(crate::discover::DrivePath::to_path_info)
-            .collect();
-        if paths.is_empty() {
-            return Err(Refusal::NoPath {
-                address: address.into(),
-            }
-            .into());
-        }
-        Ok(paths)
+        path_infos(address, &d.paths)
     }
 
     fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>> {
@@ -79,18 +83,7 @@ impl HostView for ScannedHost {
             return Ok(vec![PathInfo::default()]);
         }
         let d = self.scan.drive(address)?;
-        let paths: Vec<PathInfo> = d
-            .paths
-            .iter()
-            .map(crate::discover::DrivePath::to_path_info)
-            .collect();
-        if paths.is_empty() {
-            return Err(Refusal::NoPath {
-                address: address.into(),
-            }
-            .into());
-        }
-        Ok(paths)
+        path_infos(address, &d.paths)
     }
 
     fn in_use(&self, paths: &[PathInfo]) -> Result<Vec<InUse>> {
